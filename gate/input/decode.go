@@ -1,0 +1,71 @@
+package input
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"unicode/utf8"
+)
+
+// Decode unmarshals the record into v. JSON errors become an *Error that points at the file,
+// line and column inside the record, and says what was expected.
+func (rec Record) Decode(v any) error {
+	err := json.Unmarshal(rec.Data, v)
+	if err == nil {
+		return nil
+	}
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		return rec.ErrorAt(int(se.Offset)-1, "invalid JSON: %s", se.Error())
+	case errors.As(err, &te):
+		what := "value"
+		if te.Field != "" {
+			what = fmt.Sprintf("field %q", te.Field)
+		}
+		return rec.ErrorAt(int(te.Offset), "%s: expected %s, found a JSON %s", what, jsonKind(te.Type.Kind().String()), te.Value)
+	}
+	return rec.Errorf("%v", err)
+}
+
+// ErrorAt returns an *Error at byte offset off inside the record's data.
+func (rec Record) ErrorAt(off int, format string, args ...any) *Error {
+	if off < 0 {
+		off = 0
+	}
+	if off > len(rec.Data) {
+		off = len(rec.Data)
+	}
+	data := rec.Data[:off]
+	nl := bytes.Count(data, []byte{'\n'})
+	lineStart := bytes.LastIndexByte(data, '\n') + 1
+	col := 1 + utf8.RuneCount(data[lineStart:])
+	if nl == 0 && rec.Col > 1 {
+		col += rec.Col - 1
+	}
+	line := rec.Line + nl
+	if rec.Line == 0 {
+		line = 0
+	}
+	return &Error{File: rec.File, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
+}
+
+func jsonKind(goKind string) string {
+	switch goKind {
+	case "string":
+		return "a string"
+	case "bool":
+		return "true or false"
+	case "slice", "array":
+		return "an array"
+	case "map", "struct":
+		return "an object"
+	case "int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64":
+		return "an integer"
+	case "float32", "float64":
+		return "a number"
+	}
+	return goKind
+}
