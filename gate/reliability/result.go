@@ -1,0 +1,64 @@
+package reliability
+
+import "github.com/agentgate/agentgate/gate/verdict"
+
+// Signals holds the four RS-1 risk scores, each in [0, 1] (higher is riskier).
+type Signals struct {
+	Hallucination float64 `json:"hallucination"`
+	Loop          float64 `json:"loop"`
+	ToolMisuse    float64 `json:"tool_misuse"`
+	Cost          float64 `json:"cost"`
+}
+
+// Evidence says why a signal is non-zero, in words a reviewer can act on.
+type Evidence struct {
+	Signal   string `json:"signal"`   // "hallucination", "loop", "tool_misuse" or "cost"
+	Text     string `json:"text"`     // e.g. "`search` called 5 times with identical arguments at messages 4, 6, 8, 10, 12"
+	Messages []int  `json:"messages"` // 0-based indices into the trace's message list
+}
+
+// Result is the evaluation of one trace: what the JSON report keeps per trace.
+type Result struct {
+	ID       string          `json:"id"`
+	File     string          `json:"file"`
+	Line     int             `json:"line"`
+	Verdict  verdict.Verdict `json:"verdict"`
+	Score    float64         `json:"score"` // the weighted overall score
+	Signals  Signals         `json:"signals"`
+	Evidence []Evidence      `json:"evidence"`
+
+	// For the RS-1 drop-in CLI (not part of the gate JSON).
+	Notes     [4]string `json:"-"` // per-signal details sentence, in Signals order
+	Reasoning string    `json:"-"`
+	Meta      Metadata  `json:"-"`
+}
+
+// Metadata is RS-1's report metadata.
+type Metadata struct {
+	TotalMessages  int   `json:"total_messages"`
+	TotalToolCalls int   `json:"total_tool_calls"`
+	TotalTokens    int64 `json:"total_tokens"`
+}
+
+// Summary is the reliability section of the gate report.
+type Summary struct {
+	Total  int      `json:"total"`
+	Pass   int      `json:"pass"`
+	Warn   int      `json:"warn"`
+	Fail   int      `json:"fail"`
+	Traces []Result `json:"traces"`
+}
+
+// Add counts r into the summary and keeps it.
+func (s *Summary) Add(r Result) {
+	s.Total++
+	switch r.Verdict {
+	case verdict.Pass:
+		s.Pass++
+	case verdict.Warn:
+		s.Warn++
+	case verdict.Fail:
+		s.Fail++
+	}
+	s.Traces = append(s.Traces, r)
+}

@@ -1,0 +1,66 @@
+// Package trace is the one model of an agent run that every reliability signal reads, and the
+// readers that turn RS-1 ExecutionTraces, OpenAI Chat Completions transcripts and Anthropic
+// Messages transcripts into it (SPEC §2.1).
+package trace
+
+// Shape names the format a trace record was written in.
+type Shape string
+
+const (
+	ShapeRS1       Shape = "rs1"       // RS-1 ExecutionTrace
+	ShapeOpenAI    Shape = "openai"    // OpenAI Chat Completions messages
+	ShapeAnthropic Shape = "anthropic" // Anthropic Messages content blocks
+)
+
+// Trace is one agent run. Messages[i] is element i of the record's message list, so message
+// indices in evidence point straight into the input file.
+type Trace struct {
+	ID       string
+	File     string
+	Line     int
+	Shape    Shape
+	Messages []Message
+	Usage    Usage
+}
+
+// Message is one turn of the conversation.
+type Message struct {
+	Role    string // "user", "assistant", "system" or "tool" as the input said
+	Content string // the text; text blocks are joined with "\n"; null content is ""
+	Calls   []Call
+	Results []Result
+}
+
+// Call is one tool call the agent made.
+type Call struct {
+	ID    string
+	HasID bool   // false when the id was null or absent
+	Tool  string // tool (function) name
+	// Args is the arguments as JSON text when ArgsValid, else the raw text the agent wrote
+	// (OpenAI arguments are a string that may not parse).
+	Args      []byte
+	ArgsValid bool
+}
+
+// Result is one tool result handed back to the agent.
+type Result struct {
+	CallID  string
+	HasID   bool
+	Success bool
+	Content string // result text, or the JSON text of a structured result
+	Error   string // error text where the format carries one
+}
+
+// Usage is the run's token usage. Total is total_tokens where given, else prompt+completion.
+type Usage struct {
+	Prompt, Completion, Total int64
+}
+
+// NumCalls returns the number of tool calls in the trace.
+func (t *Trace) NumCalls() int {
+	n := 0
+	for i := range t.Messages {
+		n += len(t.Messages[i].Calls)
+	}
+	return n
+}
