@@ -52,8 +52,11 @@ type Result struct {
 }
 
 // Usage is the run's token usage. Total is total_tokens where given, else prompt+completion.
+// Recorded is false when the record carried no usage at all, which is not the same as a run
+// that used zero tokens.
 type Usage struct {
 	Prompt, Completion, Total int64
+	Recorded                  bool
 }
 
 // NumCalls returns the number of tool calls in the trace.

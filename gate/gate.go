@@ -1,0 +1,165 @@
+// Package gate holds the evaluators' results against the thresholds of SPEC §4 and decides
+// the overall verdict and exit code. It does no I/O of its own beyond reading the input files
+// through the evaluators' readers, and knows nothing of GitHub.
+package gate
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/agentgate/agentgate/gate/agreement"
+	"github.com/agentgate/agentgate/gate/coherence"
+	"github.com/agentgate/agentgate/gate/profile"
+	"github.com/agentgate/agentgate/gate/reliability"
+	"github.com/agentgate/agentgate/gate/verdict"
+)
+
+// Exit codes of SPEC §4.
+const (
+	ExitPass  = 0 // PASS, or WARN while fail-on is "fail"
+	ExitWarn  = 1 // WARN while fail-on is "warn"
+	ExitFail  = 2 // a gate was breached
+	ExitError = 3 // the run could not be evaluated
+)
+
+// Gate names, as flags (--NAME), action inputs and config keys.
+const (
+	CoherenceMin    = "coherence-min"
+	PAMin           = "pa-min"
+	KappaMin        = "kappa-min"
+	AbstainMax      = "abstain-max"
+	MaxFailedTraces = "max-failed-traces"
+)
+
+// Thresholds are the gate values of SPEC §4.
+type Thresholds struct {
+	CoherenceMin    float64
+	PAMin           float64
+	KappaMin        float64
+	AbstainMax      float64
+	MaxFailedTraces int
+}
+
+// DefaultThresholds returns the defaults of SPEC §4.
+func DefaultThresholds() Thresholds {
+	return Thresholds{CoherenceMin: 0.50, PAMin: 0.90, KappaMin: 0.75, AbstainMax: 0.02, MaxFailedTraces: 0}
+}
+
+// Validate rejects thresholds that cannot mean anything.
+func (t Thresholds) Validate() error {
+	for _, c := range []struct {
+		name string
+		v    float64
+	}{{CoherenceMin, t.CoherenceMin}, {PAMin, t.PAMin}, {AbstainMax, t.AbstainMax}} {
+		if math.IsNaN(c.v) || c.v < 0 || c.v > 1 {
+			return fmt.Errorf("%s must be between 0 and 1, got %v", c.name, c.v)
+		}
+	}
+	if math.IsNaN(t.KappaMin) || t.KappaMin < -1 || t.KappaMin > 1 {
+		return fmt.Errorf("%s must be between -1 and 1, got %v", KappaMin, t.KappaMin)
+	}
+	if t.MaxFailedTraces < 0 {
+		return fmt.Errorf("%s must be 0 or more, got %d", MaxFailedTraces, t.MaxFailedTraces)
+	}
+	return nil
+}
+
+// FailOn says which verdict fails the step.
+type FailOn string
+
+const (
+	FailOnFail FailOn = "fail" // only FAIL fails the step (the default)
+	FailOnWarn FailOn = "warn" // WARN fails it too, with exit code 1
+)
+
+// ParseFailOn parses the fail-on flag or input; "" means "fail".
+func ParseFailOn(s string) (FailOn, error) {
+	switch s {
+	case "", string(FailOnFail):
+		return FailOnFail, nil
+	case string(FailOnWarn):
+		return FailOnWarn, nil
+	}
+	return "", fmt.Errorf("unknown fail-on %q: want \"fail\" or \"warn\"", s)
+}
+
+// GateResult is one row of the gate table.
+type GateResult struct {
+	Name      string  `json:"name"`
+	Value     float64 `json:"value"`
+	Op        string  `json:"op"` // ">=" or "<="
+	Threshold float64 `json:"threshold"`
+	Passed    bool    `json:"passed"`
+	Skipped   bool    `json:"skipped"`
+	Note      string  `json:"note"`
+}
+
+// Result is the whole report: the document `gate --json` writes (SPEC §5). A section is nil
+// when its evaluator did not run.
+type Result struct {
+	Verdict     verdict.Verdict      `json:"verdict"`
+	Profile     profile.Profile      `json:"profile"`
+	ExitCode    int                  `json:"exit_code"`
+	Gates       []GateResult         `json:"gates"`
+	Reliability *reliability.Summary `json:"reliability,omitempty"`
+	Coherence   *coherence.Summary   `json:"coherence,omitempty"`
+	Agreement   *agreement.Summary   `json:"agreement,omitempty"`
+}
+
+// Decide fills in the gate table, the overall verdict and the exit code from the sections
+// already in r. Overall: FAIL if a gate is breached; else WARN if any trace is WARN or FAIL;
+// else PASS.
+func (r *Result) Decide(t Thresholds, failOn FailOn) {
+	r.Gates = r.Gates[:0]
+	if s := r.Coherence; s != nil {
+		r.Gates = append(r.Gates, GateResult{Name: CoherenceMin, Value: s.Mean, Op: ">=", Threshold: t.CoherenceMin, Passed: s.Mean >= t.CoherenceMin})
+	}
+	if s := r.Agreement; s != nil {
+		r.Gates = append(r.Gates, GateResult{Name: PAMin, Value: s.PercentAgreement, Op: ">=", Threshold: t.PAMin, Passed: s.PercentAgreement >= t.PAMin})
+		k := GateResult{Name: KappaMin, Value: s.Kappa, Op: ">=", Threshold: t.KappaMin, Passed: s.Kappa >= t.KappaMin}
+		if !s.KappaDefined {
+			k.Passed, k.Skipped = true, true
+			k.Note = "κ is undefined: both validators gave every item the same single label, so chance agreement is 1; the percent-agreement gate still applies"
+		}
+		r.Gates = append(r.Gates, k)
+		r.Gates = append(r.Gates, GateResult{Name: AbstainMax, Value: s.AbstainRate, Op: "<=", Threshold: t.AbstainMax, Passed: s.AbstainRate <= t.AbstainMax})
+	}
+	if s := r.Reliability; s != nil {
+		r.Gates = append(r.Gates, GateResult{Name: MaxFailedTraces, Value: float64(s.Fail), Op: "<=", Threshold: float64(t.MaxFailedTraces), Passed: s.Fail <= t.MaxFailedTraces})
+	}
+
+	r.Verdict = verdict.Pass
+	if s := r.Reliability; s != nil && s.Warn+s.Fail > 0 {
+		r.Verdict = verdict.Warn
+	}
+	for _, g := range r.Gates {
+		if !g.Passed {
+			r.Verdict = verdict.Fail
+		}
+	}
+	r.ExitCode = ExitCode(r.Verdict, failOn)
+}
+
+// ExitCode maps an overall verdict to the process exit code of SPEC §4.
+func ExitCode(v verdict.Verdict, failOn FailOn) int {
+	switch v {
+	case verdict.Fail:
+		return ExitFail
+	case verdict.Warn:
+		if failOn == FailOnWarn {
+			return ExitWarn
+		}
+	}
+	return ExitPass
+}
+
+// Breached returns the gates that did not hold, in table order.
+func (r *Result) Breached() []GateResult {
+	var out []GateResult
+	for _, g := range r.Gates {
+		if !g.Passed {
+			out = append(out, g)
+		}
+	}
+	return out
+}
