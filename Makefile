@@ -1,0 +1,34 @@
+# The commands CI runs (.ci/run) and a developer types. Tool versions are pinned here.
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+ACTIONLINT  := github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
+GOBIN       := $(shell go env GOPATH)/bin
+
+.PHONY: test testdata lint demo container bench
+
+# The whole test suite: installs the npm test data (GitHub's OpenAPI description and real
+# webhook payloads, used by the GitHub emulator tests), then runs every Go test.
+test: testdata
+	go test ./...
+
+testdata:
+	cd test/github && npm ci --no-audit --no-fund --loglevel=error
+
+# gofmt, go vet, staticcheck and actionlint (workflows and the local action's inputs).
+lint:
+	@test -z "$$(gofmt -l .)" || { echo "gofmt would change:"; gofmt -l .; exit 1; }
+	go vet ./...
+	go install $(STATICCHECK)
+	$(GOBIN)/staticcheck ./...
+	go install $(ACTIONLINT)
+	$(GOBIN)/actionlint
+
+# The gate on the bundled failing suite, as a newcomer's first look.
+demo:
+	go run ./entrypoint gate --traces 'fixtures/fail/traces.jsonl' --tasks fixtures/fail/tasks.json --pairs fixtures/fail/pairs.jsonl --markdown agentgate-report.md
+
+# Build the Dockerfile and run the image as the GitHub runner does.
+container:
+	bash test/container/run.sh
+
+bench:
+	go test -run '^$$' -bench . -benchmem -count 5 ./...

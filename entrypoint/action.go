@@ -1,0 +1,177 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/sethvargo/go-githubactions"
+
+	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/gate/input"
+	"github.com/agentgate/agentgate/report"
+	"github.com/agentgate/agentgate/report/actions"
+	"github.com/agentgate/agentgate/report/comment"
+)
+
+// Size budgets: GitHub rejects comment bodies over 65,536 characters and drops job summaries
+// over 1 MiB. Keep room for the hidden marker and the notes the writers may add.
+const (
+	commentBudget = 65536 - 1024
+	summaryBudget = 1<<20 - 16<<10
+)
+
+// defaultReportJSON is where the action keeps the JSON report when --json is not given: inside
+// the workspace, so later steps (which run outside the container) can read it.
+var defaultReportJSON = filepath.Join(".agentgate", "report.json")
+
+// actionEnv is the GitHub side of a run under Actions: inputs, outputs, job summary,
+// annotations and the PR comment. A nil *actionEnv means "not under Actions".
+type actionEnv struct {
+	a      *githubactions.Action
+	getenv func(string) string
+	log    io.Writer
+}
+
+func newActionEnv(getenv func(string) string, log io.Writer) *actionEnv {
+	a := githubactions.New(githubactions.WithGetenv(getenv), githubactions.WithWriter(log))
+	return &actionEnv{a: a, getenv: getenv, log: log}
+}
+
+// inputs reads the action inputs that were given (non-empty) from INPUT_* variables.
+func (e *actionEnv) inputs() map[string]setting {
+	out := map[string]setting{}
+	for _, k := range settingKeys {
+		if v := e.a.GetInput(k); v != "" {
+			out[k] = setting{v, "input " + k}
+		}
+	}
+	if tok := out["github-token"].value; tok != "" {
+		actions.Mask(e.a, tok)
+	}
+	return out
+}
+
+// failRun reports a run that could not be evaluated (exit code 3) where a reviewer looks:
+// an error annotation at the offending file and line, and the job summary.
+func (e *actionEnv) failRun(code int, err error) int {
+	if e == nil {
+		return code
+	}
+	ann := actions.Annotation{Title: "agentgate could not evaluate the suite", Message: err.Error()}
+	var ie *input.Error
+	if errors.As(err, &ie) {
+		ann.File, ann.Line = ie.File, ie.Line
+	}
+	actions.Annotate(e.a, []actions.Annotation{ann})
+	md := "## ⛔ agentgate: could not evaluate\n\nThe gate did not run, so this check fails (exit code 3). Fix the input or configuration below and re-run.\n\n```text\n" +
+		strings.ReplaceAll(err.Error(), "```", "'''") + "\n```\n"
+	actions.WriteSummary(e.a, md)
+	actions.SetOutputs(e.a, [][2]string{{"verdict", "ERROR"}})
+	return code
+}
+
+// publish does the GitHub work of SPEC §6 for an evaluated run. Nothing here changes the
+// verdict or the exit code: a comment that cannot be posted is a warning, not a failure.
+func (e *actionEnv) publish(ctx context.Context, res *gate.Result, cfg *gateConfig, stderr io.Writer) {
+	reportPath := cfg.jsonPath
+	if reportPath == "" {
+		reportPath = defaultReportJSON
+		if err := writeReportFile(reportPath, func(w io.Writer) error { return report.JSON(w, res) }); err != nil {
+			e.a.Warningf("could not write the JSON report: %v", err)
+			reportPath = ""
+		}
+	}
+	reproduce := reproduceCommand(cfg)
+
+	summary := report.Markdown(res, report.Options{Reproduce: reproduce, MaxBytes: summaryBudget})
+	var anns []actions.Annotation
+	for _, a := range report.Annotations(res, 10) {
+		anns = append(anns, actions.Annotation{File: a.File, Line: a.Line, Title: a.Title, Message: a.Message})
+	}
+	actions.Annotate(e.a, anns)
+
+	commentURL, note := e.comment(ctx, res, cfg, reproduce)
+	if note != "" {
+		summary += "\n\n" + note + "\n"
+	}
+	actions.WriteSummary(e.a, summary)
+	actions.SetOutputs(e.a, outputs(res, reportPath, commentURL))
+}
+
+// comment posts or updates the PR comment. It returns the comment's URL and, when the
+// comment could not be posted, a note for the job summary.
+func (e *actionEnv) comment(ctx context.Context, res *gate.Result, cfg *gateConfig, reproduce string) (url, note string) {
+	if !cfg.comment {
+		return "", ""
+	}
+	pr, ok, err := comment.PRFromEvent(e.getenv("GITHUB_EVENT_NAME"), e.getenv("GITHUB_EVENT_PATH"), cfg.prNumber)
+	if err != nil {
+		e.a.Warningf("not commenting: %v", err)
+		return "", ""
+	}
+	if !ok {
+		fmt.Fprintf(e.log, "agentgate: no pull request for event %q: the report is in the job summary only\n", e.getenv("GITHUB_EVENT_NAME"))
+		return "", ""
+	}
+	if cfg.token == "" {
+		e.a.Warningf("not commenting on #%d: no github-token", pr)
+		return "", ""
+	}
+	owner, repo, found := strings.Cut(e.getenv("GITHUB_REPOSITORY"), "/")
+	if !found {
+		e.a.Warningf("not commenting: GITHUB_REPOSITORY %q is not owner/name", e.getenv("GITHUB_REPOSITORY"))
+		return "", ""
+	}
+	client, err := comment.NewClient(cfg.token, e.getenv("GITHUB_API_URL"), nil)
+	if err != nil {
+		e.a.Warningf("not commenting: %v", err)
+		return "", ""
+	}
+	svc := comment.NewGitHub(client, owner, repo, pr, comment.Options{Mode: cfg.commentMode})
+	body := report.Markdown(res, report.Options{Reproduce: reproduce, MaxBytes: commentBudget})
+	out, err := svc.Upsert(ctx, body)
+	switch {
+	case errors.Is(err, comment.ErrNoPermission):
+		e.a.Warningf("could not comment on pull request #%d: the token cannot write comments (fork pull requests get a read-only token). The report is in this job summary. %s", pr, oneLine(comment.Hint()))
+		return "", comment.Hint()
+	case err != nil:
+		e.a.Warningf("could not comment on pull request #%d: %v", pr, err)
+		return "", ""
+	}
+	fmt.Fprintf(e.log, "agentgate: report comment %s on #%d: %s\n", out.Action, pr, out.URL)
+	return out.URL, ""
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// outputs are the action's outputs (SPEC §6), in a fixed order. Numbers are unrounded; an
+// output whose evaluator did not run is empty.
+func outputs(res *gate.Result, reportPath, commentURL string) [][2]string {
+	num := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	kv := [][2]string{{"verdict", string(res.Verdict)}}
+	var total, failed, warned string
+	if s := res.Reliability; s != nil {
+		total, failed, warned = strconv.Itoa(s.Total), strconv.Itoa(s.Fail), strconv.Itoa(s.Warn)
+	}
+	kv = append(kv, [2]string{"traces-total", total}, [2]string{"traces-failed", failed}, [2]string{"traces-warned", warned})
+	var rcs string
+	if s := res.Coherence; s != nil {
+		rcs = num(s.Mean)
+	}
+	kv = append(kv, [2]string{"rcs", rcs})
+	var pa, kappa, abstain string
+	if s := res.Agreement; s != nil {
+		pa, abstain = num(s.PercentAgreement), num(s.AbstainRate)
+		if s.KappaDefined {
+			kappa = num(s.Kappa)
+		}
+	}
+	kv = append(kv, [2]string{"percent-agreement", pa}, [2]string{"kappa", kappa}, [2]string{"abstain-rate", abstain})
+	kv = append(kv, [2]string{"report-json", reportPath}, [2]string{"comment-url", commentURL})
+	return kv
+}

@@ -1,0 +1,217 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/gate/agreement"
+	"github.com/agentgate/agentgate/gate/coherence"
+	"github.com/agentgate/agentgate/gate/input"
+	"github.com/agentgate/agentgate/gate/profile"
+	"github.com/agentgate/agentgate/gate/reliability"
+	"github.com/agentgate/agentgate/gate/trace"
+	"github.com/agentgate/agentgate/gate/verdict"
+	"github.com/agentgate/agentgate/report"
+)
+
+// profileFlag adds --profile to fs.
+func profileFlag(fs interface {
+	StringVar(*string, string, string, string)
+}, p *string) {
+	fs.StringVar(p, "profile", "default", "default or reference")
+}
+
+// runRS1 is `agentgate rs1`: a drop-in for the RS-1 CLI. One trace gives one
+// ReliabilityReport; a file of several gives one report per line. The exit code is RS-1's:
+// 0 PASS, 1 WARN, 2 FAIL (the worst trace), 3 error.
+func runRS1(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlagSet("rs1", "[FILE | --stdin] [--pretty] [--verbose]", stderr)
+	useStdin := fs.Bool("stdin", false, "read the trace from standard input")
+	pretty := fs.Bool("pretty", false, "indent the JSON output")
+	verbose := fs.Bool("verbose", false, "also explain each signal on standard error")
+	var prof string
+	profileFlag(fs, &prof)
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		if isHelp(err) {
+			return 0
+		}
+		return gate.ExitError
+	}
+	p, err := profile.Parse(prof)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	switch {
+	case *useStdin && len(pos) > 0:
+		return fail(stderr, errors.New("rs1: give a FILE or --stdin, not both"))
+	case !*useStdin && len(pos) != 1:
+		return fail(stderr, errors.New("rs1: give exactly one trace FILE, or --stdin"))
+	}
+	var reports []reliability.RS1Report
+	var results []reliability.Result
+	each := func(t *trace.Trace) error {
+		r := reliability.Evaluate(t, p)
+		results = append(results, r)
+		reports = append(reports, r.RS1())
+		return nil
+	}
+	if *useStdin {
+		err = input.EachReader("<stdin>", stdin, func(rec input.Record) error {
+			t, err := trace.Decode(rec)
+			if err != nil {
+				return err
+			}
+			return each(t)
+		})
+	} else {
+		err = trace.Each(pos[0], each)
+	}
+	if err != nil {
+		return fail(stderr, err)
+	}
+	enc := json.NewEncoder(stdout)
+	if *pretty || len(reports) == 1 {
+		enc.SetIndent("", "  ")
+	}
+	if !*pretty && len(reports) > 1 {
+		enc.SetIndent("", "")
+	}
+	worst := verdict.Pass
+	for i := range reports {
+		if err := enc.Encode(reports[i]); err != nil {
+			return fail(stderr, err)
+		}
+		worst = verdict.Worst(worst, results[i].Verdict)
+	}
+	if *verbose {
+		for _, r := range results {
+			report.TraceText(stderr, r)
+		}
+	}
+	switch worst {
+	case verdict.Fail:
+		return 2
+	case verdict.Warn:
+		return 1
+	}
+	return 0
+}
+
+// runRCS is `agentgate rcs`: the RCS harness's results JSON for a task file.
+func runRCS(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("rcs", "--tasks FILE", stderr)
+	var tasks, prof string
+	fs.StringVar(&tasks, "tasks", "", "task file (.json or .jsonl), or an RCS harness results file")
+	profileFlag(fs, &prof)
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		if isHelp(err) {
+			return 0
+		}
+		return gate.ExitError
+	}
+	if tasks == "" && len(pos) == 1 {
+		tasks = pos[0]
+	} else if tasks == "" || len(pos) > 0 {
+		return fail(stderr, errors.New("rcs: give one task file with --tasks FILE"))
+	}
+	p, err := profile.Parse(prof)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	var ts []coherence.Task
+	var rs []coherence.TaskResult
+	model := ""
+	err = coherence.Each(tasks, func(t coherence.Task) error {
+		ts = append(ts, t)
+		rs = append(rs, coherence.Score(t, p))
+		if t.Model != "" {
+			model = t.Model
+		}
+		return nil
+	})
+	if err != nil {
+		return fail(stderr, err)
+	}
+	out := coherence.NewHarnessReport(model, ts, rs)
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(out); err != nil {
+		return fail(stderr, err)
+	}
+	return 0
+}
+
+// runConsistency is `agentgate consistency`: the seed scorer's JSON on stdout and its
+// disagreements TSV. Like the seed it exits 0 whatever "pass" says (gate on it with jq, or use
+// `agentgate gate`); 3 on error.
+func runConsistency(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("consistency", "--pairs FILE | --scholar FILE --auditor FILE", stderr)
+	var pairs, scholar, auditor, prof, tsv string
+	var paGate, kappaGate, abstainGate float64
+	var allowUnmatched bool
+	fs.StringVar(&pairs, "pairs", "", "merged Scholar/Auditor pairs (.jsonl)")
+	fs.StringVar(&scholar, "scholar", "", "the Scholar's labels")
+	fs.StringVar(&auditor, "auditor", "", "the Auditor's labels")
+	fs.Float64Var(&paGate, "pa_gate", 0.90, "percent agreement gate")
+	fs.Float64Var(&kappaGate, "kappa_gate", 0.75, "kappa gate")
+	fs.Float64Var(&abstainGate, "abstain_gate", 0.02, "abstain rate gate")
+	fs.StringVar(&tsv, "tsv", filepath.Join("runs", "consistency_disagreements.tsv"), "where to write the disagreements TSV (written only when there are disagreements, as the seed does)")
+	fs.BoolVar(&allowUnmatched, "allow-unmatched", false, "evaluate only the qids both files hold (default profile)")
+	profileFlag(fs, &prof)
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		if isHelp(err) {
+			return 0
+		}
+		return gate.ExitError
+	}
+	if len(pos) > 0 {
+		return fail(stderr, fmt.Errorf("consistency takes no arguments, got %q", pos[0]))
+	}
+	p, err := profile.Parse(prof)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	in := gate.Inputs{}
+	if pairs != "" {
+		in.Pairs = []string{pairs}
+	}
+	if scholar != "" {
+		in.Scholar = []string{scholar}
+	}
+	if auditor != "" {
+		in.Auditor = []string{auditor}
+	}
+	if len(in.Pairs)+len(in.Scholar)+len(in.Auditor) == 0 {
+		return fail(stderr, errors.New("consistency: give --pairs FILE, or --scholar FILE and --auditor FILE"))
+	}
+	if err := in.Validate(); err != nil {
+		return fail(stderr, err)
+	}
+	sum, err := gate.Agreement(in, gate.Options{Profile: p, AllowUnmatched: allowUnmatched})
+	if err != nil {
+		return fail(stderr, err)
+	}
+	seed := agreement.NewSeedReport(*sum, paGate, kappaGate, abstainGate)
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(seed); err != nil {
+		return fail(stderr, err)
+	}
+	if dis := agreement.Disagreements(sum.Items); len(dis) > 0 && tsv != "" {
+		if err := writeReportFile(tsv, func(w io.Writer) error { return report.DisagreementsTSV(w, dis) }); err != nil {
+			return fail(stderr, err)
+		}
+		fmt.Fprintf(stderr, "%d disagreement(s) written to %s\n", len(dis), tsv)
+	}
+	return 0
+}
+

@@ -1,0 +1,112 @@
+// Command agentgate is the pre-merge gate for AI agents: the GitHub Action's entrypoint and a
+// CLI that gives the same answer anywhere. This package only turns flags or action inputs into
+// calls to gate/ and report/, and their result into an exit code; it evaluates nothing itself.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+
+	"github.com/agentgate/agentgate/gate"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "dev"
+
+const usage = `agentgate: a pre-merge gate for AI agents.
+
+Usage:
+  agentgate gate [flags]          evaluate traces, tasks and validator labels against the gates
+  agentgate rs1 [FILE | --stdin]  RS-1 ReliabilityReport for one trace (drop-in for the RS-1 CLI)
+  agentgate rcs --tasks FILE      RCS harness results for a task file
+  agentgate consistency --pairs FILE | --scholar FILE --auditor FILE
+                                  the consistency scorer's JSON and disagreements TSV
+  agentgate version
+
+Run 'agentgate COMMAND --help' for a command's flags.
+Exit codes: 0 PASS (or WARN unless --fail-on warn), 1 WARN with --fail-on warn, 2 FAIL, 3 error.
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv)
+	stop()
+	os.Exit(code)
+}
+
+// run is main without the process: it returns the exit code.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return gate.ExitError
+	}
+	cmd, rest := args[0], args[1:]
+	switch cmd {
+	case "gate":
+		return runGate(ctx, rest, stdout, stderr, getenv)
+	case "rs1":
+		return runRS1(rest, stdin, stdout, stderr)
+	case "rcs":
+		return runRCS(rest, stdout, stderr)
+	case "consistency":
+		return runConsistency(rest, stdout, stderr)
+	case "version", "--version", "-version":
+		fmt.Fprintf(stdout, "agentgate %s\n", version)
+		return 0
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "agentgate: unknown command %q\n\n%s", cmd, usage)
+	return gate.ExitError
+}
+
+// parseArgs parses flags that may come before or after positional arguments, as users type
+// them (`agentgate rs1 trace.json --pretty`). It returns the positional arguments.
+func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+// newFlagSet returns a flag set that reports errors to stderr and does not exit.
+func newFlagSet(name, synopsis string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: agentgate %s %s\n\nFlags:\n", name, synopsis)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// fail prints an error the way every command does and returns exit code 3.
+func fail(stderr io.Writer, err error) int {
+	msg := err.Error()
+	if !strings.HasPrefix(msg, "agentgate") {
+		msg = "agentgate: " + msg
+	}
+	fmt.Fprintln(stderr, msg)
+	return gate.ExitError
+}
+
+// isHelp reports whether flag parsing stopped for -h/--help.
+func isHelp(err error) bool { return errors.Is(err, flag.ErrHelp) }

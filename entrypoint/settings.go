@@ -1,0 +1,144 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/gate/input"
+	"github.com/agentgate/agentgate/gate/profile"
+)
+
+// settingKeys are the gate's settings: the action's input names, the --flags and the config
+// file's keys are all the same words.
+var settingKeys = []string{
+	"traces", "tasks", "pairs", "scholar", "auditor",
+	gate.CoherenceMin, gate.PAMin, gate.KappaMin, gate.AbstainMax, gate.MaxFailedTraces,
+	"allow-unmatched", "profile", "fail-on", "config", "json", "markdown",
+	"comment", "comment-mode", "github-token", "pr-number",
+}
+
+func knownKey(k string) bool { return slices.Contains(settingKeys, k) }
+
+// setting is one value and where it came from, so errors can say which flag, input or config
+// line to fix.
+type setting struct {
+	value  string
+	source string // "--pa-min", "input pa-min", "agentgate.yml:3"
+}
+
+// settings merges the sources: a flag wins over an action input, which wins over the config
+// file, which wins over the built-in defaults.
+type settings map[string]setting
+
+func (s settings) layer(over map[string]setting) {
+	for k, v := range over {
+		s[k] = v
+	}
+}
+
+func (s settings) str(key string) string { return s[key].value }
+
+func (s settings) list(key string) []string { return input.SplitList(s[key].value) }
+
+func (s settings) float(key string, def float64) (float64, error) {
+	v, ok := s[key]
+	if !ok || strings.TrimSpace(v.value) == "" {
+		return def, nil
+	}
+	f, err := strconv.ParseFloat(strings.TrimSpace(v.value), 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, &gate.UsageError{Msg: fmt.Sprintf("%s: %q is not a number", v.source, v.value)}
+	}
+	return f, nil
+}
+
+func (s settings) int(key string, def int) (int, error) {
+	v, ok := s[key]
+	if !ok || strings.TrimSpace(v.value) == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(v.value))
+	if err != nil {
+		return 0, &gate.UsageError{Msg: fmt.Sprintf("%s: %q is not a whole number", v.source, v.value)}
+	}
+	return n, nil
+}
+
+func (s settings) bool(key string, def bool) (bool, error) {
+	v, ok := s[key]
+	if !ok || strings.TrimSpace(v.value) == "" {
+		return def, nil
+	}
+	switch strings.ToLower(strings.TrimSpace(v.value)) {
+	case "true", "yes", "on", "1":
+		return true, nil
+	case "false", "no", "off", "0":
+		return false, nil
+	}
+	return false, &gate.UsageError{Msg: fmt.Sprintf("%s: %q is not true or false", v.source, v.value)}
+}
+
+// gateConfig is everything `agentgate gate` needs, parsed and checked.
+type gateConfig struct {
+	inputs      gate.Inputs
+	options     gate.Options
+	jsonPath    string
+	mdPath      string
+	comment     bool
+	commentMode string
+	token       string
+	prNumber    string
+}
+
+func (s settings) gateConfig() (*gateConfig, error) {
+	c := &gateConfig{
+		inputs: gate.Inputs{
+			Traces: s.list("traces"), Tasks: s.list("tasks"), Pairs: s.list("pairs"),
+			Scholar: s.list("scholar"), Auditor: s.list("auditor"),
+		},
+		jsonPath: s.str("json"), mdPath: s.str("markdown"),
+		token: s.str("github-token"), prNumber: strings.TrimSpace(s.str("pr-number")),
+	}
+	def := gate.DefaultThresholds()
+	t := &c.options.Thresholds
+	var err error
+	if t.CoherenceMin, err = s.float(gate.CoherenceMin, def.CoherenceMin); err != nil {
+		return nil, err
+	}
+	if t.PAMin, err = s.float(gate.PAMin, def.PAMin); err != nil {
+		return nil, err
+	}
+	if t.KappaMin, err = s.float(gate.KappaMin, def.KappaMin); err != nil {
+		return nil, err
+	}
+	if t.AbstainMax, err = s.float(gate.AbstainMax, def.AbstainMax); err != nil {
+		return nil, err
+	}
+	if t.MaxFailedTraces, err = s.int(gate.MaxFailedTraces, def.MaxFailedTraces); err != nil {
+		return nil, err
+	}
+	if c.options.AllowUnmatched, err = s.bool("allow-unmatched", false); err != nil {
+		return nil, err
+	}
+	if c.options.Profile, err = profile.Parse(strings.TrimSpace(s.str("profile"))); err != nil {
+		return nil, &gate.UsageError{Msg: fmt.Sprintf("%s: %v", s["profile"].source, err)}
+	}
+	if c.options.FailOn, err = gate.ParseFailOn(strings.TrimSpace(s.str("fail-on"))); err != nil {
+		return nil, &gate.UsageError{Msg: fmt.Sprintf("%s: %v", s["fail-on"].source, err)}
+	}
+	if c.comment, err = s.bool("comment", true); err != nil {
+		return nil, err
+	}
+	switch c.commentMode = strings.TrimSpace(s.str("comment-mode")); c.commentMode {
+	case "":
+		c.commentMode = "update"
+	case "update", "recreate":
+	default:
+		return nil, &gate.UsageError{Msg: fmt.Sprintf("%s: unknown comment-mode %q: want \"update\" or \"recreate\"", s["comment-mode"].source, c.commentMode)}
+	}
+	return c, nil
+}

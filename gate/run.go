@@ -1,0 +1,209 @@
+package gate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/agentgate/agentgate/gate/agreement"
+	"github.com/agentgate/agentgate/gate/coherence"
+	"github.com/agentgate/agentgate/gate/input"
+	"github.com/agentgate/agentgate/gate/profile"
+	"github.com/agentgate/agentgate/gate/reliability"
+	"github.com/agentgate/agentgate/gate/trace"
+)
+
+// Inputs names the files to evaluate, as glob patterns relative to the working directory.
+// Only the evaluators whose inputs are given run.
+type Inputs struct {
+	Traces  []string // reliability
+	Tasks   []string // coherence
+	Pairs   []string // agreement, merged pairs
+	Scholar []string // agreement, two files joined by qid
+	Auditor []string
+}
+
+// Options are the settings of one gate run.
+type Options struct {
+	Profile        profile.Profile
+	Thresholds     Thresholds
+	FailOn         FailOn
+	AllowUnmatched bool // evaluate the qids both validators labelled instead of failing
+}
+
+// UsageError is a configuration mistake (exit code 3), as opposed to bad input files.
+type UsageError struct{ Msg string }
+
+func (e *UsageError) Error() string { return e.Msg }
+
+// Validate checks that the inputs name something to evaluate and make sense together.
+func (in Inputs) Validate() error {
+	switch {
+	case len(in.Pairs) > 0 && (len(in.Scholar) > 0 || len(in.Auditor) > 0):
+		return &UsageError{"give either pairs (one merged file) or scholar and auditor (two files), not both"}
+	case len(in.Scholar) > 0 && len(in.Auditor) == 0:
+		return &UsageError{"scholar was given without auditor: the two label files are joined by qid, give both"}
+	case len(in.Auditor) > 0 && len(in.Scholar) == 0:
+		return &UsageError{"auditor was given without scholar: the two label files are joined by qid, give both"}
+	case len(in.Traces) == 0 && len(in.Tasks) == 0 && len(in.Pairs) == 0 && len(in.Scholar) == 0:
+		return &UsageError{"nothing to evaluate: give at least one of traces, tasks, pairs, or scholar and auditor"}
+	}
+	return nil
+}
+
+// Run evaluates the inputs and decides the verdict. An error means the run could not be
+// evaluated (exit code 3): a usage mistake, bad input (an *input.Error naming file:line) or
+// an I/O failure.
+func Run(ctx context.Context, in Inputs, o Options) (*Result, error) {
+	if err := in.Validate(); err != nil {
+		return nil, err
+	}
+	if err := o.Thresholds.Validate(); err != nil {
+		return nil, &UsageError{err.Error()}
+	}
+	if o.Profile == "" {
+		o.Profile = profile.Default
+	}
+	res := &Result{Profile: o.Profile}
+	var err error
+	if len(in.Traces) > 0 {
+		if res.Reliability, err = runReliability(ctx, in.Traces, o.Profile); err != nil {
+			return nil, err
+		}
+	}
+	if len(in.Tasks) > 0 {
+		if res.Coherence, err = runCoherence(ctx, in.Tasks, o.Profile); err != nil {
+			return nil, err
+		}
+	}
+	if len(in.Pairs) > 0 || len(in.Scholar) > 0 {
+		if res.Agreement, err = Agreement(in, o); err != nil {
+			return nil, err
+		}
+	}
+	res.Decide(o.Thresholds, o.FailOn)
+	return res, nil
+}
+
+// idSet rejects a second record with an id already seen, naming both places.
+type idSet struct {
+	kind string
+	seen map[string]string
+}
+
+func newIDSet(kind string) *idSet { return &idSet{kind: kind, seen: map[string]string{}} }
+
+func (s *idSet) add(id, file string, line int) error {
+	at := fmt.Sprintf("%s:%d", file, line)
+	if first, dup := s.seen[id]; dup {
+		return &input.Error{File: file, Line: line, Msg: fmt.Sprintf("duplicate %s id %q: already used at %s; every %s needs its own id", s.kind, id, first, s.kind)}
+	}
+	s.seen[id] = at
+	return nil
+}
+
+func runReliability(ctx context.Context, patterns []string, p profile.Profile) (*reliability.Summary, error) {
+	files, err := input.Expand(patterns)
+	if err != nil {
+		return nil, fmt.Errorf("traces: %w", err)
+	}
+	sum := &reliability.Summary{Traces: []reliability.Result{}}
+	ids := newIDSet("trace")
+	for _, f := range files {
+		err := trace.Each(f, func(t *trace.Trace) error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if err := ids.add(t.ID, t.File, t.Line); err != nil {
+				return err
+			}
+			sum.Add(reliability.Evaluate(t, p))
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return sum, nil
+}
+
+func runCoherence(ctx context.Context, patterns []string, p profile.Profile) (*coherence.Summary, error) {
+	files, err := input.Expand(patterns)
+	if err != nil {
+		return nil, fmt.Errorf("tasks: %w", err)
+	}
+	var results []coherence.TaskResult
+	ids := newIDSet("task")
+	for _, f := range files {
+		err := coherence.Each(f, func(t coherence.Task) error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if err := ids.add(t.ID, t.File, t.Line); err != nil {
+				return err
+			}
+			results = append(results, coherence.Score(t, p))
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return coherence.Summarize(results), nil
+}
+
+// Agreement reads the validators' labels named by in and computes their agreement; it is
+// what Run does for the agreement section, exposed for the seed-compatible CLI.
+func Agreement(in Inputs, o Options) (*agreement.Summary, error) {
+	if len(in.Pairs) > 0 {
+		files, err := input.Expand(in.Pairs)
+		if err != nil {
+			return nil, fmt.Errorf("pairs: %w", err)
+		}
+		pairs, err := agreement.LoadMerged(files, o.Profile)
+		if err != nil {
+			return nil, err
+		}
+		s := agreement.Compute(pairs, nil, o.Profile)
+		return &s, nil
+	}
+	sf, err := input.Expand(in.Scholar)
+	if err != nil {
+		return nil, fmt.Errorf("scholar: %w", err)
+	}
+	af, err := input.Expand(in.Auditor)
+	if err != nil {
+		return nil, fmt.Errorf("auditor: %w", err)
+	}
+	pairs, unmatched, err := agreement.LoadJoined(sf, af, o.Profile)
+	if err != nil {
+		return nil, err
+	}
+	if len(unmatched) > 0 && !o.AllowUnmatched && o.Profile != profile.Reference {
+		return nil, unmatchedError(unmatched)
+	}
+	s := agreement.Compute(pairs, unmatched, o.Profile)
+	return &s, nil
+}
+
+// unmatchedError explains qids that only one validator labelled.
+func unmatchedError(u []agreement.Unmatched) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d qid(s) were labelled by only one validator, so agreement cannot be measured on them:", len(u))
+	for i, x := range u {
+		if i == 10 {
+			fmt.Fprintf(&b, "\n  … and %d more", len(u)-10)
+			break
+		}
+		fmt.Fprintf(&b, "\n  %s:%d: qid %q is only in the %s file", x.File, x.Line, x.QID, x.OnlyIn)
+	}
+	b.WriteString("\nfix the label files, or set allow-unmatched to evaluate only the qids both labelled")
+	return &UsageError{b.String()}
+}
+
+// IsUsage reports whether err is a configuration mistake rather than bad input or I/O.
+func IsUsage(err error) bool {
+	var u *UsageError
+	return errors.As(err, &u)
+}

@@ -1,0 +1,121 @@
+package report
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// MaxCellRunes is how many characters of untrusted text a table cell keeps; longer text is
+// cut and ends in "…".
+const MaxCellRunes = 200
+
+// maxProseRunes bounds untrusted text written outside tables (warnings, gate notes).
+const maxProseRunes = 600
+
+// zwsp is the zero-width space put after "@" (and after "#" before a digit) so that GitHub
+// neither pings a user or team nor links an issue from text taken out of input files.
+const zwsp = "\u200b"
+
+// EscapeCell makes untrusted text (ids, reasons, evidence, file names taken from input files)
+// safe to place in a markdown table cell of a GitHub comment or job summary:
+//
+//   - invalid UTF-8 becomes U+FFFD; control characters, tabs and line breaks (including
+//     U+2028/U+2029) become spaces, runs of white space collapse to one space and the ends are
+//     trimmed, so a cell never spills into extra table rows; bidirectional-override characters
+//     are dropped, so an id cannot render reversed;
+//   - text longer than MaxCellRunes characters is cut and ends in "…";
+//   - `\`, `|`, “`”, `[` and `]` are backslash-escaped, so the text can neither end the cell,
+//     open a code span nor form a link or image;
+//   - `&`, `<` and `>` become HTML entities, so no HTML is injected;
+//   - "@" is followed by a zero-width space, so "@octocat" pings nobody, and so is "#" before a
+//     digit, so "#12" links no issue.
+//
+// The result is also safe in a markdown paragraph when it does not start the line.
+func EscapeCell(s string) string {
+	return escapeMarkdown(s, MaxCellRunes)
+}
+
+// escapeMarkdown is EscapeCell with a chosen length limit (in characters, before escaping).
+func escapeMarkdown(s string, limit int) string {
+	s = truncate(flatten(s), limit)
+	var b strings.Builder
+	b.Grow(len(s) + len(s)/8)
+	for i, r := range s {
+		switch r {
+		case '\\', '|', '`', '[', ']':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case '&':
+			b.WriteString("&amp;")
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '@':
+			b.WriteString("@" + zwsp)
+		case '#':
+			b.WriteByte('#')
+			if i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9' {
+				b.WriteString(zwsp)
+			}
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// plain makes untrusted text safe for a terminal or an annotation: one line, no control
+// characters (so no ANSI escape sequences), at most limit characters. It adds no markdown
+// escaping.
+func plain(s string, limit int) string {
+	return truncate(flatten(s), limit)
+}
+
+// flatten replaces invalid UTF-8 with U+FFFD, turns control characters and every kind of
+// white space into single spaces, drops bidirectional controls and trims the ends.
+func flatten(s string) string {
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	space := false
+	for _, r := range s {
+		switch {
+		case isBidiControl(r):
+			continue
+		case unicode.IsSpace(r) || unicode.IsControl(r):
+			space = true
+			continue
+		}
+		if space && b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		space = false
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// isBidiControl reports the embedding, override and isolate characters that can make text
+// render in a different order than it is stored.
+func isBidiControl(r rune) bool {
+	return (r >= '\u202a' && r <= '\u202e') || (r >= '\u2066' && r <= '\u2069')
+}
+
+// truncate cuts s to at most limit characters, the last of which is "…" when it cut.
+func truncate(s string, limit int) string {
+	if limit <= 0 || utf8.RuneCountInString(s) <= limit {
+		return s
+	}
+	n := 0
+	for i := range s {
+		if n == limit-1 {
+			return strings.TrimRight(s[:i], " ") + "…"
+		}
+		n++
+	}
+	return s
+}
