@@ -18,13 +18,6 @@ import (
 	"github.com/agentgate/agentgate/report/comment"
 )
 
-// Size budgets: GitHub rejects comment bodies over 65,536 characters and drops job summaries
-// over 1 MiB. Keep room for the hidden marker and the notes the writers may add.
-const (
-	commentBudget = 65536 - 1024
-	summaryBudget = 1<<20 - 16<<10
-)
-
 // defaultReportJSON is where the action keeps the JSON report when --json is not given: inside
 // the workspace, so later steps (which run outside the container) can read it.
 var defaultReportJSON = filepath.Join(".agentgate", "report.json")
@@ -88,7 +81,7 @@ func (e *actionEnv) publish(ctx context.Context, res *gate.Result, cfg *gateConf
 	}
 	reproduce := reproduceCommand(cfg)
 
-	summary := report.Markdown(res, report.Options{Reproduce: reproduce, MaxBytes: summaryBudget})
+	summary := report.Markdown(res, report.Options{Reproduce: reproduce, MaxBytes: report.SummaryMaxBytes, FullReport: "the JSON report (output `report-json`)"})
 	var anns []actions.Annotation
 	for _, a := range report.Annotations(res, 10) {
 		anns = append(anns, actions.Annotation{File: a.File, Line: a.Line, Title: a.Title, Message: a.Message})
@@ -133,7 +126,7 @@ func (e *actionEnv) comment(ctx context.Context, res *gate.Result, cfg *gateConf
 		return "", ""
 	}
 	svc := comment.NewGitHub(client, owner, repo, pr, comment.Options{Mode: cfg.commentMode})
-	body := report.Markdown(res, report.Options{Reproduce: reproduce, MaxBytes: commentBudget})
+	body := report.Markdown(res, report.Options{Reproduce: reproduce, MaxBytes: report.CommentMaxBytes, FullReport: "the job summary or the JSON report (output `report-json`)"})
 	out, err := svc.Upsert(ctx, body)
 	switch {
 	case errors.Is(err, comment.ErrNoPermission):

@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/gate/agreement"
@@ -128,22 +126,16 @@ func runRCS(args []string, stdout, stderr io.Writer) int {
 	}
 	var ts []coherence.Task
 	var rs []coherence.TaskResult
-	model := ""
 	err = coherence.Each(tasks, func(t coherence.Task) error {
 		ts = append(ts, t)
 		rs = append(rs, coherence.Score(t, p))
-		if t.Model != "" {
-			model = t.Model
-		}
 		return nil
 	})
 	if err != nil {
 		return fail(stderr, err)
 	}
-	out := coherence.NewHarnessReport(model, ts, rs)
-	enc := json.NewEncoder(stdout)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(out); err != nil {
+	out := coherence.NewHarnessReport(ts, rs).AppendJSON(nil)
+	if _, err := stdout.Write(append(out, '\n')); err != nil {
 		return fail(stderr, err)
 	}
 	return 0

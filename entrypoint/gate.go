@@ -99,7 +99,7 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer, geten
 	if err != nil {
 		return act.failRun(fail(stderr, err), err)
 	}
-	md := report.Markdown(res, report.Options{Reproduce: reproduceCommand(cfg)})
+	md := report.Markdown(res, report.Options{Reproduce: reproduceCommand(cfg), MaxBytes: -1})
 	if err := report.Text(stdout, res); err != nil {
 		return fail(stderr, err)
 	}

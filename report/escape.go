@@ -39,6 +39,9 @@ func EscapeCell(s string) string {
 // escapeMarkdown is EscapeCell with a chosen length limit (in characters, before escaping).
 func escapeMarkdown(s string, limit int) string {
 	s = truncate(flatten(s), limit)
+	if !strings.ContainsAny(s, "\\|`[]&<>@#") {
+		return s
+	}
 	var b strings.Builder
 	b.Grow(len(s) + len(s)/8)
 	for i, r := range s {
@@ -76,6 +79,9 @@ func plain(s string, limit int) string {
 // flatten replaces invalid UTF-8 with U+FFFD, turns control characters and every kind of
 // white space into single spaces, drops bidirectional controls and trims the ends.
 func flatten(s string) string {
+	if isFlat(s) {
+		return s
+	}
 	if !utf8.ValidString(s) {
 		s = strings.ToValidUTF8(s, "\uFFFD")
 	}
@@ -97,6 +103,24 @@ func flatten(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// isFlat reports whether s is printable ASCII with single inner spaces: what flatten returns
+// unchanged, and what most ids and evidence are.
+func isFlat(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == ' ' {
+			if i == 0 || i == len(s)-1 || s[i+1] == ' ' {
+				return false
+			}
+			continue
+		}
+		if c < 0x21 || c > 0x7e {
+			return false
+		}
+	}
+	return true
 }
 
 // isBidiControl reports the embedding, override and isolate characters that can make text

@@ -1,0 +1,87 @@
+package report
+
+import (
+	"fmt"
+
+	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/gate/verdict"
+)
+
+// MaxAnnotations is how many annotations a run emits at most (SPEC §6).
+const MaxAnnotations = 10
+
+// maxAnnotationRunes bounds an annotation's message; titles are bounded by MaxCellRunes.
+const maxAnnotationRunes = 1000
+
+// Annotation is one GitHub error annotation: a breached gate or a FAIL trace. File and Line
+// are empty and zero when there is no place to point at; Line is zero when only the file is
+// known. Title and Message are plain one-line text (no control characters); escaping them for
+// a workflow command is the caller's job.
+type Annotation struct {
+	File    string
+	Line    int
+	Title   string
+	Message string
+}
+
+// Annotations returns at most max annotations (max ≤ 0 gives none; SPEC §6 allows
+// MaxAnnotations): the breached gates first, in gate-table order, then the FAIL traces, highest
+// score first. A breached gate points at the first offending input file when one is known: the
+// worst FAIL trace's file for max-failed-traces, the lowest-coherence task's file for
+// coherence-min.
+func Annotations(r *gate.Result, max int) []Annotation {
+	if r == nil || max <= 0 {
+		return nil
+	}
+	var out []Annotation
+	fails := flagged(r.Reliability)
+	for len(fails) > 0 && fails[len(fails)-1].Verdict != verdict.Fail {
+		fails = fails[:len(fails)-1]
+	}
+	one := func(s string) string { return plain(s, maxAnnotationRunes) }
+	for _, g := range r.Breached() {
+		if len(out) == max {
+			return out
+		}
+		a := Annotation{
+			Title:   plain("agentgate: gate "+g.Name+" breached", MaxCellRunes),
+			Message: one(upperFirst(breachPhrase(g, one)) + "."),
+		}
+		switch g.Name {
+		case gate.MaxFailedTraces:
+			if len(fails) > 0 {
+				a.File = fails[0].File
+			}
+		case gate.CoherenceMin:
+			if low := lowest(r.Coherence, 1); len(low) > 0 {
+				a.File = low[0].File
+			}
+		}
+		out = append(out, a)
+	}
+	for _, t := range fails {
+		if len(out) == max {
+			break
+		}
+		signal, evidence, _ := finding(t, func(s string) string { return s })
+		msg := fmt.Sprintf("Score %s; strongest signal %s", num(t.Score), signal)
+		if evidence != "" {
+			msg += ": " + evidence
+		}
+		out = append(out, Annotation{
+			File:    t.File,
+			Line:    t.Line,
+			Title:   plain("agentgate: trace "+t.ID+" FAIL", MaxCellRunes),
+			Message: one(msg),
+		})
+	}
+	return out
+}
+
+// upperFirst capitalises an ASCII first letter.
+func upperFirst(s string) string {
+	if s != "" && s[0] >= 'a' && s[0] <= 'z' {
+		return string(s[0]-'a'+'A') + s[1:]
+	}
+	return s
+}

@@ -1,0 +1,48 @@
+package report
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestAnnotations(t *testing.T) {
+	r := failingResult()
+	got := Annotations(r, MaxAnnotations)
+	want := []Annotation{
+		{File: "evals/tasks.jsonl", Title: "agentgate: gate coherence-min breached", Message: "Mean coherence (RCS) 0.4342 < 0.50."},
+		{Title: "agentgate: gate kappa-min breached", Message: "κ 0.4565 < 0.75."},
+		{File: "evals/<script>alert(1)</script>.jsonl", Title: "agentgate: gate max-failed-traces breached", Message: "3 traces failed (max 0)."},
+		{File: "evals/<script>alert(1)</script>.jsonl", Line: 9, Title: "agentgate: trace a|b`<img src=x>@octocat next FAIL",
+			Message: "Score 0.8125; strongest signal hallucination 1.0000: result for call `x|y` (id <b>z</b>) matches no call; cc @octocat, see #12"},
+		{File: "evals/refund.jsonl", Line: 17, Title: "agentgate: trace refund-017 FAIL",
+			Message: "Score 0.6925; strongest signal loop 1.0000: `search_orders` called 12 times with identical arguments at messages 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26"},
+		{File: "evals/refund.jsonl", Line: 3, Title: "agentgate: trace refund-003 FAIL",
+			Message: "Score 0.3325; strongest signal hallucination 0.9500: message 5 says \"I called the refund API\" but no tool call was made; call `issue_refund` (id call_9) has no result"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got:\n%#v\nwant:\n%#v", got, want)
+	}
+	if got := Annotations(r, 4); !reflect.DeepEqual(got, want[:4]) {
+		t.Errorf("max 4: %#v", got)
+	}
+	if got := Annotations(r, 2); !reflect.DeepEqual(got, want[:2]) {
+		t.Errorf("max 2: breached gates come first: %#v", got)
+	}
+	if got := Annotations(r, 0); got != nil {
+		t.Errorf("max 0: %#v", got)
+	}
+	if got := Annotations(nil, 10); got != nil {
+		t.Errorf("nil result: %#v", got)
+	}
+	if got := Annotations(passingResult(), 10); got != nil {
+		t.Errorf("passing run: %#v", got)
+	}
+	// WARN traces are not annotated.
+	if got := Annotations(warnResult(), 10); got != nil {
+		t.Errorf("warn run: %#v", got)
+	}
+	// 20,000 FAIL traces give 10 annotations.
+	if got := Annotations(bigResult(20000), MaxAnnotations); len(got) != MaxAnnotations {
+		t.Errorf("%d annotations", len(got))
+	}
+}

@@ -1,0 +1,392 @@
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/gate/agreement"
+	"github.com/agentgate/agentgate/gate/coherence"
+	"github.com/agentgate/agentgate/gate/reliability"
+	"github.com/agentgate/agentgate/gate/verdict"
+)
+
+// num formats a score or rate for people: 4 decimals, no negative zero.
+func num(v float64) string {
+	switch {
+	case math.IsNaN(v):
+		return "NaN"
+	case math.IsInf(v, 1):
+		return "+Inf"
+	case math.IsInf(v, -1):
+		return "-Inf"
+	}
+	s := strconv.FormatFloat(v, 'f', 4, 64)
+	if s == "-0.0000" {
+		s = "0.0000"
+	}
+	return s
+}
+
+// threshold formats a gate threshold as given: its shortest exact form, with at least two
+// decimals ("0.75", "0.50", "0.125").
+func threshold(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return num(v)
+	}
+	s := strconv.FormatFloat(v, 'f', -1, 64)
+	dot := strings.IndexByte(s, '.')
+	if dot < 0 {
+		return s + ".00"
+	}
+	if d := len(s) - dot - 1; d < 2 {
+		s += strings.Repeat("0", 2-d)
+	}
+	return s
+}
+
+// count formats a non-negative integer with thousands separators: 20000 → "20,000".
+func count(n int) string {
+	s := strconv.Itoa(n)
+	neg := strings.HasPrefix(s, "-")
+	if neg {
+		s = s[1:]
+	}
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// plural returns "1 trace" or "3 traces".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return count(n) + " " + many
+}
+
+// pluralWord returns one or many by n, without the number.
+func pluralWord(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// holds evaluates a gate's comparison.
+func holds(v float64, op string, t float64) bool {
+	if op == "<=" {
+		return v <= t
+	}
+	return v >= t
+}
+
+// gateValue formats a gate's value with 4 decimals, or with as many more as it takes for the
+// printed value to compare with the threshold the way the real value does: κ 0.74996 against
+// 0.75 prints "0.74996", never a misleading "0.7500 < 0.75".
+func gateValue(g gate.GateResult) string {
+	if isCountGate(g.Name) {
+		return count(int(math.Round(g.Value)))
+	}
+	s := num(g.Value)
+	if math.IsNaN(g.Value) || math.IsInf(g.Value, 0) {
+		return s
+	}
+	want := holds(g.Value, g.Op, g.Threshold)
+	for prec := 5; prec <= 17; prec++ {
+		r, err := strconv.ParseFloat(s, 64)
+		if err == nil && holds(r, g.Op, g.Threshold) == want {
+			break
+		}
+		s = strconv.FormatFloat(g.Value, 'f', prec, 64)
+	}
+	return s
+}
+
+// gateThreshold formats a gate's threshold with its operator: "≥ 0.75", "≤ 0".
+func gateThreshold(g gate.GateResult) string {
+	t := threshold(g.Threshold)
+	if isCountGate(g.Name) {
+		t = count(int(math.Round(g.Threshold)))
+	}
+	return opSymbol(g.Op) + " " + t
+}
+
+// opSymbol turns ">=" and "<=" into "≥" and "≤".
+func opSymbol(op string) string {
+	switch op {
+	case ">=":
+		return "≥"
+	case "<=":
+		return "≤"
+	}
+	return op
+}
+
+// isCountGate reports the gates whose values are counts, printed as integers.
+func isCountGate(name string) bool { return name == gate.MaxFailedTraces }
+
+// breachPhrase says in words why g is breached: "3 traces failed (max 0)",
+// "κ 0.6100 < 0.75". esc escapes the untrusted gate name for the target format.
+func breachPhrase(g gate.GateResult, esc func(string) string) string {
+	v, t := gateValue(g), threshold(g.Threshold)
+	if isCountGate(g.Name) {
+		n := int(math.Round(g.Value))
+		return fmt.Sprintf("%s failed (max %s)", plural(n, "trace", "traces"), count(int(math.Round(g.Threshold))))
+	}
+	cmp := "vs"
+	switch g.Op {
+	case ">=":
+		cmp = "<"
+	case "<=":
+		cmp = ">"
+	}
+	var what string
+	switch g.Name {
+	case gate.CoherenceMin:
+		what = "mean coherence (RCS)"
+	case gate.PAMin:
+		what = "percent agreement"
+	case gate.KappaMin:
+		what = "κ"
+	case gate.AbstainMax:
+		what = "abstain rate"
+	default:
+		what = esc(g.Name)
+	}
+	return fmt.Sprintf("%s %s %s %s", what, v, cmp, t)
+}
+
+// sentence is the one sentence under the verdict that says why, with esc applied to untrusted
+// names. ok tells whether the check fails.
+func sentence(r *gate.Result, esc func(string) string) string {
+	breached := r.Breached()
+	if len(breached) > 0 {
+		parts := make([]string, len(breached))
+		for i, g := range breached {
+			parts[i] = breachPhrase(g, esc)
+		}
+		return fmt.Sprintf("%s breached: %s.", plural(len(breached), "gate", "gates"), strings.Join(parts, "; "))
+	}
+	var skipped []string
+	for _, g := range r.Gates {
+		if g.Skipped {
+			skipped = append(skipped, esc(g.Name))
+		}
+	}
+	var b strings.Builder
+	switch {
+	case len(r.Gates) == 0:
+		b.WriteString("No gate ran")
+	case len(r.Gates) == 1:
+		b.WriteString("The gate holds")
+	default:
+		fmt.Fprintf(&b, "All %s gates hold", count(len(r.Gates)))
+	}
+	switch {
+	case len(skipped) == 0:
+	case len(skipped) <= 2:
+		fmt.Fprintf(&b, " (%s skipped)", strings.Join(skipped, " and "))
+	default:
+		fmt.Fprintf(&b, " (%s skipped)", count(len(skipped)))
+	}
+	rel := r.Reliability
+	switch {
+	case rel != nil && rel.Warn+rel.Fail > 0:
+		need := "need"
+		if rel.Warn+rel.Fail == 1 {
+			need = "needs"
+		}
+		fmt.Fprintf(&b, ", but %s of %s %s a look: ", count(rel.Warn+rel.Fail), plural(rel.Total, "trace", "traces"), need)
+		var p []string
+		if rel.Fail > 0 {
+			p = append(p, fmt.Sprintf("%s FAIL (within max-failed-traces)", count(rel.Fail)))
+		}
+		if rel.Warn > 0 {
+			p = append(p, count(rel.Warn)+" WARN")
+		}
+		b.WriteString(strings.Join(p, ", "))
+		b.WriteString(".")
+	case rel != nil && rel.Total > 0:
+		fmt.Fprintf(&b, "; all %s pass.", plural(rel.Total, "trace", "traces"))
+	default:
+		b.WriteString(".")
+	}
+	if r.Verdict == verdict.Fail {
+		b.WriteString(" The verdict is FAIL although no gate is marked breached: see below.")
+	}
+	if r.ExitCode == gate.ExitWarn {
+		b.WriteString(" The check fails because fail-on is warn.")
+	}
+	return b.String()
+}
+
+// signalNames lists the RS-1 signals in Signals order.
+var signalNames = [4]string{"hallucination", "loop", "tool_misuse", "cost"}
+
+// strongest returns the trace's highest signal (the first of equals, in Signals order), its
+// score, the evidence for it (or the first evidence when none names it; nil when there is
+// none) and how many other evidence items there are.
+func strongest(t *reliability.Result) (name string, score float64, ev *reliability.Evidence, others int) {
+	vals := [4]float64{t.Signals.Hallucination, t.Signals.Loop, t.Signals.ToolMisuse, t.Signals.Cost}
+	best := 0
+	for i := 1; i < 4; i++ {
+		if vals[i] > vals[best] {
+			best = i
+		}
+	}
+	name, score = signalNames[best], vals[best]
+	for i := range t.Evidence {
+		if t.Evidence[i].Signal == name {
+			ev = &t.Evidence[i]
+			break
+		}
+	}
+	if ev == nil && len(t.Evidence) > 0 {
+		ev = &t.Evidence[0]
+	}
+	if ev != nil {
+		others = len(t.Evidence) - 1
+	}
+	return name, score, ev, others
+}
+
+// finding is what the report says about a trace's strongest signal: "loop 1.0000" and the
+// evidence text, prefixed with its own signal's name when the strongest signal has none
+// ("tool_misuse: …"); text is "" when the trace has no evidence at all. esc is applied to the
+// untrusted parts.
+func finding(t *reliability.Result, esc func(string) string) (signal, text string, others int) {
+	name, score, ev, others := strongest(t)
+	signal = name + " " + num(score)
+	if ev == nil {
+		return signal, "", 0
+	}
+	text = esc(ev.Text)
+	if ev.Signal != name {
+		text = esc(ev.Signal) + ": " + text
+	}
+	return signal, text, others
+}
+
+// verdictRank orders trace verdicts for listing: FAIL first.
+func verdictRank(v verdict.Verdict) int {
+	switch v {
+	case verdict.Fail:
+		return 0
+	case verdict.Warn:
+		return 1
+	case verdict.Pass:
+		return 3
+	}
+	return 2
+}
+
+// flagged returns the traces that did not PASS, FAIL first, then by score descending, then by
+// id, file and line.
+func flagged(s *reliability.Summary) []*reliability.Result {
+	if s == nil {
+		return nil
+	}
+	var out []*reliability.Result
+	for i := range s.Traces {
+		if s.Traces[i].Verdict != verdict.Pass {
+			out = append(out, &s.Traces[i])
+		}
+	}
+	slices.SortStableFunc(out, func(a, b *reliability.Result) int {
+		return cmp.Or(
+			cmp.Compare(verdictRank(a.Verdict), verdictRank(b.Verdict)),
+			cmp.Compare(b.Score, a.Score), // descending; NaN last
+			cmp.Compare(a.ID, b.ID),
+			cmp.Compare(a.File, b.File),
+			cmp.Compare(a.Line, b.Line),
+		)
+	})
+	return out
+}
+
+// lowest returns the n tasks with the lowest RCS (ties by id, file, line).
+func lowest(s *coherence.Summary, n int) []*coherence.TaskResult {
+	if s == nil {
+		return nil
+	}
+	out := make([]*coherence.TaskResult, len(s.Tasks))
+	for i := range s.Tasks {
+		out[i] = &s.Tasks[i]
+	}
+	slices.SortStableFunc(out, func(a, b *coherence.TaskResult) int {
+		return cmp.Or(
+			cmp.Compare(a.RCS, b.RCS), // ascending; NaN first, as the least coherent
+			cmp.Compare(a.ID, b.ID),
+			cmp.Compare(a.File, b.File),
+			cmp.Compare(a.Line, b.Line),
+		)
+	})
+	if n < len(out) {
+		out = out[:n]
+	}
+	return out
+}
+
+// disagreements returns the items the two validators labelled differently, in input order.
+func disagreements(items []agreement.Item) []agreement.Item {
+	var out []agreement.Item
+	for _, it := range items {
+		if it.Scholar != it.Auditor {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+// location formats file:line; either part may be missing.
+func location(file string, line int) string {
+	switch {
+	case file != "" && line > 0:
+		return file + ":" + strconv.Itoa(line)
+	case file != "":
+		return file
+	case line > 0:
+		return "line " + strconv.Itoa(line)
+	}
+	return ""
+}
+
+// kappaText describes κ with its standard error and interval, or says it is undefined.
+func kappaText(a *agreement.Summary) string {
+	switch {
+	case !a.KappaDefined && a.N == 0:
+		return "undefined (no item was labelled by both validators)"
+	case !a.KappaDefined:
+		return "undefined (both validators gave every item the same single label)"
+	}
+	return fmt.Sprintf("%s (SE %s, 95%% CI %s to %s)", num(a.Kappa), num(a.KappaSE), num(a.KappaCI[0]), num(a.KappaCI[1]))
+}
+
+// verdictLabel returns the emoji and word for a verdict; esc escapes an unknown verdict.
+func verdictLabel(v verdict.Verdict, esc func(string) string) string {
+	switch v {
+	case verdict.Pass:
+		return "✅ PASS"
+	case verdict.Warn:
+		return "⚠️ WARN"
+	case verdict.Fail:
+		return "❌ FAIL"
+	}
+	if v == "" {
+		return "❔ no verdict"
+	}
+	return "❔ " + esc(string(v))
+}

@@ -1,0 +1,589 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/olekukonko/tablewriter/pkg/twwidth"
+	"github.com/olekukonko/tablewriter/tw"
+
+	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/gate/agreement"
+	"github.com/agentgate/agentgate/gate/verdict"
+)
+
+// Size limits of the places the markdown report goes.
+const (
+	// GitHubCommentLimit is the most characters GitHub accepts in an issue or PR comment body.
+	GitHubCommentLimit = 65536
+	// CommentReserve is left free in a comment for what the comment layer adds around the
+	// report: the hidden marker and, on fork PRs, a line of explanation.
+	CommentReserve = 2048
+	// CommentMaxBytes bounds a report meant for the PR comment. Bytes are never fewer than
+	// the characters (or UTF-16 code units) GitHub counts, so a byte budget is safe.
+	CommentMaxBytes = GitHubCommentLimit - CommentReserve
+	// SummaryLimit is the most the runner accepts as one step's job summary (1 MiB).
+	SummaryLimit = 1 << 20
+	// SummaryMaxBytes bounds a report meant for the job summary, leaving room for a few
+	// lines the caller may add.
+	SummaryMaxBytes = SummaryLimit - 16<<10
+)
+
+// VisibleRows is how many rows of a long table stay visible; the rest collapse into a
+// <details> block.
+const VisibleRows = 10
+
+// DefaultLowestTasks is how many of the lowest-coherence tasks the report lists by default.
+const DefaultLowestTasks = 10
+
+// Options tunes Markdown.
+type Options struct {
+	// MaxBytes bounds the report's length in bytes: CommentMaxBytes for the PR comment,
+	// SummaryMaxBytes for the job summary. 0 means CommentMaxBytes; a negative value means
+	// no limit. When the report is too long, long tables are cut at a row boundary and say
+	// how many rows were left out.
+	MaxBytes int
+	// Reproduce is the command line that gives the same answer locally, shown in the footer,
+	// e.g. "agentgate gate --traces 'evals/*.jsonl' --profile default". Empty means a generic
+	// command naming the inputs that ran and the profile.
+	Reproduce string
+	// FullReport completes "… 1,234 more traces not shown: see …" when a table is cut, in
+	// markdown, e.g. "the job summary or the JSON report". Empty means "the JSON report
+	// (`agentgate gate --json FILE`)".
+	FullReport string
+	// LowestTasks is how many of the lowest-coherence tasks to list; 0 means
+	// DefaultLowestTasks.
+	LowestTasks int
+}
+
+// rowList is a table whose rows can be cut when the report is too long.
+type rowList struct {
+	cols []column
+	rows [][]string // escaped cells
+	noun string     // what a row is, plural: "non-PASS traces"
+
+	// Display widths of the headers and cells, measured on first use by size.
+	headWidths []int
+	widths     [][]int
+}
+
+// size predicts how many bytes writeList writes for the first k rows (k ≤ len(l.rows)).
+func (l *rowList) size(k int, fullReport string) int {
+	if l.widths == nil && len(l.rows) > 0 {
+		l.headWidths = make([]int, len(l.cols))
+		heads := make([]string, len(l.cols))
+		for c, col := range l.cols {
+			heads[c], l.headWidths[c] = col.head, twwidth.Width(col.head)
+		}
+		l.widths = make([][]int, len(l.rows))
+		for i, row := range l.rows {
+			l.widths[i] = make([]int, len(l.cols))
+			for c := range l.cols {
+				if c < len(row) {
+					l.widths[i][c] = twwidth.Width(row[c])
+				}
+			}
+		}
+	}
+	heads := make([]string, len(l.cols))
+	for c, col := range l.cols {
+		heads[c] = col.head
+	}
+	visible := min(k, VisibleRows)
+	size := len(note(len(l.rows), k, l.noun, fullReport))
+	if visible > 0 {
+		size += tableSize(heads, l.headWidths, l.rows[:visible], l.widths[:visible])
+	}
+	if k > visible {
+		size += len(detailsOpen(k-visible, l.noun)) + tableSize(heads, l.headWidths, l.rows[visible:k], l.widths[visible:k]) + len(detailsClose)
+	}
+	return size
+}
+
+// doc is a report being laid out: everything escaped once, rendered as often as fitting the
+// size limit takes.
+type doc struct {
+	r          *gate.Result
+	o          Options
+	traces     rowList
+	tasks      rowList
+	unmatched  rowList
+	disagree   rowList
+	fullReport string
+}
+
+// Markdown renders r as the markdown report for the PR comment, the job summary and
+// `--markdown FILE`: the verdict and one sentence saying why, the gate table, the traces that
+// did not pass, the lowest-coherence tasks, the validators' agreement and disagreements, and
+// a footer with the profile and the command that reproduces the run. Untrusted text is escaped
+// with EscapeCell. The result is at most o.MaxBytes long and the same bytes for the same
+// input.
+func Markdown(r *gate.Result, o Options) string {
+	limit := o.MaxBytes
+	if limit == 0 {
+		limit = CommentMaxBytes
+	}
+	if r == nil {
+		return fitPlain("## ❔ agentgate: no result\nThe run produced no result to report.\n", limit)
+	}
+	d := newDoc(r, o)
+	if limit < 0 {
+		return d.render(math.MaxInt)
+	}
+	return d.fit(limit)
+}
+
+// newDoc escapes everything the report may show.
+func newDoc(r *gate.Result, o Options) *doc {
+	d := &doc{r: r, o: o, fullReport: o.FullReport}
+	if d.fullReport == "" {
+		d.fullReport = "the JSON report (`agentgate gate --json FILE`)"
+	}
+	if s := r.Reliability; s != nil {
+		d.traces = rowList{noun: "non-PASS traces", cols: []column{
+			{"trace", tw.AlignLeft}, {"location", tw.AlignLeft}, {"verdict", tw.AlignLeft},
+			{"score", tw.AlignRight}, {"strongest signal", tw.AlignLeft}, {"evidence", tw.AlignLeft},
+		}}
+		for _, t := range flagged(s) {
+			signal, evidence, others := finding(t, EscapeCell)
+			if evidence == "" {
+				evidence = "—"
+			}
+			if others > 0 {
+				evidence += fmt.Sprintf(" (+%s more %s)", count(others), pluralWord(others, "finding", "findings"))
+			}
+			d.traces.rows = append(d.traces.rows, []string{
+				EscapeCell(t.ID), orDash(EscapeCell(location(t.File, t.Line))),
+				verdictLabel(t.Verdict, EscapeCell), num(t.Score), signal, evidence,
+			})
+		}
+	}
+	if s := r.Coherence; s != nil {
+		n := o.LowestTasks
+		if n <= 0 {
+			n = DefaultLowestTasks
+		}
+		low := lowest(s, n)
+		d.tasks = rowList{noun: "lowest-coherence tasks", cols: []column{
+			{"task", tw.AlignLeft}, {"location", tw.AlignLeft}, {"rcs", tw.AlignRight},
+		}}
+		withNote := false
+		for _, t := range low {
+			withNote = withNote || t.Note != ""
+		}
+		if withNote {
+			d.tasks.cols = append(d.tasks.cols, column{"note", tw.AlignLeft})
+		}
+		for _, t := range low {
+			row := []string{EscapeCell(t.ID), orDash(EscapeCell(location(t.File, t.Line))), num(t.RCS)}
+			if withNote {
+				row = append(row, EscapeCell(t.Note))
+			}
+			d.tasks.rows = append(d.tasks.rows, row)
+		}
+	}
+	if s := r.Agreement; s != nil {
+		d.unmatched = rowList{noun: "unmatched qids", cols: []column{
+			{"qid", tw.AlignLeft}, {"only in", tw.AlignLeft}, {"location", tw.AlignLeft},
+		}}
+		for _, u := range s.Unmatched {
+			d.unmatched.rows = append(d.unmatched.rows, []string{
+				EscapeCell(u.QID), EscapeCell(u.OnlyIn), orDash(EscapeCell(location(u.File, u.Line))),
+			})
+		}
+		d.disagree = rowList{noun: "disagreements", cols: []column{
+			{"qid", tw.AlignLeft}, {"scholar", tw.AlignLeft}, {"auditor", tw.AlignLeft},
+			{"final", tw.AlignLeft}, {"why", tw.AlignLeft},
+		}}
+		for _, it := range disagreements(s.Items) {
+			d.disagree.rows = append(d.disagree.rows, []string{
+				EscapeCell(it.QID), EscapeCell(it.Scholar), EscapeCell(it.Auditor),
+				"**" + EscapeCell(it.Final) + "**", EscapeCell(it.Why),
+			})
+		}
+	}
+	return d
+}
+
+// lists returns the cuttable tables.
+func (d *doc) lists() []*rowList {
+	return []*rowList{&d.traces, &d.tasks, &d.unmatched, &d.disagree}
+}
+
+// fit returns the report with the largest per-table row cap that keeps it within limit bytes.
+// Rendering thousands of rows with tablewriter is slow, so the cap is first predicted from a
+// model of the tables' size (exact for tablewriter v1.1.5; see TestTableSizeModel), then
+// checked with real renderings, which alone decide.
+func (d *doc) fit(limit int) string {
+	base := d.render(0)
+	if len(base) > limit {
+		return d.compact(limit)
+	}
+	longest := 0
+	for _, l := range d.lists() {
+		longest = max(longest, len(l.rows))
+	}
+	if longest == 0 {
+		return base
+	}
+	// The predicted size of the report with k rows per table.
+	predict := func(k int) int {
+		size := len(base)
+		for _, l := range d.lists() {
+			size += l.size(min(k, len(l.rows)), d.fullReport) - l.size(0, d.fullReport)
+		}
+		return size
+	}
+	k := search(0, longest+1, func(k int) bool { return predict(k) <= limit })
+	cache := map[int]string{0: base}
+	rendered := func(k int) string {
+		s, ok := cache[k]
+		if !ok {
+			s = d.render(k)
+			cache[k] = s
+		}
+		return s
+	}
+	fits := func(k int) bool { return len(rendered(k)) <= limit }
+	switch {
+	case !fits(k):
+		k = search(0, k, fits)
+	case k < longest && fits(k+1):
+		k = search(k+1, longest+1, fits)
+	}
+	return rendered(k)
+}
+
+// search returns the largest k in [lo, hi) with ok(k), given ok(lo) and not ok(hi) (hi is never
+// evaluated). When ok is not monotonic it still returns a k with ok(k).
+func search(lo, hi int, ok func(int) bool) int {
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		if ok(mid) {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return lo
+}
+
+// render lays out the whole report with at most k rows per cuttable table.
+func (d *doc) render(k int) string {
+	var b strings.Builder
+	d.writeHead(&b)
+	d.writeReliability(&b, k)
+	d.writeCoherence(&b, k)
+	d.writeAgreement(&b, k)
+	d.writeFooter(&b)
+	return b.String()
+}
+
+// compact is the report when not even the headings and fixed tables fit: the verdict, the
+// sentence and the gate table, then a pointer to the full report, cut to limit bytes as a
+// last resort.
+func (d *doc) compact(limit int) string {
+	var b strings.Builder
+	d.writeHead(&b)
+	fmt.Fprintf(&b, "\nThe rest of the report does not fit here: see %s.\n", d.fullReport)
+	return fitPlain(b.String(), limit)
+}
+
+// fitPlain cuts s to at most limit bytes at the last blank line that fits, so no table or
+// paragraph is cut; failing that, at the last line break (the title alone), or at a character
+// boundary. Only reports that cannot fit their headings come here.
+func fitPlain(s string, limit int) string {
+	if limit < 0 || len(s) <= limit {
+		return s
+	}
+	cut := s[:limit]
+	if i := strings.LastIndex(cut, "\n\n"); i > 0 {
+		return cut[:i+1]
+	}
+	if i := strings.LastIndexByte(cut, '\n'); i > 0 {
+		return cut[:i+1]
+	}
+	for !utf8.ValidString(cut) && len(cut) > 0 {
+		cut = cut[:len(cut)-1]
+	}
+	return cut
+}
+
+// writeHead writes the title with the verdict, the sentence that says why and the gate table.
+func (d *doc) writeHead(b *strings.Builder) {
+	r := d.r
+	fmt.Fprintf(b, "## %s\n", title(r.Verdict))
+	b.WriteString(sentence(r, EscapeCell))
+	b.WriteString("\n\n")
+	if len(r.Gates) == 0 {
+		return
+	}
+	cols := []column{{"gate", tw.AlignLeft}, {"value", tw.AlignRight}, {"threshold", tw.AlignLeft}, {"status", tw.AlignLeft}}
+	withNote := false
+	for _, g := range r.Gates {
+		withNote = withNote || g.Note != ""
+	}
+	if withNote {
+		cols = append(cols, column{"note", tw.AlignLeft})
+	}
+	rows := make([][]string, 0, len(r.Gates))
+	for _, g := range r.Gates {
+		value, status := gateValue(g), "✅ holds"
+		switch {
+		case g.Skipped:
+			value, status = "—", "⏭️ skipped"
+			if g.Name == gate.KappaMin && r.Agreement != nil && !r.Agreement.KappaDefined {
+				value = "undefined"
+			}
+		case !g.Passed:
+			status = "❌ **breached**"
+		}
+		row := []string{EscapeCell(g.Name), value, gateThreshold(g), status}
+		if withNote {
+			row = append(row, escapeMarkdown(g.Note, maxProseRunes))
+		}
+		rows = append(rows, row)
+	}
+	writeTable(b, cols, rows)
+}
+
+// title is the heading text: the verdict first, as the first thing read.
+func title(v verdict.Verdict) string {
+	emoji, word, _ := strings.Cut(verdictLabel(v, EscapeCell), " ")
+	return emoji + " agentgate: " + word
+}
+
+// writeReliability writes the reliability section.
+func (d *doc) writeReliability(b *strings.Builder, k int) {
+	s := d.r.Reliability
+	if s == nil {
+		return
+	}
+	mark := d.mark(gate.MaxFailedTraces)
+	if mark == "✅ " && s.Warn+s.Fail > 0 {
+		mark = "⚠️ "
+	}
+	b.WriteString("\n### " + mark + "Reliability (RS-1): ")
+	switch {
+	case s.Total == 0:
+		b.WriteString("no traces\n")
+		return
+	case len(d.traces.rows) == 0:
+		fmt.Fprintf(b, "all %s pass\n", plural(s.Total, "trace", "traces"))
+		return
+	}
+	for _, c := range []struct {
+		n    int
+		word string
+	}{{s.Fail, "FAIL"}, {s.Warn, "WARN"}} {
+		if c.n > 0 {
+			fmt.Fprintf(b, "%s %s, ", count(c.n), c.word)
+		}
+	}
+	fmt.Fprintf(b, "%s PASS of %s\n\n", count(s.Pass), plural(s.Total, "trace", "traces"))
+	b.WriteString("Traces that did not pass, FAIL first, then by score:\n\n")
+	d.writeList(b, &d.traces, k)
+}
+
+// mark is a section heading's status: "❌ " when one of the named gates is breached, "✅ "
+// when they all hold, "" when none of them ran.
+func (d *doc) mark(names ...string) string {
+	ran, breached := false, false
+	for _, g := range d.r.Gates {
+		for _, n := range names {
+			if g.Name == n {
+				ran = true
+				breached = breached || !g.Passed
+			}
+		}
+	}
+	switch {
+	case breached:
+		return "❌ "
+	case ran:
+		return "✅ "
+	}
+	return ""
+}
+
+// writeCoherence writes the coherence section.
+func (d *doc) writeCoherence(b *strings.Builder, k int) {
+	s := d.r.Coherence
+	if s == nil {
+		return
+	}
+	fmt.Fprintf(b, "\n### %sCoherence (RCS): mean %s over %s\n", d.mark(gate.CoherenceMin), num(s.Mean), plural(s.Total, "task", "tasks"))
+	if len(d.tasks.rows) == 0 {
+		return
+	}
+	if len(d.tasks.rows) < len(s.Tasks) {
+		fmt.Fprintf(b, "\nThe %s lowest of %s:\n\n", count(len(d.tasks.rows)), plural(len(s.Tasks), "task", "tasks"))
+	} else {
+		b.WriteString("\nTasks, lowest first:\n\n")
+	}
+	d.writeList(b, &d.tasks, k)
+}
+
+// writeAgreement writes the agreement section.
+func (d *doc) writeAgreement(b *strings.Builder, k int) {
+	s := d.r.Agreement
+	if s == nil {
+		return
+	}
+	kappa := "κ undefined"
+	if s.KappaDefined {
+		kappa = "κ " + num(s.Kappa)
+	}
+	fmt.Fprintf(b, "\n### %sAgreement: %s, percent agreement %s, %s\n\n", d.mark(gate.PAMin, gate.KappaMin, gate.AbstainMax), plural(s.N, "item", "items"), num(s.PercentAgreement), kappa)
+	band := "—"
+	if s.Band != "" {
+		band = EscapeCell(s.Band)
+	}
+	kmax := "undefined"
+	if s.KappaDefined {
+		kmax = num(s.KappaMax)
+	}
+	writeTable(b, []column{{"measure", tw.AlignLeft}, {"value", tw.AlignLeft}}, [][]string{
+		{"items labelled by both validators", count(s.N)},
+		{"percent agreement (PA)", num(s.PercentAgreement)},
+		{"Cohen's κ", kappaText(s)},
+		{"κ max", kmax},
+		{"Gwet's AC1", fmt.Sprintf("%s (SE %s)", num(s.AC1), num(s.AC1SE))},
+		{"PABAK", num(s.PABAK)},
+		{"abstain rate", num(s.AbstainRate)},
+		{"Landis–Koch band", band},
+	})
+	for _, w := range s.Warnings {
+		fmt.Fprintf(b, "\n⚠️ **Warning:** %s\n", escapeMarkdown(w, maxProseRunes))
+	}
+	if s.N > 0 {
+		b.WriteString("\n<details><summary>Confusion matrix (rows: scholar, columns: auditor)</summary>\n\n")
+		cols := []column{{"scholar \\ auditor", tw.AlignLeft}}
+		for _, l := range agreement.Labels {
+			cols = append(cols, column{l, tw.AlignRight})
+		}
+		rows := make([][]string, len(agreement.Labels))
+		for i, l := range agreement.Labels {
+			rows[i] = []string{l}
+			for j := range agreement.Labels {
+				rows[i] = append(rows[i], count(s.Confusion[i][j]))
+			}
+		}
+		writeTable(b, cols, rows)
+		b.WriteString("\n</details>\n")
+	}
+	if n := len(s.Unmatched); n > 0 {
+		fmt.Fprintf(b, "\n**%s labelled by one validator only** (not scored):\n\n", plural(n, "qid", "qids"))
+		d.writeList(b, &d.unmatched, k)
+	}
+	if n := len(d.disagree.rows); n > 0 {
+		fmt.Fprintf(b, "\n**%s** and their arbitration (final: the label that ships; why: the rule that decided it):\n\n", plural(n, "disagreement", "disagreements"))
+		d.writeList(b, &d.disagree, k)
+	} else if s.N > 0 {
+		b.WriteString("\nNo disagreements: the validators gave every item the same label.\n")
+	}
+}
+
+// writeList writes at most k rows of l: the first VisibleRows in a table, the rest collapsed in
+// a <details> block, then a note when rows were cut.
+func (d *doc) writeList(b *strings.Builder, l *rowList, k int) {
+	n := len(l.rows)
+	shown := min(n, max(k, 0))
+	visible := min(shown, VisibleRows)
+	if visible > 0 {
+		writeTable(b, l.cols, l.rows[:visible])
+	}
+	if shown > visible {
+		b.WriteString(detailsOpen(shown-visible, l.noun))
+		writeTable(b, l.cols, l.rows[visible:shown])
+		b.WriteString(detailsClose)
+	}
+	b.WriteString(note(n, shown, l.noun, d.fullReport))
+}
+
+// detailsOpen starts the <details> block that holds the rows after the first VisibleRows.
+func detailsOpen(n int, noun string) string {
+	return fmt.Sprintf("\n<details><summary>%s more %s</summary>\n\n", count(n), noun)
+}
+
+// detailsClose ends a <details> block.
+const detailsClose = "\n</details>\n"
+
+// note is the line that says how many rows of a table were cut, with the blank line that
+// separates it from a table above; "" when none was.
+func note(n, shown int, noun, fullReport string) string {
+	switch {
+	case shown >= n:
+		return ""
+	case shown == 0:
+		return fmt.Sprintf("… %s %s not shown: see %s.\n", count(n), noun, fullReport)
+	}
+	return fmt.Sprintf("\n… %s more %s not shown: see %s.\n", count(n-shown), noun, fullReport)
+}
+
+// writeFooter writes the profile and how to reproduce the run locally.
+func (d *doc) writeFooter(b *strings.Builder) {
+	cmd := plain(d.o.Reproduce, 0)
+	if cmd == "" {
+		cmd = defaultCommand(d.r)
+	}
+	profile := string(d.r.Profile)
+	if profile == "" {
+		profile = "default"
+	}
+	fmt.Fprintf(b, "\n---\n\nProfile %s. Reproduce locally:\n\n", codeSpan(plain(profile, 40)))
+	fence := strings.Repeat("`", max(3, longestRun(cmd, '`')+1))
+	fmt.Fprintf(b, "%ssh\n%s\n%s\n", fence, cmd, fence)
+}
+
+// defaultCommand is the footer's command when Options.Reproduce is empty.
+func defaultCommand(r *gate.Result) string {
+	cmd := "agentgate gate"
+	if r.Reliability != nil {
+		cmd += " --traces TRACES"
+	}
+	if r.Coherence != nil {
+		cmd += " --tasks TASKS"
+	}
+	if r.Agreement != nil {
+		cmd += " --pairs PAIRS"
+	}
+	profile := string(r.Profile)
+	if profile == "" {
+		profile = "default"
+	}
+	return cmd + " --profile " + plain(profile, 40)
+}
+
+// codeSpan wraps one line of text in a code span that its own backticks cannot end.
+func codeSpan(s string) string {
+	fence := strings.Repeat("`", longestRun(s, '`')+1)
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		s = " " + s + " "
+	}
+	return fence + s + fence
+}
+
+// longestRun returns the length of the longest run of c in s.
+func longestRun(s string, c byte) int {
+	best, run := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			run++
+			best = max(best, run)
+		} else {
+			run = 0
+		}
+	}
+	return best
+}
+
+// orDash returns s, or "—" when it is empty.
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}

@@ -1,0 +1,146 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/gate/reliability"
+)
+
+// TextTraces is how many non-PASS traces the terminal summary shows with their evidence.
+const TextTraces = 5
+
+// maxTextRunes bounds untrusted text on one line of the terminal summary.
+const maxTextRunes = 160
+
+// Text writes the readable summary the CLI prints: the verdict and why, the gates with ✓ and
+// ✗, the counts of each evaluator and the first few non-PASS traces with their evidence. It
+// uses no markdown; untrusted text is reduced to one line without control characters, so an
+// input file cannot send escape sequences to the terminal. It returns the first write error.
+func Text(w io.Writer, r *gate.Result) error {
+	bw := bufio.NewWriter(w)
+	if r == nil {
+		fmt.Fprintln(bw, "agentgate: no result")
+		return bw.Flush()
+	}
+	esc := func(s string) string { return plain(s, maxTextRunes) }
+	_, word, _ := strings.Cut(verdictLabel(r.Verdict, esc), " ")
+	fmt.Fprintf(bw, "agentgate: %s\n%s\n", word, sentence(r, esc))
+
+	if len(r.Gates) > 0 {
+		fmt.Fprintln(bw, "\nGates:")
+		tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
+		for _, g := range r.Gates {
+			mark, value, status := "✓", gateValue(g), "holds"
+			switch {
+			case g.Skipped:
+				mark, value, status = "-", "n/a", "skipped"
+				if g.Note != "" {
+					status += ": " + plain(g.Note, 0)
+				}
+			case !g.Passed:
+				mark, status = "✗", "BREACHED"
+			}
+			fmt.Fprintf(tw, "  %s %s\t%s\t%s\t%s\n", mark, esc(g.Name), value, gateThreshold(g), status)
+		}
+		tw.Flush()
+	}
+
+	if s := r.Reliability; s != nil {
+		fmt.Fprintf(bw, "\nReliability: %s: %s FAIL, %s WARN, %s PASS\n", plural(s.Total, "trace", "traces"), count(s.Fail), count(s.Warn), count(s.Pass))
+		list := flagged(s)
+		for i, t := range list {
+			if i == TextTraces {
+				fmt.Fprintf(bw, "  … %s more non-PASS in the JSON report (--json FILE)\n", count(len(list)-i))
+				break
+			}
+			loc := location(t.File, t.Line)
+			if loc != "" {
+				loc = "  " + esc(loc)
+			}
+			fmt.Fprintf(bw, "  %-4s  %s  %s%s\n", esc(string(t.Verdict)), num(t.Score), esc(t.ID), loc)
+			signal, evidence, _ := finding(t, esc)
+			if evidence != "" {
+				signal += ": " + evidence
+			}
+			fmt.Fprintf(bw, "        %s\n", signal)
+		}
+	}
+
+	if s := r.Coherence; s != nil {
+		fmt.Fprintf(bw, "\nCoherence: mean RCS %s over %s\n", num(s.Mean), plural(s.Total, "task", "tasks"))
+		low := lowest(s, 3)
+		if len(low) > 0 {
+			parts := make([]string, len(low))
+			for i, t := range low {
+				parts[i] = esc(t.ID) + " " + num(t.RCS)
+				if t.Note != "" {
+					parts[i] += " (" + esc(t.Note) + ")"
+				}
+			}
+			fmt.Fprintf(bw, "  lowest: %s\n", strings.Join(parts, ", "))
+		}
+	}
+
+	if s := r.Agreement; s != nil {
+		fmt.Fprintf(bw, "\nAgreement: %s, percent agreement %s, κ %s\n", plural(s.N, "item", "items"), num(s.PercentAgreement), kappaText(s))
+		fmt.Fprintf(bw, "  AC1 %s (SE %s), PABAK %s, abstain rate %s", num(s.AC1), num(s.AC1SE), num(s.PABAK), num(s.AbstainRate))
+		if s.Band != "" {
+			fmt.Fprintf(bw, ", band %s", esc(s.Band))
+		}
+		fmt.Fprintf(bw, "\n  %s", plural(len(disagreements(s.Items)), "disagreement", "disagreements"))
+		if n := len(s.Unmatched); n > 0 {
+			fmt.Fprintf(bw, ", %s labelled by one validator only", plural(n, "qid", "qids"))
+		}
+		fmt.Fprintln(bw)
+		for _, w := range s.Warnings {
+			fmt.Fprintf(bw, "  warning: %s\n", plain(w, maxProseRunes))
+		}
+	}
+
+	profile := string(r.Profile)
+	if profile == "" {
+		profile = "default"
+	}
+	fmt.Fprintf(bw, "\nProfile: %s\n", esc(profile))
+	return bw.Flush()
+}
+
+// TraceText writes one trace's evaluation for `agentgate rs1 --verbose`: its id, verdict,
+// overall score and place, then each signal's score with the evidence for it. Like Text it
+// uses no markdown and strips control characters. It returns the first write error.
+func TraceText(w io.Writer, t reliability.Result) error {
+	bw := bufio.NewWriter(w)
+	esc := func(s string) string { return plain(s, maxProseRunes) }
+	fmt.Fprintf(bw, "%s  %s  score %s", esc(t.ID), esc(string(t.Verdict)), num(t.Score))
+	if loc := location(t.File, t.Line); loc != "" {
+		fmt.Fprintf(bw, "  (%s)", esc(loc))
+	}
+	fmt.Fprintln(bw)
+	vals := [4]float64{t.Signals.Hallucination, t.Signals.Loop, t.Signals.ToolMisuse, t.Signals.Cost}
+	used := make([]bool, len(t.Evidence))
+	for i, name := range signalNames {
+		fmt.Fprintf(bw, "  %-13s  %s", name, num(vals[i]))
+		pad := ""
+		for j, ev := range t.Evidence {
+			if ev.Signal == name {
+				fmt.Fprintf(bw, "%s  %s\n", pad, esc(ev.Text))
+				pad, used[j] = strings.Repeat(" ", 2+13+2+6), true
+			}
+		}
+		if pad == "" {
+			fmt.Fprintln(bw)
+		}
+	}
+	// Evidence for a signal outside the four (none today) is still shown.
+	for j, ev := range t.Evidence {
+		if !used[j] {
+			fmt.Fprintf(bw, "  %s: %s\n", esc(ev.Signal), esc(ev.Text))
+		}
+	}
+	return bw.Flush()
+}

@@ -1,0 +1,42 @@
+package report
+
+import (
+	"bufio"
+	"io"
+	"strings"
+
+	"github.com/agentgate/agentgate/gate/agreement"
+)
+
+// DisagreementsTSV writes the items whose two labels differ, in the given order, as the seed
+// scorer's disagreements TSV: the header "qid\tscholar\tauditor\tfinal\twhy", then one line
+// per item. Tabs, line breaks and other control characters inside a field become spaces, so
+// every line has exactly five fields. The header is written even when no item disagrees.
+func DisagreementsTSV(w io.Writer, items []agreement.Item) error {
+	bw := bufio.NewWriter(w)
+	bw.WriteString("qid\tscholar\tauditor\tfinal\twhy\n")
+	for _, it := range items {
+		if it.Scholar == it.Auditor {
+			continue
+		}
+		for i, f := range []string{it.QID, it.Scholar, it.Auditor, it.Final, it.Why} {
+			if i > 0 {
+				bw.WriteByte('\t')
+			}
+			bw.WriteString(tsvField(f))
+		}
+		bw.WriteByte('\n')
+	}
+	return bw.Flush()
+}
+
+// tsvField replaces control characters (tabs and line breaks among them) with spaces. Unlike
+// the report's other text it is neither trimmed nor shortened: the TSV is data.
+func tsvField(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || r == '\u0085' || r == '\u2028' || r == '\u2029' {
+			return ' '
+		}
+		return r
+	}, s)
+}
