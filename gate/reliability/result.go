@@ -12,7 +12,7 @@ type Signals struct {
 
 // Evidence says why a signal is non-zero, in words a reviewer can act on.
 type Evidence struct {
-	Signal   string `json:"signal"`   // "hallucination", "loop", "tool_misuse" or "cost"
+	Signal   string `json:"signal"`   // "hallucination", "loop", "tool_misuse", "cost", or "trace" for the trace as a whole
 	Text     string `json:"text"`     // e.g. "`search` called 5 times with identical arguments at messages 4, 6, 8, 10, 12"
 	Messages []int  `json:"messages"` // 0-based indices into the trace's message list
 }

@@ -1,0 +1,340 @@
+// Package reliability is the RS-1 Reliability Sentinel evaluator (SPEC §3.1): per trace, four
+// risk scores in [0, 1] (hallucination, loop, tool_misuse, cost), their weighted overall score
+// and a PASS/WARN/FAIL verdict, each non-zero score explained by evidence that names tools and
+// message indices.
+//
+// The reference profile reproduces RS-1 1.0.0 to 1e-9, Python semantics included (str.lower,
+// str.strip, str(dict), sets of code points). The default profile keeps RS-1's weights,
+// thresholds and verdict rules but makes the detectors sound; every difference is listed in
+// the README and shown by a test in this package. Each signal lives in its own file
+// (hallucination.go, loop.go, misuse.go, cost.go); the pairing of results with calls is in
+// pair.go.
+package reliability
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/agentgate/agentgate/gate/profile"
+	"github.com/agentgate/agentgate/gate/pystr"
+	"github.com/agentgate/agentgate/gate/trace"
+	"github.com/agentgate/agentgate/gate/verdict"
+)
+
+// Signal names in the order of Signals, of the RS-1 report and of evidence.
+const (
+	SignalHallucination = "hallucination"
+	SignalLoop          = "loop"
+	SignalToolMisuse    = "tool_misuse"
+	SignalCost          = "cost"
+	// SignalTrace labels evidence about the trace as a whole rather than one signal (the
+	// default profile's "no messages" finding).
+	SignalTrace = "trace"
+)
+
+// signalNames lists the four signals in weight order.
+var signalNames = [4]string{SignalHallucination, SignalLoop, SignalToolMisuse, SignalCost}
+
+// weights are RS-1's fixed aggregation weights. RS-1 divides the weighted sum by the sum of
+// the weights; they are variables so that the sum is taken in float64 in Python's order (it
+// comes to exactly 1.0) rather than folded as exact constants.
+var weights = [4]float64{0.35, 0.25, 0.25, 0.15}
+
+// Verdict thresholds of RS-1's policy, shared by both profiles.
+const (
+	failOverall       = 0.7
+	warnOverall       = 0.4
+	failHallucination = 0.8
+	failLoop          = 0.8
+	warnToolMisuse    = 0.7
+	warnCost          = 0.9
+)
+
+// noMessages is the default profile's evidence for a trace without messages.
+const noMessages = "the trace has no messages: nothing was evaluated"
+
+// Evaluate scores one trace under profile p (profile.Reference for RS-1 1.0.0's exact numbers,
+// anything else for the default profile) and explains every non-zero signal. It never panics
+// and reads t without changing it.
+//
+// A trace with no messages scores 0 on every signal under both profiles; the reference calls
+// it PASS as RS-1 does, the default calls it WARN because nothing was evaluated.
+//
+// Notes hold RS-1's details sentence for each signal; under the default profile it is
+// followed by that signal's evidence. Reasoning is RS-1's, and Meta its report metadata.
+func Evaluate(t *trace.Trace, p profile.Profile) Result {
+	if t == nil {
+		t = &trace.Trace{}
+	}
+	e := newEval(t, p == profile.Reference)
+	var scores [4]float64
+	var evs [4][]Evidence
+	scores[0], evs[0] = e.hallucination()
+	scores[1], evs[1] = e.loop()
+	scores[2], evs[2] = e.misuse()
+	scores[3], evs[3] = e.cost()
+
+	r := Result{
+		ID:   t.ID,
+		File: t.File,
+		Line: t.Line,
+		Signals: Signals{
+			Hallucination: scores[0],
+			Loop:          scores[1],
+			ToolMisuse:    scores[2],
+			Cost:          scores[3],
+		},
+		Meta: Metadata{
+			TotalMessages:  len(t.Messages),
+			TotalToolCalls: len(e.calls),
+			TotalTokens:    t.Usage.Total,
+		},
+		Evidence: []Evidence{},
+	}
+	r.Score = overall(scores)
+	r.Verdict = policy(r.Score, scores)
+	empty := !e.ref && len(t.Messages) == 0
+	if empty {
+		r.Verdict = verdict.Worst(r.Verdict, verdict.Warn)
+		r.Evidence = append(r.Evidence, Evidence{Signal: SignalTrace, Text: noMessages, Messages: []int{}})
+	}
+	for i := range evs {
+		r.Evidence = append(r.Evidence, evs[i]...)
+		r.Notes[i] = details(i, scores[i], t.Usage.Total)
+		if !e.ref && len(evs[i]) > 0 {
+			texts := make([]string, len(evs[i]))
+			for j := range evs[i] {
+				texts[j] = evs[i][j].Text
+			}
+			r.Notes[i] += ": " + strings.Join(texts, "; ")
+		}
+	}
+	r.Reasoning = reasoning(r.Verdict, r.Score, scores, empty)
+	return r
+}
+
+// overall is RS-1's linear aggregation: the weighted sum divided by the sum of the weights,
+// clamped to [0, 1], with the additions in Python's order.
+func overall(scores [4]float64) float64 {
+	sum, total := 0.0, 0.0
+	for i, s := range scores {
+		sum += float64(s * weights[i]) // the conversion forbids a fused multiply-add
+		total += weights[i]
+	}
+	if total <= 0 {
+		return 0
+	}
+	return clamp(sum / total)
+}
+
+// critical lists the signals at or above RS-1's critical thresholds and whether one of them
+// forces FAIL (hallucination, loop) or WARN (tool_misuse, cost).
+func critical(scores [4]float64) (names []string, fail, warn bool) {
+	limits := [4]float64{failHallucination, failLoop, warnToolMisuse, warnCost}
+	for i, s := range scores {
+		if s >= limits[i] {
+			names = append(names, signalNames[i])
+			if i < 2 {
+				fail = true
+			} else {
+				warn = true
+			}
+		}
+	}
+	return names, fail, warn
+}
+
+// policy is RS-1's verdict rule: FAIL on a critical hallucination or loop score or an overall
+// score of 0.7; else WARN on a critical tool_misuse or cost score or an overall score of 0.4.
+func policy(score float64, scores [4]float64) verdict.Verdict {
+	_, fail, warn := critical(scores)
+	switch {
+	case fail || score >= failOverall:
+		return verdict.Fail
+	case warn || score >= warnOverall:
+		return verdict.Warn
+	}
+	return verdict.Pass
+}
+
+// details is RS-1's one-sentence description of a signal score.
+func details(signal int, score float64, tokens int64) string {
+	band := 3
+	switch {
+	case score >= 0.7:
+		band = 0
+	case score >= 0.4:
+		band = 1
+	case score >= 0.2:
+		band = 2
+	}
+	switch signal {
+	case 0:
+		return [...]string{"High risk of hallucinated outputs detected", "Moderate hallucination indicators found",
+			"Some minor hallucination patterns detected", "No significant hallucination detected"}[band]
+	case 1:
+		return [...]string{"Strong evidence of looping or repetitive behavior", "Moderate repetition patterns detected",
+			"Minor repetition observed", "No concerning repetition detected"}[band]
+	case 2:
+		return [...]string{"Severe tool misuse patterns detected", "Moderate tool usage issues found",
+			"Minor tool usage concerns", "Tool usage appears appropriate"}[band]
+	}
+	return fmt.Sprintf([...]string{"Excessive resource usage detected (%d tokens)", "High resource usage (%d tokens)",
+		"Moderate resource usage (%d tokens)", "Resource usage within normal range (%d tokens)"}[band], tokens)
+}
+
+// level is RS-1's word for a score in the reasoning's signal breakdown.
+func level(score float64) string {
+	switch {
+	case score >= 0.8:
+		return "critical"
+	case score >= 0.6:
+		return "high"
+	case score >= 0.4:
+		return "moderate"
+	case score >= 0.2:
+		return "low"
+	}
+	return "minimal"
+}
+
+// reasoning is RS-1's explanation of the verdict; the default profile adds a sentence when the
+// trace had no messages.
+func reasoning(v verdict.Verdict, score float64, scores [4]float64, empty bool) string {
+	b := make([]byte, 0, 320)
+	b = append(b, "Overall reliability score: "...)
+	b = strconv.AppendFloat(b, score, 'f', 2, 64) // Python's {:.2f}: both round the exact binary value
+	b = append(b, " (0.0=good, 1.0=bad)."...)
+	if names, _, _ := critical(scores); len(names) > 0 {
+		b = append(b, " Critical issues detected: "...)
+		b = append(b, strings.Join(names, ", ")...)
+		b = append(b, '.')
+	}
+	b = append(b, " Signal breakdown: "...)
+	for i, s := range scores {
+		if i > 0 {
+			b = append(b, "; "...)
+		}
+		b = append(b, signalNames[i]...)
+		b = append(b, ": "...)
+		b = strconv.AppendFloat(b, s, 'f', 2, 64)
+		b = append(b, " ("...)
+		b = append(b, level(s)...)
+		b = append(b, ')')
+	}
+	b = append(b, '.')
+	if empty {
+		b = append(b, " The trace has no messages: nothing was evaluated."...)
+	}
+	switch v {
+	case verdict.Fail:
+		b = append(b, " This execution shows significant reliability issues and should not be trusted."...)
+	case verdict.Warn:
+		b = append(b, " This execution shows some concerning patterns that warrant review."...)
+	default:
+		b = append(b, " This execution appears reliable with no major concerns."...)
+	}
+	return string(b)
+}
+
+// clamp limits a score to [0, 1] as RS-1's min(1.0, max(0.0, x)) does.
+func clamp(x float64) float64 {
+	if x > 1 {
+		return 1
+	}
+	if x > 0 {
+		return x
+	}
+	return 0
+}
+
+// callRef is one tool call with its place in the trace and its arguments decoded as Python's
+// json.loads would (raw text that is not JSON is the Python str of that text).
+type callRef struct {
+	msg  int
+	call *trace.Call
+	args pystr.Value
+	// noArgs is true when the record gave no arguments at all (absent or null in RS-1 and
+	// Anthropic input, which the reader folds together; RS-1 reads an absent value as {}).
+	noArgs bool
+}
+
+// resultRef is one tool result with its place in the trace.
+type resultRef struct {
+	msg int
+	res *trace.Result
+}
+
+// eval holds what several signals read: flattened calls and results, and their pairing.
+type eval struct {
+	t         *trace.Trace
+	ref       bool
+	calls     []callRef
+	results   []resultRef
+	assistant []int // indices of assistant messages
+	pairs     pairing
+	scratch   []byte
+}
+
+func newEval(t *trace.Trace, ref bool) *eval {
+	e := &eval{t: t, ref: ref}
+	nc, nr, na := 0, 0, 0
+	for i := range t.Messages {
+		m := &t.Messages[i]
+		nc += len(m.Calls)
+		nr += len(m.Results)
+		if m.Role == "assistant" {
+			na++
+		}
+	}
+	e.calls = make([]callRef, 0, nc)
+	e.results = make([]resultRef, 0, nr)
+	e.assistant = make([]int, 0, na)
+	for i := range t.Messages {
+		m := &t.Messages[i]
+		if m.Role == "assistant" {
+			e.assistant = append(e.assistant, i)
+		}
+		for j := range m.Calls {
+			e.calls = append(e.calls, decodeCall(i, &m.Calls[j]))
+		}
+		for j := range m.Results {
+			e.results = append(e.results, resultRef{msg: i, res: &m.Results[j]})
+		}
+	}
+	e.pairs = pair(e.calls, e.results)
+	return e
+}
+
+// decodeCall decodes a call's arguments. Arguments that are not JSON, or that Python's
+// json.loads would reject, are taken as the Python string of their raw text.
+func decodeCall(msg int, c *trace.Call) callRef {
+	r := callRef{msg: msg, call: c}
+	switch {
+	case c.Args == nil:
+		r.noArgs = true
+		r.args = pystr.Value{Kind: pystr.KindDict}
+	case c.ArgsValid:
+		v, err := pystr.Parse(c.Args)
+		if err == nil {
+			r.args = v
+			break
+		}
+		r.args = pystr.Value{Kind: pystr.KindStr, Text: string(c.Args)}
+	default:
+		r.args = pystr.Value{Kind: pystr.KindStr, Text: string(c.Args)}
+	}
+	return r
+}
+
+// failed reports whether result k failed.
+func (e *eval) failed(k int) bool { return !e.results[k].res.Success }
+
+// resultTool names the tool of result k through the pairing, or "" for an orphan.
+func (e *eval) resultTool(k int) string {
+	if c := e.pairs.callOf[k]; c >= 0 {
+		return e.calls[c].call.Tool
+	}
+	return ""
+}

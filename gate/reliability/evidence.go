@@ -1,0 +1,168 @@
+package reliability
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/agentgate/agentgate/gate/trace"
+)
+
+// Limits that keep evidence readable and the report bounded on huge traces.
+const (
+	maxArgs     = 60 // characters of arguments quoted in evidence
+	maxListed   = 10 // message indices written out in one evidence text
+	maxMessages = 50 // message indices kept in one Evidence.Messages
+	maxItems    = 5  // evidence items per finding before the rest are summarised
+)
+
+// shortArgs renders a call's arguments for evidence: compact JSON (or the raw text when it is
+// not JSON), control characters as spaces, cut to maxArgs characters with "…".
+func shortArgs(c *trace.Call) string {
+	if len(c.Args) == 0 {
+		return "{}"
+	}
+	text := c.Args
+	if c.ArgsValid {
+		var buf bytes.Buffer
+		if json.Compact(&buf, c.Args) == nil {
+			text = buf.Bytes()
+		}
+	}
+	return shorten(string(text), maxArgs)
+}
+
+// shorten cuts s to at most n characters, ending in "…" when cut, and turns control
+// characters (newlines included) into spaces so that evidence stays on one line.
+func shorten(s string, n int) string {
+	var b strings.Builder
+	b.Grow(min(len(s), 4*n))
+	count := 0
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		if count == n-1 && i < len(s) {
+			b.WriteString("…")
+			return b.String()
+		}
+		if r < 0x20 || r == 0x7f {
+			r = ' '
+		}
+		b.WriteRune(r)
+		count++
+	}
+	return b.String()
+}
+
+// messages formats "message 3" or "messages 3, 5, 9", listing at most maxListed indices.
+func messages(idx []int) string {
+	switch len(idx) {
+	case 0:
+		return "no message"
+	case 1:
+		return "message " + strconv.Itoa(idx[0])
+	}
+	var b strings.Builder
+	b.Grow(10 + 5*min(len(idx), maxListed+1))
+	b.WriteString("messages ")
+	for i, m := range idx {
+		if i == maxListed {
+			b.WriteString(", … (" + strconv.Itoa(len(idx)-maxListed) + " more)")
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Itoa(m))
+	}
+	return b.String()
+}
+
+// keep returns the indices to store in Evidence.Messages: sorted, without repeats, at most
+// maxMessages of them, never nil.
+func keep(idx []int) []int {
+	out := slices.Clone(idx)
+	slices.Sort(out)
+	out = slices.Compact(out)
+	if len(out) > maxMessages {
+		out = out[:maxMessages]
+	}
+	if out == nil {
+		out = []int{}
+	}
+	return out
+}
+
+// toolItem is one occurrence of a tool at a message, for "`a` at messages 1, 2; `b` at message 4".
+type toolItem struct {
+	tool string
+	msg  int
+}
+
+// byTool groups items by tool in order of first appearance: "`process` at messages 3, 3".
+func byTool(items []toolItem) (string, []int) {
+	var order []string
+	at := make(map[string][]int, 4)
+	all := make([]int, 0, len(items))
+	for _, it := range items {
+		if _, ok := at[it.tool]; !ok {
+			order = append(order, it.tool)
+		}
+		at[it.tool] = append(at[it.tool], it.msg)
+		all = append(all, it.msg)
+	}
+	parts := make([]string, len(order))
+	for i, tool := range order { // order is first appearance, so the text is deterministic
+		parts[i] = toolName(tool) + " at " + messages(at[tool])
+	}
+	return strings.Join(parts, "; "), all
+}
+
+// toolName quotes a tool name for evidence; an orphan result has none.
+func toolName(tool string) string {
+	if tool == "" {
+		return "an unknown call"
+	}
+	return "`" + tool + "`"
+}
+
+// plural picks the singular or plural noun for n.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// sortEvidence orders a signal's evidence by the first message it names; evidence about the
+// trace as a whole (no messages) comes first.
+func sortEvidence(ev []Evidence) {
+	first := func(e Evidence) int {
+		if len(e.Messages) == 0 {
+			return -1
+		}
+		return e.Messages[0]
+	}
+	slices.SortStableFunc(ev, func(a, b Evidence) int { return cmp.Compare(first(a), first(b)) })
+}
+
+// itemised turns per-item evidence into at most maxItems entries, summarising the rest in one
+// more entry: "and 7 more calls never got a result".
+func itemised(signal string, items []Evidence, rest string) []Evidence {
+	if len(items) <= maxItems {
+		return items
+	}
+	out := items[:maxItems:maxItems]
+	var msgs []int
+	for _, it := range items[maxItems:] {
+		msgs = append(msgs, it.Messages...)
+	}
+	kept := keep(msgs)
+	return append(out, Evidence{Signal: signal,
+		Text:     "and " + strconv.Itoa(len(items)-maxItems) + " more " + rest + " at " + messages(kept),
+		Messages: kept})
+}

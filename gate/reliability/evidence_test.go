@@ -1,0 +1,93 @@
+package reliability
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/agentgate/agentgate/gate/profile"
+	"github.com/agentgate/agentgate/gate/trace"
+)
+
+// The evidence of the RS-1 problematic sample under the reference profile, written by hand
+// from the trace: the sets of ids leave call-3, call-4, call-5 unanswered and call-99
+// orphaned; message 1 claims a call; five identical empty calls; 2 of 3 results failed; all
+// 5 calls have empty arguments; 8000 tokens over 5 messages.
+func TestEvidenceOfProblematicSample(t *testing.T) {
+	r := Evaluate(problematicTrace(), profile.Reference)
+	want := []Evidence{
+		{"hallucination", "assistant message 1 claims tool use (\"called\") but makes no tool call", []int{1}},
+		{"hallucination", "call `process` (id call-3) at message 2 never got a result", []int{2}},
+		{"hallucination", "call `process` (id call-4) at message 2 never got a result", []int{2}},
+		{"hallucination", "result for id call-99 at message 3 answers no call", []int{3}},
+		{"hallucination", "call `process` (id call-5) at message 4 never got a result", []int{4}},
+		{"loop", "`process` called 5 times with identical arguments {} at messages 2, 2, 2, 2, 4", []int{2, 4}},
+		{"tool_misuse", "5 of 5 calls have empty, missing or null arguments: `process` at messages 2, 2, 2, 2, 4", []int{2, 4}},
+		{"tool_misuse", "2 of 3 tool results failed: `process` at messages 3, 3", []int{3}},
+		{"cost", "8000 tokens over 5 messages (1600 per message, above 1000)", []int{}},
+	}
+	if !reflect.DeepEqual(r.Evidence, want) {
+		t.Errorf("evidence:\n%s\nwant:\n%s", dump(r.Evidence), dump(want))
+	}
+}
+
+func dump(ev []Evidence) string {
+	var b strings.Builder
+	for _, e := range ev {
+		fmt.Fprintf(&b, "%s: %s %v\n", e.Signal, e.Text, e.Messages)
+	}
+	return b.String()
+}
+
+// The examples of evidence in the brief, reproduced: repeated identical calls with their
+// arguments, and a call that never got a result.
+func TestEvidenceExamples(t *testing.T) {
+	tr := &trace.Trace{ID: "x", Messages: []trace.Message{msg("user", "go"), msg("assistant", "ok"), msg("user", "more")}}
+	for i := 0; i < 5; i++ {
+		id := string(rune('a' + i))
+		tr.Messages = append(tr.Messages,
+			withCalls(msg("assistant", ""), call(id, "search", `{ "q" : "x" }`)),
+			withResults(msg("tool", "r"), ok(id)))
+	}
+	tr.Messages[1] = withCalls(tr.Messages[1], call("call_7", "lookup", `{"id":"`+strings.Repeat("0123456789", 8)+`"}`))
+	r := Evaluate(tr, profile.Default)
+	texts := map[string]bool{}
+	for _, e := range r.Evidence {
+		texts[e.Text] = true
+	}
+	for _, w := range []string{
+		"`search` called 5 times with identical arguments {\"q\":\"x\"} at messages 3, 5, 7, 9, 11",
+		"call `lookup` (id call_7) at message 1 never got a result",
+	} {
+		if !texts[w] {
+			t.Errorf("missing evidence %q in\n%s", w, dump(r.Evidence))
+		}
+	}
+	// Long arguments are cut to 60 characters ending in "…".
+	if got := shortArgs(&tr.Messages[1].Calls[0]); len([]rune(got)) != 60 || !strings.HasSuffix(got, "…") ||
+		!strings.HasPrefix(got, `{"id":"0123456789`) {
+		t.Errorf("shortArgs = %q (%d characters)", got, len([]rune(got)))
+	}
+}
+
+// Evidence stays bounded: hundreds of unanswered calls give maxItems entries and a summary.
+func TestEvidenceIsBounded(t *testing.T) {
+	tr := &trace.Trace{ID: "many"}
+	for i := 0; i < 300; i++ {
+		tr.Messages = append(tr.Messages, withCalls(msg("assistant", ""), call("id"+strings.Repeat("x", i%7)+string(rune('A'+i%50))+string(rune('a'+i/50)), "t", `{"i":1}`)))
+	}
+	r := Evaluate(tr, profile.Default)
+	n := 0
+	for _, e := range r.Evidence {
+		if e.Signal == SignalHallucination {
+			n++
+			if len(e.Messages) > maxMessages {
+				t.Errorf("evidence keeps %d messages", len(e.Messages))
+			}
+		}
+	}
+	if n != maxItems+1 {
+		t.Errorf("%d hallucination evidence entries; want %d", n, maxItems+1)
+	}
+}

@@ -1,0 +1,228 @@
+package reliability
+
+import (
+	"bytes"
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/agentgate/agentgate/gate/pystr"
+)
+
+// claimPhrases are RS-1's words for claiming tool use. The reference looks for them as
+// substrings of the lower-cased text (so "recalled" contains "called"); the default matches
+// whole words and phrases, and adds "tool calls" which the substring "tool call" used to catch.
+var claimPhrases = []string{"called", "using the tool", "tool call", "executed", "ran the", "invoked"}
+
+var defaultClaims = func() [][]uint64 {
+	phrases := append(slices.Clone(claimPhrases), "tool calls")
+	out := make([][]uint64, len(phrases))
+	for i, p := range phrases {
+		out[i] = appendWords(nil, p)
+	}
+	return out
+}()
+
+// hallucination is RS-1's hallucination signal: calls that never got a result, results that
+// answer no call (weighted 1.5) and assistant messages that claim tool use without making a
+// call, averaged over the checks that apply.
+//
+// Reference: calls and results are compared as sets of ids, so a repeated id answered once
+// counts as answered and a result that arrives before its call counts as paired.
+// Default: the pairing of pair.go, so each call and each result is counted on its own.
+func (e *eval) hallucination() (float64, []Evidence) {
+	if len(e.t.Messages) == 0 {
+		return 0, nil
+	}
+	var ev []Evidence
+	s, m := 0.0, 0
+	if e.ref {
+		calls, results := e.idSets()
+		if len(calls) > 0 {
+			m++
+			if missing := difference(calls, results); len(missing) > 0 {
+				s += float64(len(missing)) / float64(len(calls))
+				ev = append(ev, e.unansweredEvidence(e.firstCallWithID(missing))...)
+			}
+		}
+		if len(results) > 0 {
+			m++
+			if extra := difference(results, calls); len(extra) > 0 {
+				s += float64(float64(len(extra)) / float64(len(results)) * 1.5)
+				ev = append(ev, e.orphanEvidence(e.firstResultWithID(extra))...)
+			}
+		}
+	} else {
+		nc, nr := 0, 0
+		for i := range e.calls {
+			if e.calls[i].call.HasID {
+				nc++
+			}
+		}
+		for i := range e.results {
+			if e.results[i].res.HasID {
+				nr++
+			}
+		}
+		if nc > 0 {
+			m++
+			if u := e.pairs.unanswered(e.calls); len(u) > 0 {
+				s += float64(len(u)) / float64(nc)
+				ev = append(ev, e.unansweredEvidence(u)...)
+			}
+		}
+		if nr > 0 {
+			m++
+			if o := e.pairs.orphans(e.results); len(o) > 0 {
+				s += float64(float64(len(o)) / float64(nr) * 1.5)
+				ev = append(ev, e.orphanEvidence(o)...)
+			}
+		}
+	}
+	if len(e.assistant) > 0 {
+		m++
+		var claims []Evidence
+		for _, i := range e.assistant {
+			msg := &e.t.Messages[i]
+			if len(msg.Calls) > 0 {
+				continue
+			}
+			if phrase := e.claim(msg.Content); phrase != "" {
+				claims = append(claims, Evidence{Signal: SignalHallucination,
+					Text:     fmt.Sprintf("assistant message %d claims tool use (%q) but makes no tool call", i, phrase),
+					Messages: []int{i}})
+			}
+		}
+		if len(claims) > 0 {
+			s += 0.5
+			ev = append(ev, itemised(SignalHallucination, claims, "assistant messages claim tool use without a call")...)
+		}
+	}
+	if m == 0 {
+		return 0, nil
+	}
+	sortEvidence(ev)
+	return clamp(s / float64(m)), ev
+}
+
+// claim returns the claim phrase that text contains, or "".
+func (e *eval) claim(text string) string {
+	if e.ref {
+		e.scratch = pystr.AppendLower(e.scratch[:0], text)
+		for _, p := range claimPhrases {
+			if bytes.Contains(e.scratch, []byte(p)) {
+				return p
+			}
+		}
+		return ""
+	}
+	words := appendWords(nil, text)
+	for i, p := range defaultClaims {
+		if containsRun(words, p) {
+			if i < len(claimPhrases) {
+				return claimPhrases[i]
+			}
+			return "tool calls"
+		}
+	}
+	return ""
+}
+
+// containsRun reports whether the word sequence words contains phrase as consecutive words.
+func containsRun(words, phrase []uint64) bool {
+	for i := 0; i+len(phrase) <= len(words); i++ {
+		if slices.Equal(words[i:i+len(phrase)], phrase) {
+			return true
+		}
+	}
+	return false
+}
+
+// idSets returns RS-1's sets: the distinct non-null ids of calls and of results, sorted.
+func (e *eval) idSets() (calls, results []string) {
+	for i := range e.calls {
+		if c := e.calls[i].call; c.HasID {
+			calls = append(calls, c.ID)
+		}
+	}
+	for i := range e.results {
+		if r := e.results[i].res; r.HasID {
+			results = append(results, r.CallID)
+		}
+	}
+	slices.Sort(calls)
+	slices.Sort(results)
+	return slices.Compact(calls), slices.Compact(results)
+}
+
+// difference returns the members of sorted set a that are not in sorted set b.
+func difference(a, b []string) []string {
+	var out []string
+	j := 0
+	for _, x := range a {
+		for j < len(b) && b[j] < x {
+			j++
+		}
+		if j == len(b) || b[j] != x {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// firstCallWithID returns, in trace order, the first call of each of the ids.
+func (e *eval) firstCallWithID(ids []string) []int {
+	var out []int
+	for _, id := range ids {
+		for i := range e.calls {
+			if c := e.calls[i].call; c.HasID && c.ID == id {
+				out = append(out, i)
+				break
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// firstResultWithID returns, in trace order, the first result of each of the ids.
+func (e *eval) firstResultWithID(ids []string) []int {
+	var out []int
+	for _, id := range ids {
+		for i := range e.results {
+			if r := e.results[i].res; r.HasID && r.CallID == id {
+				out = append(out, i)
+				break
+			}
+		}
+	}
+	slices.SortFunc(out, cmp.Compare[int])
+	return out
+}
+
+func (e *eval) unansweredEvidence(calls []int) []Evidence {
+	items := make([]Evidence, 0, len(calls))
+	for _, i := range calls {
+		c := e.calls[i]
+		items = append(items, Evidence{Signal: SignalHallucination,
+			Text:     fmt.Sprintf("call `%s` (id %s) at message %d never got a result", c.call.Tool, c.call.ID, c.msg),
+			Messages: []int{c.msg}})
+	}
+	return itemised(SignalHallucination, items, "calls never got a result")
+}
+
+func (e *eval) orphanEvidence(results []int) []Evidence {
+	items := make([]Evidence, 0, len(results))
+	for _, k := range results {
+		r := e.results[k]
+		what := "answers no earlier call"
+		if e.ref {
+			what = "answers no call"
+		}
+		items = append(items, Evidence{Signal: SignalHallucination,
+			Text:     fmt.Sprintf("result for id %s at message %d %s", strings.TrimSpace(r.res.CallID), r.msg, what),
+			Messages: []int{r.msg}})
+	}
+	return itemised(SignalHallucination, items, "results answer no call")
+}

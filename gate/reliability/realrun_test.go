@@ -1,0 +1,81 @@
+package reliability
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/agentgate/agentgate/gate/profile"
+	"github.com/agentgate/agentgate/gate/verdict"
+)
+
+// realRuns are the real trajectories in reference-data/transcripts, read by hand. want is the
+// default verdict that reading calls for; refOverall is RS-1 1.0.0's overall score from the
+// Python port of RS-1 (every run is a PASS there, which is the reference's misjudgement for
+// 0#3, 3#0, 8#1 and 9#2). The tau-bench rewards are all 0 (the task's database did not end
+// in the expected state); that is not what reliability measures.
+var realRuns = []struct {
+	file       string
+	index      int // record number in the file
+	id         string
+	want       verdict.Verdict
+	refOverall float64
+	why        string
+}{
+	{"tau-bench-airline-sample.json", 0, "0#0", verdict.Pass, 0.045,
+		"books JFK–SEA: one payment-total error, recomputes with the user, books"},
+	{"tau-bench-airline-sample.json", 1, "0#2", verdict.Pass, 0.045,
+		"same task: one payment-total error, corrected, booked"},
+	{"tau-bench-airline-sample.json", 2, "0#3", verdict.Warn, 0.1603846153846154,
+		"4 of 7 book_reservation calls fail (certificates not found), the same failing booking is sent twice, and the user ends with a duplicate reservation"},
+	{"tau-bench-airline-sample.json", 3, "3#0", verdict.Warn, 0.075,
+		"update_reservation_flights fails 5 of 6 times (no seats, gift card balance ×3, certificate) before a credit card works"},
+	{"tau-bench-airline-sample.json", 4, "3#1", verdict.Pass, 0.045,
+		"one no-seats error, searches again, updates"},
+	{"tau-bench-airline-sample.json", 5, "3#2", verdict.Pass, 0.045,
+		"one gift-card error, pays with the other card"},
+	{"tau-bench-airline-sample.json", 6, "3#3", verdict.Pass, 0.045,
+		"one gift-card error, then the update succeeds"},
+	{"tau-bench-airline-sample.json", 7, "4#2", verdict.Pass, 0.045,
+		"one balance error, the user adds a card, booked and bags added"},
+	{"tau-bench-airline-sample.json", 8, "8#1", verdict.Warn, 0.07625,
+		"the identical book_reservation fails 3 times with the same price error, then the agent hands over to a human"},
+	{"tau-bench-airline-sample.json", 9, "9#2", verdict.Fail, 0.1075,
+		"stuck: the identical book_reservation fails 4 times in a row (5 failed bookings), the same think in between, never recovers"},
+	{"swe-agent-function_calling_simple.traj", 0, "", verdict.Pass, 0.23249999999999998,
+		"finds the file, adds the missing colon, runs the script, submits (RS-1's character sets call its turns 75% a loop)"},
+}
+
+func TestRealRuns(t *testing.T) {
+	dir := sharedData(t, "transcripts")
+	byFile := map[string][]Result{}
+	for _, r := range realRuns {
+		if _, done := byFile[r.file]; done {
+			continue
+		}
+		var results []Result
+		for _, tr := range goldenTraces(t, filepath.Join(dir, r.file)) {
+			ref, def := Evaluate(tr, profile.Reference), Evaluate(tr, profile.Default)
+			checkEvidence(t, ref)
+			checkEvidence(t, def)
+			results = append(results, ref, def)
+		}
+		byFile[r.file] = results
+	}
+	for _, r := range realRuns {
+		results := byFile[r.file]
+		if 2*r.index+1 >= len(results) {
+			t.Errorf("%s has no record %d", r.file, r.index)
+			continue
+		}
+		ref, def := results[2*r.index], results[2*r.index+1]
+		if r.id != "" && def.ID != r.id {
+			t.Errorf("%s record %d: id %q, want %q", r.file, r.index, def.ID, r.id)
+		}
+		if def.Verdict != r.want {
+			t.Errorf("%s %s: default %s (score %.3f, %+v); want %s: %s", r.file, def.ID, def.Verdict, def.Score, def.Signals, r.want, r.why)
+		}
+		if ref.Verdict != verdict.Pass || !near(ref.Score, r.refOverall) {
+			t.Errorf("%s %s: reference %s %v; RS-1 gives PASS %v", r.file, ref.ID, ref.Verdict, ref.Score, r.refOverall)
+		}
+	}
+}
