@@ -1,6 +1,7 @@
 package reliability
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -276,9 +277,11 @@ var defaultCases = []struct {
 	{"nested_arguments", "PASS", 0.25 * 0.25, [4]float64{0, 0.25, 0, 0}},
 	// Hallucination: "ran the" is a whole phrase: 0.5/3. Loop: three identical raw calls, two
 	// failed: max((3−2)/8, (2−1)/3) = 1/3. Misuse: `run` failed 2 of 3 → min(1, 1.5·2/3) = 1
-	// beats the overall rate factor 1.5·3/5 = 0.9; bad arguments 5/5 = 1; mean 1. Cost:
-	// ratio 250/100 = 2.5 → 0.5·(0.5/3) = 1/12.
-	{"raw_and_missing_arguments", "WARN", 0.35*0.5/3 + 0.25/3 + 0.25 + 0.15/12, [4]float64{0.5 / 3, 1.0 / 3, 1, 1.0 / 12}},
+	// beats the overall rate factor 1.5·3/5 = 0.9; bad arguments: the three unparseable `run`
+	// calls of 5 = 0.6 (`list` is never given arguments, so it is a parameterless tool and its
+	// two argument-less calls are not bad); mean (1 + 0.6)/2 = 0.8. Cost: ratio 250/100 = 2.5
+	// → 0.5·(0.5/3) = 1/12.
+	{"raw_and_missing_arguments", "WARN", 0.35*0.5/3 + 0.25/3 + 0.25*0.8 + 0.15/12, [4]float64{0.5 / 3, 1.0 / 3, 0.8, 1.0 / 12}},
 	// Only (b), {"q": null}: 1/4.
 	{"suspicious_arguments", "PASS", 0.25 * 0.25, [4]float64{0, 0, 0.25, 0}},
 	// "οδος" and "οδοσ" are different words; "i̇nvoked" is not "invoked".
@@ -300,5 +303,51 @@ func TestDefaultOnTestdata(t *testing.T) {
 			}
 			checkEvidence(t, r)
 		})
+	}
+}
+
+// A long run that makes progress is not a loop: RS-1's length factor (c) alone gives 1.0 at 150
+// messages and FAILs it; default caps (c) at 0.5.
+func TestDefaultLengthAloneIsNotAFail(t *testing.T) {
+	tr := &trace.Trace{ID: "long-fix"}
+	for i := 0; i < 150; i++ {
+		// Distinct work at every step: no repeated calls, no repeated sentences.
+		tr.Messages = append(tr.Messages, msg("assistant", fmt.Sprintf("step %d: editing file_%d.py to fix case %d", i, i, i*7)))
+	}
+	ref := Evaluate(tr, profile.Reference)
+	if ref.Signals.Loop != 1 || ref.Verdict != verdict.Fail {
+		t.Fatalf("reference: loop %v verdict %s; RS-1 gives (150−50)/100 = 1 and FAIL", ref.Signals.Loop, ref.Verdict)
+	}
+	def := Evaluate(tr, profile.Default)
+	if def.Signals.Loop != 0.5 || def.Verdict != verdict.Pass {
+		t.Fatalf("default: loop %v verdict %s; want the capped 0.5 and PASS (overall 0.25·0.5)", def.Signals.Loop, def.Verdict)
+	}
+	if len(def.Evidence) == 0 || def.Evidence[0].Text != "150 messages, more than 50" {
+		t.Fatalf("default evidence = %+v; want the length finding", def.Evidence)
+	}
+}
+
+// A tool without parameters is called with {} (SWE-agent's submit, any OpenAI tool with no
+// properties). RS-1 counts {} as empty arguments; default counts it only for a tool that takes
+// arguments elsewhere in the same trace.
+func TestDefaultParameterlessToolIsNotMisuse(t *testing.T) {
+	tr := &trace.Trace{ID: "submit", Messages: []trace.Message{
+		msg("user", "fix the bug"),
+		withCalls(msg("assistant", ""), call("1", "edit", `{"path": "a.py"}`)),
+		withResults(msg("tool", "ok"), ok("1")),
+		withCalls(msg("assistant", ""), call("2", "submit", `{}`)),
+		withResults(msg("tool", "ok"), ok("2")),
+	}}
+	// Reference (b): 1 of 2 calls has empty arguments, share 0.5 > 0.2 → misuse 0.5.
+	if got := Evaluate(tr, profile.Reference).Signals.ToolMisuse; got != 0.5 {
+		t.Fatalf("reference misuse = %v, want 0.5", got)
+	}
+	if got := Evaluate(tr, profile.Default).Signals.ToolMisuse; got != 0 {
+		t.Fatalf("default misuse = %v, want 0: submit never takes arguments", got)
+	}
+	// The same {} for a tool that does take arguments is still a dropped argument list.
+	tr.Messages[3] = withCalls(msg("assistant", ""), call("2", "edit", `{}`))
+	if got := Evaluate(tr, profile.Default).Signals.ToolMisuse; got != 0.5 {
+		t.Fatalf("default misuse with edit({}) = %v, want 0.5", got)
 	}
 }

@@ -27,7 +27,9 @@ import (
 // messages are alike by the Jaccard index of their word 3-shingles (word sets for texts of
 // fewer than three words); and (a) also counts identical calls that keep failing: an identical
 // call that failed f ≥ 2 times gives min(1, (f−1)/3), so an agent that repeats the same failing
-// call four times is a loop, as in tau-bench airline task 9 trial 2.
+// call four times is a loop, as in tau-bench airline task 9 trial 2. Length alone (c) is capped
+// at 0.5: a long run that makes progress (a 150-step SWE-agent fix) is worth a look, not a
+// FAIL; a long run that really loops is caught by (a) or (b).
 func (e *eval) loop() (float64, []Evidence) {
 	n := len(e.t.Messages)
 	if n == 0 {
@@ -54,7 +56,11 @@ func (e *eval) loop() (float64, []Evidence) {
 		}
 	}
 	if n > 50 {
-		factor(math.Min(1, float64(n-50)/100.0))
+		f := math.Min(1, float64(n-50)/100.0)
+		if !e.ref {
+			f = math.Min(lengthCap, f)
+		}
+		factor(f)
 		ev = append(ev, Evidence{Signal: SignalLoop,
 			Text: fmt.Sprintf("%d messages, more than 50", n), Messages: []int{}})
 	}
@@ -64,6 +70,10 @@ func (e *eval) loop() (float64, []Evidence) {
 	sortEvidence(ev)
 	return clamp(score), ev
 }
+
+// lengthCap bounds the default profile's length factor (c), so length alone cannot reach the
+// FAIL threshold of 0.8.
+const lengthCap = 0.5
 
 // callGroup is a set of identical calls, in trace order.
 type callGroup struct {

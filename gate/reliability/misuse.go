@@ -74,8 +74,13 @@ func (e *eval) misuse() (float64, []Evidence) {
 	}
 
 	var bad []toolItem
+	takesArgs := e.toolsTakingArgs()
 	for i := range e.calls {
-		if badArgs(&e.calls[i]) {
+		c := &e.calls[i]
+		if !e.ref && isEmptyObject(c.args) && !takesArgs[c.call.Tool] {
+			continue // a tool without parameters is called with {}: nothing is missing
+		}
+		if badArgs(c) {
 			bad = append(bad, toolItem{tool: e.calls[i].call.Tool, msg: e.calls[i].msg})
 		}
 	}
@@ -153,6 +158,23 @@ func badArgs(c *callRef) bool {
 		}
 	}
 	return false
+}
+
+// isEmptyObject reports whether v is {}.
+func isEmptyObject(v pystr.Value) bool { return v.Kind == pystr.KindDict && len(v.Dict) == 0 }
+
+// toolsTakingArgs returns the tools that this trace calls at least once with a non-empty
+// object of arguments. The default profile uses it to tell a parameterless tool called with
+// {} (OpenAI and SWE-agent write that for a tool such as submit) from a call that dropped its
+// arguments.
+func (e *eval) toolsTakingArgs() map[string]bool {
+	out := map[string]bool{}
+	for i := range e.calls {
+		if v := e.calls[i].args; v.Kind == pystr.KindDict && len(v.Dict) > 0 {
+			out[e.calls[i].call.Tool] = true
+		}
+	}
+	return out
 }
 
 // suspicious is check (d) for one call.
