@@ -63,8 +63,8 @@ func (e *actionEnv) failRun(code int, err error) int {
 	actions.Annotate(e.a, []actions.Annotation{ann})
 	md := "## ⛔ agentgate: could not evaluate\n\nThe gate did not run, so this check fails (exit code 3). Fix the input or configuration below and re-run.\n\n```text\n" +
 		strings.ReplaceAll(err.Error(), "```", "'''") + "\n```\n"
-	actions.WriteSummary(e.a, md)
-	actions.SetOutputs(e.a, [][2]string{{"verdict", "ERROR"}})
+	e.writeSummary(md)
+	e.setOutputs([][2]string{{"verdict", "ERROR"}})
 	return code
 }
 
@@ -92,8 +92,26 @@ func (e *actionEnv) publish(ctx context.Context, res *gate.Result, cfg *gateConf
 	if note != "" {
 		summary += "\n\n" + note + "\n"
 	}
-	actions.WriteSummary(e.a, summary)
-	actions.SetOutputs(e.a, outputs(res, reportPath, commentURL))
+	e.writeSummary(summary)
+	e.setOutputs(outputs(res, reportPath, commentURL))
+}
+
+// writeSummary appends to the job summary; a failure is a warning, never a crash.
+func (e *actionEnv) writeSummary(md string) {
+	if ok, err := actions.WriteSummary(e.a, md); err != nil {
+		e.a.Warningf("could not write the job summary: %v", err)
+	} else if !ok {
+		fmt.Fprintln(e.log, "agentgate: GITHUB_STEP_SUMMARY is not set: no job summary written")
+	}
+}
+
+// setOutputs writes the step outputs; a failure is a warning, never a crash.
+func (e *actionEnv) setOutputs(kv [][2]string) {
+	if ok, err := actions.SetOutputs(e.a, kv); err != nil {
+		e.a.Warningf("could not set the step outputs: %v", err)
+	} else if !ok {
+		fmt.Fprintln(e.log, "agentgate: GITHUB_OUTPUT is not set: no step outputs written")
+	}
 }
 
 // comment posts or updates the PR comment. It returns the comment's URL and, when the
@@ -125,7 +143,7 @@ func (e *actionEnv) comment(ctx context.Context, res *gate.Result, cfg *gateConf
 		e.a.Warningf("not commenting: %v", err)
 		return "", ""
 	}
-	svc := comment.NewGitHub(client, owner, repo, pr, comment.Options{Mode: cfg.commentMode})
+	svc := comment.NewGitHub(client, owner, repo, pr, comment.Options{Mode: cfg.commentMode, Logf: e.a.Infof})
 	body := report.Markdown(res, report.Options{Reproduce: reproduce, MaxBytes: report.CommentMaxBytes, FullReport: "the job summary or the JSON report (output `report-json`)"})
 	out, err := svc.Upsert(ctx, body)
 	switch {
@@ -137,6 +155,9 @@ func (e *actionEnv) comment(ctx context.Context, res *gate.Result, cfg *gateConf
 		return "", ""
 	}
 	fmt.Fprintf(e.log, "agentgate: report comment %s on #%d: %s\n", out.Action, pr, out.URL)
+	if len(out.Stale) > 0 {
+		fmt.Fprintf(e.log, "agentgate: %d older report comment(s) on #%d were left as they are: %v\n", len(out.Stale), pr, out.Stale)
+	}
 	return out.URL, ""
 }
 

@@ -74,16 +74,10 @@ func runRS1(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, err)
 	}
-	enc := json.NewEncoder(stdout)
-	if *pretty || len(reports) == 1 {
-		enc.SetIndent("", "  ")
-	}
-	if !*pretty && len(reports) > 1 {
-		enc.SetIndent("", "")
-	}
+	// Byte for byte what RS-1's CLI prints (Python's json.dumps: 0.0 not 0, ", " separators).
 	worst := verdict.Pass
 	for i := range reports {
-		if err := enc.Encode(reports[i]); err != nil {
+		if _, err := stdout.Write(append(reports[i].PythonJSON(*pretty), '\n')); err != nil {
 			return fail(stderr, err)
 		}
 		worst = verdict.Worst(worst, results[i].Verdict)

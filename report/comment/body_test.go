@@ -1,0 +1,101 @@
+package comment_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/agentgate/agentgate/report/comment"
+)
+
+func TestComposeAddsMarkerOnce(t *testing.T) {
+	if got := comment.Compose("", "body"); got != comment.DefaultMarker+"\nbody" {
+		t.Errorf("Compose: %q", got)
+	}
+	if got := comment.Compose("<!-- x -->", "a <!-- x --> b"); got != "a <!-- x --> b" {
+		t.Errorf("marker already present: %q", got)
+	}
+}
+
+func TestFitCutsAtLineBoundary(t *testing.T) {
+	s := strings.Repeat("0123456789\n", 100) // 1100 chars
+	if comment.Fit(s, 1100) != s {
+		t.Error("a body at the limit was changed")
+	}
+	got := comment.Fit(s, 600)
+	if comment.Chars(got) > 600 {
+		t.Fatalf("%d chars, limit 600", comment.Chars(got))
+	}
+	kept, note, ok := strings.Cut(got, "\n\n> [!NOTE]")
+	if !ok || !strings.Contains(note, "cut to fit") {
+		t.Fatalf("no note: %q", got)
+	}
+	if kept != strings.Repeat("0123456789\n", len(kept)/11)[:len(kept)] || !strings.HasSuffix(kept, "\n") {
+		t.Errorf("not cut at a line boundary: %q", kept[len(kept)-20:])
+	}
+	// The largest number of whole lines that leaves room for the note.
+	if extra := comment.Chars(kept) + 11 + comment.Chars(got[len(kept):]); extra <= 600-5 {
+		t.Errorf("cut too early: one more line would fit (%d)", extra)
+	}
+}
+
+func TestFitClosesAnOpenFenceAndCountsUTF16(t *testing.T) {
+	s := "head\n```\n" + strings.Repeat("🟥 line in code\n", 200)
+	got := comment.Fit(s, 1000)
+	if n := comment.Chars(got); n > 1000 {
+		t.Fatalf("%d UTF-16 units, limit 1000", n)
+	}
+	kept, _, _ := strings.Cut(got, "\n\n> [!NOTE]")
+	if !strings.HasSuffix(kept, "\n```\n") && !strings.HasSuffix(kept, "\n```") {
+		t.Errorf("open code fence not closed: %q", kept[len(kept)-30:])
+	}
+	if comment.Chars("🟥") != 2 || comment.Chars("é") != 1 {
+		t.Error("Chars does not count UTF-16 units")
+	}
+	// One line longer than the limit: cut at a character boundary.
+	long := strings.Repeat("é", 5000)
+	got = comment.Fit(long, 1000)
+	if comment.Chars(got) > 1000 || !strings.HasPrefix(got, "éé") || strings.ContainsRune(got, '\uFFFD') {
+		t.Errorf("long line: %d chars, %q", comment.Chars(got), got[:10])
+	}
+}
+
+func TestParseMode(t *testing.T) {
+	for in, want := range map[string]string{"": "update", "update": "update", " Recreate ": "recreate"} {
+		if got, err := comment.ParseMode(in); got != want || err != nil {
+			t.Errorf("ParseMode(%q) = %q, %v", in, got, err)
+		}
+	}
+	if _, err := comment.ParseMode("upsert"); err == nil {
+		t.Error("ParseMode accepted upsert")
+	}
+}
+
+func TestNewClient(t *testing.T) {
+	const secret = "ghp_bad token with spaces"
+	if _, err := comment.NewClient("", "", nil); err != comment.ErrNoToken {
+		t.Errorf("empty token: %v", err)
+	}
+	_, err := comment.NewClient(secret, "", nil)
+	if err == nil || strings.Contains(err.Error(), "bad token") {
+		t.Errorf("token with spaces: %v", err)
+	}
+	c, err := comment.NewClient("t", "", nil)
+	if err != nil || c.BaseURL.String() != "https://api.github.com/" {
+		t.Errorf("default: %v %v", c.BaseURL, err)
+	}
+	c, err = comment.NewClient("t", "https://api.github.com", http.DefaultClient)
+	if err != nil || c.BaseURL.String() != "https://api.github.com/" {
+		t.Errorf("github.com: %v %v", c.BaseURL, err)
+	}
+	c, err = comment.NewClient("t", "https://ghe.example.com/api/v3", nil)
+	if err != nil || c.BaseURL.String() != "https://ghe.example.com/api/v3/" || c.UploadURL.String() != "https://ghe.example.com/api/uploads/" {
+		t.Errorf("GHES: %v %v %v", c.BaseURL, c.UploadURL, err)
+	}
+	for _, bad := range []string{"ftp://x/api/v3", "not a url", "https://user:pw@ghe.example.com/api/v3", "https://ghe.example.com/api/v3?x=1"} {
+		_, err := comment.NewClient("t", bad, nil)
+		if err == nil || strings.Contains(err.Error(), "pw@") {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+}

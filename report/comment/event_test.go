@@ -1,0 +1,138 @@
+package comment_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentgate/agentgate/report/comment"
+	"github.com/agentgate/agentgate/test/ghemu"
+)
+
+// webhookExample returns the raw payload of the first example of event whose
+// action is action ("" for events without actions, like push) and which
+// satisfies keep, from @octokit/webhooks-examples.
+func webhookExample(t *testing.T, event, action string, keep func(map[string]any) bool) []byte {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(ghemu.NodeModules(t), filepath.FromSlash(ghemu.WebhookExamplesFile)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all []struct {
+		Name     string            `json:"name"`
+		Examples []json.RawMessage `json:"examples"`
+	}
+	if err := json.Unmarshal(raw, &all); err != nil {
+		t.Fatalf("decode webhook examples: %v", err)
+	}
+	for _, e := range all {
+		if e.Name != event {
+			continue
+		}
+		for _, ex := range e.Examples {
+			var m map[string]any
+			if err := json.Unmarshal(ex, &m); err != nil {
+				t.Fatal(err)
+			}
+			if a, _ := m["action"].(string); a == action && (keep == nil || keep(m)) {
+				return ex
+			}
+		}
+	}
+	t.Fatalf("no %s/%s example in @octokit/webhooks-examples", event, action)
+	return nil
+}
+
+func writeEvent(t *testing.T, payload []byte) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "event.json")
+	if err := os.WriteFile(p, payload, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestPRFromRealEventPayloads(t *testing.T) {
+	withPRs := func(m map[string]any) bool {
+		prs, _ := m["workflow_run"].(map[string]any)["pull_requests"].([]any)
+		return len(prs) > 0
+	}
+	withoutPRs := func(m map[string]any) bool { return !withPRs(m) }
+	prOpened := webhookExample(t, "pull_request", "opened", nil)
+	onIssue := webhookExample(t, "issue_comment", "created", nil)
+	// The examples only have comments on issues; the same payload for a
+	// pull request carries issue.pull_request.
+	var m map[string]any
+	if err := json.Unmarshal(onIssue, &m); err != nil {
+		t.Fatal(err)
+	}
+	m["issue"].(map[string]any)["pull_request"] = map[string]any{"url": "https://api.github.com/repos/Codertocat/Hello-World/pulls/1"}
+	onPR, _ := json.Marshal(m)
+
+	cases := []struct {
+		name, event string
+		payload     []byte
+		input       string
+		pr          int
+		ok          bool
+	}{
+		{"pull_request opened", "pull_request", prOpened, "", 2, true},
+		{"pull_request_target", "pull_request_target", prOpened, "", 2, true},
+		{"merge_group: number from head_ref", "merge_group", webhookExample(t, "merge_group", "checks_requested", nil), "", 104, true},
+		{"workflow_run with pull_requests", "workflow_run", webhookExample(t, "workflow_run", "completed", withPRs), "", 2, true},
+		{"workflow_run without (a fork): no PR", "workflow_run", webhookExample(t, "workflow_run", "completed", withoutPRs), "", 0, false},
+		{"workflow_run with pr-number input", "workflow_run", webhookExample(t, "workflow_run", "completed", withoutPRs), "57", 57, true},
+		{"pr-number input wins", "pull_request", prOpened, "#9", 9, true},
+		{"push: no PR", "push", webhookExample(t, "push", "", nil), "", 0, false},
+		{"issue_comment on an issue: no PR", "issue_comment", onIssue, "", 0, false},
+		{"issue_comment on a pull request", "issue_comment", onPR, "", 1, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			pr, ok, err := comment.PRFromEvent(c.event, writeEvent(t, c.payload), c.input)
+			if err != nil || pr != c.pr || ok != c.ok {
+				t.Fatalf("got (%d, %v, %v), want (%d, %v, nil)", pr, ok, err, c.pr, c.ok)
+			}
+		})
+	}
+}
+
+// TestPRFromEventErrors needs no npm data.
+func TestPRFromEventErrors(t *testing.T) {
+	for _, in := range []string{"abc", "0", "-3", "+5", "1.5", "12 13", "#"} {
+		if _, _, err := comment.PRFromEvent("workflow_run", "", in); err == nil || !strings.Contains(err.Error(), "pr-number input") {
+			t.Errorf("input %q: %v", in, err)
+		}
+	}
+	// push and unknown events never read the payload.
+	for _, ev := range []string{"push", "schedule", "workflow_dispatch", ""} {
+		if pr, ok, err := comment.PRFromEvent(ev, "/nonexistent/event.json", ""); pr != 0 || ok || err != nil {
+			t.Errorf("%s: (%d, %v, %v)", ev, pr, ok, err)
+		}
+	}
+	errCases := []struct{ event, payload, want string }{
+		{"pull_request", "", "GITHUB_EVENT_PATH is not set"},
+		{"pull_request", "{", "decode payload"},
+		{"pull_request", `{"action":"opened"}`, "number is missing"},
+		{"merge_group", `{"merge_group":{"head_ref":"refs/heads/main"}}`, `head_ref "refs/heads/main" is not`},
+		{"merge_group", `{}`, "no merge_group object"},
+	}
+	for _, c := range errCases {
+		path := ""
+		if c.payload != "" {
+			path = writeEvent(t, []byte(c.payload))
+		}
+		if _, _, err := comment.PRFromEvent(c.event, path, ""); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s %s: %v, want %q", c.event, c.payload, err, c.want)
+		}
+	}
+	p := writeEvent(t, []byte(`{"merge_group":{"head_ref":"refs/heads/gh-readonly-queue/release/v2/pr-4242-0123abcd"}}`))
+	if pr, ok, err := comment.PRFromEvent("merge_group", p, ""); pr != 4242 || !ok || err != nil {
+		t.Errorf("base branch with a slash: (%d, %v, %v)", pr, ok, err)
+	}
+	if _, _, err := comment.PRFromEvent("pull_request", filepath.Join(t.TempDir(), "missing.json"), ""); err == nil {
+		t.Error("missing payload file accepted")
+	}
+}
