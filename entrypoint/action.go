@@ -148,7 +148,7 @@ func (e *actionEnv) comment(ctx context.Context, res *gate.Result, cfg *gateConf
 	out, err := svc.Upsert(ctx, body)
 	switch {
 	case errors.Is(err, comment.ErrNoPermission):
-		e.a.Warningf("could not comment on pull request #%d: the token cannot write comments (fork pull requests get a read-only token). The report is in this job summary. %s", pr, oneLine(comment.Hint()))
+		e.a.Warningf("could not comment on pull request #%d: the token cannot write comments (fork pull requests get a read-only token). The verdict is unchanged; the report and how to comment from a workflow_run workflow are in the job summary.", pr)
 		return "", comment.Hint()
 	case err != nil:
 		e.a.Warningf("could not comment on pull request #%d: %v", pr, err)
@@ -160,8 +160,6 @@ func (e *actionEnv) comment(ctx context.Context, res *gate.Result, cfg *gateConf
 	}
 	return out.URL, ""
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // outputs are the action's outputs (SPEC §6), in a fixed order. Numbers are unrounded; an
 // output whose evaluator did not run is empty.

@@ -11,38 +11,9 @@ import (
 	"github.com/agentgate/agentgate/test/ghemu"
 )
 
-// webhookExample returns the raw payload of the first example of event whose
-// action is action ("" for events without actions, like push) and which
-// satisfies keep, from @octokit/webhooks-examples.
 func webhookExample(t *testing.T, event, action string, keep func(map[string]any) bool) []byte {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(ghemu.NodeModules(t), filepath.FromSlash(ghemu.WebhookExamplesFile)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var all []struct {
-		Name     string            `json:"name"`
-		Examples []json.RawMessage `json:"examples"`
-	}
-	if err := json.Unmarshal(raw, &all); err != nil {
-		t.Fatalf("decode webhook examples: %v", err)
-	}
-	for _, e := range all {
-		if e.Name != event {
-			continue
-		}
-		for _, ex := range e.Examples {
-			var m map[string]any
-			if err := json.Unmarshal(ex, &m); err != nil {
-				t.Fatal(err)
-			}
-			if a, _ := m["action"].(string); a == action && (keep == nil || keep(m)) {
-				return ex
-			}
-		}
-	}
-	t.Fatalf("no %s/%s example in @octokit/webhooks-examples", event, action)
-	return nil
+	return ghemu.WebhookExample(t, event, action, keep)
 }
 
 func writeEvent(t *testing.T, payload []byte) string {

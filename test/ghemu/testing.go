@@ -1,6 +1,7 @@
 package ghemu
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http/httptest"
@@ -93,4 +94,38 @@ func Start(t testing.TB, cfg Config) (*Emulator, *httptest.Server) {
 		}
 	})
 	return e, srv
+}
+
+// WebhookExample returns the raw payload of the first example of event whose action is action
+// ("" for events without actions, like push) and which satisfies keep (nil keeps any), from
+// @octokit/webhooks-examples: real payloads GitHub sent. It skips or fails like NodeModules.
+func WebhookExample(t testing.TB, event, action string, keep func(map[string]any) bool) []byte {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(NodeModules(t), filepath.FromSlash(WebhookExamplesFile)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all []struct {
+		Name     string            `json:"name"`
+		Examples []json.RawMessage `json:"examples"`
+	}
+	if err := json.Unmarshal(raw, &all); err != nil {
+		t.Fatalf("decode webhook examples: %v", err)
+	}
+	for _, e := range all {
+		if e.Name != event {
+			continue
+		}
+		for _, ex := range e.Examples {
+			var m map[string]any
+			if err := json.Unmarshal(ex, &m); err != nil {
+				t.Fatal(err)
+			}
+			if a, _ := m["action"].(string); a == action && (keep == nil || keep(m)) {
+				return ex
+			}
+		}
+	}
+	t.Fatalf("no %s/%s example in @octokit/webhooks-examples", event, action)
+	return nil
 }
