@@ -200,4 +200,3 @@ func runConsistency(args []string, stdout, stderr io.Writer) int {
 	}
 	return 0
 }
-
