@@ -217,7 +217,7 @@ func TestActionCommentLifecycle(t *testing.T) {
 		t.Fatalf("exit %d, want 2 (FAIL)\nstdout:\n%s\nstderr:\n%s", r.exit, r.stdout, r.stderr)
 	}
 	want := map[string]string{
-		"verdict": "FAIL", "traces-total": "3", "traces-failed": "1", "traces-warned": "0",
+		"verdict": "FAIL", "traces-total": "3", "traces-failed": "2", "traces-warned": "1",
 		"percent-agreement": "0.82", "abstain-rate": "0.04", "report-json": ".agentgate/report.json",
 	}
 	for k, v := range want {
@@ -342,11 +342,11 @@ func TestActionInputsAndConfig(t *testing.T) {
 	_, api := emulator(t)
 	ws := workspace(t)
 	cfg := filepath.Join(ws, "agentgate.yml")
-	if err := os.WriteFile(cfg, []byte("# gate settings\ntraces: fixtures/fail/traces.jsonl\nmax-failed-traces: 1\n"), 0o644); err != nil {
+	if err := os.WriteFile(cfg, []byte("# gate settings\ntraces: fixtures/fail/traces.jsonl\nmax-failed-traces: 2\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	push := ghemu.WebhookExample(t, "push", "", nil)
-	// max-failed-traces 1 from the config lets the one FAIL trace through: WARN, exit 0.
+	// max-failed-traces 2 from the config lets the two FAIL traces through: WARN, exit 0.
 	r := step(t, ws, api, "push", push, map[string]string{"config": "agentgate.yml"})
 	if r.exit != 0 || r.outputs["verdict"] != "WARN" {
 		t.Fatalf("config: exit %d verdict %q, want 0 WARN\n%s%s", r.exit, r.outputs["verdict"], r.stdout, r.stderr)
