@@ -1,0 +1,860 @@
+package trace
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/agentgate/agentgate/gate/input"
+)
+
+// Each streams the trace records of the file at path to fn, in file order, each decoded by
+// Decode. It stops at the first error, from the file, from a record or from fn, and returns
+// it; problems with the input are *input.Error values naming file, line and column.
+func Each(path string, fn func(*Trace) error) error {
+	var d decoder // reused: its scratch space survives from record to record
+	return input.Each(path, func(rec input.Record) error {
+		t, err := d.decode(rec)
+		if err != nil {
+			return err
+		}
+		return fn(t)
+	})
+}
+
+// Decode turns one record into a Trace. The record's shape (RS-1 ExecutionTrace, OpenAI Chat
+// Completions or Anthropic Messages, SPEC §2.1) is detected from the record itself; every
+// error is an *input.Error pointing at the offending value. The Trace shares no memory with
+// rec.Data.
+func Decode(rec input.Record) (*Trace, error) {
+	var d decoder
+	return d.decode(rec)
+}
+
+// listKeys are the keys the message list may sit under, in order of preference.
+var listKeys = [...]string{"messages", "trajectory", "traj", "history"}
+
+// rawRef is a value's JSON text, pointing into the record (no copy: the record outlives the
+// decoding). Absent values are nil; null is the text "null".
+type rawRef []byte
+
+func (r rawRef) null() bool { return r == nil || string(r) == "null" }
+
+// The decoding structs hold the union of the three shapes' fields, filled by the parser in
+// parse.go. Values whose type varies between shapes (or may be wrong) are rawRef and are
+// checked by hand when the trace is built.
+
+type jsonRecord struct {
+	TraceID, ID, TaskID, Trial rawRef
+	Lists                      [len(listKeys)][]jsonMessage // by listKeys
+	Present                    [len(listKeys)]bool          // the list was there and not null
+	TokenUsage, Usage          *jsonUsage
+}
+
+type jsonMessage struct {
+	Role                           string
+	Content                        rawRef      // a string or null; nil when the content was a list
+	blocks                         []jsonBlock // the content, when it was a list (hasBlocks)
+	hasBlocks                      bool
+	ToolCalls                      []jsonCall
+	ToolResults                    []jsonResult // RS-1
+	ToolCallID                     rawRef       // OpenAI
+	ToolCallIDs                    []rawRef     // SWE-agent
+	HasToolResults, HasToolCallIDs bool         // the lists were there (even empty)
+	FunctionCall                   *jsonFunction
+	Usage                          *jsonUsage
+	TokenUsage                     *jsonUsage
+}
+
+type jsonCall struct {
+	ToolName, Arguments, CallID rawRef // RS-1
+	ID                          rawRef // OpenAI
+	Function                    jsonFunction
+	HasFunction                 bool
+}
+
+type jsonFunction struct {
+	Name, Arguments rawRef
+}
+
+type jsonResult struct {
+	CallID  rawRef
+	Success bool // missing or null means false
+	Result  rawRef
+	Error   rawRef
+}
+
+type jsonBlock struct {
+	Type, Text                 string
+	ID, Name, Input, ToolUseID rawRef
+	Content                    rawRef      // a tool_result's content unless it is a list
+	inner                      []jsonBlock // a tool_result's content when it is a list (hasInner)
+	hasInner                   bool
+	IsError                    bool
+}
+
+type jsonUsage struct {
+	PromptTokens, CompletionTokens, TotalTokens, InputTokens, OutputTokens rawRef
+}
+
+// anthropic reports whether u is written in Anthropic's terms only.
+func (u *jsonUsage) anthropic() bool {
+	return u != nil && (u.InputTokens != nil || u.OutputTokens != nil) &&
+		u.PromptTokens == nil && u.CompletionTokens == nil
+}
+
+type decoder struct {
+	scratch scratch // the parser's arrays, reused from record to record
+
+	rec input.Record
+	key string // the key holding the message list
+
+	// where the previous record started: a record on the same line (a JSON array written on
+	// one line) gets <file>:<line>:<col> as its fallback id, so that ids stay distinct
+	lastFile string
+	lastLine int
+
+	// call and result ids seen in this record, so that equal ids share one string
+	intern map[string]string
+	msgs   []jsonMessage
+
+	// the first strong sign of a shape, and where it was seen
+	shape     Shape
+	markAt    markPlace
+	markWhat  string
+	sawAnthro bool // Anthropic-style usage somewhere (a weak sign)
+}
+
+func (d *decoder) decode(rec input.Record) (*Trace, error) {
+	d.rec, d.key, d.msgs, d.shape, d.markAt, d.markWhat, d.sawAnthro = rec, "", nil, "", markPlace{}, "", false
+	if len(d.intern) > 1024 {
+		d.intern = nil // do not keep a huge table for the records to come
+	}
+	clear(d.intern)
+	sameLine := rec.File == d.lastFile && rec.Line == d.lastLine && rec.Line > 0
+	d.lastFile, d.lastLine = rec.File, rec.Line
+	if err := d.checkObject(); err != nil {
+		return nil, err
+	}
+	var jr jsonRecord
+	p := parser{data: rec.Data}
+	if p.record(&jr, &d.scratch); p.failed {
+		return nil, d.parseError(&p)
+	}
+	if err := d.pickList(&jr); err != nil {
+		return nil, err
+	}
+	id, err := d.traceID(&jr, sameLine)
+	if err != nil {
+		return nil, err
+	}
+	calls, results, err := d.detect(&jr)
+	if err != nil {
+		return nil, err
+	}
+	t := &Trace{ID: id, File: d.rec.File, Line: d.rec.Line, Shape: d.shape, Messages: make([]Message, len(d.msgs))}
+	b := builder{calls: make([]Call, 0, calls), results: make([]Result, 0, results)}
+	for i := range d.msgs {
+		if err := d.message(i, &b, &t.Messages[i]); err != nil {
+			return nil, err
+		}
+	}
+	if t.Usage, err = d.usage(&jr); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// checkObject rejects a record that is not a JSON object.
+func (d *decoder) checkObject() error {
+	data := d.rec.Data
+	i := 0
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n') {
+		i++
+	}
+	if i < len(data) && data[i] == '{' {
+		return nil
+	}
+	var v any
+	if err := json.Unmarshal(data, &v); err != nil {
+		return d.jsonError(err)
+	}
+	hint := ""
+	if i < len(data) && data[i] == '[' {
+		hint = ` (a bare list of messages is not a record: write {"messages": [...]})`
+	}
+	return d.rec.ErrorAt(i, "a trace record must be a JSON object, got %s%s", kindOf(data), hint)
+}
+
+// parseError reports what stopped the parser. Syntax errors win over type errors, as in
+// encoding/json, whose wording they take.
+func (d *decoder) parseError(p *parser) error {
+	data := d.rec.Data
+	if p.typeAt < 0 || !json.Valid(data) {
+		var v any
+		if err := json.Unmarshal(data, &v); err != nil {
+			return d.jsonError(err)
+		}
+		return d.rec.ErrorAt(p.i, "invalid JSON") // unreachable: the parser accepts what json.Valid does
+	}
+	name := formatPath(pathAt(data, p.typeAt))
+	if name == "" {
+		name = "the record"
+	}
+	return d.rec.ErrorAt(p.typeAt, "%s must be %s, got %s", name, p.want, kindOf(data[p.typeAt:]))
+}
+
+// jsonError turns an error of encoding/json from decoding the record into an *input.Error.
+func (d *decoder) jsonError(err error) error {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return d.rec.ErrorAt(int(se.Offset)-1, "invalid JSON: %s", se.Error())
+	}
+	return d.rec.ErrorAt(0, "%v", err)
+}
+
+// errAt returns an error about the value at path p: "<path> <msg>".
+func (d *decoder) errAt(p []step, format string, args ...any) error {
+	return d.rec.ErrorAt(locate(d.rec.Data, p), "%s %s", formatPath(p), fmt.Sprintf(format, args...))
+}
+
+// pickList chooses the message list: the first of listKeys whose elements all carry a role
+// (real SWE-agent files hold a "trajectory" of steps beside the "history" of messages), else
+// the first one present, whose missing roles are then reported.
+func (d *decoder) pickList(jr *jsonRecord) error {
+	chosen := -1
+	for i, l := range jr.Lists {
+		if !jr.Present[i] {
+			continue
+		}
+		if chosen < 0 {
+			chosen = i
+		}
+		if allHaveRoles(l) {
+			chosen = i
+			break
+		}
+	}
+	if chosen >= 0 {
+		d.key, d.msgs = listKeys[chosen], jr.Lists[chosen]
+		return nil
+	}
+	// Error path: say what the record holds instead.
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(d.rec.Data, &m); err != nil {
+		return d.jsonError(err)
+	}
+	for _, k := range listKeys {
+		if _, ok := m[k]; ok {
+			return d.errAt(path(k), "must be an array of messages, got null")
+		}
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	found := "none"
+	if len(keys) > 0 {
+		found = strings.Join(keys, ", ")
+	}
+	return d.rec.ErrorAt(0, `expected a message list under "messages", "trajectory", "traj" or "history"; found keys: %s`, found)
+}
+
+func allHaveRoles(l []jsonMessage) bool {
+	for i := range l {
+		if l[i].Role == "" {
+			return false
+		}
+	}
+	return true
+}
+
+// traceID is trace_id, else id, else task_id (with "#trial" when trial is given), else
+// <file>:<line>, or <file>:<line>:<col> for a record that starts on the same line as the one
+// before it. Numbers are kept as written; null or "" counts as absent.
+func (d *decoder) traceID(jr *jsonRecord, sameLine bool) (string, error) {
+	for _, f := range [...]struct {
+		key string
+		raw rawRef
+	}{{"trace_id", jr.TraceID}, {"id", jr.ID}, {"task_id", jr.TaskID}} {
+		id, ok, problem := idValue(f.raw)
+		if problem != "" {
+			return "", d.errAt(path(f.key), "%s", problem)
+		}
+		if !ok || id == "" {
+			continue
+		}
+		if f.key == "task_id" {
+			trial, ok, problem := idValue(jr.Trial)
+			if problem != "" {
+				return "", d.errAt(path("trial"), "%s", problem)
+			}
+			if ok {
+				id += "#" + trial
+			}
+		}
+		return id, nil
+	}
+	id := d.rec.File + ":" + strconv.Itoa(d.rec.Line)
+	if sameLine {
+		id += ":" + strconv.Itoa(d.rec.Col)
+	}
+	return id, nil
+}
+
+// idValue reads an id: a string, or a number kept as written. ok is false for null or absent.
+func idValue(raw rawRef) (id string, ok bool, problem string) {
+	if raw.null() {
+		return "", false, ""
+	}
+	if s, isStr := stringValue(raw); isStr {
+		return s, true, ""
+	}
+	if k := kindOf(raw); k != "a number" {
+		return "", false, "must be a string or a number, got " + k
+	}
+	return string(raw), true, ""
+}
+
+// markPlace is where a sign of a shape was seen: message msg, or element idx of its list
+// under key sub ("tool_calls", "content") when sub is set.
+type markPlace struct {
+	msg, idx int
+	sub      string
+}
+
+func (d *decoder) placePath(m markPlace) []step {
+	if m.sub == "" {
+		return path(d.key, m.msg)
+	}
+	return path(d.key, m.msg, m.sub, m.idx)
+}
+
+// mark notes a strong sign of shape s at place at; signs of two different shapes in one
+// record are an error.
+func (d *decoder) mark(s Shape, what string, at markPlace) error {
+	if d.shape == "" {
+		d.shape, d.markAt, d.markWhat = s, at, what
+		return nil
+	}
+	if d.shape == s {
+		return nil
+	}
+	return d.errAt(d.placePath(at), "has %s, but %s has %s: cannot tell the record's format (a record must be one of RS-1, OpenAI or Anthropic)",
+		what, formatPath(d.placePath(d.markAt)), d.markWhat)
+}
+
+// id reads a call or result id as idValue does; equal ids within a record share one string.
+func (d *decoder) id(raw rawRef) (id string, ok bool, problem string) {
+	if len(raw) < 2 || raw[0] != '"' || bytes.IndexByte(raw, '\\') >= 0 {
+		return idValue(raw)
+	}
+	if s, found := d.intern[string(raw[1:len(raw)-1])]; found {
+		return s, true, ""
+	}
+	id, ok, problem = idValue(raw)
+	if ok {
+		if d.intern == nil {
+			d.intern = make(map[string]string)
+		}
+		d.intern[id] = id
+	}
+	return id, ok, problem
+}
+
+// detect settles the record's shape from the signs in its messages, parses content block
+// lists, and returns upper bounds of the number of calls and results.
+func (d *decoder) detect(jr *jsonRecord) (calls, results int, err error) {
+	d.sawAnthro = jr.Usage.anthropic() || jr.TokenUsage.anthropic()
+	for i := range d.msgs {
+		m := &d.msgs[i]
+		d.sawAnthro = d.sawAnthro || m.Usage.anthropic() || m.TokenUsage.anthropic()
+		if m.HasToolResults && d.shape != ShapeRS1 {
+			if err := d.mark(ShapeRS1, `an RS-1 "tool_results" list`, markPlace{msg: i}); err != nil {
+				return 0, 0, err
+			}
+		}
+		for j := range m.ToolCalls {
+			c := &m.ToolCalls[j]
+			if (c.ToolName != nil || c.CallID != nil) && d.shape != ShapeRS1 {
+				if err := d.mark(ShapeRS1, `an RS-1 tool call ("tool_name", "call_id")`, markPlace{i, j, "tool_calls"}); err != nil {
+					return 0, 0, err
+				}
+			}
+			if c.HasFunction && d.shape != ShapeOpenAI {
+				if err := d.mark(ShapeOpenAI, `an OpenAI tool call ("function")`, markPlace{i, j, "tool_calls"}); err != nil {
+					return 0, 0, err
+				}
+			}
+		}
+		for _, f := range [...]struct {
+			present bool
+			key     string
+		}{{m.ToolCallID != nil, "tool_call_id"}, {m.HasToolCallIDs, "tool_call_ids"}, {m.FunctionCall != nil, "function_call"}} {
+			if f.present && d.shape != ShapeOpenAI {
+				if err := d.mark(ShapeOpenAI, `an OpenAI "`+f.key+`"`, markPlace{msg: i}); err != nil {
+					return 0, 0, err
+				}
+			}
+		}
+		calls += len(m.ToolCalls)
+		results += len(m.ToolResults) + len(m.ToolCallIDs) + 1
+		if m.FunctionCall != nil {
+			calls++
+		}
+		if m.hasBlocks {
+			for k := range m.blocks {
+				switch m.blocks[k].Type {
+				case "tool_use":
+					calls++
+				case "tool_result":
+					results++
+				default:
+					continue
+				}
+				if err := d.mark(ShapeAnthropic, `an Anthropic "`+m.blocks[k].Type+`" block`, markPlace{i, k, "content"}); err != nil {
+					return 0, 0, err
+				}
+			}
+		}
+	}
+	if d.shape == "" { // no tool activity to tell by: every shape reads the same
+		switch {
+		case jr.TokenUsage != nil:
+			d.shape = ShapeRS1
+		case d.sawAnthro:
+			d.shape = ShapeAnthropic
+		default:
+			d.shape = ShapeOpenAI
+		}
+	}
+	return calls, results, nil
+}
+
+// builder hands out the calls and results of one trace from two shared backing arrays.
+type builder struct {
+	calls   []Call
+	results []Result
+}
+
+// message normalises message i into out.
+func (d *decoder) message(i int, b *builder, out *Message) error {
+	m := &d.msgs[i]
+	if m.Role == "" {
+		return d.errAt(path(d.key, i), `has no "role" (expected "user", "assistant", "system" or "tool")`)
+	}
+	out.Role = m.Role
+	nc, nr := len(b.calls), len(b.results)
+
+	// content, and the Anthropic blocks in it
+	switch {
+	case m.hasBlocks:
+		text, err := d.blocks(b, m.blocks, i)
+		if err != nil {
+			return err
+		}
+		out.Content = text
+	case m.Content.null():
+	default:
+		s, ok := stringValueBuf(m.Content, &d.scratch.buf)
+		if !ok {
+			return d.errAt(path(d.key, i, "content"), "must be a string, an array of content blocks or null, got %s", kindOf(m.Content))
+		}
+		out.Content = s
+	}
+
+	// RS-1 and OpenAI tool calls
+	for j := range m.ToolCalls {
+		c, err := d.call(&m.ToolCalls[j], i, j)
+		if err != nil {
+			return err
+		}
+		b.calls = append(b.calls, c)
+	}
+	if f := m.FunctionCall; f != nil { // legacy OpenAI: no id
+		name, ok := stringValue(f.Name)
+		if !ok || name == "" {
+			return d.errAt(path(d.key, i, "function_call"), `has no tool name: expected "name" to be a non-empty string`)
+		}
+		args, valid := arguments(f.Arguments)
+		b.calls = append(b.calls, Call{Tool: name, Args: args, ArgsValid: valid})
+	}
+
+	// results
+	switch d.shape {
+	case ShapeRS1:
+		for j := range m.ToolResults {
+			r, err := d.rs1Result(&m.ToolResults[j], i, j)
+			if err != nil {
+				return err
+			}
+			b.results = append(b.results, r)
+		}
+	case ShapeOpenAI:
+		if m.Role == "tool" || m.Role == "function" || m.ToolCallID != nil || m.HasToolCallIDs {
+			if err := d.openAIResults(b, m, i, out.Content); err != nil {
+				return err
+			}
+		}
+	}
+
+	if len(b.calls) > nc {
+		out.Calls = b.calls[nc:len(b.calls):len(b.calls)]
+	}
+	if len(b.results) > nr {
+		out.Results = b.results[nr:len(b.results):len(b.results)]
+	}
+	return nil
+}
+
+// call normalises an RS-1 or OpenAI tool call.
+func (d *decoder) call(c *jsonCall, i, j int) (Call, error) {
+	var out Call
+	var nameRaw, idRaw, argsRaw rawRef
+	var nameKey string
+	switch {
+	case c.ToolName != nil:
+		nameRaw, idRaw, argsRaw, nameKey = c.ToolName, c.CallID, c.Arguments, "tool_name"
+	case c.HasFunction:
+		nameRaw, idRaw, argsRaw, nameKey = c.Function.Name, c.ID, c.Function.Arguments, "function.name"
+	default:
+		return out, d.errAt(path(d.key, i, "tool_calls", j), `has no tool name: expected "tool_name" (RS-1) or "function": {"name": ...} (OpenAI)`)
+	}
+	if !nameRaw.null() && kindOf(nameRaw) != "a string" {
+		p := path(d.key, i, "tool_calls", j, "tool_name")
+		if c.ToolName == nil {
+			p = path(d.key, i, "tool_calls", j, "function", "name")
+		}
+		return out, d.errAt(p, "must be a string, got %s", kindOf(nameRaw))
+	}
+	name, _ := stringValue(nameRaw)
+	if name == "" {
+		return out, d.errAt(path(d.key, i, "tool_calls", j), "has no tool name: %q is missing or empty", nameKey)
+	}
+	id, has, problem := d.id(idRaw)
+	if problem != "" {
+		idKey := "id"
+		if c.ToolName != nil {
+			idKey = "call_id"
+		}
+		return out, d.errAt(path(d.key, i, "tool_calls", j, idKey), "%s", problem)
+	}
+	out.ID, out.HasID, out.Tool = id, has, name
+	out.Args, out.ArgsValid = arguments(argsRaw)
+	return out, nil
+}
+
+// arguments returns a call's arguments as bytes of its own. A JSON string holds the arguments
+// as text (OpenAI) which may not parse: it is kept as written and reported as not valid.
+// Any other value is the arguments' JSON. Absent or null arguments are nil.
+func arguments(raw rawRef) ([]byte, bool) {
+	if raw.null() {
+		return nil, true
+	}
+	if b, ok := bytesValue(raw); ok {
+		return b, validJSON(b)
+	}
+	return append([]byte(nil), raw...), true
+}
+
+// rs1Result normalises an RS-1 tool result.
+func (d *decoder) rs1Result(r *jsonResult, i, j int) (Result, error) {
+	var out Result
+	id, has, problem := d.id(r.CallID)
+	if problem != "" {
+		return out, d.errAt(path(d.key, i, "tool_results", j, "call_id"), "%s", problem)
+	}
+	out.CallID, out.HasID, out.Success = id, has, r.Success
+	if !r.Result.null() {
+		if s, ok := stringValueBuf(r.Result, &d.scratch.buf); ok {
+			out.Content = s
+		} else {
+			out.Content = string(r.Result)
+		}
+	}
+	if !r.Error.null() {
+		s, ok := stringValue(r.Error)
+		if !ok {
+			return out, d.errAt(path(d.key, i, "tool_results", j, "error"), "must be a string or null, got %s", kindOf(r.Error))
+		}
+		out.Error = s
+	}
+	return out, nil
+}
+
+// openAIResults adds the results of an OpenAI tool message: one per id it answers.
+func (d *decoder) openAIResults(b *builder, m *jsonMessage, i int, content string) error {
+	r := Result{Content: content, Success: true}
+	if e, failed := openAIFailure(content); failed {
+		r.Success, r.Error = false, e
+	}
+	if len(m.ToolCallIDs) > 0 {
+		for j, raw := range m.ToolCallIDs {
+			id, has, problem := d.id(raw)
+			if problem != "" {
+				return d.errAt(path(d.key, i, "tool_call_ids", j), "%s", problem)
+			}
+			r.CallID, r.HasID = id, has
+			b.results = append(b.results, r)
+		}
+		return nil
+	}
+	id, has, problem := d.id(m.ToolCallID)
+	if problem != "" {
+		return d.errAt(path(d.key, i, "tool_call_id"), "%s", problem)
+	}
+	r.CallID, r.HasID = id, has
+	b.results = append(b.results, r)
+	return nil
+}
+
+// openAIFailure reports whether an OpenAI tool message's content says the call failed: it
+// begins with "Error" in any case (after white space), or it is a JSON object whose
+// top-level "error" is not empty (null, false, 0, "", [] and {} are empty). It returns the
+// error text.
+func openAIFailure(content string) (string, bool) {
+	s := strings.TrimLeft(content, " \t\r\n\f\v")
+	if len(s) >= 5 && strings.EqualFold(s[:5], "error") {
+		return strings.TrimSpace(s), true
+	}
+	if len(s) == 0 || s[0] != '{' {
+		return "", false
+	}
+	e, ok := topLevelError([]byte(s))
+	if !ok {
+		return "", false
+	}
+	switch string(e) {
+	case "null", "false", "0", `""`, "[]", "{}":
+		return "", false
+	}
+	if k := kindOf(e); (k == "an array" || k == "an object") && isEmptyContainer(e) {
+		return "", false
+	}
+	if text, ok := stringValue(e); ok {
+		return text, true
+	}
+	return string(e), true
+}
+
+func isEmptyContainer(raw []byte) bool {
+	n := 0
+	for _, c := range raw {
+		switch c {
+		case ' ', '\t', '\r', '\n':
+		default:
+			n++
+		}
+	}
+	return n == 2
+}
+
+// blocks reads a list of content blocks: text blocks make the returned text (joined with
+// "\n"), Anthropic tool_use and tool_result blocks become calls and results, other blocks
+// (images, thinking) are skipped.
+func (d *decoder) blocks(b *builder, blocks []jsonBlock, i int) (string, error) {
+	var text strings.Builder
+	n := 0
+	for k := range blocks {
+		bl := &blocks[k]
+		p := func(elems ...any) []step {
+			return append(path(d.key, i, "content", k), path(elems...)...)
+		}
+		switch bl.Type {
+		case "":
+			return "", d.errAt(p(), `has no "type" (expected "text", "tool_use", "tool_result", ...)`)
+		case "text", "input_text", "output_text":
+			if n > 0 {
+				text.WriteByte('\n')
+			}
+			text.WriteString(bl.Text)
+			n++
+		case "tool_use":
+			name, ok := stringValue(bl.Name)
+			if !bl.Name.null() && !ok {
+				return "", d.errAt(p("name"), "must be a string, got %s", kindOf(bl.Name))
+			}
+			if name == "" {
+				return "", d.errAt(p(), `has no tool name: "name" is missing or empty`)
+			}
+			id, has, problem := d.id(bl.ID)
+			if problem != "" {
+				return "", d.errAt(p("id"), "%s", problem)
+			}
+			var args []byte
+			if !bl.Input.null() {
+				args = append([]byte(nil), bl.Input...)
+			}
+			b.calls = append(b.calls, Call{ID: id, HasID: has, Tool: name, Args: args, ArgsValid: true})
+		case "tool_result":
+			id, has, problem := d.id(bl.ToolUseID)
+			if problem != "" {
+				return "", d.errAt(p("tool_use_id"), "%s", problem)
+			}
+			r := Result{CallID: id, HasID: has, Success: !bl.IsError}
+			switch {
+			case bl.hasInner:
+				inner := bl.inner
+				// Nested tool blocks would be results inside a result: keep only text.
+				var c strings.Builder
+				m := 0
+				for q := range inner {
+					switch inner[q].Type {
+					case "":
+						return "", d.errAt(p("content", q), `has no "type" (expected "text", "image", ...)`)
+					case "text":
+						if m > 0 {
+							c.WriteByte('\n')
+						}
+						c.WriteString(inner[q].Text)
+						m++
+					}
+				}
+				r.Content = c.String()
+			case bl.Content.null():
+			default:
+				s, ok := stringValueBuf(bl.Content, &d.scratch.buf)
+				if !ok {
+					return "", d.errAt(p("content"), "must be a string, an array of content blocks or null, got %s", kindOf(bl.Content))
+				}
+				r.Content = s
+			}
+			if bl.IsError {
+				r.Error = r.Content
+			}
+			b.results = append(b.results, r)
+		}
+	}
+	return text.String(), nil
+}
+
+// usage is the record-level usage when there is one (token_usage, else usage), else the sum
+// of the messages' usage. Every usage object is checked, used or not.
+func (d *decoder) usage(jr *jsonRecord) (Usage, error) {
+	var total Usage
+	var fromRecord bool
+	for _, f := range [...]struct {
+		key string
+		u   *jsonUsage
+	}{{"token_usage", jr.TokenUsage}, {"usage", jr.Usage}} {
+		u, err := d.readUsage(f.u, path(f.key))
+		if err != nil {
+			return total, err
+		}
+		if u.Recorded && !fromRecord {
+			total, fromRecord = u, true
+		}
+	}
+	for i := range d.msgs {
+		m := &d.msgs[i]
+		for _, f := range [...]struct {
+			key string
+			u   *jsonUsage
+		}{{"usage", m.Usage}, {"token_usage", m.TokenUsage}} {
+			if f.u == nil {
+				continue
+			}
+			u, err := d.readUsage(f.u, path(d.key, i, f.key))
+			if err != nil {
+				return total, err
+			}
+			if !fromRecord {
+				total.Prompt = satAdd(total.Prompt, u.Prompt)
+				total.Completion = satAdd(total.Completion, u.Completion)
+				total.Total = satAdd(total.Total, u.Total)
+				total.Recorded = true
+			}
+		}
+	}
+	return total, nil
+}
+
+// readUsage reads one usage object in OpenAI/RS-1 terms (prompt_tokens, completion_tokens,
+// total_tokens) or Anthropic terms (input_tokens, output_tokens).
+func (d *decoder) readUsage(u *jsonUsage, at []step) (Usage, error) {
+	var out Usage
+	if u == nil {
+		return out, nil
+	}
+	out.Recorded = true
+	var v [5]int64
+	var present [5]bool
+	for k, f := range [...]struct {
+		key string
+		raw rawRef
+	}{{"prompt_tokens", u.PromptTokens}, {"completion_tokens", u.CompletionTokens}, {"total_tokens", u.TotalTokens},
+		{"input_tokens", u.InputTokens}, {"output_tokens", u.OutputTokens}} {
+		n, ok, problem := tokenCount(f.raw)
+		if problem != "" {
+			p := append(append([]step(nil), at...), step{key: f.key})
+			return out, d.rec.ErrorAt(locate(d.rec.Data, p), "%s must be a non-negative integer, got %s", formatPath(p), problem)
+		}
+		v[k], present[k] = n, ok
+	}
+	out.Prompt, out.Completion = v[0], v[1]
+	if !present[0] {
+		out.Prompt = v[3]
+	}
+	if !present[1] {
+		out.Completion = v[4]
+	}
+	out.Total = v[2]
+	if !present[2] {
+		out.Total = satAdd(out.Prompt, out.Completion)
+	}
+	return out, nil
+}
+
+// tokenCount reads a token count: a non-negative integer (12 or 12.0). ok is false for null or
+// absent; problem describes anything else.
+func tokenCount(raw rawRef) (n int64, ok bool, problem string) {
+	if raw.null() {
+		return 0, false, ""
+	}
+	if k := kindOf(raw); k != "a number" {
+		return 0, false, k
+	}
+	if n, err := strconv.ParseInt(string(raw), 10, 64); err == nil {
+		if n < 0 {
+			return 0, false, string(raw)
+		}
+		return n, true, ""
+	}
+	f, err := strconv.ParseFloat(string(raw), 64)
+	switch {
+	case err == nil && f == 0 && zeroMantissa(raw):
+		return 0, true, "" // -0, 0.0, 0e5
+	case err != nil && !errors.Is(err, strconv.ErrRange), f <= 0, f != math.Trunc(f):
+		return 0, false, string(raw)
+	case errors.Is(err, strconv.ErrRange) || f >= math.MaxInt64:
+		return 0, false, string(raw) + " (too large)"
+	}
+	return int64(f), true, ""
+}
+
+func satAdd(a, b int64) int64 {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
+}
+
+// zeroMantissa reports whether the digits of a number before any exponent are all zero.
+func zeroMantissa(raw []byte) bool {
+	for _, c := range raw {
+		switch c {
+		case '-', '0', '.':
+		case 'e', 'E':
+			return true
+		default:
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,205 @@
+package trace
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentgate/agentgate/gate/input"
+)
+
+// referenceData returns the shared reference data directory, or skips the test where it is
+// absent (a fresh clone without the shared checkout beside it).
+func referenceData(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join("..", "..", "..", "shared", "reference-data")
+	if _, err := os.Stat(filepath.Join(dir, "README.md")); err != nil {
+		t.Skipf("reference data not found at %s (it sits beside the clone in CI): %v", dir, err)
+	}
+	return dir
+}
+
+type counts struct {
+	id                              string
+	messages, calls, results, fails int
+}
+
+func countTrace(tr *Trace) counts {
+	c := counts{id: tr.ID, messages: len(tr.Messages)}
+	for _, m := range tr.Messages {
+		c.calls += len(m.Calls)
+		c.results += len(m.Results)
+		for _, r := range m.Results {
+			if !r.Success {
+				c.fails++
+			}
+		}
+	}
+	return c
+}
+
+func readAll(t *testing.T, path string) []*Trace {
+	t.Helper()
+	var out []*Trace
+	if err := Each(path, func(tr *Trace) error { out = append(out, tr); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestTauBench reads the ten real tau-bench airline trajectories. The expected figures were
+// counted from the file with python3 (json.load): len(traj); tool_calls over all messages;
+// role "tool" messages; tool messages whose content, left-stripped, starts with "error" in
+// any case (none is a JSON object with an "error" key).
+func TestTauBench(t *testing.T) {
+	p := filepath.Join(referenceData(t), "transcripts", "tau-bench-airline-sample.json")
+	want := []counts{
+		{"0#0", 32, 8, 8, 1},
+		{"0#2", 24, 6, 6, 1},
+		{"0#3", 46, 13, 13, 4},
+		{"3#0", 62, 20, 20, 5},
+		{"3#1", 48, 14, 14, 1},
+		{"3#2", 36, 11, 11, 1},
+		{"3#3", 40, 13, 13, 1},
+		{"4#2", 42, 10, 10, 1},
+		{"8#1", 44, 16, 16, 3},
+		{"9#2", 62, 23, 23, 5},
+	}
+	got := readAll(t, p)
+	if len(got) != len(want) {
+		t.Fatalf("%d records, want %d", len(got), len(want))
+	}
+	for i, tr := range got {
+		if c := countTrace(tr); c != want[i] {
+			t.Errorf("record %d: %+v, want %+v", i, c, want[i])
+		}
+		if tr.Shape != ShapeOpenAI || tr.Usage.Recorded {
+			t.Errorf("record %d: shape %q usage %+v, want openai with no usage", i, tr.Shape, tr.Usage)
+		}
+		for _, m := range tr.Messages {
+			for _, c := range m.Calls {
+				if !c.ArgsValid || !c.HasID {
+					t.Errorf("record %d: call %+v: every call in the file has an id and valid arguments", i, c)
+				}
+			}
+		}
+	}
+
+	// Facts of record 0#0 read off the file: call ids repeat (messages 8 and 12 both use
+	// call_HGn16KZh9oNCruxsMJ4gYXan, messages 6 and 16 call_oIHazX6yQrB8hUwl4cRilFKj), the
+	// assistant messages that call tools have null content, and the failure is message 21.
+	tr := got[0]
+	m := tr.Messages
+	if m[8].Calls[0].ID != "call_HGn16KZh9oNCruxsMJ4gYXan" || m[12].Calls[0].ID != m[8].Calls[0].ID ||
+		m[8].Calls[0].Tool != "search_direct_flight" || m[12].Calls[0].Tool != "search_onestop_flight" {
+		t.Errorf("repeated ids not kept: %s / %s", dumpMsg(m[8]), dumpMsg(m[12]))
+	}
+	if m[6].Calls[0].ID != "call_oIHazX6yQrB8hUwl4cRilFKj" || m[16].Calls[0].ID != m[6].Calls[0].ID {
+		t.Errorf("repeated ids not kept: %s / %s", dumpMsg(m[6]), dumpMsg(m[16]))
+	}
+	if m[6].Role != "assistant" || m[6].Content != "" {
+		t.Errorf("null content: %s", dumpMsg(m[6]))
+	}
+	r := m[21].Results
+	if len(r) != 1 || r[0].Success || r[0].CallID != "call_To6jjkKrBKVnDV0OhCSBvoMz" || !strings.HasPrefix(r[0].Content, "Error: payment amount does not add up") {
+		t.Errorf("message 21: %s", dumpMsg(m[21]))
+	}
+	if r := m[23].Results; len(r) != 1 || !r[0].Success || r[0].Content != "" { // the think tool answers ""
+		t.Errorf("message 23: %s", dumpMsg(m[23]))
+	}
+}
+
+// TestSWEAgent reads the real SWE-agent trajectory: 12 history messages, 5 function calls
+// (find_file, open, edit, bash, submit), each answered by one tool message listing its id in
+// tool_call_ids, none of them an error (counted with python3).
+func TestSWEAgent(t *testing.T) {
+	p := filepath.Join(referenceData(t), "transcripts", "swe-agent-function_calling_simple.traj")
+	got := readAll(t, p)
+	if len(got) != 1 {
+		t.Fatalf("%d records, want 1", len(got))
+	}
+	tr := got[0]
+	if c := countTrace(tr); c != (counts{p + ":1", 12, 5, 5, 0}) {
+		t.Errorf("counts %+v", c)
+	}
+	if tr.Shape != ShapeOpenAI {
+		t.Errorf("shape %q", tr.Shape)
+	}
+	var tools, callIDs, resultIDs []string
+	for _, m := range tr.Messages {
+		for _, c := range m.Calls {
+			tools = append(tools, c.Tool)
+			callIDs = append(callIDs, c.ID)
+		}
+		for _, r := range m.Results {
+			resultIDs = append(resultIDs, r.CallID)
+		}
+	}
+	if strings.Join(tools, ",") != "find_file,open,edit,bash,submit" {
+		t.Errorf("tools %v", tools)
+	}
+	if strings.Join(callIDs, ",") != strings.Join(resultIDs, ",") {
+		t.Errorf("call ids %v, result ids %v", callIDs, resultIDs)
+	}
+	if a := tr.Messages[2].Calls[0]; a.ID != "call_PbWErNIge3YTrli3fiVvmIid" || string(a.Args) != `{"file_name":"missing_colon.py"}` || !a.ArgsValid {
+		t.Errorf("first call %+v", a)
+	}
+}
+
+// TestRS1Samples reads the two sample traces shipped with RS-1 (figures counted with python3).
+func TestRS1Samples(t *testing.T) {
+	dir := filepath.Join(referenceData(t), "rs1")
+	cases := []struct {
+		file  string
+		want  counts
+		usage Usage
+	}{
+		{"sample_trace.json", counts{"sample-execution-001", 6, 2, 2, 0}, Usage{450, 280, 730, true}},
+		{"sample_trace_problematic.json", counts{"problematic-execution-002", 5, 5, 3, 2}, Usage{5000, 3000, 8000, true}},
+	}
+	for _, c := range cases {
+		got := readAll(t, filepath.Join(dir, c.file))
+		if len(got) != 1 {
+			t.Fatalf("%s: %d records", c.file, len(got))
+		}
+		if n := countTrace(got[0]); n != c.want || got[0].Usage != c.usage || got[0].Shape != ShapeRS1 {
+			t.Errorf("%s: %+v %+v %q, want %+v %+v rs1", c.file, n, got[0].Usage, got[0].Shape, c.want, c.usage)
+		}
+	}
+}
+
+// TestDocExamples decodes the three example records of docs/trace-formats.md: each shows one
+// tool call whose result failed, and the usage written in it.
+func TestDocExamples(t *testing.T) {
+	text, err := os.ReadFile(filepath.Join("..", "..", "docs", "trace-formats.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var blocks []string
+	for _, part := range strings.Split(string(text), "```json\n")[1:] {
+		blocks = append(blocks, part[:strings.Index(part, "```")])
+	}
+	want := []struct {
+		id    string
+		shape Shape
+		usage Usage
+	}{
+		{"checkout-17", ShapeRS1, Usage{450, 280, 730, true}},
+		{"refund-3", ShapeOpenAI, Usage{812, 19, 831, true}},
+		{"weather-1", ShapeAnthropic, Usage{1520, 64, 1584, true}},
+	}
+	if len(blocks) != len(want) {
+		t.Fatalf("%d json examples, want %d", len(blocks), len(want))
+	}
+	for i, b := range blocks {
+		tr, err := Decode(input.Record{File: "trace-formats.md", Line: 1, Col: 1, Data: []byte(b)})
+		if err != nil {
+			t.Fatalf("example %d: %v", i, err)
+		}
+		c := countTrace(tr)
+		if tr.ID != want[i].id || tr.Shape != want[i].shape || tr.Usage != want[i].usage || c.calls != 1 || c.results != 1 || c.fails != 1 {
+			t.Errorf("example %d: %q %q %+v %+v", i, tr.ID, tr.Shape, tr.Usage, c)
+		}
+	}
+}
