@@ -1,0 +1,368 @@
+package coherence
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/agentgate/agentgate/gate/input"
+)
+
+// Each streams the tasks of the file at path to fn, in file order (SPEC §2.2). The file is
+// JSON Lines (".jsonl") or JSON (one record or an array of records); a record is either a task
+//
+//	{"id" | "task_id", "intent", "understanding", "action", "alpha"?, "beta"?, "gamma"?,
+//	 "reference_action"?}
+//
+// or a whole results file of the RCS harness, {"model", "average_rcs", "results": [{"task_id",
+// "rcs", "intent", "understanding", "action", "reference_action"}]}, which yields one task per
+// result (its published "rcs" and "average_rcs" are ignored: agentgate scores the texts itself).
+// Other keys are ignored, so task files can carry their own metadata.
+//
+// Every problem is an *input.Error naming the file, the line and column, and what was
+// expected: a record that is neither shape (the error lists the keys it has), a missing or
+// empty id, an intent, understanding or action that is missing or not a string, a weight that
+// is not a finite number >= 0. Empty texts are valid input: the profiles decide what they mean.
+// A numeric id is taken as its JSON text. Each stops at the first error, from the file or from
+// fn, and returns it.
+//
+// Each does not look for repeated task ids, which may be legitimate across files (trials of
+// one task); a caller that wants them unique checks each task with a Seen.
+func Each(path string, fn func(Task) error) error {
+	return input.Each(path, func(rec input.Record) error { return eachInRecord(rec, fn) })
+}
+
+// EachReader is Each over an already open reader; name is used in errors and tasks and decides
+// the format (".jsonl" suffix or not).
+func EachReader(name string, r io.Reader, fn func(Task) error) error {
+	return input.EachReader(name, r, func(rec input.Record) error { return eachInRecord(rec, fn) })
+}
+
+// Seen finds repeated task ids. The zero value is ready to use.
+type Seen struct {
+	first map[string]Task // id → the first task with it (only File and Line are kept)
+}
+
+// Check remembers t's id and, if a task with the same id was checked before, returns an
+// *input.Error at t's position naming the first one.
+func (s *Seen) Check(t Task) error {
+	if prev, ok := s.first[t.ID]; ok {
+		return &input.Error{File: t.File, Line: t.Line,
+			Msg: fmt.Sprintf("duplicate task id %q: first seen at %s:%d", t.ID, prev.File, prev.Line)}
+	}
+	if s.first == nil {
+		s.first = make(map[string]Task)
+	}
+	s.first[t.ID] = Task{File: t.File, Line: t.Line}
+	return nil
+}
+
+// member is one member of a JSON object.
+type member struct {
+	key string
+	off int    // offset of the value in the record's data
+	raw []byte // the value's JSON text
+}
+
+// members splits the JSON object data, which starts at offset base of its record, into its
+// members. data must be valid JSON.
+func members(data []byte, base int) ([]member, bool) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, false
+	}
+	var ms []member
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, false
+		}
+		key, _ := tok.(string)
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil || len(raw) == 0 {
+			return nil, false
+		}
+		ms = append(ms, member{key: key, off: base + int(dec.InputOffset()) - len(raw), raw: raw})
+	}
+	return ms, true
+}
+
+// elements splits the JSON array data, which starts at offset base of its record, into its
+// elements, each with its offset. data must be valid JSON.
+func elements(data []byte, base int) ([]member, bool) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
+		return nil, false
+	}
+	var es []member
+	for dec.More() {
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil || len(raw) == 0 {
+			return nil, false
+		}
+		es = append(es, member{off: base + int(dec.InputOffset()) - len(raw), raw: raw})
+	}
+	return es, true
+}
+
+// lookup returns the last member named key (JSON parsers, Python's included, keep the last of
+// repeated keys).
+func lookup(ms []member, key string) (member, bool) {
+	for i := len(ms) - 1; i >= 0; i-- {
+		if ms[i].key == key {
+			return ms[i], true
+		}
+	}
+	return member{}, false
+}
+
+// kind names the type of a JSON value for an error message.
+func kind(raw []byte) string {
+	switch raw[0] {
+	case '"':
+		return "a JSON string"
+	case '{':
+		return "a JSON object"
+	case '[':
+		return "a JSON array"
+	case 't', 'f':
+		return "a JSON bool"
+	case 'n':
+		return "null"
+	}
+	return "a JSON number"
+}
+
+func hasAny(ms []member, keys ...string) bool {
+	for _, k := range keys {
+		if _, ok := lookup(ms, k); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// eachInRecord passes the tasks of one record to fn.
+func eachInRecord(rec input.Record, fn func(Task) error) error {
+	if !json.Valid(rec.Data) { // JSON Lines records reach us unparsed
+		var v any
+		if err := rec.Decode(&v); err != nil {
+			return err
+		}
+		return rec.Errorf("invalid JSON")
+	}
+	start := len(rec.Data) - len(bytes.TrimLeft(rec.Data, " \t\r\n"))
+	data := rec.Data[start:]
+	if data[0] != '{' {
+		return rec.ErrorAt(start, "expected a task object or an RCS harness results file, found %s", kind(data))
+	}
+	ms, ok := members(data, start)
+	if !ok {
+		return rec.ErrorAt(start, "invalid JSON object")
+	}
+	lines := lineCounter{rec: rec}
+	switch {
+	case hasAny(ms, "id", "task_id", "intent", "understanding", "action"):
+		t, err := parseTask(rec, ms, start, lines.at(start), "", "")
+		if err != nil {
+			return err
+		}
+		return fn(t)
+	case hasAny(ms, "results"):
+		return eachInHarness(rec, ms, start, &lines, fn)
+	}
+	keys := make([]string, 0, len(ms))
+	for _, m := range ms {
+		keys = append(keys, m.key)
+	}
+	sort.Strings(keys)
+	keys = slices.Compact(keys)
+	found := "an empty object"
+	if len(keys) > 0 {
+		const most = 20
+		quoted := make([]string, 0, min(len(keys), most)+1)
+		for _, k := range keys[:min(len(keys), most)] {
+			quoted = append(quoted, strconv.Quote(k))
+		}
+		if len(keys) > most {
+			quoted = append(quoted, fmt.Sprintf("and %d more", len(keys)-most))
+		}
+		found = "keys " + strings.Join(quoted, ", ")
+	}
+	return rec.ErrorAt(start, `expected a task ("id" or "task_id", "intent", "understanding", "action") `+
+		`or an RCS harness results file ("model", "average_rcs", "results"), found %s`, found)
+}
+
+// eachInHarness passes the tasks of an RCS harness results file, one per result, to fn.
+func eachInHarness(rec input.Record, ms []member, start int, lines *lineCounter, fn func(Task) error) error {
+	model := ""
+	if m, ok := lookup(ms, "model"); ok && m.raw[0] != 'n' {
+		if m.raw[0] != '"' {
+			return rec.ErrorAt(m.off, "field %q: expected a string, found %s", "model", kind(m.raw))
+		}
+		_ = json.Unmarshal(m.raw, &model) // valid JSON string: cannot fail
+	}
+	res, _ := lookup(ms, "results")
+	if res.raw[0] != '[' {
+		return rec.ErrorAt(res.off, "field %q: expected an array of results, found %s", "results", kind(res.raw))
+	}
+	es, ok := elements(res.raw, res.off)
+	if !ok {
+		return rec.ErrorAt(res.off, "field %q: invalid JSON array", "results")
+	}
+	if len(es) == 0 {
+		return rec.ErrorAt(res.off, "field %q: expected at least one result, found an empty array", "results")
+	}
+	for i, e := range es {
+		where := fmt.Sprintf("results[%d]: ", i)
+		if e.raw[0] != '{' {
+			return rec.ErrorAt(e.off, "%sexpected a result object, found %s", where, kind(e.raw))
+		}
+		ems, ok := members(e.raw, e.off)
+		if !ok {
+			return rec.ErrorAt(e.off, "%sinvalid JSON object", where)
+		}
+		t, err := parseTask(rec, ems, e.off, lines.at(e.off), model, where)
+		if err != nil {
+			return err
+		}
+		if err := fn(t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// lineCounter turns offsets in a record, asked for in increasing order, into line numbers
+// without rescanning the record from its start each time.
+type lineCounter struct {
+	rec  input.Record
+	off  int // offset already counted up to
+	line int // line of offset off, relative to the record's first line
+}
+
+func (c *lineCounter) at(off int) int {
+	if off > len(c.rec.Data) {
+		off = len(c.rec.Data)
+	}
+	if off >= c.off {
+		c.line += bytes.Count(c.rec.Data[c.off:off], []byte{'\n'})
+		c.off = off
+	}
+	return c.rec.Line + c.line
+}
+
+// parseTask reads one task object whose members are ms and which starts at offset start of the
+// record, on line line. model is the harness file's model (empty for a task record) and where
+// prefixes errors that come before the task's id is known ("results[3]: ").
+func parseTask(rec input.Record, ms []member, start, line int, model, where string) (Task, error) {
+	t := Task{File: rec.File, Line: line, Model: model}
+
+	idKey, otherKey := "id", "task_id"
+	if where != "" { // harness results name it task_id
+		idKey, otherKey = otherKey, idKey
+	}
+	m1, ok1 := lookup(ms, idKey)
+	m2, ok2 := lookup(ms, otherKey)
+	if !ok1 && !ok2 {
+		return t, rec.ErrorAt(start, "%smissing field %q (or %q): expected a string naming the task", where, idKey, otherKey)
+	}
+	var id1, id2 string
+	if ok1 {
+		var err error
+		if id1, err = parseID(rec, m1, idKey, where); err != nil {
+			return t, err
+		}
+	}
+	if ok2 {
+		var err error
+		if id2, err = parseID(rec, m2, otherKey, where); err != nil {
+			return t, err
+		}
+	}
+	switch {
+	case ok1 && ok2 && id1 != id2:
+		return t, rec.ErrorAt(m2.off, "%sfields %q (%q) and %q (%q) disagree: give one id", where, idKey, id1, otherKey, id2)
+	case ok1:
+		t.ID = id1
+	default:
+		t.ID = id2
+	}
+
+	prefix := fmt.Sprintf("task %q: ", t.ID)
+	for _, f := range []struct {
+		key string
+		dst *string
+	}{{"intent", &t.Intent}, {"understanding", &t.Understanding}, {"action", &t.Action}} {
+		m, ok := lookup(ms, f.key)
+		if !ok {
+			hint := ""
+			if _, ok := lookup(ms, "prompt"); ok && f.key != "intent" {
+				hint = " (this looks like a task of the RCS harness's own tasks file, before a model " +
+					"answered it: give agentgate the harness's results file, or records with the answers)"
+			}
+			return t, rec.ErrorAt(start, "%smissing field %q: expected a string%s", prefix, f.key, hint)
+		}
+		if m.raw[0] != '"' {
+			return t, rec.ErrorAt(m.off, "%sfield %q: expected a string, found %s", prefix, f.key, kind(m.raw))
+		}
+		if err := json.Unmarshal(m.raw, f.dst); err != nil {
+			return t, rec.ErrorAt(m.off, "%sfield %q: %v", prefix, f.key, err)
+		}
+	}
+	if m, ok := lookup(ms, "reference_action"); ok && m.raw[0] != 'n' {
+		if m.raw[0] != '"' {
+			return t, rec.ErrorAt(m.off, "%sfield %q: expected a string, found %s", prefix, "reference_action", kind(m.raw))
+		}
+		if err := json.Unmarshal(m.raw, &t.ReferenceAction); err != nil {
+			return t, rec.ErrorAt(m.off, "%sfield %q: %v", prefix, "reference_action", err)
+		}
+	}
+	for _, f := range []struct {
+		key string
+		dst **float64
+	}{{"alpha", &t.Alpha}, {"beta", &t.Beta}, {"gamma", &t.Gamma}} {
+		m, ok := lookup(ms, f.key)
+		if !ok {
+			continue
+		}
+		found := kind(m.raw)
+		if found == "a JSON number" {
+			found = string(m.raw)
+			w, err := strconv.ParseFloat(string(m.raw), 64)
+			if (err == nil || w == 0) && w >= 0 && !math.IsInf(w, 0) {
+				if w == 0 {
+					w = 0 // not -0
+				}
+				*f.dst = &w
+				continue
+			}
+		}
+		return t, rec.ErrorAt(m.off, "%sfield %q: expected a finite number >= 0, found %s", prefix, f.key, found)
+	}
+	return t, nil
+}
+
+// parseID reads a task id: a non-empty string, or a number taken as its JSON text.
+func parseID(rec input.Record, m member, key, where string) (string, error) {
+	switch m.raw[0] {
+	case '"':
+		var id string
+		if err := json.Unmarshal(m.raw, &id); err != nil {
+			return "", rec.ErrorAt(m.off, "%sfield %q: %v", where, key, err)
+		}
+		if id == "" {
+			return "", rec.ErrorAt(m.off, "%sfield %q: expected a non-empty string, found \"\"", where, key)
+		}
+		return id, nil
+	case '{', '[', 't', 'f', 'n':
+		return "", rec.ErrorAt(m.off, "%sfield %q: expected a string, found %s", where, key, kind(m.raw))
+	}
+	return string(m.raw), nil
+}
