@@ -1,0 +1,72 @@
+// Package agreement is the cross-agent consistency evaluator (seed 002: Scholar vs Auditor):
+// it reads the two validators' labels, measures how far they agree (percent agreement,
+// Cohen's κ with its standard error and interval, κ_max, PABAK, Gwet's AC1, the abstain rate)
+// and applies the seed's deterministic arbitration to every item.
+//
+// The reference profile reproduces the seed's reference scorer exactly (its numbers, its
+// item order, and its choices: unknown labels and unmatched qids silently dropped, the abstain
+// rate from the Scholar's labels only, κ = 0 when chance agreement is 1). The default profile
+// fixes those: see LoadMerged, LoadJoined and Compute.
+package agreement
+
+// Arbitrate is the seed's final_arbitration (§4), exactly: a hard flag (provenance_violation
+// or constraints_mismatch) or a citation outside retrieved_ids rejects the item; otherwise the
+// Auditor vetoes anything it did not find VALID; a VALID from the Auditor ships when the
+// Scholar said VALID or NOT_IN_CONTEXT, and is rejected as incoherent otherwise.
+//
+// why is one of hard_flag, citation_out_of_scope, auditor_veto, auditor_ok, incoherent_pair.
+// As in the seed, citations are checked whenever there are any, even when the record had no
+// retrieved_ids at all.
+func Arbitrate(p Pair) (final, why string) {
+	if p.Flags[FlagProvenance] || p.Flags[FlagConstraints] {
+		return Reject, "hard_flag"
+	}
+	if len(p.Citations) > 0 && !subset(p.Citations, p.RetrievedIDs) {
+		return Reject, "citation_out_of_scope"
+	}
+	if p.Auditor.Label != Valid {
+		return Reject, "auditor_veto"
+	}
+	if p.Scholar.Label == Valid || p.Scholar.Label == NotInContext {
+		return Valid, "auditor_ok"
+	}
+	return Reject, "incoherent_pair"
+}
+
+// subset reports whether every element of a is in b.
+func subset(a, b []string) bool {
+	if len(a)*len(b) > 256 {
+		set := make(map[string]struct{}, len(b))
+		for _, x := range b {
+			set[x] = struct{}{}
+		}
+		for _, x := range a {
+			if _, ok := set[x]; !ok {
+				return false
+			}
+		}
+		return true
+	}
+next:
+	for _, x := range a {
+		for _, y := range b {
+			if x == y {
+				continue next
+			}
+		}
+		return false
+	}
+	return true
+}
+
+// Disagreements returns the items whose two labels differ, in order: the rows of the seed's
+// disagreements TSV (qid, scholar, auditor, final, why).
+func Disagreements(items []Item) []Item {
+	var out []Item
+	for _, it := range items {
+		if it.Scholar != it.Auditor {
+			out = append(out, it)
+		}
+	}
+	return out
+}

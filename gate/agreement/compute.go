@@ -1,0 +1,246 @@
+package agreement
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/agentgate/agentgate/gate/profile"
+)
+
+// Landis–Koch bands of κ (Landis and Koch 1977), and the band of an undefined κ.
+const (
+	BandPoor          = "poor"           // κ < 0
+	BandSlight        = "slight"         // 0 ≤ κ ≤ 0.20
+	BandFair          = "fair"           // ≤ 0.40
+	BandModerate      = "moderate"       // ≤ 0.60
+	BandSubstantial   = "substantial"    // ≤ 0.80
+	BandAlmostPerfect = "almost perfect" // > 0.80
+	BandUndefined     = "undefined"      // κ is undefined (default profile)
+)
+
+// Band returns the Landis–Koch band of κ.
+func Band(kappa float64) string {
+	switch {
+	case kappa < 0:
+		return BandPoor
+	case kappa <= 0.20:
+		return BandSlight
+	case kappa <= 0.40:
+		return BandFair
+	case kappa <= 0.60:
+		return BandModerate
+	case kappa <= 0.80:
+		return BandSubstantial
+	}
+	return BandAlmostPerfect
+}
+
+// The kappa paradox rule: a warning is given when percent agreement is at least ParadoxPA,
+// κ is defined and below ParadoxKappa, and the most frequent label makes up more than
+// ParadoxPrevalence of all labels given (both validators' labels pooled, over the items in the
+// matrix). Chance agreement p_e is then high, so κ is low although the validators rarely
+// disagree; AC1 and PABAK do not collapse this way, and the warning quotes them.
+const (
+	ParadoxPA         = 0.85
+	ParadoxKappa      = 0.60
+	ParadoxPrevalence = 0.80
+)
+
+// z95 is the normal quantile of a two-sided 95% interval.
+const z95 = 1.96
+
+// labelIndex returns a label's row or column in the confusion matrix, or -1.
+func labelIndex(l string) int {
+	switch l {
+	case Valid:
+		return 0
+	case NotInContext:
+		return 1
+	case Reject:
+		return 2
+	case Abstain:
+		return 3
+	}
+	return -1
+}
+
+// Compute measures the agreement of the pairs and arbitrates every one of them. unmatched is
+// kept in the summary as it is.
+//
+// The matrix, N, percent agreement and κ = (p_o − p_e)/(1 − p_e) are the seed's, computed in
+// the same order of floating-point operations. Pairs with a label outside the four are left
+// out of the matrix but kept in Items (as the seed's disagreements TSV keeps them). Beyond the
+// seed, in both profiles: κ's large-sample standard error (Fleiss, Cohen and Everitt 1969, the
+// ASE that SAS PROC FREQ reports) and the 95% interval κ ± 1.96·SE clamped to [−1, 1]; κ_max
+// = (Σ min(row, column marginal) − p_e)/(1 − p_e); PABAK = (q·p_o − 1)/(q − 1); Gwet's AC1 and
+// its standard error (Gwet 2008, two raters, no finite-population correction), with q = 3
+// labels, or 4 when any ABSTAIN occurs; the Landis–Koch band; the kappa paradox warning (see
+// ParadoxPA).
+//
+// Reference profile: the abstain rate is the share of the Scholar's labels that are ABSTAIN;
+// κ = 0 (and its SE and κ_max 0) when 1 − p_e ≤ 1e-12; with N = 0 everything is 0.
+//
+// Default profile: the abstain rate is the share of items where either validator abstained;
+// when both gave one and the same label to every item, p_e = 1 and κ is undefined:
+// KappaDefined is false, κ, its SE, interval and κ_max are 0, Band is "undefined" and a warning
+// says so (the κ gate is then skipped). With N = 0 κ is undefined too.
+func Compute(pairs []Pair, unmatched []Unmatched, p profile.Profile) Summary {
+	ref := p == profile.Reference
+	s := Summary{Unmatched: unmatched, Items: make([]Item, len(pairs))}
+	if s.Unmatched == nil {
+		s.Unmatched = []Unmatched{}
+	}
+	var m [4][4]int
+	n, unknown, either := 0, 0, 0
+	for i := range pairs {
+		pr := &pairs[i]
+		final, why := Arbitrate(*pr)
+		s.Items[i] = Item{QID: pr.QID, Scholar: pr.Scholar.Label, Auditor: pr.Auditor.Label, Final: final, Why: why}
+		a, b := labelIndex(pr.Scholar.Label), labelIndex(pr.Auditor.Label)
+		if a < 0 || b < 0 {
+			unknown++
+			continue
+		}
+		m[a][b]++
+		n++
+		if a == 3 || b == 3 {
+			either++
+		}
+	}
+	s.Confusion = m
+	s.N = n
+	if unknown > 0 && !ref {
+		s.Warnings = append(s.Warnings, fmt.Sprintf("%d pair(s) with a label other than VALID, NOT_IN_CONTEXT, REJECT or ABSTAIN were left out of the measures", unknown))
+	}
+	if n == 0 {
+		s.KappaCI = [2]float64{}
+		if ref {
+			s.KappaDefined = true
+			s.Band = Band(0)
+		} else {
+			s.Band = BandUndefined
+			s.Warnings = append(s.Warnings, "no item was labelled by both validators: there is no agreement to measure, and κ is undefined")
+		}
+		return s
+	}
+
+	fn := float64(n)
+	var rs, cs [4]int
+	diag := 0
+	for i := 0; i < 4; i++ {
+		diag += m[i][i]
+		for j := 0; j < 4; j++ {
+			rs[i] += m[i][j]
+			cs[j] += m[i][j]
+		}
+	}
+	// As the seed: po = Σ diagonal / n, pe = Σ (rs/n)(cs/n) in label order.
+	po := float64(diag) / fn
+	pe := 0.0
+	for i := 0; i < 4; i++ {
+		pe += (float64(rs[i]) / fn) * (float64(cs[i]) / fn)
+	}
+	s.PercentAgreement = po
+	if ref {
+		s.AbstainRate = float64(rs[3]) / fn
+	} else {
+		s.AbstainRate = float64(either) / fn
+	}
+
+	// κ and the statistics that hang on it.
+	single := false
+	for i := 0; i < 4; i++ {
+		if rs[i] == n && cs[i] == n {
+			single = true
+		}
+	}
+	var r, c [4]float64 // marginal proportions
+	var pr [4][4]float64
+	for i := 0; i < 4; i++ {
+		r[i], c[i] = float64(rs[i])/fn, float64(cs[i])/fn
+		for j := 0; j < 4; j++ {
+			pr[i][j] = float64(m[i][j]) / fn
+		}
+	}
+	defined := 1-pe > 1e-12
+	if !ref {
+		defined = !single && 1-pe > 0
+	}
+	s.KappaDefined = defined || ref
+	if defined {
+		k := (po - pe) / (1 - pe)
+		s.Kappa = k
+		var a, b float64
+		for i := 0; i < 4; i++ {
+			t := 1 - (r[i]+c[i])*(1-k)
+			a += pr[i][i] * t * t
+			for j := 0; j < 4; j++ {
+				if i != j {
+					u := c[i] + r[j]
+					b += pr[i][j] * u * u
+				}
+			}
+		}
+		b *= (1 - k) * (1 - k)
+		cc := k - pe*(1-k)
+		v := (a + b - cc*cc) / ((1 - pe) * (1 - pe) * fn)
+		s.KappaSE = math.Sqrt(math.Max(0, v))
+		s.KappaCI = [2]float64{math.Max(-1, k-z95*s.KappaSE), math.Min(1, k+z95*s.KappaSE)}
+		pmax := 0.0
+		for i := 0; i < 4; i++ {
+			pmax += math.Min(r[i], c[i])
+		}
+		s.KappaMax = (pmax - pe) / (1 - pe)
+		s.Band = Band(k)
+	} else if ref {
+		s.Band = Band(0)
+	} else {
+		s.Band = BandUndefined
+		only := ""
+		for i := 0; i < 4; i++ {
+			if rs[i] == n {
+				only = Labels[i]
+			}
+		}
+		s.Warnings = append(s.Warnings, fmt.Sprintf("κ is undefined: both validators labelled every one of the %d items %s, so chance agreement is 1; the κ gate is skipped and percent agreement (%.4f) still applies", n, only, po))
+	}
+
+	// PABAK and Gwet's AC1 over q labels.
+	q := 3.0
+	if rs[3] > 0 || cs[3] > 0 {
+		q = 4
+	}
+	s.PABAK = (q*po - 1) / (q - 1)
+	var pi [4]float64
+	peg := 0.0
+	maxPrev, maxLabel := 0.0, ""
+	for i := 0; i < 4; i++ {
+		pi[i] = (r[i] + c[i]) / 2
+		peg += pi[i] * (1 - pi[i])
+		if pi[i] > maxPrev {
+			maxPrev, maxLabel = pi[i], Labels[i]
+		}
+	}
+	peg /= q - 1
+	ac1 := (po - peg) / (1 - peg)
+	s.AC1 = ac1
+	var t1, t2 float64
+	for i := 0; i < 4; i++ {
+		t1 += pr[i][i] * (1 - pi[i])
+		for j := 0; j < 4; j++ {
+			w := 1 - (pi[i]+pi[j])/2
+			t2 += pr[i][j] * w * w
+		}
+	}
+	t1 /= q - 1
+	t2 /= (q - 1) * (q - 1)
+	v := (po*(1-po) - 4*(1-ac1)*(t1-po*peg) + 4*(1-ac1)*(1-ac1)*(t2-peg*peg)) / (fn * (1 - peg) * (1 - peg))
+	s.AC1SE = math.Sqrt(math.Max(0, v))
+
+	if s.KappaDefined && po >= ParadoxPA && s.Kappa < ParadoxKappa && maxPrev > ParadoxPrevalence {
+		s.Warnings = append(s.Warnings, fmt.Sprintf(
+			"kappa paradox: the validators agree on %.1f%% of items but κ is only %.4f, because %s makes up %.1f%% of all labels and chance agreement is then high; read κ with AC1 = %.4f and PABAK = %.4f, which do not collapse when labels are skewed",
+			100*po, s.Kappa, maxLabel, 100*maxPrev, s.AC1, s.PABAK))
+	}
+	return s
+}

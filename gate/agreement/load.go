@@ -1,0 +1,879 @@
+package agreement
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"slices"
+
+	"github.com/agentgate/agentgate/gate/input"
+	"github.com/agentgate/agentgate/gate/profile"
+)
+
+// The two flags the arbitration reads (seed 002 §4).
+const (
+	FlagProvenance  = "provenance_violation"
+	FlagConstraints = "constraints_mismatch"
+)
+
+// Flag sets shared by all decoded pairs: the arbitration reads only the two hard flags, so a
+// decoded Pair's Flags holds just those that are true, and pairs share these read-only maps
+// instead of allocating one each. Do not modify a decoded Pair's Flags.
+var (
+	flagsProvenance  = map[string]bool{FlagProvenance: true}
+	flagsConstraints = map[string]bool{FlagConstraints: true}
+	flagsBoth        = map[string]bool{FlagProvenance: true, FlagConstraints: true}
+)
+
+func flagSet(prov, cons bool) map[string]bool {
+	switch {
+	case prov && cons:
+		return flagsBoth
+	case prov:
+		return flagsProvenance
+	case cons:
+		return flagsConstraints
+	}
+	return nil
+}
+
+// labelFor returns the constant for a known label, so that known labels cost no allocation.
+func labelFor(b []byte) (string, bool) {
+	switch string(b) {
+	case Valid:
+		return Valid, true
+	case NotInContext:
+		return NotInContext, true
+	case Reject:
+		return Reject, true
+	case Abstain:
+		return Abstain, true
+	}
+	return "", false
+}
+
+const allowedLabels = "VALID, NOT_IN_CONTEXT, REJECT or ABSTAIN (exact case)"
+
+// decodeErr is the first problem found in a record: a syntax error (the message then comes
+// from encoding/json) or a semantic one at an offset.
+type decodeErr struct {
+	off int
+	msg string
+}
+
+// recordError turns a failed decode into an *input.Error. A record that is not valid JSON is
+// reported as such even when a type problem was met first, as encoding/json would.
+func recordError(rec input.Record, syntax bool, de *decodeErr) *input.Error {
+	if syntax || !json.Valid(rec.Data) {
+		var v any
+		if err := rec.Decode(&v); err != nil {
+			if ie, ok := err.(*input.Error); ok {
+				return ie
+			}
+			return rec.Errorf("invalid JSON: %v", err)
+		}
+		// The scanner rejected what encoding/json accepts: cannot happen (the fuzz tests
+		// check it), but never let it pass silently.
+		off := 0
+		if de != nil {
+			off = de.off
+		}
+		return rec.ErrorAt(off, "invalid JSON")
+	}
+	return rec.ErrorAt(de.off, "%s", de.msg)
+}
+
+// judgementRaw is a decoded {"label", "reason"} with its strings in the arena.
+type judgementRaw struct {
+	label    string // a known label, else "" and labelRaw holds it
+	labelRaw span
+	reason   span
+	hasLabel bool
+}
+
+// pairRaw is a decoded pairs record before its strings leave the arena.
+type pairRaw struct {
+	qid            span
+	qidNum, hasQID bool
+	sch, aud       judgementRaw
+	hasSch, hasAud bool
+	cits, ret      [2]int32 // ranges into recordDecoder.ids
+	hasRetrieved   bool
+	prov, cons     bool
+}
+
+// recordDecoder decodes records of one profile, keeping decoded strings in an arena.
+type recordDecoder struct {
+	p       profile.Profile
+	sc      scanner
+	arena   []byte
+	ids     []span // citations and retrieved ids of the records in the arena
+	scratch []byte
+	err     *decodeErr
+}
+
+func (d *recordDecoder) semantic(off int, format string, args ...any) bool {
+	if d.err == nil {
+		d.err = &decodeErr{off: off, msg: fmt.Sprintf(format, args...)}
+	}
+	return false
+}
+
+// tooLarge reports whether the arena outgrew the int32 offsets of its spans.
+func (d *recordDecoder) tooLarge() bool {
+	return len(d.arena) >= math.MaxInt32 || len(d.ids) >= math.MaxInt32
+}
+
+// begin prepares the scanner for a record.
+func (d *recordDecoder) begin(data []byte) *scanner {
+	d.sc = scanner{data: data, arena: &d.arena}
+	d.err = nil
+	return &d.sc
+}
+
+// member moves to the next member of an object whose '{' has been consumed (first says
+// whether any member was read yet). It returns the member's key, with the scanner at its value,
+// or ok = false past the closing '}' or at a syntax error (then s.bad is set).
+func (d *recordDecoder) member(first bool) (key []byte, valOff int, ok bool) {
+	s := &d.sc
+	c := s.peek()
+	switch {
+	case c == '}':
+		s.i++
+		return nil, 0, false
+	case !first && c == ',':
+		s.i++
+		s.ws()
+	case !first:
+		s.fail()
+		return nil, 0, false
+	}
+	k, ok := s.key(&d.scratch)
+	if !ok {
+		return nil, 0, false
+	}
+	return k, s.i, true
+}
+
+// judgement decodes a {"label", "reason"} object named field.
+func (d *recordDecoder) judgement(field string, j *judgementRaw) bool {
+	s := &d.sc
+	*j = judgementRaw{}
+	off := s.i
+	if c := s.peek(); c != '{' {
+		if !s.skip(1) {
+			return false
+		}
+		return d.semantic(off, "field %q: expected an object {\"label\", \"reason\"}, found %s", field, kind(c))
+	}
+	s.i++
+	for first := true; ; first = false {
+		k, voff, more := d.member(first)
+		if !more {
+			break
+		}
+		var ok bool
+		switch string(k) {
+		case "label":
+			ok = d.label(field, j, voff)
+		case "reason":
+			ok = d.reason(&j.reason)
+		default:
+			ok = s.skip(1)
+		}
+		if !ok {
+			return false
+		}
+	}
+	if s.bad {
+		return false
+	}
+	if !j.hasLabel {
+		return d.semantic(off, "missing field %q", field+".label")
+	}
+	return true
+}
+
+// label decodes the label of the judgement named field ("" for a label file's record).
+func (d *recordDecoder) label(field string, j *judgementRaw, off int) bool {
+	s := &d.sc
+	j.hasLabel, j.label = true, ""
+	if c := s.peek(); c != '"' {
+		if !s.skip(1) {
+			return false
+		}
+		return d.semantic(off, "field %q: expected a string, found %s", labelField(field), kind(c))
+	}
+	start, end, esc, ok := s.scanString()
+	if !ok {
+		return false
+	}
+	var b []byte
+	if esc {
+		d.scratch = unescape(d.scratch[:0], s.data[start:end])
+		b = d.scratch
+	} else {
+		b = s.data[start:end]
+	}
+	if l, known := labelFor(b); known {
+		j.label = l
+		return true
+	}
+	if d.p != profile.Reference {
+		return d.semantic(off, "field %q: unknown label %q: want %s", labelField(field), b, allowedLabels)
+	}
+	j.labelRaw = s.keep(start, end, esc)
+	return true
+}
+
+// labelField names the label of the judgement field in messages.
+func labelField(field string) string {
+	if field == "" {
+		return "label"
+	}
+	return field + ".label"
+}
+
+// reason decodes a reason: a string, null (kept as ""), or any other JSON kept as written (the
+// reason is never scored, so an unusual one is no reason to fail a run).
+func (d *recordDecoder) reason(sp *span) bool {
+	s := &d.sc
+	switch s.peek() {
+	case '"':
+		v, ok := s.str()
+		*sp = v
+		return ok
+	case 'n':
+		*sp = span{}
+		return s.literal("null")
+	}
+	start := s.i
+	if !s.skip(1) {
+		return false
+	}
+	*sp = s.keep(start, s.i, false)
+	return true
+}
+
+// qid decodes a qid: a string or a number, kept as written.
+func (d *recordDecoder) qid(sp *span, num *bool, off int) bool {
+	s := &d.sc
+	switch c := s.peek(); {
+	case c == '"':
+		v, ok := s.str()
+		*sp, *num = v, false
+		return ok
+	case c == '-' || '0' <= c && c <= '9':
+		start := s.i
+		if _, ok := s.number(); !ok {
+			return false
+		}
+		*sp, *num = s.keep(start, s.i, false), true
+		return true
+	default:
+		if !s.skip(1) {
+			return false
+		}
+		return d.semantic(off, "field \"qid\": expected a string or a number, found %s", kind(c))
+	}
+}
+
+// idList decodes citations or retrieved_ids: an array of strings, or a value Python finds
+// false (null, [], "", 0, false, {}), which the seed reads as no ids. Any other value is an
+// error (the seed would iterate a string's characters or an object's keys, or crash).
+func (d *recordDecoder) idList(field string, rng *[2]int32, present *bool) bool {
+	s := &d.sc
+	off := s.i
+	c := s.peek()
+	rng[0], rng[1] = int32(len(d.ids)), int32(len(d.ids))
+	if c != '[' {
+		truth, ok := s.truthy()
+		if !ok {
+			return false
+		}
+		if truth {
+			return d.semantic(off, "field %q: expected an array of strings, found %s", field, kind(c))
+		}
+		if present != nil {
+			*present = c != 'n'
+		}
+		return true
+	}
+	if present != nil {
+		*present = true
+	}
+	s.i++
+	if s.peek() == ']' {
+		s.i++
+		return true
+	}
+	for n := 0; ; n++ {
+		e := s.peek()
+		eoff := s.i
+		if e != '"' {
+			if !s.skip(1) {
+				return false
+			}
+			return d.semantic(eoff, "field \"%s[%d]\": expected a string, found %s", field, n, kind(e))
+		}
+		v, ok := s.str()
+		if !ok {
+			return false
+		}
+		d.ids = append(d.ids, v)
+		switch s.peek() {
+		case ',':
+			s.i++
+		case ']':
+			s.i++
+			rng[1] = int32(len(d.ids))
+			return true
+		default:
+			return s.fail()
+		}
+	}
+}
+
+// answer decodes answer_json: only its citations are read. A value Python finds false means
+// no citations, as in the seed.
+func (d *recordDecoder) answer(r *pairRaw) bool {
+	s := &d.sc
+	off := s.i
+	c := s.peek()
+	r.cits = [2]int32{int32(len(d.ids)), int32(len(d.ids))}
+	if c != '{' {
+		truth, ok := s.truthy()
+		if !ok {
+			return false
+		}
+		if truth {
+			return d.semantic(off, "field \"answer_json\": expected an object, found %s", kind(c))
+		}
+		return true
+	}
+	s.i++
+	for first := true; ; first = false {
+		k, _, more := d.member(first)
+		if !more {
+			break
+		}
+		var ok bool
+		if string(k) == "citations" {
+			ok = d.idList("answer_json.citations", &r.cits, nil)
+		} else {
+			ok = s.skip(1)
+		}
+		if !ok {
+			return false
+		}
+	}
+	return !s.bad
+}
+
+// flags decodes flags: only the two hard flags are read, with Python's truthiness in the
+// reference profile; the default profile wants true, false or null there (a "false" string is
+// true to Python, and would reject the item).
+func (d *recordDecoder) flags(r *pairRaw) bool {
+	s := &d.sc
+	off := s.i
+	r.prov, r.cons = false, false
+	switch c := s.peek(); c {
+	case '{':
+	case 'n':
+		return s.literal("null")
+	default:
+		if !s.skip(1) {
+			return false
+		}
+		return d.semantic(off, "field \"flags\": expected an object, found %s", kind(c))
+	}
+	s.i++
+	for first := true; ; first = false {
+		k, voff, more := d.member(first)
+		if !more {
+			break
+		}
+		var dst *bool
+		switch string(k) {
+		case FlagProvenance:
+			dst = &r.prov
+		case FlagConstraints:
+			dst = &r.cons
+		default:
+			if !s.skip(1) {
+				return false
+			}
+			continue
+		}
+		c := s.peek()
+		if d.p != profile.Reference && c != 't' && c != 'f' && c != 'n' {
+			name := "flags." + string(k)
+			if !s.skip(1) {
+				return false
+			}
+			return d.semantic(voff, "field %q: expected true, false or null, found %s", name, kind(c))
+		}
+		truth, ok := s.truthy()
+		if !ok {
+			return false
+		}
+		*dst = truth
+	}
+	return !s.bad
+}
+
+// pair decodes one merged pairs record into r. It returns false on failure: d.sc.bad for a
+// syntax error, else d.err.
+func (d *recordDecoder) pair(data []byte, r *pairRaw) bool {
+	s := d.begin(data)
+	*r = pairRaw{}
+	r.cits = [2]int32{int32(len(d.ids)), int32(len(d.ids))}
+	r.ret = r.cits
+	c := s.peek()
+	start := s.i
+	if c != '{' {
+		if !s.skip(1) {
+			return false
+		}
+		return d.semantic(start, "a pairs record must be a JSON object {\"qid\", \"scholar\", \"auditor\", ...}, found %s", kind(c))
+	}
+	s.i++
+	for first := true; ; first = false {
+		k, voff, more := d.member(first)
+		if !more {
+			break
+		}
+		var ok bool
+		switch string(k) {
+		case "qid":
+			r.hasQID = true
+			ok = d.qid(&r.qid, &r.qidNum, voff)
+		case "scholar":
+			r.hasSch = true
+			ok = d.judgement("scholar", &r.sch)
+		case "auditor":
+			r.hasAud = true
+			ok = d.judgement("auditor", &r.aud)
+		case "answer_json":
+			ok = d.answer(r)
+		case "retrieved_ids":
+			ok = d.idList("retrieved_ids", &r.ret, &r.hasRetrieved)
+		case "flags":
+			ok = d.flags(r)
+		default:
+			ok = s.skip(1)
+		}
+		if !ok {
+			return false
+		}
+	}
+	if s.bad {
+		return false
+	}
+	if !s.atEnd() {
+		return s.fail()
+	}
+	switch {
+	case d.tooLarge():
+		return d.semantic(start, "record too large: its strings exceed 2 GiB")
+	case !r.hasQID:
+		return d.semantic(start, "missing field \"qid\"")
+	case !r.hasSch:
+		return d.semantic(start, "missing field \"scholar\"")
+	case !r.hasAud:
+		return d.semantic(start, "missing field \"auditor\"")
+	}
+	return true
+}
+
+// labelRaw is a decoded label-file record.
+type labelRaw struct {
+	qid    span
+	qidNum bool
+	hasQID bool
+	j      judgementRaw
+}
+
+// labelRecord decodes one {"qid", "label", "reason"} record.
+func (d *recordDecoder) labelRecord(data []byte, r *labelRaw) bool {
+	s := d.begin(data)
+	*r = labelRaw{}
+	c := s.peek()
+	start := s.i
+	if c != '{' {
+		if !s.skip(1) {
+			return false
+		}
+		return d.semantic(start, "a label record must be a JSON object {\"qid\", \"label\", \"reason\"}, found %s", kind(c))
+	}
+	s.i++
+	for first := true; ; first = false {
+		k, voff, more := d.member(first)
+		if !more {
+			break
+		}
+		var ok bool
+		switch string(k) {
+		case "qid":
+			r.hasQID = true
+			ok = d.qid(&r.qid, &r.qidNum, voff)
+		case "label":
+			ok = d.label("", &r.j, voff)
+		case "reason":
+			ok = d.reason(&r.j.reason)
+		default:
+			ok = s.skip(1)
+		}
+		if !ok {
+			return false
+		}
+	}
+	if s.bad {
+		return false
+	}
+	if !s.atEnd() {
+		return s.fail()
+	}
+	switch {
+	case d.tooLarge():
+		return d.semantic(start, "record too large: its strings exceed 2 GiB")
+	case !r.hasQID:
+		return d.semantic(start, "missing field \"qid\"")
+	case !r.j.hasLabel:
+		return d.semantic(start, "missing field \"label\"")
+	}
+	return true
+}
+
+// errorFor returns the error of the last failed decode of rec.
+func (d *recordDecoder) errorFor(rec input.Record) *input.Error {
+	return recordError(rec, d.sc.bad, d.err)
+}
+
+// pendingPair is a decoded record whose strings are still in the arena.
+type pendingPair struct {
+	file      string
+	line, col int
+	raw       pairRaw
+}
+
+// mergedLoader collects pairs, moving a batch of decoded records' strings out of the arena
+// with one allocation.
+type mergedLoader struct {
+	dec     recordDecoder
+	out     []Pair
+	pending []pendingPair
+	hashes  *qidHashes // default profile: the qids in out, to find a repeated one
+	cols    []int32    // the records' columns, once one is not 1 (records of a JSON array)
+	size    int64      // bytes in all files, 0 if unknown
+	read    int64      // bytes of the records read so far
+	sized   bool       // out and hashes have been allocated
+}
+
+// allocate sizes out and seen for the number of pairs the files seem to hold, judging by the
+// records read so far: one allocation each instead of a series of ever larger copies.
+func (l *mergedLoader) allocate() {
+	l.sized = true
+	est := len(l.pending) + 64
+	if l.size > l.read && l.read > 0 {
+		est = int(float64(len(l.pending))*float64(l.size)/float64(l.read)*1.02) + 64
+	}
+	est = min(est, 1<<26)
+	l.out = make([]Pair, 0, est)
+	if l.dec.p != profile.Reference {
+		l.hashes = newQIDHashes(est)
+	}
+}
+
+const (
+	batchBytes = 30 << 10
+	batchPairs = 512
+)
+
+// flush turns the pending records into Pairs.
+func (l *mergedLoader) flush() {
+	if len(l.pending) == 0 {
+		return
+	}
+	if !l.sized {
+		l.allocate()
+	}
+	str := string(l.dec.arena)
+	get := func(sp span) string { return str[sp.off : sp.off+sp.n] }
+	var ids []string
+	if len(l.dec.ids) > 0 {
+		ids = make([]string, len(l.dec.ids))
+		for i, sp := range l.dec.ids {
+			ids[i] = get(sp)
+		}
+	}
+	for i := range l.pending {
+		pp := &l.pending[i]
+		r := &pp.raw
+		l.out = append(l.out, Pair{File: pp.file, Line: pp.line, HasRetrieved: r.hasRetrieved, Flags: flagSet(r.prov, r.cons)})
+		p := &l.out[len(l.out)-1]
+		p.QID = get(r.qid)
+		p.Scholar.Label, p.Auditor.Label = r.sch.label, r.aud.label
+		if p.Scholar.Label == "" {
+			p.Scholar.Label = get(r.sch.labelRaw)
+		}
+		if p.Auditor.Label == "" {
+			p.Auditor.Label = get(r.aud.labelRaw)
+		}
+		p.Scholar.Reason, p.Auditor.Reason = get(r.sch.reason), get(r.aud.reason)
+		if r.cits[1] > r.cits[0] {
+			p.Citations = ids[r.cits[0]:r.cits[1]:r.cits[1]]
+		}
+		if r.ret[1] > r.ret[0] {
+			p.RetrievedIDs = ids[r.ret[0]:r.ret[1]:r.ret[1]]
+		}
+		if l.hashes != nil {
+			l.hashes.add(len(l.out)-1, p.QID, r.qidNum)
+		}
+		if pp.col != 1 && l.cols == nil {
+			l.cols = make([]int32, len(l.out)-1, cap(l.out))
+			for k := range l.cols {
+				l.cols[k] = 1
+			}
+		}
+		if l.cols != nil {
+			l.cols = append(l.cols, int32(pp.col))
+		}
+	}
+	l.pending = l.pending[:0]
+	l.dec.arena = l.dec.arena[:0]
+	l.dec.ids = l.dec.ids[:0]
+}
+
+// repeated returns the error for the first pair read whose qid an earlier pair has, if any.
+func (l *mergedLoader) repeated() error {
+	if l.hashes == nil {
+		return nil
+	}
+	second, first, found := l.hashes.firstRepeat(l.out)
+	if !found {
+		return nil
+	}
+	p, f := &l.out[second], &l.out[first]
+	col := 1
+	if l.cols != nil {
+		col = int(l.cols[second])
+	}
+	return &input.Error{File: p.File, Line: p.Line, Col: col, Msg: fmt.Sprintf("qid %s is repeated: it is first at %s:%d", quoteQID(p.QID, l.hashes.isNum(second)), f.File, f.Line)}
+}
+
+// LoadMerged reads merged pairs files (seed 002 §2.1), in the order given and in file order:
+// {"qid", "scholar": {"label", "reason"}, "auditor": {"label", "reason"}, "answer_json":
+// {"citations"}?, "retrieved_ids"?, "flags"?}. A qid is a string or a number (kept as written).
+//
+// Both profiles reject a record that is not an object, lacks qid, scholar, auditor or a label,
+// or holds a value of the wrong type. The reference profile keeps unknown labels (Compute
+// leaves them out of the matrix, as the seed does) and repeated qids; the default profile
+// rejects an unknown label, a repeated qid and a hard flag that is not true, false or null.
+// Every error is an *input.Error naming file:line:col.
+func LoadMerged(files []string, p profile.Profile) ([]Pair, error) {
+	var size int64
+	for _, f := range files {
+		if st, err := os.Stat(f); err == nil {
+			size += st.Size()
+		}
+	}
+	return loadMerged(files, input.Each, size, p)
+}
+
+// eachFunc streams the records of a named file, as input.Each does.
+type eachFunc func(name string, fn func(input.Record) error) error
+
+// loadMerged is LoadMerged over any source of records; size is the files' total size in
+// bytes (0 if unknown), from which the number of pairs is estimated once the first batch is
+// read, so that the result is allocated once rather than grown.
+func loadMerged(files []string, each eachFunc, size int64, p profile.Profile) ([]Pair, error) {
+	l := &mergedLoader{dec: recordDecoder{p: p}, size: size}
+	for _, f := range files {
+		err := each(f, func(rec input.Record) error {
+			l.read += int64(len(rec.Data)) + 1
+			l.pending = append(l.pending, pendingPair{file: rec.File, line: rec.Line, col: rec.Col})
+			last := &l.pending[len(l.pending)-1]
+			if !l.dec.pair(rec.Data, &last.raw) {
+				l.pending = l.pending[:len(l.pending)-1]
+				derr := l.dec.errorFor(rec)
+				l.flush()
+				if err := l.repeated(); err != nil {
+					return err
+				}
+				return derr
+			}
+			if len(l.dec.arena) >= batchBytes || len(l.pending) >= batchPairs {
+				l.flush()
+			}
+			return nil
+		})
+		l.flush()
+		if err != nil {
+			if rerr := l.repeated(); rerr != nil && input.IsInputError(err) {
+				// A repeat read before the error comes first in the file.
+				err = rerr
+			}
+			return nil, err
+		}
+	}
+	if err := l.repeated(); err != nil {
+		return nil, err
+	}
+	return l.out, nil
+}
+
+// labelEntry is one validator's label for a qid.
+type labelEntry struct {
+	key  sortKey
+	qid  string
+	num  bool
+	j    Judgement
+	file string
+	line int
+}
+
+// side is one validator's labels, by qid.
+type side struct {
+	name    string
+	entries []labelEntry
+	index   map[qidKey]int
+}
+
+// loadSide reads one validator's label files.
+func loadSide(name string, files []string, each eachFunc, p profile.Profile) (*side, error) {
+	sd := &side{name: name, index: map[qidKey]int{}}
+	d := &recordDecoder{p: p}
+	for _, f := range files {
+		err := each(f, func(rec input.Record) error {
+			var r labelRaw
+			d.arena = d.arena[:0]
+			if !d.labelRecord(rec.Data, &r) {
+				return d.errorFor(rec)
+			}
+			str := string(d.arena)
+			get := func(sp span) string { return str[sp.off : sp.off+sp.n] }
+			e := labelEntry{qid: get(r.qid), num: r.qidNum, file: rec.File, line: rec.Line}
+			e.key = makeKey(e.qid, e.num)
+			e.j = Judgement{Label: r.j.label, Reason: get(r.j.reason)}
+			if e.j.Label == "" {
+				e.j.Label = get(r.j.labelRaw)
+			}
+			if i, dup := sd.index[e.key.qidKey]; dup {
+				first := &sd.entries[i]
+				if p != profile.Reference {
+					return rec.ErrorAt(0, "qid %s is repeated: it is first at %s:%d", quoteQID(e.qid, e.num), first.file, first.line)
+				}
+				// Python's dict keeps the first key and the last value.
+				e.qid, e.key = first.qid, first.key
+				*first = e
+				return nil
+			}
+			sd.index[e.key.qidKey] = len(sd.entries)
+			sd.entries = append(sd.entries, e)
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return sd, nil
+}
+
+// LoadJoined reads the Scholar's and the Auditor's label files ({"qid", "label", "reason"})
+// and joins them by qid into pairs in sorted qid order (numbers by value before strings by
+// code point, as Python's sorted() orders each). A qid is a string or a number; the number 7
+// and the string "7" are different qids, as they are to the seed.
+//
+// Reference profile (the seed's scorer): a qid repeated on one side keeps its last label;
+// qids on one side only are dropped without a word (unmatched is nil); unknown labels are kept
+// for Compute to leave out of the matrix. Default profile: a repeated qid on one side is an
+// error naming both places, an unknown label is an error, and the qids on one side only are
+// returned, sorted by qid, for the caller to report (a qid written as a number on one side and
+// as a string on the other is an error, as that is a mistake rather than two items).
+func LoadJoined(scholar, auditor []string, p profile.Profile) ([]Pair, []Unmatched, error) {
+	return loadJoined(scholar, auditor, input.Each, p)
+}
+
+func loadJoined(scholar, auditor []string, each eachFunc, p profile.Profile) ([]Pair, []Unmatched, error) {
+	s, err := loadSide("scholar", scholar, each, p)
+	if err != nil {
+		return nil, nil, err
+	}
+	a, err := loadSide("auditor", auditor, each, p)
+	if err != nil {
+		return nil, nil, err
+	}
+	type keyed struct {
+		key sortKey
+		p   Pair
+	}
+	var joined []keyed
+	var only []labelEntry
+	var onlySide []string
+	for _, se := range s.entries {
+		i, ok := a.index[se.key.qidKey]
+		if !ok {
+			only, onlySide = append(only, se), append(onlySide, s.name)
+			continue
+		}
+		ae := a.entries[i]
+		joined = append(joined, keyed{se.key, Pair{QID: se.qid, File: se.file, Line: se.line, Scholar: se.j, Auditor: ae.j}})
+	}
+	for _, ae := range a.entries {
+		if _, ok := s.index[ae.key.qidKey]; !ok {
+			only, onlySide = append(only, ae), append(onlySide, a.name)
+		}
+	}
+	slices.SortFunc(joined, func(x, y keyed) int { return compareKeys(x.key, y.key) })
+	pairs := make([]Pair, len(joined))
+	for i := range joined {
+		pairs[i] = joined[i].p
+	}
+	if p == profile.Reference || len(only) == 0 {
+		return pairs, nil, nil
+	}
+	// A qid written as a number on one side and as a string on the other.
+	byText := map[string]int{}
+	for i, e := range only {
+		if j, ok := byText[e.qid]; ok && onlySide[j] != onlySide[i] && only[j].num != e.num {
+			first, second := only[j], e
+			if onlySide[i] == s.name {
+				first, second = e, only[j]
+			}
+			return nil, nil, &input.Error{File: second.file, Line: second.line, Msg: fmt.Sprintf(
+				"qid %s is %s here but %s %s at %s:%d: write each qid the same way in both files",
+				quoteQID(second.qid, second.num), numOrString(second.num), numOrString(first.num), quoteQID(first.qid, first.num), first.file, first.line)}
+		}
+		byText[e.qid] = i
+	}
+	order := make([]int, len(only))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(x, y int) int {
+		if c := compareKeys(only[x].key, only[y].key); c != 0 {
+			return c
+		}
+		if onlySide[x] == onlySide[y] {
+			return 0
+		}
+		if onlySide[x] == s.name {
+			return -1
+		}
+		return 1
+	})
+	unmatched := make([]Unmatched, len(order))
+	for i, k := range order {
+		unmatched[i] = Unmatched{QID: only[k].qid, OnlyIn: onlySide[k], File: only[k].file, Line: only[k].line}
+	}
+	return pairs, unmatched, nil
+}
+
+func numOrString(num bool) string {
+	if num {
+		return "a number"
+	}
+	return "a string"
+}

@@ -1,0 +1,138 @@
+package agreement
+
+import (
+	"hash/maphash"
+)
+
+// Finding a repeated qid among millions of pairs with a map or a hash table costs a cache
+// miss a pair; sorting the qids' hashes costs a few sequential passes. So the default profile
+// hashes each qid as its pair is read and, once all are read, radix-sorts the hashes with their
+// pair indexes, and compares the qids of pairs whose hashes agree.
+
+const (
+	idxBits = 27 // the low bits of a key hold the pair's index
+	idxMask = 1<<idxBits - 1
+	maxKeys = 1 << idxBits // beyond this many pairs, fall back to a map
+)
+
+// qidHashes collects one key per pair: the qid's hash in the high 37 bits, the index in the
+// low 27.
+type qidHashes struct {
+	seed maphash.Seed
+	keys []uint64
+	nums []uint64 // bit i: pair i's qid was a JSON number
+}
+
+func newQIDHashes(hint int) *qidHashes {
+	return &qidHashes{seed: maphash.MakeSeed(), keys: make([]uint64, 0, hint)}
+}
+
+// canon is the text a qid is hashed and compared by: a string itself, a number its exact
+// value (so that 1 and 1.0 are one qid, as in Python).
+func canon(qid string, num bool) string {
+	if num {
+		return makeKey(qid, true).s
+	}
+	return qid
+}
+
+// add records pair i's qid; num says it was a JSON number.
+func (h *qidHashes) add(i int, qid string, num bool) {
+	x := maphash.String(h.seed, canon(qid, num))
+	if num {
+		x ^= 0x9e3779b97f4a7c15
+		for len(h.nums) <= i/64 {
+			h.nums = append(h.nums, 0)
+		}
+		h.nums[i/64] |= 1 << (i % 64)
+	}
+	h.keys = append(h.keys, x&^idxMask|uint64(i)&idxMask)
+}
+
+func (h *qidHashes) isNum(i int) bool { return i/64 < len(h.nums) && h.nums[i/64]&(1<<(i%64)) != 0 }
+
+// firstRepeat returns the first pair, in file order, whose qid an earlier pair already has,
+// and that earlier pair: (second, first, true), or false when every qid is distinct.
+func (h *qidHashes) firstRepeat(pairs []Pair) (second, first int, found bool) {
+	n := len(h.keys)
+	if n > maxKeys {
+		return firstRepeatMap(pairs, h)
+	}
+	keys := radixSortHigh(h.keys, make([]uint64, n))
+	second = -1
+	for i := 0; i < n; {
+		j := i + 1
+		for j < n && keys[j]&^idxMask == keys[i]&^idxMask {
+			j++
+		}
+		// keys[i:j] share a hash; stable sorting kept them in index order.
+		for a := i + 1; a < j; a++ {
+			ia := int(keys[a] & idxMask)
+			if second >= 0 && ia >= second {
+				break
+			}
+			for b := i; b < a; b++ {
+				ib := int(keys[b] & idxMask)
+				if h.same(pairs, ia, ib) {
+					second, first = ia, ib
+					break
+				}
+			}
+		}
+		i = j
+	}
+	return second, first, second >= 0
+}
+
+// same reports whether pairs a and b have the same qid.
+func (h *qidHashes) same(pairs []Pair, a, b int) bool {
+	na, nb := h.isNum(a), h.isNum(b)
+	return na == nb && canon(pairs[a].QID, na) == canon(pairs[b].QID, nb)
+}
+
+// firstRepeatMap is firstRepeat for more pairs than a key can index.
+func firstRepeatMap(pairs []Pair, h *qidHashes) (second, first int, found bool) {
+	seen := make(map[qidKey]int, len(pairs))
+	for i := range pairs {
+		k := qidKey{num: h.isNum(i), s: canon(pairs[i].QID, h.isNum(i))}
+		if j, ok := seen[k]; ok {
+			return i, j, true
+		}
+		seen[k] = i
+	}
+	return 0, 0, false
+}
+
+// radixSortHigh sorts keys by their high 64 − idxBits bits, stably, using tmp (of the same
+// length) as scratch; it returns the slice holding the result.
+func radixSortHigh(keys, tmp []uint64) []uint64 {
+	const digit = 10
+	if len(keys) == 0 {
+		return keys
+	}
+	var counts [4][1 << digit]int
+	for _, k := range keys {
+		for p := 0; p < 4; p++ {
+			counts[p][(k>>(idxBits+digit*p))&(1<<digit-1)]++
+		}
+	}
+	src, dst := keys, tmp
+	for p := 0; p < 4; p++ {
+		c := &counts[p]
+		if c[(src[0]>>(idxBits+digit*p))&(1<<digit-1)] == len(src) {
+			continue // every key has the same digit
+		}
+		sum := 0
+		for d := range c {
+			c[d], sum = sum, sum+c[d]
+		}
+		shift := uint(idxBits + digit*p)
+		for _, k := range src {
+			d := (k >> shift) & (1<<digit - 1)
+			dst[c[d]] = k
+			c[d]++
+		}
+		src, dst = dst, src
+	}
+	return src
+}
