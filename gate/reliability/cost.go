@@ -43,15 +43,16 @@ func (e *eval) cost() (float64, []Evidence) {
 
 	if total > normalTokens {
 		var f float64
+		tier := normalTokens // the threshold the total crossed, named in the evidence
 		switch {
 		case total > excessiveTokens:
-			f = 1
+			f, tier = 1, excessiveTokens
 		case total > highTokens:
-			f = 0.5 + float64(float64(total-highTokens)/float64(excessiveTokens-highTokens)*0.5)
+			f, tier = 0.5+float64(float64(total-highTokens)/float64(excessiveTokens-highTokens)*0.5), highTokens
 		default:
 			f = float64(total-normalTokens) / float64(highTokens-normalTokens) * 0.5
 		}
-		factor(math.Min(1, f), fmt.Sprintf("%d tokens in total, above %d", total, normalTokens))
+		factor(math.Min(1, f), fmt.Sprintf("%d tokens in total, above %d", total, tier))
 	}
 	if perMessage := float64(total) / float64(n); perMessage > 1000 {
 		factor(float64(math.Min(1, (perMessage-1000)/2000)*0.7),

@@ -91,3 +91,31 @@ func TestEvidenceIsBounded(t *testing.T) {
 		t.Errorf("%d hallucination evidence entries; want %d", n, maxItems+1)
 	}
 }
+
+// The cost evidence names the tier the total crossed (RS-1's thresholds: 10000, 50000, 100000).
+func TestCostEvidenceNamesTier(t *testing.T) {
+	for _, c := range []struct {
+		total int64
+		want  string
+	}{
+		{20000, "20000 tokens in total, above 10000"},
+		{60000, "60000 tokens in total, above 50000"},
+		{120000, "120000 tokens in total, above 100000"},
+	} {
+		// 200 short messages keep the per-message factor (b) quiet for every total here.
+		tr := &trace.Trace{ID: "c", Usage: trace.Usage{Prompt: c.total, Total: c.total, Recorded: true}}
+		for i := 0; i < 200; i++ {
+			tr.Messages = append(tr.Messages, msg("user", fmt.Sprintf("question %d", i)))
+		}
+		r := Evaluate(tr, profile.Default)
+		found := false
+		for _, e := range r.Evidence {
+			if e.Signal == SignalCost && e.Text == c.want {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("total %d: evidence %+v, want %q", c.total, r.Evidence, c.want)
+		}
+	}
+}
