@@ -107,6 +107,8 @@ func failingResult() *gate.Result {
 		{QID: "q-013", Scholar: "REJECT", Auditor: "VALID", Final: "REJECT", Why: "incoherent_pair"},
 		{QID: "q-021", Scholar: "VALID", Auditor: "REJECT", Final: "REJECT", Why: "hard_flag"},
 		{QID: "q-022", Scholar: "REJECT", Auditor: "REJECT", Final: "REJECT", Why: "auditor_veto"},
+		{QID: "q-027", Scholar: "VALID", Auditor: "VALID", Final: "REJECT", Why: "hard_flag"},
+		{QID: "q-029", Scholar: "VALID", Auditor: "VALID", Final: "REJECT", Why: "citation_out_of_scope"},
 		{QID: "q-034", Scholar: "REJECT", Auditor: "VALID", Final: "REJECT", Why: "citation_out_of_scope"},
 		{QID: "q-041", Scholar: "VALID", Auditor: "REJECT", Final: "REJECT", Why: "auditor_veto"},
 		{QID: "q-058", Scholar: "REJECT", Auditor: "VALID", Final: "REJECT", Why: "incoherent_pair"},

@@ -340,17 +340,6 @@ func lowest(s *coherence.Summary, n int) []*coherence.TaskResult {
 	return out
 }
 
-// disagreements returns the items the two validators labelled differently, in input order.
-func disagreements(items []agreement.Item) []agreement.Item {
-	var out []agreement.Item
-	for _, it := range items {
-		if it.Scholar != it.Auditor {
-			out = append(out, it)
-		}
-	}
-	return out
-}
-
 // location formats file:line; either part may be missing.
 func location(file string, line int) string {
 	switch {

@@ -111,6 +111,7 @@ type doc struct {
 	tasks      rowList
 	unmatched  rowList
 	disagree   rowList
+	flagged    rowList // items both validators labelled alike that a hard flag still rejects
 	fullReport string
 }
 
@@ -197,11 +198,21 @@ func newDoc(r *gate.Result, o Options) *doc {
 			{"qid", tw.AlignLeft}, {"scholar", tw.AlignLeft}, {"auditor", tw.AlignLeft},
 			{"final", tw.AlignLeft}, {"why", tw.AlignLeft},
 		}}
-		for _, it := range disagreements(s.Items) {
+		for _, it := range agreement.Disagreements(s.Items) {
 			d.disagree.rows = append(d.disagree.rows, []string{
 				EscapeCell(it.QID), EscapeCell(it.Scholar), EscapeCell(it.Auditor),
 				"**" + EscapeCell(it.Final) + "**", EscapeCell(it.Why),
 			})
+		}
+		d.flagged = rowList{noun: "flagged items", cols: []column{
+			{"qid", tw.AlignLeft}, {"both validators said", tw.AlignLeft}, {"final", tw.AlignLeft}, {"why", tw.AlignLeft},
+		}}
+		for _, it := range s.Items {
+			if it.Scholar == it.Auditor && it.Final != it.Auditor && agreement.IsHardFlag(it.Why) {
+				d.flagged.rows = append(d.flagged.rows, []string{
+					EscapeCell(it.QID), EscapeCell(it.Scholar), "**" + EscapeCell(it.Final) + "**", EscapeCell(it.Why),
+				})
+			}
 		}
 	}
 	return d
@@ -209,7 +220,7 @@ func newDoc(r *gate.Result, o Options) *doc {
 
 // lists returns the cuttable tables.
 func (d *doc) lists() []*rowList {
-	return []*rowList{&d.traces, &d.tasks, &d.unmatched, &d.disagree}
+	return []*rowList{&d.traces, &d.tasks, &d.unmatched, &d.disagree, &d.flagged}
 }
 
 // fit returns the report with the largest per-table row cap that keeps it within limit bytes.
@@ -483,6 +494,14 @@ func (d *doc) writeAgreement(b *strings.Builder, k int) {
 		d.writeList(b, &d.disagree, k)
 	} else if s.N > 0 {
 		b.WriteString("\nNo disagreements: the validators gave every item the same label.\n")
+	}
+	if n := len(d.flagged.rows); n > 0 {
+		verb := "are"
+		if n == 1 {
+			verb = "is"
+		}
+		fmt.Fprintf(b, "\n**%s both validators labelled alike %s rejected by a hard flag** (a provenance or constraints flag, or a citation outside the retrieved ids):\n\n", plural(n, "item", "items"), verb)
+		d.writeList(b, &d.flagged, k)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/gate/agreement"
 	"github.com/agentgate/agentgate/gate/reliability"
 )
 
@@ -92,7 +93,7 @@ func Text(w io.Writer, r *gate.Result) error {
 		if s.Band != "" {
 			fmt.Fprintf(bw, ", band %s", esc(s.Band))
 		}
-		fmt.Fprintf(bw, "\n  %s", plural(len(disagreements(s.Items)), "disagreement", "disagreements"))
+		fmt.Fprintf(bw, "\n  %s", plural(len(agreement.Disagreements(s.Items)), "disagreement", "disagreements"))
 		if n := len(s.Unmatched); n > 0 {
 			fmt.Fprintf(bw, ", %s labelled by one validator only", plural(n, "qid", "qids"))
 		}

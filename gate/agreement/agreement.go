@@ -9,6 +9,18 @@
 // fixes those: see LoadMerged, LoadJoined and Compute.
 package agreement
 
+// The arbitration's reasons (the "why" of an Item), in the order the seed's policy tries them.
+const (
+	WhyHardFlag           = "hard_flag"             // provenance_violation or constraints_mismatch
+	WhyCitationOutOfScope = "citation_out_of_scope" // a citation outside retrieved_ids
+	WhyAuditorVeto        = "auditor_veto"          // the Auditor did not say VALID
+	WhyAuditorOK          = "auditor_ok"            // the Auditor said VALID, the Scholar agreed or refused
+	WhyIncoherentPair     = "incoherent_pair"       // the Auditor said VALID, the Scholar REJECT or ABSTAIN
+)
+
+// IsHardFlag reports whether why is a red flag that rejects an item whatever the validators said.
+func IsHardFlag(why string) bool { return why == WhyHardFlag || why == WhyCitationOutOfScope }
+
 // Arbitrate is the seed's final_arbitration (§4), exactly: a hard flag (provenance_violation
 // or constraints_mismatch) or a citation outside retrieved_ids rejects the item; otherwise the
 // Auditor vetoes anything it did not find VALID; a VALID from the Auditor ships when the
@@ -19,18 +31,18 @@ package agreement
 // retrieved_ids at all.
 func Arbitrate(p Pair) (final, why string) {
 	if p.Flags[FlagProvenance] || p.Flags[FlagConstraints] {
-		return Reject, "hard_flag"
+		return Reject, WhyHardFlag
 	}
 	if len(p.Citations) > 0 && !subset(p.Citations, p.RetrievedIDs) {
-		return Reject, "citation_out_of_scope"
+		return Reject, WhyCitationOutOfScope
 	}
 	if p.Auditor.Label != Valid {
-		return Reject, "auditor_veto"
+		return Reject, WhyAuditorVeto
 	}
 	if p.Scholar.Label == Valid || p.Scholar.Label == NotInContext {
-		return Valid, "auditor_ok"
+		return Valid, WhyAuditorOK
 	}
-	return Reject, "incoherent_pair"
+	return Reject, WhyIncoherentPair
 }
 
 // subset reports whether every element of a is in b.
