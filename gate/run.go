@@ -150,7 +150,8 @@ func runCoherence(ctx context.Context, patterns []string, p profile.Profile) (*c
 			return nil, err
 		}
 	}
-	return coherence.Summarize(results), nil
+	s := coherence.Summarize(results)
+	return &s, nil
 }
 
 // Agreement reads the validators' labels named by in and computes their agreement; it is
