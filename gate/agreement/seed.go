@@ -3,8 +3,8 @@ package agreement
 import (
 	"fmt"
 	"math"
-	"strconv"
-	"strings"
+
+	"github.com/agentgate/agentgate/gate/pystr"
 )
 
 // PyFloat is a float that encodes to JSON as Python's json.dumps writes it (repr): always
@@ -18,38 +18,11 @@ func (f PyFloat) MarshalJSON() ([]byte, error) {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return nil, fmt.Errorf("agreement: cannot encode %v as JSON", x)
 	}
-	return []byte(pyRepr(x)), nil
+	return pystr.AppendFloat(nil, x), nil
 }
 
-// pyRepr is Python's repr of a finite float: the shortest digits that round-trip, in fixed
-// notation when the decimal exponent is in [-4, 16), else in scientific notation with a
-// signed two-digit exponent.
-func pyRepr(x float64) string {
-	e := strconv.FormatFloat(x, 'e', -1, 64) // d.ddde±XX
-	i := strings.LastIndexByte(e, 'e')
-	exp, _ := strconv.Atoi(e[i+1:])
-	if exp < -4 || exp >= 16 {
-		return e
-	}
-	s := strconv.FormatFloat(x, 'f', -1, 64)
-	if !strings.ContainsAny(s, ".") {
-		s += ".0"
-	}
-	return s
-}
-
-// Round4 is Python's round(x, 4): x rounded to 4 decimals, halves to even on the exact binary
-// value.
-func Round4(x float64) float64 {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return x
-	}
-	r, err := strconv.ParseFloat(strconv.FormatFloat(x, 'f', 4, 64), 64)
-	if err != nil {
-		return x
-	}
-	return r
-}
+// Round4 is Python's round(x, 4), as the seed rounds its figures.
+func Round4(x float64) float64 { return pystr.Round4(x) }
 
 // SeedGates are the three thresholds as the seed's report echoes them.
 type SeedGates struct {

@@ -1,10 +1,7 @@
 package coherence
 
 import (
-	"math"
-	"strconv"
-	"strings"
-	"unicode/utf8"
+	"github.com/agentgate/agentgate/gate/pystr"
 )
 
 // DefaultHarnessModel is the "model" a HarnessReport names when its tasks did not all come from
@@ -65,15 +62,8 @@ func NewHarnessReport(tasks []Task, results []TaskResult) HarnessReport {
 	return r
 }
 
-// Round4 rounds x to 4 decimals exactly as Python's round(x, 4) does: correctly rounded from
-// x's binary value, ties (which only exactly representable halves can be) to even.
-func Round4(x float64) float64 {
-	y, err := strconv.ParseFloat(strconv.FormatFloat(x, 'f', 4, 64), 64)
-	if err != nil {
-		return x // ±Inf and NaN round to themselves
-	}
-	return y
-}
+// Round4 rounds x to 4 decimals as Python's round(x, 4) does, as the harness rounds its figures.
+func Round4(x float64) float64 { return pystr.Round4(x) }
 
 // AppendJSON appends the report to dst byte for byte as the harness writes it,
 // json.dump(results, f, indent=2, ensure_ascii=False): two-space indentation, non-ASCII text
@@ -81,9 +71,9 @@ func Round4(x float64) float64 {
 // write the same values differently (1 for 1.0, \u003c for <).
 func (r HarnessReport) AppendJSON(dst []byte) []byte {
 	dst = append(dst, "{\n  \"model\": "...)
-	dst = appendPyString(dst, r.Model)
+	dst = pystr.AppendJSONString(dst, r.Model, false)
 	dst = append(dst, ",\n  \"average_rcs\": "...)
-	dst = appendPyFloat(dst, r.AverageRCS)
+	dst = pystr.AppendJSONFloat(dst, r.AverageRCS)
 	dst = append(dst, ",\n  \"results\": "...)
 	if len(r.Results) == 0 {
 		dst = append(dst, "[]"...)
@@ -94,90 +84,20 @@ func (r HarnessReport) AppendJSON(dst []byte) []byte {
 				dst = append(dst, ',')
 			}
 			dst = append(dst, "\n    {\n      \"task_id\": "...)
-			dst = appendPyString(dst, res.TaskID)
+			dst = pystr.AppendJSONString(dst, res.TaskID, false)
 			dst = append(dst, ",\n      \"rcs\": "...)
-			dst = appendPyFloat(dst, res.RCS)
+			dst = pystr.AppendJSONFloat(dst, res.RCS)
 			dst = append(dst, ",\n      \"intent\": "...)
-			dst = appendPyString(dst, res.Intent)
+			dst = pystr.AppendJSONString(dst, res.Intent, false)
 			dst = append(dst, ",\n      \"understanding\": "...)
-			dst = appendPyString(dst, res.Understanding)
+			dst = pystr.AppendJSONString(dst, res.Understanding, false)
 			dst = append(dst, ",\n      \"action\": "...)
-			dst = appendPyString(dst, res.Action)
+			dst = pystr.AppendJSONString(dst, res.Action, false)
 			dst = append(dst, ",\n      \"reference_action\": "...)
-			dst = appendPyString(dst, res.ReferenceAction)
+			dst = pystr.AppendJSONString(dst, res.ReferenceAction, false)
 			dst = append(dst, "\n    }"...)
 		}
 		dst = append(dst, "\n  ]"...)
 	}
 	return append(dst, "\n}"...)
-}
-
-// appendPyFloat appends x as Python's json module writes a float: repr(x), which is the
-// shortest text that reads back as x, in positional notation for 1e-4 <= |x| < 1e16 (with ".0"
-// when it is whole) and scientific notation otherwise; NaN and ±Infinity as json writes them.
-func appendPyFloat(dst []byte, x float64) []byte {
-	switch {
-	case math.IsNaN(x):
-		return append(dst, "NaN"...)
-	case math.IsInf(x, 1):
-		return append(dst, "Infinity"...)
-	case math.IsInf(x, -1):
-		return append(dst, "-Infinity"...)
-	}
-	e := strconv.FormatFloat(x, 'e', -1, 64) // d[.ddd]e±XX: the shortest digits, as repr's
-	exp, _ := strconv.Atoi(e[strings.IndexByte(e, 'e')+1:])
-	if x == 0 || (-4 <= exp && exp < 16) {
-		f := strconv.FormatFloat(x, 'f', -1, 64)
-		dst = append(dst, f...)
-		if !strings.Contains(f, ".") {
-			dst = append(dst, ".0"...)
-		}
-		return dst
-	}
-	return append(dst, e...) // Go's exponent form is Python's: 1e-05, 1.5e+16
-}
-
-// appendPyString appends s as a JSON string the way Python's json module writes it with
-// ensure_ascii=False: only '"', '\\' and control characters are escaped. Invalid UTF-8, which a
-// Python str cannot hold, becomes U+FFFD.
-func appendPyString(dst []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	dst = append(dst, '"')
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			switch c {
-			case '"':
-				dst = append(dst, '\\', '"')
-			case '\\':
-				dst = append(dst, '\\', '\\')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			default:
-				if c < 0x20 {
-					dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-				} else {
-					dst = append(dst, c)
-				}
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			dst = utf8.AppendRune(dst, utf8.RuneError)
-		} else {
-			dst = append(dst, s[i:i+size]...)
-		}
-		i += size
-	}
-	return append(dst, '"')
 }

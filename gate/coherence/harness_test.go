@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"math"
 	"testing"
+
+	"github.com/agentgate/agentgate/gate/pystr"
 )
 
 // TestRound4 compares with Python 3.11's round(x, 4), including exact binary ties (0.03125 is
@@ -37,8 +39,8 @@ func TestAppendPyFloat(t *testing.T) {
 		{math.NaN(), "NaN"}, {math.Inf(1), "Infinity"}, {math.Inf(-1), "-Infinity"},
 	}
 	for _, c := range cases {
-		if got := string(appendPyFloat(nil, c.x)); got != c.want {
-			t.Errorf("appendPyFloat(%v) = %s, want %s", c.x, got, c.want)
+		if got := string(pystr.AppendJSONFloat(nil, c.x)); got != c.want {
+			t.Errorf("AppendJSONFloat(%v) = %s, want %s", c.x, got, c.want)
 		}
 	}
 }
@@ -47,11 +49,11 @@ func TestAppendPyFloat(t *testing.T) {
 func TestAppendPyString(t *testing.T) {
 	in := "a\"b\\c\n\r\t\b\f\x01\x1f\x7f\u2028é<>&/"
 	want := `"a\"b\\c\n\r\t\b\f\u0001\u001f` + "\x7f\u2028é<>&/" + `"`
-	if got := string(appendPyString(nil, in)); got != want {
+	if got := string(pystr.AppendJSONString(nil, in, false)); got != want {
 		t.Errorf("got %s, want %s", got, want)
 	}
 	// A Python str cannot hold invalid UTF-8; Go's encoder writes U+FFFD for it, and so do we.
-	if got := string(appendPyString(nil, "a\xffb")); got != "\"a\uFFFDb\"" {
+	if got := string(pystr.AppendJSONString(nil, "a\xffb", false)); got != "\"a\uFFFDb\"" {
 		t.Errorf("invalid UTF-8: got %q", got)
 	}
 }

@@ -2,7 +2,6 @@ package reliability
 
 import (
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/agentgate/agentgate/gate/pystr"
 	"github.com/agentgate/agentgate/gate/verdict"
@@ -138,52 +137,8 @@ func (w *pyWriter) key(k string) {
 	w.b = append(w.b, ": "...)
 }
 
-func (w *pyWriter) float(f float64) {
-	switch s := pystr.FormatFloat(f); s {
-	case "nan":
-		w.b = append(w.b, "NaN"...)
-	case "inf":
-		w.b = append(w.b, "Infinity"...)
-	case "-inf":
-		w.b = append(w.b, "-Infinity"...)
-	default:
-		w.b = append(w.b, s...)
-	}
-}
+func (w *pyWriter) float(f float64) { w.b = pystr.AppendJSONFloat(w.b, f) }
 
 // str writes s as json.dumps(s) with ensure_ascii: \" \\ \n \r \t \b \f, and \uXXXX (UTF-16,
 // lower-case hex) for every other character outside printable ASCII.
-func (w *pyWriter) str(s string) {
-	const hex = "0123456789abcdef"
-	u4 := func(r rune) {
-		w.b = append(w.b, '\\', 'u', hex[r>>12&15], hex[r>>8&15], hex[r>>4&15], hex[r&15])
-	}
-	w.b = append(w.b, '"')
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		i += size
-		switch {
-		case r == '"' || r == '\\':
-			w.b = append(w.b, '\\', byte(r))
-		case r == '\n':
-			w.b = append(w.b, '\\', 'n')
-		case r == '\r':
-			w.b = append(w.b, '\\', 'r')
-		case r == '\t':
-			w.b = append(w.b, '\\', 't')
-		case r == '\b':
-			w.b = append(w.b, '\\', 'b')
-		case r == '\f':
-			w.b = append(w.b, '\\', 'f')
-		case r >= ' ' && r <= '~':
-			w.b = append(w.b, byte(r))
-		case r > 0xffff:
-			r -= 0x10000
-			u4(0xd800 + r>>10)
-			u4(0xdc00 + r&0x3ff)
-		default:
-			u4(r)
-		}
-	}
-	w.b = append(w.b, '"')
-}
+func (w *pyWriter) str(s string) { w.b = pystr.AppendJSONString(w.b, s, true) }
