@@ -423,20 +423,19 @@ func (d *recordDecoder) flags(r *pairRaw) bool {
 	return !s.bad
 }
 
-// pair decodes one merged pairs record into r. It returns false on failure: d.sc.bad for a
-// syntax error, else d.err.
-func (d *recordDecoder) pair(data []byte, r *pairRaw) bool {
+// record decodes one top-level record object of data, calling field for each member with the
+// scanner at the member's value (field must consume it); shape and keys describe the record
+// in the error for a non-object. It returns the offset where the record starts, and false on failure:
+// d.sc.bad for a syntax error, else d.err. The caller checks required fields afterwards.
+func (d *recordDecoder) record(data []byte, shape, keys string, field func(key []byte, valOff int) bool) (int, bool) {
 	s := d.begin(data)
-	*r = pairRaw{}
-	r.cits = [2]int32{int32(len(d.ids)), int32(len(d.ids))}
-	r.ret = r.cits
 	c := s.peek()
 	start := s.i
 	if c != '{' {
 		if !s.skip(1) {
-			return false
+			return start, false
 		}
-		return d.semantic(start, "a pairs record must be a JSON object {\"qid\", \"scholar\", \"auditor\", ...}, found %s", kind(c))
+		return start, d.semantic(start, "%s must be a JSON object %s, found %s", shape, keys, kind(c))
 	}
 	s.i++
 	for first := true; ; first = false {
@@ -444,39 +443,51 @@ func (d *recordDecoder) pair(data []byte, r *pairRaw) bool {
 		if !more {
 			break
 		}
-		var ok bool
-		switch string(k) {
-		case "qid":
-			r.hasQID = true
-			ok = d.qid(&r.qid, &r.qidNum, voff)
-		case "scholar":
-			r.hasSch = true
-			ok = d.judgement("scholar", &r.sch)
-		case "auditor":
-			r.hasAud = true
-			ok = d.judgement("auditor", &r.aud)
-		case "answer_json":
-			ok = d.answer(r)
-		case "retrieved_ids":
-			ok = d.idList("retrieved_ids", &r.ret, &r.hasRetrieved)
-		case "flags":
-			ok = d.flags(r)
-		default:
-			ok = s.skip(1)
-		}
-		if !ok {
-			return false
+		if !field(k, voff) {
+			return start, false
 		}
 	}
 	if s.bad {
-		return false
+		return start, false
 	}
 	if !s.atEnd() {
-		return s.fail()
+		return start, s.fail()
 	}
+	if d.tooLarge() {
+		return start, d.semantic(start, "record too large: its strings exceed 2 GiB")
+	}
+	return start, true
+}
+
+// pair decodes one merged pairs record into r. It returns false on failure: d.sc.bad for a
+// syntax error, else d.err.
+func (d *recordDecoder) pair(data []byte, r *pairRaw) bool {
+	*r = pairRaw{}
+	r.cits = [2]int32{int32(len(d.ids)), int32(len(d.ids))}
+	r.ret = r.cits
+	start, ok := d.record(data, "a pairs record", `{"qid", "scholar", "auditor", ...}`, func(k []byte, voff int) bool {
+		switch string(k) {
+		case "qid":
+			r.hasQID = true
+			return d.qid(&r.qid, &r.qidNum, voff)
+		case "scholar":
+			r.hasSch = true
+			return d.judgement("scholar", &r.sch)
+		case "auditor":
+			r.hasAud = true
+			return d.judgement("auditor", &r.aud)
+		case "answer_json":
+			return d.answer(r)
+		case "retrieved_ids":
+			return d.idList("retrieved_ids", &r.ret, &r.hasRetrieved)
+		case "flags":
+			return d.flags(r)
+		}
+		return d.sc.skip(1)
+	})
 	switch {
-	case d.tooLarge():
-		return d.semantic(start, "record too large: its strings exceed 2 GiB")
+	case !ok:
+		return false
 	case !r.hasQID:
 		return d.semantic(start, "missing field \"qid\"")
 	case !r.hasSch:
@@ -497,47 +508,22 @@ type labelRaw struct {
 
 // labelRecord decodes one {"qid", "label", "reason"} record.
 func (d *recordDecoder) labelRecord(data []byte, r *labelRaw) bool {
-	s := d.begin(data)
 	*r = labelRaw{}
-	c := s.peek()
-	start := s.i
-	if c != '{' {
-		if !s.skip(1) {
-			return false
-		}
-		return d.semantic(start, "a label record must be a JSON object {\"qid\", \"label\", \"reason\"}, found %s", kind(c))
-	}
-	s.i++
-	for first := true; ; first = false {
-		k, voff, more := d.member(first)
-		if !more {
-			break
-		}
-		var ok bool
+	start, ok := d.record(data, "a label record", `{"qid", "label", "reason"}`, func(k []byte, voff int) bool {
 		switch string(k) {
 		case "qid":
 			r.hasQID = true
-			ok = d.qid(&r.qid, &r.qidNum, voff)
+			return d.qid(&r.qid, &r.qidNum, voff)
 		case "label":
-			ok = d.label("", &r.j, voff)
+			return d.label("", &r.j, voff)
 		case "reason":
-			ok = d.reason(&r.j.reason)
-		default:
-			ok = s.skip(1)
+			return d.reason(&r.j.reason)
 		}
-		if !ok {
-			return false
-		}
-	}
-	if s.bad {
-		return false
-	}
-	if !s.atEnd() {
-		return s.fail()
-	}
+		return d.sc.skip(1)
+	})
 	switch {
-	case d.tooLarge():
-		return d.semantic(start, "record too large: its strings exceed 2 GiB")
+	case !ok:
+		return false
 	case !r.hasQID:
 		return d.semantic(start, "missing field \"qid\"")
 	case !r.j.hasLabel:
