@@ -30,6 +30,13 @@ type Options struct {
 	Thresholds     Thresholds
 	FailOn         FailOn
 	AllowUnmatched bool // evaluate the qids both validators labelled instead of failing
+	// Workers is how many goroutines decode and evaluate traces, besides the one that reads
+	// them; 0 means one per CPU (GOMAXPROCS). The result is the same whatever the number.
+	Workers int
+
+	// sequential reads and evaluates traces in the calling goroutine, one record at a time:
+	// the plain reading that the tests hold the pipeline to.
+	sequential bool
 }
 
 // UsageError is a configuration mistake (exit code 3), as opposed to bad input files.
@@ -68,7 +75,7 @@ func Run(ctx context.Context, in Inputs, o Options) (*Result, error) {
 	res := &Result{Profile: o.Profile}
 	var err error
 	if len(in.Traces) > 0 {
-		if res.Reliability, err = runReliability(ctx, in.Traces, o.Profile); err != nil {
+		if res.Reliability, err = runReliability(ctx, in.Traces, o); err != nil {
 			return nil, err
 		}
 	}
@@ -103,22 +110,36 @@ func (s *idSet) add(id, file string, line int) error {
 	return nil
 }
 
-func runReliability(ctx context.Context, patterns []string, p profile.Profile) (*reliability.Summary, error) {
+func runReliability(ctx context.Context, patterns []string, o Options) (*reliability.Summary, error) {
 	files, err := input.Expand(patterns)
 	if err != nil {
 		return nil, fmt.Errorf("traces: %w", err)
 	}
+	if o.sequential {
+		return runReliabilitySequential(ctx, files, o.Profile)
+	}
+	workers := o.Workers
+	if workers <= 0 {
+		workers = defaultWorkers()
+	}
+	return runReliabilityParallel(ctx, files, o.Profile, workers, false)
+}
+
+// runReliabilitySequential reads and evaluates the trace files one record at a time, in one
+// goroutine: the reference that the parallel pipeline (parallel.go) must match.
+func runReliabilitySequential(ctx context.Context, files []string, p profile.Profile) (*reliability.Summary, error) {
 	sum := &reliability.Summary{Traces: []reliability.Result{}}
-	ids := newIDSet("trace")
+	ids := newTraceIDs()
+	ev := reliability.Evaluator{Profile: p, Brief: true}
 	for _, f := range files {
 		err := trace.Each(f, func(t *trace.Trace) error {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			if err := ids.add(t.ID, t.File, t.Line); err != nil {
-				return err
+			if first, dup := ids.add(t.ID, len(sum.Traces)); dup {
+				return duplicateID(t.ID, t.File, t.Line, &sum.Traces[first])
 			}
-			sum.Add(reliability.Evaluate(t, p))
+			sum.Add(ev.Evaluate(t))
 			return nil
 		})
 		if err != nil {
@@ -126,6 +147,27 @@ func runReliability(ctx context.Context, patterns []string, p profile.Profile) (
 		}
 	}
 	return sum, nil
+}
+
+// traceIDs finds a second trace with an id already seen. It keeps, per id (the result's own
+// string), the number of the trace that had it first: the results say where that was.
+type traceIDs map[string]int32
+
+func newTraceIDs() traceIDs { return traceIDs{} }
+
+// add records the id of trace number n (counting from 0), unless a trace had it before: then
+// it returns that trace's number.
+func (s traceIDs) add(id string, n int) (first int, dup bool) {
+	if f, dup := s[id]; dup {
+		return int(f), true
+	}
+	s[id] = int32(n)
+	return 0, false
+}
+
+// duplicateID is the error for a trace at line of file whose id the trace of first had.
+func duplicateID(id, file string, line int, first *reliability.Result) error {
+	return &input.Error{File: file, Line: line, Msg: fmt.Sprintf("duplicate trace id %q: already used at %s:%d; every trace needs its own id", id, first.File, first.Line)}
 }
 
 func runCoherence(ctx context.Context, patterns []string, p profile.Profile) (*coherence.Summary, error) {

@@ -7,7 +7,6 @@
 package input
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -20,7 +19,8 @@ import (
 	"unicode/utf8"
 )
 
-// Record is one JSON record and where it starts.
+// Record is one JSON record and where it starts. Every record the readers of this package
+// deliver is valid UTF-8 (a record that is not is an error).
 type Record struct {
 	File string // the path as it was matched
 	Line int    // 1-based line on which the record starts
@@ -109,13 +109,26 @@ func SplitList(s string) []string {
 // Each streams the records of the file at path to fn, in file order. It stops at the first
 // error, from the file or from fn, and returns it. A file holding no record is an error.
 func Each(path string, fn func(Record) error) error {
-	f, err := os.Open(path)
+	f, err := Open(path)
 	if err != nil {
-		return &Error{File: path, Msg: fmt.Sprintf("cannot open: %v", unwrapPathError(err))}
+		return err
 	}
 	defer f.Close()
 	return EachReader(path, f, fn)
 }
+
+// Open opens an input file for reading; a failure is an *Error saying why, as Each says it.
+func Open(path string) (*os.File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, &Error{File: path, Msg: fmt.Sprintf("cannot open: %v", unwrapPathError(err))}
+	}
+	return f, nil
+}
+
+// IsJSONLines reports whether the file called name holds JSON Lines (its name ends ".jsonl"
+// in any case) rather than one JSON value.
+func IsJSONLines(name string) bool { return strings.HasSuffix(strings.ToLower(name), ".jsonl") }
 
 // EachReader is Each over an already open reader; name is used in errors and records and
 // decides the format (".jsonl" suffix or not).
@@ -123,7 +136,7 @@ func EachReader(name string, r io.Reader, fn func(Record) error) error {
 	var n int
 	count := func(rec Record) error { n++; return fn(rec) }
 	var err error
-	if strings.HasSuffix(strings.ToLower(name), ".jsonl") {
+	if IsJSONLines(name) {
 		err = eachLine(name, r, count)
 	} else {
 		err = eachValue(name, r, count)
@@ -146,42 +159,20 @@ var bom = []byte{0xef, 0xbb, 0xbf}
 
 // eachLine reads a JSON Lines file. Lines of any length are read whole.
 func eachLine(name string, r io.Reader, fn func(Record) error) error {
-	br := bufio.NewReaderSize(r, 256<<10)
-	var long []byte
-	line := 0
+	cr := NewChunkReader(name, r)
+	buf := make([]byte, 0, 256<<10)
 	for {
-		chunk, err := br.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
-			long = append(long, chunk...)
-			continue
-		}
-		if err != nil && err != io.EOF {
-			return &Error{File: name, Line: line + 1, Msg: fmt.Sprintf("read error: %v", err)}
-		}
-		data := chunk
-		if long != nil {
-			long = append(long, chunk...)
-			data = long
-		}
-		if len(data) > 0 {
-			line++
-			if line == 1 {
-				data = bytes.TrimPrefix(data, bom)
-			}
-			data = bytes.TrimRight(data, "\r\n")
-			if len(bytes.TrimSpace(data)) > 0 {
-				if !utf8.Valid(data) {
-					return invalidUTF8(name, line, 0, data)
-				}
-				if ferr := fn(Record{File: name, Line: line, Col: 1, Data: data}); ferr != nil {
-					return ferr
-				}
-			}
-		}
-		long = long[:0:0]
+		c, err := cr.Next(buf)
 		if err == io.EOF {
 			return nil
 		}
+		if err != nil {
+			return err
+		}
+		if err := c.EachRecord(fn); err != nil {
+			return err
+		}
+		buf = c.Data
 	}
 }
 
@@ -201,9 +192,10 @@ func invalidUTF8(name string, line, startCol int, data []byte) *Error {
 	return &Error{File: name, Line: line, Col: col, Msg: "invalid UTF-8: input files must be UTF-8 text"}
 }
 
-// eachValue reads a file holding one JSON value: a record, or an array streamed element by
-// element.
-func eachValue(name string, r io.Reader, fn func(Record) error) error {
+// eachValueStream reads a file holding one JSON value: a record, or an array streamed element
+// by element, with encoding/json's Decoder (array.go reads arrays faster, and falls back on
+// this for anything unusual).
+func eachValueStream(name string, r io.Reader, fn func(Record) error) error {
 	lt := &lineTracker{r: r}
 	dec := json.NewDecoder(lt)
 	dec.UseNumber()

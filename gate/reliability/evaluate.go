@@ -64,10 +64,35 @@ const noMessages = "the trace has no messages: nothing was evaluated"
 // Notes hold RS-1's details sentence for each signal; under the default profile it is
 // followed by that signal's evidence. Reasoning is RS-1's, and Meta its report metadata.
 func Evaluate(t *trace.Trace, p profile.Profile) Result {
+	var ev Evaluator
+	return ev.evaluate(t, p, false)
+}
+
+// Evaluator evaluates traces one after another, as Evaluate does, reusing its working memory
+// from trace to trace. The zero value is ready to use. An Evaluator is not safe for concurrent
+// use: give each goroutine its own.
+type Evaluator struct {
+	// Profile is the profile to score under; "" means the default.
+	Profile profile.Profile
+	// Brief leaves out what only the RS-1 drop-in report shows (Result.Notes and
+	// Result.Reasoning), which the gate report does not keep.
+	Brief bool
+
+	e eval
+}
+
+// Evaluate scores one trace as the package's Evaluate does (with Notes and Reasoning empty
+// when ev.Brief). The result shares no memory with t or with other results.
+func (ev *Evaluator) Evaluate(t *trace.Trace) Result {
+	return ev.evaluate(t, ev.Profile, ev.Brief)
+}
+
+func (ev *Evaluator) evaluate(t *trace.Trace, p profile.Profile, brief bool) Result {
 	if t == nil {
 		t = &trace.Trace{}
 	}
-	e := newEval(t, p == profile.Reference)
+	e := &ev.e
+	e.reset(t, p == profile.Reference)
 	var scores [4]float64
 	var evs [4][]Evidence
 	scores[0], evs[0] = e.hallucination()
@@ -101,6 +126,9 @@ func Evaluate(t *trace.Trace, p profile.Profile) Result {
 	}
 	for i := range evs {
 		r.Evidence = append(r.Evidence, evs[i]...)
+		if brief {
+			continue
+		}
 		r.Notes[i] = details(i, scores[i], t.Usage.Total)
 		if !e.ref && len(evs[i]) > 0 {
 			texts := make([]string, len(evs[i]))
@@ -110,7 +138,9 @@ func Evaluate(t *trace.Trace, p profile.Profile) Result {
 			r.Notes[i] += ": " + strings.Join(texts, "; ")
 		}
 	}
-	r.Reasoning = reasoning(r.Verdict, r.Score, scores, empty)
+	if !brief {
+		r.Reasoning = reasoning(r.Verdict, r.Score, scores, empty)
+	}
 	return r
 }
 
@@ -258,6 +288,8 @@ type callRef struct {
 	// noArgs is true when the record gave no arguments at all (absent or null in RS-1 and
 	// Anthropic input, which the reader folds together; RS-1 reads an absent value as {}).
 	noArgs bool
+	// plain is true when the arguments are UTF-8 text (see plainArgs)
+	plain bool
 }
 
 // resultRef is one tool result with its place in the trace.
@@ -268,64 +300,102 @@ type resultRef struct {
 
 // eval holds what several signals read: flattened calls and results, and their pairing.
 type eval struct {
-	t         *trace.Trace
-	ref       bool
-	calls     []callRef
-	results   []resultRef
-	assistant []int // indices of assistant messages
-	pairs     pairing
-	scratch   []byte
+	t           *trace.Trace
+	ref         bool
+	calls       []callRef
+	results     []resultRef
+	assistant   []int // indices of assistant messages
+	pairs       pairing
+	pairScratch pairScratch
+	scratch     []byte
+	texts       []msgText // per assistant message, see texts.go
+	similar     []int
+	members     []pystr.Member // of the calls' arguments, see args.go
+
+	// groups of identical calls, see loop.go
+	keys       []byte
+	keyEnds    []int
+	keyHashes  []keyHash
+	candidates []int
+	callGroups []callGroup
+	groupCalls []int
+
+	// tools: the distinct tool names in order of first call, the tool of each call, and
+	// per-tool scratch of the signals
+	tools                  []string
+	toolOf                 []int32
+	toolIndex              map[string]int32 // for traces with many tools
+	takesArgs              []bool
+	toolCounts, toolFailed []int
+	toolSlot               []int
+
+	// misuse's lists
+	factors         []float64
+	items, badItems []toolItem
+	argText         []byte // unescaped strings of the calls' arguments, see args.go
 }
 
+// newEval returns the evaluation state of trace t.
 func newEval(t *trace.Trace, ref bool) *eval {
-	e := &eval{t: t, ref: ref}
-	nc, nr, na := 0, 0, 0
-	for i := range t.Messages {
-		m := &t.Messages[i]
-		nc += len(m.Calls)
-		nr += len(m.Results)
-		if m.Role == "assistant" {
-			na++
-		}
-	}
-	e.calls = make([]callRef, 0, nc)
-	e.results = make([]resultRef, 0, nr)
-	e.assistant = make([]int, 0, na)
+	e := &eval{}
+	e.reset(t, ref)
+	return e
+}
+
+// reset prepares e for trace t, keeping the memory of the trace before.
+func (e *eval) reset(t *trace.Trace, ref bool) {
+	e.t, e.ref = t, ref
+	clear(e.calls) // drop the pointers into the trace before
+	clear(e.results)
+	clear(e.members)
+	e.members, e.argText = e.members[:0], e.argText[:0]
+	clear(e.tools)
+	e.tools, e.toolOf = e.tools[:0], e.toolOf[:0]
+	clear(e.toolIndex)
+	e.calls, e.results, e.assistant = e.calls[:0], e.results[:0], e.assistant[:0]
 	for i := range t.Messages {
 		m := &t.Messages[i]
 		if m.Role == "assistant" {
 			e.assistant = append(e.assistant, i)
 		}
 		for j := range m.Calls {
-			e.calls = append(e.calls, decodeCall(i, &m.Calls[j]))
+			e.calls = append(e.calls, e.decodeCall(i, &m.Calls[j]))
+			e.toolOf = append(e.toolOf, e.toolID(m.Calls[j].Tool))
 		}
 		for j := range m.Results {
 			e.results = append(e.results, resultRef{msg: i, res: &m.Results[j]})
 		}
 	}
-	e.pairs = pair(e.calls, e.results)
-	return e
+	e.pairs = pair(e.calls, e.results, e.pairs, &e.pairScratch)
+	e.resetTexts(len(e.assistant))
 }
 
-// decodeCall decodes a call's arguments. Arguments that are not JSON, or that Python's
-// json.loads would reject, are taken as the Python string of their raw text.
-func decodeCall(msg int, c *trace.Call) callRef {
-	r := callRef{msg: msg, call: c}
-	switch {
-	case c.Args == nil:
-		r.noArgs = true
-		r.args = pystr.Value{Kind: pystr.KindDict}
-	case c.ArgsValid:
-		v, err := pystr.Parse(c.Args)
-		if err == nil {
-			r.args = v
-			break
+// toolID numbers tool names in order of their first call: by a linear search while there are
+// few, through a map beyond.
+func (e *eval) toolID(name string) int32 {
+	if len(e.tools) < 16 {
+		for i, t := range e.tools {
+			if t == name {
+				return int32(i)
+			}
 		}
-		r.args = pystr.Value{Kind: pystr.KindStr, Text: string(c.Args)}
-	default:
-		r.args = pystr.Value{Kind: pystr.KindStr, Text: string(c.Args)}
+		e.tools = append(e.tools, name)
+		return int32(len(e.tools) - 1)
 	}
-	return r
+	if e.toolIndex == nil {
+		e.toolIndex = make(map[string]int32)
+	}
+	if len(e.toolIndex) == 0 {
+		for i, t := range e.tools {
+			e.toolIndex[t] = int32(i)
+		}
+	}
+	if i, ok := e.toolIndex[name]; ok {
+		return i
+	}
+	e.tools = append(e.tools, name)
+	e.toolIndex[name] = int32(len(e.tools) - 1)
+	return int32(len(e.tools) - 1)
 }
 
 // failed reports whether result k failed.

@@ -105,6 +105,37 @@ type toolItem struct {
 
 // byTool groups items by tool in order of first appearance: "`process` at messages 3, 3".
 func byTool(items []toolItem) (string, []int) {
+	if len(items) > 64 {
+		return byToolMap(items)
+	}
+	all := make([]int, len(items))
+	var b strings.Builder
+	var at []int
+	done := make([]bool, len(items))
+	for i, it := range items { // in order of first appearance, so the text is deterministic
+		all[i] = it.msg
+		if done[i] {
+			continue
+		}
+		at = at[:0]
+		for j := i; j < len(items); j++ {
+			if !done[j] && items[j].tool == it.tool {
+				at = append(at, items[j].msg)
+				done[j] = true
+			}
+		}
+		if b.Len() > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(toolName(it.tool))
+		b.WriteString(" at ")
+		b.WriteString(messages(at))
+	}
+	return b.String(), all
+}
+
+// byToolMap is byTool for long lists, through a map.
+func byToolMap(items []toolItem) (string, []int) {
 	var order []string
 	at := make(map[string][]int, 4)
 	all := make([]int, 0, len(items))

@@ -83,12 +83,12 @@ func (e *eval) hallucination() (float64, []Evidence) {
 	if len(e.assistant) > 0 {
 		m++
 		var claims []Evidence
-		for _, i := range e.assistant {
+		for k, i := range e.assistant {
 			msg := &e.t.Messages[i]
 			if len(msg.Calls) > 0 {
 				continue
 			}
-			if phrase := e.claim(msg.Content); phrase != "" {
+			if phrase := e.claim(k); phrase != "" {
 				claims = append(claims, Evidence{Signal: SignalHallucination,
 					Text:     fmt.Sprintf("assistant message %d claims tool use (%q) but makes no tool call", i, phrase),
 					Messages: []int{i}})
@@ -106,10 +106,10 @@ func (e *eval) hallucination() (float64, []Evidence) {
 	return clamp(s / float64(m)), ev
 }
 
-// claim returns the claim phrase that text contains, or "".
-func (e *eval) claim(text string) string {
+// claim returns the claim phrase that assistant message k contains, or "".
+func (e *eval) claim(k int) string {
 	if e.ref {
-		e.scratch = pystr.AppendLower(e.scratch[:0], text)
+		e.scratch = pystr.AppendLower(e.scratch[:0], e.text(k))
 		for _, p := range claimPhrases {
 			if bytes.Contains(e.scratch, []byte(p)) {
 				return p
@@ -117,7 +117,7 @@ func (e *eval) claim(text string) string {
 		}
 		return ""
 	}
-	words := appendWords(nil, text)
+	words := e.wordsOf(k).words
 	for i, p := range defaultClaims {
 		if containsRun(words, p) {
 			if i < len(claimPhrases) {

@@ -2,7 +2,10 @@ package reliability
 
 import (
 	"bytes"
+	"cmp"
+	"encoding/binary"
 	"fmt"
+	"hash/maphash"
 	"math"
 	"slices"
 	"strconv"
@@ -81,47 +84,103 @@ type callGroup struct {
 }
 
 // groups returns the groups of identical calls with more than one member, ordered by their
-// first call.
+// first call. Calls are identical when their keys are (the tool's name, then the arguments as
+// the profile compares them); keys are compared through their hashes, and exactly where two
+// hashes are equal.
 func (e *eval) groups() []callGroup {
-	// Every call's key goes into one buffer; ends[i] is where call i's key stops.
-	var buf []byte
-	ends := make([]int, len(e.calls))
-	for i := range e.calls {
+	// Only calls of a tool called more than once can be alike.
+	counts := grow(e.toolCounts, len(e.tools))
+	e.toolCounts = counts
+	for _, t := range e.toolOf {
+		counts[t]++
+	}
+	cand := e.candidates[:0]
+	plain := true // every candidate's arguments are UTF-8 (see appendKey)
+	for i, t := range e.toolOf {
+		if counts[t] > 1 {
+			cand = append(cand, i)
+			plain = plain && plainArgs(&e.calls[i])
+		}
+	}
+	e.candidates = cand
+	if len(cand) < 2 {
+		return nil
+	}
+	// Every candidate's key goes into one buffer; ends[k] is where candidate k's key stops.
+	buf, ends := e.keys[:0], e.keyEnds[:0]
+	for _, i := range cand {
 		c := &e.calls[i]
+		buf = binary.AppendUvarint(buf, uint64(len(c.call.Tool)))
 		buf = append(buf, c.call.Tool...)
-		buf = append(buf, 0)
-		if e.ref {
+		switch {
+		case e.ref:
 			buf = appendRefSignature(buf, c.args)
-		} else {
+		case plain:
+			buf = appendKey(buf, c)
+		default:
+			// Some argument is not UTF-8: write every key the long way, which compares
+			// strings as Python would have read them.
 			buf = appendCanonical(buf, c)
 		}
-		ends[i] = len(buf)
+		ends = append(ends, len(buf))
 	}
-	key := func(i int) []byte {
-		if i == 0 {
+	e.keys, e.keyEnds = buf, ends
+	key := func(k int) []byte {
+		if k == 0 {
 			return buf[:ends[0]]
 		}
-		return buf[ends[i-1]:ends[i]]
+		return buf[ends[k-1]:ends[k]]
 	}
-	idx := make([]int, len(e.calls))
-	for i := range idx {
-		idx[i] = i
+	hs := e.keyHashes[:0]
+	for k := range cand {
+		hs = append(hs, keyHash{maphash.Bytes(keySeed, key(k)), int32(k)})
 	}
-	slices.SortStableFunc(idx, func(a, b int) int { return bytes.Compare(key(a), key(b)) })
-	var out []callGroup
-	for i := 0; i < len(idx); {
+	slices.SortFunc(hs, func(a, b keyHash) int {
+		if a.h != b.h {
+			return cmp.Compare(a.h, b.h)
+		}
+		return cmp.Compare(a.i, b.i)
+	})
+	e.keyHashes = hs
+	out, members := e.callGroups[:0], e.groupCalls[:0]
+	for i := 0; i < len(hs); {
 		j := i + 1
-		for j < len(idx) && bytes.Equal(key(idx[j]), key(idx[i])) {
+		for j < len(hs) && hs[j].h == hs[i].h {
 			j++
 		}
-		if j-i > 1 {
-			out = append(out, callGroup{calls: idx[i:j:j]})
+		// hs[i:j] share a hash: split them by key, keeping trace order
+		for a := i; a < j; a++ {
+			if hs[a].i < 0 {
+				continue // already in a group
+			}
+			start := len(members)
+			members = append(members, cand[hs[a].i])
+			for b := a + 1; b < j; b++ {
+				if hs[b].i >= 0 && bytes.Equal(key(int(hs[b].i)), key(int(hs[a].i))) {
+					members = append(members, cand[hs[b].i])
+					hs[b].i = -1
+				}
+			}
+			if len(members)-start > 1 {
+				out = append(out, callGroup{calls: members[start:len(members):len(members)]})
+			} else {
+				members = members[:start]
+			}
 		}
 		i = j
 	}
 	slices.SortFunc(out, func(a, b callGroup) int { return a.calls[0] - b.calls[0] })
+	e.callGroups, e.groupCalls = out, members
 	return out
 }
+
+// keyHash is the hash of candidate i's key.
+type keyHash struct {
+	h uint64
+	i int32
+}
+
+var keySeed = maphash.MakeSeed()
 
 // repeatedCalls is factor (a) with its evidence.
 func (e *eval) repeatedCalls() (float64, []Evidence) {
@@ -167,28 +226,31 @@ func (e *eval) repeatedCalls() (float64, []Evidence) {
 
 // similarPairs compares consecutive assistant messages and returns the pairs (by the index
 // of the first message in e.assistant) that are more than 70% alike, and the number of pairs.
+// It stops as soon as too few pairs are left for more than half of them to be alike: the
+// factor cannot fire then, and what it returns says so (at most half the pairs).
+//
+// It goes from the last pair to the first: the last assistant message is often the answer,
+// which makes no call and whose words the hallucination signal has read already.
 func (e *eval) similarPairs() ([]int, int) {
-	var similar []int
-	if e.ref {
-		var prev, cur charText
-		for k, i := range e.assistant {
-			cur.read(e.t.Messages[i].Content)
-			if k > 0 && refSimilarity(&prev, &cur) > 0.7 {
-				similar = append(similar, k-1)
-			}
-			prev, cur = cur, prev
+	pairs := len(e.assistant) - 1
+	similar := e.similar[:0]
+	unlike := 0
+	for k := len(e.assistant) - 1; k > 0; k-- {
+		var sim float64
+		if e.ref {
+			sim = e.refSimilarity(k-1, k)
+		} else {
+			sim = e.wordSimilarity(k-1, k)
 		}
-	} else {
-		var prev, cur wordText
-		for k, i := range e.assistant {
-			cur.read(e.t.Messages[i].Content)
-			if k > 0 && wordSimilarity(&prev, &cur) > 0.7 {
-				similar = append(similar, k-1)
-			}
-			prev, cur = cur, prev
+		if sim > 0.7 {
+			similar = append(similar, k-1)
+		} else if unlike++; 2*(pairs-unlike) <= pairs {
+			break
 		}
 	}
-	return similar, len(e.assistant) - 1
+	slices.Reverse(similar)
+	e.similar = similar
+	return similar, pairs
 }
 
 func (e *eval) similarEvidence(similar []int, pairs int) Evidence {
@@ -219,26 +281,6 @@ func (e *eval) similarEvidence(similar []int, pairs int) Evidence {
 		Messages: keep(msgs)}
 }
 
-// charText is one assistant message as the reference compares it: the text, Python-lower-cased
-// and stripped, and its set of code points.
-type charText struct {
-	empty bool // the raw text was empty (Python: not text)
-	low   []byte
-	set   []rune
-}
-
-func (c *charText) read(text string) {
-	c.empty = text == ""
-	c.low = stripBytes(pystr.AppendLower(c.low[:0], text))
-	c.set = c.set[:0]
-	for i := 0; i < len(c.low); {
-		r, size := utf8.DecodeRune(c.low[i:])
-		c.set = append(c.set, r)
-		i += size
-	}
-	c.set = sortedSet(c.set)
-}
-
 // stripBytes is pystr.Strip on bytes: it trims what Python's str.strip() trims.
 func stripBytes(b []byte) []byte {
 	for len(b) > 0 {
@@ -256,50 +298,6 @@ func stripBytes(b []byte) []byte {
 		b = b[:len(b)-size]
 	}
 	return b
-}
-
-// refSimilarity is RS-1's _simple_similarity: 0 if either text is empty, 1 if the lower-cased
-// stripped texts are equal, else the Jaccard index of their sets of code points.
-func refSimilarity(a, b *charText) float64 {
-	if a.empty || b.empty {
-		return 0
-	}
-	if bytes.Equal(a.low, b.low) {
-		return 1
-	}
-	if len(a.set) == 0 || len(b.set) == 0 {
-		return 0
-	}
-	return jaccard(a.set, b.set)
-}
-
-// wordText is one assistant message as the default compares it.
-type wordText struct {
-	words, shingles []uint64
-	scratch         []byte
-	set             []uint64
-}
-
-func (w *wordText) read(text string) {
-	w.words, w.scratch = appendWordsBuf(w.words[:0], w.scratch, text)
-	w.shingles = sortedSet(appendShingles(w.shingles[:0], w.words))
-	w.set = sortedSet(append(w.set[:0], w.words...))
-}
-
-// wordSimilarity is 0 if either text has no words, 1 if the word sequences are equal, else the
-// Jaccard index of the word 3-shingles (of the word sets when a text has fewer than three
-// words), so that only near-repeats count.
-func wordSimilarity(a, b *wordText) float64 {
-	if len(a.words) == 0 || len(b.words) == 0 {
-		return 0
-	}
-	if slices.Equal(a.words, b.words) {
-		return 1
-	}
-	if len(a.words) >= 3 && len(b.words) >= 3 {
-		return jaccard(a.shingles, b.shingles)
-	}
-	return jaccard(a.set, b.set)
 }
 
 // appendRefSignature writes RS-1's call signature: "" for falsy arguments, Python's
@@ -327,10 +325,68 @@ func appendRefSignature(dst []byte, v pystr.Value) []byte {
 	return append(dst, ']')
 }
 
+// appendKey writes a call's arguments so that two calls get the same bytes exactly when
+// appendCanonical writes the same text for them, but faster: strings are written as they are
+// after their length, not quoted, and numbers as appendCanonical writes them. That holds for
+// calls whose arguments are plain (plainArgs).
+func appendKey(dst []byte, c *callRef) []byte {
+	if c.noArgs || (c.args.Kind == pystr.KindStr && !c.call.ArgsValid && strip(c.args.Text) == "") {
+		return append(dst, 'D', 0) // {}
+	}
+	return appendKeyValue(dst, c.args)
+}
+
+// plainArgs reports whether the call's arguments are UTF-8 text. Every string decoded from
+// them is then UTF-8, but for lone surrogates written as \udXXX escapes, which pystr keeps in
+// their three-byte form: Python's quoting tells all such strings apart, so appendKey may write
+// them as they are. Other text (only a trace built by hand can hold it: package input lets no
+// such record through) is read by Python with U+FFFD for its bad bytes, and needs
+// appendCanonical.
+func plainArgs(c *callRef) bool { return c.plain }
+
+func appendKeyValue(dst []byte, v pystr.Value) []byte {
+	switch v.Kind {
+	case pystr.KindNone:
+		return append(dst, 'n')
+	case pystr.KindBool:
+		if v.Bool {
+			return append(dst, 't')
+		}
+		return append(dst, 'f')
+	case pystr.KindInt, pystr.KindFloat:
+		dst = append(dst, 'N')
+		dst = appendValue(dst, v)
+		return append(dst, ';')
+	case pystr.KindStr:
+		dst = append(dst, 'S')
+		return appendKeyString(dst, v.Text)
+	case pystr.KindList:
+		dst = append(dst, 'L')
+		dst = binary.AppendUvarint(dst, uint64(len(v.List)))
+		for i := range v.List {
+			dst = appendKeyValue(dst, v.List[i])
+		}
+		return dst
+	}
+	var small [16]int
+	dst = append(dst, 'D')
+	dst = binary.AppendUvarint(dst, uint64(len(v.Dict)))
+	for _, i := range sortedKeys(v.Dict, small[:0]) {
+		dst = appendKeyString(dst, v.Dict[i].Key)
+		dst = appendKeyValue(dst, v.Dict[i].Value)
+	}
+	return dst
+}
+
+func appendKeyString(dst []byte, s string) []byte {
+	dst = binary.AppendUvarint(dst, uint64(len(s)))
+	return append(dst, s...)
+}
+
 // appendCanonical writes a call's arguments as a canonical JSON value: object keys sorted at
 // every level, numbers by value. No arguments, an empty object and empty raw text are all "{}".
 func appendCanonical(dst []byte, c *callRef) []byte {
-	if c.noArgs || (c.args.Kind == pystr.KindStr && !c.call.ArgsValid && pystr.Strip(c.args.Text) == "") {
+	if c.noArgs || (c.args.Kind == pystr.KindStr && !c.call.ArgsValid && strip(c.args.Text) == "") {
 		return append(dst, "{}"...)
 	}
 	return appendValue(dst, c.args)

@@ -3,7 +3,6 @@ package reliability
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 
 	"github.com/agentgate/agentgate/gate/pystr"
@@ -36,11 +35,13 @@ func (e *eval) misuse() (float64, []Evidence) {
 	if len(e.t.Messages) == 0 || len(e.calls) == 0 {
 		return 0, nil
 	}
-	var factors []float64
+	factors := e.factors[:0]
+	defer func() { e.factors = factors[:0] }()
 	var ev []Evidence
 
 	if len(e.results) > 0 {
-		var failed []toolItem
+		failed := e.items[:0]
+		defer func() { e.items = failed[:0] }()
 		for k := range e.results {
 			if e.failed(k) {
 				failed = append(failed, toolItem{tool: e.resultTool(k), msg: e.results[k].msg})
@@ -73,11 +74,12 @@ func (e *eval) misuse() (float64, []Evidence) {
 		}
 	}
 
-	var bad []toolItem
+	bad := e.badItems[:0]
+	defer func() { e.badItems = bad[:0] }()
 	takesArgs := e.toolsTakingArgs()
 	for i := range e.calls {
 		c := &e.calls[i]
-		if !e.ref && isEmptyObject(c.args) && !takesArgs[c.call.Tool] {
+		if !e.ref && isEmptyObject(c.args) && !takesArgs[e.toolOf[i]] {
 			continue // a tool without parameters is called with {}: nothing is missing
 		}
 		if badArgs(c) {
@@ -92,7 +94,7 @@ func (e *eval) misuse() (float64, []Evidence) {
 			Messages: keep(msgs)})
 	}
 
-	if tool, calls := e.busiestTool(); len(calls) > 5 {
+	if tool, calls := e.busiestTool(5); len(calls) > 5 {
 		share := float64(len(calls)) / float64(len(e.calls))
 		if share > 0.7 {
 			factors = append(factors, float64(math.Min(1, (share-0.5)*2)*0.5))
@@ -103,13 +105,21 @@ func (e *eval) misuse() (float64, []Evidence) {
 		}
 	}
 
+	nodd := 0
+	for i := range e.calls {
+		if e.suspicious(&e.calls[i]) {
+			nodd++
+		}
+	}
 	var odd []string
 	var oddAt []int
-	for i := range e.calls {
-		c := &e.calls[i]
-		if e.suspicious(c) {
-			odd = append(odd, fmt.Sprintf("`%s` %s at message %d", c.call.Tool, shortArgs(c.call), c.msg))
-			oddAt = append(oddAt, c.msg)
+	if share := float64(nodd) / float64(len(e.calls)); nodd > 0 && share > 0.3 {
+		for i := range e.calls {
+			c := &e.calls[i]
+			if e.suspicious(c) {
+				odd = append(odd, fmt.Sprintf("`%s` %s at message %d", c.call.Tool, shortArgs(c.call), c.msg))
+				oddAt = append(oddAt, c.msg)
+			}
 		}
 	}
 	if share := float64(len(odd)) / float64(len(e.calls)); len(odd) > 0 && share > 0.3 {
@@ -151,7 +161,7 @@ func badArgs(c *callRef) bool {
 		case pystr.KindNone:
 			return true
 		case pystr.KindStr:
-			switch pystr.Strip(m.Text) {
+			switch strip(m.Text) {
 			case "", "null", "undefined", "None":
 				return true
 			}
@@ -163,18 +173,29 @@ func badArgs(c *callRef) bool {
 // isEmptyObject reports whether v is {}.
 func isEmptyObject(v pystr.Value) bool { return v.Kind == pystr.KindDict && len(v.Dict) == 0 }
 
-// toolsTakingArgs returns the tools that this trace calls at least once with a non-empty
-// object of arguments. The default profile uses it to tell a parameterless tool called with
-// {} (OpenAI and SWE-agent write that for a tool such as submit) from a call that dropped its
-// arguments.
-func (e *eval) toolsTakingArgs() map[string]bool {
-	out := map[string]bool{}
+// toolsTakingArgs returns, by tool (see toolOf), whether this trace calls the tool at least
+// once with a non-empty object of arguments. The default profile uses it to tell a
+// parameterless tool called with {} (OpenAI and SWE-agent write that for a tool such as
+// submit) from a call that dropped its arguments.
+func (e *eval) toolsTakingArgs() []bool {
+	out := grow(e.takesArgs, len(e.tools))
 	for i := range e.calls {
 		if v := e.calls[i].args; v.Kind == pystr.KindDict && len(v.Dict) > 0 {
-			out[e.calls[i].call.Tool] = true
+			out[e.toolOf[i]] = true
 		}
 	}
+	e.takesArgs = out
 	return out
+}
+
+// grow returns s with length n, all zero, reusing its memory.
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
 }
 
 // suspicious is check (d) for one call.
@@ -197,8 +218,7 @@ func (e *eval) suspicious(c *callRef) bool {
 func hasErrorLikeValue(v pystr.Value) bool {
 	switch v.Kind {
 	case pystr.KindStr:
-		s := pystr.Lower(pystr.Strip(v.Text))
-		return slices.Contains(errorLike, s) || strings.HasPrefix(s, "error:")
+		return errorLikeText(v.Text)
 	case pystr.KindList:
 		for i := range v.List {
 			if hasErrorLikeValue(v.List[i]) {
@@ -215,33 +235,67 @@ func hasErrorLikeValue(v pystr.Value) bool {
 	return false
 }
 
-// busiestTool returns the tool with the most calls (the first to appear among equals) and the
-// messages of its calls.
-func (e *eval) busiestTool() (string, []int) {
-	idx := make([]int, len(e.calls))
-	for i := range idx {
-		idx[i] = i
+// errorLikeText reports whether text, stripped and lower-cased as Python does, is one of
+// errorLike or begins "error:", without a copy. Those are ASCII, and no character outside
+// ASCII lower-cases to one of their letters but the Kelvin sign (to k, which none has) and
+// İ (to i and a combining dot): so only ASCII text can match, and its lower-casing is A–Z.
+func errorLikeText(text string) bool {
+	t := strip(text)
+	if len(t) >= 6 && lowerIs(t[:6], "error:") {
+		return true
 	}
-	slices.SortStableFunc(idx, func(a, b int) int { return strings.Compare(e.calls[a].call.Tool, e.calls[b].call.Tool) })
-	best, bestFirst, bestStart, bestEnd := 0, 0, 0, 0
-	for i := 0; i < len(idx); {
-		j := i + 1
-		for j < len(idx) && e.calls[idx[j]].call.Tool == e.calls[idx[i]].call.Tool {
-			j++
-		}
-		if n := j - i; n > best || (n == best && idx[i] < bestFirst) {
-			best, bestFirst, bestStart, bestEnd = n, idx[i], i, j
-		}
-		i = j
+	if len(t) > len("undefined") {
+		return false
 	}
-	if best == 0 {
+	for _, w := range errorLike {
+		if lowerIs(t, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// lowerIs reports whether s lower-cased is w, for w lower-case ASCII: s must be ASCII.
+func lowerIs(s, w string) bool {
+	if len(s) != len(w) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c-'A' < 26 {
+			c += 'a' - 'A'
+		}
+		if c != w[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// busiestTool returns the tool with the most calls (the first to appear among equals) and,
+// when it has more than atLeast calls, the messages of its calls.
+func (e *eval) busiestTool(atLeast int) (string, []int) {
+	counts := grow(e.toolCounts, len(e.tools))
+	e.toolCounts = counts
+	for _, t := range e.toolOf {
+		counts[t]++
+	}
+	best := -1
+	for t, n := range counts { // tools are numbered in order of appearance
+		if best < 0 || n > counts[best] {
+			best = t
+		}
+	}
+	if best < 0 || counts[best] <= atLeast {
 		return "", nil
 	}
-	msgs := make([]int, 0, best)
-	for _, i := range idx[bestStart:bestEnd] {
-		msgs = append(msgs, e.calls[i].msg)
+	msgs := make([]int, 0, counts[best])
+	for i, t := range e.toolOf {
+		if int(t) == best {
+			msgs = append(msgs, e.calls[i].msg)
+		}
 	}
-	return e.calls[idx[bestStart]].call.Tool, msgs
+	return e.tools[best], msgs
 }
 
 // toolFailures is the failure count of one tool's paired results.
@@ -255,32 +309,43 @@ type toolFailures struct {
 // failingTools returns the tools with at least three paired results of which more than half
 // failed, in order of their first result.
 func (e *eval) failingTools() []toolFailures {
-	var idx []int
+	results, failed := grow(e.toolCounts, len(e.tools)), grow(e.toolFailed, len(e.tools))
+	e.toolCounts, e.toolFailed = results, failed
+	any := false
 	for k := range e.results {
-		if e.pairs.callOf[k] >= 0 {
-			idx = append(idx, k)
-		}
-	}
-	slices.SortStableFunc(idx, func(a, b int) int { return strings.Compare(e.resultTool(a), e.resultTool(b)) })
-	var out []toolFailures
-	for i := 0; i < len(idx); {
-		tool := e.resultTool(idx[i])
-		j := i + 1
-		for j < len(idx) && e.resultTool(idx[j]) == tool {
-			j++
-		}
-		t := toolFailures{tool: tool, first: idx[i], results: j - i}
-		for _, k := range idx[i:j] {
+		if c := e.pairs.callOf[k]; c >= 0 {
+			t := e.toolOf[c]
+			results[t]++
 			if e.failed(k) {
-				t.failed++
-				t.failedAt = append(t.failedAt, e.results[k].msg)
+				failed[t]++
+				any = true
 			}
 		}
-		if t.results >= 3 && 2*t.failed > t.results {
-			out = append(out, t)
-		}
-		i = j
 	}
-	slices.SortFunc(out, func(a, b toolFailures) int { return a.first - b.first })
+	if !any {
+		return nil
+	}
+	// slot[t] is 1 + the index in out of tool t, once listed
+	slot := grow(e.toolSlot, len(e.tools))
+	e.toolSlot = slot
+	var out []toolFailures
+	for k := range e.results {
+		c := e.pairs.callOf[k]
+		if c < 0 {
+			continue
+		}
+		t := e.toolOf[c]
+		if results[t] < 3 || 2*failed[t] <= results[t] {
+			continue
+		}
+		if slot[t] == 0 { // the tool's first result: results come in order
+			out = append(out, toolFailures{tool: e.tools[t], first: k, results: results[t], failed: failed[t]})
+			slot[t] = len(out)
+		}
+		if e.failed(k) {
+			o := &out[slot[t]-1]
+			o.failedAt = append(o.failedAt, e.results[k].msg)
+		}
+	}
 	return out
 }

@@ -18,22 +18,23 @@ type pairing struct {
 }
 
 // pair computes the pairing in O(n log n) without maps: calls and results are each sorted
-// by id (stably, so that each id's calls stay in trace order) and merged id by id.
-func pair(calls []callRef, results []resultRef) pairing {
-	p := pairing{callOf: make([]int32, len(results)), resultOf: make([]int32, len(calls))}
+// by id (stably, so that each id's calls stay in trace order) and merged id by id. It reuses
+// the memory of p and of the scratch s.
+func pair(calls []callRef, results []resultRef, p pairing, s *pairScratch) pairing {
+	p.callOf, p.resultOf = grow(p.callOf, len(results)), grow(p.resultOf, len(calls))
 	for i := range p.callOf {
 		p.callOf[i] = -1
 	}
 	for i := range p.resultOf {
 		p.resultOf[i] = -1
 	}
-	ci := make([]int32, 0, len(calls))
+	ci := s.calls[:0]
 	for i := range calls {
 		if calls[i].call.HasID {
 			ci = append(ci, int32(i))
 		}
 	}
-	ri := make([]int32, 0, len(results))
+	ri := s.results[:0]
 	for i := range results {
 		if results[i].res.HasID {
 			ri = append(ri, int32(i))
@@ -68,7 +69,13 @@ func pair(calls []callRef, results []resultRef) pairing {
 		}
 		c = end
 	}
+	s.calls, s.results = ci, ri
 	return p
+}
+
+// pairScratch is pair's working memory.
+type pairScratch struct {
+	calls, results []int32
 }
 
 // unanswered lists the calls with an id that no result answered, in trace order.

@@ -2,12 +2,16 @@ package trace
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentgate/agentgate/gate/input"
+	"github.com/agentgate/agentgate/test/gensuite"
 )
 
 // writeRS1Suite writes n RS-1 traces, one per line, to a .jsonl file: 20 messages each with
@@ -143,5 +147,44 @@ func BenchmarkEachTauBench(b *testing.B) {
 		if err := Each(p, func(*Trace) error { return nil }); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkDecoder decodes generated RS-1 traces (test/gensuite: 20 messages and about 7.8 KB
+// each) held in memory, in one goroutine: the one-shot Decode, a Decoder that keeps its
+// scratch space, and one that also reuses the trace (as the gate's workers do).
+func BenchmarkDecoder(b *testing.B) {
+	g := gensuite.NewTraces(1)
+	var recs []input.Record
+	size := 0
+	for i := range 2000 {
+		data := bytes.TrimSuffix(g.Append(nil), []byte("\n"))
+		size += len(data) + 1
+		recs = append(recs, input.Record{File: "suite.jsonl", Line: i + 1, Col: 1, Data: data})
+	}
+	for _, c := range []struct {
+		name string
+		dec  func() func(input.Record) (*Trace, error)
+	}{
+		{"Decode", func() func(input.Record) (*Trace, error) { return Decode }},
+		{"Decoder", func() func(input.Record) (*Trace, error) { d := &Decoder{ValidUTF8: true}; return d.Decode }},
+		{"Decoder-reuse", func() func(input.Record) (*Trace, error) {
+			d := &Decoder{ValidUTF8: true, Reuse: true}
+			return d.Decode
+		}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			dec := c.dec()
+			b.SetBytes(int64(size / len(recs)))
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				if _, err := dec(recs[i%len(recs)]); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+			b.ReportMetric(float64(i)/b.Elapsed().Seconds(), "records/s")
+		})
 	}
 }

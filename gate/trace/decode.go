@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agentgate/agentgate/gate/input"
 )
@@ -17,7 +18,7 @@ import (
 // Decode. It stops at the first error, from the file, from a record or from fn, and returns
 // it; problems with the input are *input.Error values naming file, line and column.
 func Each(path string, fn func(*Trace) error) error {
-	var d decoder // reused: its scratch space survives from record to record
+	d := decoder{trusted: true} // reused: its scratch space survives from record to record
 	return input.Each(path, func(rec input.Record) error {
 		t, err := d.decode(rec)
 		if err != nil {
@@ -35,6 +36,34 @@ func Decode(rec input.Record) (*Trace, error) {
 	var d decoder
 	return d.decode(rec)
 }
+
+// Decoder decodes trace records one after another, as Each does, reusing its working memory
+// from record to record; each Trace it returns is its own. The zero value is ready to use. A
+// Decoder is not safe for concurrent use: give each goroutine its own.
+type Decoder struct {
+	// ValidUTF8 says the records are known to be UTF-8, as every record package input
+	// delivers is, so that the decoder need not check them again.
+	ValidUTF8 bool
+	// Reuse lets Decode reuse the memory of the Trace it returned before, text included: a
+	// Trace is then only valid until the next call, and nothing of it (not even a string)
+	// may be kept beyond that, except its ID and File, which are always strings of their
+	// own. It spares the allocations of a stream of traces that are looked at one by one.
+	Reuse bool
+
+	d decoder
+}
+
+// Decode turns one record into a Trace, exactly as the package's Decode does.
+func (d *Decoder) Decode(rec input.Record) (*Trace, error) {
+	d.d.trusted, d.d.reuse = d.ValidUTF8, d.Reuse
+	return d.d.decode(rec)
+}
+
+// After tells the decoder that the next record follows one that started at line of file. A
+// record without an id is named <file>:<line>, or <file>:<line>:<col> when it starts on the
+// same line as the record before it (a JSON array written on one line): a Decoder fed records
+// in file order knows that by itself, one that resumes elsewhere must be told.
+func (d *Decoder) After(file string, line int) { d.d.lastFile, d.d.lastLine = file, line }
 
 // listKeys are the keys the message list may sit under, in order of preference.
 var listKeys = [...]string{"messages", "trajectory", "traj", "history"}
@@ -121,7 +150,16 @@ type decoder struct {
 
 	// call and result ids seen in this record, so that equal ids share one string
 	intern map[string]string
-	msgs   []jsonMessage
+	jr     jsonRecord
+	// trusted is true when records are known to be UTF-8 (package input checks every record
+	// it delivers), so that decode need not check them again
+	trusted bool
+	// reuse is Decoder.Reuse; the trace, messages, calls and results below are then reused
+	reuse   bool
+	trace   Trace
+	calls   []Call
+	results []Result
+	msgs    []jsonMessage
 
 	// the first strong sign of a shape, and where it was seen
 	shape     Shape
@@ -132,6 +170,14 @@ type decoder struct {
 
 func (d *decoder) decode(rec input.Record) (*Trace, error) {
 	d.rec, d.key, d.msgs, d.shape, d.markAt, d.markWhat, d.sawAnthro = rec, "", nil, "", markPlace{}, "", false
+	// A new arena for every record, as the strings of the last trace point into the old one,
+	// unless they are known to be dead.
+	if d.reuse && cap(d.scratch.arena) >= len(rec.Data) {
+		d.scratch.arena = d.scratch.arena[:0]
+	} else {
+		d.scratch.arena = make([]byte, 0, len(rec.Data))
+	}
+	d.scratch.valid = d.trusted || utf8.Valid(rec.Data)
 	if len(d.intern) > 1024 {
 		d.intern = nil // do not keep a huge table for the records to come
 	}
@@ -141,31 +187,56 @@ func (d *decoder) decode(rec input.Record) (*Trace, error) {
 	if err := d.checkObject(); err != nil {
 		return nil, err
 	}
-	var jr jsonRecord
+	jr := &d.jr
+	*jr = jsonRecord{}
 	p := parser{data: rec.Data}
-	if p.record(&jr, &d.scratch); p.failed {
+	if p.record(jr, &d.scratch); p.failed {
 		return nil, d.parseError(&p)
 	}
-	if err := d.pickList(&jr); err != nil {
+	if err := d.pickList(jr); err != nil {
 		return nil, err
 	}
-	id, err := d.traceID(&jr, sameLine)
+	id, err := d.traceID(jr, sameLine)
 	if err != nil {
 		return nil, err
 	}
-	calls, results, err := d.detect(&jr)
+	calls, results, err := d.detect(jr)
 	if err != nil {
 		return nil, err
 	}
-	t := &Trace{ID: id, File: d.rec.File, Line: d.rec.Line, Shape: d.shape, Messages: make([]Message, len(d.msgs))}
-	b := builder{calls: make([]Call, 0, calls), results: make([]Result, 0, results)}
+	var t *Trace
+	var b builder
+	if d.reuse {
+		msgs := d.trace.Messages
+		clear(msgs)
+		if cap(msgs) < len(d.msgs) {
+			msgs = make([]Message, len(d.msgs))
+		}
+		d.trace = Trace{ID: id, File: d.rec.File, Line: d.rec.Line, Shape: d.shape, Messages: msgs[:len(d.msgs)]}
+		t = &d.trace
+		clear(d.calls)
+		clear(d.results)
+		if cap(d.calls) < calls {
+			d.calls = make([]Call, 0, calls)
+		}
+		if cap(d.results) < results {
+			d.results = make([]Result, 0, results)
+		}
+		b = builder{calls: d.calls[:0], results: d.results[:0]}
+	} else {
+		t = &Trace{ID: id, File: d.rec.File, Line: d.rec.Line, Shape: d.shape, Messages: make([]Message, len(d.msgs))}
+		b = builder{calls: make([]Call, 0, calls), results: make([]Result, 0, results)}
+	}
 	for i := range d.msgs {
 		if err := d.message(i, &b, &t.Messages[i]); err != nil {
 			return nil, err
 		}
 	}
-	if t.Usage, err = d.usage(&jr); err != nil {
+	if t.Usage, err = d.usage(jr); err != nil {
 		return nil, err
+	}
+	if d.reuse {
+		d.calls, d.results = b.calls, b.results
 	}
 	return t, nil
 }
@@ -358,7 +429,11 @@ func (d *decoder) id(raw rawRef) (id string, ok bool, problem string) {
 	if s, found := d.intern[string(raw[1:len(raw)-1])]; found {
 		return s, true, ""
 	}
-	id, ok, problem = idValue(raw)
+	if s, isStr := d.scratch.str(raw); isStr {
+		id, ok = s, true
+	} else {
+		id, ok, problem = idValue(raw)
+	}
 	if ok {
 		if d.intern == nil {
 			d.intern = make(map[string]string)
@@ -462,7 +537,7 @@ func (d *decoder) message(i int, b *builder, out *Message) error {
 		out.Content = text
 	case m.Content.null():
 	default:
-		s, ok := stringValueBuf(m.Content, &d.scratch.buf)
+		s, ok := d.scratch.str(m.Content)
 		if !ok {
 			return d.errAt(path(d.key, i, "content"), "must be a string, an array of content blocks or null, got %s", kindOf(m.Content))
 		}
@@ -478,11 +553,11 @@ func (d *decoder) message(i int, b *builder, out *Message) error {
 		b.calls = append(b.calls, c)
 	}
 	if f := m.FunctionCall; f != nil { // legacy OpenAI: no id
-		name, ok := stringValue(f.Name)
+		name, ok := d.scratch.str(f.Name)
 		if !ok || name == "" {
 			return d.errAt(path(d.key, i, "function_call"), `has no tool name: expected "name" to be a non-empty string`)
 		}
-		args, valid := arguments(f.Arguments)
+		args, valid := d.arguments(f.Arguments)
 		b.calls = append(b.calls, Call{Tool: name, Args: args, ArgsValid: valid})
 	}
 
@@ -533,7 +608,7 @@ func (d *decoder) call(c *jsonCall, i, j int) (Call, error) {
 		}
 		return out, d.errAt(p, "must be a string, got %s", kindOf(nameRaw))
 	}
-	name, _ := stringValue(nameRaw)
+	name, _ := d.scratch.str(nameRaw)
 	if name == "" {
 		return out, d.errAt(path(d.key, i, "tool_calls", j), "has no tool name: %q is missing or empty", nameKey)
 	}
@@ -546,21 +621,21 @@ func (d *decoder) call(c *jsonCall, i, j int) (Call, error) {
 		return out, d.errAt(path(d.key, i, "tool_calls", j, idKey), "%s", problem)
 	}
 	out.ID, out.HasID, out.Tool = id, has, name
-	out.Args, out.ArgsValid = arguments(argsRaw)
+	out.Args, out.ArgsValid = d.arguments(argsRaw)
 	return out, nil
 }
 
 // arguments returns a call's arguments as bytes of its own. A JSON string holds the arguments
 // as text (OpenAI) which may not parse: it is kept as written and reported as not valid.
 // Any other value is the arguments' JSON. Absent or null arguments are nil.
-func arguments(raw rawRef) ([]byte, bool) {
+func (d *decoder) arguments(raw rawRef) ([]byte, bool) {
 	if raw.null() {
 		return nil, true
 	}
-	if b, ok := bytesValue(raw); ok {
+	if b, ok := d.scratch.strBytes(raw); ok {
 		return b, validJSON(b)
 	}
-	return append([]byte(nil), raw...), true
+	return d.scratch.bytes(raw), true
 }
 
 // rs1Result normalises an RS-1 tool result.
@@ -572,14 +647,14 @@ func (d *decoder) rs1Result(r *jsonResult, i, j int) (Result, error) {
 	}
 	out.CallID, out.HasID, out.Success = id, has, r.Success
 	if !r.Result.null() {
-		if s, ok := stringValueBuf(r.Result, &d.scratch.buf); ok {
+		if s, ok := d.scratch.str(r.Result); ok {
 			out.Content = s
 		} else {
-			out.Content = string(r.Result)
+			out.Content = d.scratch.text(r.Result)
 		}
 	}
 	if !r.Error.null() {
-		s, ok := stringValue(r.Error)
+		s, ok := d.scratch.str(r.Error)
 		if !ok {
 			return out, d.errAt(path(d.key, i, "tool_results", j, "error"), "must be a string or null, got %s", kindOf(r.Error))
 		}
@@ -676,7 +751,7 @@ func (d *decoder) blocks(b *builder, blocks []jsonBlock, i int) (string, error) 
 			text.WriteString(bl.Text)
 			n++
 		case "tool_use":
-			name, ok := stringValue(bl.Name)
+			name, ok := d.scratch.str(bl.Name)
 			if !bl.Name.null() && !ok {
 				return "", d.errAt(p("name"), "must be a string, got %s", kindOf(bl.Name))
 			}
@@ -689,7 +764,7 @@ func (d *decoder) blocks(b *builder, blocks []jsonBlock, i int) (string, error) 
 			}
 			var args []byte
 			if !bl.Input.null() {
-				args = append([]byte(nil), bl.Input...)
+				args = d.scratch.bytes(bl.Input)
 			}
 			b.calls = append(b.calls, Call{ID: id, HasID: has, Tool: name, Args: args, ArgsValid: true})
 		case "tool_result":
@@ -719,7 +794,7 @@ func (d *decoder) blocks(b *builder, blocks []jsonBlock, i int) (string, error) 
 				r.Content = c.String()
 			case bl.Content.null():
 			default:
-				s, ok := stringValueBuf(bl.Content, &d.scratch.buf)
+				s, ok := d.scratch.str(bl.Content)
 				if !ok {
 					return "", d.errAt(p("content"), "must be a string, an array of content blocks or null, got %s", kindOf(bl.Content))
 				}

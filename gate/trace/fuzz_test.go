@@ -2,9 +2,12 @@ package trace
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"math/bits"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/agentgate/agentgate/gate/input"
 )
@@ -84,6 +87,31 @@ func FuzzParser(f *testing.F) {
 			}
 			if b, ok := bytesValue(raw); !ok || string(b) != want {
 				t.Fatalf("bytesValue(%q) = %q, %v; json.Unmarshal gives %q", raw, b, ok, want)
+			}
+			// the decoder's arena, for records known to be UTF-8 and for others
+			s := scratch{valid: utf8.Valid(raw), arena: make([]byte, 0, len(raw)/2)}
+			if got, ok := s.str(raw); !ok || got != want {
+				t.Fatalf("scratch.str(%q) = %q, %v; json.Unmarshal gives %q", raw, got, ok, want)
+			}
+			if b, ok := s.strBytes(raw); !ok || string(b) != want {
+				t.Fatalf("scratch.strBytes(%q) = %q, %v; json.Unmarshal gives %q", raw, b, ok, want)
+			}
+		}
+		// the scanner's eight-byte steps stop where the byte-by-byte table says
+		for i := range data {
+			if i+8 > len(data) {
+				break
+			}
+			m := specials(binary.LittleEndian.Uint64(data[i:]))
+			first := 8
+			for j, c := range data[i : i+8] {
+				if !plain[c] {
+					first = j
+					break
+				}
+			}
+			if got := bits.TrailingZeros64(m) >> 3; m != 0 && got != first || m == 0 && first != 8 {
+				t.Fatalf("specials(%q) marks byte %d first, want %d", data[i:i+8], got, first)
 			}
 		}
 	})

@@ -2,9 +2,13 @@ package trace
 
 import (
 	"bytes"
+	"cmp"
+	"encoding/binary"
 	"encoding/json"
+	"math/bits"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // This file is a small JSON parser that validates a record and fills the decoding structs
@@ -155,10 +159,22 @@ var plain = func() (t [256]bool) {
 	return t
 }()
 
-// scanString passes over the string at p.i and reports whether it holds escapes.
+// scanString passes over the string at p.i and reports whether it holds escapes. It reads
+// eight bytes at a time while none of them needs a look (a quote, a backslash or a control
+// character).
 func (p *parser) scanString() (escaped bool) {
 	d := p.data
-	for i := p.i + 1; i < len(d); {
+	for i := p.i + 1; ; {
+		for i+8 <= len(d) {
+			if m := specials(binary.LittleEndian.Uint64(d[i:])); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			i += 8
+		}
+		if i >= len(d) {
+			break
+		}
 		if plain[d[i]] {
 			i++
 			continue
@@ -193,6 +209,17 @@ func (p *parser) scanString() (escaped bool) {
 	}
 	p.syntax()
 	return
+}
+
+// specials marks (with the high bit of the byte) the bytes of the eight in x, read little
+// endian, that are a quote, a backslash or a control character. Bytes after the first marked
+// one may be marked wrongly (a borrow runs on), but the first mark is always right, which is
+// all scanString uses.
+func specials(x uint64) uint64 {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	q := x ^ (ones * '"')
+	b := x ^ (ones * '\\')
+	return ((q-ones)&^q | (b-ones)&^b | (x-ones*0x20)&^x) & highs
 }
 
 // skipContainer passes over an object or array without recursion.
@@ -350,7 +377,7 @@ func (p *parser) str(want string) string {
 			s, _ := stringValue(p.skip())
 			return s
 		}
-		s, _ := stringValueBuf(p.skip(), &p.s.buf)
+		s, _ := p.s.str(p.skip())
 		return s
 	case 'n':
 		p.literal("null")
@@ -393,8 +420,65 @@ type scratch struct {
 	results []jsonResult
 	ids     []rawRef
 	blocks  []jsonBlock
-	inner   []jsonBlock // blocks inside tool_result blocks
-	buf     []byte      // for resolving escapes
+	inner   []jsonBlock  // blocks inside tool_result blocks
+	usage   [2]jsonUsage // the record's token_usage and usage
+
+	// arena holds the text of the record's strings, so that a trace costs one allocation for
+	// all of them rather than one each; a new arena is started for every record, and strings
+	// point into it (see str), so nothing written to it is ever overwritten.
+	arena []byte
+	// valid is true when the record is known to be UTF-8: strings need no check of their own.
+	valid bool
+}
+
+// text returns a string of its own holding b, stored in the arena.
+func (s *scratch) text(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	start := len(s.arena)
+	s.arena = append(s.arena, b...) // a new backing array when full: the old one stays as it is
+	return unsafe.String(&s.arena[start], len(b))
+}
+
+// bytes returns a copy of b stored in the arena, with no room to append in place.
+func (s *scratch) bytes(b []byte) []byte {
+	start := len(s.arena)
+	s.arena = append(s.arena, b...)
+	return s.arena[start:len(s.arena):len(s.arena)]
+}
+
+// str decodes raw when it is a JSON string, storing the text in the arena.
+func (s *scratch) str(raw []byte) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return "", false
+	}
+	body := raw[1 : len(raw)-1]
+	if !s.valid {
+		return stringValue(raw)
+	}
+	if bytes.IndexByte(body, '\\') < 0 {
+		return s.text(body), true
+	}
+	start := len(s.arena)
+	s.arena = appendUnescaped(s.arena, body)
+	if len(s.arena) == start {
+		return "", true
+	}
+	return unsafe.String(&s.arena[start], len(s.arena)-start), true
+}
+
+// strBytes is str into bytes of their own (in the arena, with no room to append in place).
+func (s *scratch) strBytes(raw []byte) ([]byte, bool) {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return nil, false
+	}
+	if !s.valid {
+		return bytesValue(raw)
+	}
+	start := len(s.arena)
+	s.arena = appendUnescaped(s.arena, raw[1:len(raw)-1])
+	return s.arena[start:len(s.arena):len(s.arena)], true
 }
 
 // record parses a trace record into jr.
@@ -420,9 +504,9 @@ func (p *parser) record(jr *jsonRecord, s *scratch) {
 			jr.Lists[l], jr.Present[l] = p.messages(s.lists[l][:0])
 			s.lists[l] = jr.Lists[l]
 		case "token_usage":
-			jr.TokenUsage = p.usage(jr.TokenUsage)
+			jr.TokenUsage = p.usage(cmp.Or(jr.TokenUsage, &s.usage[0]))
 		case "usage":
-			jr.Usage = p.usage(jr.Usage)
+			jr.Usage = p.usage(cmp.Or(jr.Usage, &s.usage[1]))
 		default:
 			p.skip()
 		}

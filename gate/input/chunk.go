@@ -1,0 +1,163 @@
+package input
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"unicode/utf8"
+)
+
+// Chunk is a run of whole lines of a JSON Lines file, read in one piece so that its records can
+// be decoded elsewhere (in another goroutine) while the next chunk is read. EachRecord turns
+// it into the records Each would have delivered for those lines, errors included.
+type Chunk struct {
+	File string
+	Line int    // number of the chunk's first line (1-based)
+	Data []byte // whole lines; only the file's last line may lack its newline
+}
+
+// Lines returns the number of lines the chunk holds.
+func (c *Chunk) Lines() int {
+	n := bytes.Count(c.Data, newline)
+	if len(c.Data) > 0 && c.Data[len(c.Data)-1] != '\n' {
+		n++
+	}
+	return n
+}
+
+var newline = []byte{'\n'}
+
+// EachRecord calls fn with every record of the chunk, in order: every line that holds more
+// than white space, without its line ending (and, on line 1, without a UTF-8 byte order mark).
+// A line that is not UTF-8 is an error. It stops at the first error, its own or fn's.
+func (c *Chunk) EachRecord(fn func(Record) error) error {
+	data, line := c.Data, c.Line
+	for len(data) > 0 {
+		var l []byte
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			l, data = data[:i+1], data[i+1:]
+		} else {
+			l, data = data, nil
+		}
+		if line == 1 {
+			l = bytes.TrimPrefix(l, bom)
+		}
+		l = bytes.TrimRight(l, "\r\n")
+		if !blank(l) {
+			if !utf8.Valid(l) {
+				return invalidUTF8(c.File, line, 0, l)
+			}
+			if err := fn(Record{File: c.File, Line: line, Col: 1, Data: l}); err != nil {
+				return err
+			}
+		}
+		line++
+	}
+	return nil
+}
+
+// blank reports whether l holds only white space, as bytes.TrimSpace sees it.
+func blank(l []byte) bool {
+	for _, c := range l {
+		switch c {
+		case ' ', '\t', '\n', '\v', '\f', '\r':
+			continue
+		}
+		if c < utf8.RuneSelf {
+			return false
+		}
+		return len(bytes.TrimSpace(l)) == 0 // Unicode white space: rare, take the slow path
+	}
+	return true
+}
+
+// ChunkReader reads a JSON Lines file in chunks of whole lines. A line longer than the
+// chunk size makes a longer chunk: lines may be of any length.
+type ChunkReader struct {
+	name string
+	r    io.Reader
+	line int    // number of the next chunk's first line
+	rest []byte // the start of a line read with the previous chunk
+	err  error  // the reader's error (io.EOF at the end), once seen
+	done bool
+}
+
+// NewChunkReader returns a ChunkReader of the file r, called name in records and errors.
+func NewChunkReader(name string, r io.Reader) *ChunkReader {
+	return &ChunkReader{name: name, r: r, line: 1}
+}
+
+// minRead is the least room a read is given.
+const minRead = 32 << 10
+
+// Next reads the next chunk into buf (reusing its memory, growing it if a line needs more
+// room): about cap(buf) bytes, cut after a newline. It returns io.EOF after the last chunk,
+// and for a failing reader an *Error naming the line that could not be read, after the
+// chunks of the lines before it.
+func (cr *ChunkReader) Next(buf []byte) (Chunk, error) {
+	if cr.done {
+		return Chunk{}, cr.finalErr()
+	}
+	size := max(cap(buf), 2*minRead)
+	buf = append(buf[:0], cr.rest...)
+	cr.rest = cr.rest[:0]
+	scanned := 0 // buf[:scanned] holds no newline
+	empty := 0   // reads in a row that returned nothing
+	for {
+		for cr.err == nil && len(buf) <= size-minRead {
+			if cap(buf)-len(buf) < minRead {
+				nb := make([]byte, len(buf), max(size, 2*cap(buf)))
+				copy(nb, buf)
+				buf = nb
+			}
+			n, err := cr.r.Read(buf[len(buf):cap(buf)])
+			buf = buf[:len(buf)+n]
+			cr.err = err
+			if empty++; n > 0 {
+				empty = 0
+			} else if empty == 100 && err == nil {
+				cr.err = io.ErrNoProgress // as bufio gives up on such a reader
+			}
+		}
+		if errors.Is(cr.err, io.EOF) {
+			// everything is read: the last line may lack its newline
+			cr.done = true
+			if len(buf) == 0 {
+				return Chunk{}, io.EOF
+			}
+			return cr.chunk(buf), nil
+		}
+		end := bytes.LastIndexByte(buf[scanned:], '\n')
+		if end < 0 {
+			if cr.err != nil {
+				cr.done = true
+				return Chunk{}, cr.finalErr()
+			}
+			// a line longer than the chunk: read on, with more room
+			scanned, size = len(buf), 2*size
+			continue
+		}
+		end += scanned + 1
+		if cr.err != nil {
+			// the reader failed: the lines read whole go first, then the error
+			cr.done = true
+		} else {
+			cr.rest = append(cr.rest, buf[end:]...)
+		}
+		return cr.chunk(buf[:end]), nil
+	}
+}
+
+func (cr *ChunkReader) chunk(data []byte) Chunk {
+	c := Chunk{File: cr.name, Line: cr.line, Data: data}
+	cr.line += bytes.Count(data, newline)
+	return c
+}
+
+func (cr *ChunkReader) finalErr() error {
+	if cr.err == nil || errors.Is(cr.err, io.EOF) {
+		return io.EOF
+	}
+	return &Error{File: cr.name, Line: cr.line, Msg: fmt.Sprintf("read error: %v", cr.err)}
+}

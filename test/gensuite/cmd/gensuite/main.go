@@ -1,0 +1,46 @@
+// Command gensuite writes a large, deterministic eval suite for agentgate's benchmarks:
+//
+//	go run ./test/gensuite/cmd/gensuite -out DIR -traces-mb 100 -seed 1
+//
+// writes DIR/traces-000.jsonl (RS-1 traces, about 7 KB and 20 messages each), and with
+// -tasks N and -pairs N also DIR/tasks.jsonl and DIR/pairs.jsonl. The same flags always give
+// the same bytes.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/agentgate/agentgate/test/gensuite"
+)
+
+func main() {
+	out := flag.String("out", "", "directory to write the suite into (created if missing)")
+	mb := flag.Float64("traces-mb", 100, "megabytes (10^6 bytes) of traces to write; 0 for none")
+	files := flag.Int("files", 1, "number of .jsonl files to split the traces into")
+	tasks := flag.Int("tasks", 0, "number of coherence tasks to write")
+	pairs := flag.Int("pairs", 0, "number of merged validator pairs to write")
+	seed := flag.Uint64("seed", 1, "seed of the pseudo-random generator")
+	flag.Parse()
+	if *out == "" || flag.NArg() > 0 {
+		fmt.Fprintln(os.Stderr, "usage: gensuite -out DIR [-traces-mb 100] [-files 1] [-tasks N] [-pairs N] [-seed 1]")
+		os.Exit(2)
+	}
+	s, err := gensuite.Write(*out, gensuite.Config{Seed: *seed, TraceBytes: int64(*mb * 1e6), TraceFiles: *files, Tasks: *tasks, Pairs: *pairs})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "gensuite:", err)
+		os.Exit(1)
+	}
+	for _, f := range s.Traces {
+		fmt.Println(f)
+	}
+	if s.TraceRecords > 0 {
+		fmt.Printf("%d traces, %d bytes\n", s.TraceRecords, s.TraceBytes)
+	}
+	for _, f := range []string{s.Tasks, s.Pairs} {
+		if f != "" {
+			fmt.Println(f)
+		}
+	}
+}
