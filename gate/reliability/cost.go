@@ -31,14 +31,14 @@ func (e *eval) cost() (float64, []Evidence) {
 	}
 	u := e.t.Usage
 	total := u.Total
-	var ev []Evidence
+	var rk ranked
 	score, found := 0.0, false
 	factor := func(f float64, text string) {
 		if !found || f > score {
 			score = f
 		}
 		found = true
-		ev = append(ev, Evidence{Signal: SignalCost, Text: text, Messages: []int{}})
+		rk.add(f, Evidence{Signal: SignalCost, Text: text, Messages: []int{}})
 	}
 
 	if total > normalTokens {
@@ -74,7 +74,7 @@ func (e *eval) cost() (float64, []Evidence) {
 	if !found {
 		return 0, nil
 	}
-	return clamp(score), ev
+	return clamp(score), rk.evidence()
 }
 
 // number formats a figure for evidence: an integer as such, anything else to 2 decimals.

@@ -169,6 +169,36 @@ func plural(n int, one, many string) string {
 	return many
 }
 
+// ranked collects a signal's evidence under the factor each piece explains. The report quotes
+// a signal's first piece of evidence as the reason for its score, so the evidence of the
+// largest factor comes first (ties keep the order found); within a factor, pieces are in
+// message order.
+type ranked struct {
+	f  []float64
+	ev [][]Evidence
+}
+
+// add files evidence under factor f.
+func (r *ranked) add(f float64, ev ...Evidence) {
+	r.f = append(r.f, f)
+	r.ev = append(r.ev, ev)
+}
+
+// evidence returns everything filed, largest factor first.
+func (r *ranked) evidence() []Evidence {
+	idx := make([]int, len(r.f))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(r.f[b], r.f[a]) })
+	var out []Evidence
+	for _, i := range idx {
+		sortEvidence(r.ev[i])
+		out = append(out, r.ev[i]...)
+	}
+	return out
+}
+
 // sortEvidence orders a signal's evidence by the first message it names; evidence about the
 // trace as a whole (no messages) comes first.
 func sortEvidence(ev []Evidence) {

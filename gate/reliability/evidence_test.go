@@ -13,18 +13,21 @@ import (
 // The evidence of the RS-1 problematic sample under the reference profile, written by hand
 // from the trace: the sets of ids leave call-3, call-4, call-5 unanswered and call-99
 // orphaned; message 1 claims a call; five identical empty calls; 2 of 3 results failed; all
-// 5 calls have empty arguments; 8000 tokens over 5 messages.
+// 5 calls have empty arguments; 8000 tokens over 5 messages. Within a signal the largest
+// factor's evidence leads: hallucination's unanswered calls 3/5 = 0.6, then the orphan
+// 1.5·1/3 = 0.5 and the claim 0.5 (a tie keeps the order found); misuse's failure rate
+// min(1, 1.5·2/3) = 1 ties the empty arguments 5/5 = 1.
 func TestEvidenceOfProblematicSample(t *testing.T) {
 	r := Evaluate(problematicTrace(), profile.Reference)
 	want := []Evidence{
-		{"hallucination", "assistant message 1 claims tool use (\"called\") but makes no tool call", []int{1}},
 		{"hallucination", "call `process` (id call-3) at message 2 never got a result", []int{2}},
 		{"hallucination", "call `process` (id call-4) at message 2 never got a result", []int{2}},
-		{"hallucination", "result for id call-99 at message 3 answers no call", []int{3}},
 		{"hallucination", "call `process` (id call-5) at message 4 never got a result", []int{4}},
+		{"hallucination", "result for id call-99 at message 3 answers no call", []int{3}},
+		{"hallucination", "assistant message 1 claims tool use (\"called\") but makes no tool call", []int{1}},
 		{"loop", "`process` called 5 times with identical arguments {} at messages 2, 2, 2, 2, 4", []int{2, 4}},
-		{"tool_misuse", "5 of 5 calls have empty, missing or null arguments: `process` at messages 2, 2, 2, 2, 4", []int{2, 4}},
 		{"tool_misuse", "2 of 3 tool results failed: `process` at messages 3, 3", []int{3}},
+		{"tool_misuse", "5 of 5 calls have empty, missing or null arguments: `process` at messages 2, 2, 2, 2, 4", []int{2, 4}},
 		{"cost", "8000 tokens over 5 messages (1600 per message, above 1000)", []int{}},
 	}
 	if !reflect.DeepEqual(r.Evidence, want) {
@@ -117,5 +120,38 @@ func TestCostEvidenceNamesTier(t *testing.T) {
 		if !found {
 			t.Errorf("total %d: evidence %+v, want %q", c.total, r.Evidence, c.want)
 		}
+	}
+}
+
+// The report quotes a signal's first evidence as the reason for its score, so it must explain
+// the largest factor. A 62-message run whose loop score is 1.0 because the same booking failed
+// four times must lead with that, not with its length (capped at 0.5 in default: (62−50)/100 =
+// 0.12 here).
+func TestEvidenceLeadsWithTheLargestFactor(t *testing.T) {
+	tr := &trace.Trace{ID: "retry-storm"}
+	tr.Messages = append(tr.Messages, msg("user", "book it"))
+	for i := 0; i < 4; i++ {
+		id := fmt.Sprintf("b%d", i)
+		tr.Messages = append(tr.Messages,
+			withCalls(msg("assistant", ""), call(id, "book", `{"flight": "HAT001"}`)),
+			withResults(msg("tool", "Error: payment declined"), fail(id)))
+	}
+	for len(tr.Messages) < 62 {
+		tr.Messages = append(tr.Messages, msg("user", fmt.Sprintf("still there? %d", len(tr.Messages))))
+	}
+	r := Evaluate(tr, profile.Default)
+	// Identical failing call: min(1, (4−1)/3) = 1 beats (4−2)/8 = 0.25 and the length's 0.12.
+	if r.Signals.Loop != 1 {
+		t.Fatalf("loop = %v, want 1", r.Signals.Loop)
+	}
+	var first string
+	for _, e := range r.Evidence {
+		if e.Signal == SignalLoop {
+			first = e.Text
+			break
+		}
+	}
+	if !strings.HasPrefix(first, "`book` called 4 times with identical arguments") {
+		t.Fatalf("first loop evidence = %q, want the repeated failing call", first)
 	}
 }

@@ -35,22 +35,24 @@ func (e *eval) hallucination() (float64, []Evidence) {
 	if len(e.t.Messages) == 0 {
 		return 0, nil
 	}
-	var ev []Evidence
+	var rk ranked
 	s, m := 0.0, 0
 	if e.ref {
 		calls, results := e.idSets()
 		if len(calls) > 0 {
 			m++
 			if missing := difference(calls, results); len(missing) > 0 {
-				s += float64(len(missing)) / float64(len(calls))
-				ev = append(ev, e.unansweredEvidence(e.firstCallWithID(missing))...)
+				f := float64(len(missing)) / float64(len(calls))
+				s += f
+				rk.add(f, e.unansweredEvidence(e.firstCallWithID(missing))...)
 			}
 		}
 		if len(results) > 0 {
 			m++
 			if extra := difference(results, calls); len(extra) > 0 {
-				s += float64(float64(len(extra)) / float64(len(results)) * 1.5)
-				ev = append(ev, e.orphanEvidence(e.firstResultWithID(extra))...)
+				f := float64(float64(len(extra)) / float64(len(results)) * 1.5)
+				s += f
+				rk.add(f, e.orphanEvidence(e.firstResultWithID(extra))...)
 			}
 		}
 	} else {
@@ -68,15 +70,17 @@ func (e *eval) hallucination() (float64, []Evidence) {
 		if nc > 0 {
 			m++
 			if u := e.pairs.unanswered(e.calls); len(u) > 0 {
-				s += float64(len(u)) / float64(nc)
-				ev = append(ev, e.unansweredEvidence(u)...)
+				f := float64(len(u)) / float64(nc)
+				s += f
+				rk.add(f, e.unansweredEvidence(u)...)
 			}
 		}
 		if nr > 0 {
 			m++
 			if o := e.pairs.orphans(e.results); len(o) > 0 {
-				s += float64(float64(len(o)) / float64(nr) * 1.5)
-				ev = append(ev, e.orphanEvidence(o)...)
+				f := float64(float64(len(o)) / float64(nr) * 1.5)
+				s += f
+				rk.add(f, e.orphanEvidence(o)...)
 			}
 		}
 	}
@@ -96,14 +100,13 @@ func (e *eval) hallucination() (float64, []Evidence) {
 		}
 		if len(claims) > 0 {
 			s += 0.5
-			ev = append(ev, itemised(SignalHallucination, claims, "assistant messages claim tool use without a call")...)
+			rk.add(0.5, itemised(SignalHallucination, claims, "assistant messages claim tool use without a call")...)
 		}
 	}
 	if m == 0 {
 		return 0, nil
 	}
-	sortEvidence(ev)
-	return clamp(s / float64(m)), ev
+	return clamp(s / float64(m)), rk.evidence()
 }
 
 // claim returns the claim phrase that assistant message k contains, or "".

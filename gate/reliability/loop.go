@@ -38,24 +38,23 @@ func (e *eval) loop() (float64, []Evidence) {
 	if n == 0 {
 		return 0, nil
 	}
-	var ev []Evidence
+	var rk ranked
 	score, found := 0.0, false
-	factor := func(f float64) {
+	factor := func(f float64, ev ...Evidence) {
 		if !found || f > score {
 			score = f
 		}
 		found = true
+		rk.add(f, ev...)
 	}
 
 	if f, items := e.repeatedCalls(); len(items) > 0 {
-		factor(f)
-		ev = append(ev, items...)
+		factor(f, items...)
 	}
 	if len(e.assistant) >= 3 {
 		similar, pairs := e.similarPairs()
 		if ratio := float64(len(similar)) / float64(pairs); ratio > 0.5 {
-			factor(ratio)
-			ev = append(ev, e.similarEvidence(similar, pairs))
+			factor(ratio, e.similarEvidence(similar, pairs))
 		}
 	}
 	if n > 50 {
@@ -63,15 +62,13 @@ func (e *eval) loop() (float64, []Evidence) {
 		if !e.ref {
 			f = math.Min(lengthCap, f)
 		}
-		factor(f)
-		ev = append(ev, Evidence{Signal: SignalLoop,
+		factor(f, Evidence{Signal: SignalLoop,
 			Text: fmt.Sprintf("%d messages, more than 50", n), Messages: []int{}})
 	}
 	if !found {
 		return 0, nil
 	}
-	sortEvidence(ev)
-	return clamp(score), ev
+	return clamp(score), rk.evidence()
 }
 
 // lengthCap bounds the default profile's length factor (c), so length alone cannot reach the

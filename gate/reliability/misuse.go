@@ -37,7 +37,7 @@ func (e *eval) misuse() (float64, []Evidence) {
 	}
 	factors := e.factors[:0]
 	defer func() { e.factors = factors[:0] }()
-	var ev []Evidence
+	var rk ranked
 
 	if len(e.results) > 0 {
 		failed := e.items[:0]
@@ -52,7 +52,7 @@ func (e *eval) misuse() (float64, []Evidence) {
 		if rate > 0.3 {
 			f, fired = math.Min(1, rate*1.5), true
 			list, msgs := byTool(failed)
-			ev = append(ev, Evidence{Signal: SignalToolMisuse,
+			rk.add(f, Evidence{Signal: SignalToolMisuse,
 				Text:     fmt.Sprintf("%d of %d tool results failed: %s", len(failed), len(e.results), list),
 				Messages: keep(msgs)})
 		}
@@ -63,7 +63,7 @@ func (e *eval) misuse() (float64, []Evidence) {
 					f = tf
 				}
 				fired = true
-				ev = append(ev, Evidence{Signal: SignalToolMisuse,
+				rk.add(tf, Evidence{Signal: SignalToolMisuse,
 					Text: fmt.Sprintf("`%s` failed %d of %d times: %s", t.tool, t.failed, t.results,
 						messages(t.failedAt)),
 					Messages: keep(t.failedAt)})
@@ -89,7 +89,7 @@ func (e *eval) misuse() (float64, []Evidence) {
 	if share := float64(len(bad)) / float64(len(e.calls)); len(bad) > 0 && share > 0.2 {
 		factors = append(factors, share)
 		list, msgs := byTool(bad)
-		ev = append(ev, Evidence{Signal: SignalToolMisuse,
+		rk.add(share, Evidence{Signal: SignalToolMisuse,
 			Text:     fmt.Sprintf("%d of %d calls have empty, missing or null arguments: %s", len(bad), len(e.calls), list),
 			Messages: keep(msgs)})
 	}
@@ -97,8 +97,9 @@ func (e *eval) misuse() (float64, []Evidence) {
 	if tool, calls := e.busiestTool(5); len(calls) > 5 {
 		share := float64(len(calls)) / float64(len(e.calls))
 		if share > 0.7 {
-			factors = append(factors, float64(math.Min(1, (share-0.5)*2)*0.5))
-			ev = append(ev, Evidence{Signal: SignalToolMisuse,
+			bf := float64(math.Min(1, (share-0.5)*2) * 0.5)
+			factors = append(factors, bf)
+			rk.add(bf, Evidence{Signal: SignalToolMisuse,
 				Text: fmt.Sprintf("`%s` made %d of %d calls (%.0f%%): %s", tool, len(calls), len(e.calls),
 					share*100, messages(calls)),
 				Messages: keep(calls)})
@@ -132,7 +133,7 @@ func (e *eval) misuse() (float64, []Evidence) {
 		if len(listed) > maxItems {
 			listed = append(listed[:maxItems:maxItems], fmt.Sprintf("… (%d more)", len(odd)-maxItems))
 		}
-		ev = append(ev, Evidence{Signal: SignalToolMisuse,
+		rk.add(share*0.7, Evidence{Signal: SignalToolMisuse,
 			Text:     fmt.Sprintf("%d of %d calls have %s: %s", len(odd), len(e.calls), what, strings.Join(listed, "; ")),
 			Messages: keep(oddAt)})
 	}
@@ -144,8 +145,7 @@ func (e *eval) misuse() (float64, []Evidence) {
 	for _, f := range factors {
 		sum += f
 	}
-	sortEvidence(ev)
-	return clamp(sum / float64(len(factors))), ev
+	return clamp(sum / float64(len(factors))), rk.evidence()
 }
 
 // badArgs is RS-1's check (b): arguments that are falsy, or a dict holding None or a string
