@@ -99,7 +99,6 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer, geten
 	if err != nil {
 		return act.failRun(fail(stderr, err), err)
 	}
-	md := report.Markdown(res, report.Options{Reproduce: reproduceCommand(cfg), MaxBytes: -1})
 	if err := report.Text(stdout, res); err != nil {
 		return fail(stderr, err)
 	}
@@ -109,6 +108,7 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer, geten
 		}
 	}
 	if cfg.mdPath != "" {
+		md := report.Markdown(res, report.Options{Reproduce: reproduceCommand(cfg), MaxBytes: -1})
 		if err := writeReportFile(cfg.mdPath, func(w io.Writer) error { _, err := io.WriteString(w, md); return err }); err != nil {
 			return fail(stderr, err)
 		}

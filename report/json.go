@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -26,43 +27,84 @@ func JSON(w io.Writer, r *gate.Result) error {
 	if err := checkFinite(r); err != nil {
 		return fmt.Errorf("report: cannot write JSON: %w", err)
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
+	// Everything but the per-trace results is small: encode it whole, with an empty trace list,
+	// then stream the traces one by one into that list, indented as the encoder would have
+	// indented them. The bytes are the same as encoding the whole document at once, without
+	// holding a second copy of a report of a million traces.
+	c := withLists(r)
+	var traces []reliability.Result
+	if c.Reliability != nil {
+		rel := *c.Reliability
+		traces, rel.Traces = rel.Traces, []reliability.Result{}
+		c.Reliability = &rel
+	}
+	var head bytes.Buffer
+	enc := json.NewEncoder(&head)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(withLists(r)); err != nil {
+	if err := enc.Encode(c); err != nil {
 		return fmt.Errorf("report: cannot write JSON: %w", err)
 	}
-	_, err := w.Write(buf.Bytes())
-	return err
+	doc := head.Bytes()
+	slot := []byte(`"traces": []`)
+	at := bytes.Index(doc, slot)
+	if c.Reliability == nil || len(traces) == 0 || at < 0 {
+		_, err := w.Write(doc)
+		return err
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	bw.Write(doc[:at+len(slot)-1]) // up to and including '['
+	const indent = "      "        // traces sit at depth 3: top level, reliability, traces
+	var one bytes.Buffer
+	te := json.NewEncoder(&one)
+	te.SetIndent(indent, "  ")
+	te.SetEscapeHTML(false)
+	for i := range traces {
+		one.Reset()
+		if err := te.Encode(withEvidenceLists(traces[i])); err != nil {
+			return fmt.Errorf("report: cannot write JSON: %w", err)
+		}
+		bw.WriteString("\n" + indent)
+		bw.Write(bytes.TrimSuffix(one.Bytes(), []byte("\n")))
+		if i < len(traces)-1 {
+			bw.WriteByte(',')
+		}
+	}
+	bw.WriteString("\n    ]")
+	bw.Write(doc[at+len(slot):])
+	return bw.Flush()
 }
 
-// withLists returns a copy of r whose nil lists are empty, so that consumers can iterate over
+// withEvidenceLists returns t with its nil evidence lists empty, so consumers need no null
+// check.
+func withEvidenceLists(t reliability.Result) reliability.Result {
+	if t.Evidence == nil {
+		t.Evidence = []reliability.Evidence{}
+		return t
+	}
+	for _, e := range t.Evidence {
+		if e.Messages == nil {
+			ev := make([]reliability.Evidence, len(t.Evidence))
+			for j, e := range t.Evidence {
+				if e.Messages == nil {
+					e.Messages = []int{}
+				}
+				ev[j] = e
+			}
+			t.Evidence = ev
+			break
+		}
+	}
+	return t
+}
+
+// withLists returns a copy of r whose nil lists are empty (trace evidence lists are filled in
+// as the traces are written), so that consumers can iterate over
 // every list without a null check. r itself is not modified.
 func withLists(r *gate.Result) *gate.Result {
 	c := *r
 	if c.Gates == nil {
 		c.Gates = []gate.GateResult{}
-	}
-	if s := r.Reliability; s != nil {
-		cs := *s
-		cs.Traces = make([]reliability.Result, len(s.Traces))
-		for i, t := range s.Traces {
-			if t.Evidence == nil {
-				t.Evidence = []reliability.Evidence{}
-			} else {
-				ev := make([]reliability.Evidence, len(t.Evidence))
-				for j, e := range t.Evidence {
-					if e.Messages == nil {
-						e.Messages = []int{}
-					}
-					ev[j] = e
-				}
-				t.Evidence = ev
-			}
-			cs.Traces[i] = t
-		}
-		c.Reliability = &cs
 	}
 	if s := r.Coherence; s != nil {
 		cs := *s

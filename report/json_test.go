@@ -36,6 +36,9 @@ func TestJSONRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	r = withLists(r) // nil lists are written as []
+	for i, tr := range r.Reliability.Traces {
+		r.Reliability.Traces[i] = withEvidenceLists(tr)
+	}
 	if !reflect.DeepEqual(back.Gates, r.Gates) || !reflect.DeepEqual(back.Reliability.Traces, r.Reliability.Traces) ||
 		!reflect.DeepEqual(back.Coherence.Tasks, r.Coherence.Tasks) || !reflect.DeepEqual(*back.Agreement, *r.Agreement) {
 		t.Errorf("round trip changed the result")
