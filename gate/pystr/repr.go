@@ -561,20 +561,29 @@ func (p *parser) array(depth int) (Value, error) {
 			return Value{}, err
 		}
 		v.List = append(v.List, e)
-		p.ws()
-		if p.i >= len(p.s) {
-			return Value{}, p.errorf("expecting ',' delimiter")
+		if done, err := p.next(']'); err != nil {
+			return Value{}, err
+		} else if done {
+			return v, nil
 		}
+	}
+}
+
+// next passes the ',' or the closing bracket after an element of a list or a member of a
+// dict; done says the container closed.
+func (p *parser) next(closing byte) (done bool, err error) {
+	p.ws()
+	if p.i < len(p.s) {
 		switch p.s[p.i] {
 		case ',':
 			p.i++
-		case ']':
+			return false, nil
+		case closing:
 			p.i++
-			return v, nil
-		default:
-			return Value{}, p.errorf("expecting ',' delimiter")
+			return true, nil
 		}
 	}
+	return false, p.errorf("expecting ',' delimiter")
 }
 
 func (p *parser) object(depth int) (Value, error) {
@@ -609,18 +618,10 @@ func (p *parser) object(depth int) (Value, error) {
 			v.Dict = make([]Member, 0, 4)
 		}
 		v.Dict = setMember(v.Dict, &index, k, e)
-		p.ws()
-		if p.i >= len(p.s) {
-			return Value{}, p.errorf("expecting ',' delimiter")
-		}
-		switch p.s[p.i] {
-		case ',':
-			p.i++
-		case '}':
-			p.i++
+		if done, err := p.next('}'); err != nil {
+			return Value{}, err
+		} else if done {
 			return v, nil
-		default:
-			return Value{}, p.errorf("expecting ',' delimiter")
 		}
 	}
 }
