@@ -85,7 +85,7 @@ func Run(ctx context.Context, in Inputs, o Options) (*Result, error) {
 		}
 	}
 	if len(in.Pairs) > 0 || len(in.Scholar) > 0 {
-		if res.Agreement, err = Agreement(in, o); err != nil {
+		if res.Agreement, err = runAgreement(ctx, in, o); err != nil {
 			return nil, err
 		}
 	}
@@ -199,16 +199,27 @@ func runCoherence(ctx context.Context, patterns []string, p profile.Profile) (*c
 // Agreement reads the validators' labels named by in and computes their agreement; it is
 // what Run does for the agreement section, exposed for the seed-compatible CLI.
 func Agreement(in Inputs, o Options) (*agreement.Summary, error) {
+	return runAgreement(context.Background(), in, o)
+}
+
+func runAgreement(ctx context.Context, in Inputs, o Options) (*agreement.Summary, error) {
 	if len(in.Pairs) > 0 {
 		files, err := input.Expand(in.Pairs)
 		if err != nil {
 			return nil, fmt.Errorf("pairs: %w", err)
 		}
-		pairs, err := agreement.LoadMerged(files, o.Profile)
+		if o.sequential {
+			pairs, err := agreement.LoadMerged(files, o.Profile)
+			if err != nil {
+				return nil, err
+			}
+			s := agreement.Compute(pairs, nil, o.Profile)
+			return &s, nil
+		}
+		s, err := agreement.EvaluateMerged(ctx, files, o.Profile, o.Workers)
 		if err != nil {
 			return nil, err
 		}
-		s := agreement.Compute(pairs, nil, o.Profile)
 		return &s, nil
 	}
 	sf, err := input.Expand(in.Scholar)

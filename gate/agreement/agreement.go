@@ -30,16 +30,22 @@ func IsHardFlag(why string) bool { return why == WhyHardFlag || why == WhyCitati
 // As in the seed, citations are checked whenever there are any, even when the record had no
 // retrieved_ids at all.
 func Arbitrate(p Pair) (final, why string) {
-	if p.Flags[FlagProvenance] || p.Flags[FlagConstraints] {
+	hard := p.Flags[FlagProvenance] || p.Flags[FlagConstraints]
+	outOfScope := len(p.Citations) > 0 && !subset(p.Citations, p.RetrievedIDs)
+	return arbitrate(hard, outOfScope, p.Scholar.Label, p.Auditor.Label)
+}
+
+// arbitrate is the policy of Arbitrate over what it reads of a pair: whether a hard flag is
+// set, whether a citation is out of scope, and the two labels.
+func arbitrate(hard, outOfScope bool, scholar, auditor string) (final, why string) {
+	switch {
+	case hard:
 		return Reject, WhyHardFlag
-	}
-	if len(p.Citations) > 0 && !subset(p.Citations, p.RetrievedIDs) {
+	case outOfScope:
 		return Reject, WhyCitationOutOfScope
-	}
-	if p.Auditor.Label != Valid {
+	case auditor != Valid:
 		return Reject, WhyAuditorVeto
-	}
-	if p.Scholar.Label == Valid || p.Scholar.Label == NotInContext {
+	case scholar == Valid || scholar == NotInContext:
 		return Valid, WhyAuditorOK
 	}
 	return Reject, WhyIncoherentPair

@@ -85,28 +85,58 @@ func labelIndex(l string) int {
 // KappaDefined is false, κ, its SE, interval and κ_max are 0, Band is "undefined" and a warning
 // says so (the κ gate is then skipped). With N = 0 κ is undefined too.
 func Compute(pairs []Pair, unmatched []Unmatched, p profile.Profile) Summary {
-	ref := p == profile.Reference
 	s := Summary{Unmatched: unmatched, Items: make([]Item, len(pairs))}
-	if s.Unmatched == nil {
-		s.Unmatched = []Unmatched{}
-	}
-	var m [4][4]int
-	n, unknown, either := 0, 0, 0
+	var t tally
 	for i := range pairs {
 		pr := &pairs[i]
 		final, why := Arbitrate(*pr)
 		s.Items[i] = Item{QID: pr.QID, Scholar: pr.Scholar.Label, Auditor: pr.Auditor.Label, Final: final, Why: why}
-		a, b := labelIndex(pr.Scholar.Label), labelIndex(pr.Auditor.Label)
-		if a < 0 || b < 0 {
-			unknown++
-			continue
-		}
-		m[a][b]++
-		n++
-		if a == 3 || b == 3 {
-			either++
+		t.add(labelIndex(pr.Scholar.Label), labelIndex(pr.Auditor.Label))
+	}
+	t.summarize(&s, p)
+	return s
+}
+
+// tally counts pairs into the confusion matrix: what the measures are computed from.
+type tally struct {
+	m       [4][4]int
+	n       int // pairs in the matrix
+	unknown int // pairs left out: a label outside the four
+	either  int // pairs in the matrix where either validator abstained
+}
+
+// add counts a pair by its labels' indexes (labelIndex; -1 for an unknown label).
+func (t *tally) add(a, b int) {
+	if a < 0 || b < 0 {
+		t.unknown++
+		return
+	}
+	t.m[a][b]++
+	t.n++
+	if a == 3 || b == 3 {
+		t.either++
+	}
+}
+
+// addAll adds another tally's counts.
+func (t *tally) addAll(u *tally) {
+	for i := range t.m {
+		for j := range t.m[i] {
+			t.m[i][j] += u.m[i][j]
 		}
 	}
+	t.n += u.n
+	t.unknown += u.unknown
+	t.either += u.either
+}
+
+// summarize fills s's measures from the tally, as Compute describes.
+func (t *tally) summarize(s *Summary, p profile.Profile) {
+	ref := p == profile.Reference
+	if s.Unmatched == nil {
+		s.Unmatched = []Unmatched{}
+	}
+	m, n, unknown, either := t.m, t.n, t.unknown, t.either
 	s.Confusion = m
 	s.N = n
 	if unknown > 0 && !ref {
@@ -121,7 +151,7 @@ func Compute(pairs []Pair, unmatched []Unmatched, p profile.Profile) Summary {
 			s.Band = BandUndefined
 			s.Warnings = append(s.Warnings, "no item was labelled by both validators: there is no agreement to measure, and κ is undefined")
 		}
-		return s
+		return
 	}
 
 	fn := float64(n)
@@ -242,5 +272,4 @@ func Compute(pairs []Pair, unmatched []Unmatched, p profile.Profile) Summary {
 			"kappa paradox: the validators agree on %.1f%% of items but κ is only %.4f, because %s makes up %.1f%% of all labels and chance agreement is then high; read κ with AC1 = %.4f and PABAK = %.4f, which do not collapse when labels are skewed",
 			100*po, s.Kappa, maxLabel, 100*maxPrev, s.AC1, s.PABAK))
 	}
-	return s
 }

@@ -637,7 +637,7 @@ func (l *mergedLoader) repeated() error {
 	if l.hashes == nil {
 		return nil
 	}
-	second, first, found := l.hashes.firstRepeat(l.out)
+	second, first, found := l.hashes.firstRepeat(func(i int) string { return l.out[i].QID })
 	if !found {
 		return nil
 	}

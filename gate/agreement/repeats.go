@@ -38,9 +38,22 @@ func canon(qid string, num bool) string {
 
 // add records pair i's qid; num says it was a JSON number.
 func (h *qidHashes) add(i int, qid string, num bool) {
-	x := maphash.String(h.seed, canon(qid, num))
+	h.addHash(i, hashQID(h.seed, qid, num), num)
+}
+
+// hashQID is the hash add keeps for a qid: workers that decode pairs in parallel compute it
+// themselves and hand it to addHash.
+func hashQID(seed maphash.Seed, qid string, num bool) uint64 {
+	x := maphash.String(seed, canon(qid, num))
 	if num {
 		x ^= 0x9e3779b97f4a7c15
+	}
+	return x
+}
+
+// addHash records pair i's qid by its hashQID.
+func (h *qidHashes) addHash(i int, x uint64, num bool) {
+	if num {
 		for len(h.nums) <= i/64 {
 			h.nums = append(h.nums, 0)
 		}
@@ -52,11 +65,12 @@ func (h *qidHashes) add(i int, qid string, num bool) {
 func (h *qidHashes) isNum(i int) bool { return i/64 < len(h.nums) && h.nums[i/64]&(1<<(i%64)) != 0 }
 
 // firstRepeat returns the first pair, in file order, whose qid an earlier pair already has,
-// and that earlier pair: (second, first, true), or false when every qid is distinct.
-func (h *qidHashes) firstRepeat(pairs []Pair) (second, first int, found bool) {
+// and that earlier pair: (second, first, true), or false when every qid is distinct. qid
+// returns pair i's qid as written.
+func (h *qidHashes) firstRepeat(qid func(i int) string) (second, first int, found bool) {
 	n := len(h.keys)
 	if n > maxKeys {
-		return firstRepeatMap(pairs, h)
+		return firstRepeatMap(n, qid, h)
 	}
 	keys := radixSortHigh(h.keys, make([]uint64, n))
 	second = -1
@@ -73,7 +87,7 @@ func (h *qidHashes) firstRepeat(pairs []Pair) (second, first int, found bool) {
 			}
 			for b := i; b < a; b++ {
 				ib := int(keys[b] & idxMask)
-				if h.same(pairs, ia, ib) {
+				if h.same(qid, ia, ib) {
 					second, first = ia, ib
 					break
 				}
@@ -85,16 +99,16 @@ func (h *qidHashes) firstRepeat(pairs []Pair) (second, first int, found bool) {
 }
 
 // same reports whether pairs a and b have the same qid.
-func (h *qidHashes) same(pairs []Pair, a, b int) bool {
+func (h *qidHashes) same(qid func(int) string, a, b int) bool {
 	na, nb := h.isNum(a), h.isNum(b)
-	return na == nb && canon(pairs[a].QID, na) == canon(pairs[b].QID, nb)
+	return na == nb && canon(qid(a), na) == canon(qid(b), nb)
 }
 
-// firstRepeatMap is firstRepeat for more pairs than a key can index.
-func firstRepeatMap(pairs []Pair, h *qidHashes) (second, first int, found bool) {
-	seen := make(map[qidKey]int, len(pairs))
-	for i := range pairs {
-		k := qidKey{num: h.isNum(i), s: canon(pairs[i].QID, h.isNum(i))}
+// firstRepeatMap is firstRepeat for more pairs (n) than a key can index.
+func firstRepeatMap(n int, qid func(int) string, h *qidHashes) (second, first int, found bool) {
+	seen := make(map[qidKey]int, n)
+	for i := range n {
+		k := qidKey{num: h.isNum(i), s: canon(qid(i), h.isNum(i))}
 		if j, ok := seen[k]; ok {
 			return i, j, true
 		}

@@ -60,7 +60,8 @@ func TestFirstRepeat(t *testing.T) {
 		for i := range pairs {
 			h.add(i, pairs[i].QID, nums[i])
 		}
-		second, first, found := h.firstRepeat(pairs)
+		qid := func(i int) string { return pairs[i].QID }
+		second, first, found := h.firstRepeat(qid)
 		// The oracle: 7 and 7.0 are one qid, the number 7 and the string "7" are not.
 		seen := map[string]int{}
 		ws, wf, wfound := 0, 0, false
@@ -79,7 +80,7 @@ func TestFirstRepeat(t *testing.T) {
 		if found != wfound || found && (second != ws || first != wf) {
 			t.Fatalf("trial %d: got %d %d %v, want %d %d %v", trial, second, first, found, ws, wf, wfound)
 		}
-		if s2, f2, ok2 := firstRepeatMap(pairs, h); ok2 != wfound || ok2 && (s2 != ws || f2 != wf) {
+		if s2, f2, ok2 := firstRepeatMap(len(pairs), qid, h); ok2 != wfound || ok2 && (s2 != ws || f2 != wf) {
 			t.Fatalf("trial %d: map fallback got %d %d %v", trial, s2, f2, ok2)
 		}
 	}
