@@ -177,8 +177,8 @@ func TestDefaultEmptyTraceWarns(t *testing.T) {
 		if def.Verdict != verdict.Warn || def.Score != 0 || len(def.Evidence) != 1 || def.Evidence[0].Text != noMessages {
 			t.Errorf("default: %s %v %+v; want WARN 0 with the no-messages evidence", def.Verdict, def.Score, def.Evidence)
 		}
-		if !strings.Contains(def.Reasoning, "The trace has no messages") {
-			t.Errorf("default reasoning does not say the trace is empty: %q", def.Reasoning)
+		if !strings.Contains(def.Detail.Reasoning, "The trace has no messages") {
+			t.Errorf("default reasoning does not say the trace is empty: %q", def.Detail.Reasoning)
 		}
 	}
 }

@@ -61,8 +61,8 @@ const noMessages = "the trace has no messages: nothing was evaluated"
 // A trace with no messages scores 0 on every signal under both profiles; the reference calls
 // it PASS as RS-1 does, the default calls it WARN because nothing was evaluated.
 //
-// Notes hold RS-1's details sentence for each signal; under the default profile it is
-// followed by that signal's evidence. Reasoning is RS-1's, and Meta its report metadata.
+// The result's Detail holds RS-1's details sentence for each signal (Notes; under the default
+// profile it is followed by that signal's evidence), its Reasoning and its report metadata.
 func Evaluate(t *trace.Trace, p profile.Profile) Result {
 	var ev Evaluator
 	return ev.evaluate(t, p, false)
@@ -74,15 +74,15 @@ func Evaluate(t *trace.Trace, p profile.Profile) Result {
 type Evaluator struct {
 	// Profile is the profile to score under; "" means the default.
 	Profile profile.Profile
-	// Brief leaves out what only the RS-1 drop-in report shows (Result.Notes and
-	// Result.Reasoning), which the gate report does not keep.
+	// Brief leaves out what only the RS-1 drop-in report shows (Result.Detail is nil), which
+	// the gate report does not keep.
 	Brief bool
 
 	e eval
 }
 
-// Evaluate scores one trace as the package's Evaluate does (with Notes and Reasoning empty
-// when ev.Brief). The result shares no memory with t or with other results.
+// Evaluate scores one trace as the package's Evaluate does (with no Detail when ev.Brief).
+// The result shares no memory with t or with other results.
 func (ev *Evaluator) Evaluate(t *trace.Trace) Result {
 	return ev.evaluate(t, ev.Profile, ev.Brief)
 }
@@ -110,12 +110,16 @@ func (ev *Evaluator) evaluate(t *trace.Trace, p profile.Profile, brief bool) Res
 			ToolMisuse:    scores[2],
 			Cost:          scores[3],
 		},
-		Meta: Metadata{
+		Evidence: []Evidence{},
+	}
+	var d *Detail
+	if !brief {
+		d = &Detail{Meta: Metadata{
 			TotalMessages:  len(t.Messages),
 			TotalToolCalls: len(e.calls),
 			TotalTokens:    t.Usage.Total,
-		},
-		Evidence: []Evidence{},
+		}}
+		r.Detail = d
 	}
 	r.Score = overall(scores)
 	r.Verdict = policy(r.Score, scores)
@@ -129,17 +133,17 @@ func (ev *Evaluator) evaluate(t *trace.Trace, p profile.Profile, brief bool) Res
 		if brief {
 			continue
 		}
-		r.Notes[i] = details(i, scores[i], t.Usage.Total)
+		d.Notes[i] = details(i, scores[i], t.Usage.Total)
 		if !e.ref && len(evs[i]) > 0 {
 			texts := make([]string, len(evs[i]))
 			for j := range evs[i] {
 				texts[j] = evs[i][j].Text
 			}
-			r.Notes[i] += ": " + strings.Join(texts, "; ")
+			d.Notes[i] += ": " + strings.Join(texts, "; ")
 		}
 	}
 	if !brief {
-		r.Reasoning = reasoning(r.Verdict, r.Score, scores, empty)
+		d.Reasoning = reasoning(r.Verdict, r.Score, scores, empty)
 	}
 	return r
 }

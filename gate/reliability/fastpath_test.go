@@ -217,7 +217,7 @@ func TestEvaluatorReuse(t *testing.T) {
 			if got := reused.Evaluate(tr); !reflect.DeepEqual(got, want) {
 				t.Fatalf("%s, trace %d: a reused Evaluator gives\n%+v\nwant\n%+v", p, i, got, want)
 			}
-			want.Notes, want.Reasoning = [4]string{}, ""
+			want.Detail = nil
 			if got := brief.Evaluate(tr); !reflect.DeepEqual(got, want) {
 				t.Fatalf("%s, trace %d: a brief Evaluator gives\n%+v\nwant\n%+v", p, i, got, want)
 			}

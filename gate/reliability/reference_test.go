@@ -127,14 +127,14 @@ func TestReferenceReasoningAndDetails(t *testing.T) {
 		"Severe tool misuse patterns detected",
 		"Moderate resource usage (8000 tokens)",
 	}
-	if r.Notes != want {
-		t.Errorf("details %q;\nwant %q", r.Notes, want)
+	if r.Detail.Notes != want {
+		t.Errorf("details %q;\nwant %q", r.Detail.Notes, want)
 	}
 	const reasoning = "Overall reliability score: 0.56 (0.0=good, 1.0=bad). Critical issues detected: tool_misuse. " +
 		"Signal breakdown: hallucination: 0.53 (moderate); loop: 0.38 (low); tool_misuse: 1.00 (critical); cost: 0.21 (low). " +
 		"This execution shows some concerning patterns that warrant review."
-	if r.Reasoning != reasoning {
-		t.Errorf("reasoning %q;\nwant %q", r.Reasoning, reasoning)
+	if r.Detail.Reasoning != reasoning {
+		t.Errorf("reasoning %q;\nwant %q", r.Detail.Reasoning, reasoning)
 	}
 }
 
@@ -164,8 +164,8 @@ func checkEvidence(t *testing.T, r Result) {
 		}
 		lastSignal = o
 		for _, m := range e.Messages {
-			if m < 0 || m >= r.Meta.TotalMessages {
-				t.Errorf("evidence %q names message %d of %d", e.Text, m, r.Meta.TotalMessages)
+			if m < 0 || m >= r.Detail.Meta.TotalMessages {
+				t.Errorf("evidence %q names message %d of %d", e.Text, m, r.Detail.Meta.TotalMessages)
 			}
 		}
 	}

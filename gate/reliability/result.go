@@ -18,6 +18,11 @@ type Evidence struct {
 }
 
 // Result is the evaluation of one trace: what the JSON report keeps per trace.
+//
+// The gate keeps one Result per trace until the report is written, so it is the largest
+// thing the gate holds (hundreds of thousands of them for a large suite): what only the RS-1
+// drop-in CLI shows lives behind the Detail pointer, which the gate's brief evaluation leaves
+// nil, rather than in every Result.
 type Result struct {
 	ID       string          `json:"id"`
 	File     string          `json:"file"`
@@ -27,10 +32,16 @@ type Result struct {
 	Signals  Signals         `json:"signals"`
 	Evidence []Evidence      `json:"evidence"`
 
-	// For the RS-1 drop-in CLI (not part of the gate JSON).
-	Notes     [4]string `json:"-"` // per-signal details sentence, in Signals order
-	Reasoning string    `json:"-"`
-	Meta      Metadata  `json:"-"`
+	// Detail is what the RS-1 drop-in CLI reports besides the scores (not part of the gate
+	// JSON); nil when the Evaluator is Brief.
+	Detail *Detail `json:"-"`
+}
+
+// Detail is the part of RS-1's report that the gate does not keep.
+type Detail struct {
+	Notes     [4]string // per-signal details sentence, in Signals order
+	Reasoning string
+	Meta      Metadata
 }
 
 // Metadata is RS-1's report metadata.

@@ -26,19 +26,24 @@ type RS1Signal struct {
 }
 
 // RS1 returns the result as RS-1's report, signals in RS-1's order (hallucination, loop,
-// tool_misuse, cost).
+// tool_misuse, cost). The details, reasoning and metadata come from r.Detail: they are empty
+// for a brief result, which has none.
 func (r Result) RS1() RS1Report {
 	scores := [4]float64{r.Signals.Hallucination, r.Signals.Loop, r.Signals.ToolMisuse, r.Signals.Cost}
+	var d Detail
+	if r.Detail != nil {
+		d = *r.Detail
+	}
 	out := RS1Report{
 		TraceID:      r.ID,
 		Verdict:      r.Verdict,
 		OverallScore: r.Score,
 		SignalScores: make([]RS1Signal, len(scores)),
-		Reasoning:    r.Reasoning,
-		Metadata:     r.Meta,
+		Reasoning:    d.Reasoning,
+		Metadata:     d.Meta,
 	}
 	for i, s := range scores {
-		out.SignalScores[i] = RS1Signal{SignalName: signalNames[i], Score: s, Details: r.Notes[i]}
+		out.SignalScores[i] = RS1Signal{SignalName: signalNames[i], Score: s, Details: d.Notes[i]}
 	}
 	return out
 }

@@ -1,0 +1,33 @@
+package reliability
+
+import (
+	"testing"
+	"unsafe"
+
+	"github.com/agentgate/agentgate/gate/profile"
+)
+
+// TestResultStaysSmall guards the size of Result, of which the gate keeps one per trace until
+// the report is written (the largest thing it holds: 128 bytes × 128,000 traces for 1 GB of
+// traces). What only the RS-1 drop-in shows belongs behind Result.Detail, not in Result.
+func TestResultStaysSmall(t *testing.T) {
+	if n := unsafe.Sizeof(Result{}); n > 128 {
+		t.Errorf("Result is %d bytes, want at most 128: keep what the gate report does not show in Detail", n)
+	}
+}
+
+// TestBriefHasNoDetail checks that a brief Evaluator leaves Detail nil and a full one fills it.
+func TestBriefHasNoDetail(t *testing.T) {
+	tr := problematicTrace()
+	brief := Evaluator{Profile: profile.Default, Brief: true}
+	if r := brief.Evaluate(tr); r.Detail != nil {
+		t.Errorf("brief result has detail %+v", *r.Detail)
+	}
+	r := Evaluate(tr, profile.Default)
+	if r.Detail == nil || r.Detail.Reasoning == "" || r.Detail.Meta.TotalMessages != len(tr.Messages) {
+		t.Fatalf("full result: detail %+v", r.Detail)
+	}
+	if rep := (Result{ID: "x"}).RS1(); rep.Reasoning != "" || rep.SignalScores[0].Details != "" {
+		t.Errorf("RS1 of a result without detail: %+v", rep)
+	}
+}
