@@ -43,7 +43,7 @@ func (c *Chunk) EachRecord(fn func(Record) error) error {
 		if line == 1 {
 			l = bytes.TrimPrefix(l, bom)
 		}
-		l = bytes.TrimRight(l, "\r\n")
+		l = trimEOL(l)
 		if !blank(l) {
 			if !utf8.Valid(l) {
 				return invalidUTF8(c.File, line, 0, l)
@@ -55,6 +55,16 @@ func (c *Chunk) EachRecord(fn func(Record) error) error {
 		line++
 	}
 	return nil
+}
+
+// trimEOL returns l without the carriage returns and newlines at its end: bytes.TrimRight(l,
+// "\r\n"), without building a set of the two bytes for every line.
+func trimEOL(l []byte) []byte {
+	n := len(l)
+	for n > 0 && (l[n-1] == '\n' || l[n-1] == '\r') {
+		n--
+	}
+	return l[:n]
 }
 
 // blank reports whether l holds only white space, as bytes.TrimSpace sees it.
