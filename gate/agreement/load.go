@@ -104,6 +104,10 @@ type pairRaw struct {
 }
 
 // recordDecoder decodes records of one profile, keeping decoded strings in an arena.
+//
+// Its methods follow the scanner's: each takes the position of a value (after whitespace)
+// and returns the position after it, or -1 on failure, with d.sc.bad set for a syntax error,
+// else d.err for a semantic one.
 type recordDecoder struct {
 	p       profile.Profile
 	sc      scanner
@@ -113,11 +117,12 @@ type recordDecoder struct {
 	err     *decodeErr
 }
 
-func (d *recordDecoder) semantic(off int, format string, args ...any) bool {
+// semantic records a semantic error at off, unless one is recorded already, and returns -1.
+func (d *recordDecoder) semantic(off int, format string, args ...any) int {
 	if d.err == nil {
 		d.err = &decodeErr{off: off, msg: fmt.Sprintf(format, args...)}
 	}
-	return false
+	return -1
 }
 
 // tooLarge reports whether the arena outgrew the int32 offsets of its spans.
@@ -125,106 +130,174 @@ func (d *recordDecoder) tooLarge() bool {
 	return len(d.arena) >= math.MaxInt32 || len(d.ids) >= math.MaxInt32
 }
 
-// begin prepares the scanner for a record.
-func (d *recordDecoder) begin(data []byte) *scanner {
+// begin prepares the scanner for a record in data. It returns where the record starts and
+// the position after its '{', or -1 (with the error set) if the record is not an object;
+// shape and keys describe the record in that error.
+func (d *recordDecoder) begin(data []byte, shape, keys string) (start, i int) {
 	d.sc = scanner{data: data, arena: &d.arena}
 	d.err = nil
-	return &d.sc
-}
-
-// member moves to the next member of an object whose '{' has been consumed (first says
-// whether any member was read yet). It returns the member's key, with the scanner at its value,
-// or ok = false past the closing '}' or at a syntax error (then s.bad is set).
-func (d *recordDecoder) member(first bool) (key []byte, valOff int, ok bool) {
 	s := &d.sc
-	c := s.peek()
-	switch {
-	case c == '}':
-		s.i++
-		return nil, 0, false
-	case !first && c == ',':
-		s.i++
-		s.ws()
-	case !first:
-		s.fail()
-		return nil, 0, false
+	c, start := s.peek(0)
+	if c != '{' {
+		if s.skip(start, 1) < 0 {
+			return start, -1
+		}
+		return start, d.semantic(start, "%s must be a JSON object %s, found %s", shape, keys, kind(c))
 	}
-	k, ok := s.key(&d.scratch)
-	if !ok {
-		return nil, 0, false
-	}
-	return k, s.i, true
+	return start, start + 1
 }
 
-// judgement decodes a {"label", "reason"} object named field.
-func (d *recordDecoder) judgement(field string, j *judgementRaw) bool {
+// end checks the end of a record whose members were read up to i (-1 if that failed): only
+// whitespace may follow it.
+func (d *recordDecoder) end(start, i int) bool {
+	switch {
+	case i < 0:
+		return false
+	case !d.sc.atEnd(i):
+		d.sc.fail()
+		return false
+	case d.tooLarge():
+		d.semantic(start, "record too large: its strings exceed 2 GiB")
+		return false
+	}
+	return true
+}
+
+// The members that the decoder reads, by object: scanner.member returns an index in these.
+const (
+	pairQID = iota
+	pairScholar
+	pairAuditor
+	pairAnswer
+	pairRetrieved
+	pairFlags
+)
+
+var pairKeys = keyLiterals("qid", "scholar", "auditor", "answer_json", "retrieved_ids", "flags")
+
+const (
+	judgementLabel = iota
+	judgementReason
+)
+
+var judgementKeys = keyLiterals("label", "reason")
+
+const answerCitations = 0
+
+// answerKeys holds citations, the one member of answer_json that is read, then the others
+// that the seed writes, which are skipped: as known keys they cost less than unknown ones.
+var answerKeys = keyLiterals("citations", "claim", "constraints_echo")
+
+const (
+	flagProv = iota
+	flagCons
+)
+
+var flagKeys = keyLiterals(FlagProvenance, FlagConstraints)
+
+const (
+	labelQID = iota
+	labelLabel
+	labelReason
+)
+
+var labelKeys = keyLiterals("qid", "label", "reason")
+
+// labelLiterals are the known labels, in the order of Labels.
+var labelLiterals = func() []literal {
+	lits := make([]literal, len(Labels))
+	for k, l := range Labels {
+		lits[k] = newLiteral(l, `"`+l+`"`)
+	}
+	return lits
+}()
+
+// judgement decodes the {"label", "reason"} object at i, named field.
+func (d *recordDecoder) judgement(i int, field string, j *judgementRaw) int {
 	s := &d.sc
 	*j = judgementRaw{}
-	off := s.i
-	if c := s.peek(); c != '{' {
-		if !s.skip(1) {
-			return false
+	off := i
+	c := s.at(i)
+	if c != '{' {
+		if s.skip(i, 1) < 0 {
+			return -1
 		}
 		return d.semantic(off, "field %q: expected an object {\"label\", \"reason\"}, found %s", field, kind(c))
 	}
-	s.i++
+	i++
 	for first := true; ; first = false {
-		k, voff, more := d.member(first)
+		k, v, more := s.member(i, first, judgementKeys, &d.scratch)
 		if !more {
+			i = v
 			break
 		}
-		var ok bool
-		switch string(k) {
-		case "label":
-			ok = d.label(field, j, voff)
-		case "reason":
-			ok = d.reason(&j.reason)
+		switch k {
+		case judgementLabel:
+			if l := s.known(v, labelLiterals); l >= 0 { // the usual label, without a detour
+				j.hasLabel, j.label = true, Labels[l]
+				v += labelLiterals[l].n
+			} else {
+				v = d.label(v, field, j)
+			}
+		case judgementReason:
+			if v < len(s.data) && s.data[v] == '"' { // the usual reason, without a detour
+				j.reason, v = s.str(v)
+			} else {
+				v = d.reason(v, &j.reason)
+			}
 		default:
-			ok = s.skip(1)
+			v = s.skip(v, 1)
 		}
-		if !ok {
-			return false
+		if v < 0 {
+			return -1
 		}
+		i = v
 	}
-	if s.bad {
-		return false
+	if i < 0 {
+		return -1
 	}
 	if !j.hasLabel {
 		return d.semantic(off, "missing field %q", field+".label")
 	}
-	return true
+	return i
 }
 
-// label decodes the label of the judgement named field ("" for a label file's record).
-func (d *recordDecoder) label(field string, j *judgementRaw, off int) bool {
+// label decodes the label at i of the judgement named field ("" for a label file's record).
+func (d *recordDecoder) label(i int, field string, j *judgementRaw) int {
 	s := &d.sc
+	off := i
 	j.hasLabel, j.label = true, ""
-	if c := s.peek(); c != '"' {
-		if !s.skip(1) {
-			return false
+	c := s.at(i)
+	if c != '"' {
+		if s.skip(i, 1) < 0 {
+			return -1
 		}
 		return d.semantic(off, "field %q: expected a string, found %s", labelField(field), kind(c))
 	}
-	start, end, esc, ok := s.scanString()
-	if !ok {
-		return false
+	if k := s.known(i, labelLiterals); k >= 0 {
+		j.label = Labels[k]
+		return i + labelLiterals[k].n
 	}
-	var b []byte
+	end, esc := stringStop(s.data, i+1), false
+	if end >= len(s.data) || s.data[end] != '"' {
+		if end, esc = s.scanString(i); end < 0 {
+			return -1
+		}
+	}
+	b := s.data[i+1 : end]
 	if esc {
-		d.scratch = unescape(d.scratch[:0], s.data[start:end])
+		d.scratch = unescape(d.scratch[:0], b)
 		b = d.scratch
-	} else {
-		b = s.data[start:end]
 	}
 	if l, known := labelFor(b); known {
 		j.label = l
-		return true
+		return end + 1
 	}
 	if d.p != profile.Reference {
 		return d.semantic(off, "field %q: unknown label %q: want %s", labelField(field), b, allowedLabels)
 	}
-	j.labelRaw = s.keep(start, end, esc)
-	return true
+	j.labelRaw = s.keep(i+1, end, esc)
+	return end + 1
 }
 
 // labelField names the label of the judgement field in messages.
@@ -235,62 +308,64 @@ func labelField(field string) string {
 	return field + ".label"
 }
 
-// reason decodes a reason: a string, null (kept as ""), or any other JSON kept as written (the
-// reason is never scored, so an unusual one is no reason to fail a run).
-func (d *recordDecoder) reason(sp *span) bool {
+// reason decodes the reason at i: a string, null (kept as ""), or any other JSON kept as
+// written (the reason is never scored, so an unusual one is no reason to fail a run).
+func (d *recordDecoder) reason(i int, sp *span) int {
 	s := &d.sc
-	switch s.peek() {
+	c := s.at(i)
+	switch c {
 	case '"':
-		v, ok := s.str()
+		v, next := s.str(i)
 		*sp = v
-		return ok
+		return next
 	case 'n':
 		*sp = span{}
-		return s.literal("null")
+		return s.literal(i, "null")
 	}
-	start := s.i
-	if !s.skip(1) {
-		return false
+	next := s.skip(i, 1)
+	if next < 0 {
+		return -1
 	}
-	*sp = s.keep(start, s.i, false)
-	return true
+	*sp = s.keep(i, next, false)
+	return next
 }
 
-// qid decodes a qid: a string or a number, kept as written.
-func (d *recordDecoder) qid(sp *span, num *bool, off int) bool {
+// qid decodes the qid at i: a string or a number, kept as written.
+func (d *recordDecoder) qid(i int, sp *span, num *bool) int {
 	s := &d.sc
-	switch c := s.peek(); {
+	off := i
+	switch c := s.at(i); {
 	case c == '"':
-		v, ok := s.str()
+		v, next := s.str(i)
 		*sp, *num = v, false
-		return ok
+		return next
 	case c == '-' || '0' <= c && c <= '9':
-		start := s.i
-		if _, ok := s.number(); !ok {
-			return false
+		_, next := s.number(i)
+		if next < 0 {
+			return -1
 		}
-		*sp, *num = s.keep(start, s.i, false), true
-		return true
+		*sp, *num = s.keep(i, next, false), true
+		return next
 	default:
-		if !s.skip(1) {
-			return false
+		if s.skip(i, 1) < 0 {
+			return -1
 		}
 		return d.semantic(off, "field \"qid\": expected a string or a number, found %s", kind(c))
 	}
 }
 
-// idList decodes citations or retrieved_ids: an array of strings, or a value Python finds
-// false (null, [], "", 0, false, {}), which the seed reads as no ids. Any other value is an
-// error (the seed would iterate a string's characters or an object's keys, or crash).
-func (d *recordDecoder) idList(field string, rng *[2]int32, present *bool) bool {
+// idList decodes the citations or retrieved_ids at i: an array of strings, or a value Python
+// finds false (null, [], "", 0, false, {}), which the seed reads as no ids. Any other value
+// is an error (the seed would iterate a string's characters or an object's keys, or crash).
+func (d *recordDecoder) idList(i int, field string, rng *[2]int32, present *bool) int {
 	s := &d.sc
-	off := s.i
-	c := s.peek()
+	off := i
+	c := s.at(i)
 	rng[0], rng[1] = int32(len(d.ids)), int32(len(d.ids))
 	if c != '[' {
-		truth, ok := s.truthy()
-		if !ok {
-			return false
+		truth, next := s.truthy(i)
+		if next < 0 {
+			return -1
 		}
 		if truth {
 			return d.semantic(off, "field %q: expected an array of strings, found %s", field, kind(c))
@@ -298,202 +373,175 @@ func (d *recordDecoder) idList(field string, rng *[2]int32, present *bool) bool 
 		if present != nil {
 			*present = c != 'n'
 		}
-		return true
+		return next
 	}
 	if present != nil {
 		*present = true
 	}
-	s.i++
-	if s.peek() == ']' {
-		s.i++
-		return true
+	if c, i = s.peek(i + 1); c == ']' {
+		return i + 1
 	}
 	for n := 0; ; n++ {
-		e := s.peek()
-		eoff := s.i
-		if e != '"' {
-			if !s.skip(1) {
-				return false
+		if c != '"' {
+			if s.skip(i, 1) < 0 {
+				return -1
 			}
-			return d.semantic(eoff, "field \"%s[%d]\": expected a string, found %s", field, n, kind(e))
+			return d.semantic(i, "field \"%s[%d]\": expected a string, found %s", field, n, kind(c))
 		}
-		v, ok := s.str()
-		if !ok {
-			return false
+		v, next := s.str(i)
+		if next < 0 {
+			return -1
 		}
 		d.ids = append(d.ids, v)
-		switch s.peek() {
+		switch c, i = s.peek(next); c {
 		case ',':
-			s.i++
+			c, i = s.peek(i + 1)
 		case ']':
-			s.i++
 			rng[1] = int32(len(d.ids))
-			return true
+			return i + 1
 		default:
 			return s.fail()
 		}
 	}
 }
 
-// answer decodes answer_json: only its citations are read. A value Python finds false means
-// no citations, as in the seed.
-func (d *recordDecoder) answer(r *pairRaw) bool {
+// answer decodes the answer_json at i: only its citations are read. A value Python finds
+// false means no citations, as in the seed.
+func (d *recordDecoder) answer(i int, r *pairRaw) int {
 	s := &d.sc
-	off := s.i
-	c := s.peek()
-	r.cits = [2]int32{int32(len(d.ids)), int32(len(d.ids))}
+	off := i
+	c := s.at(i)
+	r.cits[0], r.cits[1] = int32(len(d.ids)), int32(len(d.ids)) // see pair
 	if c != '{' {
-		truth, ok := s.truthy()
-		if !ok {
-			return false
+		truth, next := s.truthy(i)
+		if next < 0 {
+			return -1
 		}
 		if truth {
 			return d.semantic(off, "field \"answer_json\": expected an object, found %s", kind(c))
 		}
-		return true
+		return next
 	}
-	s.i++
+	i++
 	for first := true; ; first = false {
-		k, _, more := d.member(first)
+		k, v, more := s.member(i, first, answerKeys, &d.scratch)
 		if !more {
-			break
+			return v
 		}
-		var ok bool
-		if string(k) == "citations" {
-			ok = d.idList("answer_json.citations", &r.cits, nil)
+		if k == answerCitations {
+			v = d.idList(v, "answer_json.citations", &r.cits, nil)
 		} else {
-			ok = s.skip(1)
+			v = s.skip(v, 1)
 		}
-		if !ok {
-			return false
+		if v < 0 {
+			return -1
 		}
+		i = v
 	}
-	return !s.bad
 }
 
-// flags decodes flags: only the two hard flags are read, with Python's truthiness in the
-// reference profile; the default profile wants true, false or null there (a "false" string is
-// true to Python, and would reject the item).
-func (d *recordDecoder) flags(r *pairRaw) bool {
+// flags decodes the flags at i: only the two hard flags are read, with Python's truthiness
+// in the reference profile; the default profile wants true, false or null there (a "false"
+// string is true to Python, and would reject the item).
+func (d *recordDecoder) flags(i int, r *pairRaw) int {
 	s := &d.sc
-	off := s.i
+	off := i
 	r.prov, r.cons = false, false
-	switch c := s.peek(); c {
+	c := s.at(i)
+	switch c {
 	case '{':
 	case 'n':
-		return s.literal("null")
+		return s.literal(i, "null")
 	default:
-		if !s.skip(1) {
-			return false
+		if s.skip(i, 1) < 0 {
+			return -1
 		}
 		return d.semantic(off, "field \"flags\": expected an object, found %s", kind(c))
 	}
-	s.i++
+	i++
 	for first := true; ; first = false {
-		k, voff, more := d.member(first)
+		k, v, more := s.member(i, first, flagKeys, &d.scratch)
 		if !more {
-			break
+			return v
 		}
 		var dst *bool
-		switch string(k) {
-		case FlagProvenance:
+		switch k {
+		case flagProv:
 			dst = &r.prov
-		case FlagConstraints:
+		case flagCons:
 			dst = &r.cons
 		default:
-			if !s.skip(1) {
-				return false
+			if i = s.skip(v, 1); i < 0 {
+				return -1
 			}
 			continue
 		}
-		c := s.peek()
+		c, j := s.at(v), v
 		if d.p != profile.Reference && c != 't' && c != 'f' && c != 'n' {
-			name := "flags." + string(k)
-			if !s.skip(1) {
-				return false
+			name := "flags." + flagKeys[k].name
+			if s.skip(j, 1) < 0 {
+				return -1
 			}
-			return d.semantic(voff, "field %q: expected true, false or null, found %s", name, kind(c))
+			return d.semantic(v, "field %q: expected true, false or null, found %s", name, kind(c))
 		}
-		truth, ok := s.truthy()
-		if !ok {
-			return false
+		truth, next := s.truthy(j)
+		if next < 0 {
+			return -1
 		}
 		*dst = truth
+		i = next
 	}
-	return !s.bad
-}
-
-// record decodes one top-level record object of data, calling field for each member with the
-// scanner at the member's value (field must consume it); shape and keys describe the record
-// in the error for a non-object. It returns the offset where the record starts, and false on failure:
-// d.sc.bad for a syntax error, else d.err. The caller checks required fields afterwards.
-func (d *recordDecoder) record(data []byte, shape, keys string, field func(key []byte, valOff int) bool) (int, bool) {
-	s := d.begin(data)
-	c := s.peek()
-	start := s.i
-	if c != '{' {
-		if !s.skip(1) {
-			return start, false
-		}
-		return start, d.semantic(start, "%s must be a JSON object %s, found %s", shape, keys, kind(c))
-	}
-	s.i++
-	for first := true; ; first = false {
-		k, voff, more := d.member(first)
-		if !more {
-			break
-		}
-		if !field(k, voff) {
-			return start, false
-		}
-	}
-	if s.bad {
-		return start, false
-	}
-	if !s.atEnd() {
-		return start, s.fail()
-	}
-	if d.tooLarge() {
-		return start, d.semantic(start, "record too large: its strings exceed 2 GiB")
-	}
-	return start, true
 }
 
 // pair decodes one merged pairs record into r. It returns false on failure: d.sc.bad for a
 // syntax error, else d.err.
 func (d *recordDecoder) pair(data []byte, r *pairRaw) bool {
 	*r = pairRaw{}
-	r.cits = [2]int32{int32(len(d.ids)), int32(len(d.ids))}
-	r.ret = r.cits
-	start, ok := d.record(data, "a pairs record", `{"qid", "scholar", "auditor", ...}`, func(k []byte, voff int) bool {
-		switch string(k) {
-		case "qid":
-			r.hasQID = true
-			return d.qid(&r.qid, &r.qidNum, voff)
-		case "scholar":
-			r.hasSch = true
-			return d.judgement("scholar", &r.sch)
-		case "auditor":
-			r.hasAud = true
-			return d.judgement("auditor", &r.aud)
-		case "answer_json":
-			return d.answer(r)
-		case "retrieved_ids":
-			return d.idList("retrieved_ids", &r.ret, &r.hasRetrieved)
-		case "flags":
-			return d.flags(r)
+	// Element by element: copying a [2]int32 just written as two halves (r.ret = r.cits, or
+	// a composite literal, which the compiler builds on the stack) loads eight bytes from two
+	// four-byte stores, which stalls for want of store forwarding: several ns a record.
+	n := int32(len(d.ids))
+	r.cits[0], r.cits[1] = n, n
+	r.ret[0], r.ret[1] = n, n
+	start, i := d.begin(data, "a pairs record", `{"qid", "scholar", "auditor", ...}`)
+	for first := true; i >= 0; first = false {
+		k, v, more := d.sc.member(i, first, pairKeys, &d.scratch)
+		if !more {
+			i = v
+			break
 		}
-		return d.sc.skip(1)
-	})
+		switch k {
+		case pairQID:
+			r.hasQID = true
+			i = d.qid(v, &r.qid, &r.qidNum)
+		case pairScholar:
+			r.hasSch = true
+			i = d.judgement(v, "scholar", &r.sch)
+		case pairAuditor:
+			r.hasAud = true
+			i = d.judgement(v, "auditor", &r.aud)
+		case pairAnswer:
+			i = d.answer(v, r)
+		case pairRetrieved:
+			i = d.idList(v, "retrieved_ids", &r.ret, &r.hasRetrieved)
+		case pairFlags:
+			i = d.flags(v, r)
+		default:
+			i = d.sc.skip(v, 1)
+		}
+	}
 	switch {
-	case !ok:
+	case !d.end(start, i):
 		return false
 	case !r.hasQID:
-		return d.semantic(start, "missing field \"qid\"")
+		d.semantic(start, "missing field \"qid\"")
+		return false
 	case !r.hasSch:
-		return d.semantic(start, "missing field \"scholar\"")
+		d.semantic(start, "missing field \"scholar\"")
+		return false
 	case !r.hasAud:
-		return d.semantic(start, "missing field \"auditor\"")
+		d.semantic(start, "missing field \"auditor\"")
+		return false
 	}
 	return true
 }
@@ -509,25 +557,34 @@ type labelRaw struct {
 // labelRecord decodes one {"qid", "label", "reason"} record.
 func (d *recordDecoder) labelRecord(data []byte, r *labelRaw) bool {
 	*r = labelRaw{}
-	start, ok := d.record(data, "a label record", `{"qid", "label", "reason"}`, func(k []byte, voff int) bool {
-		switch string(k) {
-		case "qid":
-			r.hasQID = true
-			return d.qid(&r.qid, &r.qidNum, voff)
-		case "label":
-			return d.label("", &r.j, voff)
-		case "reason":
-			return d.reason(&r.j.reason)
+	start, i := d.begin(data, "a label record", `{"qid", "label", "reason"}`)
+	for first := true; i >= 0; first = false {
+		k, v, more := d.sc.member(i, first, labelKeys, &d.scratch)
+		if !more {
+			i = v
+			break
 		}
-		return d.sc.skip(1)
-	})
+		switch k {
+		case labelQID:
+			r.hasQID = true
+			i = d.qid(v, &r.qid, &r.qidNum)
+		case labelLabel:
+			i = d.label(v, "", &r.j)
+		case labelReason:
+			i = d.reason(v, &r.j.reason)
+		default:
+			i = d.sc.skip(v, 1)
+		}
+	}
 	switch {
-	case !ok:
+	case !d.end(start, i):
 		return false
 	case !r.hasQID:
-		return d.semantic(start, "missing field \"qid\"")
+		d.semantic(start, "missing field \"qid\"")
+		return false
 	case !r.j.hasLabel:
-		return d.semantic(start, "missing field \"label\"")
+		d.semantic(start, "missing field \"label\"")
+		return false
 	}
 	return true
 }
