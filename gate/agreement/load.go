@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/agentgate/agentgate/gate/input"
 	"github.com/agentgate/agentgate/gate/profile"
@@ -243,10 +244,10 @@ func (d *recordDecoder) judgement(i int, field string, j *judgementRaw) int {
 			if v < len(s.data) && s.data[v] == '"' { // the usual reason, without a detour
 				j.reason, v = s.str(v)
 			} else {
-				v = d.reason(v, &j.reason)
+				v = d.reason(v, 2, &j.reason)
 			}
 		default:
-			v = s.skip(v, 1)
+			v = s.skip(v, 2)
 		}
 		if v < 0 {
 			return -1
@@ -269,7 +270,7 @@ func (d *recordDecoder) label(i int, field string, j *judgementRaw) int {
 	j.hasLabel, j.label = true, ""
 	c := s.at(i)
 	if c != '"' {
-		if s.skip(i, 1) < 0 {
+		if s.skip(i, depthOf(field)) < 0 {
 			return -1
 		}
 		return d.semantic(off, "field %q: expected a string, found %s", labelField(field), kind(c))
@@ -300,6 +301,17 @@ func (d *recordDecoder) label(i int, field string, j *judgementRaw) int {
 	return end + 1
 }
 
+// depthOf returns the nesting depth of the value of a field named as in messages: 1 for a
+// member of the record ("qid", "label", "retrieved_ids"), 2 for one inside a member's object
+// ("scholar.label", "answer_json.citations"). skip needs it to hold deep values to
+// encoding/json's nesting limit exactly.
+func depthOf(field string) int {
+	if strings.Contains(field, ".") {
+		return 2
+	}
+	return 1
+}
+
 // labelField names the label of the judgement field in messages.
 func labelField(field string) string {
 	if field == "" {
@@ -310,7 +322,7 @@ func labelField(field string) string {
 
 // reason decodes the reason at i: a string, null (kept as ""), or any other JSON kept as
 // written (the reason is never scored, so an unusual one is no reason to fail a run).
-func (d *recordDecoder) reason(i int, sp *span) int {
+func (d *recordDecoder) reason(i, depth int, sp *span) int {
 	s := &d.sc
 	c := s.at(i)
 	switch c {
@@ -322,7 +334,7 @@ func (d *recordDecoder) reason(i int, sp *span) int {
 		*sp = span{}
 		return s.literal(i, "null")
 	}
-	next := s.skip(i, 1)
+	next := s.skip(i, depth)
 	if next < 0 {
 		return -1
 	}
@@ -361,9 +373,10 @@ func (d *recordDecoder) idList(i int, field string, rng *[2]int32, present *bool
 	s := &d.sc
 	off := i
 	c := s.at(i)
+	depth := depthOf(field)
 	rng[0], rng[1] = int32(len(d.ids)), int32(len(d.ids))
 	if c != '[' {
-		truth, next := s.truthy(i)
+		truth, next := s.truthy(i, depth)
 		if next < 0 {
 			return -1
 		}
@@ -383,7 +396,7 @@ func (d *recordDecoder) idList(i int, field string, rng *[2]int32, present *bool
 	}
 	for n := 0; ; n++ {
 		if c != '"' {
-			if s.skip(i, 1) < 0 {
+			if s.skip(i, depth+1) < 0 {
 				return -1
 			}
 			return d.semantic(i, "field \"%s[%d]\": expected a string, found %s", field, n, kind(c))
@@ -413,7 +426,7 @@ func (d *recordDecoder) answer(i int, r *pairRaw) int {
 	c := s.at(i)
 	r.cits[0], r.cits[1] = int32(len(d.ids)), int32(len(d.ids)) // see pair
 	if c != '{' {
-		truth, next := s.truthy(i)
+		truth, next := s.truthy(i, 1)
 		if next < 0 {
 			return -1
 		}
@@ -431,7 +444,7 @@ func (d *recordDecoder) answer(i int, r *pairRaw) int {
 		if k == answerCitations {
 			v = d.idList(v, "answer_json.citations", &r.cits, nil)
 		} else {
-			v = s.skip(v, 1)
+			v = s.skip(v, 2)
 		}
 		if v < 0 {
 			return -1
@@ -471,7 +484,7 @@ func (d *recordDecoder) flags(i int, r *pairRaw) int {
 		case flagCons:
 			dst = &r.cons
 		default:
-			if i = s.skip(v, 1); i < 0 {
+			if i = s.skip(v, 2); i < 0 {
 				return -1
 			}
 			continue
@@ -479,12 +492,12 @@ func (d *recordDecoder) flags(i int, r *pairRaw) int {
 		c, j := s.at(v), v
 		if d.p != profile.Reference && c != 't' && c != 'f' && c != 'n' {
 			name := "flags." + flagKeys[k].name
-			if s.skip(j, 1) < 0 {
+			if s.skip(j, 2) < 0 {
 				return -1
 			}
 			return d.semantic(v, "field %q: expected true, false or null, found %s", name, kind(c))
 		}
-		truth, next := s.truthy(j)
+		truth, next := s.truthy(j, 2)
 		if next < 0 {
 			return -1
 		}
@@ -571,7 +584,7 @@ func (d *recordDecoder) labelRecord(data []byte, r *labelRaw) bool {
 		case labelLabel:
 			i = d.label(v, "", &r.j)
 		case labelReason:
-			i = d.reason(v, &r.j.reason)
+			i = d.reason(v, 1, &r.j.reason)
 		default:
 			i = d.sc.skip(v, 1)
 		}

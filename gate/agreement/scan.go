@@ -512,7 +512,8 @@ func (s *scanner) skip(i, depth int) int {
 
 // truthy consumes any value at or after i and reports whether Python would find it true:
 // false, null, 0, 0.0 (including a float that underflows to 0), "", [] and {} are false.
-func (s *scanner) truthy(i int) (truth bool, next int) {
+// depth is the value's nesting depth, as skip takes it.
+func (s *scanner) truthy(i, depth int) (truth bool, next int) {
 	c, start := s.peek(i)
 	switch c { // the literals directly, as flags nearly always are
 	case 't':
@@ -522,7 +523,7 @@ func (s *scanner) truthy(i int) (truth bool, next int) {
 	case 'n':
 		return false, s.literal(start, "null")
 	}
-	if next = s.skip(start, 1); next < 0 {
+	if next = s.skip(start, depth); next < 0 {
 		return false, -1
 	}
 	v := s.data[start:next]
