@@ -26,7 +26,7 @@ func EvaluateMerged(ctx context.Context, files []string, p profile.Profile, work
 
 func evaluateMerged(ctx context.Context, files []string, p profile.Profile, o pipeline.Options) (Summary, error) {
 	seed := maphash.MakeSeed()
-	newWorker := func() *pairWorker { return &pairWorker{dec: recordDecoder{p: p}, seed: seed} }
+	newWorker := func() *pairWorker { return &pairWorker{dec: recordDecoder{p: p, noReason: true}, seed: seed} }
 	m := &pairMerger{p: p}
 	if p != profile.Reference {
 		m.hashes = &qidHashes{seed: seed}

@@ -110,12 +110,13 @@ type pairRaw struct {
 // and returns the position after it, or -1 on failure, with d.sc.bad set for a syntax error,
 // else d.err for a semantic one.
 type recordDecoder struct {
-	p       profile.Profile
-	sc      scanner
-	arena   []byte
-	ids     []span // citations and retrieved ids of the records in the arena
-	scratch []byte
-	err     *decodeErr
+	p        profile.Profile
+	noReason bool // validate reasons without keeping them (EvaluateMerged never reads one)
+	sc       scanner
+	arena    []byte
+	ids      []span // citations and retrieved ids of the records in the arena
+	scratch  []byte
+	err      *decodeErr
 }
 
 // semantic records a semantic error at off, unless one is recorded already, and returns -1.
@@ -241,7 +242,9 @@ func (d *recordDecoder) judgement(i int, field string, j *judgementRaw) int {
 				v = d.label(v, field, j)
 			}
 		case judgementReason:
-			if v < len(s.data) && s.data[v] == '"' { // the usual reason, without a detour
+			if d.noReason {
+				v = s.skip(v, 2)
+			} else if v < len(s.data) && s.data[v] == '"' { // the usual reason, without a detour
 				j.reason, v = s.str(v)
 			} else {
 				v = d.reason(v, 2, &j.reason)
