@@ -3,11 +3,17 @@ package report
 import (
 	"bufio"
 	"bytes"
+	"cmp"
+	"encoding"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/gate/agreement"
@@ -27,16 +33,28 @@ func JSON(w io.Writer, r *gate.Result) error {
 	if err := checkFinite(r); err != nil {
 		return fmt.Errorf("report: cannot write JSON: %w", err)
 	}
-	// Everything but the per-trace results is small: encode it whole, with an empty trace list,
-	// then stream the traces one by one into that list, indented as the encoder would have
-	// indented them. The bytes are the same as encoding the whole document at once, without
-	// holding a second copy of a report of a million traces.
+	// Everything but the per-trace results and the agreement items is small: encode it whole,
+	// with those lists empty, then stream their elements one by one into their slots, indented
+	// as the encoder would have indented them. The bytes are the same as encoding the whole
+	// document at once, without holding a second copy of a report of a million traces or
+	// five million items.
 	c := withLists(r)
-	var traces []reliability.Result
-	if c.Reliability != nil {
-		rel := *c.Reliability
-		traces, rel.Traces = rel.Traces, []reliability.Result{}
+	var lists []streamedList
+	if s := c.Reliability; s != nil {
+		rel := *s
+		traces := rel.Traces
+		rel.Traces = []reliability.Result{}
 		c.Reliability = &rel
+		if len(traces) > 0 {
+			lists = append(lists, streamedList{path: []string{"reliability", "traces"}, n: len(traces),
+				encode: func(e *elemWriter, i int) error { return e.json(withEvidenceLists(traces[i])) }})
+		}
+	}
+	if s := c.Agreement; s != nil && len(s.Items) > 0 {
+		items := s.Items // c.Agreement is withLists' copy: r keeps its items
+		s.Items = []agreement.Item{}
+		lists = append(lists, streamedList{path: []string{"agreement", "items"}, n: len(items),
+			encode: func(e *elemWriter, i int) error { return e.item(&items[i]) }})
 	}
 	var head bytes.Buffer
 	enc := json.NewEncoder(&head)
@@ -45,34 +63,132 @@ func JSON(w io.Writer, r *gate.Result) error {
 	if err := enc.Encode(c); err != nil {
 		return fmt.Errorf("report: cannot write JSON: %w", err)
 	}
-	doc := head.Bytes()
-	slot := []byte(`"traces": []`)
-	at := bytes.Index(doc, slot)
-	if c.Reliability == nil || len(traces) == 0 || at < 0 {
-		_, err := w.Write(doc)
+	return writeStreamed(w, head.Bytes(), lists, r)
+}
+
+// streamedList is a list of the JSON report written element by element into its slot: the
+// empty list "[]" the head document holds in its place.
+type streamedList struct {
+	path   []string // the keys from the top level to the list: {"agreement", "items"}
+	n      int      // how many elements
+	encode func(e *elemWriter, i int) error
+
+	at int // the offset of the slot's '[' in the head document
+}
+
+// writeStreamed writes the head document doc with the elements of lists in their slots. Should
+// a slot not be found (it always is), the whole of r is encoded at once instead.
+func writeStreamed(w io.Writer, doc []byte, lists []streamedList, r *gate.Result) error {
+	for i := range lists {
+		if lists[i].at = findSlot(doc, lists[i].path); lists[i].at < 0 {
+			return writeWhole(w, r)
+		}
+	}
+	slices.SortFunc(lists, func(a, b streamedList) int { return cmp.Compare(a.at, b.at) })
+	bw := bufio.NewWriterSize(w, 64<<10)
+	done := 0
+	for _, l := range lists {
+		bw.Write(doc[done : l.at+1]) // up to and including '['
+		depth := len(l.path) + 1     // of the elements
+		e := newElemWriter(bw, strings.Repeat("  ", depth))
+		for i := range l.n {
+			bw.WriteByte('\n')
+			bw.WriteString(e.indent)
+			if err := l.encode(e, i); err != nil {
+				return fmt.Errorf("report: cannot write JSON: %w", err)
+			}
+			if i < l.n-1 {
+				bw.WriteByte(',')
+			}
+		}
+		bw.WriteByte('\n')
+		bw.WriteString(e.indent[2:])
+		bw.WriteByte(']')
+		done = l.at + 2 // past "[]"
+	}
+	bw.Write(doc[done:])
+	return bw.Flush()
+}
+
+// findSlot returns the offset of the '[' of the empty list at path in doc, an indented JSON
+// document, or -1. A key is found by its line: a newline and the indent of its depth before
+// it. encoding/json escapes every newline inside a string, so such a line is a member of an
+// object at that depth, and the first one after the parent's is the parent's own member.
+func findSlot(doc []byte, path []string) int {
+	at := 0
+	for depth, key := range path {
+		line := "\n" + strings.Repeat("  ", depth+1) + strconv.Quote(key) + ": "
+		i := bytes.Index(doc[at:], []byte(line))
+		if i < 0 {
+			return -1
+		}
+		at += i + len(line)
+	}
+	if !bytes.HasPrefix(doc[at:], []byte("[]")) {
+		return -1
+	}
+	return at
+}
+
+// writeWhole encodes the whole of r at once: the fallback of writeStreamed.
+func writeWhole(w io.Writer, r *gate.Result) error {
+	c := withLists(r)
+	if s := c.Reliability; s != nil {
+		rel := *s
+		rel.Traces = make([]reliability.Result, len(s.Traces))
+		for i, t := range s.Traces {
+			rel.Traces[i] = withEvidenceLists(t)
+		}
+		c.Reliability = &rel
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(c); err != nil {
+		return fmt.Errorf("report: cannot write JSON: %w", err)
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// elemWriter writes the elements of one streamed list, each at the list's depth: its first
+// line is indented by the caller, the lines after it by the writer.
+type elemWriter struct {
+	w      *bufio.Writer
+	indent string // the indent of an element's first and last lines
+	one    bytes.Buffer
+	enc    *json.Encoder
+	buf    []byte
+}
+
+func newElemWriter(w *bufio.Writer, indent string) *elemWriter {
+	e := &elemWriter{w: w, indent: indent}
+	e.enc = json.NewEncoder(&e.one)
+	e.enc.SetIndent(indent, "  ")
+	e.enc.SetEscapeHTML(false)
+	return e
+}
+
+// json writes v as encoding/json does.
+func (e *elemWriter) json(v any) error {
+	e.one.Reset()
+	if err := e.enc.Encode(v); err != nil {
 		return err
 	}
-	bw := bufio.NewWriterSize(w, 64<<10)
-	bw.Write(doc[:at+len(slot)-1]) // up to and including '['
-	const indent = "      "        // traces sit at depth 3: top level, reliability, traces
-	var one bytes.Buffer
-	te := json.NewEncoder(&one)
-	te.SetIndent(indent, "  ")
-	te.SetEscapeHTML(false)
-	for i := range traces {
-		one.Reset()
-		if err := te.Encode(withEvidenceLists(traces[i])); err != nil {
-			return fmt.Errorf("report: cannot write JSON: %w", err)
-		}
-		bw.WriteString("\n" + indent)
-		bw.Write(bytes.TrimSuffix(one.Bytes(), []byte("\n")))
-		if i < len(traces)-1 {
-			bw.WriteByte(',')
-		}
+	_, err := e.w.Write(bytes.TrimSuffix(e.one.Bytes(), []byte("\n")))
+	return err
+}
+
+// item writes an agreement item: by hand, with the bytes encoding/json writes (see
+// appendItem), unless agreement.Item is no longer the struct appendItem knows.
+func (e *elemWriter) item(it *agreement.Item) error {
+	if !itemByHand {
+		return e.json(it)
 	}
-	bw.WriteString("\n    ]")
-	bw.Write(doc[at+len(slot):])
-	return bw.Flush()
+	e.buf = appendItem(e.buf[:0], e.indent, it)
+	_, err := e.w.Write(e.buf)
+	return err
 }
 
 // withEvidenceLists returns t with its nil evidence lists empty, so consumers need no null
@@ -169,4 +285,68 @@ func checkFinite(r *gate.Result) error {
 		}
 	}
 	return nil
+}
+
+// itemFields are agreement.Item's JSON members, in order, as appendItem writes them.
+var itemFields = [...]string{"qid", "scholar", "auditor", "final", "why"}
+
+// itemByHand tells whether appendItem writes agreement.Item as encoding/json does: the struct
+// is still five plain string fields tagged with itemFields' names, without custom marshalling,
+// and encoding/json still escapes strings as appendJSONString does, which a probe of every
+// kind of character it escapes checks. When either changes, items are written by
+// encoding/json, slower but right.
+var itemByHand = itemLayoutKnown() && itemProbeMatches()
+
+// itemLayoutKnown tells whether agreement.Item is the struct appendItem knows.
+func itemLayoutKnown() bool {
+	t := reflect.TypeFor[agreement.Item]()
+	if t.NumField() != len(itemFields) || t.Implements(reflect.TypeFor[json.Marshaler]()) ||
+		reflect.PointerTo(t).Implements(reflect.TypeFor[json.Marshaler]()) ||
+		t.Implements(reflect.TypeFor[encoding.TextMarshaler]()) ||
+		reflect.PointerTo(t).Implements(reflect.TypeFor[encoding.TextMarshaler]()) {
+		return false
+	}
+	for i, name := range itemFields {
+		f := t.Field(i)
+		if !f.IsExported() || f.Type != reflect.TypeFor[string]() || f.Tag != reflect.StructTag(`json:"`+name+`"`) {
+			return false
+		}
+	}
+	return true
+}
+
+// itemProbeMatches tells whether appendItem writes an item holding every kind of character
+// encoding/json escapes, and some it does not, with encoding/json's bytes.
+func itemProbeMatches() bool {
+	const s = "\"\\/\x00\x01\x1f\b\f\n\r\t\x7f <>&\u2027\u2028\u2029\u00e9\u4e2d\U0001f600\xff\xc3(\xed\xa0\x80\xe2\x80"
+	it := agreement.Item{QID: s, Scholar: "VALID", Auditor: "", Final: s, Why: "hard_flag"}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("  ", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(it); err != nil {
+		return false
+	}
+	return bytes.Equal(bytes.TrimSuffix(b.Bytes(), []byte("\n")), appendItem(nil, "  ", &it))
+}
+
+// appendItem appends it as encoding/json writes it with SetIndent(indent, "  ") and
+// SetEscapeHTML(false), without the trailing newline; the first line, "{", is not indented.
+// TestItemByHand and FuzzItemByHand hold it to encoding/json's bytes.
+func appendItem(dst []byte, indent string, it *agreement.Item) []byte {
+	dst = append(dst, '{')
+	for i, v := range [...]string{it.QID, it.Scholar, it.Auditor, it.Final, it.Why} {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, '\n')
+		dst = append(dst, indent...)
+		dst = append(dst, `  "`...)
+		dst = append(dst, itemFields[i]...)
+		dst = append(dst, `": `...)
+		dst = appendJSONString(dst, v)
+	}
+	dst = append(dst, '\n')
+	dst = append(dst, indent...)
+	return append(dst, '}')
 }

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/gate/agreement"
+	"github.com/agentgate/agentgate/gate/reliability"
 	"github.com/agentgate/agentgate/gate/verdict"
 )
 
@@ -58,41 +60,92 @@ type Options struct {
 	LowestTasks int
 }
 
-// rowList is a table whose rows can be cut when the report is too long.
+// rowList is a table whose rows can be cut when the report is too long. Its rows are built
+// in table order as they are first needed, so a report cut to a size limit escapes no more rows
+// than it can show (see doc.fit), however many the table has.
 type rowList struct {
 	cols []column
-	rows [][]string // escaped cells
-	noun string     // what a row is, plural: "non-PASS traces"
+	noun string // what a row is, plural: "non-PASS traces"
+
+	// n is how many rows the table has. open returns a function that builds them one by one,
+	// in table order, from the first; open is nil when rows holds them all from the start.
+	n    int
+	open func() func() []string
+	next func() []string // what open returned, building rows past those built
+	rows [][]string      // escaped cells of the rows built so far, the first of the table
 
 	// Display widths of the headers and cells, measured on first use by size.
 	headWidths []int
 	widths     [][]int
 }
 
-// size predicts how many bytes writeList writes for the first k rows (k ≤ len(l.rows)).
-func (l *rowList) size(k int, fullReport string) int {
-	if l.widths == nil && len(l.rows) > 0 {
+// len returns how many rows the table has.
+func (l *rowList) len() int {
+	if l.open == nil {
+		return len(l.rows)
+	}
+	return l.n
+}
+
+// first returns the first k rows (k ≤ l.len()), building those not built yet.
+func (l *rowList) first(k int) [][]string {
+	if len(l.rows) < k && l.next == nil {
+		l.next = l.open()
+	}
+	for len(l.rows) < k {
+		l.rows = append(l.rows, l.next())
+	}
+	return l.rows[:k]
+}
+
+// each calls f with the rows from from to to in order, building them anew rather than keeping
+// them when they are not built yet.
+func (l *rowList) each(from, to int, f func([]string)) {
+	i := from
+	for ; i < min(to, len(l.rows)); i++ {
+		f(l.rows[i])
+	}
+	if i == to {
+		return
+	}
+	next := l.open()
+	for range i {
+		next()
+	}
+	for ; i < to; i++ {
+		f(next())
+	}
+}
+
+// measure measures the display widths of the headers and of the first k rows' cells.
+func (l *rowList) measure(k int) {
+	rows := l.first(k)
+	if l.headWidths == nil && k > 0 {
 		l.headWidths = make([]int, len(l.cols))
-		heads := make([]string, len(l.cols))
 		for c, col := range l.cols {
-			heads[c], l.headWidths[c] = col.head, twwidth.Width(col.head)
-		}
-		l.widths = make([][]int, len(l.rows))
-		for i, row := range l.rows {
-			l.widths[i] = make([]int, len(l.cols))
-			for c := range l.cols {
-				if c < len(row) {
-					l.widths[i][c] = twwidth.Width(row[c])
-				}
-			}
+			l.headWidths[c] = twwidth.Width(col.head)
 		}
 	}
+	for i := len(l.widths); i < k; i++ {
+		w := make([]int, len(l.cols))
+		for c := range l.cols {
+			if c < len(rows[i]) {
+				w[c] = twwidth.Width(rows[i][c])
+			}
+		}
+		l.widths = append(l.widths, w)
+	}
+}
+
+// size predicts how many bytes writeList writes for the first k rows (k ≤ l.len()).
+func (l *rowList) size(k int, fullReport string) int {
+	l.measure(k)
 	heads := make([]string, len(l.cols))
 	for c, col := range l.cols {
 		heads[c] = col.head
 	}
 	visible := min(k, VisibleRows)
-	size := len(note(len(l.rows), k, l.noun, fullReport))
+	size := len(note(l.len(), k, l.noun, fullReport))
 	if visible > 0 {
 		size += tableSize(heads, l.headWidths, l.rows[:visible], l.widths[:visible])
 	}
@@ -100,6 +153,21 @@ func (l *rowList) size(k int, fullReport string) int {
 		size += len(detailsOpen(k-visible, l.noun)) + tableSize(heads, l.headWidths, l.rows[visible:k], l.widths[visible:k]) + len(detailsClose)
 	}
 	return size
+}
+
+// rowFloor is the fewest bytes tableSize counts for row's line: its cells' bytes, two spaces
+// and a pipe for each column, the line's first pipe and its newline. (A column is at least
+// two wider than its cells, and a cell's padding makes up the difference between its width
+// and the column's.)
+func rowFloor(row []string, cols int) int {
+	n := 2
+	for c := range cols {
+		n += 3
+		if c < len(row) {
+			n += len(row[c])
+		}
+	}
+	return n
 }
 
 // doc is a report being laid out: everything escaped once, rendered as often as fitting the
@@ -113,6 +181,9 @@ type doc struct {
 	disagree   rowList
 	flagged    rowList // items both validators labelled alike that a hard flag still rejects
 	fullReport string
+	// over is the fewest rows per table that a report cut to its limit certainly cannot show;
+	// more than any table has when there is none; 0 until fit sets it. See bound.
+	over int
 }
 
 // Markdown renders r as the markdown report for the PR comment, the job summary and
@@ -147,18 +218,10 @@ func newDoc(r *gate.Result, o Options) *doc {
 			{"trace", tw.AlignLeft}, {"location", tw.AlignLeft}, {"verdict", tw.AlignLeft},
 			{"score", tw.AlignRight}, {"strongest signal", tw.AlignLeft}, {"evidence", tw.AlignLeft},
 		}}
-		for _, t := range flagged(s) {
-			signal, evidence, others := finding(t, EscapeCell)
-			if evidence == "" {
-				evidence = "—"
-			}
-			if others > 0 {
-				evidence += fmt.Sprintf(" (+%s more %s)", count(others), pluralWord(others, "finding", "findings"))
-			}
-			d.traces.rows = append(d.traces.rows, []string{
-				EscapeCell(t.ID), orDash(EscapeCell(location(t.File, t.Line))),
-				verdictLabel(t.Verdict, EscapeCell), num(t.Score), signal, evidence,
-			})
+		d.traces.n = countFlagged(s.Traces)
+		d.traces.open = func() func() []string {
+			q := newTraceQueue(s.Traces)
+			return func() []string { return traceRow(q.pop()) }
 		}
 	}
 	if s := r.Coherence; s != nil {
@@ -189,31 +252,33 @@ func newDoc(r *gate.Result, o Options) *doc {
 		d.unmatched = rowList{noun: "unmatched qids", cols: []column{
 			{"qid", tw.AlignLeft}, {"only in", tw.AlignLeft}, {"location", tw.AlignLeft},
 		}}
-		for _, u := range s.Unmatched {
-			d.unmatched.rows = append(d.unmatched.rows, []string{
-				EscapeCell(u.QID), EscapeCell(u.OnlyIn), orDash(EscapeCell(location(u.File, u.Line))),
-			})
+		d.unmatched.n, d.unmatched.open = len(s.Unmatched), func() func() []string {
+			i := 0
+			return func() []string {
+				u := &s.Unmatched[i]
+				i++
+				return []string{EscapeCell(u.QID), EscapeCell(u.OnlyIn), orDash(EscapeCell(location(u.File, u.Line)))}
+			}
 		}
 		d.disagree = rowList{noun: "disagreements", cols: []column{
 			{"qid", tw.AlignLeft}, {"scholar", tw.AlignLeft}, {"auditor", tw.AlignLeft},
 			{"final", tw.AlignLeft}, {"why", tw.AlignLeft},
 		}}
-		for _, it := range agreement.Disagreements(s.Items) {
-			d.disagree.rows = append(d.disagree.rows, []string{
-				EscapeCell(it.QID), EscapeCell(it.Scholar), EscapeCell(it.Auditor),
-				"**" + EscapeCell(it.Final) + "**", EscapeCell(it.Why),
+		d.disagree.n, d.disagree.open = itemRows(s.Items, func(it *agreement.Item) bool { return it.Scholar != it.Auditor },
+			func(it *agreement.Item) []string {
+				return []string{
+					EscapeCell(it.QID), EscapeCell(it.Scholar), EscapeCell(it.Auditor),
+					"**" + EscapeCell(it.Final) + "**", EscapeCell(it.Why),
+				}
 			})
-		}
 		d.flagged = rowList{noun: "flagged items", cols: []column{
 			{"qid", tw.AlignLeft}, {"both validators said", tw.AlignLeft}, {"final", tw.AlignLeft}, {"why", tw.AlignLeft},
 		}}
-		for _, it := range s.Items {
-			if it.Scholar == it.Auditor && it.Final != it.Auditor && agreement.IsHardFlag(it.Why) {
-				d.flagged.rows = append(d.flagged.rows, []string{
-					EscapeCell(it.QID), EscapeCell(it.Scholar), "**" + EscapeCell(it.Final) + "**", EscapeCell(it.Why),
-				})
-			}
-		}
+		d.flagged.n, d.flagged.open = itemRows(s.Items, func(it *agreement.Item) bool {
+			return it.Scholar == it.Auditor && it.Final != it.Auditor && agreement.IsHardFlag(it.Why)
+		}, func(it *agreement.Item) []string {
+			return []string{EscapeCell(it.QID), EscapeCell(it.Scholar), "**" + EscapeCell(it.Final) + "**", EscapeCell(it.Why)}
+		})
 	}
 	return d
 }
@@ -223,10 +288,140 @@ func (d *doc) lists() []*rowList {
 	return []*rowList{&d.traces, &d.tasks, &d.unmatched, &d.disagree, &d.flagged}
 }
 
+// traceRow is the row of a trace that did not pass.
+func traceRow(t *reliability.Result) []string {
+	signal, evidence, others := finding(t, EscapeCell)
+	if evidence == "" {
+		evidence = "—"
+	}
+	if others > 0 {
+		evidence += fmt.Sprintf(" (+%s more %s)", count(others), pluralWord(others, "finding", "findings"))
+	}
+	return []string{
+		EscapeCell(t.ID), orDash(EscapeCell(location(t.File, t.Line))),
+		verdictLabel(t.Verdict, EscapeCell), num(t.Score), signal, evidence,
+	}
+}
+
+// itemRows returns how many items keep selects and a function that returns a function that
+// returns the row of the next of them, in input order, on each call.
+func itemRows(items []agreement.Item, keep func(*agreement.Item) bool, row func(*agreement.Item) []string) (int, func() func() []string) {
+	n := 0
+	for i := range items {
+		if keep(&items[i]) {
+			n++
+		}
+	}
+	return n, func() func() []string {
+		i := 0
+		return func() []string {
+			for ; i < len(items); i++ {
+				if keep(&items[i]) {
+					i++
+					return row(&items[i-1])
+				}
+			}
+			return nil
+		}
+	}
+}
+
+// countFlagged returns how many traces did not pass.
+func countFlagged(traces []reliability.Result) int {
+	n := 0
+	for i := range traces {
+		if traces[i].Verdict != verdict.Pass {
+			n++
+		}
+	}
+	return n
+}
+
+// traceQueue hands out the traces that did not pass in the order flagged lists them (FAIL
+// first, then by score descending, then by id, file and line, equal traces in input order),
+// sorting no more of them than are taken: a binary heap of their indices, built in linear
+// time, popped in logarithmic time.
+type traceQueue struct {
+	traces []reliability.Result
+	heap   []int
+}
+
+func newTraceQueue(traces []reliability.Result) *traceQueue {
+	q := &traceQueue{traces: traces, heap: make([]int, 0, countFlagged(traces))}
+	for i := range traces {
+		if traces[i].Verdict != verdict.Pass {
+			q.heap = append(q.heap, i)
+		}
+	}
+	for i := len(q.heap)/2 - 1; i >= 0; i-- {
+		q.down(i)
+	}
+	return q
+}
+
+// len returns how many traces are left.
+func (q *traceQueue) len() int { return len(q.heap) }
+
+// pop removes and returns the first trace left; q.len() must not be 0.
+func (q *traceQueue) pop() *reliability.Result {
+	first := q.heap[0]
+	last := len(q.heap) - 1
+	q.heap[0] = q.heap[last]
+	q.heap = q.heap[:last]
+	q.down(0)
+	return &q.traces[first]
+}
+
+// down moves the index at heap position i down to its place.
+func (q *traceQueue) down(i int) {
+	h := q.heap
+	for {
+		c := 2*i + 1
+		if c >= len(h) {
+			return
+		}
+		if c+1 < len(h) && q.before(h[c+1], h[c]) {
+			c++
+		}
+		if !q.before(h[c], h[i]) {
+			return
+		}
+		h[i], h[c] = h[c], h[i]
+		i = c
+	}
+}
+
+// before tells whether trace i comes before trace j: flagged's order, then input order.
+func (q *traceQueue) before(i, j int) bool {
+	a, b := &q.traces[i], &q.traces[j]
+	if c := cmp.Compare(verdictRank(a.Verdict), verdictRank(b.Verdict)); c != 0 {
+		return c < 0
+	}
+	if c := cmp.Compare(b.Score, a.Score); c != 0 { // descending; NaN last
+		return c < 0
+	}
+	if c := cmp.Compare(a.ID, b.ID); c != 0 {
+		return c < 0
+	}
+	if c := cmp.Compare(a.File, b.File); c != 0 {
+		return c < 0
+	}
+	if c := cmp.Compare(a.Line, b.Line); c != 0 {
+		return c < 0
+	}
+	return i < j
+}
+
 // fit returns the report with the largest per-table row cap that keeps it within limit bytes.
 // Rendering thousands of rows with tablewriter is slow, so the cap is first predicted from a
 // model of the tables' size (exact for tablewriter v1.1.5; see TestTableSizeModel), then
 // checked with real renderings, which alone decide.
+//
+// The prediction looks at no row that cannot fit: once the first k rows of the tables take
+// more room than the limit leaves in their cells, pipes and spaces alone, a cap of k or more
+// is predicted too large without measuring them (see bound). The caps predicted to fit, and so
+// the renderings, are those of a fit that built every row, and so is the report; no table
+// builds more rows than the limit has room for, and one more.
 func (d *doc) fit(limit int) string {
 	base := d.render(0)
 	if len(base) > limit {
@@ -234,16 +429,27 @@ func (d *doc) fit(limit int) string {
 	}
 	longest := 0
 	for _, l := range d.lists() {
-		longest = max(longest, len(l.rows))
+		longest = max(longest, l.len())
 	}
 	if longest == 0 {
 		return base
 	}
-	// The predicted size of the report with k rows per table.
+	// The room left for rows, as predict counts it: the limit less the report without them,
+	// plus the notes in it that say every row was left out, which predict takes off.
+	room := limit - len(base)
+	for _, l := range d.lists() {
+		room += l.size(0, d.fullReport)
+	}
+	d.bound(room)
+	// The predicted size of the report with k rows per table, or math.MaxInt when it is
+	// certainly more than limit.
 	predict := func(k int) int {
+		if d.overflows(k) {
+			return math.MaxInt
+		}
 		size := len(base)
 		for _, l := range d.lists() {
-			size += l.size(min(k, len(l.rows)), d.fullReport) - l.size(0, d.fullReport)
+			size += l.size(min(k, l.len()), d.fullReport) - l.size(0, d.fullReport)
 		}
 		return size
 	}
@@ -266,6 +472,37 @@ func (d *doc) fit(limit int) string {
 	}
 	return rendered(k)
 }
+
+// bound sets d.over for a report with room bytes to spare for its tables' rows: the fewest rows
+// per table whose floors (see rowFloor) add up to more than room. It builds the rows that
+// takes, and no more.
+//
+// With d.over rows per table or more, the predicted report is longer than its limit: the
+// tables' sizes are at least their rows' floors, and the rest of the report at least its
+// length without rows less the notes that say every row was left out, which room adds back.
+func (d *doc) bound(room int) {
+	longest := 0
+	for _, l := range d.lists() {
+		longest = max(longest, l.len())
+	}
+	d.over = longest + 1
+	sum := 0
+	for k := range longest {
+		for _, l := range d.lists() {
+			if k < l.len() {
+				sum += rowFloor(l.first(k + 1)[k], len(l.cols))
+			}
+		}
+		if sum > room {
+			d.over = k + 1
+			return
+		}
+	}
+}
+
+// overflows tells whether a report showing k rows per table is certainly predicted to pass the
+// limit bound was given room for.
+func (d *doc) overflows(k int) bool { return d.over > 0 && k >= d.over }
 
 // search returns the largest k in [lo, hi) with ok(k), given ok(lo) and not ok(hi) (hi is never
 // evaluated). When ok is not monotonic it still returns a k with ok(k).
@@ -381,7 +618,7 @@ func (d *doc) writeReliability(b *strings.Builder, k int) {
 	case s.Total == 0:
 		b.WriteString("no traces\n")
 		return
-	case len(d.traces.rows) == 0:
+	case d.traces.len() == 0:
 		fmt.Fprintf(b, "all %s pass\n", plural(s.Total, "trace", "traces"))
 		return
 	}
@@ -426,11 +663,11 @@ func (d *doc) writeCoherence(b *strings.Builder, k int) {
 		return
 	}
 	fmt.Fprintf(b, "\n### %sCoherence (RCS): mean %s over %s\n", d.mark(gate.CoherenceMin), num(s.Mean), plural(s.Total, "task", "tasks"))
-	if len(d.tasks.rows) == 0 {
+	if d.tasks.len() == 0 {
 		return
 	}
-	if len(d.tasks.rows) < len(s.Tasks) {
-		fmt.Fprintf(b, "\nThe %s lowest of %s:\n\n", count(len(d.tasks.rows)), plural(len(s.Tasks), "task", "tasks"))
+	if d.tasks.len() < len(s.Tasks) {
+		fmt.Fprintf(b, "\nThe %s lowest of %s:\n\n", count(d.tasks.len()), plural(len(s.Tasks), "task", "tasks"))
 	} else {
 		b.WriteString("\nTasks, lowest first:\n\n")
 	}
@@ -489,13 +726,13 @@ func (d *doc) writeAgreement(b *strings.Builder, k int) {
 		fmt.Fprintf(b, "\n**%s labelled by one validator only** (not scored):\n\n", plural(n, "qid", "qids"))
 		d.writeList(b, &d.unmatched, k)
 	}
-	if n := len(d.disagree.rows); n > 0 {
+	if n := d.disagree.len(); n > 0 {
 		fmt.Fprintf(b, "\n**%s** and their arbitration (final: the label that ships; why: the rule that decided it):\n\n", plural(n, "disagreement", "disagreements"))
 		d.writeList(b, &d.disagree, k)
 	} else if s.N > 0 {
 		b.WriteString("\nNo disagreements: the validators gave every item the same label.\n")
 	}
-	if n := len(d.flagged.rows); n > 0 {
+	if n := d.flagged.len(); n > 0 {
 		verb := "are"
 		if n == 1 {
 			verb = "is"
@@ -506,20 +743,82 @@ func (d *doc) writeAgreement(b *strings.Builder, k int) {
 }
 
 // writeList writes at most k rows of l: the first VisibleRows in a table, the rest collapsed in
-// a <details> block, then a note when rows were cut.
+// a <details> block, then a note when rows were cut. Rows not built yet (all but the first
+// VisibleRows of an unlimited report) are built as they are written, not kept.
 func (d *doc) writeList(b *strings.Builder, l *rowList, k int) {
-	n := len(l.rows)
+	n := l.len()
 	shown := min(n, max(k, 0))
 	visible := min(shown, VisibleRows)
 	if visible > 0 {
-		writeTable(b, l.cols, l.rows[:visible])
+		writeTable(b, l.cols, l.first(visible))
 	}
 	if shown > visible {
 		b.WriteString(detailsOpen(shown-visible, l.noun))
-		writeTable(b, l.cols, l.rows[visible:shown])
+		writeLongTable(b, l, visible, shown)
 		b.WriteString(detailsClose)
 	}
 	b.WriteString(note(n, shown, l.noun, d.fullReport))
+}
+
+// chunkRows is how many rows writeLongTable gives tablewriter at a time.
+const chunkRows = 1024
+
+// writeLongTable writes rows from to to of l as writeTable writes them, giving tablewriter
+// chunkRows rows at a time: it holds several times a table's text while rendering it, which
+// for the tens of thousands of rows of an unlimited report was most of the memory the report
+// took. Rows not built yet are built twice, to measure and to write them, and not kept.
+//
+// tablewriter pads every column to its widest cell, so each chunk gets one more row whose cells
+// are as wide as the widest of their column in the whole table; its line is dropped, as are
+// the header and separator lines of every chunk but the first. Each row's line is then the one
+// tablewriter writes for the whole table (TestWriteLongTable).
+func writeLongTable(b *strings.Builder, l *rowList, from, to int) {
+	chunk := make([][]string, 0, min(to-from, chunkRows)+1)
+	if to-from <= chunkRows {
+		l.each(from, to, func(row []string) { chunk = append(chunk, row) })
+		writeTable(b, l.cols, chunk)
+		return
+	}
+	heads := make([]string, len(l.cols))
+	aligns := make(tw.Alignment, len(l.cols))
+	widest := make([]int, len(l.cols))
+	for c, col := range l.cols {
+		heads[c], aligns[c] = col.head, col.align
+		widest[c] = twwidth.Width(col.head)
+	}
+	l.each(from, to, func(row []string) {
+		for c := range min(len(row), len(l.cols)) {
+			widest[c] = max(widest[c], twwidth.Width(row[c]))
+		}
+	})
+	pad := make([]string, len(l.cols))
+	for c, w := range widest {
+		pad[c] = strings.Repeat("x", w)
+	}
+	first := true
+	flush := func() {
+		out, err := renderTable(heads, aligns, append(chunk, pad))
+		if err != nil {
+			// As writeTable: tablewriter never fails on these rows, but the report must not
+			// be lost if it does.
+			out = writeTableByHand(heads, aligns, append(chunk, pad))
+		}
+		lines := out[:strings.LastIndexByte(out[:len(out)-1], '\n')+1] // without the padding row
+		if !first {
+			_, lines, _ = strings.Cut(lines, "\n") // without the header
+			_, lines, _ = strings.Cut(lines, "\n") // and the separator
+		}
+		b.WriteString(lines)
+		first, chunk = false, chunk[:0]
+	}
+	l.each(from, to, func(row []string) {
+		if chunk = append(chunk, row); len(chunk) == chunkRows {
+			flush()
+		}
+	})
+	if len(chunk) > 0 {
+		flush()
+	}
 }
 
 // detailsOpen starts the <details> block that holds the rows after the first VisibleRows.

@@ -16,8 +16,8 @@ func TestTableSizeModel(t *testing.T) {
 	for _, name := range []string{"fail", "pass", "warn", "big"} {
 		d := newDoc(results[name], Options{})
 		for li, l := range d.lists() {
-			for _, k := range []int{0, 1, 3, 10, 11, 25, len(l.rows)} {
-				if k > len(l.rows) {
+			for _, k := range []int{0, 1, 3, 10, 11, 25, l.len()} {
+				if k > l.len() {
 					continue
 				}
 				var b strings.Builder

@@ -1,0 +1,251 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/gate/agreement"
+	"github.com/agentgate/agentgate/gate/coherence"
+	"github.com/agentgate/agentgate/gate/reliability"
+)
+
+// awkward strings: every class of character JSON escapes or might, and text that looks like
+// the slots the streamed lists are written into.
+var awkward = []string{
+	"", " ", "plain", `"`, `\`, `\"`, `"\"`, "\\u2028", "\x00", "\x01\x02\x1f", "\b\f\n\r\t", "\x7f",
+	"\u2028", "\u2029", "a\u2028b\u2029c", "\u2027\u202a", "<&>", "<script>alert(1)</script>",
+	"\xff", "\xc3", "\xc3\x28", "\xe2\x80", "\xe2\x80\xa8\xe2\x80", "\xed\xa0\x80", "\xf4\x90\x80\x80",
+	"\xef\xbf\xbd", "é中文😀👍🏽", "\"items\": []", "\n    \"items\": []", "\n  \"agreement\": {", "],\n", "}\n{",
+	strings.Repeat("x", 5000), "\ufeff", "\u0085", "\u00a0",
+}
+
+// normalized returns a deep enough copy of r with every nil list empty, as JSON promises to
+// write it, built independently of withLists.
+func normalized(r *gate.Result) *gate.Result {
+	c := *r
+	if c.Gates == nil {
+		c.Gates = []gate.GateResult{}
+	}
+	if s := r.Reliability; s != nil {
+		cs := *s
+		cs.Traces = make([]reliability.Result, len(s.Traces))
+		for i, t := range s.Traces {
+			if t.Evidence == nil {
+				t.Evidence = []reliability.Evidence{}
+			}
+			ev := make([]reliability.Evidence, len(t.Evidence))
+			for j, e := range t.Evidence {
+				if e.Messages == nil {
+					e.Messages = []int{}
+				}
+				ev[j] = e
+			}
+			t.Evidence = ev
+			cs.Traces[i] = t
+		}
+		if s.Traces == nil {
+			cs.Traces = []reliability.Result{}
+		}
+		c.Reliability = &cs
+	}
+	if s := r.Coherence; s != nil {
+		cs := *s
+		if cs.Tasks == nil {
+			cs.Tasks = []coherence.TaskResult{}
+		}
+		c.Coherence = &cs
+	}
+	if s := r.Agreement; s != nil {
+		cs := *s
+		if cs.Items == nil {
+			cs.Items = []agreement.Item{}
+		}
+		if cs.Unmatched == nil {
+			cs.Unmatched = []agreement.Unmatched{}
+		}
+		c.Agreement = &cs
+	}
+	return &c
+}
+
+// wholeJSON encodes r at once with encoding/json, as JSON's output must read.
+func wholeJSON(t testing.TB, r *gate.Result) string {
+	t.Helper()
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(normalized(r)); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// awkwardItems returns items holding every awkward string in every field.
+func awkwardItems() []agreement.Item {
+	var items []agreement.Item
+	for i, s := range awkward {
+		n := len(awkward)
+		items = append(items, agreement.Item{QID: s, Scholar: awkward[(i+1)%n], Auditor: awkward[(i+2)%n], Final: awkward[(i+3)%n], Why: awkward[(i+4)%n]})
+	}
+	return append(items, agreement.Item{})
+}
+
+// streamCases are results whose streamed JSON must equal the whole encoding.
+func streamCases() map[string]*gate.Result {
+	cases := map[string]*gate.Result{}
+	r := failingResult()
+	r.Agreement.Items = awkwardItems()
+	r.Agreement.Unmatched = append(r.Agreement.Unmatched, agreement.Unmatched{QID: "\"items\": []", OnlyIn: "\u2028", File: "\xff"})
+	r.Reliability.Traces[0].ID = "\n    \"traces\": []"
+	cases["awkward items"] = r
+
+	r = failingResult()
+	r.Agreement.Items = nil
+	cases["nil items"] = r
+
+	r = failingResult()
+	r.Agreement.Items = []agreement.Item{}
+	cases["empty items"] = r
+
+	r = failingResult()
+	r.Agreement.Items = []agreement.Item{{}}
+	cases["one empty item"] = r
+
+	r = failingResult()
+	r.Reliability = nil
+	r.Agreement.Items = awkwardItems()
+	cases["items without traces"] = r
+
+	r = failingResult()
+	r.Reliability.Traces = nil
+	r.Agreement = nil
+	cases["neither"] = r
+
+	r = warnResult()
+	r.Agreement.Items, r.Agreement.Unmatched = nil, nil
+	r.Reliability.Traces[1].Evidence = nil
+	cases["warn, nil lists"] = r
+
+	cases["no sections"] = &gate.Result{}
+	cases["empty sections"] = &gate.Result{Reliability: &reliability.Summary{}, Coherence: &coherence.Summary{}, Agreement: &agreement.Summary{}}
+	cases["big"] = bigResult(1000)
+	return cases
+}
+
+// The streamed report is byte for byte the whole result encoded at once by encoding/json,
+// with items written by hand or by encoding/json.
+func TestJSONStreamedEqualsWhole(t *testing.T) {
+	if !itemByHand {
+		t.Fatal("items are no longer written by hand: see TestItemByHand")
+	}
+	for name, r := range streamCases() {
+		want := wholeJSON(t, r)
+		for _, byHand := range []bool{true, false} {
+			itemByHand = byHand
+			var b bytes.Buffer
+			err := JSON(&b, r)
+			itemByHand = true // as the Fatal above checked
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if got := b.String(); got != want {
+				t.Errorf("%s (items by hand %v): streamed JSON differs from the whole encoding\n got: %.2000q\nwant: %.2000q", name, byHand, got, want)
+			}
+		}
+	}
+}
+
+// When a slot cannot be found the whole result is encoded at once, with the same bytes.
+func TestJSONSlotFallback(t *testing.T) {
+	r := failingResult()
+	r.Agreement.Items = awkwardItems()
+	var b bytes.Buffer
+	if err := writeStreamed(&b, []byte("{}\n"), []streamedList{{path: []string{"agreement", "items"}}}, r); err != nil {
+		t.Fatal(err)
+	}
+	if b.String() != wholeJSON(t, r) {
+		t.Errorf("fallback differs from the whole encoding")
+	}
+	doc := []byte("{\n  \"agreement\": {\n    \"n\": 1,\n    \"unmatched\": [\n      {\n        \"items\": []\n      }\n    ],\n    \"items\": []\n  }\n}\n")
+	if at := findSlot(doc, []string{"agreement", "items"}); at != strings.LastIndex(string(doc), "[]") {
+		t.Errorf("findSlot = %d", at)
+	}
+	for _, path := range [][]string{{"agreement", "unmatched"}, {"reliability", "items"}, {"items"}, {"agreement", "n"}} {
+		if at := findSlot(doc, path); at >= 0 {
+			t.Errorf("findSlot(%q) = %d, want -1", path, at)
+		}
+	}
+}
+
+// encodeItem is an item as encoding/json writes it as an element of the items list.
+func encodeItem(t testing.TB, it agreement.Item) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("      ", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(it); err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+func TestItemByHand(t *testing.T) {
+	if !itemLayoutKnown() {
+		t.Error("agreement.Item changed: update appendItem and itemFields")
+	}
+	if !itemProbeMatches() {
+		t.Error("encoding/json escapes strings differently: update appendJSONString")
+	}
+	if !itemByHand {
+		t.Fatal("items are not written by hand")
+	}
+	for _, it := range awkwardItems() {
+		if got, want := string(appendItem(nil, "      ", &it)), encodeItem(t, it); got != want {
+			t.Errorf("item %q:\n got %q\nwant %q", it.QID, got, want)
+		}
+	}
+	// Every single byte and every 2-byte sequence starting with a non-ASCII byte.
+	for b := range 256 {
+		for c := range 256 {
+			if b < 0x80 && c > 0 {
+				break
+			}
+			s := string([]byte{byte(b), byte(c)})[:1+min(c, 1)]
+			it := agreement.Item{QID: s, Why: s + "x"}
+			if got, want := string(appendItem(nil, "      ", &it)), encodeItem(t, it); got != want {
+				t.Fatalf("%q: got %q, want %q", s, got, want)
+			}
+		}
+	}
+}
+
+func FuzzItemByHand(f *testing.F) {
+	for i, s := range awkward {
+		f.Add(s, awkward[(i+1)%len(awkward)], "VALID", "REJECT", "auditor_veto")
+	}
+	f.Fuzz(func(t *testing.T, qid, scholar, auditor, final, why string) {
+		it := agreement.Item{QID: qid, Scholar: scholar, Auditor: auditor, Final: final, Why: why}
+		if got, want := string(appendItem(nil, "      ", &it)), encodeItem(t, it); got != want {
+			t.Errorf("got  %q\nwant %q", got, want)
+		}
+	})
+}
+
+// The streamed JSON of a large result equals the whole encoding too.
+func TestJSONStreamedLarge(t *testing.T) {
+	if testing.Short() {
+		t.Skip("large result")
+	}
+	r := largeResult(20_000, 4_000, 100_000, 10_000)
+	var b bytes.Buffer
+	if err := JSON(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	if b.String() != wholeJSON(t, r) {
+		t.Errorf("streamed JSON differs from the whole encoding")
+	}
+}
