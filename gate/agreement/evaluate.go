@@ -3,8 +3,8 @@ package agreement
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"hash/maphash"
+	"slices"
 
 	"github.com/agentgate/agentgate/gate/input"
 	"github.com/agentgate/agentgate/gate/pipeline"
@@ -204,10 +204,10 @@ func (m *pairMerger) merge(b *pipeline.Batch, out *pairBatch, err error) error {
 		base := len(m.items)
 		if need := base + len(out.items); need > cap(m.items) {
 			est := pipeline.Estimate(need, b.Seen, b.Total)
-			m.items = grow(m.items, est)
+			m.items = slices.Grow(m.items, est-len(m.items))
 			if m.hashes != nil {
-				m.hashes.keys = grow(m.hashes.keys, est)
-				m.lines = grow(m.lines, est)
+				m.hashes.keys = slices.Grow(m.hashes.keys, est-len(m.hashes.keys))
+				m.lines = slices.Grow(m.lines, est-len(m.lines))
 			}
 		}
 		m.items = append(m.items, out.items...)
@@ -252,16 +252,6 @@ func (m *pairMerger) merge(b *pipeline.Batch, out *pairBatch, err error) error {
 	return err
 }
 
-// grow returns s with room for n elements in all.
-func grow[T any](s []T, n int) []T {
-	if n <= cap(s) {
-		return s
-	}
-	g := make([]T, len(s), n)
-	copy(g, s)
-	return g
-}
-
 // repeated returns the error for the first item read whose qid an earlier one has, if any.
 func (m *pairMerger) repeated() error {
 	if m.hashes == nil {
@@ -275,9 +265,7 @@ func (m *pairMerger) repeated() error {
 	if m.cols != nil {
 		col = m.cols[second]
 	}
-	qid := quoteQID(m.items[second].QID, m.hashes.isNum(second))
-	return &input.Error{File: m.fileOf(second), Line: m.lines[second], Col: col,
-		Msg: fmt.Sprintf("qid %s is repeated: it is first at %s:%d", qid, m.fileOf(first), m.lines[first])}
+	return repeatError(m.items[second].QID, m.hashes.isNum(second), m.fileOf(second), m.lines[second], col, m.fileOf(first), m.lines[first])
 }
 
 // fileOf returns the file of item i.

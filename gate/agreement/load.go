@@ -719,7 +719,7 @@ func (l *mergedLoader) repeated() error {
 	if l.cols != nil {
 		col = int(l.cols[second])
 	}
-	return &input.Error{File: p.File, Line: p.Line, Col: col, Msg: fmt.Sprintf("qid %s is repeated: it is first at %s:%d", quoteQID(p.QID, l.hashes.isNum(second)), f.File, f.Line)}
+	return repeatError(p.QID, l.hashes.isNum(second), p.File, p.Line, col, f.File, f.Line)
 }
 
 // LoadMerged reads merged pairs files (seed 002 §2.1), in the order given and in file order:

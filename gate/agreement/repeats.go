@@ -1,7 +1,10 @@
 package agreement
 
 import (
+	"fmt"
 	"hash/maphash"
+
+	"github.com/agentgate/agentgate/gate/input"
 )
 
 // Finding a repeated qid among millions of pairs with a map or a hash table costs a cache
@@ -149,4 +152,10 @@ func radixSortHigh(keys, tmp []uint64) []uint64 {
 		src, dst = dst, src
 	}
 	return src
+}
+
+// repeatError is the error for a qid read at file:line:col that a record at firstFile:firstLine
+// had already; num says the qid was a JSON number.
+func repeatError(qid string, num bool, file string, line, col int, firstFile string, firstLine int) error {
+	return &input.Error{File: file, Line: line, Col: col, Msg: fmt.Sprintf("qid %s is repeated: it is first at %s:%d", quoteQID(qid, num), firstFile, firstLine)}
 }
