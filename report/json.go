@@ -4,13 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"cmp"
-	"encoding"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -180,12 +178,8 @@ func (e *elemWriter) json(v any) error {
 	return err
 }
 
-// item writes an agreement item: by hand, with the bytes encoding/json writes (see
-// appendItem), unless agreement.Item is no longer the struct appendItem knows.
+// item writes an agreement item by hand, with the bytes encoding/json writes (see appendItem).
 func (e *elemWriter) item(it *agreement.Item) error {
-	if !itemByHand {
-		return e.json(it)
-	}
 	e.buf = appendItem(e.buf[:0], e.indent, it)
 	_, err := e.w.Write(e.buf)
 	return err
@@ -289,46 +283,6 @@ func checkFinite(r *gate.Result) error {
 
 // itemFields are agreement.Item's JSON members, in order, as appendItem writes them.
 var itemFields = [...]string{"qid", "scholar", "auditor", "final", "why"}
-
-// itemByHand tells whether appendItem writes agreement.Item as encoding/json does: the struct
-// is still five plain string fields tagged with itemFields' names, without custom marshalling,
-// and encoding/json still escapes strings as appendJSONString does, which a probe of every
-// kind of character it escapes checks. When either changes, items are written by
-// encoding/json, slower but right.
-var itemByHand = itemLayoutKnown() && itemProbeMatches()
-
-// itemLayoutKnown tells whether agreement.Item is the struct appendItem knows.
-func itemLayoutKnown() bool {
-	t := reflect.TypeFor[agreement.Item]()
-	if t.NumField() != len(itemFields) || t.Implements(reflect.TypeFor[json.Marshaler]()) ||
-		reflect.PointerTo(t).Implements(reflect.TypeFor[json.Marshaler]()) ||
-		t.Implements(reflect.TypeFor[encoding.TextMarshaler]()) ||
-		reflect.PointerTo(t).Implements(reflect.TypeFor[encoding.TextMarshaler]()) {
-		return false
-	}
-	for i, name := range itemFields {
-		f := t.Field(i)
-		if !f.IsExported() || f.Type != reflect.TypeFor[string]() || f.Tag != reflect.StructTag(`json:"`+name+`"`) {
-			return false
-		}
-	}
-	return true
-}
-
-// itemProbeMatches tells whether appendItem writes an item holding every kind of character
-// encoding/json escapes, and some it does not, with encoding/json's bytes.
-func itemProbeMatches() bool {
-	const s = "\"\\/\x00\x01\x1f\b\f\n\r\t\x7f <>&\u2027\u2028\u2029\u00e9\u4e2d\U0001f600\xff\xc3(\xed\xa0\x80\xe2\x80"
-	it := agreement.Item{QID: s, Scholar: "VALID", Auditor: "", Final: s, Why: "hard_flag"}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetIndent("  ", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(it); err != nil {
-		return false
-	}
-	return bytes.Equal(bytes.TrimSuffix(b.Bytes(), []byte("\n")), appendItem(nil, "  ", &it))
-}
 
 // appendItem appends it as encoding/json writes it with SetIndent(indent, "  ") and
 // SetEscapeHTML(false), without the trailing newline; the first line, "{", is not indented.

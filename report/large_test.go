@@ -97,12 +97,3 @@ func BenchmarkJSONItems(b *testing.B) {
 	}
 	b.ReportMetric(float64(n*loops)/b.Elapsed().Seconds(), "items/s")
 }
-
-// BenchmarkJSONItems with the items written by encoding/json, as when agreement.Item is not
-// the struct appendItem knows.
-func BenchmarkJSONItemsEncodingJSON(b *testing.B) {
-	saved := itemByHand
-	itemByHand = false
-	defer func() { itemByHand = saved }()
-	BenchmarkJSONItems(b)
-}
