@@ -31,11 +31,11 @@ func JSON(w io.Writer, r *gate.Result) error {
 	if err := checkFinite(r); err != nil {
 		return fmt.Errorf("report: cannot write JSON: %w", err)
 	}
-	// Everything but the per-trace results and the agreement items is small: encode it whole,
-	// with those lists empty, then stream their elements one by one into their slots, indented
-	// as the encoder would have indented them. The bytes are the same as encoding the whole
-	// document at once, without holding a second copy of a report of a million traces or
-	// five million items.
+	// Everything but the per-trace results, the coherence tasks and the agreement items is
+	// small: encode it whole, with those lists empty, then stream their elements one by one
+	// into their slots, indented as the encoder would have indented them. The bytes are the
+	// same as encoding the whole document at once, without holding a second copy of a report
+	// of a million traces or five million items.
 	c := withLists(r)
 	var lists []streamedList
 	if s := c.Reliability; s != nil {
@@ -47,6 +47,12 @@ func JSON(w io.Writer, r *gate.Result) error {
 			lists = append(lists, streamedList{path: []string{"reliability", "traces"}, n: len(traces),
 				encode: func(e *elemWriter, i int) error { return e.json(withEvidenceLists(traces[i])) }})
 		}
+	}
+	if s := c.Coherence; s != nil && len(s.Tasks) > 0 {
+		tasks := s.Tasks // c.Coherence is withLists' copy: r keeps its tasks
+		s.Tasks = []coherence.TaskResult{}
+		lists = append(lists, streamedList{path: []string{"coherence", "tasks"}, n: len(tasks),
+			encode: func(e *elemWriter, i int) error { return e.json(tasks[i]) }})
 	}
 	if s := c.Agreement; s != nil && len(s.Items) > 0 {
 		items := s.Items // c.Agreement is withLists' copy: r keeps its items

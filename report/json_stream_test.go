@@ -103,6 +103,7 @@ func streamCases() map[string]*gate.Result {
 	r.Agreement.Items = awkwardItems()
 	r.Agreement.Unmatched = append(r.Agreement.Unmatched, agreement.Unmatched{QID: "\"items\": []", OnlyIn: "\u2028", File: "\xff"})
 	r.Reliability.Traces[0].ID = "\n    \"traces\": []"
+	r.Coherence.Tasks[0].ID = "\n    \"tasks\": []"
 	cases["awkward items"] = r
 
 	r = failingResult()
