@@ -248,6 +248,24 @@ func BenchmarkSuite(b *testing.B) {
 		}
 		b.ReportMetric(float64(len(tasks)*b.N)/b.Elapsed().Seconds(), "tasks/s")
 	})
+	for _, mode := range []string{"pipeline", "sequential"} {
+		// What the gate does with the tasks: read and score them on every core, or in one
+		// goroutine.
+		b.Run("coherence/gate-"+mode, func(b *testing.B) {
+			b.SetBytes(st.Size())
+			b.ReportAllocs()
+			o := gate.Options{Thresholds: gate.DefaultThresholds()}
+			if mode == "sequential" {
+				o = gate.Sequential(o)
+			}
+			for b.Loop() {
+				if _, err := gate.Run(context.Background(), gate.Inputs{Tasks: []string{s.Tasks}}, o); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(len(tasks)*b.N)/b.Elapsed().Seconds(), "tasks/s")
+		})
+	}
 	pst, err := os.Stat(s.Pairs)
 	if err != nil {
 		b.Fatal(err)

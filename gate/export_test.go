@@ -19,7 +19,7 @@ func DecodeOnly(files []string, workers int) (int, error) {
 // DefaultWorkersForTest is the number of workers Run uses when the options do not say.
 func DefaultWorkersForTest() int { return defaultWorkers() }
 
-// Sequential returns o set to read and evaluate traces one record at a time in the calling
+// Sequential returns o set to read and evaluate every input one record at a time in the calling
 // goroutine, the plain reading the pipeline must match.
 func Sequential(o Options) Options {
 	o.sequential = true

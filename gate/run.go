@@ -9,6 +9,7 @@ import (
 	"github.com/agentgate/agentgate/gate/agreement"
 	"github.com/agentgate/agentgate/gate/coherence"
 	"github.com/agentgate/agentgate/gate/input"
+	"github.com/agentgate/agentgate/gate/pipeline"
 	"github.com/agentgate/agentgate/gate/profile"
 	"github.com/agentgate/agentgate/gate/reliability"
 	"github.com/agentgate/agentgate/gate/trace"
@@ -30,12 +31,13 @@ type Options struct {
 	Thresholds     Thresholds
 	FailOn         FailOn
 	AllowUnmatched bool // evaluate the qids both validators labelled instead of failing
-	// Workers is how many goroutines decode and evaluate traces, besides the one that reads
-	// them; 0 means one per CPU (GOMAXPROCS). The result is the same whatever the number.
+	// Workers is how many goroutines decode and evaluate traces, tasks and validator pairs,
+	// besides the one that reads them; 0 means one per CPU (GOMAXPROCS). The result is the
+	// same whatever the number.
 	Workers int
 
-	// sequential reads and evaluates traces in the calling goroutine, one record at a time:
-	// the plain reading that the tests hold the pipeline to.
+	// sequential reads and evaluates every input in the calling goroutine, one record at a
+	// time: the plain reading that the tests hold the pipeline to.
 	sequential bool
 }
 
@@ -80,7 +82,7 @@ func Run(ctx context.Context, in Inputs, o Options) (*Result, error) {
 		}
 	}
 	if len(in.Tasks) > 0 {
-		if res.Coherence, err = runCoherence(ctx, in.Tasks, o.Profile); err != nil {
+		if res.Coherence, err = runCoherence(ctx, in.Tasks, o); err != nil {
 			return nil, err
 		}
 	}
@@ -170,11 +172,53 @@ func duplicateID(id, file string, line int, first *reliability.Result) error {
 	return &input.Error{File: file, Line: line, Msg: fmt.Sprintf("duplicate trace id %q: already used at %s:%d; every trace needs its own id", id, first.File, first.Line)}
 }
 
-func runCoherence(ctx context.Context, patterns []string, p profile.Profile) (*coherence.Summary, error) {
+func runCoherence(ctx context.Context, patterns []string, o Options) (*coherence.Summary, error) {
 	files, err := input.Expand(patterns)
 	if err != nil {
 		return nil, fmt.Errorf("tasks: %w", err)
 	}
+	if o.sequential {
+		return runCoherenceSequential(ctx, files, o.Profile)
+	}
+	// Records are decoded and their tasks scored on gate/pipeline's workers, each with its own
+	// Scorer; the ids are checked and the results kept in file order.
+	p := o.Profile
+	work := func(sc *coherence.Scorer, b *pipeline.Batch, results *[]coherence.TaskResult) (int, error) {
+		*results = (*results)[:0]
+		n := 0
+		err := b.Records(func(rec input.Record) error {
+			n++
+			return coherence.EachInRecord(rec, func(t coherence.Task) error {
+				*results = append(*results, sc.Score(t, p))
+				return nil
+			})
+		})
+		return n, err
+	}
+	var all []coherence.TaskResult
+	ids := newIDSet("task")
+	merge := func(_ *pipeline.Batch, results *[]coherence.TaskResult, err error) error {
+		if results != nil {
+			for _, r := range *results {
+				if err := ids.add(r.ID, r.File, r.Line); err != nil {
+					return err
+				}
+				all = append(all, r)
+			}
+		}
+		return err
+	}
+	newWorker := func() *coherence.Scorer { return new(coherence.Scorer) }
+	if err := pipeline.Run(ctx, files, pipeline.Options{Workers: o.Workers}, newWorker, work, merge); err != nil {
+		return nil, err
+	}
+	s := coherence.Summarize(all)
+	return &s, nil
+}
+
+// runCoherenceSequential reads and scores the task files one record at a time in the calling
+// goroutine: the reference the parallel pass must match.
+func runCoherenceSequential(ctx context.Context, files []string, p profile.Profile) (*coherence.Summary, error) {
 	var results []coherence.TaskResult
 	ids := newIDSet("task")
 	for _, f := range files {

@@ -148,6 +148,11 @@ func hasAny(ms []member, keys ...string) bool {
 	return false
 }
 
+// EachInRecord passes the tasks of one record, as the readers of package input deliver it, to
+// fn: what Each does for every record of a file, for callers that read the records themselves
+// (gate/pipeline's workers).
+func EachInRecord(rec input.Record, fn func(Task) error) error { return eachInRecord(rec, fn) }
+
 // eachInRecord passes the tasks of one record to fn.
 func eachInRecord(rec input.Record, fn func(Task) error) error {
 	if !json.Valid(rec.Data) { // JSON Lines records reach us unparsed
