@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agentgate/agentgate/gate/input"
 )
@@ -71,44 +72,136 @@ type member struct {
 }
 
 // members splits the JSON object data, which starts at offset base of its record, into its
-// members. data must be valid JSON.
+// members. data must be valid JSON (json.Valid has said so): the splitter only walks it, so
+// that a task costs no decoder and no copies (raw values are slices of data).
 func members(data []byte, base int) ([]member, bool) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+	i := skipSpace(data, 0)
+	if i >= len(data) || data[i] != '{' {
 		return nil, false
 	}
-	var ms []member
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, false
-		}
-		key, _ := tok.(string)
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil || len(raw) == 0 {
-			return nil, false
-		}
-		ms = append(ms, member{key: key, off: base + int(dec.InputOffset()) - len(raw), raw: raw})
+	ms := make([]member, 0, 8)
+	i = skipSpace(data, i+1)
+	if i < len(data) && data[i] == '}' {
+		return ms, true
 	}
-	return ms, true
+	for i < len(data) && data[i] == '"' {
+		end := skipValue(data, i)
+		key, ok := jsonKey(data[i:end])
+		if !ok {
+			return nil, false
+		}
+		if i = skipSpace(data, end); i >= len(data) || data[i] != ':' {
+			return nil, false
+		}
+		i = skipSpace(data, i+1)
+		end = skipValue(data, i)
+		if end <= i {
+			return nil, false
+		}
+		ms = append(ms, member{key: key, off: base + i, raw: data[i:end]})
+		if i = skipSpace(data, end); i < len(data) && data[i] == ',' {
+			i = skipSpace(data, i+1)
+			continue
+		}
+		return ms, i < len(data) && data[i] == '}'
+	}
+	return nil, false
 }
 
 // elements splits the JSON array data, which starts at offset base of its record, into its
 // elements, each with its offset. data must be valid JSON.
 func elements(data []byte, base int) ([]member, bool) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
+	i := skipSpace(data, 0)
+	if i >= len(data) || data[i] != '[' {
 		return nil, false
 	}
 	var es []member
-	for dec.More() {
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil || len(raw) == 0 {
+	i = skipSpace(data, i+1)
+	if i < len(data) && data[i] == ']' {
+		return es, true
+	}
+	for i < len(data) {
+		end := skipValue(data, i)
+		if end <= i {
 			return nil, false
 		}
-		es = append(es, member{off: base + int(dec.InputOffset()) - len(raw), raw: raw})
+		es = append(es, member{off: base + i, raw: data[i:end]})
+		if i = skipSpace(data, end); i < len(data) && data[i] == ',' {
+			i = skipSpace(data, i+1)
+			continue
+		}
+		return es, i < len(data) && data[i] == ']'
 	}
-	return es, true
+	return nil, false
+}
+
+// jsonKey decodes an object key, quotes included: as written when it is plain ASCII, else
+// as encoding/json decodes it (escapes, and invalid UTF-8 replaced).
+func jsonKey(q []byte) (string, bool) {
+	if len(q) < 2 {
+		return "", false
+	}
+	for _, c := range q[1 : len(q)-1] {
+		if c == '\\' || c >= utf8.RuneSelf {
+			var k string
+			if err := json.Unmarshal(q, &k); err != nil {
+				return "", false
+			}
+			return k, true
+		}
+	}
+	return string(q[1 : len(q)-1]), true
+}
+
+// skipSpace returns the offset of the first byte at or after i that is not JSON white space.
+func skipSpace(data []byte, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipValue returns the offset just past the JSON value starting at i, in valid JSON.
+func skipValue(data []byte, i int) int {
+	if i >= len(data) {
+		return i
+	}
+	switch data[i] {
+	case '"':
+		for j := i + 1; j < len(data); j++ {
+			switch data[j] {
+			case '\\':
+				j++
+			case '"':
+				return j + 1
+			}
+		}
+		return len(data)
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(data); j++ {
+			switch data[j] {
+			case '"':
+				j = skipValue(data, j) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return len(data)
+	}
+	j := i
+	for j < len(data) {
+		switch data[j] {
+		case ',', '}', ']', ' ', '\t', '\n', '\r':
+			return j
+		}
+		j++
+	}
+	return j
 }
 
 // lookup returns the last member named key (JSON parsers, Python's included, keep the last of
