@@ -31,7 +31,7 @@ func JSON(w io.Writer, r *gate.Result) error {
 	if err := checkFinite(r); err != nil {
 		return fmt.Errorf("report: cannot write JSON: %w", err)
 	}
-	// Everything but the per-trace results, the coherence tasks and the agreement items is
+	// Everything but the per-trace results, the coherence tasks and the agreement's lists is
 	// small: encode it whole, with those lists empty, then stream their elements one by one
 	// into their slots, indented as the encoder would have indented them. The bytes are the
 	// same as encoding the whole document at once, without holding a second copy of a report
@@ -54,8 +54,14 @@ func JSON(w io.Writer, r *gate.Result) error {
 		lists = append(lists, streamedList{path: []string{"coherence", "tasks"}, n: len(tasks),
 			encode: func(e *elemWriter, i int) error { return e.json(tasks[i]) }})
 	}
+	if s := c.Agreement; s != nil && len(s.Unmatched) > 0 {
+		unmatched := s.Unmatched // c.Agreement is withLists' copy: r keeps its lists
+		s.Unmatched = []agreement.Unmatched{}
+		lists = append(lists, streamedList{path: []string{"agreement", "unmatched"}, n: len(unmatched),
+			encode: func(e *elemWriter, i int) error { return e.json(unmatched[i]) }})
+	}
 	if s := c.Agreement; s != nil && len(s.Items) > 0 {
-		items := s.Items // c.Agreement is withLists' copy: r keeps its items
+		items := s.Items
 		s.Items = []agreement.Item{}
 		lists = append(lists, streamedList{path: []string{"agreement", "items"}, n: len(items),
 			encode: func(e *elemWriter, i int) error { return e.item(&items[i]) }})
