@@ -93,7 +93,7 @@ func Text(w io.Writer, r *gate.Result) error {
 		if s.Band != "" {
 			fmt.Fprintf(bw, ", band %s", esc(s.Band))
 		}
-		fmt.Fprintf(bw, "\n  %s", plural(len(agreement.Disagreements(s.Items)), "disagreement", "disagreements"))
+		fmt.Fprintf(bw, "\n  %s", plural(agreement.CountDisagreements(s.Items), "disagreement", "disagreements"))
 		if n := len(s.Unmatched); n > 0 {
 			fmt.Fprintf(bw, ", %s labelled by one validator only", plural(n, "qid", "qids"))
 		}

@@ -88,3 +88,15 @@ func Disagreements(items []Item) []Item {
 	}
 	return out
 }
+
+// CountDisagreements returns how many items have two different labels: len(Disagreements(items))
+// without the list.
+func CountDisagreements(items []Item) int {
+	n := 0
+	for i := range items {
+		if items[i].Scholar != items[i].Auditor {
+			n++
+		}
+	}
+	return n
+}

@@ -57,18 +57,8 @@ func NewSeedReport(s Summary, pa, kappa, abstain float64) SeedReport {
 		PercentAgreement: PyFloat(Round4(s.PercentAgreement)),
 		Kappa:            PyFloat(Round4(s.Kappa)),
 		AbstainRate:      PyFloat(Round4(s.AbstainRate)),
-		Disagreements:    countDisagreements(s.Items),
+		Disagreements:    CountDisagreements(s.Items),
 		Gates:            SeedGates{PA: PyFloat(pa), Kappa: PyFloat(kappa), Abstain: PyFloat(abstain)},
 		Pass:             pass,
 	}
-}
-
-func countDisagreements(items []Item) int {
-	n := 0
-	for _, it := range items {
-		if it.Scholar != it.Auditor {
-			n++
-		}
-	}
-	return n
 }
