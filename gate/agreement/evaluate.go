@@ -15,9 +15,9 @@ import (
 // error, of Compute(LoadMerged(files, p), nil, p), in a fraction of the time and memory.
 //
 // The pairs are decoded on workers goroutines (gate/pipeline; 0 means one per core), and
-// each batch of pairs becomes its report items, arbitrated, at once: the reasons, citations
-// and retrieved ids, which only the arbitration reads, are never kept, and the items' qids
-// share one string per batch. The calling goroutine takes the batches in file order, counts
+// each batch of pairs becomes its report items, arbitrated, at once: reasons (never scored),
+// citations and retrieved ids (read by the arbitration only) are validated but never kept,
+// and the items' qids share one string per batch. The calling goroutine takes the batches in file order, counts
 // the confusion matrix and, in the default profile, looks for a repeated qid as LoadMerged
 // does. It stops at ctx's end with ctx's error.
 func EvaluateMerged(ctx context.Context, files []string, p profile.Profile, workers int) (Summary, error) {
