@@ -1,7 +1,6 @@
 package gate_test
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/gate/profile"
-	"github.com/agentgate/agentgate/report"
 	"github.com/agentgate/agentgate/test/gensuite"
 )
 
@@ -47,25 +45,6 @@ func writeTasks(t *testing.T, edit func(name, text string) string) []string {
 		write(t, files[len(files)-1], edit, string(data))
 	}
 	return files
-}
-
-// runTasks runs the gate over task files with the given number of workers (0: the sequential
-// reading) and returns the JSON report, or the error's text.
-func runTasks(t *testing.T, files []string, p profile.Profile, workers int) string {
-	t.Helper()
-	o := gate.Options{Profile: p, Thresholds: gate.DefaultThresholds(), Workers: workers}
-	if workers == 0 {
-		o = gate.Sequential(o)
-	}
-	res, err := gate.Run(context.Background(), gate.Inputs{Tasks: files}, o)
-	if err != nil {
-		return "error: " + err.Error()
-	}
-	var b strings.Builder
-	if err := report.JSON(&b, res); err != nil {
-		t.Fatal(err)
-	}
-	return b.String()
 }
 
 // TestParallelTasksMatchSequential: coherence tasks read and scored on the pipeline give the
@@ -124,9 +103,9 @@ func TestParallelTasksMatchSequential(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			files := writeTasks(t, c.edit)
 			for _, p := range []profile.Profile{profile.Default, profile.Reference} {
-				want := runTasks(t, files, p, 0)
+				want := runInputs(t, gate.Inputs{Tasks: files}, p, 0)
 				for _, workers := range []int{1, 2, 5} {
-					if got := runTasks(t, files, p, workers); got != want {
+					if got := runInputs(t, gate.Inputs{Tasks: files}, p, workers); got != want {
 						t.Fatalf("%s, %d workers: the report differs from the sequential one:\n%.300s\nwant\n%.300s", p, workers, got, want)
 					}
 				}

@@ -53,15 +53,21 @@ func write(t *testing.T, path string, edit func(name, text string) string, text 
 	}
 }
 
-// run runs the gate over files with the given number of workers (0: the sequential reading)
-// and returns the JSON report, or the error's text.
+// run runs the gate over trace files with the given number of workers (0: the sequential
+// reading) and returns the JSON report, or the error's text.
 func run(t *testing.T, files []string, p profile.Profile, workers int) string {
+	t.Helper()
+	return runInputs(t, gate.Inputs{Traces: files}, p, workers)
+}
+
+// runInputs is run over any inputs.
+func runInputs(t *testing.T, in gate.Inputs, p profile.Profile, workers int) string {
 	t.Helper()
 	o := gate.Options{Profile: p, Thresholds: gate.DefaultThresholds(), Workers: workers}
 	if workers == 0 {
 		o = gate.Sequential(o)
 	}
-	res, err := gate.Run(context.Background(), gate.Inputs{Traces: files}, o)
+	res, err := gate.Run(context.Background(), in, o)
 	if err != nil {
 		return "error: " + err.Error()
 	}
