@@ -55,7 +55,7 @@ type pairBatch struct {
 	keys  []uint64 // default profile: each item's hashQID
 	nums  []int32  // default profile: the items whose qid is a JSON number
 	lines []int    // default profile: each item's line
-	cols  []int    // default profile: each item's column, when one is not 1 (nil otherwise)
+	cols  columns  // default profile: the items' columns
 	tally tally
 }
 
@@ -76,7 +76,7 @@ type pairWorker struct {
 // work decodes the batch's records into out.
 func (w *pairWorker) work(b *pipeline.Batch, out *pairBatch) (int, error) {
 	*out = pairBatch{items: out.items[:0], qids: out.qids[:0], fixes: out.fixes[:0], text: out.text[:0],
-		keys: out.keys[:0], nums: out.nums[:0], lines: out.lines[:0]}
+		keys: out.keys[:0], nums: out.nums[:0], lines: out.lines[:0], cols: out.cols[:0]}
 	d, r := &w.dec, &w.raw
 	def := d.p != profile.Reference
 	err := b.Records(func(rec input.Record) error {
@@ -102,15 +102,7 @@ func (w *pairWorker) work(b *pipeline.Batch, out *pairBatch) (int, error) {
 			}
 			out.keys = append(out.keys, x)
 			out.lines = append(out.lines, rec.Line)
-			if rec.Col != 1 && out.cols == nil {
-				out.cols = make([]int, i, cap(out.lines))
-				for k := range out.cols {
-					out.cols[k] = 1
-				}
-			}
-			if out.cols != nil {
-				out.cols = append(out.cols, rec.Col)
-			}
+			out.cols.add(i, rec.Col)
 		}
 		return nil
 	})
@@ -190,7 +182,7 @@ type pairMerger struct {
 	hashes *qidHashes // default profile
 	files  []fileStart
 	lines  []int
-	cols   []int // nil while every column is 1
+	cols   columns
 }
 
 // fileStart is the index of the first item of a file.
@@ -226,21 +218,7 @@ func (m *pairMerger) merge(b *pipeline.Batch, out *pairBatch, err error) error {
 				m.hashes.addHash(base+i, x, num)
 			}
 			m.lines = append(m.lines, out.lines...)
-			if out.cols != nil && m.cols == nil {
-				m.cols = make([]int, base, cap(m.lines))
-				for i := range m.cols {
-					m.cols[i] = 1
-				}
-			}
-			if m.cols != nil {
-				if out.cols != nil {
-					m.cols = append(m.cols, out.cols...)
-				} else {
-					for range out.items {
-						m.cols = append(m.cols, 1)
-					}
-				}
-			}
+			m.cols.addAll(base, out.cols)
 		}
 	}
 	if err != nil && input.IsInputError(err) {
@@ -261,11 +239,7 @@ func (m *pairMerger) repeated() error {
 	if !found {
 		return nil
 	}
-	col := 1
-	if m.cols != nil {
-		col = m.cols[second]
-	}
-	return repeatError(m.items[second].QID, m.hashes.isNum(second), m.fileOf(second), m.lines[second], col, m.fileOf(first), m.lines[first])
+	return repeatError(m.items[second].QID, m.hashes.isNum(second), m.fileOf(second), m.lines[second], m.cols.at(second), m.fileOf(first), m.lines[first])
 }
 
 // fileOf returns the file of item i.

@@ -624,7 +624,7 @@ type mergedLoader struct {
 	out     []Pair
 	pending []pendingPair
 	hashes  *qidHashes // default profile: the qids in out, to find a repeated one
-	cols    []int32    // the records' columns, once one is not 1 (records of a JSON array)
+	cols    columns    // the records' columns
 	size    int64      // bytes in all files, 0 if unknown
 	read    int64      // bytes of the records read so far
 	sized   bool       // out and hashes have been allocated
@@ -690,15 +690,7 @@ func (l *mergedLoader) flush() {
 		if l.hashes != nil {
 			l.hashes.add(len(l.out)-1, p.QID, r.qidNum)
 		}
-		if pp.col != 1 && l.cols == nil {
-			l.cols = make([]int32, len(l.out)-1, cap(l.out))
-			for k := range l.cols {
-				l.cols[k] = 1
-			}
-		}
-		if l.cols != nil {
-			l.cols = append(l.cols, int32(pp.col))
-		}
+		l.cols.add(len(l.out)-1, pp.col)
 	}
 	l.pending = l.pending[:0]
 	l.dec.arena = l.dec.arena[:0]
@@ -715,11 +707,7 @@ func (l *mergedLoader) repeated() error {
 		return nil
 	}
 	p, f := &l.out[second], &l.out[first]
-	col := 1
-	if l.cols != nil {
-		col = int(l.cols[second])
-	}
-	return repeatError(p.QID, l.hashes.isNum(second), p.File, p.Line, col, f.File, f.Line)
+	return repeatError(p.QID, l.hashes.isNum(second), p.File, p.Line, l.cols.at(second), f.File, f.Line)
 }
 
 // LoadMerged reads merged pairs files (seed 002 §2.1), in the order given and in file order:

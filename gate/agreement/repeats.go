@@ -3,6 +3,7 @@ package agreement
 import (
 	"fmt"
 	"hash/maphash"
+	"slices"
 
 	"github.com/agentgate/agentgate/gate/input"
 )
@@ -152,6 +153,35 @@ func radixSortHigh(keys, tmp []uint64) []uint64 {
 		src, dst = dst, src
 	}
 	return src
+}
+
+// columns holds the columns of the records read, by record index, for the repeated-qid
+// error. Records of JSON Lines all start in column 1; only those of a JSON array that shares
+// a line with another record do not, so only those are kept, in index order.
+type columns []placedCol
+
+type placedCol struct{ i, col int }
+
+// add records that record i starts in column col.
+func (c *columns) add(i, col int) {
+	if col != 1 {
+		*c = append(*c, placedCol{i, col})
+	}
+}
+
+// addAll adds the columns of another list whose record 0 is record base here.
+func (c *columns) addAll(base int, o columns) {
+	for _, p := range o {
+		*c = append(*c, placedCol{base + p.i, p.col})
+	}
+}
+
+// at returns the column of record i.
+func (c columns) at(i int) int {
+	if k, found := slices.BinarySearchFunc(c, i, func(p placedCol, i int) int { return p.i - i }); found {
+		return c[k].col
+	}
+	return 1
 }
 
 // repeatError is the error for a qid read at file:line:col that a record at firstFile:firstLine
