@@ -27,7 +27,7 @@ func EvaluateMerged(ctx context.Context, files []string, p profile.Profile, work
 func evaluateMerged(ctx context.Context, files []string, p profile.Profile, o pipeline.Options) (Summary, error) {
 	seed := maphash.MakeSeed()
 	newWorker := func() *pairWorker { return &pairWorker{dec: recordDecoder{p: p, noReason: true}, seed: seed} }
-	m := &pairMerger{p: p}
+	m := &pairMerger{}
 	if p != profile.Reference {
 		m.hashes = &qidHashes{seed: seed}
 	}
@@ -176,7 +176,6 @@ next:
 
 // pairMerger takes the batches in file order.
 type pairMerger struct {
-	p      profile.Profile
 	items  []Item
 	tally  tally
 	hashes *qidHashes // default profile
