@@ -148,8 +148,11 @@ func TestRunErrors(t *testing.T) {
 	dir := t.TempDir()
 	empty := filepath.Join(dir, "empty.jsonl")
 	broken := filepath.Join(dir, "broken.json")
-	os.WriteFile(empty, []byte("\n \n"), 0o644)
-	os.WriteFile(broken, []byte("[1, 2,\n 3,, 4]"), 0o644)
+	for path, text := range map[string]string{empty: "\n \n", broken: "[1, 2,\n 3,, 4]"} {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for _, c := range []struct {
 		files []string
 		want  string
