@@ -101,7 +101,7 @@ func failingResult() *gate.Result {
 		Confusion: [4][4]int{{87, 0, 4, 0}, {0, 0, 0, 0}, {4, 0, 4, 0}, {1, 0, 0, 0}},
 		Warnings:  []string{"kappa paradox: percent agreement 0.9200 is high but κ 0.4565 is low because 92% of the labels are VALID (chance agreement 0.8528); read AC1 0.9136 and PABAK 0.8800 alongside κ"},
 	}
-	agr.Items = []agreement.Item{
+	agr.Items = agreement.ItemsOf([]agreement.Item{
 		{QID: "q-001", Scholar: "VALID", Auditor: "VALID", Final: "VALID", Why: "auditor_ok"},
 		{QID: "q-007", Scholar: "VALID", Auditor: "REJECT", Final: "REJECT", Why: "auditor_veto"},
 		{QID: "q-013", Scholar: "REJECT", Auditor: "VALID", Final: "REJECT", Why: "incoherent_pair"},
@@ -115,7 +115,7 @@ func failingResult() *gate.Result {
 		{QID: "q-066", Scholar: "VALID", Auditor: "REJECT", Final: "REJECT", Why: "auditor_veto"},
 		{QID: "q-090", Scholar: "REJECT", Auditor: "VALID", Final: "REJECT", Why: "incoherent_pair"},
 		{QID: "q-093", Scholar: "ABSTAIN", Auditor: "VALID", Final: "REJECT", Why: "incoherent_pair"},
-	}
+	})
 	r.Agreement = agr
 
 	r.Decide(gate.DefaultThresholds(), gate.FailOnFail)
@@ -140,11 +140,11 @@ func passingResult() *gate.Result {
 		KappaSE: 0.0471, KappaCI: [2]float64{0.8260513469387755, 1}, KappaMax: 0.9591836734693877,
 		PABAK: 0.94, AC1: 0.9402, AC1SE: 0.0351, AbstainRate: 0, Band: "almost perfect",
 		Confusion: [4][4]int{{30, 1, 0, 0}, {0, 8, 0, 0}, {1, 0, 10, 0}, {0, 0, 0, 0}},
-		Items: []agreement.Item{
+		Items: agreement.ItemsOf([]agreement.Item{
 			{QID: "q-01", Scholar: "VALID", Auditor: "VALID", Final: "VALID", Why: "auditor_ok"},
 			{QID: "q-02", Scholar: "VALID", Auditor: "NOT_IN_CONTEXT", Final: "REJECT", Why: "auditor_veto"},
 			{QID: "q-03", Scholar: "REJECT", Auditor: "VALID", Final: "REJECT", Why: "incoherent_pair"},
-		},
+		}),
 	}
 	r.Decide(gate.DefaultThresholds(), gate.FailOnFail)
 	return r
@@ -170,7 +170,7 @@ func warnResult() *gate.Result {
 	r.Agreement = &agreement.Summary{
 		N: 12, PercentAgreement: 1, KappaDefined: false, PABAK: 1, AC1: 1, Band: "",
 		Confusion: [4][4]int{{12, 0, 0, 0}},
-		Items:     []agreement.Item{{QID: "q-1", Scholar: "VALID", Auditor: "VALID", Final: "VALID", Why: "auditor_ok"}},
+		Items:     agreement.ItemsOf([]agreement.Item{{QID: "q-1", Scholar: "VALID", Auditor: "VALID", Final: "VALID", Why: "auditor_ok"}}),
 	}
 	r.Decide(gate.DefaultThresholds(), gate.FailOnWarn)
 	return r
@@ -193,9 +193,11 @@ func bigResult(n int) *gate.Result {
 	}
 	r.Reliability = rel
 	r.Agreement = &agreement.Summary{N: n, PercentAgreement: 0.5, Kappa: 0.1, KappaDefined: true, Band: "slight"}
+	var items []agreement.Item
 	for i := range n / 4 {
-		r.Agreement.Items = append(r.Agreement.Items, agreement.Item{QID: fmt.Sprintf("q-%05d", i), Scholar: "VALID", Auditor: "REJECT", Final: "REJECT", Why: "auditor_veto"})
+		items = append(items, agreement.Item{QID: fmt.Sprintf("q-%05d", i), Scholar: "VALID", Auditor: "REJECT", Final: "REJECT", Why: "auditor_veto"})
 	}
+	r.Agreement.Items = agreement.ItemsOf(items)
 	r.Decide(gate.DefaultThresholds(), gate.FailOnFail)
 	return r
 }

@@ -60,11 +60,11 @@ func JSON(w io.Writer, r *gate.Result) error {
 		lists = append(lists, streamedList{path: []string{"agreement", "unmatched"}, n: len(unmatched),
 			encode: func(e *elemWriter, i int) error { return e.json(unmatched[i]) }})
 	}
-	if s := c.Agreement; s != nil && len(s.Items) > 0 {
+	if s := c.Agreement; s != nil && s.Items.Len() > 0 {
 		items := s.Items
-		s.Items = []agreement.Item{}
-		lists = append(lists, streamedList{path: []string{"agreement", "items"}, n: len(items),
-			encode: func(e *elemWriter, i int) error { return e.item(&items[i]) }})
+		s.Items = agreement.Items{}
+		lists = append(lists, streamedList{path: []string{"agreement", "items"}, n: items.Len(),
+			encode: func(e *elemWriter, i int) error { it := items.At(i); return e.item(&it) }})
 	}
 	var head bytes.Buffer
 	enc := json.NewEncoder(&head)
@@ -239,9 +239,6 @@ func withLists(r *gate.Result) *gate.Result {
 		cs := *s
 		if cs.Unmatched == nil {
 			cs.Unmatched = []agreement.Unmatched{}
-		}
-		if cs.Items == nil {
-			cs.Items = []agreement.Item{}
 		}
 		c.Agreement = &cs
 	}

@@ -62,9 +62,6 @@ func normalized(r *gate.Result) *gate.Result {
 	}
 	if s := r.Agreement; s != nil {
 		cs := *s
-		if cs.Items == nil {
-			cs.Items = []agreement.Item{}
-		}
 		if cs.Unmatched == nil {
 			cs.Unmatched = []agreement.Unmatched{}
 		}
@@ -100,27 +97,27 @@ func awkwardItems() []agreement.Item {
 func streamCases() map[string]*gate.Result {
 	cases := map[string]*gate.Result{}
 	r := failingResult()
-	r.Agreement.Items = awkwardItems()
+	r.Agreement.Items = agreement.ItemsOf(awkwardItems())
 	r.Agreement.Unmatched = append(r.Agreement.Unmatched, agreement.Unmatched{QID: "\"items\": []", OnlyIn: "\u2028", File: "\xff"})
 	r.Reliability.Traces[0].ID = "\n    \"traces\": []"
 	r.Coherence.Tasks[0].ID = "\n    \"tasks\": []"
 	cases["awkward items"] = r
 
 	r = failingResult()
-	r.Agreement.Items = nil
+	r.Agreement.Items = agreement.Items{}
 	cases["nil items"] = r
 
 	r = failingResult()
-	r.Agreement.Items = []agreement.Item{}
+	r.Agreement.Items = agreement.ItemsOf([]agreement.Item{})
 	cases["empty items"] = r
 
 	r = failingResult()
-	r.Agreement.Items = []agreement.Item{{}}
+	r.Agreement.Items = agreement.ItemsOf([]agreement.Item{{}})
 	cases["one empty item"] = r
 
 	r = failingResult()
 	r.Reliability = nil
-	r.Agreement.Items = awkwardItems()
+	r.Agreement.Items = agreement.ItemsOf(awkwardItems())
 	cases["items without traces"] = r
 
 	r = failingResult()
@@ -129,7 +126,7 @@ func streamCases() map[string]*gate.Result {
 	cases["neither"] = r
 
 	r = warnResult()
-	r.Agreement.Items, r.Agreement.Unmatched = nil, nil
+	r.Agreement.Items, r.Agreement.Unmatched = agreement.Items{}, nil
 	r.Reliability.Traces[1].Evidence = nil
 	cases["warn, nil lists"] = r
 
@@ -156,7 +153,7 @@ func TestJSONStreamedEqualsWhole(t *testing.T) {
 // When a slot cannot be found the whole result is encoded at once, with the same bytes.
 func TestJSONSlotFallback(t *testing.T) {
 	r := failingResult()
-	r.Agreement.Items = awkwardItems()
+	r.Agreement.Items = agreement.ItemsOf(awkwardItems())
 	var b bytes.Buffer
 	if err := writeStreamed(&b, []byte("{}\n"), []streamedList{{path: []string{"agreement", "items"}}}, r); err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/gate/agreement"
 )
 
 func TestJSONGolden(t *testing.T) {
@@ -50,7 +51,7 @@ func TestJSONEmptyLists(t *testing.T) {
 	r := warnResult()
 	r.Reliability.Traces[1].Evidence = nil
 	r.Reliability.Traces[0].Evidence[0].Messages = nil
-	r.Agreement.Items, r.Agreement.Unmatched = nil, nil
+	r.Agreement.Items, r.Agreement.Unmatched = agreement.Items{}, nil
 	var b bytes.Buffer
 	if err := JSON(&b, r); err != nil {
 		t.Fatal(err)
@@ -64,7 +65,7 @@ func TestJSONEmptyLists(t *testing.T) {
 	if strings.Contains(s, "null") || strings.Contains(s, `"coherence"`) {
 		t.Errorf("JSON holds null or an absent section:\n%s", s)
 	}
-	if r.Reliability.Traces[1].Evidence != nil || r.Agreement.Items != nil {
+	if r.Reliability.Traces[1].Evidence != nil || r.Agreement.Items.Len() != 0 {
 		t.Errorf("JSON modified its input")
 	}
 	if !strings.HasPrefix(s, "{\n  \"verdict\": \"WARN\",\n  \"profile\": \"reference\",\n  \"exit_code\": 1,\n  \"gates\": [\n    {\n      \"name\": \"pa-min\",") {

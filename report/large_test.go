@@ -43,8 +43,8 @@ func largeResult(traces, failing, items, disagree int) *gate.Result {
 	}
 	r.Reliability = rel
 	agr := &agreement.Summary{N: items, PercentAgreement: 1 - float64(disagree)/float64(items), Kappa: 0.5, KappaDefined: true, Band: "moderate"}
-	agr.Items = make([]agreement.Item, items)
-	for i := range agr.Items {
+	list := make([]agreement.Item, items)
+	for i := range list {
 		it := agreement.Item{QID: fmt.Sprintf("q-%07d", i), Scholar: "VALID", Auditor: "VALID", Final: "VALID", Why: "auditor_ok"}
 		switch {
 		case i%(items/disagree) == 0:
@@ -52,8 +52,9 @@ func largeResult(traces, failing, items, disagree int) *gate.Result {
 		case i%997 == 1:
 			it.Final, it.Why = "REJECT", "hard_flag"
 		}
-		agr.Items[i] = it
+		list[i] = it
 	}
+	agr.Items = agreement.ItemsOf(list)
 	r.Agreement = agr
 	r.Decide(gate.DefaultThresholds(), gate.FailOnFail)
 	return r

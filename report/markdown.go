@@ -305,20 +305,20 @@ func traceRow(t *reliability.Result) []string {
 
 // itemRows returns how many items keep selects and a function that returns a function that
 // returns the row of the next of them, in input order, on each call.
-func itemRows(items []agreement.Item, keep func(*agreement.Item) bool, row func(*agreement.Item) []string) (int, func() func() []string) {
+func itemRows(items agreement.Items, keep func(*agreement.Item) bool, row func(*agreement.Item) []string) (int, func() func() []string) {
 	n := 0
-	for i := range items {
-		if keep(&items[i]) {
+	for _, it := range items.All() {
+		if keep(&it) {
 			n++
 		}
 	}
 	return n, func() func() []string {
 		i := 0
 		return func() []string {
-			for ; i < len(items); i++ {
-				if keep(&items[i]) {
+			for ; i < items.Len(); i++ {
+				if it := items.At(i); keep(&it) {
 					i++
-					return row(&items[i-1])
+					return row(&it)
 				}
 			}
 			return nil

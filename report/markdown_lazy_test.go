@@ -63,14 +63,16 @@ func randomResult(rng *rand.Rand) *gate.Result {
 	if rng.IntN(4) > 0 {
 		a := &agreement.Summary{N: rng.IntN(100), PercentAgreement: 0.5, Kappa: 0.3, KappaDefined: rng.IntN(2) == 0, Band: "fair"}
 		labels := []string{"VALID", "REJECT", "NOT_IN_CONTEXT", "ABSTAIN", str()}
+		var items []agreement.Item
 		for range []int{0, 1, 9, 11, 50, 2000, 6000}[rng.IntN(7)] {
 			it := agreement.Item{QID: str(), Scholar: labels[rng.IntN(2)], Auditor: labels[rng.IntN(2)], Final: labels[rng.IntN(len(labels))],
 				Why: []string{"hard_flag", "auditor_ok", "citation_out_of_scope", str()}[rng.IntN(4)]}
 			if rng.IntN(3) == 0 {
 				it.Scholar = labels[rng.IntN(len(labels))]
 			}
-			a.Items = append(a.Items, it)
+			items = append(items, it)
 		}
+		a.Items = agreement.ItemsOf(items)
 		for range []int{0, 0, 2, 30, 500}[rng.IntN(5)] {
 			a.Unmatched = append(a.Unmatched, agreement.Unmatched{QID: str(), OnlyIn: "scholar", File: str(), Line: rng.IntN(4)})
 		}

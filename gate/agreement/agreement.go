@@ -79,9 +79,9 @@ next:
 
 // Disagreements returns the items whose two labels differ, in order: the rows of the seed's
 // disagreements TSV (qid, scholar, auditor, final, why).
-func Disagreements(items []Item) []Item {
+func Disagreements(items Items) []Item {
 	var out []Item
-	for _, it := range items {
+	for _, it := range items.All() {
 		if it.Scholar != it.Auditor {
 			out = append(out, it)
 		}
@@ -91,10 +91,10 @@ func Disagreements(items []Item) []Item {
 
 // CountDisagreements returns how many items have two different labels: len(Disagreements(items))
 // without the list.
-func CountDisagreements(items []Item) int {
+func CountDisagreements(items Items) int {
 	n := 0
-	for i := range items {
-		if items[i].Scholar != items[i].Auditor {
+	for i := range items.recs {
+		if items.disagree(i) {
 			n++
 		}
 	}

@@ -59,11 +59,11 @@ func TestDisagreements(t *testing.T) {
 		{QID: "3", Scholar: Abstain, Auditor: Abstain},
 		{QID: "4", Scholar: "valid", Auditor: Valid},
 	}
-	got := Disagreements(items)
+	got := Disagreements(ItemsOf(items))
 	if want := []Item{items[1], items[3]}; !reflect.DeepEqual(got, want) {
 		t.Errorf("got %v, want %v", got, want)
 	}
-	if Disagreements(items[:1]) != nil {
+	if Disagreements(ItemsOf(items[:1])) != nil {
 		t.Error("no disagreement should give nil")
 	}
 }

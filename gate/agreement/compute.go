@@ -85,14 +85,17 @@ func labelIndex(l string) int {
 // KappaDefined is false, κ, its SE, interval and κ_max are 0, Band is "undefined" and a warning
 // says so (the κ gate is then skipped). With N = 0 κ is undefined too.
 func Compute(pairs []Pair, unmatched []Unmatched, p profile.Profile) Summary {
-	s := Summary{Unmatched: unmatched, Items: make([]Item, len(pairs))}
+	s := Summary{Unmatched: unmatched}
 	var t tally
+	b := itemsBuilder{recs: make([]itemRec, 0, len(pairs))}
 	for i := range pairs {
 		pr := &pairs[i]
 		final, why := Arbitrate(*pr)
-		s.Items[i] = Item{QID: pr.QID, Scholar: pr.Scholar.Label, Auditor: pr.Auditor.Label, Final: final, Why: why}
-		t.add(labelIndex(pr.Scholar.Label), labelIndex(pr.Auditor.Label))
+		sch, aud := pr.Scholar.Label, pr.Auditor.Label
+		addItem(&b, pr.QID, codesOf(sch, aud, final, why), [4]string{sch, aud})
+		t.add(labelIndex(sch), labelIndex(aud))
 	}
+	s.Items = b.items()
 	t.summarize(&s, p)
 	return s
 }

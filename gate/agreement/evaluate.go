@@ -17,9 +17,9 @@ import (
 // The pairs are decoded on workers goroutines (gate/pipeline; 0 means one per core), and
 // each batch of pairs becomes its report items, arbitrated, at once: reasons (never scored),
 // citations and retrieved ids (read by the arbitration only) are validated but never kept,
-// and the items' qids share one string per batch. The calling goroutine takes the batches in file order, counts
-// the confusion matrix and, in the default profile, looks for a repeated qid as LoadMerged
-// does. It stops at ctx's end with ctx's error.
+// and the items are kept as Items: 16 bytes an item besides its qid. The calling goroutine
+// takes the batches in file order, counts the confusion matrix and, in the default profile,
+// looks for a repeated qid as LoadMerged does. It stops at ctx's end with ctx's error.
 func EvaluateMerged(ctx context.Context, files []string, p profile.Profile, workers int) (Summary, error) {
 	return evaluateMerged(ctx, files, p, pipeline.Options{Workers: workers})
 }
@@ -38,32 +38,19 @@ func evaluateMerged(ctx context.Context, files []string, p profile.Profile, o pi
 	if err != nil {
 		return Summary{}, err
 	}
-	s := Summary{Items: m.items}
-	if s.Items == nil {
-		s.Items = []Item{}
-	}
+	s := Summary{Items: m.items.items()}
 	m.tally.summarize(&s, p)
 	return s, nil
 }
 
 // pairBatch is what a worker makes of a batch of pairs records.
 type pairBatch struct {
-	items []Item   // arbitrated, with their QIDs set once the batch's text is made
-	qids  []span   // each item's qid in text
-	fixes []fixup  // unknown labels (reference profile), in text
-	text  []byte   // the qids and unknown labels of the batch, made one string at the end
-	keys  []uint64 // default profile: each item's hashQID
-	nums  []int32  // default profile: the items whose qid is a JSON number
-	lines []int    // default profile: each item's line
-	cols  columns  // default profile: the items' columns
+	items itemsBuilder // arbitrated
+	keys  []uint64     // default profile: each item's hashQID
+	nums  []int32      // default profile: the items whose qid is a JSON number
+	lines []int        // default profile: each item's line
+	cols  columns      // default profile: the items' columns
 	tally tally
-}
-
-// fixup is an unknown label to set once the batch's text is a string.
-type fixup struct {
-	item    int32
-	auditor bool
-	sp      span
 }
 
 // pairWorker decodes pairs with its own decoder, whose memory is reused.
@@ -75,8 +62,8 @@ type pairWorker struct {
 
 // work decodes the batch's records into out.
 func (w *pairWorker) work(b *pipeline.Batch, out *pairBatch) (int, error) {
-	*out = pairBatch{items: out.items[:0], qids: out.qids[:0], fixes: out.fixes[:0], text: out.text[:0],
-		keys: out.keys[:0], nums: out.nums[:0], lines: out.lines[:0], cols: out.cols[:0]}
+	*out = pairBatch{items: out.items, keys: out.keys[:0], nums: out.nums[:0], lines: out.lines[:0], cols: out.cols[:0]}
+	out.items.reset()
 	d, r := &w.dec, &w.raw
 	def := d.p != profile.Reference
 	err := b.Records(func(rec input.Record) error {
@@ -84,13 +71,13 @@ func (w *pairWorker) work(b *pipeline.Batch, out *pairBatch) (int, error) {
 		if !d.pair(rec.Data, r) {
 			return d.errorFor(rec)
 		}
-		i := len(out.items)
+		i := len(out.items.recs)
 		qid := d.arena[r.qid.off : r.qid.off+r.qid.n]
-		out.qids = append(out.qids, out.keep(qid))
-		sch, aud := w.label(out, i, &r.sch, false), w.label(out, i, &r.aud, true)
+		sch, schText := w.label(&r.sch)
+		aud, audText := w.label(&r.aud)
 		outOfScope := r.cits[1] > r.cits[0] && !w.citationsInScope()
 		final, why := arbitrate(r.prov || r.cons, outOfScope, sch, aud)
-		out.items = append(out.items, Item{Scholar: sch, Auditor: aud, Final: final, Why: why})
+		addItem(&out.items, qid, codesOf(sch, aud, final, why), [4][]byte{schText, audText})
 		out.tally.add(labelIndex(sch), labelIndex(aud))
 		if def {
 			var x uint64
@@ -106,38 +93,17 @@ func (w *pairWorker) work(b *pipeline.Batch, out *pairBatch) (int, error) {
 		}
 		return nil
 	})
-	text := string(out.text)
-	for i, sp := range out.qids {
-		out.items[i].QID = text[sp.off : sp.off+sp.n]
-	}
-	for _, f := range out.fixes {
-		l := text[f.sp.off : f.sp.off+f.sp.n]
-		if f.auditor {
-			out.items[f.item].Auditor = l
-		} else {
-			out.items[f.item].Scholar = l
-		}
-	}
-	return len(out.items), err
-}
-
-// keep copies b into the batch's text.
-func (out *pairBatch) keep(b []byte) span {
-	sp := span{off: int32(len(out.text)), n: int32(len(b))}
-	out.text = append(out.text, b...)
-	return sp
+	return len(out.items.recs), err
 }
 
 // label returns a judgement's label: a known one's constant, or, for an unknown one (kept by
-// the reference profile only), a placeholder that arbitrates as the label would, with the
-// label itself kept for item i.
-func (w *pairWorker) label(out *pairBatch, i int, j *judgementRaw, auditor bool) string {
+// the reference profile only), a placeholder that arbitrates as the label would, and the
+// label itself.
+func (w *pairWorker) label(j *judgementRaw) (string, []byte) {
 	if j.label != "" {
-		return j.label
+		return j.label, nil
 	}
-	raw := w.dec.arena[j.labelRaw.off : j.labelRaw.off+j.labelRaw.n]
-	out.fixes = append(out.fixes, fixup{item: int32(i), auditor: auditor, sp: out.keep(raw)})
-	return unknownLabel
+	return unknownLabel, w.dec.arena[j.labelRaw.off : j.labelRaw.off+j.labelRaw.n]
 }
 
 // unknownLabel stands for a label outside the four until the batch's text is made: it is none
@@ -176,7 +142,7 @@ next:
 
 // pairMerger takes the batches in file order.
 type pairMerger struct {
-	items  []Item
+	items  itemsBuilder
 	tally  tally
 	hashes *qidHashes // default profile
 	files  []fileStart
@@ -191,18 +157,20 @@ type fileStart struct {
 }
 
 func (m *pairMerger) merge(b *pipeline.Batch, out *pairBatch, err error) error {
-	if out != nil && len(out.items) > 0 {
-		base := len(m.items)
-		if need := base + len(out.items); need > cap(m.items) {
+	if out != nil && len(out.items.recs) > 0 {
+		base := len(m.items.recs)
+		if need := base + len(out.items.recs); need > cap(m.items.recs) {
 			est := pipeline.Estimate(need, b.Seen, b.Total)
-			m.items = slices.Grow(m.items, est-len(m.items))
+			m.items.recs = slices.Grow(m.items.recs, est-base)
 			if m.hashes != nil {
 				m.hashes.keys = slices.Grow(m.hashes.keys, est-len(m.hashes.keys))
 				m.lines = slices.Grow(m.lines, est-len(m.lines))
 			}
 		}
-		m.items = append(m.items, out.items...)
-		clear(out.items) // the summary has its own copies
+		if need := len(m.items.text) + len(out.items.text); need > cap(m.items.text) {
+			m.items.text = slices.Grow(m.items.text, pipeline.Estimate(need, b.Seen, b.Total)-len(m.items.text))
+		}
+		m.items.appendBuilder(&out.items)
 		m.tally.addAll(&out.tally)
 		if m.hashes != nil {
 			if len(m.files) == 0 || m.files[len(m.files)-1].name != b.File {
@@ -234,11 +202,11 @@ func (m *pairMerger) repeated() error {
 	if m.hashes == nil {
 		return nil
 	}
-	second, first, found := m.hashes.firstRepeat(func(i int) string { return m.items[i].QID })
+	second, first, found := m.hashes.firstRepeat(m.items.qid)
 	if !found {
 		return nil
 	}
-	return repeatError(m.items[second].QID, m.hashes.isNum(second), m.fileOf(second), m.lines[second], m.cols.at(second), m.fileOf(first), m.lines[first])
+	return repeatError(m.items.qid(second), m.hashes.isNum(second), m.fileOf(second), m.lines[second], m.cols.at(second), m.fileOf(first), m.lines[first])
 }
 
 // fileOf returns the file of item i.

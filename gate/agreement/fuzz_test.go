@@ -293,7 +293,7 @@ func FuzzLoadMerged(f *testing.F) {
 		}
 		for _, p := range []profile.Profile{profile.Reference, profile.Default} {
 			s := Compute(def, nil, p)
-			if len(s.Items) != len(def) {
+			if s.Items.Len() != len(def) {
 				t.Fatal("items lost")
 			}
 		}

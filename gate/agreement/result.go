@@ -63,7 +63,7 @@ type Summary struct {
 	AbstainRate      float64     `json:"abstain_rate"`
 	Band             string      `json:"band"` // Landis–Koch band of κ, e.g. "substantial"
 	Unmatched        []Unmatched `json:"unmatched"`
-	Items            []Item      `json:"items"`
+	Items            Items       `json:"items"`
 	Confusion        [4][4]int   `json:"confusion"`          // rows scholar, columns auditor, in Labels order
 	Warnings         []string    `json:"warnings,omitempty"` // e.g. the kappa paradox
 }

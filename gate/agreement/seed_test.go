@@ -68,7 +68,7 @@ func TestReferenceReproducesSeed(t *testing.T) {
 				t.Errorf("tsv:\n%s\nseed wrote:\n%s", tsv.String(), c.tsv)
 			}
 			var items []string
-			for _, it := range s.Items {
+			for _, it := range s.Items.All() {
 				items = append(items, strings.Join([]string{it.QID, it.Scholar, it.Auditor, it.Final, it.Why}, "\t"))
 			}
 			if strings.Join(items, "\n") != strings.Join(c.items, "\n") {

@@ -149,7 +149,7 @@ func TestKappaParadoxWarning(t *testing.T) {
 
 func TestEmpty(t *testing.T) {
 	d := Compute(nil, nil, profile.Default)
-	if d.N != 0 || d.KappaDefined || d.Band != BandUndefined || len(d.Warnings) != 1 || d.Items == nil || d.Unmatched == nil {
+	if d.N != 0 || d.KappaDefined || d.Band != BandUndefined || len(d.Warnings) != 1 || d.Items.Len() != 0 || d.Unmatched == nil {
 		t.Errorf("default, no pairs: %+v", d)
 	}
 	// The seed: n = 0 gives percent agreement, κ and abstain rate 0.
