@@ -3,7 +3,6 @@ package gate
 import (
 	"context"
 	"runtime"
-	"slices"
 
 	"github.com/agentgate/agentgate/gate/input"
 	"github.com/agentgate/agentgate/gate/pipeline"
@@ -70,9 +69,7 @@ func runReliabilityParallel(ctx context.Context, files []string, p profile.Profi
 				return duplicateID(r.ID, r.File, r.Line, &sum.Traces[first])
 			}
 		}
-		if need := len(sum.Traces) + len(rs); need > cap(sum.Traces) {
-			sum.Traces = slices.Grow(sum.Traces, pipeline.Estimate(need, b.Seen, b.Total)-len(sum.Traces))
-		}
+		sum.Traces = pipeline.Grow(sum.Traces, len(sum.Traces)+len(rs), b.Seen, b.Total)
 		for i := range rs {
 			sum.Add(rs[i])
 		}

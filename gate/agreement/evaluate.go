@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"hash/maphash"
-	"slices"
 
 	"github.com/agentgate/agentgate/gate/input"
 	"github.com/agentgate/agentgate/gate/pipeline"
@@ -159,16 +158,12 @@ type fileStart struct {
 func (m *pairMerger) merge(b *pipeline.Batch, out *pairBatch, err error) error {
 	if out != nil && len(out.items.recs) > 0 {
 		base := len(m.items.recs)
-		if need := base + len(out.items.recs); need > cap(m.items.recs) {
-			est := pipeline.Estimate(need, b.Seen, b.Total)
-			m.items.recs = slices.Grow(m.items.recs, est-base)
-			if m.hashes != nil {
-				m.hashes.keys = slices.Grow(m.hashes.keys, est-len(m.hashes.keys))
-				m.lines = slices.Grow(m.lines, est-len(m.lines))
-			}
-		}
-		if need := len(m.items.text) + len(out.items.text); need > cap(m.items.text) {
-			m.items.text = slices.Grow(m.items.text, pipeline.Estimate(need, b.Seen, b.Total)-len(m.items.text))
+		need := base + len(out.items.recs)
+		m.items.recs = pipeline.Grow(m.items.recs, need, b.Seen, b.Total)
+		m.items.text = pipeline.Grow(m.items.text, len(m.items.text)+len(out.items.text), b.Seen, b.Total)
+		if m.hashes != nil {
+			m.hashes.keys = pipeline.Grow(m.hashes.keys, need, b.Seen, b.Total)
+			m.lines = pipeline.Grow(m.lines, need, b.Seen, b.Total)
 		}
 		m.items.appendBuilder(&out.items)
 		m.tally.addAll(&out.tally)

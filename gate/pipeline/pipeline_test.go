@@ -225,3 +225,18 @@ func TestEstimate(t *testing.T) {
 		}
 	}
 }
+
+func TestGrow(t *testing.T) {
+	list := make([]uint64, 3, 4)
+	copy(list, []uint64{7, 8, 9})
+	if got := Grow(list, 4, 10, 100); &got[0] != &list[0] || cap(got) != 4 {
+		t.Errorf("Grow with room made a new list")
+	}
+	got := Grow(list, 5, 1000, 10000) // 5 per 1000 bytes: 50 in all, 2% more, 16 spare
+	if len(got) != 3 || cap(got) != 67 || got[0] != 7 || got[1] != 8 || got[2] != 9 {
+		t.Errorf("Grow = %v, cap %d; want [7 8 9], cap 67", got, cap(got))
+	}
+	if got := Grow([]string(nil), 1, 0, 0); len(got) != 0 || cap(got) != 1 {
+		t.Errorf("Grow(nil) = %v, cap %d", got, cap(got))
+	}
+}
