@@ -38,17 +38,25 @@ func Arbitrate(p Pair) (final, why string) {
 // arbitrate is the policy of Arbitrate over what it reads of a pair: whether a hard flag is
 // set, whether a citation is out of scope, and the two labels.
 func arbitrate(hard, outOfScope bool, scholar, auditor string) (final, why string) {
+	f, w := arbitrateCodes(hard, outOfScope, labelCode(scholar), labelCode(auditor))
+	return Labels[f], whys[w]
+}
+
+// arbitrateCodes is arbitrate over label codes (see Items), returning the codes of the
+// final label and of the reason.
+func arbitrateCodes(hard, outOfScope bool, scholar, auditor uint8) (final, why uint8) {
+	const valid, notInContext, reject = 0, 1, 2 // indexes in Labels
 	switch {
 	case hard:
-		return Reject, WhyHardFlag
+		return reject, 0 // WhyHardFlag
 	case outOfScope:
-		return Reject, WhyCitationOutOfScope
-	case auditor != Valid:
-		return Reject, WhyAuditorVeto
-	case scholar == Valid || scholar == NotInContext:
-		return Valid, WhyAuditorOK
+		return reject, 1 // WhyCitationOutOfScope
+	case auditor != valid:
+		return reject, 2 // WhyAuditorVeto
+	case scholar == valid || scholar == notInContext:
+		return valid, 3 // WhyAuditorOK
 	}
-	return Reject, WhyIncoherentPair
+	return reject, 4 // WhyIncoherentPair
 }
 
 // subset reports whether every element of a is in b.

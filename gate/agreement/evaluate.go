@@ -75,9 +75,10 @@ func (w *pairWorker) work(b *pipeline.Batch, out *pairBatch) (int, error) {
 		sch, schText := w.label(&r.sch)
 		aud, audText := w.label(&r.aud)
 		outOfScope := r.cits[1] > r.cits[0] && !w.citationsInScope()
-		final, why := arbitrate(r.prov || r.cons, outOfScope, sch, aud)
-		addItem(&out.items, qid, codesOf(sch, aud, final, why), [4][]byte{schText, audText})
-		out.tally.add(labelIndex(sch), labelIndex(aud))
+		sc, ac := labelCode(sch), labelCode(aud)
+		final, why := arbitrateCodes(r.prov || r.cons, outOfScope, sc, ac)
+		addItem(&out.items, qid, [4]uint8{sc, ac, final, why}, [4][]byte{schText, audText})
+		out.tally.addCode(sc, ac)
 		if def {
 			var x uint64
 			if r.qidNum {

@@ -63,6 +63,18 @@ func whyCode(why string) uint8 {
 	return other
 }
 
+// addCode counts a pair by the codes of its labels.
+func (t *tally) addCode(a, b uint8) {
+	ai, bi := int(a), int(b)
+	if a == other {
+		ai = -1
+	}
+	if b == other {
+		bi = -1
+	}
+	t.add(ai, bi)
+}
+
 // codesOf returns the codes of an item's scholar, auditor, final and why.
 func codesOf(sch, aud, final, why string) [4]uint8 {
 	return [4]uint8{labelCode(sch), labelCode(aud), labelCode(final), whyCode(why)}

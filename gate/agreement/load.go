@@ -117,6 +117,8 @@ type recordDecoder struct {
 	ids      []span // citations and retrieved ids of the records in the arena
 	scratch  []byte
 	err      *decodeErr
+	shape    shape // of the pairs records read so far
+	noShape  bool  // read every record the general way (tests)
 }
 
 // semantic records a semantic error at off, unless one is recorded already, and returns -1.
@@ -510,8 +512,28 @@ func (d *recordDecoder) flags(i int, r *pairRaw) int {
 }
 
 // pair decodes one merged pairs record into r. It returns false on failure: d.sc.bad for a
-// syntax error, else d.err.
+// syntax error, else d.err. A record of the shape of those before it is read by the shape
+// (see shape.go), any other the general way, which then learns its shape.
 func (d *recordDecoder) pair(data []byte, r *pairRaw) bool {
+	if !d.noShape && d.shape.use() {
+		arena, ids := len(d.arena), len(d.ids)
+		d.resetPair(r)
+		if d.shape.decode(d, data, r) {
+			return true
+		}
+		d.arena, d.ids = d.arena[:arena], d.ids[:ids]
+	}
+	if !d.pairGeneral(data, r) {
+		return false
+	}
+	if !d.noShape {
+		d.shape.learnFrom(data, d.noReason)
+	}
+	return true
+}
+
+// resetPair empties r for a record about to be decoded.
+func (d *recordDecoder) resetPair(r *pairRaw) {
 	*r = pairRaw{}
 	// Element by element: copying a [2]int32 just written as two halves (r.ret = r.cits, or
 	// a composite literal, which the compiler builds on the stack) loads eight bytes from two
@@ -519,6 +541,11 @@ func (d *recordDecoder) pair(data []byte, r *pairRaw) bool {
 	n := int32(len(d.ids))
 	r.cits[0], r.cits[1] = n, n
 	r.ret[0], r.ret[1] = n, n
+}
+
+// pairGeneral is pair without shapes: every member found and read one token at a time.
+func (d *recordDecoder) pairGeneral(data []byte, r *pairRaw) bool {
+	d.resetPair(r)
 	start, i := d.begin(data, "a pairs record", `{"qid", "scholar", "auditor", ...}`)
 	for first := true; i >= 0; first = false {
 		k, v, more := d.sc.member(i, first, pairKeys, &d.scratch)
