@@ -65,9 +65,15 @@ func (w *pairWorker) work(b *pipeline.Batch, out *pairBatch) (int, error) {
 	out.items.reset()
 	d, r := &w.dec, &w.raw
 	def := d.p != profile.Reference
-	err := b.Records(func(rec input.Record) error {
+	// The decoder checks the UTF-8 of strings as it scans them, and outside strings JSON is
+	// ASCII: a record it reads whole is UTF-8, and one it cannot read gets the error of a
+	// line that is not UTF-8 first, as with Records.
+	err := b.RecordsUnchecked(func(rec input.Record) error {
 		d.arena, d.ids = d.arena[:0], d.ids[:0]
 		if !d.pair(rec.Data, r) {
+			if err := rec.CheckUTF8(); err != nil {
+				return err
+			}
 			return d.errorFor(rec)
 		}
 		i := len(out.items.recs)

@@ -181,6 +181,33 @@ func TestEvaluateMergedSmall(t *testing.T) {
 	}
 }
 
+// TestEvaluateMergedUTF8: EvaluateMerged leaves checking UTF-8 to its decoder (see work); a
+// line that is not UTF-8 must still get the reader's error, before any other of the line, in
+// every place of a record, read by the general decoder or by a shape (after two records).
+func TestEvaluateMergedUTF8(t *testing.T) {
+	seed := seedRecord
+	for i, edit := range []func(string) string{
+		func(l string) string { return strings.Replace(l, `"A0001"`, `"Aé✓𝄞"`, 1) },                  // good UTF-8 in the qid
+		func(l string) string { return strings.Replace(l, `cites p1#2`, `cites naïve ✓`, 1) },        // and in a reason
+		func(l string) string { return strings.Replace(l, `"A0001"`, "\"A\xff\"", 1) },               // a bad byte in the qid
+		func(l string) string { return strings.Replace(l, `cites p1#2`, "cites \xc3", 1) },           // a cut sequence in a reason
+		func(l string) string { return strings.Replace(l, `cites p1#2`, "\xed\xa0\x80", 1) },         // a surrogate
+		func(l string) string { return strings.Replace(l, `"p2#1"`, "\"p2\xc0\xaf\"", 1) },           // an overlong form in an id
+		func(l string) string { return strings.Replace(l, `"VALID"`, "\"VALI\xc4\"", 1) },            // in a label
+		func(l string) string { return strings.Replace(l, `"X rejects`, "\"X \xf4\x90\x80\x80", 1) }, // beyond U+10FFFF in the claim
+		func(l string) string { return strings.Replace(l, `, "flags"`, ", \xff\"flags\"", 1) },       // outside strings
+		func(l string) string { return strings.Replace(l, `"qid": `, "\"qid\" \xff", 1) },            // after a syntax error
+		func(l string) string { return strings.Replace(l, `"qid": `, `"qid" `, 1) + " \"\xff\"" },    // before one
+		func(l string) string { return strings.Replace(l, `"flags"`, "\"fl\xe2\x82ags\"", 1) },       // in a key
+		func(l string) string { return strings.Replace(l, `"flags"`, `"clé"`, 1) },                   // good UTF-8 in an unknown key
+		func(l string) string { return "\xef\xbb\xbf" + l },                                          // a byte order mark
+	} {
+		line := edit(seed)
+		checkSame(t, fmt.Sprint("alone ", i), writeFiles(t, line+"\n"))
+		checkSame(t, fmt.Sprint("after two ", i), writeFiles(t, seed+"\n"+seed+"\n"+line+"\n"))
+	}
+}
+
 // TestEvaluateMergedCancel: a cancelled run stops with the context's error.
 func TestEvaluateMergedCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())

@@ -109,8 +109,18 @@ func (s *scanner) scanString(i int) (end int, escaped bool) {
 			default:
 				return s.fail(), false
 			}
-		default: // a control character
-			return s.fail(), false
+		default:
+			if d[i] < utf8.RuneSelf { // a control character
+				return s.fail(), false
+			}
+			// UTF-8, checked here so that a decoder given lines not checked beforehand
+			// (input.Chunk.EachRecordUnchecked) fails on a line that is not UTF-8: outside
+			// strings, JSON is ASCII.
+			r, size := utf8.DecodeRune(d[i:])
+			if r == utf8.RuneError && size == 1 {
+				return s.fail(), false
+			}
+			i += size
 		}
 	}
 }
@@ -191,8 +201,8 @@ func unescape(dst, b []byte) []byte {
 	return dst
 }
 
-// stringStop returns the position of the first quote, backslash or control character at or
-// after i, or len(d) if there is none. It looks at eight bytes at a time.
+// stringStop returns the position of the first quote, backslash, control character or byte
+// outside ASCII at or after i, or len(d) if there is none. It looks at eight bytes at a time.
 func stringStop(d []byte, i int) int {
 	for ; i+8 <= len(d); i += 8 {
 		if m := special(binary.LittleEndian.Uint64(d[i:])); m != 0 {
@@ -206,22 +216,23 @@ func stringStop(d []byte, i int) int {
 		return i + bits.TrailingZeros64(special(x))>>3
 	}
 	for ; i < len(d); i++ {
-		if c := d[i]; c == '"' || c == '\\' || c < 0x20 {
+		if c := d[i]; c == '"' || c == '\\' || c < 0x20 || c >= utf8.RuneSelf {
 			break
 		}
 	}
 	return i
 }
 
-// special has the high bit set in each byte of x that is a quote, a backslash or a control
-// character, and only there. It works on the low seven bits of each byte, where the additions
-// cannot carry into the next byte, and leaves out the bytes with the high bit set.
+// special has the high bit set in each byte of x that is a quote, a backslash, a control
+// character or outside ASCII (whose UTF-8 scanString checks), and only there. It works on the
+// low seven bits of each byte, where the additions cannot carry into the next byte, then adds
+// the bytes with the high bit set.
 func special(x uint64) uint64 {
 	y := x & (lsb * 0x7f)
 	ge := y + lsb*(0x80-0x20)       // high bit set where y >= 0x20
 	nq := (y ^ lsb*'"') + lsb*0x7f  // where y != '"'
 	nb := (y ^ lsb*'\\') + lsb*0x7f // where y != '\\'
-	return ^(ge&nq&nb | x) & msb
+	return (^(ge & nq & nb) | x) & msb
 }
 
 // str consumes the string at i and keeps its decoded value in the arena.

@@ -17,7 +17,7 @@ import (
 // record.
 
 // isSpecial is the byte-by-byte definition of what stringStop stops at.
-func isSpecial(c byte) bool { return c == '"' || c == '\\' || c < 0x20 }
+func isSpecial(c byte) bool { return c == '"' || c == '\\' || c < 0x20 || c >= 0x80 }
 
 func TestSpecialEveryByte(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))

@@ -32,6 +32,17 @@ var newline = []byte{'\n'}
 // than white space, without its line ending (and, on line 1, without a UTF-8 byte order mark).
 // A line that is not UTF-8 is an error. It stops at the first error, its own or fn's.
 func (c *Chunk) EachRecord(fn func(Record) error) error {
+	return c.eachRecord(true, fn)
+}
+
+// EachRecordUnchecked is EachRecord without the check that a line is UTF-8, for a caller whose
+// decoder checks as it goes: it must then report a line that is not UTF-8 with the error of
+// the record's CheckUTF8, before any other of that line.
+func (c *Chunk) EachRecordUnchecked(fn func(Record) error) error {
+	return c.eachRecord(false, fn)
+}
+
+func (c *Chunk) eachRecord(checkUTF8 bool, fn func(Record) error) error {
 	data, line := c.Data, c.Line
 	for len(data) > 0 {
 		var l []byte
@@ -45,7 +56,7 @@ func (c *Chunk) EachRecord(fn func(Record) error) error {
 		}
 		l = trimEOL(l)
 		if !blank(l) {
-			if !utf8.Valid(l) {
+			if checkUTF8 && !utf8.Valid(l) {
 				return invalidUTF8(c.File, line, 0, l)
 			}
 			if err := fn(Record{File: c.File, Line: line, Col: 1, Data: l}); err != nil {

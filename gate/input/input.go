@@ -176,6 +176,15 @@ func eachLine(name string, r io.Reader, fn func(Record) error) error {
 	}
 }
 
+// CheckUTF8 returns the error a line of JSON Lines that is not UTF-8 gets (see
+// Chunk.EachRecordUnchecked), or nil if the record is UTF-8.
+func (r Record) CheckUTF8() error {
+	if utf8.Valid(r.Data) {
+		return nil
+	}
+	return invalidUTF8(r.File, r.Line, 0, r.Data)
+}
+
 func invalidUTF8(name string, line, startCol int, data []byte) *Error {
 	col := 1
 	for i := 0; i < len(data); {

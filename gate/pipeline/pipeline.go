@@ -82,6 +82,16 @@ func (b *Batch) Records(fn func(input.Record) error) error {
 	return nil
 }
 
+// RecordsUnchecked is Records for a caller whose decoder checks that records are UTF-8 as it
+// goes (see input.Chunk.EachRecordUnchecked): fn reports a line that is not with the error of
+// the record's CheckUTF8. Records of JSON files were checked as they were read.
+func (b *Batch) RecordsUnchecked(fn func(input.Record) error) error {
+	if b.chunk.Data != nil {
+		return b.chunk.EachRecordUnchecked(fn)
+	}
+	return b.Records(fn)
+}
+
 // empty reports whether the batch holds no input for a worker.
 func (b *Batch) empty() bool { return b.chunk.Data == nil && len(b.recs) == 0 }
 
