@@ -169,7 +169,9 @@ func (m *pairMerger) merge(b *pipeline.Batch, out *pairBatch, err error) error {
 		m.items.recs = pipeline.Grow(m.items.recs, need, b.Seen, b.Total)
 		m.items.text = pipeline.Grow(m.items.text, len(m.items.text)+len(out.items.text), b.Seen, b.Total)
 		if m.hashes != nil {
-			m.hashes.keys = pipeline.Grow(m.hashes.keys, need, b.Seen, b.Total)
+			if need > cap(m.lines) {
+				m.hashes.grow(pipeline.Estimate(need, b.Seen, b.Total))
+			}
 			m.lines = pipeline.Grow(m.lines, need, b.Seen, b.Total)
 		}
 		m.items.appendBuilder(&out.items)

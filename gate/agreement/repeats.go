@@ -3,7 +3,9 @@ package agreement
 import (
 	"fmt"
 	"hash/maphash"
+	"runtime"
 	"slices"
+	"sync"
 
 	"github.com/agentgate/agentgate/gate/input"
 )
@@ -11,25 +13,48 @@ import (
 // Finding a repeated qid among millions of pairs with a map or a hash table costs a cache
 // miss a pair; sorting the qids' hashes costs a few sequential passes. So the default profile
 // hashes each qid as its pair is read and, once all are read, radix-sorts the hashes with their
-// pair indexes, and compares the qids of pairs whose hashes agree.
+// pair indexes, and compares the qids of pairs whose hashes agree. The keys are kept in two
+// halves by the hash's top bit, so that two cores sort and search them at once: this search is
+// what is left to do, on one goroutine, once every pair is read.
 
 const (
 	idxBits = 27 // the low bits of a key hold the pair's index
 	idxMask = 1<<idxBits - 1
 	maxKeys = 1 << idxBits // beyond this many pairs, fall back to a map
+
+	// sortShift: the keys are sorted by their top 30 bits only, in three passes of ten. Keys
+	// that agree there but not in the rest of their hash are told apart when compared; for n
+	// keys there are about n²/2³¹ such pairs.
+	sortShift = 64 - 30
 )
 
 // qidHashes collects one key per pair: the qid's hash in the high 37 bits, the index in the
 // low 27.
 type qidHashes struct {
 	seed maphash.Seed
-	keys []uint64
-	nums []uint64 // bit i: pair i's qid was a JSON number
+	keys [2][]uint64 // by the top bit of the hash, in index order
+	nums []uint64    // bit i: pair i's qid was a JSON number
 }
 
 func newQIDHashes(hint int) *qidHashes {
-	return &qidHashes{seed: maphash.MakeSeed(), keys: make([]uint64, 0, hint)}
+	h := &qidHashes{seed: maphash.MakeSeed()}
+	h.grow(hint)
+	return h
 }
+
+// grow makes room for the keys of n pairs in all, about half in each half. (With make, not
+// slices.Grow: see pipeline.Grow.)
+func (h *qidHashes) grow(n int) {
+	for k, keys := range h.keys {
+		if want := n/2 + n/16 + 16; want > cap(keys) {
+			h.keys[k] = make([]uint64, len(keys), want)
+			copy(h.keys[k], keys)
+		}
+	}
+}
+
+// len returns the number of keys.
+func (h *qidHashes) len() int { return len(h.keys[0]) + len(h.keys[1]) }
 
 // canon is the text a qid is hashed and compared by: a string itself, a number its exact
 // value (so that 1 and 1.0 are one qid, as in Python).
@@ -63,35 +88,65 @@ func (h *qidHashes) addHash(i int, x uint64, num bool) {
 		}
 		h.nums[i/64] |= 1 << (i % 64)
 	}
-	h.keys = append(h.keys, x&^idxMask|uint64(i)&idxMask)
+	h.keys[x>>63] = append(h.keys[x>>63], x&^idxMask|uint64(i)&idxMask)
 }
 
 func (h *qidHashes) isNum(i int) bool { return i/64 < len(h.nums) && h.nums[i/64]&(1<<(i%64)) != 0 }
 
 // firstRepeat returns the first pair, in file order, whose qid an earlier pair already has,
 // and that earlier pair: (second, first, true), or false when every qid is distinct. qid
-// returns pair i's qid as written.
+// returns pair i's qid as written; it may be called from two goroutines at once.
 func (h *qidHashes) firstRepeat(qid func(i int) string) (second, first int, found bool) {
-	n := len(h.keys)
+	n := h.len()
 	if n > maxKeys {
 		return firstRepeatMap(n, qid, h)
 	}
-	keys := radixSortHigh(h.keys, make([]uint64, n))
-	second = -1
+	// Equal qids have equal hashes, so a repeat lies within one half.
+	var found2 [2][2]int
+	search := func(k int) {
+		keys := h.keys[k]
+		found2[k][0], found2[k][1] = h.firstRepeatIn(radixSortHigh(keys, make([]uint64, len(keys))), qid)
+	}
+	if n >= 1<<16 && runtime.GOMAXPROCS(0) > 1 {
+		var wg sync.WaitGroup
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			search(1)
+		}()
+		search(0)
+		wg.Wait()
+	} else {
+		search(0)
+		search(1)
+	}
+	second, first = found2[0][0], found2[0][1]
+	if s1 := found2[1][0]; s1 >= 0 && (second < 0 || s1 < second) {
+		second, first = s1, found2[1][1]
+	}
+	return second, first, second >= 0
+}
+
+// firstRepeatIn is firstRepeat over keys sorted by radixSortHigh, with second -1 for none.
+func (h *qidHashes) firstRepeatIn(keys []uint64, qid func(i int) string) (second, first int) {
+	second, first = -1, -1
+	n := len(keys)
 	for i := 0; i < n; {
 		j := i + 1
-		for j < n && keys[j]&^idxMask == keys[i]&^idxMask {
+		for j < n && keys[j]>>sortShift == keys[i]>>sortShift {
 			j++
 		}
-		// keys[i:j] share a hash; stable sorting kept them in index order.
+		// keys[i:j] agree in their sorted bits; stable sorting kept them in index order.
 		for a := i + 1; a < j; a++ {
 			ia := int(keys[a] & idxMask)
 			if second >= 0 && ia >= second {
 				break
 			}
 			for b := i; b < a; b++ {
-				ib := int(keys[b] & idxMask)
-				if h.same(qid, ia, ib) {
+				if keys[b]&^idxMask != keys[a]&^idxMask {
+					continue // another hash
+				}
+				if ib := int(keys[b] & idxMask); h.same(qid, ia, ib) {
 					second, first = ia, ib
 					break
 				}
@@ -99,7 +154,7 @@ func (h *qidHashes) firstRepeat(qid func(i int) string) (second, first int, foun
 		}
 		i = j
 	}
-	return second, first, second >= 0
+	return second, first
 }
 
 // same reports whether pairs a and b have the same qid.
@@ -121,30 +176,30 @@ func firstRepeatMap(n int, qid func(int) string, h *qidHashes) (second, first in
 	return 0, 0, false
 }
 
-// radixSortHigh sorts keys by their high 64 − idxBits bits, stably, using tmp (of the same
+// radixSortHigh sorts keys by their top 64 − sortShift bits, stably, using tmp (of the same
 // length) as scratch; it returns the slice holding the result.
 func radixSortHigh(keys, tmp []uint64) []uint64 {
-	const digit = 10
+	const digit, passes = 10, (64 - sortShift) / 10
 	if len(keys) == 0 {
 		return keys
 	}
-	var counts [4][1 << digit]int
+	var counts [passes][1 << digit]int
 	for _, k := range keys {
-		for p := 0; p < 4; p++ {
-			counts[p][(k>>(idxBits+digit*p))&(1<<digit-1)]++
+		for p := 0; p < passes; p++ {
+			counts[p][(k>>(sortShift+digit*p))&(1<<digit-1)]++
 		}
 	}
 	src, dst := keys, tmp
-	for p := 0; p < 4; p++ {
+	for p := 0; p < passes; p++ {
 		c := &counts[p]
-		if c[(src[0]>>(idxBits+digit*p))&(1<<digit-1)] == len(src) {
+		if c[(src[0]>>(sortShift+digit*p))&(1<<digit-1)] == len(src) {
 			continue // every key has the same digit
 		}
 		sum := 0
 		for d := range c {
 			c[d], sum = sum, sum+c[d]
 		}
-		shift := uint(idxBits + digit*p)
+		shift := uint(sortShift + digit*p)
 		for _, k := range src {
 			d := (k >> shift) & (1<<digit - 1)
 			dst[c[d]] = k

@@ -15,17 +15,20 @@ func TestRadixSortHigh(t *testing.T) {
 		keys := make([]uint64, n)
 		for i := range keys {
 			h := r.Uint64()
-			if i%7 == 0 && i > 0 {
+			switch {
+			case i%7 == 0 && i > 0:
 				h = keys[i-1] // equal hash bits, a later index
+			case i%11 == 0 && i > 0:
+				h = keys[i-1]>>sortShift<<sortShift | h&(1<<sortShift-1) // equal sorted bits only
 			}
 			keys[i] = h&^idxMask | uint64(i)
 		}
 		want := slices.Clone(keys)
 		slices.SortStableFunc(want, func(a, b uint64) int {
 			switch {
-			case a&^idxMask < b&^idxMask:
+			case a>>sortShift < b>>sortShift:
 				return -1
-			case a&^idxMask > b&^idxMask:
+			case a>>sortShift > b>>sortShift:
 				return 1
 			}
 			return 0
@@ -82,6 +85,52 @@ func TestFirstRepeat(t *testing.T) {
 		}
 		if s2, f2, ok2 := firstRepeatMap(len(pairs), qid, h); ok2 != wfound || ok2 && (s2 != ws || f2 != wf) {
 			t.Fatalf("trial %d: map fallback got %d %d %v", trial, s2, f2, ok2)
+		}
+	}
+}
+
+// TestFirstRepeatCollisions: keys that agree in the bits sorted by but not in the rest of
+// the hash, and equal hashes of different qids, are not repeats; the first repeat is found
+// whichever half of the keys holds it, with one goroutine and with two.
+func TestFirstRepeatCollisions(t *testing.T) {
+	// key returns a key for pair i in group g: groups of four share their sorted bits, and
+	// within a group, pairs 2k and 2k+1 share the rest of the hash too. The top bit, which
+	// picks the half, alternates between groups.
+	key := func(g, k int) uint64 {
+		return uint64(g)<<sortShift | uint64(g&1)<<63 | uint64(k/2+1)<<idxBits
+	}
+	for _, n := range []int{12, 1 << 16} { // one goroutine, then two
+		qids := make([]string, n)
+		h := &qidHashes{}
+		for i := range n {
+			qids[i] = "q" + strconv.Itoa(i)
+			h.addHash(i, key(i/4, i%4), false)
+		}
+		qid := func(i int) string { return qids[i] }
+		if s, f, found := h.firstRepeat(qid); found {
+			t.Fatalf("n = %d: no qid repeats, found %d %d", n, s, f)
+		}
+		// Pairs 9 and 11 (group 2, top bit clear) and 6 and 7 (group 1, top bit set)
+		// repeat a qid, as do 1 and 3 later in a group of their own: 7 comes first.
+		qids[11], qids[7] = qids[9], qids[6]
+		h = &qidHashes{}
+		for i := range n {
+			x := key(i/4, i%4)
+			switch i {
+			case 11:
+				x = key(2, 1) // pair 9's hash
+			case 1, 3:
+				x = key(n, 0)
+			}
+			h.addHash(i, x, false)
+		}
+		qids[3] = qids[1]
+		if s, f, found := h.firstRepeat(qid); !found || s != 3 || f != 1 {
+			t.Errorf("n = %d: got %d %d %v, want 3 1 true", n, s, f, found)
+		}
+		qids[3] = "other"
+		if s, f, found := h.firstRepeat(qid); !found || s != 7 || f != 6 {
+			t.Errorf("n = %d: got %d %d %v, want 7 6 true", n, s, f, found)
 		}
 	}
 }
