@@ -47,7 +47,7 @@ type pairBatch struct {
 	items itemsBuilder // arbitrated
 	keys  []uint64     // default profile: each item's hashQID
 	nums  []int32      // default profile: the items whose qid is a JSON number
-	lines []int        // default profile: each item's line
+	lines lineRuns     // default profile: the items' lines
 	cols  columns      // default profile: the items' columns
 	tally tally
 }
@@ -94,7 +94,7 @@ func (w *pairWorker) work(b *pipeline.Batch, out *pairBatch) (int, error) {
 				x = maphash.Bytes(w.seed, qid) // hashQID of a string qid
 			}
 			out.keys = append(out.keys, x)
-			out.lines = append(out.lines, rec.Line)
+			out.lines.add(i, rec.Line)
 			out.cols.add(i, rec.Col)
 		}
 		return nil
@@ -152,7 +152,7 @@ type pairMerger struct {
 	tally  tally
 	hashes *qidHashes // default profile
 	files  []fileStart
-	lines  []int
+	lines  lineRuns
 	cols   columns
 }
 
@@ -168,11 +168,8 @@ func (m *pairMerger) merge(b *pipeline.Batch, out *pairBatch, err error) error {
 		need := base + len(out.items.recs)
 		m.items.recs = pipeline.Grow(m.items.recs, need, b.Seen, b.Total)
 		m.items.text = pipeline.Grow(m.items.text, len(m.items.text)+len(out.items.text), b.Seen, b.Total)
-		if m.hashes != nil {
-			if need > cap(m.lines) {
-				m.hashes.grow(pipeline.Estimate(need, b.Seen, b.Total))
-			}
-			m.lines = pipeline.Grow(m.lines, need, b.Seen, b.Total)
+		if m.hashes != nil && need > m.hashes.cap() {
+			m.hashes.grow(pipeline.Estimate(need, b.Seen, b.Total))
 		}
 		m.items.appendBuilder(&out.items)
 		m.tally.addAll(&out.tally)
@@ -188,7 +185,7 @@ func (m *pairMerger) merge(b *pipeline.Batch, out *pairBatch, err error) error {
 				}
 				m.hashes.addHash(base+i, x, num)
 			}
-			m.lines = append(m.lines, out.lines...)
+			m.lines.addAll(base, out.lines)
 			m.cols.addAll(base, out.cols)
 		}
 	}
@@ -210,7 +207,7 @@ func (m *pairMerger) repeated() error {
 	if !found {
 		return nil
 	}
-	return repeatError(m.items.qid(second), m.hashes.isNum(second), m.fileOf(second), m.lines[second], m.cols.at(second), m.fileOf(first), m.lines[first])
+	return repeatError(m.items.qid(second), m.hashes.isNum(second), m.fileOf(second), m.lines.at(second), m.cols.at(second), m.fileOf(first), m.lines.at(first))
 }
 
 // fileOf returns the file of item i.

@@ -53,6 +53,9 @@ func (h *qidHashes) grow(n int) {
 	}
 }
 
+// cap returns the number of keys there is room for, in the fuller half.
+func (h *qidHashes) cap() int { return 2 * min(cap(h.keys[0]), cap(h.keys[1])) }
+
 // len returns the number of keys.
 func (h *qidHashes) len() int { return len(h.keys[0]) + len(h.keys[1]) }
 
@@ -208,6 +211,39 @@ func radixSortHigh(keys, tmp []uint64) []uint64 {
 		src, dst = dst, src
 	}
 	return src
+}
+
+// lineRuns holds the lines of the records read, by record index, as runs of records on
+// consecutive lines: a record of JSON Lines is nearly always on the line after the one before,
+// so that a batch of them is one run, where a line each took 8 bytes a pair twice over.
+type lineRuns []lineRun
+
+// lineRun says that record i is on line, and each record after it, up to the next run, on
+// the line after the one before.
+type lineRun struct{ i, line int }
+
+// add records that record i, after every record added so far, is on line.
+func (r *lineRuns) add(i, line int) {
+	if n := len(*r); n > 0 && (*r)[n-1].line+(i-(*r)[n-1].i) == line {
+		return
+	}
+	*r = append(*r, lineRun{i, line})
+}
+
+// addAll adds the lines of another list whose record 0 is record base here.
+func (r *lineRuns) addAll(base int, o lineRuns) {
+	for _, x := range o {
+		r.add(base+x.i, x.line)
+	}
+}
+
+// at returns the line of record i.
+func (r lineRuns) at(i int) int {
+	k, found := slices.BinarySearchFunc(r, i, func(x lineRun, i int) int { return x.i - i })
+	if !found {
+		k--
+	}
+	return r[k].line + i - r[k].i
 }
 
 // columns holds the columns of the records read, by record index, for the repeated-qid

@@ -134,3 +134,51 @@ func TestFirstRepeatCollisions(t *testing.T) {
 		}
 	}
 }
+
+// TestLineRuns: lines kept as runs come back as they went in, for records on consecutive
+// lines, after blank lines, in a new file, and several on one line.
+func TestLineRuns(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for trial := 0; trial < 100; trial++ {
+		var lines []int
+		line := 1 + r.IntN(3)
+		for range 1 + r.IntN(300) {
+			lines = append(lines, line)
+			switch r.IntN(10) {
+			case 0: // a new file
+				line = 1
+			case 1: // blank lines
+				line += 2 + r.IntN(3)
+			case 2: // another record on the same line
+			default:
+				line++
+			}
+		}
+		// as workers add them, in batches, then the merger
+		var all lineRuns
+		for base := 0; base < len(lines); {
+			n := min(1+r.IntN(40), len(lines)-base)
+			var batch lineRuns
+			for i := range n {
+				batch.add(i, lines[base+i])
+			}
+			all.addAll(base, batch)
+			base += n
+		}
+		for i, want := range lines {
+			if got := all.at(i); got != want {
+				t.Fatalf("trial %d: record %d on line %d, want %d (runs %v)", trial, i, got, want, all)
+			}
+		}
+		if len(all) > len(lines) {
+			t.Fatalf("%d runs for %d records", len(all), len(lines))
+		}
+	}
+	var one lineRuns
+	for i := range 1000 {
+		one.add(i, 7+i)
+	}
+	if len(one) != 1 {
+		t.Errorf("consecutive lines took %d runs", len(one))
+	}
+}
