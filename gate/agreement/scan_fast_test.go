@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentgate/agentgate/gate/input"
 	"github.com/agentgate/agentgate/gate/profile"
 )
 
@@ -75,28 +74,19 @@ func TestStringStop(t *testing.T) {
 
 // decodePair decodes data and returns its pair with the strings resolved, or its error.
 func decodePair(d *recordDecoder, data []byte) string {
-	var r pairRaw
-	if !d.pair(data, &r) {
-		rec := input.Record{File: "f", Line: 1, Col: 1, Data: data}
-		return "error: " + d.errorFor(rec).Error()
+	got := decodeWith(d, string(data))
+	if !got.OK {
+		return "error: " + got.Err
 	}
-	get := func(sp span) string { return string(d.arena[sp.off : sp.off+sp.n]) }
-	ids := func(rng [2]int32) []string {
-		var out []string
-		for _, sp := range d.ids[rng[0]:rng[1]] {
-			out = append(out, get(sp))
+	label := func(j judgementText) string {
+		if j.Label != "" {
+			return j.Label
 		}
-		return out
-	}
-	label := func(j *judgementRaw) string {
-		if j.label != "" {
-			return j.label
-		}
-		return "raw:" + get(j.labelRaw)
+		return "raw:" + j.LabelRaw
 	}
 	return fmt.Sprintf("qid=%q num=%v sch=%q/%q aud=%q/%q cits=%q ret=%q hasRet=%v prov=%v cons=%v",
-		get(r.qid), r.qidNum, label(&r.sch), get(r.sch.reason), label(&r.aud), get(r.aud.reason),
-		ids(r.cits), ids(r.ret), r.hasRetrieved, r.prov, r.cons)
+		got.QID, got.QIDNum, label(got.Sch), got.Sch.Reason, label(got.Aud), got.Aud.Reason,
+		got.Citations, got.Retrieved, got.HasRetrieved, got.Prov, got.Cons)
 }
 
 const fastRecord = `{"qid": "Q1", "scholar": {"label": "VALID", "reason": "r1"}, "auditor": {"label": "NOT_IN_CONTEXT", "reason": "r2"}, ` +

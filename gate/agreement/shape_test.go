@@ -33,7 +33,7 @@ type judgementText struct {
 func decodeWith(d *recordDecoder, line string) decoded {
 	d.arena, d.ids = d.arena[:0], d.ids[:0]
 	var r pairRaw
-	rec := input.Record{File: "pairs.jsonl", Line: 3, Col: 1, Data: []byte(line)}
+	rec := input.Record{File: "f", Line: 1, Col: 1, Data: []byte(line)}
 	if !d.pair(rec.Data, &r) {
 		return decoded{Err: d.errorFor(rec).Error()}
 	}
