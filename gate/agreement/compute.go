@@ -92,8 +92,9 @@ func Compute(pairs []Pair, unmatched []Unmatched, p profile.Profile) Summary {
 		pr := &pairs[i]
 		final, why := Arbitrate(*pr)
 		sch, aud := pr.Scholar.Label, pr.Auditor.Label
-		addItem(&b, pr.QID, codesOf(sch, aud, final, why), [4]string{sch, aud})
-		t.add(labelIndex(sch), labelIndex(aud))
+		codes := codesOf(sch, aud, final, why)
+		addItem(&b, pr.QID, codes, [4]string{sch, aud})
+		t.addCode(codes[0], codes[1])
 	}
 	s.Items = b.items()
 	t.summarize(&s, p)
@@ -119,6 +120,18 @@ func (t *tally) add(a, b int) {
 	if a == 3 || b == 3 {
 		t.either++
 	}
+}
+
+// addCode is add by label codes (see Items): other counts as a label outside the four.
+func (t *tally) addCode(a, b uint8) {
+	ai, bi := int(a), int(b)
+	if a == other {
+		ai = -1
+	}
+	if b == other {
+		bi = -1
+	}
+	t.add(ai, bi)
 }
 
 // addAll adds another tally's counts.

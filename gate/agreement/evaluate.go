@@ -78,10 +78,9 @@ func (w *pairWorker) work(b *pipeline.Batch, out *pairBatch) (int, error) {
 		}
 		i := len(out.items.recs)
 		qid := d.arena[r.qid.off : r.qid.off+r.qid.n]
-		sch, schText := w.label(&r.sch)
-		aud, audText := w.label(&r.aud)
+		sc, schText := w.label(&r.sch)
+		ac, audText := w.label(&r.aud)
 		outOfScope := r.cits[1] > r.cits[0] && !w.citationsInScope()
-		sc, ac := labelCode(sch), labelCode(aud)
 		final, why := arbitrateCodes(r.prov || r.cons, outOfScope, sc, ac)
 		addItem(&out.items, qid, [4]uint8{sc, ac, final, why}, [4][]byte{schText, audText})
 		out.tally.addCode(sc, ac)
@@ -102,19 +101,14 @@ func (w *pairWorker) work(b *pipeline.Batch, out *pairBatch) (int, error) {
 	return len(out.items.recs), err
 }
 
-// label returns a judgement's label: a known one's constant, or, for an unknown one (kept by
-// the reference profile only), a placeholder that arbitrates as the label would, and the
-// label itself.
-func (w *pairWorker) label(j *judgementRaw) (string, []byte) {
+// label returns the code of a judgement's label (see Items), and, for a label outside the
+// four (kept by the reference profile only), the label itself.
+func (w *pairWorker) label(j *judgementRaw) (uint8, []byte) {
 	if j.label != "" {
-		return j.label, nil
+		return labelCode(j.label), nil
 	}
-	return unknownLabel, w.dec.arena[j.labelRaw.off : j.labelRaw.off+j.labelRaw.n]
+	return other, w.dec.arena[j.labelRaw.off : j.labelRaw.off+j.labelRaw.n]
 }
-
-// unknownLabel stands for a label outside the four until the batch's text is made: it is none
-// of them, so the arbitration and the tally treat it as the label itself.
-const unknownLabel = "\x00unknown"
 
 // citationsInScope reports whether every citation of the decoded pair is among its
 // retrieved ids: subset, over the decoder's arena.

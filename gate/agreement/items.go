@@ -11,8 +11,8 @@ import (
 // Items are a summary's items, in input order. A suite can hold millions of pairs, so they
 // are kept compactly: 16 bytes an item with no pointer for the garbage collector to follow,
 // the qids (and any label outside the four, kept by the reference profile) in one string.
-// Items as []Item took 80 bytes and five pointers an item, and copying, zeroing and
-// scanning them was 40% of EvaluateMerged's time on seed-shaped pairs.
+// As []Item they took 80 bytes and five pointers an item, half of what EvaluateMerged
+// allocated; peak RSS of the gate over two million pairs went from 243 to 111 MB.
 //
 // The zero Items is empty. Two Items holding the same items in the same order are equal
 // under reflect.DeepEqual (empty ones included), whichever way they were built. As JSON they
@@ -63,18 +63,6 @@ func whyCode(why string) uint8 {
 	return other
 }
 
-// addCode counts a pair by the codes of its labels.
-func (t *tally) addCode(a, b uint8) {
-	ai, bi := int(a), int(b)
-	if a == other {
-		ai = -1
-	}
-	if b == other {
-		bi = -1
-	}
-	t.add(ai, bi)
-}
-
 // codesOf returns the codes of an item's scholar, auditor, final and why.
 func codesOf(sch, aud, final, why string) [4]uint8 {
 	return [4]uint8{labelCode(sch), labelCode(aud), labelCode(final), whyCode(why)}
@@ -111,15 +99,8 @@ func (s Items) field(code uint8, known []string, p uint64) (string, uint64) {
 	if code != other {
 		return known[code], p
 	}
-	var n uint64
-	for shift := 0; ; shift += 7 { // the uvarint at p
-		c := s.text[p]
-		p++
-		n |= uint64(c&0x7f) << shift
-		if c < 0x80 {
-			break
-		}
-	}
+	n, k := binary.Uvarint([]byte(s.text[p:min(p+binary.MaxVarintLen64, uint64(len(s.text)))]))
+	p += uint64(k)
 	return s.text[p : p+n], p + n
 }
 

@@ -134,12 +134,17 @@ func (d *recordDecoder) tooLarge() bool {
 	return len(d.arena) >= math.MaxInt32 || len(d.ids) >= math.MaxInt32
 }
 
+// start points the scanner at a record in data and forgets the last record's error.
+func (d *recordDecoder) start(data []byte) {
+	d.sc = scanner{data: data, arena: &d.arena}
+	d.err = nil
+}
+
 // begin prepares the scanner for a record in data. It returns where the record starts and
 // the position after its '{', or -1 (with the error set) if the record is not an object;
 // shape and keys describe the record in that error.
 func (d *recordDecoder) begin(data []byte, shape, keys string) (start, i int) {
-	d.sc = scanner{data: data, arena: &d.arena}
-	d.err = nil
+	d.start(data)
 	s := &d.sc
 	c, start := s.peek(0)
 	if c != '{' {

@@ -1,6 +1,9 @@
 package agreement
 
-import "unicode/utf8"
+import (
+	"bytes"
+	"unicode/utf8"
+)
 
 // Records of one pairs file nearly always share one shape: the same members in the same order,
 // written with the same spacing, only the values differing, because one program wrote them all.
@@ -177,12 +180,11 @@ func (sh *shape) learn(data []byte, noReason bool) bool {
 // decode reads data with the shape into r, as pair would; it reports false, with the
 // decoder's arena and ids possibly grown, when data does not fit the shape.
 func (sh *shape) decode(d *recordDecoder, data []byte, r *pairRaw) bool {
-	d.sc = scanner{data: data, arena: &d.arena}
-	d.err = nil
+	d.start(data)
 	s := &d.sc
 	i := 0
 	for _, st := range sh.steps {
-		if !hasAt(data, i, sh.lits[st.off:st.off+st.n]) {
+		if !bytes.HasPrefix(data[i:], sh.lits[st.off:st.off+st.n]) {
 			return sh.miss()
 		}
 		i += int(st.n)
@@ -237,29 +239,16 @@ func (sh *shape) decode(d *recordDecoder, data []byte, r *pairRaw) bool {
 				return sh.miss()
 			}
 		case stepSkip, stepSkipReason:
-			if s.at(i) == '"' { // as skip would, without the detour
-				if end, _ := s.scanString(i); end >= 0 {
-					i = end + 1
-				} else {
-					i = -1
-				}
-			} else {
-				i = s.skip(i, 2)
-			}
+			i = s.skip(i, 2)
 		}
 		if i < 0 {
 			return sh.miss()
 		}
 	}
-	if !hasAt(data, i, sh.lits[sh.tail.off:sh.tail.off+sh.tail.n]) || !s.atEnd(i+int(sh.tail.n)) || d.tooLarge() {
+	if !bytes.HasPrefix(data[i:], sh.lits[sh.tail.off:sh.tail.off+sh.tail.n]) || !s.atEnd(i+int(sh.tail.n)) || d.tooLarge() {
 		return sh.miss()
 	}
 	return true
-}
-
-// hasAt reports whether data holds lit at i.
-func hasAt(data []byte, i int, lit []byte) bool {
-	return i >= 0 && len(data)-i >= len(lit) && string(data[i:i+len(lit)]) == string(lit)
 }
 
 // miss notes that a record did not fit the shape and returns false.
