@@ -53,7 +53,8 @@ func (h *qidHashes) grow(n int) {
 	}
 }
 
-// cap returns the number of keys there is room for, in the fuller half.
+// cap returns the number of keys there is room for in all before either half must grow:
+// twice the room of the smaller half, as they fill about equally.
 func (h *qidHashes) cap() int { return 2 * min(cap(h.keys[0]), cap(h.keys[1])) }
 
 // len returns the number of keys.
