@@ -383,10 +383,9 @@ func (d *recordDecoder) idList(i int, field string, rng *[2]int32, present *bool
 	s := &d.sc
 	off := i
 	c := s.at(i)
-	depth := depthOf(field)
 	rng[0], rng[1] = int32(len(d.ids)), int32(len(d.ids))
 	if c != '[' {
-		truth, next := s.truthy(i, depth)
+		truth, next := s.truthy(i, depthOf(field))
 		if next < 0 {
 			return -1
 		}
@@ -406,7 +405,7 @@ func (d *recordDecoder) idList(i int, field string, rng *[2]int32, present *bool
 	}
 	for n := 0; ; n++ {
 		if c != '"' {
-			if s.skip(i, depth+1) < 0 {
+			if s.skip(i, depthOf(field)+1) < 0 {
 				return -1
 			}
 			return d.semantic(i, "field \"%s[%d]\": expected a string, found %s", field, n, kind(c))

@@ -521,6 +521,40 @@ func (s *scanner) skip(i, depth int) int {
 	return i
 }
 
+// skipFlat is skip(i, 2) for a value at i, after whitespace, at depth 2 (the members of
+// answer_json, the reasons): it reads a string, or an array of strings, the usual values
+// there, in one loop rather than a call a token, and hands anything else to skip.
+func (s *scanner) skipFlat(i int) int {
+	switch s.at(i) {
+	case '"':
+		end, _ := s.scanString(i)
+		if end < 0 {
+			return -1
+		}
+		return end + 1
+	case '[':
+		c, j := s.peek(i + 1)
+		if c == ']' {
+			return j + 1
+		}
+		for c == '"' {
+			end, _ := s.scanString(j)
+			if end < 0 {
+				return -1
+			}
+			switch c, j = s.peek(end + 1); c {
+			case ',':
+				c, j = s.peek(j + 1)
+			case ']':
+				return j + 1
+			default:
+				return s.fail()
+			}
+		}
+	}
+	return s.skip(i, 2) // from the start: the array holds something else
+}
+
 // truthy consumes any value at or after i and reports whether Python would find it true:
 // false, null, 0, 0.0 (including a float that underflows to 0), "", [] and {} are false.
 // depth is the value's nesting depth, as skip takes it.

@@ -202,3 +202,28 @@ func TestFastPathRecordEnd(t *testing.T) {
 		}
 	}
 }
+
+// skipFlat must end where skip ends, and fail where skip fails, whatever the value: it reads
+// strings and arrays of strings itself and hands the rest to skip, from the value's start.
+func TestSkipFlat(t *testing.T) {
+	values := []string{
+		`"plain"`, `""`, `"esc \"q\" \\ \n \u00e9"`, `"é ok"`, `"\ud83d\ude00"`,
+		`[]`, `[ ]`, `["a"]`, `["a","b"]`, `[ "a" , "b" ]`, "[\n\t\"a\",\r\n\"b\"\n]", `["a\"b", "c"]`,
+		`[1, "a"]`, `["a", 1]`, `["a", ["b"]]`, `["a", {"k": "v"}]`, `["a", null]`, `[null]`,
+		`{"k": ["a"]}`, `{}`, `null`, `true`, `false`, `-1.5e3`, `0`,
+		// not JSON: each must fail as skip fails
+		`"open`, `"bad \x"`, "\"ctl \x01\"", "\"\xff\"", `["a",]`, `["a" "b"]`, `["a"`, `["a",`, `[`,
+		`["a"}`, `[,"a"]`, `["a", tru]`, `[01]`, `nul`, `}`, ``,
+	}
+	for _, v := range values {
+		for _, after := range []string{``, `, "next": 1}`, ` }`} {
+			data := []byte(v + after)
+			flat := scanner{data: data}
+			gen := scanner{data: data}
+			got, want := flat.skipFlat(0), gen.skip(0, 2)
+			if got != want || flat.bad != gen.bad {
+				t.Errorf("%q: skipFlat = %d (bad %v), skip = %d (bad %v)", data, got, flat.bad, want, gen.bad)
+			}
+		}
+	}
+}

@@ -239,7 +239,7 @@ func (sh *shape) decode(d *recordDecoder, data []byte, r *pairRaw) bool {
 				return sh.miss()
 			}
 		case stepSkip, stepSkipReason:
-			i = s.skip(i, 2)
+			i = s.skipFlat(i)
 		}
 		if i < 0 {
 			return sh.miss()
