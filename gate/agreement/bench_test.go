@@ -91,18 +91,22 @@ func BenchmarkDecodeRecord(b *testing.B) {
 		}
 		data = bytes.TrimSpace(data)
 		shape := map[bool]string{true: "seed", false: "lean"}[full]
-		b.Run("shape="+shape+"/scanner", func(b *testing.B) {
-			d := &recordDecoder{p: profile.Default}
-			var r pairRaw
-			b.SetBytes(int64(len(data)))
-			b.ReportAllocs()
-			for i := 0; i < b.N; i++ {
-				d.arena, d.ids = d.arena[:0], d.ids[:0]
-				if !d.pair(data, &r) {
-					b.Fatal("decode failed")
+		// scanner keeps the reasons, as LoadMerged does; scanner-noreason drops them, as
+		// EvaluateMerged does.
+		for _, noReason := range []bool{false, true} {
+			b.Run("shape="+shape+"/scanner"+map[bool]string{true: "-noreason"}[noReason], func(b *testing.B) {
+				d := &recordDecoder{p: profile.Default, noReason: noReason}
+				var r pairRaw
+				b.SetBytes(int64(len(data)))
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					d.arena, d.ids = d.arena[:0], d.ids[:0]
+					if !d.pair(data, &r) {
+						b.Fatal("decode failed")
+					}
 				}
-			}
-		})
+			})
+		}
 		b.Run("shape="+shape+"/json.Valid", func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			for i := 0; i < b.N; i++ {

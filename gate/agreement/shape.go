@@ -1,7 +1,6 @@
 package agreement
 
 import (
-	"bytes"
 	"unicode/utf8"
 )
 
@@ -34,17 +33,18 @@ const (
 
 // step is a literal, bytes that must follow exactly, then a value to read.
 type step struct {
-	off, n int32 // the literal, in shape.lits
-	kind   stepKind
+	lit  string
+	kind stepKind
 }
 
 // shape is a learnt record shape: its steps, then the literal that ends the record (the
 // closing braces), after which only whitespace may follow.
 type shape struct {
 	steps []step
-	lits  []byte
-	tail  step
-	ok    bool // a shape is learnt
+	lits  []byte // (learning) the literals, one after the other
+	ends  []int  // (learning) where each step's literal ends in lits
+	tail  string // the literal that ends the record
+	ok    bool   // a shape is learnt
 
 	decoded, learnt int  // records decoded, and shapes learnt, so far
 	off             bool // shapes are not worth learning here
@@ -76,7 +76,7 @@ func (sh *shape) learnFrom(data []byte, noReason bool) {
 // records whose members are all known, each once, with values of the usual types (a string
 // qid, known labels, string reasons, arrays for the ids, true or false for the flags).
 func (sh *shape) learn(data []byte, noReason bool) bool {
-	sh.steps, sh.lits = sh.steps[:0], sh.lits[:0]
+	sh.steps, sh.lits, sh.ends = sh.steps[:0], sh.lits[:0], sh.ends[:0]
 	var scratch, arena []byte
 	s := &scanner{data: data, arena: &arena}
 	prev := 0 // where the current literal starts
@@ -106,8 +106,9 @@ func (sh *shape) learn(data []byte, noReason bool) bool {
 				i = end
 				continue
 			}
-			sh.steps = append(sh.steps, step{off: int32(len(sh.lits)), n: int32(v - prev), kind: kind})
+			sh.steps = append(sh.steps, step{kind: kind})
 			sh.lits = append(sh.lits, data[prev:v]...)
+			sh.ends = append(sh.ends, len(sh.lits))
 			if i = s.skip(v, 2); i < 0 {
 				return -1
 			}
@@ -165,7 +166,6 @@ func (sh *shape) learn(data []byte, noReason bool) bool {
 	if end < 0 || !s.atEnd(end) {
 		return false
 	}
-	sh.tail = step{off: int32(len(sh.lits)), n: int32(end - prev)}
 	sh.lits = append(sh.lits, data[prev:end]...)
 	// Known keys, whitespace and punctuation are ASCII, so the literals are: a record that
 	// matches them has checked UTF-8 wherever it is not ASCII, in its values.
@@ -174,6 +174,13 @@ func (sh *shape) learn(data []byte, noReason bool) bool {
 			return false
 		}
 	}
+	// The literals as strings, in one allocation a shape learnt: compared as they are,
+	// without slicing a buffer for each.
+	text, start := string(sh.lits), 0
+	for k, e := range sh.ends {
+		sh.steps[k].lit, start = text[start:e], e
+	}
+	sh.tail = text[start:]
 	return true
 }
 
@@ -184,10 +191,10 @@ func (sh *shape) decode(d *recordDecoder, data []byte, r *pairRaw) bool {
 	s := &d.sc
 	i := 0
 	for _, st := range sh.steps {
-		if !bytes.HasPrefix(data[i:], sh.lits[st.off:st.off+st.n]) {
+		if len(data)-i < len(st.lit) || string(data[i:i+len(st.lit)]) != st.lit {
 			return sh.miss()
 		}
-		i += int(st.n)
+		i += len(st.lit)
 		switch st.kind {
 		case stepQID:
 			if s.at(i) != '"' {
@@ -245,7 +252,7 @@ func (sh *shape) decode(d *recordDecoder, data []byte, r *pairRaw) bool {
 			return sh.miss()
 		}
 	}
-	if !bytes.HasPrefix(data[i:], sh.lits[sh.tail.off:sh.tail.off+sh.tail.n]) || !s.atEnd(i+int(sh.tail.n)) || d.tooLarge() {
+	if len(data)-i < len(sh.tail) || string(data[i:i+len(sh.tail)]) != sh.tail || !s.atEnd(i+len(sh.tail)) || d.tooLarge() {
 		return sh.miss()
 	}
 	return true
