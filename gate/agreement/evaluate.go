@@ -105,7 +105,7 @@ func (w *pairWorker) work(b *pipeline.Batch, out *pairBatch) (int, error) {
 // four (kept by the reference profile only), the label itself.
 func (w *pairWorker) label(j *judgementRaw) (uint8, []byte) {
 	if j.label != "" {
-		return labelCode(j.label), nil
+		return j.code, nil
 	}
 	return other, w.dec.arena[j.labelRaw.off : j.labelRaw.off+j.labelRaw.n]
 }

@@ -88,6 +88,7 @@ func recordError(rec input.Record, syntax bool, de *decodeErr) *input.Error {
 // judgementRaw is a decoded {"label", "reason"} with its strings in the arena.
 type judgementRaw struct {
 	label    string // a known label, else "" and labelRaw holds it
+	code     uint8  // a known label's code (see Items), its index in Labels
 	labelRaw span
 	reason   span
 	hasLabel bool
@@ -243,7 +244,7 @@ func (d *recordDecoder) judgement(i int, field string, j *judgementRaw) int {
 		switch k {
 		case judgementLabel:
 			if l := s.known(v, labelLiterals); l >= 0 { // the usual label, without a detour
-				j.hasLabel, j.label = true, Labels[l]
+				j.hasLabel, j.label, j.code = true, Labels[l], uint8(l)
 				v += labelLiterals[l].n
 			} else {
 				v = d.label(v, field, j)
@@ -286,7 +287,7 @@ func (d *recordDecoder) label(i int, field string, j *judgementRaw) int {
 		return d.semantic(off, "field %q: expected a string, found %s", labelField(field), kind(c))
 	}
 	if k := s.known(i, labelLiterals); k >= 0 {
-		j.label = Labels[k]
+		j.label, j.code = Labels[k], uint8(k)
 		return i + labelLiterals[k].n
 	}
 	end, esc := stringStop(s.data, i+1), false
@@ -301,7 +302,7 @@ func (d *recordDecoder) label(i int, field string, j *judgementRaw) int {
 		b = d.scratch
 	}
 	if l, known := labelFor(b); known {
-		j.label = l
+		j.label, j.code = l, labelCode(l)
 		return end + 1
 	}
 	if d.p != profile.Reference {
