@@ -82,7 +82,11 @@ func (w *pairWorker) work(b *pipeline.Batch, out *pairBatch) (int, error) {
 		ac, audText := w.label(&r.aud)
 		outOfScope := r.cits[1] > r.cits[0] && !w.citationsInScope()
 		final, why := arbitrateCodes(r.prov || r.cons, outOfScope, sc, ac)
-		addItem(&out.items, qid, [4]uint8{sc, ac, final, why}, [4][]byte{schText, audText})
+		if codes := [4]uint8{sc, ac, final, why}; sc != other && ac != other {
+			addCodes(&out.items, qid, codes)
+		} else {
+			addItem(&out.items, qid, codes, [4][]byte{schText, audText})
+		}
 		out.tally.addCode(sc, ac)
 		if def {
 			var x uint64

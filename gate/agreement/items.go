@@ -162,15 +162,20 @@ type itemsBuilder struct {
 // addItem appends an item: its qid, the codes of its scholar, auditor, final and why, and the
 // texts of those whose code is other (the others' are not read).
 func addItem[S ~string | ~[]byte](b *itemsBuilder, qid S, codes [4]uint8, texts [4]S) {
-	off := uint64(len(b.text))
-	b.text = append(b.text, qid...)
+	addCodes(b, qid, codes)
 	for i, c := range codes {
 		if c == other {
 			b.text = binary.AppendUvarint(b.text, uint64(len(texts[i])))
 			b.text = append(b.text, texts[i]...)
 		}
 	}
-	b.recs = append(b.recs, itemRec{off: off, n: uint32(len(qid)), codes: codes})
+}
+
+// addCodes is addItem for an item none of whose codes is other: the usual item, without
+// texts to pass and look through.
+func addCodes[S ~string | ~[]byte](b *itemsBuilder, qid S, codes [4]uint8) {
+	b.recs = append(b.recs, itemRec{off: uint64(len(b.text)), n: uint32(len(qid)), codes: codes})
+	b.text = append(b.text, qid...)
 }
 
 // appendBuilder appends the items of o to b.
