@@ -505,11 +505,7 @@ func (s *scanner) skip(i, depth int) int {
 			}
 		}
 	case '"':
-		end, _ := s.scanString(i)
-		if end < 0 {
-			return -1
-		}
-		return end + 1
+		return s.skipString(i)
 	case 't':
 		return s.literal(i, "true")
 	case 'f':
@@ -527,22 +523,17 @@ func (s *scanner) skip(i, depth int) int {
 func (s *scanner) skipFlat(i int) int {
 	switch s.at(i) {
 	case '"':
-		end, _ := s.scanString(i)
-		if end < 0 {
-			return -1
-		}
-		return end + 1
+		return s.skipString(i)
 	case '[':
 		c, j := s.peek(i + 1)
 		if c == ']' {
 			return j + 1
 		}
 		for c == '"' {
-			end, _ := s.scanString(j)
-			if end < 0 {
+			if j = s.skipString(j); j < 0 {
 				return -1
 			}
-			switch c, j = s.peek(end + 1); c {
+			switch c, j = s.peek(j); c {
 			case ',':
 				c, j = s.peek(j + 1)
 			case ']':
@@ -553,6 +544,15 @@ func (s *scanner) skipFlat(i int) int {
 		}
 	}
 	return s.skip(i, 2) // from the start: the array holds something else
+}
+
+// skipString consumes the string at i and returns the position after it.
+func (s *scanner) skipString(i int) int {
+	end, _ := s.scanString(i)
+	if end < 0 {
+		return -1
+	}
+	return end + 1
 }
 
 // truthy consumes any value at or after i and reports whether Python would find it true:
