@@ -108,7 +108,7 @@ func (w *pairWorker) work(b *pipeline.Batch, out *pairBatch) (int, error) {
 // label returns the code of a judgement's label (see Items), and, for a label outside the
 // four (kept by the reference profile only), the label itself.
 func (w *pairWorker) label(j *judgementRaw) (uint8, []byte) {
-	if j.label != "" {
+	if j.code != other {
 		return j.code, nil
 	}
 	return other, w.dec.arena[j.labelRaw.off : j.labelRaw.off+j.labelRaw.n]

@@ -87,11 +87,18 @@ func recordError(rec input.Record, syntax bool, de *decodeErr) *input.Error {
 
 // judgementRaw is a decoded {"label", "reason"} with its strings in the arena.
 type judgementRaw struct {
-	label    string // a known label, else "" and labelRaw holds it
-	code     uint8  // a known label's code (see Items), its index in Labels
-	labelRaw span
+	code     uint8 // the label's code (see Items): its index in Labels, or other
+	labelRaw span  // a label whose code is other
 	reason   span
 	hasLabel bool
+}
+
+// labelText returns the judgement's label, with get resolving spans in the arena.
+func (j *judgementRaw) labelText(get func(span) string) string {
+	if j.code != other {
+		return Labels[j.code]
+	}
+	return get(j.labelRaw)
 }
 
 // pairRaw is a decoded pairs record before its strings leave the arena.
@@ -244,7 +251,7 @@ func (d *recordDecoder) judgement(i int, field string, j *judgementRaw) int {
 		switch k {
 		case judgementLabel:
 			if l := s.known(v, labelLiterals); l >= 0 { // the usual label, without a detour
-				j.hasLabel, j.label, j.code = true, Labels[l], uint8(l)
+				j.hasLabel, j.code = true, uint8(l)
 				v += labelLiterals[l].n
 			} else {
 				v = d.label(v, field, j)
@@ -278,7 +285,7 @@ func (d *recordDecoder) judgement(i int, field string, j *judgementRaw) int {
 func (d *recordDecoder) label(i int, field string, j *judgementRaw) int {
 	s := &d.sc
 	off := i
-	j.hasLabel, j.label = true, ""
+	j.hasLabel, j.code = true, other
 	c := s.at(i)
 	if c != '"' {
 		if s.skip(i, depthOf(field)) < 0 {
@@ -287,7 +294,7 @@ func (d *recordDecoder) label(i int, field string, j *judgementRaw) int {
 		return d.semantic(off, "field %q: expected a string, found %s", labelField(field), kind(c))
 	}
 	if k := s.known(i, labelLiterals); k >= 0 {
-		j.label, j.code = Labels[k], uint8(k)
+		j.code = uint8(k)
 		return i + labelLiterals[k].n
 	}
 	end, esc := stringStop(s.data, i+1), false
@@ -302,7 +309,7 @@ func (d *recordDecoder) label(i int, field string, j *judgementRaw) int {
 		b = d.scratch
 	}
 	if l, known := labelFor(b); known {
-		j.label, j.code = l, labelCode(l)
+		j.code = labelCode(l)
 		return end + 1
 	}
 	if d.p != profile.Reference {
@@ -705,13 +712,7 @@ func (l *mergedLoader) flush() {
 		l.out = append(l.out, Pair{File: pp.file, Line: pp.line, HasRetrieved: r.hasRetrieved, Flags: flagSet(r.prov, r.cons)})
 		p := &l.out[len(l.out)-1]
 		p.QID = get(r.qid)
-		p.Scholar.Label, p.Auditor.Label = r.sch.label, r.aud.label
-		if p.Scholar.Label == "" {
-			p.Scholar.Label = get(r.sch.labelRaw)
-		}
-		if p.Auditor.Label == "" {
-			p.Auditor.Label = get(r.aud.labelRaw)
-		}
+		p.Scholar.Label, p.Auditor.Label = r.sch.labelText(get), r.aud.labelText(get)
 		p.Scholar.Reason, p.Auditor.Reason = get(r.sch.reason), get(r.aud.reason)
 		if r.cits[1] > r.cits[0] {
 			p.Citations = ids[r.cits[0]:r.cits[1]:r.cits[1]]
@@ -835,10 +836,7 @@ func loadSide(name string, files []string, each eachFunc, p profile.Profile) (*s
 			get := func(sp span) string { return str[sp.off : sp.off+sp.n] }
 			e := labelEntry{qid: get(r.qid), num: r.qidNum, file: rec.File, line: rec.Line}
 			e.key = makeKey(e.qid, e.num)
-			e.j = Judgement{Label: r.j.label, Reason: get(r.j.reason)}
-			if e.j.Label == "" {
-				e.j.Label = get(r.j.labelRaw)
-			}
+			e.j = Judgement{Label: r.j.labelText(get), Reason: get(r.j.reason)}
 			if i, dup := sd.index[e.key.qidKey]; dup {
 				first := &sd.entries[i]
 				if p != profile.Reference {

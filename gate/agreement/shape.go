@@ -211,7 +211,7 @@ func (sh *shape) decode(d *recordDecoder, data []byte, r *pairRaw) bool {
 			if r.hasSch = true; st.kind == stepAudLabel {
 				j, r.hasAud = &r.aud, true
 			}
-			j.hasLabel, j.label, j.code = true, Labels[k], uint8(k)
+			j.hasLabel, j.code = true, uint8(k)
 			i += labelLiterals[k].n
 		case stepSchReason, stepAudReason:
 			if s.at(i) != '"' {

@@ -46,7 +46,11 @@ func decodeWith(d *recordDecoder, line string) decoded {
 		return out
 	}
 	j := func(j judgementRaw) judgementText {
-		return judgementText{j.label, str(j.labelRaw), str(j.reason), j.hasLabel}
+		label := ""
+		if j.hasLabel && j.code != other {
+			label = Labels[j.code]
+		}
+		return judgementText{label, str(j.labelRaw), str(j.reason), j.hasLabel}
 	}
 	return decoded{OK: true, QID: str(r.qid), QIDNum: r.qidNum, HasQID: r.hasQID, Sch: j(r.sch), Aud: j(r.aud),
 		HasSch: r.hasSch, HasAud: r.hasAud, Citations: ids(r.cits), Retrieved: ids(r.ret),
