@@ -441,7 +441,7 @@ func (s *scanner) number(i int) (isInt bool, next int) {
 	return isInt, i
 }
 
-// literal consumes true, false or null at i.
+// literal consumes lit at i: true, false or null, or a shape's literal.
 func (s *scanner) literal(i int, lit string) int {
 	if len(s.data)-i < len(lit) || string(s.data[i:i+len(lit)]) != lit {
 		return s.fail()

@@ -191,10 +191,9 @@ func (sh *shape) decode(d *recordDecoder, data []byte, r *pairRaw) bool {
 	s := &d.sc
 	i := 0
 	for _, st := range sh.steps {
-		if len(data)-i < len(st.lit) || string(data[i:i+len(st.lit)]) != st.lit {
+		if i = s.literal(i, st.lit); i < 0 {
 			return sh.miss()
 		}
-		i += len(st.lit)
 		switch st.kind {
 		case stepQID:
 			if s.at(i) != '"' {
@@ -252,7 +251,7 @@ func (sh *shape) decode(d *recordDecoder, data []byte, r *pairRaw) bool {
 			return sh.miss()
 		}
 	}
-	if len(data)-i < len(sh.tail) || string(data[i:i+len(sh.tail)]) != sh.tail || !s.atEnd(i+len(sh.tail)) || d.tooLarge() {
+	if i = s.literal(i, sh.tail); i < 0 || !s.atEnd(i) || d.tooLarge() {
 		return sh.miss()
 	}
 	return true
