@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/test/ghemu"
 )
 
@@ -47,6 +48,8 @@ const (
 	owner = "octo-org"
 	repo  = "agent"
 	token = "ghs_e2eSecretToken0123456789"
+	// headSHA is the commit the steps run on (GITHUB_SHA).
+	headSHA = "1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d"
 )
 
 // stepResult is one action step's outcome.
@@ -110,6 +113,10 @@ func step(t *testing.T, ws, apiURL, eventName string, event []byte, inputs map[s
 		"GITHUB_API_URL=" + apiURL,
 		"GITHUB_OUTPUT=" + outPath,
 		"GITHUB_STEP_SUMMARY=" + sumPath,
+		"GITHUB_SHA=" + headSHA,
+		"GITHUB_REF=refs/pull/1/merge",
+		"GITHUB_RUN_ID=4242",
+		"GITHUB_RUN_ATTEMPT=2",
 		// action.yml's defaults, as the runner passes them.
 		"INPUT_COMMENT=true",
 		"INPUT_COMMENT-MODE=update",
@@ -246,8 +253,17 @@ func TestActionCommentLifecycle(t *testing.T) {
 	if !strings.Contains(r.stdout, "::error file=fixtures/fail/traces.jsonl,line=1,") {
 		t.Errorf("no error annotation at the failing trace's line in:\n%s", r.stdout)
 	}
-	if _, err := os.Stat(filepath.Join(ws, ".agentgate", "report.json")); err != nil {
+	if b, err := os.ReadFile(filepath.Join(ws, ".agentgate", "report.json")); err != nil {
 		t.Errorf("report-json not written: %v", err)
+	} else {
+		var doc struct {
+			Schema int         `json:"schema"`
+			Source gate.Source `json:"source"`
+		}
+		wantSrc := gate.Source{SHA: headSHA, Ref: "refs/pull/1/merge", RunID: "4242", RunAttempt: "2", Version: "dev"}
+		if err := json.Unmarshal(b, &doc); err != nil || doc.Schema != 2 || doc.Source != wantSrc {
+			t.Errorf("report.json: schema %d source %+v (%v), want 2 and %+v", doc.Schema, doc.Source, err, wantSrc)
+		}
 	}
 
 	// The fix lands: the next run on the passing suite edits the same comment.

@@ -98,6 +98,7 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer, geten
 	if err != nil {
 		return act.failRun(fail(stderr, err), err)
 	}
+	res.Source = reportSource(act != nil, getenv)
 	if err := report.Text(stdout, res); err != nil {
 		return fail(stderr, err)
 	}
@@ -116,6 +117,17 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer, geten
 		act.publish(ctx, res, cfg, stderr)
 	}
 	return res.ExitCode
+}
+
+// reportSource says which run the report comes from (SPEC §10): the commit, ref and run under
+// Actions, empty strings elsewhere (a laptop's environment may hold stale GITHUB_* variables).
+func reportSource(underActions bool, getenv func(string) string) gate.Source {
+	src := gate.Source{Version: version}
+	if underActions {
+		src.SHA, src.Ref = getenv("GITHUB_SHA"), getenv("GITHUB_REF")
+		src.RunID, src.RunAttempt = getenv("GITHUB_RUN_ID"), getenv("GITHUB_RUN_ATTEMPT")
+	}
+	return src
 }
 
 // writeReportFile writes a report atomically enough for CI: to a temporary file beside it,

@@ -220,11 +220,12 @@ func withEvidenceLists(t reliability.Result) reliability.Result {
 	return t
 }
 
-// withLists returns a copy of r whose nil lists are empty (trace evidence lists are filled in
+// withLists returns a copy of r, marked with the schema version, whose nil lists are empty (trace evidence lists are filled in
 // as the traces are written), so that consumers can iterate over
 // every list without a null check. r itself is not modified.
 func withLists(r *gate.Result) *gate.Result {
 	c := *r
+	c.Schema = gate.SchemaVersion
 	if c.Gates == nil {
 		c.Gates = []gate.GateResult{}
 	}

@@ -28,6 +28,7 @@ var awkward = []string{
 // write it, built independently of withLists.
 func normalized(r *gate.Result) *gate.Result {
 	c := *r
+	c.Schema = 2 // every written report carries the schema version
 	if c.Gates == nil {
 		c.Gates = []gate.GateResult{}
 	}

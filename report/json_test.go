@@ -68,7 +68,7 @@ func TestJSONEmptyLists(t *testing.T) {
 	if r.Reliability.Traces[1].Evidence != nil || r.Agreement.Items.Len() != 0 {
 		t.Errorf("JSON modified its input")
 	}
-	if !strings.HasPrefix(s, "{\n  \"verdict\": \"WARN\",\n  \"profile\": \"reference\",\n  \"exit_code\": 1,\n  \"gates\": [\n    {\n      \"name\": \"pa-min\",") {
+	if !strings.HasPrefix(s, "{\n  \"schema\": 2,\n  \"verdict\": \"WARN\",\n  \"profile\": \"reference\",\n  \"exit_code\": 1,\n  \"source\": {\n    \"sha\": \"\",\n    \"ref\": \"\",\n    \"run_id\": \"\",\n    \"run_attempt\": \"\",\n    \"version\": \"\"\n  },\n  \"gates\": [\n    {\n      \"name\": \"pa-min\",") {
 		t.Errorf("field order or indent:\n%s", s[:200])
 	}
 }
