@@ -183,6 +183,8 @@ type Emulator struct {
 	faults     []*faultState
 	violations []string
 	remaining  int
+	artifacts  []Artifact
+	storage    string // base URL of the artifact storage host
 }
 
 type faultState struct {
@@ -567,6 +569,13 @@ func (e *Emulator) serveAPI(rec *response, r *http.Request, n int, path, token, 
 		}
 		e.getUser(rec, r, id)
 		return
+	case len(segs) >= 4 && segs[0] == "repos" && segs[3] == "actions":
+		if !strings.EqualFold(segs[1], e.cfg.Owner) || !strings.EqualFold(segs[2], e.cfg.Repo) {
+			rec.error(http.StatusNotFound, "Not Found", docRoot, nil)
+			return
+		}
+		e.serveActions(rec, r, segs)
+		return
 	case len(segs) >= 4 && segs[0] == "repos" && segs[3] == "issues":
 		if !strings.EqualFold(segs[1], e.cfg.Owner) || !strings.EqualFold(segs[2], e.cfg.Repo) {
 			rec.error(http.StatusNotFound, "Not Found", docRoot, nil)
@@ -724,27 +733,44 @@ func (e *Emulator) render(r *http.Request, c Comment) map[string]any {
 // is capped at 100; page defaults to 1; a page past the end is an empty
 // array; the Link header carries prev/next/last/first as they apply.
 func (e *Emulator) listComments(rec *response, r *http.Request, issue int) {
-	q := r.URL.Query()
-	perPage := 30
-	if v, err := strconv.Atoi(q.Get("per_page")); err == nil && v > 0 {
-		perPage = min(v, 100)
-	}
-	page := 1
-	if v, err := strconv.Atoi(q.Get("page")); err == nil && v > 0 {
-		page = v
-	}
+	perPage, page := pageParams(r.URL.Query())
 	all := e.Comments(issue)
-	last := max(1, (len(all)+perPage-1)/perPage)
 	items := []any{}
 	for i := (page - 1) * perPage; i < len(all) && i < page*perPage; i++ {
 		items = append(items, e.render(r, all[i]))
 	}
 	api, _ := e.baseURLs(r)
+	links := pageLinks(fmt.Sprintf("%s/repos/%s/%s/issues/%d/comments", api, e.cfg.Owner, e.cfg.Repo, issue), nil, perPage, page, len(all))
+	rec.json(http.StatusOK, items)
+	if links != "" {
+		rec.header.Set("Link", links)
+	}
+}
+
+// pageParams reads per_page (default 30, at most 100) and page (default 1) as GitHub does.
+func pageParams(q url.Values) (perPage, page int) {
+	perPage, page = 30, 1
+	if v, err := strconv.Atoi(q.Get("per_page")); err == nil && v > 0 {
+		perPage = min(v, 100)
+	}
+	if v, err := strconv.Atoi(q.Get("page")); err == nil && v > 0 {
+		page = v
+	}
+	return perPage, page
+}
+
+// pageLinks is the Link header of page of a list of n items at base (with the query
+// parameters filter), carrying prev/next/last/first as they apply; "" for a single page.
+func pageLinks(base string, filter url.Values, perPage, page, n int) string {
+	last := max(1, (n+perPage-1)/perPage)
 	link := func(p int) string {
 		v := url.Values{}
+		for k, vs := range filter {
+			v[k] = vs
+		}
 		v.Set("per_page", strconv.Itoa(perPage))
 		v.Set("page", strconv.Itoa(p))
-		return fmt.Sprintf("<%s/repos/%s/%s/issues/%d/comments?%s>", api, e.cfg.Owner, e.cfg.Repo, issue, v.Encode())
+		return fmt.Sprintf("<%s?%s>", base, v.Encode())
 	}
 	var parts []string
 	if page > 1 {
@@ -756,10 +782,7 @@ func (e *Emulator) listComments(rec *response, r *http.Request, issue int) {
 	if page > 1 {
 		parts = append(parts, link(1)+`; rel="first"`)
 	}
-	rec.json(http.StatusOK, items)
-	if len(parts) > 0 {
-		rec.header.Set("Link", strings.Join(parts, ", "))
-	}
+	return strings.Join(parts, ", ")
 }
 
 // decodeBody reads the {"body": "..."} object of a create or update, and
