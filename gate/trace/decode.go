@@ -238,6 +238,8 @@ func (d *decoder) decode(rec input.Record) (*Trace, error) {
 	if d.reuse {
 		d.calls, d.results = b.calls, b.results
 	}
+	d.msgs, d.jr = nil, jsonRecord{} // the parser's arrays are dead now: see shrink
+	d.scratch.shrink()
 	return t, nil
 }
 
