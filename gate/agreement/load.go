@@ -366,7 +366,7 @@ func (d *recordDecoder) qid(i int, sp *span, num *bool) int {
 	off := i
 	switch c := s.at(i); {
 	case c == '"':
-		v, next := s.str(i)
+		v, next := s.qidStr(i)
 		*sp, *num = v, false
 		return next
 	case c == '-' || '0' <= c && c <= '9':

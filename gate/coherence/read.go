@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentgate/agentgate/gate/input"
+	"github.com/agentgate/agentgate/gate/pystr"
 )
 
 // Each streams the tasks of the file at path to fn, in file order (SPEC §2.2). The file is
@@ -454,6 +455,9 @@ func parseID(rec input.Record, m member, key, where string) (string, error) {
 		var id string
 		if err := json.Unmarshal(m.raw, &id); err != nil {
 			return "", rec.ErrorAt(m.off, "%sfield %q: %v", where, key, err)
+		}
+		if s, lone := pystr.LoneSurrogates(m.raw); lone {
+			id = s // kept distinct from the same id with another lone surrogate
 		}
 		if id == "" {
 			return "", rec.ErrorAt(m.off, "%sfield %q: expected a non-empty string, found \"\"", where, key)

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentgate/agentgate/gate/input"
+	"github.com/agentgate/agentgate/gate/pystr"
 )
 
 // Each streams the trace records of the file at path to fn, in file order, each decoded by
@@ -385,6 +386,9 @@ func (d *decoder) traceID(jr *jsonRecord, sameLine bool) (string, error) {
 func idValue(raw rawRef) (id string, ok bool, problem string) {
 	if raw.null() {
 		return "", false, ""
+	}
+	if s, lone := pystr.LoneSurrogates(raw); lone {
+		return s, true, "" // kept distinct from the same id with another lone surrogate
 	}
 	if s, isStr := stringValue(raw); isStr {
 		return s, true, ""
