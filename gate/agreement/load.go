@@ -156,7 +156,7 @@ func (d *recordDecoder) begin(data []byte, shape, keys string) (start, i int) {
 	s := &d.sc
 	c, start := s.peek(0)
 	if c != '{' {
-		if s.skip(start, 1) < 0 {
+		if s.skip(start, 0) < 0 { // the record itself: at depth 0
 			return start, -1
 		}
 		return start, d.semantic(start, "%s must be a JSON object %s, found %s", shape, keys, kind(c))
