@@ -313,7 +313,7 @@ func (d *recordDecoder) label(i int, field string, j *judgementRaw) int {
 		return end + 1
 	}
 	if d.p != profile.Reference {
-		return d.semantic(off, "field %q: unknown label %q: want %s", labelField(field), b, allowedLabels)
+		return d.semantic(off, "field %q: unknown label %s: want %s", labelField(field), input.Quote(string(b)), allowedLabels)
 	}
 	j.labelRaw = s.keep(i+1, end, esc)
 	return end + 1

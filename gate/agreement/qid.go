@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentgate/agentgate/gate/input"
 	"github.com/agentgate/agentgate/gate/pystr"
 )
 
@@ -145,10 +146,11 @@ func (s *scanner) qidStr(i int) (span, int) {
 	return v, next
 }
 
-// quoteQID writes a qid for a message: a string quoted, a number as written.
+// quoteQID writes a qid for a message: a string quoted, a number as written, either cut to
+// input.MaxQuoted characters.
 func quoteQID(text string, num bool) string {
 	if num {
-		return text
+		return input.Cut(text)
 	}
-	return strconv.Quote(text)
+	return input.Quote(text)
 }

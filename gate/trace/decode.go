@@ -335,7 +335,7 @@ func (d *decoder) pickList(jr *jsonRecord) error {
 	sort.Strings(keys)
 	found := "none"
 	if len(keys) > 0 {
-		found = strings.Join(keys, ", ")
+		found = input.Cut(strings.Join(keys, ", "))
 	}
 	return d.rec.ErrorAt(0, `expected a message list under "messages", "trajectory", "traj" or "history"; found keys: %s`, found)
 }
