@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentgate/agentgate/internal/refdata"
 )
 
 // cli runs the agentgate command in-process, as main does, outside GitHub Actions.
@@ -21,11 +23,7 @@ func cli(t *testing.T, stdin string, args ...string) (code int, stdout, stderr s
 // refData locates ../shared/reference-data, or skips.
 func refData(t *testing.T, rel string) string {
 	t.Helper()
-	p := filepath.Join("..", "..", "shared", "reference-data", rel)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("skipping: reference data %s not found (it sits beside the clone in CI): %v", p, err)
-	}
-	return p
+	return refdata.Path(t, rel)
 }
 
 // The RS-1 samples give RS-1 1.0.0's recorded verdicts, scores and exit codes (the

@@ -138,6 +138,9 @@ func (r *Result) Decide(t Thresholds, failOn FailOn) {
 		if !s.KappaDefined {
 			k.Passed, k.Skipped = true, true
 			k.Note = "κ is undefined: both validators gave every item the same single label, so chance agreement is 1; the percent-agreement gate still applies"
+			if s.N == 0 {
+				k.Note = "κ is undefined: the validators share no qid, so no item was labelled by both; the percent-agreement gate still applies"
+			}
 		}
 		r.Gates = append(r.Gates, k)
 		r.Gates = append(r.Gates, GateResult{Name: AbstainMax, Value: s.AbstainRate, Op: "<=", Threshold: t.AbstainMax, Passed: s.AbstainRate <= t.AbstainMax})

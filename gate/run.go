@@ -106,7 +106,7 @@ func newIDSet(kind string) *idSet { return &idSet{kind: kind, seen: map[string]s
 func (s *idSet) add(id, file string, line int) error {
 	at := fmt.Sprintf("%s:%d", file, line)
 	if first, dup := s.seen[id]; dup {
-		return &input.Error{File: file, Line: line, Msg: fmt.Sprintf("duplicate %s id %q: already used at %s; every %s needs its own id", s.kind, id, first, s.kind)}
+		return &input.Error{File: file, Line: line, Msg: fmt.Sprintf("duplicate %s id %s: already used at %s; every %s needs its own id", s.kind, input.Quote(id), first, s.kind)}
 	}
 	s.seen[id] = at
 	return nil
@@ -169,7 +169,7 @@ func (s traceIDs) add(id string, n int) (first int, dup bool) {
 
 // duplicateID is the error for a trace at line of file whose id the trace of first had.
 func duplicateID(id, file string, line int, first *reliability.Result) error {
-	return &input.Error{File: file, Line: line, Msg: fmt.Sprintf("duplicate trace id %q: already used at %s:%d; every trace needs its own id", id, first.File, first.Line)}
+	return &input.Error{File: file, Line: line, Msg: fmt.Sprintf("duplicate trace id %s: already used at %s:%d; every trace needs its own id", input.Quote(id), first.File, first.Line)}
 }
 
 func runCoherence(ctx context.Context, patterns []string, o Options) (*coherence.Summary, error) {
@@ -294,7 +294,7 @@ func unmatchedError(u []agreement.Unmatched) error {
 			fmt.Fprintf(&b, "\n  … and %d more", len(u)-10)
 			break
 		}
-		fmt.Fprintf(&b, "\n  %s:%d: qid %q is only in the %s file", x.File, x.Line, x.QID, x.OnlyIn)
+		fmt.Fprintf(&b, "\n  %s:%d: qid %s is only in the %s file", x.File, x.Line, input.Quote(x.QID), x.OnlyIn)
 	}
 	b.WriteString("\nfix the label files, or set allow-unmatched to evaluate only the qids both labelled")
 	return &UsageError{b.String()}

@@ -1,6 +1,7 @@
 package agreement
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -40,6 +41,38 @@ func TestNestingLimit(t *testing.T) {
 					t.Errorf("place %d, %q x %d: json.Valid %v, decoder ok %v (syntax error %v, err %v)", pi, open, depth, want, ok, syntaxBad, d.err)
 				}
 			}
+		}
+	}
+}
+
+// TestDeepRecordReason: a record that is not an object, nested as deep as encoding/json allows,
+// is named for what it is, with a reason and a place; one level more is the depth error
+// (issue 12: the depth-10,000 case said only "invalid JSON", at 1:1).
+func TestDeepRecordReason(t *testing.T) {
+	pairsMsg := `a pairs record must be a JSON object {"qid", "scholar", "auditor", ...}, found a JSON array`
+	labelsMsg := `a label record must be a JSON object {"qid", "label", "reason"}, found a JSON array`
+	cases := []struct {
+		depth         int
+		pairs, labels string
+	}{
+		{9999, "f0.jsonl:1:1: " + pairsMsg, "f0.jsonl:1:1: " + labelsMsg},
+		{10000, "f0.jsonl:1:1: " + pairsMsg, "f0.jsonl:1:1: " + labelsMsg},
+		{10001, "f0.jsonl:1:10001: invalid JSON: invalid character '[' exceeded max depth", "f0.jsonl:1:10001: invalid JSON: invalid character '[' exceeded max depth"},
+	}
+	for _, c := range cases {
+		text := strings.Repeat("[", c.depth) + strings.Repeat("]", c.depth) + "\n"
+		paths := writeFiles(t, text)
+		_, err := LoadMerged(paths, profile.Default)
+		if got := relErr(t, err, paths); got != c.pairs {
+			t.Errorf("depth %d, LoadMerged: %s\nwant %s", c.depth, got, c.pairs)
+		}
+		_, err = EvaluateMerged(context.Background(), paths, profile.Default, 1)
+		if got := relErr(t, err, paths); got != c.pairs {
+			t.Errorf("depth %d, EvaluateMerged: %s\nwant %s", c.depth, got, c.pairs)
+		}
+		_, _, err = LoadJoined(paths, paths, profile.Default)
+		if got := relErr(t, err, paths); got != c.labels {
+			t.Errorf("depth %d, LoadJoined: %s\nwant %s", c.depth, got, c.labels)
 		}
 	}
 }

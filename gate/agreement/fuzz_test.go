@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentgate/agentgate/gate/input"
 	"github.com/agentgate/agentgate/gate/profile"
+	"github.com/agentgate/agentgate/gate/pystr"
 )
 
 // oracleTruthy is Python's truth value of a JSON value, decoded by encoding/json.
@@ -117,7 +118,8 @@ func oraclePair(line []byte) (Pair, bool) {
 	}
 	switch c := firstByte(q); {
 	case c == '"':
-		p.QID, _ = oracleString(q)
+		v, _ := pystr.Parse(q) // as Python reads it: a lone surrogate stays a code point
+		p.QID = v.Text
 	case c == '-' || '0' <= c && c <= '9':
 		p.QID = string(q)
 	default:

@@ -156,7 +156,7 @@ func (d *recordDecoder) begin(data []byte, shape, keys string) (start, i int) {
 	s := &d.sc
 	c, start := s.peek(0)
 	if c != '{' {
-		if s.skip(start, 1) < 0 {
+		if s.skip(start, 0) < 0 { // the record itself: at depth 0
 			return start, -1
 		}
 		return start, d.semantic(start, "%s must be a JSON object %s, found %s", shape, keys, kind(c))
@@ -313,7 +313,7 @@ func (d *recordDecoder) label(i int, field string, j *judgementRaw) int {
 		return end + 1
 	}
 	if d.p != profile.Reference {
-		return d.semantic(off, "field %q: unknown label %q: want %s", labelField(field), b, allowedLabels)
+		return d.semantic(off, "field %q: unknown label %s: want %s", labelField(field), input.Quote(string(b)), allowedLabels)
 	}
 	j.labelRaw = s.keep(i+1, end, esc)
 	return end + 1
@@ -366,7 +366,7 @@ func (d *recordDecoder) qid(i int, sp *span, num *bool) int {
 	off := i
 	switch c := s.at(i); {
 	case c == '"':
-		v, next := s.str(i)
+		v, next := s.qidStr(i)
 		*sp, *num = v, false
 		return next
 	case c == '-' || '0' <= c && c <= '9':

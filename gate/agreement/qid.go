@@ -1,10 +1,14 @@
 package agreement
 
 import (
+	"cmp"
 	"math"
 	"math/big"
 	"strconv"
 	"strings"
+
+	"github.com/agentgate/agentgate/gate/input"
+	"github.com/agentgate/agentgate/gate/pystr"
 )
 
 // qidKey is a qid's identity as Python's dict sees it: a string is itself; a number is its
@@ -35,11 +39,12 @@ func makeKey(text string, num bool) sortKey {
 		// JSON integers have no leading zeros, so a short one is already canonical.
 		return sortKey{qidKey: qidKey{num: true, s: text}, f: f}
 	case isInt:
-		n, ok := new(big.Int).SetString(text, 10)
-		if !ok {
-			return sortKey{qidKey: qidKey{num: true, s: text}, f: f}
+		// A JSON integer is canonical as written, but for "-0", which is 0 in Python. (Not
+		// through big.Int: its decimal conversion is quadratic in the number of digits.)
+		if text == "-0" {
+			text = "0"
 		}
-		return sortKey{qidKey: qidKey{num: true, s: n.String()}, f: f}
+		return sortKey{qidKey: qidKey{num: true, s: text}, f: f}
 	case math.IsInf(f, 1):
 		return sortKey{qidKey: qidKey{num: true, s: "inf"}, f: f}
 	case math.IsInf(f, -1):
@@ -63,10 +68,21 @@ func compareKeys(a, b sortKey) int {
 		return -1
 	case a.f > b.f:
 		return 1
-	case a.s == b.s || math.IsInf(a.f, 0):
+	case a.s == b.s:
 		return 0
+	case isInfKey(a) != isInfKey(b):
+		// An infinite float and an integer too large for binary64: the float is beyond it.
+		if isInfKey(a) == (a.f > 0) {
+			return 1
+		}
+		return -1
 	}
-	// Equal after rounding to binary64 but different exactly: two big integers.
+	// Equal after rounding to binary64 but different exactly: two big integers (a float that
+	// is not an integer is below 2^53, where binary64 holds every integer exactly), compared
+	// as text in linear time.
+	if c, ok := compareIntText(a.s, b.s); ok {
+		return c
+	}
 	x, okx := new(big.Rat).SetString(a.s)
 	y, oky := new(big.Rat).SetString(b.s)
 	if !okx || !oky {
@@ -75,10 +91,66 @@ func compareKeys(a, b sortKey) int {
 	return x.Cmp(y)
 }
 
-// quoteQID writes a qid for a message: a string quoted, a number as written.
+// isInfKey says whether k is an infinite float (not an integer too large for binary64).
+func isInfKey(k sortKey) bool { return k.s == "inf" || k.s == "-inf" }
+
+// compareIntText compares two canonical decimal integers (an optional "-", then digits with
+// no leading zero) by value: false if either is not one.
+func compareIntText(a, b string) (int, bool) {
+	negA, digitsA, okA := splitInt(a)
+	negB, digitsB, okB := splitInt(b)
+	if !okA || !okB {
+		return 0, false
+	}
+	if negA != negB {
+		if negA {
+			return -1, true
+		}
+		return 1, true
+	}
+	c := cmp.Compare(len(digitsA), len(digitsB))
+	if c == 0 {
+		c = strings.Compare(digitsA, digitsB)
+	}
+	if negA {
+		c = -c
+	}
+	return c, true
+}
+
+// splitInt splits a canonical decimal integer into its sign and digits.
+func splitInt(s string) (neg bool, digits string, ok bool) {
+	digits, neg = strings.CutPrefix(s, "-")
+	if digits == "" || digits[0] == '0' && len(digits) > 1 || neg && digits == "0" {
+		return false, "", false
+	}
+	for i := 0; i < len(digits); i++ {
+		if digits[i] < '0' || digits[i] > '9' {
+			return false, "", false
+		}
+	}
+	return neg, digits, true
+}
+
+// qidStr decodes the qid string at i as str does, but keeps a lone surrogate as Python does
+// (see pystr.LoneSurrogates) rather than as U+FFFD, so that two qids that differ only in a
+// lone surrogate are not taken for one.
+func (s *scanner) qidStr(i int) (span, int) {
+	v, next := s.str(i)
+	if next > 0 {
+		if text, lone := pystr.LoneSurrogates(s.data[i:next]); lone {
+			*s.arena = append((*s.arena)[:v.off], text...)
+			v.n = int32(len(text))
+		}
+	}
+	return v, next
+}
+
+// quoteQID writes a qid for a message: a string quoted, a number as written, either cut to
+// input.MaxQuoted characters.
 func quoteQID(text string, num bool) string {
 	if num {
-		return text
+		return input.Cut(text)
 	}
-	return strconv.Quote(text)
+	return input.Quote(text)
 }

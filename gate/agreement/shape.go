@@ -200,7 +200,7 @@ func (sh *shape) decode(d *recordDecoder, data []byte, r *pairRaw) bool {
 				return sh.miss()
 			}
 			r.hasQID = true
-			r.qid, i = s.str(i)
+			r.qid, i = s.qidStr(i)
 		case stepSchLabel, stepAudLabel:
 			k := s.known(i, labelLiterals)
 			if k < 0 {

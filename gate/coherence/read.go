@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentgate/agentgate/gate/input"
+	"github.com/agentgate/agentgate/gate/pystr"
 )
 
 // Each streams the tasks of the file at path to fn, in file order (SPEC §2.2). The file is
@@ -55,7 +56,7 @@ type Seen struct {
 func (s *Seen) Check(t Task) error {
 	if prev, ok := s.first[t.ID]; ok {
 		return &input.Error{File: t.File, Line: t.Line,
-			Msg: fmt.Sprintf("duplicate task id %q: first seen at %s:%d", t.ID, prev.File, prev.Line)}
+			Msg: fmt.Sprintf("duplicate task id %s: first seen at %s:%d", input.Quote(t.ID), prev.File, prev.Line)}
 	}
 	if s.first == nil {
 		s.first = make(map[string]Task)
@@ -286,7 +287,7 @@ func eachInRecord(rec input.Record, fn func(Task) error) error {
 		const most = 20
 		quoted := make([]string, 0, min(len(keys), most)+1)
 		for _, k := range keys[:min(len(keys), most)] {
-			quoted = append(quoted, strconv.Quote(k))
+			quoted = append(quoted, input.Quote(k))
 		}
 		if len(keys) > most {
 			quoted = append(quoted, fmt.Sprintf("and %d more", len(keys)-most))
@@ -386,14 +387,14 @@ func parseTask(rec input.Record, ms []member, start, line int, model, where stri
 	}
 	switch {
 	case ok1 && ok2 && id1 != id2:
-		return t, rec.ErrorAt(m2.off, "%sfields %q (%q) and %q (%q) disagree: give one id", where, idKey, id1, otherKey, id2)
+		return t, rec.ErrorAt(m2.off, "%sfields %q (%s) and %q (%s) disagree: give one id", where, idKey, input.Quote(id1), otherKey, input.Quote(id2))
 	case ok1:
 		t.ID = id1
 	default:
 		t.ID = id2
 	}
 
-	prefix := fmt.Sprintf("task %q: ", t.ID)
+	prefix := fmt.Sprintf("task %s: ", input.Quote(t.ID))
 	for _, f := range []struct {
 		key string
 		dst *string
@@ -454,6 +455,9 @@ func parseID(rec input.Record, m member, key, where string) (string, error) {
 		var id string
 		if err := json.Unmarshal(m.raw, &id); err != nil {
 			return "", rec.ErrorAt(m.off, "%sfield %q: %v", where, key, err)
+		}
+		if s, lone := pystr.LoneSurrogates(m.raw); lone {
+			id = s // kept distinct from the same id with another lone surrogate
 		}
 		if id == "" {
 			return "", rec.ErrorAt(m.off, "%sfield %q: expected a non-empty string, found \"\"", where, key)

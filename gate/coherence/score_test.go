@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/agentgate/agentgate/gate/profile"
+	"github.com/agentgate/agentgate/internal/refdata"
 )
 
 // echoPath is the RCS harness's published echo run, in the shared reference data beside the
@@ -18,9 +19,7 @@ var echoPath = filepath.Join("..", "..", "..", "shared", "reference-data", "rcs"
 
 func needEcho(t testing.TB) {
 	t.Helper()
-	if _, err := os.Stat(echoPath); err != nil {
-		t.Skipf("reference data absent (%v): the RCS echo run lives in ../shared/reference-data beside the clone, as in CI", err)
-	}
+	refdata.Path(t, "rcs/rcs_echo_20251109-230939.json")
 }
 
 func ptr(x float64) *float64 { return &x }

@@ -4,11 +4,10 @@ import (
 	"encoding/json"
 	"math"
 	"os"
-	"path/filepath"
-	"runtime"
 	"testing"
 
 	"github.com/agentgate/agentgate/gate/trace"
+	"github.com/agentgate/agentgate/internal/refdata"
 )
 
 // The unit tests build traces themselves, so that they test this package and not the readers
@@ -85,15 +84,7 @@ func readRS1(t testing.TB, path string) *trace.Trace {
 // sharedData returns the shared reference-data folder beside the clone, or skips the test.
 func sharedData(t testing.TB, sub string) string {
 	t.Helper()
-	_, file, _, ok := runtime.Caller(0)
-	if !ok {
-		t.Skip("cannot locate the test file")
-	}
-	dir := filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "reference-data", sub)
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("reference data not found at %s (it sits beside the clone in CI): %v", dir, err)
-	}
-	return dir
+	return refdata.Path(t, sub)
 }
 
 // near reports whether a and b agree to 1e-9, the contract for the reference profile.

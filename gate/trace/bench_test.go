@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/agentgate/agentgate/gate/input"
+	"github.com/agentgate/agentgate/internal/refdata"
 	"github.com/agentgate/agentgate/test/gensuite"
 )
 
@@ -136,10 +137,10 @@ func TestGeneratedSuite(t *testing.T) {
 
 // BenchmarkEachTauBench reads the real tau-bench transcripts (OpenAI shape, 326 KB).
 func BenchmarkEachTauBench(b *testing.B) {
-	p := filepath.Join("..", "..", "..", "shared", "reference-data", "transcripts", "tau-bench-airline-sample.json")
+	p := refdata.Path(b, "transcripts/tau-bench-airline-sample.json")
 	st, err := os.Stat(p)
 	if err != nil {
-		b.Skipf("reference data not found: %v", err)
+		b.Fatal(err)
 	}
 	b.SetBytes(st.Size())
 	b.ReportAllocs()

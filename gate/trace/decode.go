@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentgate/agentgate/gate/input"
+	"github.com/agentgate/agentgate/gate/pystr"
 )
 
 // Each streams the trace records of the file at path to fn, in file order, each decoded by
@@ -238,6 +239,8 @@ func (d *decoder) decode(rec input.Record) (*Trace, error) {
 	if d.reuse {
 		d.calls, d.results = b.calls, b.results
 	}
+	d.msgs, d.jr = nil, jsonRecord{} // the parser's arrays are dead now: see shrink
+	d.scratch.shrink()
 	return t, nil
 }
 
@@ -332,7 +335,7 @@ func (d *decoder) pickList(jr *jsonRecord) error {
 	sort.Strings(keys)
 	found := "none"
 	if len(keys) > 0 {
-		found = strings.Join(keys, ", ")
+		found = input.Cut(strings.Join(keys, ", "))
 	}
 	return d.rec.ErrorAt(0, `expected a message list under "messages", "trajectory", "traj" or "history"; found keys: %s`, found)
 }
@@ -383,6 +386,9 @@ func (d *decoder) traceID(jr *jsonRecord, sameLine bool) (string, error) {
 func idValue(raw rawRef) (id string, ok bool, problem string) {
 	if raw.null() {
 		return "", false, ""
+	}
+	if s, lone := pystr.LoneSurrogates(raw); lone {
+		return s, true, "" // kept distinct from the same id with another lone surrogate
 	}
 	if s, isStr := stringValue(raw); isStr {
 		return s, true, ""

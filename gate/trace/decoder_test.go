@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/agentgate/agentgate/gate/input"
+	"github.com/agentgate/agentgate/internal/refdata"
 	"github.com/agentgate/agentgate/test/gensuite"
 )
 
@@ -58,7 +59,10 @@ func TestDecoderReuse(t *testing.T) {
 		recs = append(recs, input.Record{File: "g.jsonl", Line: i + 1, Col: 1, Data: data})
 	}
 	files, _ := filepath.Glob(filepath.Join("..", "..", "fixtures", "*", "traces.jsonl"))
-	more, _ := filepath.Glob(filepath.Join("..", "..", "..", "shared", "reference-data", "transcripts", "*"))
+	var more []string
+	if dir, ok := refdata.Optional(t, "transcripts"); ok {
+		more, _ = filepath.Glob(filepath.Join(dir, "*"))
+	}
 	for _, f := range append(files, more...) {
 		if st, err := os.Stat(f); err != nil || st.IsDir() {
 			continue

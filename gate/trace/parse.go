@@ -431,6 +431,49 @@ type scratch struct {
 	valid bool
 }
 
+// extend adds a zero element to the end of *slab, the last element of the run that starts at
+// lo, and returns where that run starts now. A full slab moves to a new array, twice as large,
+// taking only the open run along: the runs taken before keep the old array alive, so copying
+// them too (as append does) would hold every element several times over (a 123 MB trace kept
+// 250 MB of parser arrays for 70 MB of elements).
+func extend[T any](slab *[]T, lo int) int {
+	s := *slab
+	if len(s) == cap(s) {
+		n := make([]T, len(s)-lo, max(2*cap(s), 16))
+		copy(n, s[lo:])
+		s, lo = n, 0
+	}
+	var zero T
+	*slab = append(s, zero)
+	return lo
+}
+
+// shrink lets go of the arrays a large record grew (over 4096 elements), so that they are
+// neither held while its trace is evaluated nor kept for the records to come.
+func (s *scratch) shrink() {
+	const keep = 4096
+	for l := range s.lists {
+		if cap(s.lists[l]) > keep {
+			s.lists[l] = nil
+		}
+	}
+	if cap(s.calls) > keep {
+		s.calls = nil
+	}
+	if cap(s.results) > keep {
+		s.results = nil
+	}
+	if cap(s.ids) > keep {
+		s.ids = nil
+	}
+	if cap(s.blocks) > keep {
+		s.blocks = nil
+	}
+	if cap(s.inner) > keep {
+		s.inner = nil
+	}
+}
+
 // text returns a string of its own holding b, stored in the arena.
 func (s *scratch) text(b []byte) string {
 	if len(b) == 0 {
@@ -605,7 +648,7 @@ func (p *parser) calls() []jsonCall {
 	}
 	lo := len(p.s.calls)
 	for n := 0; p.more(']', n); n++ {
-		p.s.calls = append(p.s.calls, jsonCall{})
+		lo = extend(&p.s.calls, lo)
 		c := &p.s.calls[len(p.s.calls)-1]
 		if !p.open('{', "an object") {
 			continue
@@ -654,7 +697,7 @@ func (p *parser) results() ([]jsonResult, bool) {
 	}
 	lo := len(p.s.results)
 	for n := 0; p.more(']', n); n++ {
-		p.s.results = append(p.s.results, jsonResult{})
+		lo = extend(&p.s.results, lo)
 		r := &p.s.results[len(p.s.results)-1]
 		if !p.open('{', "an object") {
 			continue
@@ -684,7 +727,8 @@ func (p *parser) rawList() ([]rawRef, bool) {
 	}
 	lo := len(p.s.ids)
 	for n := 0; p.more(']', n); n++ {
-		p.s.ids = append(p.s.ids, p.skip())
+		lo = extend(&p.s.ids, lo)
+		p.s.ids[len(p.s.ids)-1] = p.skip()
 	}
 	return p.s.ids[lo:len(p.s.ids):len(p.s.ids)], true
 }
@@ -697,7 +741,7 @@ func (p *parser) blocks(slab *[]jsonBlock, nested bool) ([]jsonBlock, bool) {
 	}
 	lo := len(*slab)
 	for n := 0; p.more(']', n); n++ {
-		*slab = append(*slab, jsonBlock{})
+		lo = extend(slab, lo)
 		b := &(*slab)[len(*slab)-1]
 		if !p.open('{', "an object") {
 			continue

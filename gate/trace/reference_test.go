@@ -7,17 +7,14 @@ import (
 	"testing"
 
 	"github.com/agentgate/agentgate/gate/input"
+	"github.com/agentgate/agentgate/internal/refdata"
 )
 
 // referenceData returns the shared reference data directory, or skips the test where it is
 // absent (a fresh clone without the shared checkout beside it).
 func referenceData(t *testing.T) string {
 	t.Helper()
-	dir := filepath.Join("..", "..", "..", "shared", "reference-data")
-	if _, err := os.Stat(filepath.Join(dir, "README.md")); err != nil {
-		t.Skipf("reference data not found at %s (it sits beside the clone in CI): %v", dir, err)
-	}
-	return dir
+	return filepath.Dir(refdata.Path(t, "README.md"))
 }
 
 type counts struct {

@@ -1,0 +1,72 @@
+package trace
+
+import (
+	"runtime"
+	"testing"
+
+	"github.com/agentgate/agentgate/gate/input"
+	"github.com/agentgate/agentgate/test/gensuite"
+)
+
+// TestLargeTraceMemory: decoding one large trace (a 32 MB record of 80,000 messages) holds
+// the trace and its text, and not several copies of the parser's arrays besides (issue 12
+// item 6: a 123 MB trace held 3.7 times its size after decoding, 1.5 times now). The parser's
+// arrays are let go once the trace is built, rather than kept for the next record.
+func TestLargeTraceMemory(t *testing.T) {
+	g := gensuite.NewTraces(1)
+	g.Messages = 80_000
+	rec := input.Record{File: "big.jsonl", Line: 1, Data: g.Append(nil)}
+	rec.Data = rec.Data[:len(rec.Data)-1] // the newline
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	d := &Decoder{ValidUTF8: true, Reuse: true}
+	tr, err := d.Decode(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	if len(tr.Messages) != 80_000 {
+		t.Fatalf("%d messages", len(tr.Messages))
+	}
+	held := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+	if ratio := float64(held) / float64(len(rec.Data)); ratio > 2 {
+		t.Errorf("decoding a %d-byte record holds %d bytes (%.2f times the record), want at most twice", len(rec.Data), held, ratio)
+	}
+	s := &d.d.scratch
+	if s.lists[0] != nil || s.calls != nil || s.results != nil || d.d.msgs != nil || d.d.jr.Lists[0] != nil {
+		t.Errorf("the parser keeps its arrays: %d messages, %d calls, %d results", cap(s.lists[0]), cap(s.calls), cap(s.results))
+	}
+	runtime.KeepAlive(tr)
+	runtime.KeepAlive(d)
+}
+
+// TestExtend: a slab that fills moves to a new array with the open run only; the runs taken
+// before stay where they were, unchanged.
+func TestExtend(t *testing.T) {
+	var slab []int
+	var runs [][]int
+	for r := range 40 {
+		lo := len(slab)
+		for k := range r {
+			lo = extend(&slab, lo)
+			slab[len(slab)-1] = 100*r + k
+		}
+		runs = append(runs, slab[lo:len(slab):len(slab)])
+	}
+	for r, run := range runs {
+		if len(run) != r {
+			t.Fatalf("run %d has %d elements", r, len(run))
+		}
+		for k, v := range run {
+			if v != 100*r+k {
+				t.Fatalf("run %d element %d = %d", r, k, v)
+			}
+		}
+	}
+	// 780 elements in all, in arrays of 16, 32, ...: the last is at most twice that.
+	if cap(slab) > 2*780 {
+		t.Errorf("last array has room for %d elements", cap(slab))
+	}
+}
