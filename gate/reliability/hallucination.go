@@ -2,7 +2,6 @@ package reliability
 
 import (
 	"bytes"
-	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -174,33 +173,38 @@ func difference(a, b []string) []string {
 	return out
 }
 
-// firstCallWithID returns, in trace order, the first call of each of the ids.
+// firstCallWithID returns, in trace order, the first call of each of the ids (a sorted set).
 func (e *eval) firstCallWithID(ids []string) []int {
-	var out []int
-	for _, id := range ids {
-		for i := range e.calls {
-			if c := e.calls[i].call; c.HasID && c.ID == id {
-				out = append(out, i)
-				break
-			}
-		}
-	}
-	slices.Sort(out)
-	return out
+	return firstWithID(ids, len(e.calls), func(i int) (string, bool) {
+		c := e.calls[i].call
+		return c.ID, c.HasID
+	})
 }
 
-// firstResultWithID returns, in trace order, the first result of each of the ids.
+// firstResultWithID returns, in trace order, the first result of each of the ids (a sorted
+// set).
 func (e *eval) firstResultWithID(ids []string) []int {
+	return firstWithID(ids, len(e.results), func(i int) (string, bool) {
+		r := e.results[i].res
+		return r.CallID, r.HasID
+	})
+}
+
+// firstWithID returns, in order, the first of items 0…n−1 whose id (given by id) is in the
+// sorted set ids, one per id: one pass over the items with a binary search each, O(n log n).
+func firstWithID(ids []string, n int, id func(int) (string, bool)) []int {
+	seen := make([]bool, len(ids))
 	var out []int
-	for _, id := range ids {
-		for i := range e.results {
-			if r := e.results[i].res; r.HasID && r.CallID == id {
-				out = append(out, i)
-				break
-			}
+	for i := 0; i < n && len(out) < len(ids); i++ {
+		s, ok := id(i)
+		if !ok {
+			continue
+		}
+		if j, found := slices.BinarySearch(ids, s); found && !seen[j] {
+			seen[j] = true
+			out = append(out, i)
 		}
 	}
-	slices.SortFunc(out, cmp.Compare[int])
 	return out
 }
 

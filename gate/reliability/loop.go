@@ -428,15 +428,22 @@ func appendValue(dst []byte, v pystr.Value) []byte {
 }
 
 // sortedKeys appends to idx the positions of d's members in order of their keys (Python
-// compares str by code point, which is the byte order of UTF-8). A dict's keys are distinct.
+// compares str by code point, which is the byte order of UTF-8). A dict's keys are distinct,
+// so any sort gives the same order: small objects (nearly all arguments) by insertion, which
+// needs no closure that would escape, larger ones by slices.SortFunc in O(n log n).
 func sortedKeys(d []pystr.Member, idx []int) []int {
+	start := len(idx)
 	for i := range d {
 		idx = append(idx, i)
 	}
-	// Insertion sort: argument objects are small, and it needs no closure that would escape.
-	for i := 1; i < len(idx); i++ {
-		for j := i; j > 0 && d[idx[j]].Key < d[idx[j-1]].Key; j-- {
-			idx[j], idx[j-1] = idx[j-1], idx[j]
+	s := idx[start:]
+	if len(s) > 16 {
+		slices.SortFunc(s, func(a, b int) int { return strings.Compare(d[a].Key, d[b].Key) })
+		return idx
+	}
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && d[s[j]].Key < d[s[j-1]].Key; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
 		}
 	}
 	return idx
