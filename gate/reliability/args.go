@@ -272,7 +272,8 @@ func bytesString(b []byte) string {
 }
 
 // decodeCall decodes a call's arguments. Arguments that are not JSON, or that Python's
-// json.loads would reject, are taken as the Python string of their raw text.
+// json.loads would reject, are taken as the Python string of their raw text; the default
+// profile reads a Python dict literal among them as the dict it writes.
 func (e *eval) decodeCall(msg int, c *trace.Call) callRef {
 	r := callRef{msg: msg, call: c, plain: utf8.Valid(c.Args)}
 	switch {
@@ -288,6 +289,14 @@ func (e *eval) decodeCall(msg int, c *trace.Call) callRef {
 		r.args = pystr.Value{Kind: pystr.KindStr, Text: bytesString(c.Args)}
 	default:
 		r.args = pystr.Value{Kind: pystr.KindStr, Text: bytesString(c.Args)}
+		if e.ref || strip(r.args.Text) == "" {
+			break
+		}
+		if v, err := pystr.ParseLiteral(c.Args); err == nil && v.Kind == pystr.KindDict {
+			r.args, r.pyLiteral = v, true
+		} else {
+			r.notJSON = true
+		}
 	}
 	return r
 }

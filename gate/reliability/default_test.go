@@ -276,12 +276,13 @@ var defaultCases = []struct {
 	// Four calls equal as values: (4−2)/8.
 	{"nested_arguments", "PASS", 0.25 * 0.25, [4]float64{0, 0.25, 0, 0}},
 	// Hallucination: "ran the" is a whole phrase: 0.5/3. Loop: three identical raw calls, two
-	// failed: max((3−2)/8, (2−1)/3) = 1/3. Misuse: `run` failed 2 of 3 → min(1, 1.5·2/3) = 1
-	// beats the overall rate factor 1.5·3/5 = 0.9; bad arguments: the three unparseable `run`
-	// calls of 5 = 0.6 (`list` is never given arguments, so it is a parameterless tool and its
-	// two argument-less calls are not bad); mean (1 + 0.6)/2 = 0.8. Cost: ratio 250/100 = 2.5
-	// → 0.5·(0.5/3) = 1/12.
-	{"raw_and_missing_arguments", "WARN", 0.35*0.5/3 + 0.25/3 + 0.25*0.8 + 0.15/12, [4]float64{0.5 / 3, 1.0 / 3, 0.8, 1.0 / 12}},
+	// failed: max((3−2)/8, (2−1)/3) = 1/3. Misuse: the overall failure rate 3/5 gives
+	// min(1, 1.5·0.6) = 0.9; `run` failed 2 of 3, but only a's failure was never recovered
+	// (b repeats it identically and fails; c succeeds after b), 1 of 3, so the per-tool rule
+	// does not fire; the three `run` arguments are not valid JSON, 3 of 5 = 0.6 (`list` is
+	// never given arguments, so it is a parameterless tool and its two argument-less calls
+	// are not bad); the largest factor is 0.9. Cost: ratio 250/100 = 2.5 → 0.5·(0.5/3) = 1/12.
+	{"raw_and_missing_arguments", "WARN", 0.35*0.5/3 + 0.25/3 + 0.25*0.9 + 0.15/12, [4]float64{0.5 / 3, 1.0 / 3, 0.9, 1.0 / 12}},
 	// Only (b), {"q": null}: 1/4.
 	{"suspicious_arguments", "PASS", 0.25 * 0.25, [4]float64{0, 0, 0.25, 0}},
 	// "οδος" and "οδοσ" are different words; "i̇nvoked" is not "invoked".

@@ -128,6 +128,9 @@ func (ev *Evaluator) evaluate(t *trace.Trace, p profile.Profile, brief bool) Res
 		r.Verdict = verdict.Worst(r.Verdict, verdict.Warn)
 		r.Evidence = append(r.Evidence, Evidence{Signal: SignalTrace, Text: noMessages, Messages: []int{}})
 	}
+	if e.floor {
+		r.Verdict = verdict.Worst(r.Verdict, verdict.Warn)
+	}
 	for i := range evs {
 		r.Evidence = append(r.Evidence, evs[i]...)
 		if brief {
@@ -143,7 +146,7 @@ func (ev *Evaluator) evaluate(t *trace.Trace, p profile.Profile, brief bool) Res
 		}
 	}
 	if !brief {
-		d.Reasoning = reasoning(r.Verdict, r.Score, scores, empty)
+		d.Reasoning = reasoning(r.Verdict, r.Score, scores, empty, e.floor)
 	}
 	return r
 }
@@ -234,8 +237,8 @@ func level(score float64) string {
 }
 
 // reasoning is RS-1's explanation of the verdict; the default profile adds a sentence when the
-// trace had no messages.
-func reasoning(v verdict.Verdict, score float64, scores [4]float64, empty bool) string {
+// trace had no messages, and one when an unsupported claim makes the run at least WARN.
+func reasoning(v verdict.Verdict, score float64, scores [4]float64, empty, claim bool) string {
 	b := make([]byte, 0, 320)
 	b = append(b, "Overall reliability score: "...)
 	b = strconv.AppendFloat(b, score, 'f', 2, 64) // Python's {:.2f}: both round the exact binary value
@@ -260,6 +263,9 @@ func reasoning(v verdict.Verdict, score float64, scores [4]float64, empty bool) 
 	b = append(b, '.')
 	if empty {
 		b = append(b, " The trace has no messages: nothing was evaluated."...)
+	}
+	if claim {
+		b = append(b, " An assistant message claims tool use or success that no tool result supports (at least WARN)."...)
 	}
 	switch v {
 	case verdict.Fail:
@@ -294,6 +300,10 @@ type callRef struct {
 	noArgs bool
 	// plain is true when the arguments are UTF-8 text (see plainArgs)
 	plain bool
+	// default profile only: pyLiteral is true when the arguments were not JSON but a Python
+	// dict literal (str(dict), as some harnesses write them), read into args; notJSON is true
+	// when they were neither, nor empty
+	pyLiteral, notJSON bool
 }
 
 // resultRef is one tool result with its place in the trace.
@@ -306,6 +316,7 @@ type resultRef struct {
 type eval struct {
 	t           *trace.Trace
 	ref         bool
+	floor       bool // the default profile found a claim that makes the run at least WARN
 	calls       []callRef
 	results     []resultRef
 	assistant   []int // indices of assistant messages
@@ -348,7 +359,7 @@ func newEval(t *trace.Trace, ref bool) *eval {
 
 // reset prepares e for trace t, keeping the memory of the trace before.
 func (e *eval) reset(t *trace.Trace, ref bool) {
-	e.t, e.ref = t, ref
+	e.t, e.ref, e.floor = t, ref, false
 	clear(e.calls) // drop the pointers into the trace before
 	clear(e.results)
 	clear(e.members)

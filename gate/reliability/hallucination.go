@@ -2,7 +2,6 @@ package reliability
 
 import (
 	"bytes"
-	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -12,17 +11,8 @@ import (
 
 // claimPhrases are RS-1's words for claiming tool use. The reference looks for them as
 // substrings of the lower-cased text (so "recalled" contains "called"); the default matches
-// whole words and phrases, and adds "tool calls" which the substring "tool call" used to catch.
+// whole words and phrases (see toolUseClaim).
 var claimPhrases = []string{"called", "using the tool", "tool call", "executed", "ran the", "invoked"}
-
-var defaultClaims = func() [][]uint64 {
-	phrases := append(slices.Clone(claimPhrases), "tool calls")
-	out := make([][]uint64, len(phrases))
-	for i, p := range phrases {
-		out[i] = appendWords(nil, p)
-	}
-	return out
-}()
 
 // hallucination is RS-1's hallucination signal: calls that never got a result, results that
 // answer no call (weighted 1.5) and assistant messages that claim tool use without making a
@@ -30,7 +20,11 @@ var defaultClaims = func() [][]uint64 {
 //
 // Reference: calls and results are compared as sets of ids, so a repeated id answered once
 // counts as answered and a result that arrives before its call counts as paired.
-// Default: the pairing of pair.go, so each call and each result is counted on its own.
+// Default: the pairing of pair.go, so each call and each result is counted on its own; a
+// claim of tool use needs "I" or "we" before called, executed, ran the or invoked (claims.go:
+// naming is not claiming); and two findings make the run at least WARN (e.floor): a claim of
+// tool use before any call was made, and a success claimed after a failed call with no
+// success since (falseSuccess), which also counts as a check scoring 1.
 func (e *eval) hallucination() (float64, []Evidence) {
 	if len(e.t.Messages) == 0 {
 		return 0, nil
@@ -87,20 +81,37 @@ func (e *eval) hallucination() (float64, []Evidence) {
 	if len(e.assistant) > 0 {
 		m++
 		var claims []Evidence
+		firstCall := len(e.t.Messages) // message of the first call
+		if len(e.calls) > 0 {
+			firstCall = e.calls[0].msg
+		}
 		for k, i := range e.assistant {
 			msg := &e.t.Messages[i]
 			if len(msg.Calls) > 0 {
 				continue
 			}
 			if phrase := e.claim(k); phrase != "" {
-				claims = append(claims, Evidence{Signal: SignalHallucination,
-					Text:     fmt.Sprintf("assistant message %d claims tool use (%q) but makes no tool call", i, phrase),
-					Messages: []int{i}})
+				text := fmt.Sprintf("assistant message %d claims tool use (%q) but makes no tool call", i, phrase)
+				if !e.ref && i < firstCall {
+					text = fmt.Sprintf("assistant message %d claims tool use (%q) but no tool call was made before it", i, phrase)
+					e.floor = true
+				}
+				claims = append(claims, Evidence{Signal: SignalHallucination, Text: text, Messages: []int{i}})
 			}
 		}
 		if len(claims) > 0 {
 			s += 0.5
 			rk.add(0.5, itemised(SignalHallucination, claims, "assistant messages claim tool use without a call")...)
+		}
+	}
+	if !e.ref {
+		// A success claimed after a failure is a check of its own, counted only when it
+		// fires: a 1 added to a mean of scores in [0, 1] never lowers it.
+		if ev := e.falseSuccess(); len(ev) > 0 {
+			m++
+			s++
+			e.floor = true
+			rk.add(1, itemised(SignalHallucination, ev, "assistant messages claim success after a failure")...)
 		}
 	}
 	if m == 0 {
@@ -120,26 +131,7 @@ func (e *eval) claim(k int) string {
 		}
 		return ""
 	}
-	words := e.wordsOf(k).words
-	for i, p := range defaultClaims {
-		if containsRun(words, p) {
-			if i < len(claimPhrases) {
-				return claimPhrases[i]
-			}
-			return "tool calls"
-		}
-	}
-	return ""
-}
-
-// containsRun reports whether the word sequence words contains phrase as consecutive words.
-func containsRun(words, phrase []uint64) bool {
-	for i := 0; i+len(phrase) <= len(words); i++ {
-		if slices.Equal(words[i:i+len(phrase)], phrase) {
-			return true
-		}
-	}
-	return false
+	return toolUseClaim(e.wordsOf(k).words)
 }
 
 // idSets returns RS-1's sets: the distinct non-null ids of calls and of results, sorted.
@@ -174,33 +166,38 @@ func difference(a, b []string) []string {
 	return out
 }
 
-// firstCallWithID returns, in trace order, the first call of each of the ids.
+// firstCallWithID returns, in trace order, the first call of each of the ids (a sorted set).
 func (e *eval) firstCallWithID(ids []string) []int {
-	var out []int
-	for _, id := range ids {
-		for i := range e.calls {
-			if c := e.calls[i].call; c.HasID && c.ID == id {
-				out = append(out, i)
-				break
-			}
-		}
-	}
-	slices.Sort(out)
-	return out
+	return firstWithID(ids, len(e.calls), func(i int) (string, bool) {
+		c := e.calls[i].call
+		return c.ID, c.HasID
+	})
 }
 
-// firstResultWithID returns, in trace order, the first result of each of the ids.
+// firstResultWithID returns, in trace order, the first result of each of the ids (a sorted
+// set).
 func (e *eval) firstResultWithID(ids []string) []int {
+	return firstWithID(ids, len(e.results), func(i int) (string, bool) {
+		r := e.results[i].res
+		return r.CallID, r.HasID
+	})
+}
+
+// firstWithID returns, in order, the first of items 0…n−1 whose id (given by id) is in the
+// sorted set ids, one per id: one pass over the items with a binary search each, O(n log n).
+func firstWithID(ids []string, n int, id func(int) (string, bool)) []int {
+	seen := make([]bool, len(ids))
 	var out []int
-	for _, id := range ids {
-		for i := range e.results {
-			if r := e.results[i].res; r.HasID && r.CallID == id {
-				out = append(out, i)
-				break
-			}
+	for i := 0; i < n && len(out) < len(ids); i++ {
+		s, ok := id(i)
+		if !ok {
+			continue
+		}
+		if j, found := slices.BinarySearch(ids, s); found && !seen[j] {
+			seen[j] = true
+			out = append(out, i)
 		}
 	}
-	slices.SortFunc(out, cmp.Compare[int])
 	return out
 }
 

@@ -30,7 +30,10 @@ import (
 // messages are alike by the Jaccard index of their word 3-shingles (word sets for texts of
 // fewer than three words); and (a) also counts identical calls that keep failing: an identical
 // call that failed f ≥ 2 times gives min(1, (f−1)/3), so an agent that repeats the same failing
-// call four times is a loop, as in tau-bench airline task 9 trial 2. Length alone (c) is capped
+// call four times is a loop, as in tau-bench airline task 9 trial 2. Two more factors of 1
+// count runs of repeats whatever share of the trace they are: three or more identical calls
+// in a row (no other call between) that all failed, and three or more identical assistant
+// turns in a row (same text, same calls, same results). Length alone (c) is capped
 // at 0.5: a long run that makes progress (a 150-step SWE-agent fix) is worth a look, not a
 // FAIL; a long run that really loops is caught by (a) or (b).
 func (e *eval) loop() (float64, []Evidence) {
@@ -50,6 +53,14 @@ func (e *eval) loop() (float64, []Evidence) {
 
 	if f, items := e.repeatedCalls(); len(items) > 0 {
 		factor(f, items...)
+	}
+	if !e.ref {
+		if items := e.failingInARow(); len(items) > 0 {
+			factor(1, items...)
+		}
+		if items := e.turnsInARow(); len(items) > 0 {
+			factor(1, items...)
+		}
 	}
 	if len(e.assistant) >= 3 {
 		similar, pairs := e.similarPairs()
@@ -428,16 +439,121 @@ func appendValue(dst []byte, v pystr.Value) []byte {
 }
 
 // sortedKeys appends to idx the positions of d's members in order of their keys (Python
-// compares str by code point, which is the byte order of UTF-8). A dict's keys are distinct.
+// compares str by code point, which is the byte order of UTF-8). A dict's keys are distinct,
+// so any sort gives the same order: small objects (nearly all arguments) by insertion, which
+// needs no closure that would escape, larger ones by slices.SortFunc in O(n log n).
 func sortedKeys(d []pystr.Member, idx []int) []int {
+	start := len(idx)
 	for i := range d {
 		idx = append(idx, i)
 	}
-	// Insertion sort: argument objects are small, and it needs no closure that would escape.
-	for i := 1; i < len(idx); i++ {
-		for j := i; j > 0 && d[idx[j]].Key < d[idx[j-1]].Key; j-- {
-			idx[j], idx[j-1] = idx[j-1], idx[j]
+	s := idx[start:]
+	if len(s) > 16 {
+		slices.SortFunc(s, func(a, b int) int { return strings.Compare(d[a].Key, d[b].Key) })
+		return idx
+	}
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && d[s[j]].Key < d[s[j-1]].Key; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
 		}
 	}
 	return idx
+}
+
+// inARow is how many repeats in a row make a loop whatever share of the run they are.
+const inARow = 3
+
+// failingInARow finds runs of at least inARow identical calls, one after another with no
+// other call between, that all failed: an agent sending the same wrong answer again and again
+// ("Wrong flag!" four times) learns nothing from the failures.
+func (e *eval) failingInARow() []Evidence {
+	var ev []Evidence
+	var prev, cur []byte
+	start := 0
+	flush := func(end int) { // calls start…end−1 are one run
+		if end-start < inARow {
+			return
+		}
+		msgs := make([]int, 0, end-start)
+		for i := start; i < end; i++ {
+			msgs = append(msgs, e.calls[i].msg)
+		}
+		c := e.calls[start].call
+		ev = append(ev, Evidence{Signal: SignalLoop,
+			Text: fmt.Sprintf("`%s` sent %d times in a row with identical arguments %s, failing every time: %s",
+				c.Tool, end-start, shortArgs(c), messages(msgs)),
+			Messages: keep(msgs)})
+	}
+	failedCall := func(i int) bool {
+		r := e.pairs.resultOf[i]
+		return r >= 0 && e.failed(int(r))
+	}
+	for i := range e.calls {
+		if !failedCall(i) {
+			flush(i)
+			start = i + 1
+			prev = prev[:0]
+			continue
+		}
+		cur = appendCanonical(append(cur[:0], e.calls[i].call.Tool...), &e.calls[i])
+		if i == start || !bytes.Equal(cur, prev) || e.toolOf[i] != e.toolOf[i-1] {
+			flush(i)
+			start = i
+		}
+		prev, cur = cur, prev
+	}
+	flush(len(e.calls))
+	return itemised(SignalLoop, ev, "runs of identical failing calls")
+}
+
+// turnsInARow finds runs of at least inARow consecutive assistant turns that are the same:
+// the same text (not empty), the same calls, and the same results for them.
+func (e *eval) turnsInARow() []Evidence {
+	var ev []Evidence
+	var prev, cur []byte
+	start := 0
+	flush := func(end int) { // assistant turns start…end−1 are one run
+		if end-start < inARow {
+			return
+		}
+		msgs := slices.Clone(e.assistant[start:end])
+		ev = append(ev, Evidence{Signal: SignalLoop,
+			Text:     fmt.Sprintf("%d identical assistant turns in a row (same text, calls and results): %s", end-start, messages(msgs)),
+			Messages: keep(msgs)})
+	}
+	k := 0 // first call of the message
+	callAt := func(msg int) int {
+		for k < len(e.calls) && e.calls[k].msg < msg {
+			k++
+		}
+		return k
+	}
+	for j, i := range e.assistant {
+		m := &e.t.Messages[i]
+		text := strip(m.Content)
+		if text == "" {
+			flush(j)
+			start = j + 1
+			continue
+		}
+		cur = append(cur[:0], text...)
+		for c := callAt(i); c < len(e.calls) && e.calls[c].msg == i; c++ {
+			cur = append(cur, 0)
+			cur = append(cur, e.calls[c].call.Tool...)
+			cur = append(cur, 0)
+			cur = appendCanonical(cur, &e.calls[c])
+			if r := e.pairs.resultOf[c]; r >= 0 {
+				res := e.results[r].res
+				cur = strconv.AppendBool(append(cur, 0), res.Success)
+				cur = append(append(cur, 0), res.Content...)
+			}
+		}
+		if j == start || !bytes.Equal(cur, prev) {
+			flush(j)
+			start = j
+		}
+		prev, cur = cur, prev
+	}
+	flush(len(e.assistant))
+	return itemised(SignalLoop, ev, "runs of identical assistant turns")
 }

@@ -3,6 +3,7 @@ package reliability
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/agentgate/agentgate/gate/pystr"
@@ -26,11 +27,19 @@ var errorLike = []string{"error", "failed", "undefined", "null", "none", "nan"}
 //
 // Reference: (d) is a substring search of Python's str(arguments).lower(), so a search for
 // "error handling", a key named "none_of" or a null value (printed None) counts.
-// Default: (d) counts a call only when one of its argument values is itself error-like (see
-// errorLike), never for a key or a word inside a sentence; and (a) also takes the failure
-// rate of each tool with three or more results, so that a tool that keeps failing is not
-// hidden behind calls that cannot fail (tau-bench's think and calculate): when one tool's
-// calls mostly fail (more than half), the factor is min(1, 1.5·that tool's rate) if larger.
+// Default: the signal is the largest factor, not their mean, so that finding one more
+// problem never lowers it (a mean dilutes 9 failed calls of 9 with a minor finding). (d)
+// counts a call only when one of its argument values is itself error-like (see errorLike),
+// never for a key or a word inside a sentence. (b) does not count an empty string (an
+// optional field left empty, "address2": ""), reads Python dict literals as values, and
+// reports arguments that are neither JSON nor such a literal on their own, as not valid JSON.
+// (a) also takes the failure rate of each tool with three or more results, so that a tool
+// that keeps failing is not hidden behind calls that cannot fail (tau-bench's think and
+// calculate): when more than half of one tool's results are failures the run never
+// recovered from, the factor is min(1, 1.5·that share) if larger. A failure is recovered
+// when a later call of the same tool succeeds and the failed call is not sent again,
+// identical, to fail again (a lookup that fails on a wrong zip code and succeeds once the
+// user corrects it is the agent doing its job).
 func (e *eval) misuse() (float64, []Evidence) {
 	if len(e.t.Messages) == 0 || len(e.calls) == 0 {
 		return 0, nil
@@ -58,14 +67,14 @@ func (e *eval) misuse() (float64, []Evidence) {
 		}
 		if !e.ref {
 			for _, t := range e.failingTools() {
-				tf := math.Min(1, float64(t.failed)/float64(t.results)*1.5)
+				tf := math.Min(1, float64(len(t.failedAt))/float64(t.results)*1.5)
 				if !fired || tf > f {
 					f = tf
 				}
 				fired = true
 				rk.add(tf, Evidence{Signal: SignalToolMisuse,
-					Text: fmt.Sprintf("`%s` failed %d of %d times: %s", t.tool, t.failed, t.results,
-						messages(t.failedAt)),
+					Text: fmt.Sprintf("`%s` failed %d of %d times, %d of them never recovered (no later success, or sent again to fail again): %s",
+						t.tool, t.failed, t.results, len(t.failedAt), messages(t.failedAt)),
 					Messages: keep(t.failedAt)})
 			}
 		}
@@ -76,15 +85,25 @@ func (e *eval) misuse() (float64, []Evidence) {
 
 	bad := e.badItems[:0]
 	defer func() { e.badItems = bad[:0] }()
+	var notJSON []toolItem // default profile: neither JSON nor a Python literal
 	takesArgs := e.toolsTakingArgs()
 	for i := range e.calls {
 		c := &e.calls[i]
 		if !e.ref && isEmptyObject(c.args) && !takesArgs[e.toolOf[i]] {
 			continue // a tool without parameters is called with {}: nothing is missing
 		}
-		if badArgs(c) {
-			bad = append(bad, toolItem{tool: e.calls[i].call.Tool, msg: e.calls[i].msg})
+		if c.notJSON {
+			notJSON = append(notJSON, toolItem{tool: c.call.Tool, msg: c.msg})
+		} else if e.badArgs(c) {
+			bad = append(bad, toolItem{tool: c.call.Tool, msg: c.msg})
 		}
+	}
+	if share := float64(len(notJSON)) / float64(len(e.calls)); len(notJSON) > 0 && share > 0.2 {
+		factors = append(factors, share)
+		list, msgs := byTool(notJSON)
+		rk.add(share, Evidence{Signal: SignalToolMisuse,
+			Text:     fmt.Sprintf("%d of %d calls have arguments that are not valid JSON: %s", len(notJSON), len(e.calls), list),
+			Messages: keep(msgs)})
 	}
 	if share := float64(len(bad)) / float64(len(e.calls)); len(bad) > 0 && share > 0.2 {
 		factors = append(factors, share)
@@ -141,6 +160,9 @@ func (e *eval) misuse() (float64, []Evidence) {
 	if len(factors) == 0 {
 		return 0, nil
 	}
+	if !e.ref {
+		return clamp(slices.Max(factors)), rk.evidence()
+	}
 	sum := 0.0
 	for _, f := range factors {
 		sum += f
@@ -151,7 +173,9 @@ func (e *eval) misuse() (float64, []Evidence) {
 // badArgs is RS-1's check (b): arguments that are falsy, or a dict holding None or a string
 // that strips to "", "null", "undefined" or "None". Arguments that are not a dict (raw text
 // that is not JSON, or a JSON list or scalar) crash RS-1; SPEC §2.1 makes them bad arguments.
-func badArgs(c *callRef) bool {
+// The default profile does not count a string that strips to "": an optional field left
+// empty is not a missing argument.
+func (e *eval) badArgs(c *callRef) bool {
 	v := c.args
 	if !v.Truthy() || v.Kind != pystr.KindDict {
 		return true
@@ -162,7 +186,11 @@ func badArgs(c *callRef) bool {
 			return true
 		case pystr.KindStr:
 			switch strip(m.Text) {
-			case "", "null", "undefined", "None":
+			case "":
+				if e.ref {
+					return true
+				}
+			case "null", "undefined", "None":
 				return true
 			}
 		}
@@ -303,11 +331,11 @@ type toolFailures struct {
 	tool            string
 	first           int // index of the tool's first result
 	results, failed int
-	failedAt        []int // messages of the failed results
+	failedAt        []int // messages of the failed results the run never recovered from
 }
 
 // failingTools returns the tools with at least three paired results of which more than half
-// failed, in order of their first result.
+// are failures never recovered from (see misuse), in order of their first result.
 func (e *eval) failingTools() []toolFailures {
 	results, failed := grow(e.toolCounts, len(e.tools)), grow(e.toolFailed, len(e.tools))
 	e.toolCounts, e.toolFailed = results, failed
@@ -325,27 +353,50 @@ func (e *eval) failingTools() []toolFailures {
 	if !any {
 		return nil
 	}
-	// slot[t] is 1 + the index in out of tool t, once listed
-	slot := grow(e.toolSlot, len(e.tools))
-	e.toolSlot = slot
-	var out []toolFailures
-	for k := range e.results {
+	// Walk the results from the last: a failure is recovered when its tool succeeded later
+	// and no identical call failed later.
+	lastOK := grow(e.toolSlot, len(e.tools)) // 1 + index of the tool's last success, 0 if none
+	e.toolSlot = lastOK
+	failedLater := map[string]bool{} // keys of failed calls seen (later in the trace)
+	unrecovered := make([][]int, len(e.tools))
+	var key []byte
+	for k := len(e.results) - 1; k >= 0; k-- {
 		c := e.pairs.callOf[k]
 		if c < 0 {
 			continue
 		}
 		t := e.toolOf[c]
 		if results[t] < 3 || 2*failed[t] <= results[t] {
+			continue // cannot fire even if no failure was recovered
+		}
+		if !e.failed(k) {
+			if lastOK[t] == 0 {
+				lastOK[t] = k + 1
+			}
 			continue
 		}
-		if slot[t] == 0 { // the tool's first result: results come in order
-			out = append(out, toolFailures{tool: e.tools[t], first: k, results: results[t], failed: failed[t]})
-			slot[t] = len(out)
+		key = appendCanonical(append(append(key[:0], e.tools[t]...), 0), &e.calls[c])
+		repeated := failedLater[string(key)]
+		failedLater[string(key)] = true
+		if lastOK[t] == 0 || repeated {
+			unrecovered[t] = append(unrecovered[t], e.results[k].msg)
 		}
-		if e.failed(k) {
-			o := &out[slot[t]-1]
-			o.failedAt = append(o.failedAt, e.results[k].msg)
+	}
+	var out []toolFailures
+	seen := make([]bool, len(e.tools))
+	for k := range e.results {
+		c := e.pairs.callOf[k]
+		if c < 0 {
+			continue
 		}
+		t := e.toolOf[c]
+		if seen[t] || 2*len(unrecovered[t]) <= results[t] || results[t] < 3 {
+			continue
+		}
+		seen[t] = true // the tool's first result: results come in order
+		at := unrecovered[t]
+		slices.Reverse(at)
+		out = append(out, toolFailures{tool: e.tools[t], first: k, results: results[t], failed: failed[t], failedAt: at})
 	}
 	return out
 }

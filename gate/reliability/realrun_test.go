@@ -25,10 +25,15 @@ var realRuns = []struct {
 		"books JFK–SEA: one payment-total error, recomputes with the user, books"},
 	{"tau-bench-airline-sample.json", 1, "0#2", verdict.Pass, 0.045,
 		"same task: one payment-total error, corrected, booked"},
-	{"tau-bench-airline-sample.json", 2, "0#3", verdict.Warn, 0.1603846153846154,
-		"4 of 7 book_reservation calls fail (certificates not found), the same failing booking is sent twice, and the user ends with a duplicate reservation"},
-	{"tau-bench-airline-sample.json", 3, "3#0", verdict.Warn, 0.075,
-		"update_reservation_flights fails 5 of 6 times (no seats, gift card balance ×3, certificate) before a credit card works"},
+	// 0#3 and 3#0 were WARN until failures the run recovered from stopped counting as misuse
+	// (issue 15): every failed booking or update is followed by a successful one, after the
+	// user chose another payment; the one identical retry (0#3, messages 24 and 38) was asked
+	// for by the user. What goes wrong in 0#3 (a reservation never cancelled, so the user ends
+	// with two) is the task's outcome, which the reward measures, not reliability.
+	{"tau-bench-airline-sample.json", 2, "0#3", verdict.Pass, 0.1603846153846154,
+		"4 of 7 book_reservation calls fail (amount, certificates not found); each is followed by a successful booking, with the user choosing the payment"},
+	{"tau-bench-airline-sample.json", 3, "3#0", verdict.Pass, 0.075,
+		"update_reservation_flights fails 5 of 6 times (no seats, gift card balance ×3, certificate), the user picking each new payment, until a credit card works"},
 	{"tau-bench-airline-sample.json", 4, "3#1", verdict.Pass, 0.045,
 		"one no-seats error, searches again, updates"},
 	{"tau-bench-airline-sample.json", 5, "3#2", verdict.Pass, 0.045,

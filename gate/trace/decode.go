@@ -99,6 +99,8 @@ type jsonMessage struct {
 	FunctionCall                   *jsonFunction
 	Usage                          *jsonUsage
 	TokenUsage                     *jsonUsage
+	// SWE-agent text actions (textactions.go)
+	Action, Observation, Thought, Response, MessageType rawRef
 }
 
 type jsonCall struct {
@@ -167,10 +169,13 @@ type decoder struct {
 	markAt    markPlace
 	markWhat  string
 	sawAnthro bool // Anthropic-style usage somewhere (a weak sign)
+
+	pendingAction string // id of a text action awaiting its observation (textactions.go)
 }
 
 func (d *decoder) decode(rec input.Record) (*Trace, error) {
 	d.rec, d.key, d.msgs, d.shape, d.markAt, d.markWhat, d.sawAnthro = rec, "", nil, "", markPlace{}, "", false
+	d.pendingAction = ""
 	// A new arena for every record, as the strings of the last trace point into the old one,
 	// unless they are known to be dead.
 	if d.reuse && cap(d.scratch.arena) >= len(rec.Data) {
@@ -312,6 +317,14 @@ func (d *decoder) pickList(jr *jsonRecord) error {
 		if allHaveRoles(l) {
 			chosen = i
 			break
+		}
+	}
+	if chosen >= 0 && !allHaveRoles(jr.Lists[chosen]) {
+		for i, l := range jr.Lists { // no list of messages: SWE-agent steps will do
+			if jr.Present[i] && allSteps(l) {
+				chosen = i
+				break
+			}
 		}
 	}
 	if chosen >= 0 {
@@ -527,6 +540,9 @@ type builder struct {
 // message normalises message i into out.
 func (d *decoder) message(i int, b *builder, out *Message) error {
 	m := &d.msgs[i]
+	if isStep(m) {
+		return d.step(i, b, out)
+	}
 	if m.Role == "" {
 		return d.errAt(path(d.key, i), `has no "role" (expected "user", "assistant", "system" or "tool")`)
 	}
@@ -591,6 +607,7 @@ func (d *decoder) message(i int, b *builder, out *Message) error {
 	if len(b.results) > nr {
 		out.Results = b.results[nr:len(b.results):len(b.results)]
 	}
+	d.textAction(i, b, out)
 	return nil
 }
 

@@ -615,6 +615,16 @@ func (p *parser) message(m *jsonMessage) {
 			m.Usage = p.usage(m.Usage)
 		case "token_usage":
 			m.TokenUsage = p.usage(m.TokenUsage)
+		case "action":
+			m.Action = p.skip()
+		case "observation":
+			m.Observation = p.skip()
+		case "thought":
+			m.Thought = p.skip()
+		case "response":
+			m.Response = p.skip()
+		case "message_type":
+			m.MessageType = p.skip()
 		default:
 			p.skip()
 		}

@@ -1,0 +1,257 @@
+package reliability
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/agentgate/agentgate/gate/pystr"
+)
+
+// The default profile's reading of what assistant messages claim (hallucination.go):
+//
+//   - a claim of tool use: "I called the refund tool", "we ran the tests", "using the tool",
+//     "the tool call". The verbs called, executed, ran the and invoked are a claim only after
+//     "I" or "we" (with at most three of have, 've, just, already... between), so that
+//     naming is not claiming: "a setting called X", "a new file called reproduce.py", "when
+//     executed".
+//   - a claim of success: "successfully", or "has been updated", "was booked", "I've
+//     cancelled" (a form of be or have, then a participle of a completed action), in a
+//     message that does not also speak of trouble (error, issue, unable, unfortunately,
+//     not...).
+
+// claimVerbs need a first-person subject before them; claimNouns do not.
+var (
+	claimVerbs = [][]uint64{appendWords(nil, "called"), appendWords(nil, "executed"),
+		appendWords(nil, "ran the"), appendWords(nil, "invoked")}
+	claimVerbNames = []string{"called", "executed", "ran the", "invoked"}
+	claimNouns     = [][]uint64{appendWords(nil, "using the tool"), appendWords(nil, "tool call"),
+		appendWords(nil, "tool calls")}
+	claimNounNames = []string{"using the tool", "tool call", "tool calls"}
+	subjects       = hashSet("i", "we")
+	// between a subject and its verb: "I have just called", "we've also run"
+	auxiliaries = hashSet("have", "ve", "had", "d", "just", "already", "also", "then", "now",
+		"successfully", "first", "again", "actually", "indeed", "previously", "earlier")
+)
+
+func hashSet(words ...string) []uint64 {
+	var out []uint64
+	for _, w := range words {
+		out = append(out, appendWords(nil, w)...)
+	}
+	return sortedSet(out)
+}
+
+func inSet(set []uint64, h uint64) bool {
+	_, ok := slices.BinarySearch(set, h)
+	return ok
+}
+
+// toolUseClaim returns the claim of tool use in words (a message's word hashes), or "".
+func toolUseClaim(words []uint64) string {
+	for i := range words {
+		for k, p := range claimNouns {
+			if hasRunAt(words, i, p) {
+				return claimNounNames[k]
+			}
+		}
+		for k, p := range claimVerbs {
+			if hasRunAt(words, i, p) && firstPerson(words, i) {
+				return claimVerbNames[k]
+			}
+		}
+	}
+	return ""
+}
+
+func hasRunAt(words []uint64, i int, phrase []uint64) bool {
+	return i+len(phrase) <= len(words) && slices.Equal(words[i:i+len(phrase)], phrase)
+}
+
+// firstPerson reports whether the verb at words[i] has "I" or "we" for subject, with at most
+// three auxiliaries or adverbs between them.
+func firstPerson(words []uint64, i int) bool {
+	for j := i - 1; j >= 0 && j >= i-4; j-- {
+		if inSet(subjects, words[j]) {
+			return true
+		}
+		if !inSet(auxiliaries, words[j]) {
+			return false
+		}
+	}
+	return false
+}
+
+// Words of success claims, compared as lower-cased text.
+var (
+	beHave       = []string{"has", "have", "had", "was", "were", "is", "are", "been", "ve"}
+	doneVerbs    = []string{"updated", "changed", "modified", "cancelled", "canceled", "booked", "processed", "issued", "refunded", "completed", "placed", "exchanged", "returned", "created", "saved", "applied", "added", "removed", "sent", "submitted", "confirmed", "reset", "fixed", "resolved", "deleted", "transferred", "scheduled", "reserved", "upgraded", "downgraded", "rebooked", "paid", "charged", "approved"}
+	troubleWords = []string{"error", "errors", "issue", "issues", "unable", "unfortunately", "failed", "fail", "fails", "failure", "couldn", "cannot", "can", "not", "didn", "wasn", "isn", "unsuccessful", "problem", "problems", "sorry", "apologize", "apologies", "however", "yet"}
+	// toolStopWords say nothing about what a tool does.
+	toolStopWords = []string{"get", "find", "search", "list", "by", "id", "ids", "the", "a", "an", "of", "for", "to", "and", "or", "details", "detail", "info", "tool", "user", "do", "run", "call", "api", "pending", "new", "with", "from", "on", "in"}
+)
+
+// textWords splits text into lower-cased words (runs of letters and digits).
+func textWords(text string) []string {
+	low := pystr.Lower(text)
+	var out []string
+	start := -1
+	for i := 0; i <= len(low); {
+		r, size := rune(' '), 1
+		if i < len(low) {
+			r, size = utf8.DecodeRuneInString(low[i:])
+		}
+		if i < len(low) && isWordRune(r) {
+			if start < 0 {
+				start = i
+			}
+		} else if start >= 0 {
+			out = append(out, low[start:i])
+			start = -1
+		}
+		i += size
+	}
+	return out
+}
+
+// successClaim returns the words of a success claim in words ("successfully updated", "has
+// been booked"), or "" when there is none or the message speaks of trouble.
+func successClaim(words []string) string {
+	claim := ""
+	for i, w := range words {
+		if slices.Contains(troubleWords, w) {
+			return ""
+		}
+		if claim != "" {
+			continue
+		}
+		switch {
+		case w == "successfully":
+			claim = w
+			if i+1 < len(words) && slices.Contains(doneVerbs, words[i+1]) {
+				claim += " " + words[i+1]
+			} else if i > 0 && slices.Contains(doneVerbs, words[i-1]) {
+				claim = words[i-1] + " " + claim
+			}
+		case slices.Contains(doneVerbs, w) && i > 0:
+			j := i - 1
+			if words[j] == "successfully" || words[j] == "now" || words[j] == "also" || words[j] == "just" {
+				j--
+			}
+			if j >= 0 && slices.Contains(beHave, words[j]) {
+				claim = strings.Join(words[j:i+1], " ")
+			}
+		}
+	}
+	return claim
+}
+
+// toolWords returns the words of a tool's name that say what it does: split at _, -, . and
+// lower-to-upper case changes, lower-cased, without toolStopWords.
+func toolWords(name string) []string {
+	var out []string
+	start := 0
+	flush := func(end int) {
+		if end > start {
+			if w := strings.ToLower(name[start:end]); !slices.Contains(toolStopWords, w) && len(w) >= 3 {
+				out = append(out, w)
+			}
+		}
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case c == '_' || c == '-' || c == '.' || c == ' ' || c == '/':
+			flush(i)
+			start = i + 1
+		case 'A' <= c && c <= 'Z' && i > start && 'a' <= name[i-1] && name[i-1] <= 'z':
+			flush(i)
+			start = i
+		}
+	}
+	flush(len(name))
+	return out
+}
+
+// related reports whether two words share a stem: a common prefix of at least four letters
+// (all of the shorter word when it is shorter) that leaves at most three letters of the
+// shorter word (book/booked, modify/modified, reservation/reserved, update/updated).
+func related(a, b string) bool {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	short := min(len(a), len(b))
+	return n >= min(4, short) && n >= short-3
+}
+
+// mentionsTool reports whether some word of the message shares a stem with a word of the
+// tool's name.
+func mentionsTool(words []string, tool string) bool {
+	for _, t := range toolWords(tool) {
+		for _, w := range words {
+			if related(w, t) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// maxPending bounds the failures a claim is compared with (the latest failure of each of the
+// last tools to fail), so that a hostile trace cannot make the search quadratic.
+const maxPending = 32
+
+// pendingFailure is a failed call of one tool that no success has followed yet.
+type pendingFailure struct {
+	tool        string
+	callMsg, at int // the call's message and the failed result's message
+}
+
+// falseSuccess finds success claimed after a failure: an assistant message (without calls)
+// claiming success, speaking of no trouble and naming what a tool whose last call failed
+// does, when no call has succeeded since that failure. A success with an empty result (a
+// think or note tool) only settles the failures of its own tool: it shows nothing was done.
+func (e *eval) falseSuccess() []Evidence {
+	var pending []pendingFailure
+	var out []Evidence
+	k := 0 // next result
+	for i := range e.t.Messages {
+		m := &e.t.Messages[i]
+		if m.Role == "assistant" && len(m.Calls) == 0 && len(pending) > 0 && strings.TrimSpace(m.Content) != "" {
+			words := textWords(m.Content)
+			if claim := successClaim(words); claim != "" {
+				for j := len(pending) - 1; j >= 0; j-- {
+					p := pending[j]
+					if mentionsTool(words, p.tool) {
+						out = append(out, Evidence{Signal: SignalHallucination,
+							Text: fmt.Sprintf("assistant message %d claims success (%q) after the call of `%s` at message %d failed (message %d), with no success since",
+								i, claim, p.tool, p.callMsg, p.at),
+							Messages: keep([]int{i, p.callMsg, p.at})})
+						break
+					}
+				}
+			}
+		}
+		for range m.Results {
+			r, c := e.results[k], e.pairs.callOf[k]
+			k++
+			switch {
+			case !r.res.Success && c >= 0:
+				tool := e.calls[c].call.Tool
+				pending = slices.DeleteFunc(pending, func(p pendingFailure) bool { return p.tool == tool })
+				if len(pending) == maxPending {
+					pending = append(pending[:0], pending[1:]...)
+				}
+				pending = append(pending, pendingFailure{tool: tool, callMsg: e.calls[c].msg, at: i})
+			case r.res.Success && strings.TrimSpace(r.res.Content) != "":
+				pending = pending[:0]
+			case r.res.Success && c >= 0:
+				tool := e.calls[c].call.Tool
+				pending = slices.DeleteFunc(pending, func(p pendingFailure) bool { return p.tool == tool })
+			}
+		}
+	}
+	return out
+}
