@@ -92,4 +92,3 @@ func (w *lazyFile) Write(p []byte) (int, error) {
 	}
 	return n, err
 }
-
