@@ -13,8 +13,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 	"unicode/utf8"
 )
@@ -58,40 +56,6 @@ func (rec Record) Errorf(format string, args ...any) *Error {
 func IsInputError(err error) bool {
 	var e *Error
 	return errors.As(err, &e)
-}
-
-// Expand resolves glob patterns into a sorted list of distinct files. A pattern that matches
-// nothing is an error: a gate that silently evaluates nothing would pass everything.
-func Expand(patterns []string) ([]string, error) {
-	seen := map[string]bool{}
-	var files []string
-	for _, p := range patterns {
-		p = strings.TrimSpace(p)
-		if p == "" {
-			continue
-		}
-		matches, err := filepath.Glob(p)
-		if err != nil {
-			return nil, &Error{File: p, Msg: fmt.Sprintf("bad glob pattern: %v", err)}
-		}
-		n := 0
-		for _, m := range matches {
-			st, err := os.Stat(m)
-			if err != nil || st.IsDir() {
-				continue
-			}
-			n++
-			if !seen[m] {
-				seen[m] = true
-				files = append(files, m)
-			}
-		}
-		if n == 0 {
-			return nil, &Error{File: p, Msg: "no files match this pattern"}
-		}
-	}
-	sort.Strings(files)
-	return files, nil
 }
 
 // SplitList splits a flag or action input that may hold several patterns, separated by
