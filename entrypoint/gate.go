@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/agentgate/agentgate/gate"
@@ -128,75 +126,6 @@ func reportSource(underActions bool, getenv func(string) string) gate.Source {
 		src.RunID, src.RunAttempt = getenv("GITHUB_RUN_ID"), getenv("GITHUB_RUN_ATTEMPT")
 	}
 	return src
-}
-
-// writeReportFile writes a report atomically enough for CI: to a temporary file beside it,
-// then renamed, so a reader never sees half a report.
-//
-// The report is streamed into the temporary file rather than built in memory first: the JSON
-// report of a large suite is tens of megabytes (56 MB for 1 GB of traces), and a buffer of it,
-// grown by doubling, was the largest thing the gate held. The directory and the temporary file
-// are created at the first byte written, so a report that fails before writing anything (a
-// number JSON cannot hold) leaves nothing behind, as when it was built in memory; one that
-// fails later leaves no temporary file.
-func writeReportFile(path string, write func(io.Writer) error) (err error) {
-	tmp := path + ".tmp"
-	w := &lazyFile{path: path, tmp: tmp}
-	defer func() {
-		if err != nil {
-			if w.f != nil {
-				w.f.Close() // a second Close after a failed one does no harm
-				os.Remove(tmp)
-			}
-			err = fmt.Errorf("writing %s: %w", path, err)
-		}
-	}()
-	if err := write(w); err != nil {
-		return err
-	}
-	// open creates the file of an empty report, and returns the error of a failed write that
-	// write did not report
-	if err := w.open(); err != nil {
-		return err
-	}
-	if err := w.f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
-}
-
-// lazyFile is an io.Writer that creates its file (and the file's directory) at the first
-// write. A failed write is sticky: every later write returns the same error.
-type lazyFile struct {
-	path, tmp string
-	f         *os.File
-	err       error
-}
-
-// open creates the file, once.
-func (w *lazyFile) open() error {
-	if w.f != nil || w.err != nil {
-		return w.err
-	}
-	if dir := filepath.Dir(w.path); dir != "." {
-		if w.err = os.MkdirAll(dir, 0o755); w.err != nil {
-			return w.err
-		}
-	}
-	w.f, w.err = os.OpenFile(w.tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
-	return w.err
-}
-
-// Write writes p to the file, creating it first if need be.
-func (w *lazyFile) Write(p []byte) (int, error) {
-	if err := w.open(); err != nil {
-		return 0, err
-	}
-	n, err := w.f.Write(p)
-	if err != nil {
-		w.err = err
-	}
-	return n, err
 }
 
 // reproduceCommand is the CLI line that gives the same answer locally, shown in the report.

@@ -33,8 +33,8 @@ func TestLoadMergedErrors(t *testing.T) {
 		p          profile.Profile
 		want       string
 	}{
-		{"not an object", `["a"]` + "\n", profile.Default,
-			`f0.jsonl:1:1: a pairs record must be a JSON object {"qid", "scholar", "auditor", ...}, found a JSON array`},
+		{"not an object", `["a"]` + "\n", profile.Default, // '[' starts an array of records (SPEC §12)
+			`f0.jsonl:1:2: a pairs record must be a JSON object {"qid", "scholar", "auditor", ...}, found a JSON string`},
 		{"missing qid", `{` + vv + `}` + "\n", profile.Default, `f0.jsonl:1:1: missing field "qid"`},
 		{"missing qid, reference too", `{` + vv + `}` + "\n", profile.Reference, `f0.jsonl:1:1: missing field "qid"`},
 		{"missing auditor", "\n  {\"qid\": \"a\", \"scholar\": {\"label\": \"VALID\"}}\n", profile.Default, `f0.jsonl:2:3: missing field "auditor"`},

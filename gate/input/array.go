@@ -18,33 +18,40 @@ import (
 // exactly what it always said. So the two agree on every input, errors included; the scanner
 // only needs to accept no more than encoding/json does (FuzzArrayScanner checks that).
 
-// errFallBack asks eachValue to read the file again with eachValueStream.
+// errFallBack asks eachScanned to read the file again with eachStreamed.
 var errFallBack = errors.New("input: read again with encoding/json")
 
-// eachValue reads a file holding one JSON value: a record, or an array streamed element by
-// element.
+// eachValue reads r as an array of records if its first byte that is not white space is '[',
+// and as a sequence of values otherwise, with the scanner (falling back on encoding/json).
 func eachValue(name string, r io.Reader, fn func(Record) error) error {
-	rs, ok := r.(io.ReadSeeker)
-	if !ok {
-		return eachValueStream(name, r, fn)
-	}
-	start, err := rs.Seek(0, io.SeekCurrent)
+	src := newSource(r)
+	layout, err := src.detect(name)
 	if err != nil {
-		return eachValueStream(name, r, fn)
+		return err
+	}
+	return eachScanned(name, src, layout != Array, fn)
+}
+
+// eachScanned reads an array of records (seq false) or a sequence of JSON values (seq true)
+// with the scanner, and reads it again with eachStreamed when the scanner meets anything
+// unusual, or at once when the source cannot be read again.
+func eachScanned(name string, src *source, seq bool, fn func(Record) error) error {
+	if !src.canRewind() {
+		return eachStreamed(name, src, seq, fn)
 	}
 	delivered := 0
-	err = eachArray(name, rs, func(rec Record) error {
+	err := eachArray(name, src, seq, func(rec Record) error {
 		delivered++
 		return fn(rec)
 	})
 	if err != errFallBack {
 		return err
 	}
-	if _, err := rs.Seek(start, io.SeekStart); err != nil {
+	if err := src.rewind(); err != nil {
 		return &Error{File: name, Msg: "read error: " + err.Error()}
 	}
 	skip := delivered
-	return eachValueStream(name, rs, func(rec Record) error {
+	return eachStreamed(name, src, seq, func(rec Record) error {
 		if skip > 0 {
 			skip--
 			return nil
@@ -79,7 +86,8 @@ func (a *arrayReader) fill(keep int) bool {
 		a.base += int64(keep)
 	}
 	if cap(a.buf)-len(a.buf) < 64<<10 {
-		nb := make([]byte, len(a.buf), max(2*cap(a.buf), 256<<10))
+		// double the window, but not far past the largest record allowed
+		nb := make([]byte, len(a.buf), max(min(2*cap(a.buf), MaxRecord+128<<10), len(a.buf)+64<<10, 256<<10))
 		copy(nb, a.buf)
 		a.buf = nb
 	}
@@ -126,9 +134,10 @@ func (a *arrayReader) count(off int64) {
 	a.counted = off
 }
 
-// eachArray delivers the elements of a file that holds one JSON array, or returns
-// errFallBack (after the records it could deliver) for anything else.
-func eachArray(name string, r io.Reader, fn func(Record) error) error {
+// eachArray delivers the elements of a file that holds one JSON array (or, if seq, the values
+// of a sequence of JSON values), or returns errFallBack (after the records it could deliver)
+// for anything else. A record longer than MaxRecord is an error.
+func eachArray(name string, r io.Reader, seq bool, fn func(Record) error) error {
 	a := &arrayReader{r: r, line: 1}
 	a.fill(0)
 	i := 0 // offset in a.buf
@@ -155,16 +164,18 @@ func eachArray(name string, r io.Reader, fn func(Record) error) error {
 		}
 		return nil // nothing but white space: no records, as encoding/json says
 	}
-	if a.buf[i] != '[' {
-		return errFallBack // a single record: eachValueStream reads those
-	}
-	i++
-	if !skipSpace() {
-		return errFallBack
-	}
-	if a.buf[i] == ']' {
+	if !seq {
+		if a.buf[i] != '[' {
+			return errFallBack
+		}
 		i++
-		return a.end(skipSpace)
+		if !skipSpace() {
+			return errFallBack
+		}
+		if a.buf[i] == ']' {
+			i++
+			return a.end(skipSpace)
+		}
 	}
 	for {
 		// one element, read whole
@@ -179,6 +190,10 @@ func eachArray(name string, r io.Reader, fn func(Record) error) error {
 			if !s.truncated || a.eof {
 				return errFallBack
 			}
+			if len(a.buf)-i > MaxRecord {
+				line, col := a.position(a.base + int64(i))
+				return tooLarge(name, line, col)
+			}
 			keep := i
 			if !a.fill(keep) {
 				return errFallBack
@@ -187,6 +202,9 @@ func eachArray(name string, r io.Reader, fn func(Record) error) error {
 		}
 		off := a.base + int64(i)
 		line, col := a.position(off)
+		if end-i > MaxRecord {
+			return tooLarge(name, line, col)
+		}
 		data := a.buf[i:end:end]
 		if !utf8.Valid(data) {
 			return invalidUTF8(name, line, col, data)
@@ -195,6 +213,15 @@ func eachArray(name string, r io.Reader, fn func(Record) error) error {
 			return err
 		}
 		i = end
+		if seq {
+			if !skipSpace() {
+				if a.err != nil {
+					return errFallBack
+				}
+				return nil
+			}
+			continue
+		}
 		if !skipSpace() {
 			return errFallBack
 		}

@@ -94,13 +94,15 @@ func blank(l []byte) bool {
 }
 
 // ChunkReader reads a JSON Lines file in chunks of whole lines. A line longer than the
-// chunk size makes a longer chunk: lines may be of any length.
+// chunk size makes a longer chunk: lines may be of any length up to MaxRecord bytes (newline
+// excluded); a longer one is an error naming it, after the chunks of the lines before.
 type ChunkReader struct {
 	name string
 	r    io.Reader
 	line int    // number of the next chunk's first line
 	rest []byte // the start of a line read with the previous chunk
 	err  error  // the reader's error (io.EOF at the end), once seen
+	long bool   // the line being read is longer than MaxRecord
 	done bool
 }
 
@@ -128,7 +130,11 @@ func (cr *ChunkReader) Next(buf []byte) (Chunk, error) {
 	for {
 		for cr.err == nil && len(buf) <= size-minRead {
 			if cap(buf)-len(buf) < minRead {
-				nb := make([]byte, len(buf), max(size, 2*cap(buf)))
+				newCap := max(size, 2*cap(buf))
+				if limit := MaxRecord + 2*minRead; newCap > limit && size <= limit {
+					newCap = max(limit, len(buf)+minRead) // no further than a line may need
+				}
+				nb := make([]byte, len(buf), newCap)
 				copy(nb, buf)
 				buf = nb
 			}
@@ -141,42 +147,84 @@ func (cr *ChunkReader) Next(buf []byte) (Chunk, error) {
 				cr.err = io.ErrNoProgress // as bufio gives up on such a reader
 			}
 		}
+		// the line being read (after the last newline) may already be too long: the lines
+		// before it go first, then the error
+		last := bytes.LastIndexByte(buf[scanned:], '\n')
+		if last >= 0 {
+			last += scanned
+		}
+		if len(buf)-(last+1) > MaxRecord {
+			cr.done, cr.long = true, true
+			if last < 0 {
+				return Chunk{}, cr.finalErr()
+			}
+			return cr.emit(buf[:last+1])
+		}
 		if errors.Is(cr.err, io.EOF) {
 			// everything is read: the last line may lack its newline
 			cr.done = true
 			if len(buf) == 0 {
 				return Chunk{}, io.EOF
 			}
-			return cr.chunk(buf), nil
+			return cr.emit(buf)
 		}
-		end := bytes.LastIndexByte(buf[scanned:], '\n')
+		end := last
 		if end < 0 {
 			if cr.err != nil {
 				cr.done = true
 				return Chunk{}, cr.finalErr()
 			}
-			// a line longer than the chunk: read on, with more room
-			scanned, size = len(buf), 2*size
+			// a line longer than the chunk: read on, with more room, up to the limit
+			scanned, size = len(buf), max(min(2*size, MaxRecord+2*minRead), size)
 			continue
 		}
-		end += scanned + 1
+		end++
 		if cr.err != nil {
 			// the reader failed: the lines read whole go first, then the error
 			cr.done = true
 		} else {
 			cr.rest = append(cr.rest, buf[end:]...)
 		}
-		return cr.chunk(buf[:end]), nil
+		return cr.emit(buf[:end])
 	}
 }
 
+// emit returns the chunk of data, or the error of a line too long that starts it.
+func (cr *ChunkReader) emit(data []byte) (Chunk, error) {
+	c := cr.chunk(data)
+	if len(c.Data) == 0 && cr.long {
+		return Chunk{}, cr.finalErr()
+	}
+	return c, nil
+}
+
+// chunk makes a chunk of the whole lines in data. A chunk longer than MaxRecord may hold a
+// line longer than that: the chunk then stops before it, and the next call reports it.
 func (cr *ChunkReader) chunk(data []byte) Chunk {
+	if len(data) > MaxRecord {
+		for rest, off := data, 0; len(rest) > 0; {
+			l := bytes.IndexByte(rest, '\n')
+			if l < 0 {
+				l = len(rest)
+			}
+			if l > MaxRecord {
+				data = data[:off]
+				cr.done, cr.long = true, true
+				break
+			}
+			off += l + 1
+			rest = rest[min(l+1, len(rest)):]
+		}
+	}
 	c := Chunk{File: cr.name, Line: cr.line, Data: data}
 	cr.line += bytes.Count(data, newline)
 	return c
 }
 
 func (cr *ChunkReader) finalErr() error {
+	if cr.long {
+		return tooLarge(cr.name, cr.line, 1)
+	}
 	if cr.err == nil || errors.Is(cr.err, io.EOF) {
 		return io.EOF
 	}

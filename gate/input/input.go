@@ -13,8 +13,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 	"unicode/utf8"
 )
@@ -60,40 +58,6 @@ func IsInputError(err error) bool {
 	return errors.As(err, &e)
 }
 
-// Expand resolves glob patterns into a sorted list of distinct files. A pattern that matches
-// nothing is an error: a gate that silently evaluates nothing would pass everything.
-func Expand(patterns []string) ([]string, error) {
-	seen := map[string]bool{}
-	var files []string
-	for _, p := range patterns {
-		p = strings.TrimSpace(p)
-		if p == "" {
-			continue
-		}
-		matches, err := filepath.Glob(p)
-		if err != nil {
-			return nil, &Error{File: p, Msg: fmt.Sprintf("bad glob pattern: %v", err)}
-		}
-		n := 0
-		for _, m := range matches {
-			st, err := os.Stat(m)
-			if err != nil || st.IsDir() {
-				continue
-			}
-			n++
-			if !seen[m] {
-				seen[m] = true
-				files = append(files, m)
-			}
-		}
-		if n == 0 {
-			return nil, &Error{File: p, Msg: "no files match this pattern"}
-		}
-	}
-	sort.Strings(files)
-	return files, nil
-}
-
 // SplitList splits a flag or action input that may hold several patterns, separated by
 // newlines or commas, as multi-line action inputs usually are.
 func SplitList(s string) []string {
@@ -117,29 +81,35 @@ func Each(path string, fn func(Record) error) error {
 	return EachReader(path, f, fn)
 }
 
-// Open opens an input file for reading; a failure is an *Error saying why, as Each says it.
-func Open(path string) (*os.File, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, &Error{File: path, Msg: fmt.Sprintf("cannot open: %v", unwrapPathError(err))}
-	}
-	return f, nil
-}
-
-// IsJSONLines reports whether the file called name holds JSON Lines (its name ends ".jsonl"
-// in any case) rather than one JSON value.
+// IsJSONLines reports whether the file called name is named as JSON Lines (its name ends
+// ".jsonl" in any case).
+//
+// Deprecated: the layout of a file is decided by its content (SPEC §12): use File.Layout.
 func IsJSONLines(name string) bool { return strings.HasSuffix(strings.ToLower(name), ".jsonl") }
 
-// EachReader is Each over an already open reader; name is used in errors and records and
-// decides the format (".jsonl" suffix or not).
+// EachReader is Each over an already open reader; name is used in errors and records. A *File
+// (from Open) is read in the layout Open found; any other reader has its layout decided here,
+// from its content, as Open decides it, and its byte order mark skipped.
 func EachReader(name string, r io.Reader, fn func(Record) error) error {
 	var n int
 	count := func(rec Record) error { n++; return fn(rec) }
-	var err error
-	if IsJSONLines(name) {
-		err = eachLine(name, r, count)
+	var src *source
+	var layout Layout
+	if f, ok := r.(*File); ok {
+		src, layout = f.src, f.layout
 	} else {
-		err = eachValue(name, r, count)
+		src = newSource(r)
+		var err error
+		if layout, err = src.detect(name); err != nil {
+			return err
+		}
+	}
+	var err error
+	switch layout {
+	case Lines:
+		err = eachLine(name, src, count)
+	default:
+		err = eachScanned(name, src, layout == Values, count)
 	}
 	if err == nil && n == 0 {
 		err = &Error{File: name, Msg: "no records: the file is empty"}
@@ -154,8 +124,6 @@ func unwrapPathError(err error) error {
 	}
 	return err
 }
-
-var bom = []byte{0xef, 0xbb, 0xbf}
 
 // eachLine reads a JSON Lines file. Lines of any length are read whole.
 func eachLine(name string, r io.Reader, fn func(Record) error) error {
@@ -186,49 +154,91 @@ func (r Record) CheckUTF8() error {
 }
 
 func invalidUTF8(name string, line, startCol int, data []byte) *Error {
-	col := 1
-	for i := 0; i < len(data); {
-		r, size := utf8.DecodeRune(data[i:])
+	bad := 0
+	for bad < len(data) {
+		r, size := utf8.DecodeRune(data[bad:])
 		if r == utf8.RuneError && size == 1 {
 			break
 		}
-		i += size
-		col++
+		bad += size
 	}
-	if startCol > 0 && line > 0 {
+	nl := bytes.Count(data[:bad], newline)
+	col := 1 + utf8.RuneCount(data[bytes.LastIndexByte(data[:bad], '\n')+1:bad])
+	if nl == 0 && startCol > 0 && line > 0 {
 		col += startCol - 1
+	}
+	if line > 0 {
+		line += nl
 	}
 	return &Error{File: name, Line: line, Col: col, Msg: "invalid UTF-8: input files must be UTF-8 text"}
 }
 
-// eachValueStream reads a file holding one JSON value: a record, or an array streamed element
-// by element, with encoding/json's Decoder (array.go reads arrays faster, and falls back on
-// this for anything unusual).
+// eachValueStream reads r as eachValue does, with encoding/json alone: the reference the
+// scanner is tested against.
 func eachValueStream(name string, r io.Reader, fn func(Record) error) error {
+	src := newSource(r)
+	layout, err := src.detect(name)
+	if err != nil {
+		return err
+	}
+	return eachStreamed(name, src, layout != Array, fn)
+}
+
+// eachStreamed reads an array of records (seq false) or a sequence of values (seq true) with
+// encoding/json's Decoder, streamed record by record (array.go reads faster, and falls back on
+// this for anything unusual, errors included).
+func eachStreamed(name string, r io.Reader, seq bool, fn func(Record) error) error {
 	lt := &lineTracker{r: r}
 	dec := json.NewDecoder(lt)
 	dec.UseNumber()
+	if seq {
+		for {
+			from := dec.InputOffset()
+			var raw json.RawMessage
+			err := dec.Decode(&raw)
+			if err == io.EOF {
+				return nil
+			}
+			if err != nil {
+				return lt.failure(name, err, from)
+			}
+			start := dec.InputOffset() - int64(len(raw))
+			line, col := lt.position(start)
+			if len(raw) > MaxRecord {
+				return tooLarge(name, line, col)
+			}
+			if !utf8.Valid(raw) {
+				return invalidUTF8(name, line, col, raw)
+			}
+			if err := fn(Record{File: name, Line: line, Col: col, Data: raw}); err != nil {
+				return err
+			}
+			lt.mark(dec.InputOffset())
+		}
+	}
 	// Peek at the first token without consuming a record.
 	tok, err := dec.Token()
 	if err == io.EOF {
 		return nil
 	}
 	if err != nil {
-		return lt.syntaxError(name, err, dec.InputOffset())
+		return lt.failure(name, err, dec.InputOffset())
 	}
 	if tok != json.Delim('[') {
-		// A single record: re-read it whole. Files of one record are small by nature, but
-		// read them through the same decoder path to keep positions right.
-		return eachSingle(name, lt, fn)
+		line, col := lt.position(dec.InputOffset() - 1)
+		return &Error{File: name, Line: line, Col: col, Msg: fmt.Sprintf("invalid JSON: expected an array, found %v", tok)}
 	}
 	lt.mark(dec.InputOffset())
 	for dec.More() {
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
-			return lt.syntaxError(name, err, dec.InputOffset())
+			return lt.failure(name, err, dec.InputOffset())
 		}
 		start := dec.InputOffset() - int64(len(raw))
 		line, col := lt.position(start)
+		if len(raw) > MaxRecord {
+			return tooLarge(name, line, col)
+		}
 		if !utf8.Valid(raw) {
 			return invalidUTF8(name, line, col, raw)
 		}
@@ -238,11 +248,11 @@ func eachValueStream(name string, r io.Reader, fn func(Record) error) error {
 		lt.mark(dec.InputOffset())
 	}
 	if _, err := dec.Token(); err != nil { // the closing ']'
-		return lt.syntaxError(name, err, dec.InputOffset())
+		return lt.failure(name, err, dec.InputOffset())
 	}
 	if tok, err := dec.Token(); err != io.EOF {
 		if err != nil {
-			return lt.syntaxError(name, err, dec.InputOffset())
+			return lt.failure(name, err, dec.InputOffset())
 		}
 		line, col := lt.position(dec.InputOffset() - 1) // the offset is just past the token
 		return &Error{File: name, Line: line, Col: col, Msg: fmt.Sprintf("unexpected %v after the closing ']' of the array", tok)}
@@ -250,53 +260,18 @@ func eachValueStream(name string, r io.Reader, fn func(Record) error) error {
 	return nil
 }
 
-// eachSingle handles a file whose top-level value is not an array: it must be exactly one
-// JSON value.
-func eachSingle(name string, lt *lineTracker, fn func(Record) error) error {
-	data := lt.all()
-	rest, err := io.ReadAll(lt.r)
-	if err != nil {
-		return &Error{File: name, Msg: fmt.Sprintf("read error: %v", err)}
+// tooLarge is the error for a record longer than MaxRecord that starts at line:col.
+func tooLarge(name string, line, col int) *Error {
+	limit := fmt.Sprintf("%d bytes", MaxRecord)
+	if MaxRecord%(1<<20) == 0 {
+		limit = fmt.Sprintf("%d MiB", MaxRecord>>20)
 	}
-	data = append(data, rest...)
-	data = bytes.TrimPrefix(data, bom)
-	trimmed := bytes.TrimLeft(data, " \t\r\n")
-	offset := len(data) - len(trimmed)
-	line := 1 + bytes.Count(data[:offset], []byte{'\n'})
-	if !utf8.Valid(data) {
-		bad := 0
-		for bad < len(data) {
-			r, size := utf8.DecodeRune(data[bad:])
-			if r == utf8.RuneError && size == 1 {
-				break
-			}
-			bad += size
-		}
-		l, c := positionIn(data, bad)
-		return &Error{File: name, Line: l, Col: c, Msg: "invalid UTF-8: input files must be UTF-8 text"}
-	}
-	if !json.Valid(data) {
-		var v any
-		err := json.Unmarshal(data, &v)
-		var se *json.SyntaxError
-		if errors.As(err, &se) {
-			l, c := positionIn(data, int(se.Offset)-1)
-			return &Error{File: name, Line: l, Col: c, Msg: "invalid JSON: " + se.Error()}
-		}
-		return &Error{File: name, Line: line, Msg: fmt.Sprintf("invalid JSON: %v", err)}
-	}
-	return fn(Record{File: name, Line: line, Col: 1 + offset - (bytes.LastIndexByte(data[:offset], '\n') + 1), Data: bytes.TrimSpace(data)})
+	return &Error{File: name, Line: line, Col: col, Msg: "record too large: longer than " + limit + ", the most a record may hold"}
 }
 
-// positionIn returns the 1-based line and column (in characters) of byte offset off in data.
-func positionIn(data []byte, off int) (line, col int) {
-	if off > len(data) {
-		off = len(data)
-	}
-	line = 1 + bytes.Count(data[:off], []byte{'\n'})
-	lineStart := bytes.LastIndexByte(data[:off], '\n') + 1
-	return line, 1 + utf8.RuneCount(data[lineStart:off])
-}
+// errTooLarge is what lineTracker's Read returns once the bytes not yet decoded exceed
+// MaxRecord.
+var errTooLarge = errors.New("record too large")
 
 // lineTracker passes bytes through to a json.Decoder while remembering where lines start and
 // keeping the bytes not yet decoded, so that a decoder offset can be turned into a line and
@@ -314,6 +289,15 @@ type lineTracker struct {
 }
 
 func (t *lineTracker) Read(p []byte) (int, error) {
+	if len(t.win) > MaxRecord+2*trackerRead {
+		return 0, errTooLarge
+	}
+	// Small reads: the Decoder reads only when the value it decodes needs more bytes, so the
+	// window then holds that value and at most one read more, and its size tells a record too
+	// large.
+	if len(p) > trackerRead {
+		p = p[:trackerRead]
+	}
 	n, err := t.r.Read(p)
 	for i := 0; i < n; i++ {
 		if p[i] == '\n' {
@@ -325,8 +309,8 @@ func (t *lineTracker) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// all returns every byte read so far; only meaningful before the first mark.
-func (t *lineTracker) all() []byte { return t.win }
+// trackerRead is the most a lineTracker reads at a time.
+const trackerRead = 64 << 10
 
 // mark forgets the window's bytes before offset off: they have been decoded.
 func (t *lineTracker) mark(off int64) {
@@ -352,6 +336,28 @@ func (t *lineTracker) position(off int64) (line, col int) {
 		t.starts = t.starts[i:]
 	}
 	return t.baseLine, int(off-t.baseOff) + 1
+}
+
+// failure turns the Decoder's error err for the value starting at (or after white space and a
+// comma from) decoder offset from into an *Error.
+func (t *lineTracker) failure(name string, err error, from int64) *Error {
+	if !errors.Is(err, errTooLarge) {
+		return t.syntaxError(name, err, from)
+	}
+	off := from
+	if d := from - t.winOff; d >= 0 && d <= int64(len(t.win)) {
+		rest := t.win[d:]
+		i := 0
+		for i < len(rest) && (isSpace(rest[i]) || rest[i] == ',' || rest[i] == '[') {
+			i++
+		}
+		off += int64(i)
+	}
+	if off < t.baseOff {
+		off = t.baseOff
+	}
+	line, col := t.position(off)
+	return tooLarge(name, line, col)
 }
 
 // syntaxError locates the first syntax error at or after decoder offset from (the start of the

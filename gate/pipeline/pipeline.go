@@ -299,7 +299,7 @@ func (r *reader[R]) files(files []string) {
 			r.send(s)
 			return
 		}
-		if input.IsJSONLines(file) {
+		if f.Layout() == input.Lines {
 			s, err = r.chunks(file, f, s)
 		} else {
 			s, err = r.records(file, f, s)
