@@ -47,7 +47,9 @@ func TestNestingLimit(t *testing.T) {
 
 // TestDeepRecordReason: a record that is not an object, nested as deep as encoding/json allows,
 // is named for what it is, with a reason and a place; one level more is the depth error
-// (issue 12: the depth-10,000 case said only "invalid JSON", at 1:1).
+// (issue 12: the depth-10,000 case said only "invalid JSON", at 1:1). A file that opens with '['
+// is an array of records (SPEC §12), so the record is the inner array at 1:2, and the outer
+// array is one level the decoder's limit does not count against the record.
 func TestDeepRecordReason(t *testing.T) {
 	pairsMsg := `a pairs record must be a JSON object {"qid", "scholar", "auditor", ...}, found a JSON array`
 	labelsMsg := `a label record must be a JSON object {"qid", "label", "reason"}, found a JSON array`
@@ -55,9 +57,9 @@ func TestDeepRecordReason(t *testing.T) {
 		depth         int
 		pairs, labels string
 	}{
-		{9999, "f0.jsonl:1:1: " + pairsMsg, "f0.jsonl:1:1: " + labelsMsg},
-		{10000, "f0.jsonl:1:1: " + pairsMsg, "f0.jsonl:1:1: " + labelsMsg},
-		{10001, "f0.jsonl:1:10001: invalid JSON: invalid character '[' exceeded max depth", "f0.jsonl:1:10001: invalid JSON: invalid character '[' exceeded max depth"},
+		{9999, "f0.jsonl:1:2: " + pairsMsg, "f0.jsonl:1:2: " + labelsMsg},
+		{10001, "f0.jsonl:1:2: " + pairsMsg, "f0.jsonl:1:2: " + labelsMsg},
+		{10002, "f0.jsonl:1:10002: invalid JSON: invalid character '[' exceeded max depth", "f0.jsonl:1:10002: invalid JSON: invalid character '[' exceeded max depth"},
 	}
 	for _, c := range cases {
 		text := strings.Repeat("[", c.depth) + strings.Repeat("]", c.depth) + "\n"
