@@ -30,9 +30,22 @@ type actionEnv struct {
 	log    io.Writer
 }
 
+// newActionEnv returns the Actions side of a run logging to log. When log is the guard that
+// run puts around stdout, go-githubactions writes its commands through the guard's command
+// channel and everything else (the log lines, which quote untrusted text) is neutralised.
+// Never call a.Infof: it writes its text unescaped to the command channel; log to e.log.
 func newActionEnv(getenv func(string) string, log io.Writer) *actionEnv {
-	a := githubactions.New(githubactions.WithGetenv(getenv), githubactions.WithWriter(log))
+	cmds := log
+	if g, ok := log.(*actions.Guard); ok {
+		cmds = g.Commands()
+	}
+	a := githubactions.New(githubactions.WithGetenv(getenv), githubactions.WithWriter(cmds))
 	return &actionEnv{a: a, getenv: getenv, log: log}
+}
+
+// logf writes one line to the step log, through the guard.
+func (e *actionEnv) logf(format string, args ...any) {
+	fmt.Fprintf(e.log, format+"\n", args...)
 }
 
 // inputs reads the action inputs that were given (non-empty) from INPUT_* variables.
@@ -143,7 +156,7 @@ func (e *actionEnv) comment(ctx context.Context, res *gate.Result, cfg *gateConf
 		e.a.Warningf("not commenting: %v", err)
 		return "", ""
 	}
-	svc := comment.NewGitHub(client, owner, repo, pr, comment.Options{Mode: cfg.commentMode, Logf: e.a.Infof})
+	svc := comment.NewGitHub(client, owner, repo, pr, comment.Options{Mode: cfg.commentMode, Logf: e.logf})
 	body := report.Markdown(res, report.Options{Reproduce: reproduce, MaxBytes: report.CommentMaxBytes, FullReport: "the job summary or the JSON report (output `report-json`)"})
 	out, err := svc.Upsert(ctx, body)
 	switch {
