@@ -62,6 +62,17 @@ func (e *actionEnv) inputs() map[string]setting {
 	return out
 }
 
+// mask tells the runner to hide each secret (a github-token from the config file) in the log
+// from now on. A nil *actionEnv (not under Actions) has nothing to mask.
+func (e *actionEnv) mask(secrets []string) {
+	if e == nil {
+		return
+	}
+	for _, s := range secrets {
+		actions.Mask(e.a, s)
+	}
+}
+
 // failRun reports a run that could not be evaluated (exit code 3) where a reviewer looks:
 // an error annotation at the offending file and line, and the job summary.
 func (e *actionEnv) failRun(code int, err error) int {

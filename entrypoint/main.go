@@ -129,7 +129,7 @@ func newFlagSet(name, synopsis string, stderr io.Writer) *flag.FlagSet {
 // fail prints an error the way every command does and returns exit code 3.
 func fail(stderr io.Writer, err error) int {
 	msg := err.Error()
-	if !strings.HasPrefix(msg, "agentgate") {
+	if !strings.HasPrefix(msg, "agentgate: ") {
 		msg = "agentgate: " + msg
 	}
 	fmt.Fprintln(stderr, msg)

@@ -126,3 +126,41 @@ func TestActionKeyAndFileNameCannotStartCommands(t *testing.T) {
 		"::error file=f%0A%3A%3Aadd-mask%3A%3Ax.jsonl,line=1,title=agentgate could not evaluate the suite::f%0A::add-mask::x.jsonl:1:29: invalid JSON: invalid character '}' looking for beginning of value",
 	})
 }
+
+// A github-token in the config file is masked before anything else is printed, and a malformed
+// config line quotes it nowhere: not in stderr, the annotation or the summary.
+func TestActionConfigTokenMaskedFirstAndNeverQuoted(t *testing.T) {
+	const secret = "ghp_configSecret0123456789"
+	dir := t.TempDir()
+	for _, c := range []struct {
+		config, stdout, stderr string
+	}{
+		{
+			config: "github-token: " + secret + "\ntraces: a.jsonl\npa-min 0.9 " + secret + "\n",
+			stdout: "::add-mask::" + secret + "\n" +
+				"::error file=agentgate.yml,line=3,title=agentgate could not evaluate the suite::agentgate.yml:3: expected `key: value`, found \"pa-min\" without a colon\n",
+			stderr: "agentgate: agentgate.yml:3: expected `key: value`, found \"pa-min\" without a colon\n",
+		},
+		{
+			config: "traces: a.jsonl\ngithub-token: \"" + secret + "\n",
+			stdout: "::add-mask::\"" + secret + "\n" + "::add-mask::" + secret + "\n" +
+				"::error file=agentgate.yml,line=2,title=agentgate could not evaluate the suite::agentgate.yml:2: github-token: the value is not a valid plain or quoted string (it is not shown: it is a secret)\n",
+			stderr: "agentgate: agentgate.yml:2: github-token: the value is not a valid plain or quoted string (it is not shown: it is a secret)\n",
+		},
+	} {
+		write(t, filepath.Join(dir, "agentgate.yml"), c.config)
+		code, stdout, stderr, summary := actionRun(t, dir, map[string]string{"config": "agentgate.yml"})
+		if code != 3 {
+			t.Errorf("exit %d, want 3", code)
+		}
+		if stdout != c.stdout {
+			t.Errorf("stdout\n got  %q\n want %q", stdout, c.stdout)
+		}
+		if stderr != c.stderr {
+			t.Errorf("stderr\n got  %q\n want %q", stderr, c.stderr)
+		}
+		if strings.Contains(summary, secret) || !strings.Contains(summary, "could not evaluate") {
+			t.Errorf("summary:\n%s", summary)
+		}
+	}
+}
