@@ -3,10 +3,15 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/agentgate/agentgate/test/ghemu"
 )
 
 const zw = "\u200b"
@@ -162,5 +167,97 @@ func TestActionConfigTokenMaskedFirstAndNeverQuoted(t *testing.T) {
 		if strings.Contains(summary, secret) || !strings.Contains(summary, "could not evaluate") {
 			t.Errorf("summary:\n%s", summary)
 		}
+	}
+}
+
+// requestLines renders the emulator's requests as "METHOD path status".
+func requestLines(reqs []ghemu.Request) []string {
+	var out []string
+	for _, r := range reqs {
+		out = append(out, fmt.Sprintf("%s %s %d", r.Method, r.Path, r.Status))
+	}
+	return out
+}
+
+// workflow_run: the pull request named by pr-number (read from the other run's artifact, which a
+// fork controls) must have the event's head_sha as its head, or nothing is posted.
+func TestActionWorkflowRunVerifiesHead(t *testing.T) {
+	event := ghemu.WebhookExample(t, "workflow_run", "completed", func(m map[string]any) bool {
+		prs, _ := m["workflow_run"].(map[string]any)["pull_requests"].([]any)
+		return len(prs) == 0 // a fork's run: GitHub fills in no pull request
+	})
+	var p struct {
+		WorkflowRun struct {
+			HeadSHA string `json:"head_sha"`
+		} `json:"workflow_run"`
+	}
+	if err := json.Unmarshal(event, &p); err != nil || p.WorkflowRun.HeadSHA != "5779607b49aab1200488439f02372c57b4f75444" {
+		t.Fatalf("workflow_run example: head_sha %q, %v", p.WorkflowRun.HeadSHA, err)
+	}
+	other := strings.Repeat("f", 40)
+	e, srv := ghemu.Start(t, ghemu.Config{Owner: owner, Repo: repo, Tokens: map[string]ghemu.Identity{token: ghemu.ActionsBot()},
+		Pulls: map[int]ghemu.Pull{7: {HeadSHA: p.WorkflowRun.HeadSHA}, 8: {HeadSHA: other}}})
+	ws := workspace(t)
+	pulls := "/repos/" + owner + "/" + repo + "/pulls/"
+	comments := "/repos/" + owner + "/" + repo + "/issues/7/comments"
+
+	for _, c := range []struct {
+		pr       string
+		requests []string
+		warning  string
+		comments int
+	}{
+		{"7", []string{"GET " + pulls + "7 200", "GET /user 403", "GET " + comments + " 200", "POST " + comments + " 201"}, "", 1},
+		{"8", []string{"GET " + pulls + "8 200"},
+			"::warning::not commenting on pull request #8: pull request #8's head is " + other + ", but the run that produced this report gated 5779607b49aab1200488439f02372c57b4f75444. The pull request number of a workflow_run must name the pull request whose run produced the report (a number read from that run's artifact is not trusted), so nothing was posted; the verdict is unchanged and the report is in the job summary.", 0},
+		{"9", []string{"GET " + pulls + "9 404"},
+			"::warning::not commenting on pull request #9: cannot check that it is the pull request whose run produced the report: read pull request " + owner + "/" + repo + "#9 (GET " + pulls + "9): GitHub answered 404 \"Not Found\": GitHub found no such pull request or repository for this token (check the pull request number, the token's access and GITHUB_API_URL). The verdict is unchanged and the report is in the job summary.", 0},
+	} {
+		e.ResetRequests()
+		in := suite("fail")
+		in["pr-number"] = c.pr
+		r := step(t, ws, srv.URL, "workflow_run", event, in)
+		if r.exit != 2 || r.outputs["verdict"] != "FAIL" {
+			t.Fatalf("pr %s: exit %d verdict %q, want 2 FAIL\n%s%s", c.pr, r.exit, r.outputs["verdict"], r.stdout, r.stderr)
+		}
+		equalLines(t, "pr "+c.pr+" requests", requestLines(e.Requests()), c.requests)
+		var warnings []string
+		for _, l := range strings.Split(r.stdout, "\n") {
+			if strings.HasPrefix(l, "::warning::") {
+				warnings = append(warnings, l)
+			}
+		}
+		var want []string
+		if c.warning != "" {
+			want = []string{c.warning}
+		}
+		equalLines(t, "pr "+c.pr+" warnings", warnings, want)
+		num, _ := strconv.Atoi(c.pr)
+		if n := len(e.Comments(num)); n != c.comments {
+			t.Errorf("pr %s: %d comments, want %d", c.pr, n, c.comments)
+		}
+	}
+}
+
+// An API that answers 404 to everything (a wrong GITHUB_API_URL) is not "a read-only token".
+func TestActionAPI404IsNotCalledReadOnly(t *testing.T) {
+	e, srv := ghemu.Start(t, ghemu.Config{Owner: owner, Repo: repo, PathPrefix: "/api/v3", Tokens: map[string]ghemu.Identity{token: ghemu.User("someone", 7)}})
+	event := ghemu.WebhookExample(t, "pull_request", "opened", nil)
+	n := prNumber(t, event)
+	r := step(t, workspace(t), srv.URL, "pull_request", event, suite("fail")) // the prefix is missing
+	if r.exit != 2 {
+		t.Fatalf("exit %d, want 2", r.exit)
+	}
+	equalLines(t, "requests", requestLines(e.Requests()), []string{"GET /user 404"})
+	want := fmt.Sprintf("::warning::could not comment on pull request #%d: look up the token's user (GET /user): GitHub answered 404 \"Not Found\": GitHub found no such pull request or repository for this token (check the pull request number, the token's access and GITHUB_API_URL). GitHub answers 404 when the pull request does not exist in %s/%s, when the token cannot see the repository, or when GITHUB_API_URL (%s) is not this repository's API; a read-only token would read and be refused writes with 403. The verdict is unchanged; the report is in the job summary.", n, owner, repo, srv.URL)
+	var warnings []string
+	for _, l := range strings.Split(r.stdout, "\n") {
+		if strings.HasPrefix(l, "::warning::") {
+			warnings = append(warnings, l)
+		}
+	}
+	equalLines(t, "warnings", warnings, []string{want})
+	if strings.Contains(r.summary, "read-only GITHUB_TOKEN") {
+		t.Errorf("the summary blames a read-only token:\n%s", r.summary)
 	}
 }
