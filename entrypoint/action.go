@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -30,9 +31,22 @@ type actionEnv struct {
 	log    io.Writer
 }
 
+// newActionEnv returns the Actions side of a run logging to log. When log is the guard that
+// run puts around stdout, go-githubactions writes its commands through the guard's command
+// channel and everything else (the log lines, which quote untrusted text) is neutralised.
+// Never call a.Infof: it writes its text unescaped to the command channel; log to e.log.
 func newActionEnv(getenv func(string) string, log io.Writer) *actionEnv {
-	a := githubactions.New(githubactions.WithGetenv(getenv), githubactions.WithWriter(log))
+	cmds := log
+	if g, ok := log.(*actions.Guard); ok {
+		cmds = g.Commands()
+	}
+	a := githubactions.New(githubactions.WithGetenv(getenv), githubactions.WithWriter(cmds))
 	return &actionEnv{a: a, getenv: getenv, log: log}
+}
+
+// logf writes one line to the step log, through the guard.
+func (e *actionEnv) logf(format string, args ...any) {
+	fmt.Fprintf(e.log, format+"\n", args...)
 }
 
 // inputs reads the action inputs that were given (non-empty) from INPUT_* variables.
@@ -47,6 +61,17 @@ func (e *actionEnv) inputs() map[string]setting {
 		actions.Mask(e.a, tok)
 	}
 	return out
+}
+
+// mask tells the runner to hide each secret (a github-token from the config file) in the log
+// from now on. A nil *actionEnv (not under Actions) has nothing to mask.
+func (e *actionEnv) mask(secrets []string) {
+	if e == nil {
+		return
+	}
+	for _, s := range secrets {
+		actions.Mask(e.a, s)
+	}
 }
 
 // failRun reports a run that could not be evaluated (exit code 3) where a reviewer looks:
@@ -143,13 +168,22 @@ func (e *actionEnv) comment(ctx context.Context, res *gate.Result, cfg *gateConf
 		e.a.Warningf("not commenting: %v", err)
 		return "", ""
 	}
-	svc := comment.NewGitHub(client, owner, repo, pr, comment.Options{Mode: cfg.commentMode, Logf: e.a.Infof})
+	svc := comment.NewGitHub(client, owner, repo, pr, comment.Options{Mode: cfg.commentMode, Logf: e.logf})
+	if e.getenv("GITHUB_EVENT_NAME") == "workflow_run" {
+		if note, ok := e.verifyHead(ctx, svc, pr); !ok {
+			return "", note
+		}
+	}
 	body := report.Markdown(res, report.Options{Reproduce: reproduce, MaxBytes: report.CommentMaxBytes, FullReport: "the job summary or the JSON report (output `report-json`)"})
 	out, err := svc.Upsert(ctx, body)
 	switch {
 	case errors.Is(err, comment.ErrNoPermission):
 		e.a.Warningf("could not comment on pull request #%d: the token cannot write comments (fork pull requests get a read-only token). The verdict is unchanged; the report and how to comment from a workflow_run workflow are in the job summary.", pr)
 		return "", comment.Hint()
+	case errors.Is(err, comment.ErrNotFound):
+		e.a.Warningf("could not comment on pull request #%d: %v. GitHub answers 404 when the pull request does not exist in %s/%s, when the token cannot see the repository, or when GITHUB_API_URL (%s) is not this repository's API; a read-only token would read and be refused writes with 403. The verdict is unchanged; the report is in the job summary.",
+			pr, err, owner, repo, cmp.Or(e.getenv("GITHUB_API_URL"), comment.DefaultAPIURL))
+		return "", ""
 	case err != nil:
 		e.a.Warningf("could not comment on pull request #%d: %v", pr, err)
 		return "", ""
@@ -159,6 +193,28 @@ func (e *actionEnv) comment(ctx context.Context, res *gate.Result, cfg *gateConf
 		fmt.Fprintf(e.log, "agentgate: %d older report comment(s) on #%d were left as they are: %v\n", len(out.Stale), pr, out.Stale)
 	}
 	return out.URL, ""
+}
+
+// verifyHead makes sure, for a workflow_run, that pull request pr is the one whose run produced
+// the report: its head commit must be the event's workflow_run.head_sha (SPEC §13). The number
+// may come from the other run's artifact, which a fork controls; without this check a passing
+// run could rewrite another pull request's FAIL report. On any doubt it posts nothing, warns
+// why and returns a note for the job summary; the verdict and exit code are unchanged.
+func (e *actionEnv) verifyHead(ctx context.Context, svc *comment.GitHub, pr int) (note string, ok bool) {
+	want, err := comment.WorkflowRunHeadSHA(e.getenv("GITHUB_EVENT_PATH"))
+	if err == nil {
+		err = svc.VerifyHead(ctx, want)
+	}
+	if err == nil {
+		return "", true
+	}
+	var mismatch *comment.HeadMismatchError
+	if errors.As(err, &mismatch) {
+		e.a.Warningf("not commenting on pull request #%d: %v. The pull request number of a workflow_run must name the pull request whose run produced the report (a number read from that run's artifact is not trusted), so nothing was posted; the verdict is unchanged and the report is in the job summary.", pr, err)
+		return fmt.Sprintf("> [!WARNING]\n> agentgate did not comment on pull request #%d: its head commit is not the commit this report is about.", pr), false
+	}
+	e.a.Warningf("not commenting on pull request #%d: cannot check that it is the pull request whose run produced the report: %v. The verdict is unchanged and the report is in the job summary.", pr, err)
+	return "", false
 }
 
 // outputs are the action's outputs (SPEC §6), in a fixed order. Numbers are unrounded; an

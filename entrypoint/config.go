@@ -2,9 +2,11 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -15,17 +17,52 @@ import (
 // YAML a flat settings file needs is accepted — `key: value` (plain, 'single' or "double"
 // quoted), block lists (`- item`), flow lists (`[a, b]`), literal blocks (`|`) and comments —
 // and anything else is an error naming the line, rather than a silently ignored setting.
-func readConfig(path string) (map[string]setting, error) {
+//
+// secrets holds the values of secret keys (github-token) seen before any error, so the caller
+// can mask them before it prints anything; an error never quotes them (SPEC §13).
+func readConfig(path string) (cfg map[string]setting, secrets []string, err error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, &input.Error{File: path, Msg: fmt.Sprintf("cannot open config: %v", unwrapPath(err))}
+		return nil, nil, &input.Error{File: path, Msg: fmt.Sprintf("cannot open config: %v", unwrapPath(err))}
 	}
 	defer f.Close()
 	return parseConfig(path, f)
 }
 
-func parseConfig(path string, r io.Reader) (map[string]setting, error) {
-	out := map[string]setting{}
+// secretKeys are the settings whose values are secrets: masked under Actions, never quoted.
+var secretKeys = []string{"github-token"}
+
+func isSecret(key string) bool { return slices.Contains(secretKeys, key) }
+
+// errSecretValue stands for a decoding error of a secret's value, which would quote it.
+var errSecretValue = errors.New("the value is not a valid plain or quoted string (it is not shown: it is a secret)")
+
+func parseConfig(path string, r io.Reader) (out map[string]setting, secrets []string, err error) {
+	out = map[string]setting{}
+	// secret records the value of a secret key, and, when it could not be decoded, the raw
+	// text it came from.
+	secret := func(key string, vals ...string) {
+		if isSecret(key) {
+			for _, v := range vals {
+				if v = strings.TrimSpace(v); v != "" {
+					secrets = append(secrets, v)
+				}
+			}
+		}
+	}
+	// scalarOf decodes a value of key; a secret's decoding error does not quote it.
+	scalarOf := func(key, raw string) (string, error) {
+		v, err := scalar(raw)
+		if err != nil {
+			secret(key, raw, strings.Trim(raw, `"' `))
+			if isSecret(key) {
+				return "", errSecretValue
+			}
+			return "", err
+		}
+		secret(key, v)
+		return v, nil
+	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	fail := func(line int, format string, args ...any) error {
@@ -45,6 +82,9 @@ func parseConfig(path string, r io.Reader) (map[string]setting, error) {
 					sep = "\n"
 				}
 				out[curKey] = setting{strings.Join(items, sep), fmt.Sprintf("%s:%d", path, curLine)}
+				if block == "literal" {
+					secret(curKey, items...) // the runner masks line by line
+				}
 			}
 			curKey, block, items, indent = "", "", nil, -1
 		}
@@ -57,7 +97,7 @@ func parseConfig(path string, r io.Reader) (map[string]setting, error) {
 		}
 		trimmed := strings.TrimSpace(raw)
 		if strings.HasPrefix(raw, "\t") {
-			return nil, fail(lineNo, "tabs cannot indent YAML; use spaces")
+			return nil, secrets, fail(lineNo, "tabs cannot indent YAML; use spaces")
 		}
 		lead := len(raw) - len(strings.TrimLeft(raw, " "))
 		if curKey != "" && (trimmed == "" || lead > 0) {
@@ -73,11 +113,11 @@ func parseConfig(path string, r io.Reader) (map[string]setting, error) {
 					continue
 				}
 				if !strings.HasPrefix(trimmed, "- ") && trimmed != "-" {
-					return nil, fail(lineNo, "expected a list item (`- value`) under %q", curKey)
+					return nil, secrets, fail(lineNo, "expected a list item (`- value`) under %q", curKey)
 				}
-				v, err := scalar(strings.TrimSpace(strings.TrimPrefix(trimmed, "-")))
+				v, err := scalarOf(curKey, strings.TrimSpace(strings.TrimPrefix(trimmed, "-")))
 				if err != nil {
-					return nil, fail(lineNo, "%s: %v", curKey, err)
+					return nil, secrets, fail(lineNo, "%s: %v", curKey, err)
 				}
 				items = append(items, v)
 			case "literal":
@@ -85,7 +125,7 @@ func parseConfig(path string, r io.Reader) (map[string]setting, error) {
 					indent = lead
 				}
 				if lead < indent {
-					return nil, fail(lineNo, "the block under %q is indented less than its first line", curKey)
+					return nil, secrets, fail(lineNo, "the block under %q is indented less than its first line", curKey)
 				}
 				items = append(items, raw[indent:])
 			}
@@ -96,21 +136,25 @@ func parseConfig(path string, r io.Reader) (map[string]setting, error) {
 			continue
 		}
 		if lead > 0 {
-			return nil, fail(lineNo, "unexpected indentation: settings are top-level `key: value` lines (the action's input names)")
+			return nil, secrets, fail(lineNo, "unexpected indentation: settings are top-level `key: value` lines (the action's input names)")
 		}
 		key, rest, ok := strings.Cut(trimmed, ":")
 		if !ok {
-			return nil, fail(lineNo, "expected `key: value`, found %q", trimmed)
+			// The line is not quoted: it may be a secret pasted without its key.
+			if first, _, _ := strings.Cut(trimmed, " "); knownKey(first) {
+				return nil, secrets, fail(lineNo, "expected `key: value`, found %q without a colon", first)
+			}
+			return nil, secrets, fail(lineNo, "expected `key: value`; this line has no colon")
 		}
 		key = strings.TrimSpace(key)
 		if !knownKey(key) {
-			return nil, fail(lineNo, "unknown setting %q; known settings: %s", key, strings.Join(settingKeys, ", "))
+			return nil, secrets, fail(lineNo, "unknown setting %q; known settings: %s", key, strings.Join(settingKeys, ", "))
 		}
 		if key == "config" {
-			return nil, fail(lineNo, "a config file cannot name another config file")
+			return nil, secrets, fail(lineNo, "a config file cannot name another config file")
 		}
 		if _, dup := out[key]; dup {
-			return nil, fail(lineNo, "%q is set twice", key)
+			return nil, secrets, fail(lineNo, "%q is set twice", key)
 		}
 		rest = strings.TrimSpace(rest)
 		switch {
@@ -121,35 +165,37 @@ func parseConfig(path string, r io.Reader) (map[string]setting, error) {
 		case strings.HasPrefix(rest, "["):
 			inner, ok := strings.CutSuffix(stripComment(rest), "]")
 			if !ok {
-				return nil, fail(lineNo, "%s: a flow list must close on the same line with ]", key)
+				secret(key, rest)
+				return nil, secrets, fail(lineNo, "%s: a flow list must close on the same line with ]", key)
 			}
 			var vals []string
 			for _, part := range strings.Split(strings.TrimPrefix(inner, "["), ",") {
 				if part = strings.TrimSpace(part); part == "" {
 					continue
 				}
-				v, err := scalar(part)
+				v, err := scalarOf(key, part)
 				if err != nil {
-					return nil, fail(lineNo, "%s: %v", key, err)
+					return nil, secrets, fail(lineNo, "%s: %v", key, err)
 				}
 				vals = append(vals, v)
 			}
 			out[key] = setting{strings.Join(vals, ","), fmt.Sprintf("%s:%d", path, lineNo)}
 		case strings.HasPrefix(rest, "{") || strings.HasPrefix(rest, "&") || strings.HasPrefix(rest, "*") || strings.HasPrefix(rest, ">"):
-			return nil, fail(lineNo, "%s: only plain values, quoted strings, lists and | blocks are supported", key)
+			secret(key, rest)
+			return nil, secrets, fail(lineNo, "%s: only plain values, quoted strings, lists and | blocks are supported", key)
 		default:
-			v, err := scalar(rest)
+			v, err := scalarOf(key, rest)
 			if err != nil {
-				return nil, fail(lineNo, "%s: %v", key, err)
+				return nil, secrets, fail(lineNo, "%s: %v", key, err)
 			}
 			out[key] = setting{v, fmt.Sprintf("%s:%d", path, lineNo)}
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, &input.Error{File: path, Line: lineNo + 1, Msg: fmt.Sprintf("read error: %v", err)}
+		return nil, secrets, &input.Error{File: path, Line: lineNo + 1, Msg: fmt.Sprintf("read error: %v", err)}
 	}
 	finished()
-	return out, nil
+	return out, secrets, nil
 }
 
 // scalar decodes one plain or quoted YAML scalar.

@@ -23,7 +23,7 @@ scholar: |
 
 fail-on: 'warn'
 `
-	got, err := parseConfig("agentgate.yml", strings.NewReader(text))
+	got, _, err := parseConfig("agentgate.yml", strings.NewReader(text))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,8 @@ func TestParseConfigErrors(t *testing.T) {
 		{"gates:\n  pa-min: 0.9\n", `c.yml:1: unknown setting "gates"; known settings: traces, tasks, pairs, scholar, auditor, coherence-min, pa-min, kappa-min, abstain-max, max-failed-traces, allow-unmatched, profile, fail-on, config, json, markdown, comment, comment-mode, github-token, pr-number`},
 		{"traces:\n  pa-min: 0.9\n", "c.yml:2: expected a list item (`- value`) under \"traces\""},
 		{"  pa-min: 0.9\n", "c.yml:1: unexpected indentation: settings are top-level `key: value` lines (the action's input names)"},
-		{"pa-min 0.9\n", "c.yml:1: expected `key: value`, found \"pa-min 0.9\""},
+		{"pa-min 0.9\n", "c.yml:1: expected `key: value`, found \"pa-min\" without a colon"},
+		{"ghp_s3cret\n", "c.yml:1: expected `key: value`; this line has no colon"},
 		{"pa-min: 0.9\npa-min: 0.8\n", "c.yml:2: \"pa-min\" is set twice"},
 		{"tasks: \"a.json\n", "c.yml:1: tasks: unterminated double-quoted string"},
 		{"pairs: [a, b\n", "c.yml:1: pairs: a flow list must close on the same line with ]"},
@@ -61,7 +62,7 @@ func TestParseConfigErrors(t *testing.T) {
 		{"\tpa-min: 0.9\n", "c.yml:1: tabs cannot indent YAML; use spaces"},
 	}
 	for _, c := range cases {
-		_, err := parseConfig("c.yml", strings.NewReader(c.text))
+		_, _, err := parseConfig("c.yml", strings.NewReader(c.text))
 		if err == nil || err.Error() != c.want {
 			t.Errorf("parseConfig(%q)\n got %v\nwant %s", c.text, err, c.want)
 		}
@@ -98,7 +99,7 @@ func FuzzParseConfig(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		got, err := parseConfig("f.yml", strings.NewReader(text))
+		got, _, err := parseConfig("f.yml", strings.NewReader(text))
 		if err != nil {
 			if !input.IsInputError(err) || !strings.HasPrefix(err.Error(), "f.yml") {
 				t.Fatalf("error %T %q does not name the file", err, err)
@@ -111,4 +112,39 @@ func FuzzParseConfig(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A github-token in the config file is returned for masking, even when a later line (or its
+// own) is malformed, and no error quotes it.
+func TestParseConfigSecrets(t *testing.T) {
+	cases := []struct {
+		text    string
+		secrets []string
+		err     string
+	}{
+		{"github-token: ghp_s3cret\ntraces: a.jsonl\n", []string{"ghp_s3cret"}, ""},
+		{"github-token: 'ghp_s3cret' # the bot's\n", []string{"ghp_s3cret"}, ""},
+		{"github-token: ghp_s3cret\npa-min 0.9 ghp_s3cret\n", []string{"ghp_s3cret"}, "c.yml:2: expected `key: value`, found \"pa-min\" without a colon"},
+		{"github-token: \"ghp_s3cret\n", []string{"\"ghp_s3cret", "ghp_s3cret"}, "c.yml:1: github-token: the value is not a valid plain or quoted string (it is not shown: it is a secret)"},
+		{"github-token: \"ghp_s3cret\" tail\n", []string{"\"ghp_s3cret\" tail", "ghp_s3cret\" tail"}, "c.yml:1: github-token: the value is not a valid plain or quoted string (it is not shown: it is a secret)"},
+		{"github-token: [ghp_s3cret\n", []string{"[ghp_s3cret"}, "c.yml:1: github-token: a flow list must close on the same line with ]"},
+		{"github-token: {ghp_s3cret}\n", []string{"{ghp_s3cret}"}, "c.yml:1: github-token: only plain values, quoted strings, lists and | blocks are supported"},
+		{"github-token ghp_s3cret\n", nil, "c.yml:1: expected `key: value`, found \"github-token\" without a colon"},
+		{"github-token: |\n  ghp_one\n  ghp_two\n", []string{"ghp_one", "ghp_two"}, ""},
+		{"github-token:\n  - 'ghp_s3cret\n", []string{"'ghp_s3cret", "ghp_s3cret"}, "c.yml:2: github-token: the value is not a valid plain or quoted string (it is not shown: it is a secret)"},
+		{"tasks: \"a.json\" tail\n", nil, "c.yml:1: tasks: unexpected \"tail\" after the quoted string"},
+	}
+	for _, c := range cases {
+		_, secrets, err := parseConfig("c.yml", strings.NewReader(c.text))
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != c.err {
+			t.Errorf("parseConfig(%q) error\n got %s\nwant %s", c.text, got, c.err)
+		}
+		if strings.Join(secrets, "|") != strings.Join(c.secrets, "|") {
+			t.Errorf("parseConfig(%q) secrets %q, want %q", c.text, secrets, c.secrets)
+		}
+	}
 }

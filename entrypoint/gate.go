@@ -79,7 +79,8 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer, geten
 		cfgPath = inputs["config"]
 	}
 	if cfgPath.value != "" {
-		fromFile, err := readConfig(cfgPath.value)
+		fromFile, secrets, err := readConfig(cfgPath.value)
+		act.mask(secrets) // before anything is printed, the error included
 		if err != nil {
 			return act.failRun(fail(stderr, err), err)
 		}

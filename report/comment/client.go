@@ -3,6 +3,7 @@ package comment
 import (
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -32,7 +33,16 @@ var ErrNoToken = errors.New("no GitHub token: set the github-token input (defaul
 // The upload root is derived the GHES way (/api/v3 → /api/uploads) although
 // agentgate uploads nothing.
 //
-// httpClient may be nil for a client with a 30-second timeout per request.
+// The token goes only to the API's own origin (scheme, host and port of
+// apiURL): it is added by a RoundTripper to each request for that origin, and
+// never to one for another host, such as where a redirect leads (artifact
+// downloads answer 302 to blob storage). go-github's WithAuthToken adds it to
+// every request, redirects included, so it is not used. The client is meant
+// for every REST call agentgate makes, artifact downloads included: its
+// Client() fetches a redirect's Location without the token.
+//
+// httpClient may be nil for a client with a 30-second timeout per request;
+// it is copied, not changed.
 func NewClient(token, apiURL string, httpClient *http.Client) (*github.Client, error) {
 	token = strings.TrimSpace(token)
 	if token == "" {
@@ -42,14 +52,16 @@ func NewClient(token, apiURL string, httpClient *http.Client) (*github.Client, e
 		// Never echo the value: it is a secret even when malformed.
 		return nil, errors.New("GitHub token contains white space or a line break; check the github-token input")
 	}
-	if httpClient == nil {
-		httpClient = &http.Client{Timeout: 30 * time.Second}
+	hc := &http.Client{Timeout: 30 * time.Second}
+	if httpClient != nil {
+		cp := *httpClient
+		hc = &cp
 	}
-	c := github.NewClient(httpClient).WithAuthToken(token)
-	c.UserAgent = userAgent
-
 	apiURL = strings.TrimSpace(apiURL)
 	if apiURL == "" || strings.TrimRight(apiURL, "/") == DefaultAPIURL {
+		hc.Transport = &authTransport{base: hc.Transport, token: token, origin: "https://api.github.com:443"}
+		c := github.NewClient(hc)
+		c.UserAgent = userAgent
 		return c, nil
 	}
 	base, err := url.Parse(apiURL)
@@ -62,6 +74,9 @@ func NewClient(token, apiURL string, httpClient *http.Client) (*github.Client, e
 	if base.User != nil || base.RawQuery != "" || base.Fragment != "" {
 		return nil, fmt.Errorf("GITHUB_API_URL %q: must not carry credentials, a query or a fragment", base.Redacted())
 	}
+	hc.Transport = &authTransport{base: hc.Transport, token: token, origin: origin(base)}
+	c := github.NewClient(hc)
+	c.UserAgent = userAgent
 	base.Path = strings.TrimRight(base.Path, "/") + "/"
 	base.RawPath = ""
 	upload := *base
@@ -70,4 +85,46 @@ func NewClient(token, apiURL string, httpClient *http.Client) (*github.Client, e
 	}
 	c.BaseURL, c.UploadURL = base, &upload
 	return c, nil
+}
+
+// authTransport adds "Authorization: Bearer <token>" to requests for one
+// origin only, so the token never follows a redirect to another host.
+type authTransport struct {
+	base   http.RoundTripper // nil means http.DefaultTransport
+	token  string
+	origin string // "scheme://host:port", lower case, port explicit
+}
+
+// RoundTrip sends req, with the token when it is for the API's origin. It
+// clones the request rather than changing it, as RoundTrippers must; a
+// request for another host loses any Authorization header it carried.
+func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	base := t.base
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	r := req.Clone(req.Context())
+	if origin(req.URL) == t.origin {
+		r.Header.Set("Authorization", "Bearer "+t.token)
+	} else {
+		r.Header.Del("Authorization")
+	}
+	return base.RoundTrip(r)
+}
+
+// origin is a URL's scheme, host and port, lower case with the default port
+// written out, so https://API.github.com and https://api.github.com:443 are
+// one origin.
+func origin(u *url.URL) string {
+	scheme := strings.ToLower(u.Scheme)
+	port := u.Port()
+	if port == "" {
+		switch scheme {
+		case "https":
+			port = "443"
+		case "http":
+			port = "80"
+		}
+	}
+	return scheme + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port)
 }

@@ -131,7 +131,7 @@ func NewGitHub(client *github.Client, owner, repo string, pr int, opts Options) 
 // comment and posts a new one (ModeRecreate). In ModeRecreate a comment
 // that is identical and already the last of the conversation is left alone.
 //
-// Errors match ErrNoPermission, ErrUnauthorized, ErrValidation,
+// Errors match ErrNoPermission, ErrNotFound, ErrUnauthorized, ErrValidation,
 // ErrRateLimited or ErrUnavailable with errors.Is.
 func (g *GitHub) Upsert(ctx context.Context, body string) (Outcome, error) {
 	mode, err := ParseMode(g.opts.Mode)
@@ -202,6 +202,40 @@ func (g *GitHub) Upsert(ctx context.Context, body string) (Outcome, error) {
 	}
 	out.Action, out.URL = ActionUpdated, cmp.Or(c.GetHTMLURL(), out.URL)
 	return out, nil
+}
+
+// HeadMismatchError says that the pull request's head is not the commit
+// the run gated: its number (from a workflow_run artifact) names another
+// pull request, or the pull request moved on since.
+type HeadMismatchError struct {
+	PR        int
+	Want, Got string // the run's head_sha; the pull request's head.sha
+}
+
+func (e *HeadMismatchError) Error() string {
+	return fmt.Sprintf("pull request #%d's head is %s, but the run that produced this report gated %s", e.PR, e.Got, e.Want)
+}
+
+// VerifyHead checks, with GET /repos/{owner}/{repo}/pulls/{n}, that the
+// pull request's head commit is want (a workflow_run's head_sha), so that a
+// pull-request number taken from a fork's artifact cannot steer the report
+// onto another pull request. It returns a *HeadMismatchError when the heads
+// differ, an *APIError when GitHub could not say.
+func (g *GitHub) VerifyHead(ctx context.Context, want string) error {
+	var p *github.PullRequest
+	err := g.do(ctx, fmt.Sprintf("read pull request %s (GET /repos/%s/%s/pulls/%d)", g.where(), g.owner, g.repo, g.pr), func(ctx context.Context, _ *verdict) (*github.Response, error) {
+		var resp *github.Response
+		var err error
+		p, resp, err = g.client.PullRequests.Get(ctx, g.owner, g.repo, g.pr)
+		return resp, err
+	})
+	if err != nil {
+		return err
+	}
+	if got := p.GetHead().GetSHA(); !strings.EqualFold(got, want) || want == "" {
+		return &HeadMismatchError{PR: g.pr, Want: want, Got: got}
+	}
+	return nil
 }
 
 // reportComments returns the comments carrying the marker and written by

@@ -411,12 +411,17 @@ func TestForkTokenNoPermission(t *testing.T) {
 	}
 }
 
-func TestListing404IsNoPermission(t *testing.T) {
+// A 404 is not a read-only token (that one reads, and is refused writes with 403): it is a
+// pull request, repository or API URL that the token does not find.
+func TestListing404IsNotFound(t *testing.T) {
 	h := newHarness(t, "")
 	h.emu.AddFault(ghemu.Fault{Method: "GET", Path: listPath, Status: 404})
 	_, err := h.upsert(userToken, comment.Options{}, "report")
-	if !errors.Is(err, comment.ErrNoPermission) {
-		t.Fatalf("error %v, want ErrNoPermission", err)
+	if !errors.Is(err, comment.ErrNotFound) || errors.Is(err, comment.ErrNoPermission) {
+		t.Fatalf("error %v, want ErrNotFound only", err)
+	}
+	if got := err.Error(); got != `list comments on acme/agent#12 (page 1): GitHub answered 404 "Not Found": GitHub found no such pull request or repository for this token (check the pull request number, the token's access and GITHUB_API_URL)` {
+		t.Errorf("error text %q", got)
 	}
 	h.wantRequests(userReq(), req{"GET", listPath, firstPage, "", 404})
 	if len(h.sleepsSoFar()) != 0 {
@@ -740,7 +745,7 @@ func TestUnexpectedStatus(t *testing.T) {
 	if err == nil {
 		t.Fatal("no error")
 	}
-	for _, kind := range []error{comment.ErrNoPermission, comment.ErrUnauthorized, comment.ErrValidation, comment.ErrRateLimited, comment.ErrUnavailable} {
+	for _, kind := range []error{comment.ErrNoPermission, comment.ErrNotFound, comment.ErrUnauthorized, comment.ErrValidation, comment.ErrRateLimited, comment.ErrUnavailable} {
 		if errors.Is(err, kind) {
 			t.Errorf("error %v matches %v", err, kind)
 		}

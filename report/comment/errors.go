@@ -14,12 +14,17 @@ import (
 
 // Kinds of failure, matched with errors.Is on the error Upsert returns.
 var (
-	// ErrNoPermission: GitHub answered 403 or 404 (or 410) to reading or
-	// writing the pull request's comments. The usual cause is the read-only
-	// GITHUB_TOKEN of a pull request from a fork, or a workflow whose
-	// permissions lack pull-requests: write. The caller should keep the
-	// verdict, write the job summary and annotations, and print Hint().
+	// ErrNoPermission: GitHub answered 403 to reading or writing the pull
+	// request's comments. The usual cause is the read-only GITHUB_TOKEN of a
+	// pull request from a fork, or a workflow whose permissions lack
+	// pull-requests: write. The caller should keep the verdict, write the
+	// job summary and annotations, and print Hint().
 	ErrNoPermission = errors.New("the token may not read or write this pull request's comments")
+	// ErrNotFound: GitHub answered 404 (or 410). That is not a read-only
+	// token, which may read and is refused writes with 403: the pull
+	// request or repository does not exist or is not visible to the token,
+	// or GITHUB_API_URL is not this repository's API.
+	ErrNotFound = errors.New("GitHub found no such pull request or repository for this token (check the pull request number, the token's access and GITHUB_API_URL)")
 	// ErrUnauthorized: GitHub answered 401: the token is missing, malformed,
 	// expired or revoked.
 	ErrUnauthorized = errors.New("GitHub rejected the token (check the github-token input)")
@@ -237,8 +242,10 @@ func classify(resp *github.Response, err error) verdict {
 		default:
 			v.retry, v.secondary, v.wait, v.strict = true, true, secondaryMinWait, true
 		}
-	case s == http.StatusForbidden, s == http.StatusNotFound, s == http.StatusGone:
+	case s == http.StatusForbidden:
 		v.kind = ErrNoPermission
+	case s == http.StatusNotFound, s == http.StatusGone:
+		v.kind = ErrNotFound
 	case s == http.StatusUnprocessableEntity:
 		v.kind = ErrValidation
 	case s >= 500:

@@ -102,6 +102,7 @@ type payload struct {
 		HeadRef string `json:"head_ref"`
 	} `json:"merge_group"`
 	WorkflowRun *struct {
+		HeadSHA      string `json:"head_sha"`
 		PullRequests []struct {
 			Number int `json:"number"`
 		} `json:"pull_requests"`
@@ -125,4 +126,29 @@ func positive(s, field string) (int, bool, error) {
 		return 0, false, fmt.Errorf("event payload: %s: pull request number %q: %w", field, s, err)
 	}
 	return checkNumber(n, field)
+}
+
+// sha1Hex matches a full commit id as GitHub writes it (40 lower-case hex digits).
+var sha1Hex = regexp.MustCompile(`^[0-9a-f]{40}$`)
+
+// WorkflowRunHeadSHA returns .workflow_run.head_sha of a workflow_run payload: the commit the
+// triggering run gated. The pull request a workflow_run workflow comments on must have this
+// head (SPEC §13), since its number may come from the other run's artifact. A payload without
+// a 40-hex-digit head_sha is an error.
+func WorkflowRunHeadSHA(eventPath string) (string, error) {
+	if eventPath == "" {
+		return "", fmt.Errorf("event workflow_run: GITHUB_EVENT_PATH is not set, cannot read workflow_run.head_sha")
+	}
+	raw, err := os.ReadFile(eventPath)
+	if err != nil {
+		return "", fmt.Errorf("event workflow_run: read payload: %w", err)
+	}
+	var p payload
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return "", fmt.Errorf("event workflow_run: decode payload %s: %w", eventPath, err)
+	}
+	if p.WorkflowRun == nil || !sha1Hex.MatchString(p.WorkflowRun.HeadSHA) {
+		return "", fmt.Errorf("event workflow_run: payload %s has no workflow_run.head_sha commit id", eventPath)
+	}
+	return p.WorkflowRun.HeadSHA, nil
 }

@@ -15,7 +15,8 @@ const hint = "agentgate could not comment on the pull request: the token may not
 	"(repositories created since 2023 default to a read-only token). " +
 	"To comment on pull requests from forks, let the pull_request workflow upload the eval outputs and the " +
 	"pull request number as an artifact, and run agentgate from a second workflow triggered by workflow_run, " +
-	"which runs with this repository's token; it must only read the artifact as data, never run code from it:\n" +
+	"which runs with this repository's token; it must only read the artifact as data, never run code from it. " +
+	"agentgate then comments only when that pull request's head commit is the run's head_sha, so a number in the artifact cannot name another pull request:\n" +
 	"\n" +
 	"```yaml\n" +
 	"# In the pull_request workflow, after the evals ran:\n" +

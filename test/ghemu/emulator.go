@@ -13,6 +13,7 @@ package ghemu
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -170,6 +171,20 @@ type Config struct {
 	// OnChange, if set, is called after every change to the comments,
 	// outside the emulator's lock.
 	OnChange func()
+	// Pulls are the pull requests GET /repos/{owner}/{repo}/pulls/{n}
+	// serves, by number; any other number answers 404.
+	Pulls map[int]Pull
+}
+
+// Pull is a pull request as far as agentgate reads one: the commit its head
+// branch points at (what a workflow_run's head_sha must equal).
+type Pull struct {
+	// HeadSHA is head.sha.
+	HeadSHA string
+	// HeadRef is head.ref, the branch (default "feature").
+	HeadRef string
+	// State is "open" (default) or "closed".
+	State string
 }
 
 // Emulator is the fake GitHub: an http.Handler.
@@ -492,6 +507,7 @@ const (
 	docCreate       = "https://docs.github.com/rest/issues/comments#create-an-issue-comment"
 	docUpdate       = "https://docs.github.com/rest/issues/comments#update-an-issue-comment"
 	docDelete       = "https://docs.github.com/rest/issues/comments#delete-an-issue-comment"
+	docGetPull      = "https://docs.github.com/rest/pulls/pulls#get-a-pull-request"
 )
 
 // defaultFaultMessage is what GitHub says for a status when the fault names
@@ -569,18 +585,16 @@ func (e *Emulator) serveAPI(rec *response, r *http.Request, n int, path, token, 
 		}
 		e.getUser(rec, r, id)
 		return
+	case len(segs) >= 4 && segs[0] == "repos" && (!strings.EqualFold(segs[1], e.cfg.Owner) || !strings.EqualFold(segs[2], e.cfg.Repo)):
+		rec.error(http.StatusNotFound, "Not Found", docRoot, nil)
+		return
+	case len(segs) == 5 && segs[0] == "repos" && segs[3] == "pulls" && r.Method == http.MethodGet:
+		e.getPull(rec, r, segs[4])
+		return
 	case len(segs) >= 4 && segs[0] == "repos" && segs[3] == "actions":
-		if !strings.EqualFold(segs[1], e.cfg.Owner) || !strings.EqualFold(segs[2], e.cfg.Repo) {
-			rec.error(http.StatusNotFound, "Not Found", docRoot, nil)
-			return
-		}
 		e.serveActions(rec, r, segs)
 		return
 	case len(segs) >= 4 && segs[0] == "repos" && segs[3] == "issues":
-		if !strings.EqualFold(segs[1], e.cfg.Owner) || !strings.EqualFold(segs[2], e.cfg.Repo) {
-			rec.error(http.StatusNotFound, "Not Found", docRoot, nil)
-			return
-		}
 		switch {
 		case len(segs) == 6 && segs[5] == "comments" && segs[4] != "comments":
 			issue, err := strconv.Atoi(segs[4])
@@ -615,6 +629,43 @@ func (e *Emulator) serveAPI(rec *response, r *http.Request, n int, path, token, 
 		}
 	}
 	rec.error(http.StatusNotFound, "Not Found", docRoot, nil)
+}
+
+// getPull serves GET /repos/{owner}/{repo}/pulls/{n}. With a Spec the answer
+// is GitHub's own documented example of a pull request with this one's
+// number, state and head; without, the fields agentgate reads.
+func (e *Emulator) getPull(rec *response, r *http.Request, num string) {
+	n, err := strconv.Atoi(num)
+	p, ok := e.cfg.Pulls[n]
+	if err != nil || !ok {
+		rec.error(http.StatusNotFound, "Not Found", docGetPull, nil)
+		return
+	}
+	ref, state := cmp.Or(p.HeadRef, "feature"), cmp.Or(p.State, "open")
+	api, web := e.baseURLs(r)
+	repoAPI := fmt.Sprintf("%s/repos/%s/%s", api, e.cfg.Owner, e.cfg.Repo)
+	obj := map[string]any{}
+	if e.cfg.Spec != nil {
+		if ex, err := e.cfg.Spec.Example("pull-request"); err == nil {
+			obj, _ = ex.(map[string]any)
+		}
+	}
+	head, _ := obj["head"].(map[string]any)
+	if head == nil {
+		head = map[string]any{}
+		obj["head"] = head
+	}
+	obj["number"] = n
+	obj["state"] = state
+	obj["url"] = fmt.Sprintf("%s/pulls/%d", repoAPI, n)
+	obj["html_url"] = fmt.Sprintf("%s/%s/%s/pull/%d", web, e.cfg.Owner, e.cfg.Repo, n)
+	obj["issue_url"] = fmt.Sprintf("%s/issues/%d", repoAPI, n)
+	obj["comments_url"] = fmt.Sprintf("%s/issues/%d/comments", repoAPI, n)
+	head["sha"], head["ref"], head["label"] = p.HeadSHA, ref, e.cfg.Owner+":"+ref
+	// GitHub's example lists a team without the "type" its own schema
+	// requires; the emulator has no teams.
+	obj["requested_teams"] = []any{}
+	rec.json(http.StatusOK, obj)
 }
 
 // baseURLs returns the API root (with prefix) and the web root of this

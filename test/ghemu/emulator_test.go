@@ -262,3 +262,61 @@ func httptestServer(t *testing.T, e *Emulator) string {
 	t.Cleanup(srv.Close)
 	return srv.URL
 }
+
+// GET pulls/{n} answers GitHub's documented example with the configured
+// head, valid against the description (Start fails the test otherwise);
+// an unknown number is 404.
+func TestGetPull(t *testing.T) {
+	e, srv := Start(t, Config{Owner: "o", Repo: "r", Tokens: map[string]Identity{testToken: ForkBot()},
+		Pulls: map[int]Pull{7: {HeadSHA: "0123456789abcdef0123456789abcdef01234567", HeadRef: "fix"}}})
+	auth := "Bearer " + testToken
+	status, _, body := call(t, "GET", srv.URL+"/repos/o/r/pulls/7", auth, "")
+	if status != 200 {
+		t.Fatalf("status %d", status)
+	}
+	pr := body.(map[string]any)
+	head := pr["head"].(map[string]any)
+	if pr["number"] != float64(7) || pr["state"] != "open" || head["sha"] != "0123456789abcdef0123456789abcdef01234567" || head["ref"] != "fix" || head["label"] != "o:fix" ||
+		pr["html_url"] != srv.URL+"/o/r/pull/7" {
+		t.Errorf("pull: number %v state %v head %v %v %v html_url %v", pr["number"], pr["state"], head["sha"], head["ref"], head["label"], pr["html_url"])
+	}
+	if status, _, _ := call(t, "GET", srv.URL+"/repos/o/r/pulls/8", auth, ""); status != 404 {
+		t.Errorf("unknown pull: status %d, want 404", status)
+	}
+	if status, _, _ := call(t, "GET", srv.URL+"/repos/o/r/pulls/7", "", ""); status != 401 {
+		t.Errorf("no token: status %d, want 401", status)
+	}
+	var got []string
+	for _, r := range e.Requests() {
+		got = append(got, fmt.Sprintf("%s %s %d", r.Method, r.Path, r.Status))
+	}
+	if want := "GET /repos/o/r/pulls/7 200|GET /repos/o/r/pulls/8 404|GET /repos/o/r/pulls/7 401"; strings.Join(got, "|") != want {
+		t.Errorf("requests %q, want %q", got, want)
+	}
+}
+
+// An artifact download answers 302 to the storage host, as GitHub does; an
+// unknown artifact 404, an expired one 410.
+func TestArtifactRedirect(t *testing.T) {
+	e, srv := Start(t, Config{Owner: "o", Repo: "r", Tokens: map[string]Identity{testToken: ActionsBot()}})
+	e.SetStorage("https://storage.example")
+	e.AddArtifact(Artifact{ID: 42, Name: "agentgate-report", Zip: []byte("PK")})
+	e.AddArtifact(Artifact{ID: 44, Name: "agentgate-report", Expired: true})
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	req, _ := http.NewRequest("GET", srv.URL+"/repos/o/r/actions/artifacts/42/zip", nil)
+	req.Header.Set("Authorization", "Bearer "+testToken)
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 302 || resp.Header.Get("Location") != "https://storage.example/blob/42.zip?sig=emulated" {
+		t.Errorf("status %d Location %q", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	if status, _, _ := call(t, "GET", srv.URL+"/repos/o/r/actions/artifacts/43/zip", "Bearer "+testToken, ""); status != 404 {
+		t.Errorf("unknown artifact: status %d, want 404", status)
+	}
+	if status, _, _ := call(t, "GET", srv.URL+"/repos/o/r/actions/artifacts/44/zip", "Bearer "+testToken, ""); status != 410 {
+		t.Errorf("expired artifact: status %d, want 410", status)
+	}
+}

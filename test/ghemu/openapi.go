@@ -109,6 +109,22 @@ func ParseSpec(raw []byte) (*Spec, error) {
 	return s, nil
 }
 
+// Example returns a fresh copy of the value of the named example in the
+// description's components (#/components/examples/NAME), e.g. "pull-request":
+// GitHub's own sample answer, which the emulator patches and serves.
+func (s *Spec) Example(name string) (any, error) {
+	examples, _ := s.doc["components"].(map[string]any)["examples"].(map[string]any)
+	ex, ok := examples[name].(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("no example %q in the description", name)
+	}
+	raw, err := json.Marshal(ex["value"])
+	if err != nil {
+		return nil, fmt.Errorf("example %q: %w", name, err)
+	}
+	return decodeJSON(raw)
+}
+
 func isParam(seg string) bool {
 	return strings.HasPrefix(seg, "{") && strings.HasSuffix(seg, "}")
 }
