@@ -3,6 +3,7 @@ package trace
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -10,11 +11,15 @@ import (
 )
 
 // referenceData returns the shared reference data directory, or skips the test where it is
-// absent (a fresh clone without the shared checkout beside it).
+// absent (a fresh clone without the shared checkout beside it); under CI=true, where it is
+// always beside the clone, its absence fails the test.
 func referenceData(t *testing.T) string {
 	t.Helper()
 	dir := filepath.Join("..", "..", "..", "shared", "reference-data")
 	if _, err := os.Stat(filepath.Join(dir, "README.md")); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("reference data not found at %s (CI=true: it must sit beside the clone): %v", dir, err)
+		}
 		t.Skipf("reference data not found at %s (it sits beside the clone in CI): %v", dir, err)
 	}
 	return dir
@@ -200,6 +205,22 @@ func TestDocExamples(t *testing.T) {
 		c := countTrace(tr)
 		if tr.ID != want[i].id || tr.Shape != want[i].shape || tr.Usage != want[i].usage || c.calls != 1 || c.results != 1 || c.fails != 1 {
 			t.Errorf("example %d: %q %q %+v %+v", i, tr.ID, tr.Shape, tr.Usage, c)
+		}
+	}
+}
+
+// TestTauBenchTrials checks the task and trial of the ten real tau-bench records, as
+// python3 listed them from the file: (task_id, trial) per record.
+func TestTauBenchTrials(t *testing.T) {
+	p := filepath.Join(referenceData(t), "transcripts", "tau-bench-airline-sample.json")
+	want := [][2]int{{0, 0}, {0, 2}, {0, 3}, {3, 0}, {3, 1}, {3, 2}, {3, 3}, {4, 2}, {8, 1}, {9, 2}}
+	got := readAll(t, p)
+	if len(got) != len(want) {
+		t.Fatalf("%d traces, want %d", len(got), len(want))
+	}
+	for i, tr := range got {
+		if tr.Task != strconv.Itoa(want[i][0]) || tr.Trial != want[i][1] || !tr.HasTrial {
+			t.Errorf("trace %d: task %q trial %d (%v), want %d %d", i, tr.Task, tr.Trial, tr.HasTrial, want[i][0], want[i][1])
 		}
 	}
 }
