@@ -80,7 +80,7 @@ func (r rawRef) null() bool { return r == nil || string(r) == "null" }
 
 type jsonRecord struct {
 	TraceID, ID, TaskID, Trial rawRef
-	MetaTrial                  rawRef // metadata.trial
+	MetaTrial                  rawRef                       // metadata.trial
 	Lists                      [len(listKeys)][]jsonMessage // by listKeys
 	Present                    [len(listKeys)]bool          // the list was there and not null
 	TokenUsage, Usage          *jsonUsage
