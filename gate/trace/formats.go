@@ -1,0 +1,329 @@
+package trace
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/agentgate/agentgate/gate/input"
+)
+
+// Format is how a trace file is laid out, decided by its content (SPEC §12).
+type Format int
+
+const (
+	// FormatRecords is a file of trace records (RS-1, OpenAI, Anthropic), read by Each.
+	FormatRecords Format = iota
+	// FormatOTLP is OpenTelemetry spans as OTLP/JSON exports, read by EachOTLP.
+	FormatOTLP
+	// FormatInspectJSON is an Inspect AI eval log written as one JSON object, read by
+	// EachInspect.
+	FormatInspectJSON
+	// FormatInspectEval is an Inspect AI .eval log (a zip archive), read by EachInspect.
+	FormatInspectEval
+)
+
+// Limits on the formats read whole rather than streamed: they bound the memory that one
+// crafted file can take.
+const (
+	// maxDocument is the most bytes one JSON document of OTLP or Inspect may hold: a whole
+	// file, a line of the collector's file exporter, or one member of a .eval archive,
+	// after decompression.
+	maxDocument = 256 << 20
+	// maxDocDepth is how deeply a document of OTLP or Inspect, or JSON held inside an OTLP
+	// attribute, may nest (encoding/json alone allows 10000 levels).
+	maxDocDepth = 512
+	// maxValueDepth is how deeply OTLP attribute values (arrayValue, kvlistValue) may nest.
+	maxValueDepth = 64
+	// sniffBytes is how much of a file Sniff reads to tell its format.
+	sniffBytes = 1 << 20
+)
+
+// Sniff tells the format of the trace file at path from its first bytes: a zip archive is an
+// Inspect .eval log; a JSON object whose top-level keys include "resourceSpans" is OTLP, one
+// with "eval" beside "samples", "version" or "status" an Inspect log; anything else is
+// records. A gzip file is looked at through its decompression.
+func Sniff(path string) (Format, error) {
+	f, err := input.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	r, closeFn, err := maybeGunzip(path, f)
+	if err != nil {
+		return 0, err
+	}
+	defer closeFn()
+	return sniff(bufio.NewReaderSize(io.LimitReader(r, sniffBytes), 64<<10)), nil
+}
+
+// sniff decides the format from the start of a file. Anything it cannot read is records,
+// whose reader then reports the problem with its position.
+func sniff(br *bufio.Reader) Format {
+	head, _ := br.Peek(4)
+	if bytes.Equal(head, []byte("PK\x03\x04")) {
+		return FormatInspectEval
+	}
+	dec := json.NewDecoder(br)
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return FormatRecords
+	}
+	var hasEval, hasInspectKey bool
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return FormatRecords
+		}
+		switch tok {
+		case "resourceSpans":
+			return FormatOTLP
+		case "eval":
+			hasEval = true
+		case "samples", "version", "status":
+			hasInspectKey = true
+		}
+		if hasEval && hasInspectKey {
+			return FormatInspectJSON
+		}
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return FormatRecords
+		}
+	}
+	return FormatRecords
+}
+
+// maybeGunzip returns r decompressed when it starts with the gzip magic bytes, else r itself
+// (read through a buffer).
+func maybeGunzip(path string, r io.Reader) (io.Reader, func(), error) {
+	br := bufio.NewReader(r)
+	if head, _ := br.Peek(2); len(head) == 2 && head[0] == 0x1f && head[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, nil, &input.Error{File: path, Msg: fmt.Sprintf("cannot read gzip: %v", err)}
+		}
+		return zr, func() { zr.Close() }, nil
+	}
+	return br, func() {}, nil
+}
+
+// EachFile streams the traces of the file at path to fn, whatever its format (Sniff): trace
+// records, OTLP spans or an Inspect log. Problems with the input are *input.Error values.
+func EachFile(ctx context.Context, path string, fn func(*Trace) error) error {
+	format, err := Sniff(path)
+	if err != nil {
+		return err
+	}
+	switch format {
+	case FormatOTLP:
+		return EachOTLP(ctx, path, fn)
+	case FormatInspectJSON, FormatInspectEval:
+		return EachInspect(ctx, path, fn)
+	}
+	return Each(path, fn)
+}
+
+// readDocument reads a whole file (decompressing gzip) up to maxDocument bytes.
+func readDocument(path string) ([]byte, error) {
+	f, err := input.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r, closeFn, err := maybeGunzip(path, f)
+	if err != nil {
+		return nil, err
+	}
+	defer closeFn()
+	data, err := readBounded(r, maxDocument)
+	if err != nil {
+		return nil, &input.Error{File: path, Msg: err.Error()}
+	}
+	return data, nil
+}
+
+// errTooLarge says a document passed maxDocument.
+var errTooLarge = fmt.Errorf("larger than %d MiB: too large to read", maxDocument>>20)
+
+// readBounded reads r to its end, failing once it passes limit bytes.
+func readBounded(r io.Reader, limit int64) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("cannot read: %w", err)
+	}
+	if int64(len(data)) > limit {
+		return nil, errTooLarge
+	}
+	return data, nil
+}
+
+// doc is one JSON document read whole, with what is needed to point at a byte of it.
+type doc struct {
+	rec input.Record // the document as a record starting at line 1 (for ErrorAt)
+	dec *json.Decoder
+}
+
+func newDoc(file string, data []byte) *doc {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	return &doc{rec: input.Record{File: file, Line: 1, Col: 1, Data: data}, dec: dec}
+}
+
+// errAt is an *input.Error at byte offset off of the document.
+func (d *doc) errAt(off int, format string, args ...any) *input.Error {
+	return d.rec.ErrorAt(off, format, args...)
+}
+
+// next returns the offset at which the next value starts (after white space, a comma or a
+// colon), for errors and lines.
+func (d *doc) next() int {
+	data := d.rec.Data
+	i := int(d.dec.InputOffset())
+	for i < len(data) {
+		switch data[i] {
+		case ' ', '\t', '\r', '\n', ',', ':':
+			i++
+			continue
+		}
+		break
+	}
+	return i
+}
+
+// jsonErr turns an error of the document's decoder into an *input.Error at its offset.
+func (d *doc) jsonErr(err error, at int) error {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		return d.errAt(int(se.Offset)-1, "invalid JSON: %v", se)
+	case errors.As(err, &te):
+		what := "a value"
+		if te.Field != "" {
+			what = fmt.Sprintf("field %q", te.Field)
+		}
+		return d.errAt(int(te.Offset), "%s must be %s, got a JSON %s", what, jsonKind(te.Type.Kind().String()), te.Value)
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		return d.errAt(len(d.rec.Data), "invalid JSON: unexpected end of input")
+	}
+	return d.errAt(at, "%v", err)
+}
+
+// object reads an object, calling fn with each key and the offset of its value; fn must read
+// the value (with value or skip).
+func (d *doc) object(what string, fn func(key string, at int) error) error {
+	at := d.next()
+	tok, err := d.dec.Token()
+	if err != nil {
+		return d.jsonErr(err, at)
+	}
+	if tok != json.Delim('{') {
+		return d.errAt(at, "%s must be an object, got %s", what, kindOf(d.rec.Data[at:]))
+	}
+	for d.dec.More() {
+		kat := d.next()
+		tok, err := d.dec.Token()
+		if err != nil {
+			return d.jsonErr(err, kat)
+		}
+		key, _ := tok.(string)
+		if err := fn(key, d.next()); err != nil {
+			return err
+		}
+	}
+	if _, err := d.dec.Token(); err != nil {
+		return d.jsonErr(err, d.next())
+	}
+	return nil
+}
+
+// array reads an array, calling fn with each element's index and offset; fn must read the
+// element. A null is an empty array.
+func (d *doc) array(what string, fn func(i, at int) error) error {
+	at := d.next()
+	tok, err := d.dec.Token()
+	if err != nil {
+		return d.jsonErr(err, at)
+	}
+	if tok == nil {
+		return nil
+	}
+	if tok != json.Delim('[') {
+		return d.errAt(at, "%s must be an array, got %s", what, kindOf(d.rec.Data[at:]))
+	}
+	for i := 0; d.dec.More(); i++ {
+		if err := fn(i, d.next()); err != nil {
+			return err
+		}
+	}
+	if _, err := d.dec.Token(); err != nil {
+		return d.jsonErr(err, d.next())
+	}
+	return nil
+}
+
+// value decodes the next value into v.
+func (d *doc) value(v any) error {
+	at := d.next()
+	if err := d.dec.Decode(v); err != nil {
+		return d.jsonErr(err, at)
+	}
+	return nil
+}
+
+// skip reads past the next value.
+func (d *doc) skip() error {
+	var raw json.RawMessage
+	return d.value(&raw)
+}
+
+// jsonKind names a Go kind as a JSON type, for encoding/json's type errors.
+func jsonKind(goKind string) string {
+	switch goKind {
+	case "string":
+		return "a string"
+	case "bool":
+		return "true or false"
+	case "slice", "array":
+		return "an array"
+	case "map", "struct":
+		return "an object"
+	case "int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64":
+		return "an integer"
+	case "float32", "float64":
+		return "a number"
+	}
+	return goKind
+}
+
+// checkDepth rejects JSON text nested deeper than maxDepth (outside strings).
+func checkDepth(data []byte) error {
+	depth, inStr, esc := 0, false, false
+	for _, c := range data {
+		switch {
+		case inStr:
+			switch {
+			case esc:
+				esc = false
+			case c == '\\':
+				esc = true
+			case c == '"':
+				inStr = false
+			}
+		case c == '"':
+			inStr = true
+		case c == '{' || c == '[':
+			if depth++; depth > maxDocDepth {
+				return fmt.Errorf("nested deeper than %d levels", maxDocDepth)
+			}
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return nil
+}
