@@ -31,10 +31,6 @@ const (
 // Limits on the formats read whole rather than streamed: they bound the memory that one
 // crafted file can take.
 const (
-	// maxDocument is the most bytes one JSON document of OTLP or Inspect may hold: a whole
-	// file, a line of the collector's file exporter, or one member of a .eval archive,
-	// after decompression.
-	maxDocument = 256 << 20
 	// maxDocDepth is how deeply a document of OTLP or Inspect, or JSON held inside an OTLP
 	// attribute, may nest (encoding/json alone allows 10000 levels).
 	maxDocDepth = 512
@@ -43,6 +39,10 @@ const (
 	// sniffBytes is how much of a file Sniff reads to tell its format.
 	sniffBytes = 1 << 20
 )
+
+// maxDocument is the most bytes a file of OTLP or an Inspect .json log, or one member of a
+// .eval archive, may hold after decompression (a variable so that tests can lower it).
+var maxDocument int64 = 256 << 20
 
 // Sniff tells the format of the trace file at path from its first bytes: a zip archive is an
 // Inspect .eval log; a JSON object whose top-level keys include "resourceSpans" is OTLP, one
@@ -148,7 +148,9 @@ func readDocument(path string) ([]byte, error) {
 }
 
 // errTooLarge says a document passed maxDocument.
-var errTooLarge = fmt.Errorf("larger than %d MiB: too large to read", maxDocument>>20)
+func errTooLarge() error {
+	return fmt.Errorf("larger than %d MiB after decompression: too large to read", maxDocument>>20)
+}
 
 // readBounded reads r to its end, failing once it passes limit bytes.
 func readBounded(r io.Reader, limit int64) ([]byte, error) {
@@ -157,7 +159,7 @@ func readBounded(r io.Reader, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("cannot read: %w", err)
 	}
 	if int64(len(data)) > limit {
-		return nil, errTooLarge
+		return nil, errTooLarge()
 	}
 	return data, nil
 }
@@ -181,9 +183,11 @@ func (d *doc) errAt(off int, format string, args ...any) *input.Error {
 
 // next returns the offset at which the next value starts (after white space, a comma or a
 // colon), for errors and lines.
-func (d *doc) next() int {
+func (d *doc) next() int { return d.nextFrom(int(d.dec.InputOffset())) }
+
+// nextFrom skips white space, commas and colons from offset i.
+func (d *doc) nextFrom(i int) int {
 	data := d.rec.Data
-	i := int(d.dec.InputOffset())
 	for i < len(data) {
 		switch data[i] {
 		case ' ', '\t', '\r', '\n', ',', ':':
@@ -195,23 +199,55 @@ func (d *doc) next() int {
 	return i
 }
 
-// jsonErr turns an error of the document's decoder into an *input.Error at its offset.
-func (d *doc) jsonErr(err error, at int) error {
+// jsonErr turns an error of encoding/json into an *input.Error; base is the offset its error
+// offsets count from (0 for Token's, which count from the start of the input).
+func (d *doc) jsonErr(err error, base int) error {
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &se):
-		return d.errAt(int(se.Offset)-1, "invalid JSON: %v", se)
+		return d.errAt(base+int(se.Offset)-1, "invalid JSON: %v", se)
 	case errors.As(err, &te):
 		what := "a value"
 		if te.Field != "" {
 			what = fmt.Sprintf("field %q", te.Field)
 		}
-		return d.errAt(int(te.Offset), "%s must be %s, got a JSON %s", what, jsonKind(te.Type.Kind().String()), te.Value)
+		return d.errAt(valueStart(d.rec.Data, base+int(te.Offset)), "%s must be %s, got a JSON %s", what, jsonKind(te.Type.Kind().String()), te.Value)
 	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
 		return d.errAt(len(d.rec.Data), "invalid JSON: unexpected end of input")
 	}
-	return d.errAt(at, "%v", err)
+	return d.errAt(base, "%v", err)
+}
+
+// valueStart returns where the number, literal or string that ends just before end starts
+// (encoding/json's type errors point after the value); for an object or array it returns end.
+func valueStart(data []byte, end int) int {
+	if end <= 0 || end > len(data) {
+		return end
+	}
+	i := end - 1
+	switch c := data[i]; {
+	case c == '"':
+		for i--; i >= 0; i-- {
+			if data[i] != '"' {
+				continue
+			}
+			n := 0
+			for j := i - 1; j >= 0 && data[j] == '\\'; j-- {
+				n++
+			}
+			if n%2 == 0 {
+				return i
+			}
+		}
+		return end
+	case c == '}' || c == ']':
+		return end
+	}
+	for i >= 0 && bytes.IndexByte([]byte("+-.0123456789eEtruefalsn"), data[i]) >= 0 {
+		i--
+	}
+	return i + 1
 }
 
 // object reads an object, calling fn with each key and the offset of its value; fn must read
@@ -220,16 +256,15 @@ func (d *doc) object(what string, fn func(key string, at int) error) error {
 	at := d.next()
 	tok, err := d.dec.Token()
 	if err != nil {
-		return d.jsonErr(err, at)
+		return d.jsonErr(err, 0)
 	}
 	if tok != json.Delim('{') {
 		return d.errAt(at, "%s must be an object, got %s", what, kindOf(d.rec.Data[at:]))
 	}
 	for d.dec.More() {
-		kat := d.next()
 		tok, err := d.dec.Token()
 		if err != nil {
-			return d.jsonErr(err, kat)
+			return d.jsonErr(err, 0)
 		}
 		key, _ := tok.(string)
 		if err := fn(key, d.next()); err != nil {
@@ -237,7 +272,7 @@ func (d *doc) object(what string, fn func(key string, at int) error) error {
 		}
 	}
 	if _, err := d.dec.Token(); err != nil {
-		return d.jsonErr(err, d.next())
+		return d.jsonErr(err, 0)
 	}
 	return nil
 }
@@ -248,7 +283,7 @@ func (d *doc) array(what string, fn func(i, at int) error) error {
 	at := d.next()
 	tok, err := d.dec.Token()
 	if err != nil {
-		return d.jsonErr(err, at)
+		return d.jsonErr(err, 0)
 	}
 	if tok == nil {
 		return nil
@@ -262,18 +297,42 @@ func (d *doc) array(what string, fn func(i, at int) error) error {
 		}
 	}
 	if _, err := d.dec.Token(); err != nil {
-		return d.jsonErr(err, d.next())
+		return d.jsonErr(err, 0)
 	}
 	return nil
 }
 
 // value decodes the next value into v.
 func (d *doc) value(v any) error {
-	at := d.next()
+	base := d.afterSeparator()
 	if err := d.dec.Decode(v); err != nil {
-		return d.jsonErr(err, at)
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			// The decoder's syntax offsets count only the bytes it scanned for values, not
+			// those it read as tokens: find the error again in the value alone.
+			start := d.nextFrom(base)
+			var raw json.RawMessage
+			if err2 := json.NewDecoder(bytes.NewReader(d.rec.Data[start:])).Decode(&raw); err2 != nil {
+				return d.jsonErr(err2, start)
+			}
+		}
+		return d.jsonErr(err, base)
 	}
 	return nil
+}
+
+// afterSeparator is where the decoder's next value begins, white space included: after the
+// comma or colon that comes first. encoding/json counts the offsets of type errors from there.
+func (d *doc) afterSeparator() int {
+	data := d.rec.Data
+	i := int(d.dec.InputOffset())
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n') {
+		i++
+	}
+	if i < len(data) && (data[i] == ',' || data[i] == ':') {
+		return i + 1
+	}
+	return int(d.dec.InputOffset())
 }
 
 // skip reads past the next value.

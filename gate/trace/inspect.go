@@ -131,7 +131,7 @@ func eachInspectJSON(ctx context.Context, path string, data []byte, fn func(*Tra
 }
 
 var zstdDecoders = sync.Pool{New: func() any {
-	d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true), zstd.WithDecoderMaxMemory(maxDocument+1))
+	d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true), zstd.WithDecoderMaxMemory(uint64(maxDocument)+1))
 	if err != nil {
 		return err
 	}
@@ -229,8 +229,8 @@ func eachEval(ctx context.Context, path string, f io.ReaderAt, size int64, fn fu
 // readMember reads one zip member, at most maxDocument bytes after decompression whatever
 // its header claims: a zip bomb is an error, not memory growth.
 func readMember(zf *zip.File) ([]byte, error) {
-	if zf.UncompressedSize64 > maxDocument {
-		return nil, errTooLarge
+	if zf.UncompressedSize64 > uint64(maxDocument) {
+		return nil, errTooLarge()
 	}
 	if zf.Method != zip.Store && zf.Method != zip.Deflate && zf.Method != zipMethodZstd {
 		return nil, fmt.Errorf("compressed with zip method %d: only stored, deflate and zstd (93) members are read", zf.Method)
