@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/agentgate/agentgate/gate/input"
 )
@@ -37,7 +38,7 @@ const (
 	// maxValueDepth is how deeply OTLP attribute values (arrayValue, kvlistValue) may nest.
 	maxValueDepth = 64
 	// sniffBytes is how much of a file Sniff reads to tell its format.
-	sniffBytes = 1 << 20
+	sniffBytes = 64 << 10
 )
 
 // maxDocument is the most bytes a file of OTLP or an Inspect .json log, or one member of a
@@ -47,55 +48,124 @@ var maxDocument int64 = 256 << 20
 // Sniff tells the format of the trace file at path from its first bytes: a zip archive is an
 // Inspect .eval log; a JSON object whose top-level keys include "resourceSpans" is OTLP, one
 // with "eval" beside "samples", "version" or "status" an Inspect log; anything else is
-// records. A gzip file is looked at through its decompression.
+// records, as is a file whose first sniffBytes do not tell. A gzip file is looked at through
+// its decompression. It reads little and allocates little: the gate asks it of every file.
 func Sniff(path string) (Format, error) {
 	f, err := input.Open(path)
 	if err != nil {
 		return 0, err
 	}
 	defer f.Close()
-	r, closeFn, err := maybeGunzip(path, f)
-	if err != nil {
-		return 0, err
+	bp := sniffBuffers.Get().(*[]byte)
+	defer sniffBuffers.Put(bp)
+	head := *bp
+	n, err := io.ReadFull(f, head)
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return 0, &input.Error{File: path, Msg: fmt.Sprintf("cannot read: %v", err)}
 	}
-	defer closeFn()
-	return sniff(bufio.NewReaderSize(io.LimitReader(r, sniffBytes), 64<<10)), nil
+	head = head[:n]
+	if len(head) >= 2 && head[0] == 0x1f && head[1] == 0x8b {
+		zr, err := gzip.NewReader(io.MultiReader(bytes.NewReader(head), f))
+		if err != nil {
+			return 0, &input.Error{File: path, Msg: fmt.Sprintf("cannot read gzip: %v", err)}
+		}
+		defer zr.Close()
+		unzipped := make([]byte, sniffBytes)
+		n, _ := io.ReadFull(zr, unzipped)
+		head = unzipped[:n]
+	}
+	return sniff(head), nil
 }
 
-// sniff decides the format from the start of a file. Anything it cannot read is records,
-// whose reader then reports the problem with its position.
-func sniff(br *bufio.Reader) Format {
-	head, _ := br.Peek(4)
-	if bytes.Equal(head, []byte("PK\x03\x04")) {
+// sniffBuffers hold the first bytes of the files Sniff looks at.
+var sniffBuffers = sync.Pool{New: func() any { b := make([]byte, sniffBytes); return &b }}
+
+// sniff decides the format from the first bytes of a file. Anything it cannot read is
+// records, whose reader then reports the problem with its position.
+func sniff(head []byte) Format {
+	if bytes.HasPrefix(head, []byte("PK\x03\x04")) {
 		return FormatInspectEval
 	}
-	dec := json.NewDecoder(br)
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
+	i := skipSpace(head, 0)
+	if i >= len(head) || head[i] != '{' {
 		return FormatRecords
 	}
 	var hasEval, hasInspectKey bool
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return FormatRecords
+	for i++; ; {
+		i = skipSpace(head, i)
+		if i >= len(head) || head[i] != '"' {
+			return FormatRecords // the end of the object, of the head, or bad JSON
 		}
-		switch tok {
-		case "resourceSpans":
+		end := skipString(head, i)
+		switch string(head[i:end]) {
+		case `"resourceSpans"`:
 			return FormatOTLP
-		case "eval":
+		case `"eval"`:
 			hasEval = true
-		case "samples", "version", "status":
+		case `"samples"`, `"version"`, `"status"`:
 			hasInspectKey = true
 		}
 		if hasEval && hasInspectKey {
 			return FormatInspectJSON
 		}
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
+		i = skipSpace(head, end)
+		if i >= len(head) || head[i] != ':' {
 			return FormatRecords
 		}
+		i = skipSpace(head, skipValue(head, skipSpace(head, i+1)))
+		if i >= len(head) || head[i] != ',' {
+			return FormatRecords
+		}
+		i++
 	}
-	return FormatRecords
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
+		i++
+	}
+	return i
+}
+
+// skipString returns the offset just past the string starting at i.
+func skipString(b []byte, i int) int {
+	for i++; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return len(b)
+}
+
+// skipValue returns the offset just past the value starting at i (as far as the text goes).
+func skipValue(b []byte, i int) int {
+	depth := 0
+	for i < len(b) {
+		switch c := b[i]; c {
+		case '"':
+			i = skipString(b, i)
+			if depth == 0 {
+				return i
+			}
+			continue
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth--; depth <= 0 {
+				return i + 1
+			}
+		case ',', ' ', '\t', '\r', '\n':
+			if depth == 0 {
+				return i
+			}
+		}
+		i++
+	}
+	return i
 }
 
 // maybeGunzip returns r decompressed when it starts with the gzip magic bytes, else r itself
@@ -128,7 +198,8 @@ func EachFile(ctx context.Context, path string, fn func(*Trace) error) error {
 	return Each(path, fn)
 }
 
-// readDocument reads a whole file (decompressing gzip) up to maxDocument bytes.
+// readDocument reads a whole file (decompressing gzip, skipping a UTF-8 BOM) up to
+// maxDocument bytes.
 func readDocument(path string) ([]byte, error) {
 	f, err := input.Open(path)
 	if err != nil {
@@ -144,7 +215,7 @@ func readDocument(path string) ([]byte, error) {
 	if err != nil {
 		return nil, &input.Error{File: path, Msg: err.Error()}
 	}
-	return data, nil
+	return bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), nil // columns count from after a BOM
 }
 
 // errTooLarge says a document passed maxDocument.

@@ -3,6 +3,7 @@ package trace
 import (
 	"archive/zip"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"io"
@@ -196,6 +197,29 @@ func TestGenAISchemaParts(t *testing.T) {
 	}
 }
 
+// TestGzipOTLP reads an OTLP file compressed with gzip, with a BOM: the same runs.
+func TestGzipOTLP(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "formats", "otlp-openinference.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write(append([]byte("\xef\xbb\xbf"), data...))
+	zw.Close()
+	p := filepath.Join(t.TempDir(), "spans.json.gz")
+	if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if f, err := Sniff(p); f != FormatOTLP || err != nil {
+		t.Fatalf("sniff %v %v", f, err)
+	}
+	got := readFile(t, p)
+	if len(got) != 2 || got[0].NumCalls() != 2 || got[1].Line != 2 {
+		t.Errorf("%d traces", len(got))
+	}
+}
+
 func TestSniff(t *testing.T) {
 	dir := filepath.Join("testdata", "formats")
 	cases := map[string]Format{
@@ -216,6 +240,8 @@ func TestSniff(t *testing.T) {
 		"b.json":  `[{"messages": []}]`,
 		"c.json":  `{"id": "x", "eval": 1, "messages": []}`, // "eval" alone is no Inspect log
 		"d.json":  `{not json`,
+		"e.json":  `{"messages": [{"resourceSpans": 1, "eval": {}, "samples": []}], "x": "}\"resourceSpans\""}`,
+		"f.json":  `{"id": "a"} {"resourceSpans": []}`, // only the first value counts
 	} {
 		p := filepath.Join(tmp, name)
 		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
