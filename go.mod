@@ -5,6 +5,7 @@ go 1.25.0
 require (
 	github.com/bmatcuk/doublestar/v4 v4.10.0
 	github.com/google/go-github/v66 v66.0.0
+	github.com/klauspost/compress v1.18.2
 	github.com/olekukonko/tablewriter v1.1.5
 	github.com/sethvargo/go-githubactions v1.4.0
 )

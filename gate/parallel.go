@@ -46,6 +46,16 @@ func (w *traceWorker) work(b *pipeline.Batch, results *[]reliability.Result) (in
 // runReliabilityParallel evaluates the trace files with workers goroutines; with decodeOnly
 // it does all but the evaluation (for the benchmarks).
 func runReliabilityParallel(ctx context.Context, files []string, p profile.Profile, workers int, decodeOnly bool) (*reliability.Summary, error) {
+	sum := &reliability.Summary{Traces: []reliability.Result{}}
+	if err := reliabilityPipeline(ctx, files, p, workers, decodeOnly, sum, newTraceIDs()); err != nil {
+		return nil, err
+	}
+	return sum, nil
+}
+
+// reliabilityPipeline evaluates the trace record files into sum, whose ids (ids) it checks
+// for duplicates along with those already there.
+func reliabilityPipeline(ctx context.Context, files []string, p profile.Profile, workers int, decodeOnly bool, sum *reliability.Summary, ids traceIDs) error {
 	newWorker := func() *traceWorker {
 		w := &traceWorker{dec: trace.Decoder{ValidUTF8: true, Reuse: true}} // results keep no memory of a trace
 		if !decodeOnly {
@@ -53,8 +63,6 @@ func runReliabilityParallel(ctx context.Context, files []string, p profile.Profi
 		}
 		return w
 	}
-	sum := &reliability.Summary{Traces: []reliability.Result{}}
-	ids := newTraceIDs()
 	merge := func(b *pipeline.Batch, results *[]reliability.Result, err error) error {
 		var rs []reliability.Result
 		if results != nil {
@@ -77,10 +85,7 @@ func runReliabilityParallel(ctx context.Context, files []string, p profile.Profi
 		return err
 	}
 	o := pipeline.Options{Workers: workers}
-	if err := pipeline.Run(ctx, files, o, newWorker, (*traceWorker).work, merge); err != nil {
-		return nil, err
-	}
-	return sum, nil
+	return pipeline.Run(ctx, files, o, newWorker, (*traceWorker).work, merge)
 }
 
 // defaultWorkers is the number of workers when the options do not say.

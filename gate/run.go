@@ -124,7 +124,61 @@ func runReliability(ctx context.Context, patterns []string, o Options) (*reliabi
 	if workers <= 0 {
 		workers = defaultWorkers()
 	}
-	return runReliabilityParallel(ctx, files, o.Profile, workers, false)
+	formats, mixed, err := sniffTraces(files)
+	if err != nil {
+		return nil, err
+	}
+	if !mixed {
+		return runReliabilityParallel(ctx, files, o.Profile, workers, false)
+	}
+	// OTLP files and Inspect logs are read whole, one after another in this goroutine; the
+	// runs of record files between them go through the pipeline. The results stay in file
+	// order, as the sequential reading gives them.
+	sum := &reliability.Summary{Traces: []reliability.Result{}}
+	ids := newTraceIDs()
+	ev := reliability.Evaluator{Profile: o.Profile, Brief: true}
+	for i := 0; i < len(files); {
+		if formats[i] == trace.FormatRecords {
+			j := i
+			for j < len(files) && formats[j] == trace.FormatRecords {
+				j++
+			}
+			if err := reliabilityPipeline(ctx, files[i:j], o.Profile, workers, false, sum, ids); err != nil {
+				return nil, err
+			}
+			i = j
+			continue
+		}
+		if err := eachWholeFile(ctx, files[i], sum, ids, &ev); err != nil {
+			return nil, err
+		}
+		i++
+	}
+	return sum, nil
+}
+
+// sniffTraces tells the format of every trace file (trace.Sniff); mixed is true when any
+// is not a file of trace records.
+func sniffTraces(files []string) (formats []trace.Format, mixed bool, err error) {
+	formats = make([]trace.Format, len(files))
+	for i, f := range files {
+		if formats[i], err = trace.Sniff(f); err != nil {
+			return nil, false, err
+		}
+		mixed = mixed || formats[i] != trace.FormatRecords
+	}
+	return formats, mixed, nil
+}
+
+// eachWholeFile evaluates the traces of an OTLP file or an Inspect log into sum.
+func eachWholeFile(ctx context.Context, file string, sum *reliability.Summary, ids traceIDs, ev *reliability.Evaluator) error {
+	return trace.EachFile(ctx, file, func(t *trace.Trace) error {
+		if first, dup := ids.add(t.ID, len(sum.Traces)); dup {
+			return duplicateID(t.ID, t.File, t.Line, &sum.Traces[first])
+		}
+		sum.Add(ev.Evaluate(t))
+		return nil
+	})
 }
 
 // runReliabilitySequential reads and evaluates the trace files one record at a time, in one
@@ -134,7 +188,7 @@ func runReliabilitySequential(ctx context.Context, files []string, p profile.Pro
 	ids := newTraceIDs()
 	ev := reliability.Evaluator{Profile: p, Brief: true}
 	for _, f := range files {
-		err := trace.Each(f, func(t *trace.Trace) error {
+		err := trace.EachFile(ctx, f, func(t *trace.Trace) error {
 			if err := ctx.Err(); err != nil {
 				return err
 			}

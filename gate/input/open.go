@@ -132,6 +132,10 @@ func Open(path string) (*File, error) {
 	return in, nil
 }
 
+// OpenRegular opens path for reading as it is, for a reader of archives (see KindOf): a
+// regular file only, refused with an *Error naming it otherwise, without blocking.
+func OpenRegular(path string) (*os.File, error) { return openRegular(path) }
+
 // openRegular opens path for reading if it is a regular file, and says why not otherwise.
 // The file is opened with O_NONBLOCK, so that opening a FIFO with no writer returns at once,
 // and checked with fstat before any read; O_NONBLOCK does nothing to reads of a regular file.

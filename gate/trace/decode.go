@@ -81,6 +81,7 @@ func (r rawRef) null() bool { return r == nil || string(r) == "null" }
 
 type jsonRecord struct {
 	TraceID, ID, TaskID, Trial rawRef
+	MetaTrial                  rawRef                       // metadata.trial
 	Lists                      [len(listKeys)][]jsonMessage // by listKeys
 	Present                    [len(listKeys)]bool          // the list was there and not null
 	TokenUsage, Usage          *jsonUsage
@@ -241,6 +242,7 @@ func (d *decoder) decode(rec input.Record) (*Trace, error) {
 	if t.Usage, err = d.usage(jr); err != nil {
 		return nil, err
 	}
+	t.Task, t.Trial, t.HasTrial = taskTrial(jr)
 	if d.reuse {
 		d.calls, d.results = b.calls, b.results
 	}
@@ -393,6 +395,23 @@ func (d *decoder) traceID(jr *jsonRecord, sameLine bool) (string, error) {
 		id += ":" + strconv.Itoa(d.rec.Col)
 	}
 	return id, nil
+}
+
+// taskTrial returns the record's task id (task_id as written) and its trial index (trial, else
+// metadata.trial). Only a non-negative integer, as a number or a string of digits, is a trial
+// index; any other trial value stays part of the trace id only, as it always was.
+func taskTrial(jr *jsonRecord) (task string, trial int, has bool) {
+	task, _, _ = idValue(jr.TaskID)
+	for _, raw := range [...]rawRef{jr.Trial, jr.MetaTrial} {
+		s, ok, _ := idValue(raw)
+		if !ok {
+			continue
+		}
+		if n, err := strconv.Atoi(s); err == nil && n >= 0 && s[0] != '+' {
+			return task, n, true
+		}
+	}
+	return task, 0, false
 }
 
 // idValue reads an id: a string, or a number kept as written. ok is false for null or absent.

@@ -601,3 +601,33 @@ func TestParserDetails(t *testing.T) {
 		}
 	}
 }
+
+// TestTaskTrial checks the task id and trial index read for pass^k (SPEC §11): tau-bench's
+// task_id and trial, and metadata.trial; a trial that is not a non-negative integer is no
+// trial index.
+func TestTaskTrial(t *testing.T) {
+	cases := []struct {
+		fields, task string
+		trial        int
+		has          bool
+	}{
+		{`"task_id": 5, "trial": 0`, "5", 0, true},
+		{`"task_id": "abc", "trial": 3`, "abc", 3, true},
+		{`"task_id": "abc", "trial": "12"`, "abc", 12, true},
+		{`"task_id": "abc"`, "abc", 0, false},
+		{`"task_id": 7, "trial": "b"`, "7", 0, false},
+		{`"task_id": 7, "trial": 1.5`, "7", 0, false},
+		{`"task_id": 7, "trial": -1`, "7", 0, false},
+		{`"task_id": 7, "trial": null`, "7", 0, false},
+		{`"id": "x", "metadata": {"trial": 4, "other": [1]}`, "", 4, true},
+		{`"task_id": 2, "trial": 1, "metadata": {"trial": 4}`, "2", 1, true},
+		{`"id": "x", "metadata": "trial"`, "", 0, false},
+		{`"id": "x"`, "", 0, false},
+	}
+	for _, c := range cases {
+		tr := mustDecode(t, `{`+c.fields+`, "messages": []}`)
+		if tr.Task != c.task || tr.Trial != c.trial || tr.HasTrial != c.has {
+			t.Errorf("{%s}: task %q trial %d (%v), want %q %d (%v)", c.fields, tr.Task, tr.Trial, tr.HasTrial, c.task, c.trial, c.has)
+		}
+	}
+}

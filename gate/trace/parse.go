@@ -542,6 +542,8 @@ func (p *parser) record(jr *jsonRecord, s *scratch) {
 			jr.TaskID = p.skip()
 		case "trial":
 			jr.Trial = p.skip()
+		case "metadata":
+			jr.MetaTrial = p.metaTrial()
 		case "messages", "trajectory", "traj", "history":
 			l := listIndex(string(k))
 			jr.Lists[l], jr.Present[l] = p.messages(s.lists[l][:0])
@@ -555,6 +557,25 @@ func (p *parser) record(jr *jsonRecord, s *scratch) {
 		}
 	}
 	p.end()
+}
+
+// metaTrial reads the trial index of a record's metadata object, if it has one; any other
+// metadata value is skipped.
+func (p *parser) metaTrial() rawRef {
+	if p.peek() != '{' {
+		p.skip()
+		return nil
+	}
+	var trial rawRef
+	p.open('{', "an object")
+	for n := 0; p.more('}', n); n++ {
+		if string(p.key()) == "trial" {
+			trial = p.skip()
+		} else {
+			p.skip()
+		}
+	}
+	return trial
 }
 
 func listIndex(k string) int {

@@ -1,8 +1,10 @@
 package trace
 
 import (
+	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -11,7 +13,8 @@ import (
 )
 
 // referenceData returns the shared reference data directory, or skips the test where it is
-// absent (a fresh clone without the shared checkout beside it).
+// absent (a fresh clone without the shared checkout beside it); under CI=true, where it is
+// always beside the clone, its absence fails the test.
 func referenceData(t *testing.T) string {
 	t.Helper()
 	return filepath.Dir(refdata.Path(t, "README.md"))
@@ -166,8 +169,9 @@ func TestRS1Samples(t *testing.T) {
 	}
 }
 
-// TestDocExamples decodes the three example records of docs/trace-formats.md: each shows one
-// tool call whose result failed, and the usage written in it.
+// TestDocExamples decodes the example records of docs/trace-formats.md, three records and then
+// an OTLP export and an Inspect log: each shows one tool call whose result failed, and the
+// usage written in it.
 func TestDocExamples(t *testing.T) {
 	text, err := os.ReadFile(filepath.Join("..", "..", "docs", "trace-formats.md"))
 	if err != nil {
@@ -186,10 +190,34 @@ func TestDocExamples(t *testing.T) {
 		{"refund-3", ShapeOpenAI, Usage{812, 19, 831, true}},
 		{"weather-1", ShapeAnthropic, Usage{1520, 64, 1584, true}},
 	}
-	if len(blocks) != len(want) {
-		t.Fatalf("%d json examples, want %d", len(blocks), len(want))
+	if len(blocks) != len(want)+2 {
+		t.Fatalf("%d json examples, want %d", len(blocks), len(want)+2)
 	}
-	for i, b := range blocks {
+	// the last two: an OTLP export and an Inspect log, each with one failed tool call
+	otlp, err := ReadOTLP("trace-formats.md", []byte(blocks[3]))
+	if err != nil || len(otlp) != 1 {
+		t.Fatalf("OTLP example: %d traces, %v", len(otlp), err)
+	}
+	var inspect []*Trace
+	if err := eachInspectJSON(context.Background(), "trace-formats.md", []byte(blocks[4]), func(tr *Trace) error {
+		inspect = append(inspect, tr)
+		return nil
+	}); err != nil || len(inspect) != 1 {
+		t.Fatalf("Inspect example: %d traces, %v", len(inspect), err)
+	}
+	for i, c := range []struct {
+		tr    *Trace
+		want  counts
+		usage Usage
+	}{
+		{otlp[0], counts{"5b8efff798038103d269b633813fc60c", 3, 1, 1, 1}, Usage{100, 20, 120, true}},
+		{inspect[0], counts{"s1#1", 4, 1, 1, 1}, Usage{120, 30, 150, true}},
+	} {
+		if got := countTrace(c.tr); got != c.want || c.tr.Usage != c.usage {
+			t.Errorf("example %d: %+v %+v, want %+v %+v", i+3, got, c.tr.Usage, c.want, c.usage)
+		}
+	}
+	for i, b := range blocks[:len(want)] {
 		tr, err := Decode(input.Record{File: "trace-formats.md", Line: 1, Col: 1, Data: []byte(b)})
 		if err != nil {
 			t.Fatalf("example %d: %v", i, err)
@@ -197,6 +225,22 @@ func TestDocExamples(t *testing.T) {
 		c := countTrace(tr)
 		if tr.ID != want[i].id || tr.Shape != want[i].shape || tr.Usage != want[i].usage || c.calls != 1 || c.results != 1 || c.fails != 1 {
 			t.Errorf("example %d: %q %q %+v %+v", i, tr.ID, tr.Shape, tr.Usage, c)
+		}
+	}
+}
+
+// TestTauBenchTrials checks the task and trial of the ten real tau-bench records, as
+// python3 listed them from the file: (task_id, trial) per record.
+func TestTauBenchTrials(t *testing.T) {
+	p := filepath.Join(referenceData(t), "transcripts", "tau-bench-airline-sample.json")
+	want := [][2]int{{0, 0}, {0, 2}, {0, 3}, {3, 0}, {3, 1}, {3, 2}, {3, 3}, {4, 2}, {8, 1}, {9, 2}}
+	got := readAll(t, p)
+	if len(got) != len(want) {
+		t.Fatalf("%d traces, want %d", len(got), len(want))
+	}
+	for i, tr := range got {
+		if tr.Task != strconv.Itoa(want[i][0]) || tr.Trial != want[i][1] || !tr.HasTrial {
+			t.Errorf("trace %d: task %q trial %d (%v), want %d %d", i, tr.Task, tr.Trial, tr.HasTrial, want[i][0], want[i][1])
 		}
 	}
 }

@@ -10,6 +10,8 @@ const (
 	ShapeRS1       Shape = "rs1"       // RS-1 ExecutionTrace
 	ShapeOpenAI    Shape = "openai"    // OpenAI Chat Completions messages
 	ShapeAnthropic Shape = "anthropic" // Anthropic Messages content blocks
+	ShapeOTLP      Shape = "otlp"      // OpenTelemetry spans (OTLP/JSON), SPEC §12
+	ShapeInspect   Shape = "inspect"   // an Inspect AI eval log sample, SPEC §12
 )
 
 // Trace is one agent run. Messages[i] is element i of the record's message list, so message
@@ -21,6 +23,13 @@ type Trace struct {
 	Shape    Shape
 	Messages []Message
 	Usage    Usage
+	// Task is the id of the task the run attempted, where the record names one (tau-bench's
+	// task_id, Inspect's sample id); runs of one task are its trials (SPEC §11).
+	Task string
+	// Trial is the run's trial index (tau-bench's trial, metadata.trial, Inspect's epoch)
+	// when HasTrial; a record without one is not a trial of a repeated task.
+	Trial    int
+	HasTrial bool
 }
 
 // Message is one turn of the conversation.

@@ -1,0 +1,435 @@
+package trace
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/agentgate/agentgate/gate/input"
+)
+
+// Format is how a trace file is laid out, decided by its content (SPEC §12).
+type Format int
+
+const (
+	// FormatRecords is a file of trace records (RS-1, OpenAI, Anthropic), read by Each.
+	FormatRecords Format = iota
+	// FormatOTLP is OpenTelemetry spans as OTLP/JSON exports, read by EachOTLP.
+	FormatOTLP
+	// FormatInspectJSON is an Inspect AI eval log written as one JSON object, read by
+	// EachInspect.
+	FormatInspectJSON
+	// FormatInspectEval is an Inspect AI .eval log (a zip archive), read by EachInspect.
+	FormatInspectEval
+)
+
+// Limits on the formats read whole rather than streamed: they bound the memory that one
+// crafted file can take.
+const (
+	// maxDocDepth is how deeply a document of OTLP or Inspect, or JSON held inside an OTLP
+	// attribute, may nest (encoding/json alone allows 10000 levels).
+	maxDocDepth = 512
+	// maxValueDepth is how deeply OTLP attribute values (arrayValue, kvlistValue) may nest.
+	maxValueDepth = 64
+	// sniffBytes is how much of a file Sniff reads to tell its format.
+	sniffBytes = 64 << 10
+)
+
+// maxDocument is the most bytes a file of OTLP or an Inspect .json log, or one member of a
+// .eval archive, may hold after decompression (a variable so that tests can lower it).
+var maxDocument int64 = 256 << 20
+
+// Sniff tells the format of the trace file at path from its first bytes: a zip archive is an
+// Inspect .eval log; a JSON object whose top-level keys include "resourceSpans" is OTLP, one
+// with "eval" beside "samples", "version" or "status" an Inspect log; anything else is
+// records, as is a file whose first sniffBytes do not tell. A gzip file is looked at through
+// its decompression (input.Open does that). It reads little and allocates little: the gate
+// asks it of every file.
+func Sniff(path string) (Format, error) {
+	kind, err := input.KindOf(path)
+	if err != nil {
+		return 0, err
+	}
+	if kind == input.ZipArchive {
+		return FormatInspectEval, nil
+	}
+	f, err := input.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	bp := sniffBuffers.Get().(*[]byte)
+	defer sniffBuffers.Put(bp)
+	head := *bp
+	n, err := io.ReadFull(f, head)
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return 0, &input.Error{File: path, Msg: fmt.Sprintf("cannot read: %v", err)}
+	}
+	return sniff(head[:n]), nil
+}
+
+// sniffBuffers hold the first bytes of the files Sniff looks at.
+var sniffBuffers = sync.Pool{New: func() any { b := make([]byte, sniffBytes); return &b }}
+
+// sniff decides the format from the first bytes of a file. Anything it cannot read is
+// records, whose reader then reports the problem with its position.
+func sniff(head []byte) Format {
+	if bytes.HasPrefix(head, []byte("PK\x03\x04")) {
+		return FormatInspectEval
+	}
+	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
+	i := skipSpace(head, 0)
+	if i >= len(head) || head[i] != '{' {
+		return FormatRecords
+	}
+	var hasEval, hasInspectKey bool
+	for i++; ; {
+		i = skipSpace(head, i)
+		if i >= len(head) || head[i] != '"' {
+			return FormatRecords // the end of the object, of the head, or bad JSON
+		}
+		end := skipString(head, i)
+		switch string(head[i:end]) {
+		case `"resourceSpans"`:
+			return FormatOTLP
+		case `"eval"`:
+			hasEval = true
+		case `"samples"`, `"version"`, `"status"`:
+			hasInspectKey = true
+		}
+		if hasEval && hasInspectKey {
+			return FormatInspectJSON
+		}
+		i = skipSpace(head, end)
+		if i >= len(head) || head[i] != ':' {
+			return FormatRecords
+		}
+		i = skipSpace(head, skipValue(head, skipSpace(head, i+1)))
+		if i >= len(head) || head[i] != ',' {
+			return FormatRecords
+		}
+		i++
+	}
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
+		i++
+	}
+	return i
+}
+
+// skipString returns the offset just past the string starting at i.
+func skipString(b []byte, i int) int {
+	for i++; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return len(b)
+}
+
+// skipValue returns the offset just past the value starting at i (as far as the text goes).
+func skipValue(b []byte, i int) int {
+	depth := 0
+	for i < len(b) {
+		switch c := b[i]; c {
+		case '"':
+			i = skipString(b, i)
+			if depth == 0 {
+				return i
+			}
+			continue
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth--; depth <= 0 {
+				return i + 1
+			}
+		case ',', ' ', '\t', '\r', '\n':
+			if depth == 0 {
+				return i
+			}
+		}
+		i++
+	}
+	return i
+}
+
+// EachFile streams the traces of the file at path to fn, whatever its format (Sniff): trace
+// records, OTLP spans or an Inspect log. Problems with the input are *input.Error values.
+func EachFile(ctx context.Context, path string, fn func(*Trace) error) error {
+	format, err := Sniff(path)
+	if err != nil {
+		return err
+	}
+	switch format {
+	case FormatOTLP:
+		return EachOTLP(ctx, path, fn)
+	case FormatInspectJSON, FormatInspectEval:
+		return EachInspect(ctx, path, fn)
+	}
+	return Each(path, fn)
+}
+
+// readDocument reads a whole file (decompressed if gzip, without a UTF-8 BOM) up to
+// maxDocument bytes.
+func readDocument(path string) ([]byte, error) {
+	f, err := input.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := readBounded(f, maxDocument) // decompressed, without a BOM: input.Open sees to both
+	if err != nil {
+		return nil, &input.Error{File: path, Msg: err.Error()}
+	}
+	return data, nil
+}
+
+// errTooLarge says a document passed maxDocument.
+func errTooLarge() error {
+	return fmt.Errorf("larger than %d MiB after decompression: too large to read", maxDocument>>20)
+}
+
+// readBounded reads r to its end, failing once it passes limit bytes.
+func readBounded(r io.Reader, limit int64) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("cannot read: %w", err)
+	}
+	if int64(len(data)) > limit {
+		return nil, errTooLarge()
+	}
+	return data, nil
+}
+
+// doc is one JSON document read whole, with what is needed to point at a byte of it.
+type doc struct {
+	rec input.Record // the document as a record starting at line 1 (for ErrorAt)
+	dec *json.Decoder
+}
+
+func newDoc(file string, data []byte) *doc {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	return &doc{rec: input.Record{File: file, Line: 1, Col: 1, Data: data}, dec: dec}
+}
+
+// errAt is an *input.Error at byte offset off of the document.
+func (d *doc) errAt(off int, format string, args ...any) *input.Error {
+	return d.rec.ErrorAt(off, format, args...)
+}
+
+// next returns the offset at which the next value starts (after white space, a comma or a
+// colon), for errors and lines.
+func (d *doc) next() int { return d.nextFrom(int(d.dec.InputOffset())) }
+
+// nextFrom skips white space, commas and colons from offset i.
+func (d *doc) nextFrom(i int) int {
+	data := d.rec.Data
+	for i < len(data) {
+		switch data[i] {
+		case ' ', '\t', '\r', '\n', ',', ':':
+			i++
+			continue
+		}
+		break
+	}
+	return i
+}
+
+// jsonErr turns an error of encoding/json into an *input.Error; base is the offset its error
+// offsets count from (0 for Token's, which count from the start of the input).
+func (d *doc) jsonErr(err error, base int) error {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		return d.errAt(base+int(se.Offset)-1, "invalid JSON: %v", se)
+	case errors.As(err, &te):
+		what := "a value"
+		if te.Field != "" {
+			what = fmt.Sprintf("field %q", te.Field)
+		}
+		return d.errAt(valueStart(d.rec.Data, base+int(te.Offset)), "%s must be %s, got a JSON %s", what, jsonKind(te.Type.Kind().String()), te.Value)
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		return d.errAt(len(d.rec.Data), "invalid JSON: unexpected end of input")
+	}
+	return d.errAt(base, "%v", err)
+}
+
+// valueStart returns where the number, literal or string that ends just before end starts
+// (encoding/json's type errors point after the value); for an object or array it returns end.
+func valueStart(data []byte, end int) int {
+	if end <= 0 || end > len(data) {
+		return end
+	}
+	i := end - 1
+	switch c := data[i]; {
+	case c == '"':
+		for i--; i >= 0; i-- {
+			if data[i] != '"' {
+				continue
+			}
+			n := 0
+			for j := i - 1; j >= 0 && data[j] == '\\'; j-- {
+				n++
+			}
+			if n%2 == 0 {
+				return i
+			}
+		}
+		return end
+	case c == '}' || c == ']':
+		return end
+	}
+	for i >= 0 && bytes.IndexByte([]byte("+-.0123456789eEtruefalsn"), data[i]) >= 0 {
+		i--
+	}
+	return i + 1
+}
+
+// object reads an object, calling fn with each key and the offset of its value; fn must read
+// the value (with value or skip).
+func (d *doc) object(what string, fn func(key string, at int) error) error {
+	at := d.next()
+	tok, err := d.dec.Token()
+	if err != nil {
+		return d.jsonErr(err, 0)
+	}
+	if tok != json.Delim('{') {
+		return d.errAt(at, "%s must be an object, got %s", what, kindOf(d.rec.Data[at:]))
+	}
+	for d.dec.More() {
+		tok, err := d.dec.Token()
+		if err != nil {
+			return d.jsonErr(err, 0)
+		}
+		key, _ := tok.(string)
+		if err := fn(key, d.next()); err != nil {
+			return err
+		}
+	}
+	if _, err := d.dec.Token(); err != nil {
+		return d.jsonErr(err, 0)
+	}
+	return nil
+}
+
+// array reads an array, calling fn with each element's index and offset; fn must read the
+// element. A null is an empty array.
+func (d *doc) array(what string, fn func(i, at int) error) error {
+	at := d.next()
+	tok, err := d.dec.Token()
+	if err != nil {
+		return d.jsonErr(err, 0)
+	}
+	if tok == nil {
+		return nil
+	}
+	if tok != json.Delim('[') {
+		return d.errAt(at, "%s must be an array, got %s", what, kindOf(d.rec.Data[at:]))
+	}
+	for i := 0; d.dec.More(); i++ {
+		if err := fn(i, d.next()); err != nil {
+			return err
+		}
+	}
+	if _, err := d.dec.Token(); err != nil {
+		return d.jsonErr(err, 0)
+	}
+	return nil
+}
+
+// value decodes the next value into v.
+func (d *doc) value(v any) error {
+	base := d.afterSeparator()
+	if err := d.dec.Decode(v); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			// The decoder's syntax offsets count only the bytes it scanned for values, not
+			// those it read as tokens: find the error again in the value alone.
+			start := d.nextFrom(base)
+			var raw json.RawMessage
+			if err2 := json.NewDecoder(bytes.NewReader(d.rec.Data[start:])).Decode(&raw); err2 != nil {
+				return d.jsonErr(err2, start)
+			}
+		}
+		return d.jsonErr(err, base)
+	}
+	return nil
+}
+
+// afterSeparator is where the decoder's next value begins, white space included: after the
+// comma or colon that comes first. encoding/json counts the offsets of type errors from there.
+func (d *doc) afterSeparator() int {
+	data := d.rec.Data
+	i := int(d.dec.InputOffset())
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n') {
+		i++
+	}
+	if i < len(data) && (data[i] == ',' || data[i] == ':') {
+		return i + 1
+	}
+	return int(d.dec.InputOffset())
+}
+
+// skip reads past the next value.
+func (d *doc) skip() error {
+	var raw json.RawMessage
+	return d.value(&raw)
+}
+
+// jsonKind names a Go kind as a JSON type, for encoding/json's type errors.
+func jsonKind(goKind string) string {
+	switch goKind {
+	case "string":
+		return "a string"
+	case "bool":
+		return "true or false"
+	case "slice", "array":
+		return "an array"
+	case "map", "struct":
+		return "an object"
+	case "int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64":
+		return "an integer"
+	case "float32", "float64":
+		return "a number"
+	}
+	return goKind
+}
+
+// checkDepth rejects JSON text nested deeper than maxDepth (outside strings).
+func checkDepth(data []byte) error {
+	depth, inStr, esc := 0, false, false
+	for _, c := range data {
+		switch {
+		case inStr:
+			switch {
+			case esc:
+				esc = false
+			case c == '\\':
+				esc = true
+			case c == '"':
+				inStr = false
+			}
+		case c == '"':
+			inStr = true
+		case c == '{' || c == '[':
+			if depth++; depth > maxDocDepth {
+				return fmt.Errorf("nested deeper than %d levels", maxDocDepth)
+			}
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return nil
+}

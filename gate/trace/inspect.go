@@ -1,0 +1,459 @@
+package trace
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/klauspost/compress/zstd"
+
+	"github.com/agentgate/agentgate/gate/input"
+)
+
+// Inspect AI eval logs (SPEC §12): a .json log holds the whole log with its samples[]; a
+// .eval log is a zip of header.json and samples/<id>_epoch_<n>.json, members deflated or,
+// as Inspect writes them since April 2026, compressed with zstd (zip method 93). Every
+// sample and epoch is one trace, id "<sample id>#<epoch>"; the epoch is its trial (SPEC §11).
+
+// zipMethodZstd is the zip compression method number of zstd.
+const zipMethodZstd = 93
+
+// maxEvalMembers is how many members a .eval archive may list.
+const maxEvalMembers = 1 << 20
+
+type inspectSample struct {
+	ID          json.RawMessage               `json:"id"`
+	Epoch       json.RawMessage               `json:"epoch"`
+	Messages    []inspectMessage              `json:"messages"`
+	ModelUsage  map[string]*inspectModelUsage `json:"model_usage"`
+	Attachments map[string]string             `json:"attachments"`
+}
+
+type inspectMessage struct {
+	Role       string            `json:"role"`
+	Content    json.RawMessage   `json:"content"` // a string or content parts
+	ToolCalls  []inspectToolCall `json:"tool_calls"`
+	ToolCallID *string           `json:"tool_call_id"`
+	Function   *string           `json:"function"`
+	Error      *struct {
+		Type    string `json:"type"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+type inspectToolCall struct {
+	ID         *string         `json:"id"`
+	Function   string          `json:"function"`
+	Arguments  json.RawMessage `json:"arguments"`
+	ParseError *string         `json:"parse_error"`
+}
+
+type inspectPart struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+type inspectModelUsage struct {
+	InputTokens  *int64 `json:"input_tokens"`
+	OutputTokens *int64 `json:"output_tokens"`
+	TotalTokens  *int64 `json:"total_tokens"`
+}
+
+// EachInspect streams the traces of an Inspect log at path (.json or .eval, told by content)
+// to fn, one per sample and epoch, in the log's order.
+func EachInspect(ctx context.Context, path string, fn func(*Trace) error) error {
+	kind, err := input.KindOf(path)
+	if err != nil {
+		return err
+	}
+	if kind == input.ZipArchive {
+		f, err := input.OpenRegular(path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		st, err := f.Stat()
+		if err != nil {
+			return &input.Error{File: path, Msg: fmt.Sprintf("cannot read: %v", err)}
+		}
+		return eachEval(ctx, path, f, st.Size(), fn)
+	}
+	data, err := readDocument(path)
+	if err != nil {
+		return err
+	}
+	return eachInspectJSON(ctx, path, data, fn)
+}
+
+// eachInspectJSON reads a whole log written as JSON: its samples, each decoded in turn.
+func eachInspectJSON(ctx context.Context, path string, data []byte, fn func(*Trace) error) error {
+	if err := checkDepth(data); err != nil {
+		return &input.Error{File: path, Msg: err.Error()}
+	}
+	d := newDoc(path, data)
+	n := 0
+	err := d.object("an Inspect log", func(key string, _ int) error {
+		if key != "samples" {
+			return d.skip()
+		}
+		return d.array("samples", func(i, at int) error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			var s inspectSample
+			if err := d.value(&s); err != nil {
+				return err
+			}
+			e := d.errAt(at, "")
+			t, err := s.trace(path, e.Line, func(format string, args ...any) error {
+				return d.errAt(at, "samples[%d]: %s", i, fmt.Sprintf(format, args...))
+			})
+			if err != nil {
+				return err
+			}
+			n++
+			return fn(t)
+		})
+	})
+	if err != nil {
+		return err
+	}
+	if d.next() < len(data) {
+		return d.errAt(d.next(), "invalid JSON: more than one value in an Inspect log")
+	}
+	if n == 0 {
+		return &input.Error{File: path, Msg: "the Inspect log holds no samples (was it written with log_samples off?)"}
+	}
+	return nil
+}
+
+var zstdDecoders = sync.Pool{New: func() any {
+	d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true), zstd.WithDecoderMaxMemory(uint64(maxDocument)+1))
+	if err != nil {
+		return err
+	}
+	return d
+}}
+
+// zstdDecompressor reads a zip member compressed with zstd.
+func zstdDecompressor(r io.Reader) io.ReadCloser {
+	switch d := zstdDecoders.Get().(type) {
+	case *zstd.Decoder:
+		if err := d.Reset(r); err != nil {
+			zstdDecoders.Put(d)
+			return io.NopCloser(errReader{err})
+		}
+		return &pooledZstd{d}
+	case error:
+		return io.NopCloser(errReader{d})
+	}
+	return io.NopCloser(errReader{fmt.Errorf("no zstd decoder")})
+}
+
+type pooledZstd struct{ d *zstd.Decoder }
+
+func (p *pooledZstd) Read(b []byte) (int, error) {
+	if p.d == nil {
+		return 0, io.ErrClosedPipe
+	}
+	return p.d.Read(b)
+}
+
+func (p *pooledZstd) Close() error {
+	if p.d != nil {
+		p.d.Reset(nil)
+		zstdDecoders.Put(p.d)
+		p.d = nil
+	}
+	return nil
+}
+
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }
+
+// eachEval reads a .eval archive: its samples/*.json members in archive order.
+func eachEval(ctx context.Context, path string, f io.ReaderAt, size int64, fn func(*Trace) error) error {
+	zr, err := zip.NewReader(f, size)
+	if err != nil {
+		return &input.Error{File: path, Msg: fmt.Sprintf("not a readable .eval (zip) archive: %v", err)}
+	}
+	zr.RegisterDecompressor(zipMethodZstd, zstdDecompressor)
+	if len(zr.File) > maxEvalMembers {
+		return &input.Error{File: path, Msg: fmt.Sprintf("the .eval archive lists %d members, more than %d", len(zr.File), maxEvalMembers)}
+	}
+	n := 0
+	for _, zf := range zr.File {
+		if !strings.HasPrefix(zf.Name, "samples/") || !strings.HasSuffix(zf.Name, ".json") {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		member := path + "[" + zf.Name + "]"
+		data, err := readMember(zf)
+		if err != nil {
+			return &input.Error{File: member, Msg: err.Error()}
+		}
+		if err := checkDepth(data); err != nil {
+			return &input.Error{File: member, Msg: err.Error()}
+		}
+		d := newDoc(member, data)
+		var s inspectSample
+		if err := d.value(&s); err != nil {
+			return err
+		}
+		if d.next() < len(data) {
+			return d.errAt(d.next(), "invalid JSON: more than one value in a sample")
+		}
+		t, err := s.trace(member, 1, func(format string, args ...any) error {
+			return d.errAt(0, format, args...)
+		})
+		if err != nil {
+			return err
+		}
+		n++
+		if err := fn(t); err != nil {
+			return err
+		}
+	}
+	if n == 0 {
+		return &input.Error{File: path, Msg: "the .eval archive holds no samples/*.json member"}
+	}
+	return nil
+}
+
+// readMember reads one zip member, at most maxDocument bytes after decompression whatever
+// its header claims: a zip bomb is an error, not memory growth.
+func readMember(zf *zip.File) ([]byte, error) {
+	if zf.UncompressedSize64 > uint64(maxDocument) {
+		return nil, errTooLarge()
+	}
+	if zf.Method != zip.Store && zf.Method != zip.Deflate && zf.Method != zipMethodZstd {
+		return nil, fmt.Errorf("compressed with zip method %d: only stored, deflate and zstd (93) members are read", zf.Method)
+	}
+	rc, err := zf.Open()
+	if err != nil {
+		return nil, fmt.Errorf("cannot open the member: %v", err)
+	}
+	defer rc.Close()
+	return readBounded(rc, maxDocument)
+}
+
+// trace turns a sample into a Trace; fail makes an error at the sample.
+func (s *inspectSample) trace(file string, line int, fail func(format string, args ...any) error) (*Trace, error) {
+	id, ok, problem := idValue(rawRef(s.ID))
+	if problem != "" {
+		return nil, fail("id %s", problem)
+	}
+	if !ok || id == "" {
+		return nil, fail("a sample without an id")
+	}
+	t := &Trace{ID: id, File: file, Line: line, Shape: ShapeInspect, Task: id}
+	if epoch, ok, problem := idValue(rawRef(s.Epoch)); problem != "" {
+		return nil, fail("epoch %s", problem)
+	} else if ok {
+		n, err := parseTrial(epoch)
+		if err != nil {
+			return nil, fail("epoch must be a non-negative integer, got %s", epoch)
+		}
+		t.ID += "#" + epoch
+		t.Trial, t.HasTrial = n, true
+	}
+	t.Messages = make([]Message, len(s.Messages))
+	for i := range s.Messages {
+		if err := s.message(&s.Messages[i], &t.Messages[i]); err != nil {
+			return nil, fail("messages[%d]: %v", i, err)
+		}
+	}
+	names := make([]string, 0, len(s.ModelUsage))
+	for name := range s.ModelUsage {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		u := s.ModelUsage[name]
+		if u == nil {
+			continue
+		}
+		for _, f := range [...]struct {
+			key string
+			n   *int64
+		}{{"input_tokens", u.InputTokens}, {"output_tokens", u.OutputTokens}, {"total_tokens", u.TotalTokens}} {
+			if f.n != nil && *f.n < 0 {
+				return nil, fail("model_usage[%q].%s must be a non-negative integer, got %d", name, f.key, *f.n)
+			}
+		}
+		var in, out int64
+		if u.InputTokens != nil {
+			in = *u.InputTokens
+		}
+		if u.OutputTokens != nil {
+			out = *u.OutputTokens
+		}
+		total := satAdd(in, out)
+		if u.TotalTokens != nil {
+			total = *u.TotalTokens
+		}
+		t.Usage.Prompt = satAdd(t.Usage.Prompt, in)
+		t.Usage.Completion = satAdd(t.Usage.Completion, out)
+		t.Usage.Total = satAdd(t.Usage.Total, total)
+		t.Usage.Recorded = true
+	}
+	return t, nil
+}
+
+// parseTrial reads an epoch written as a non-negative integer.
+func parseTrial(s string) (int, error) {
+	var n int
+	if _, err := fmt.Sscanf(s, "%d", &n); err != nil || n < 0 || fmt.Sprint(n) != s {
+		return 0, fmt.Errorf("not a non-negative integer")
+	}
+	return n, nil
+}
+
+// message converts one Inspect message.
+func (s *inspectSample) message(m *inspectMessage, out *Message) error {
+	out.Role = m.Role
+	content, err := s.content(m.Content)
+	if err != nil {
+		return err
+	}
+	out.Content = content
+	for j, c := range m.ToolCalls {
+		if c.Function == "" {
+			return fmt.Errorf("tool_calls[%d]: a tool call without a function name", j)
+		}
+		call := Call{Tool: c.Function}
+		if c.ID != nil {
+			call.ID, call.HasID = *c.ID, true
+		}
+		args, err := s.arguments(c.Arguments)
+		if err != nil {
+			return fmt.Errorf("tool_calls[%d].arguments: %v", j, err)
+		}
+		call.Args, call.ArgsValid = args, c.ParseError == nil
+		out.Calls = append(out.Calls, call)
+	}
+	if m.Role == "tool" {
+		r := Result{Success: m.Error == nil, Content: content}
+		if m.ToolCallID != nil {
+			r.CallID, r.HasID = *m.ToolCallID, true
+		}
+		if m.Error != nil {
+			r.Error = strings.TrimSuffix(m.Error.Type+": "+m.Error.Message, ": ")
+			if r.Error == "" {
+				r.Error = "error"
+			}
+		}
+		out.Results = []Result{r}
+	}
+	return nil
+}
+
+// content is a message's text: a string, or the text parts of a list joined with "\n".
+func (s *inspectSample) content(raw json.RawMessage) (string, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", nil
+	}
+	if raw[0] == '"' {
+		var str string
+		if err := json.Unmarshal(raw, &str); err != nil {
+			return "", err
+		}
+		return s.resolve(str)
+	}
+	var parts []inspectPart
+	if err := json.Unmarshal(raw, &parts); err != nil {
+		return "", fmt.Errorf("content must be a string or a list of content parts: %v", err)
+	}
+	var texts []string
+	for _, p := range parts {
+		if p.Type == "text" {
+			t, err := s.resolve(p.Text)
+			if err != nil {
+				return "", err
+			}
+			texts = append(texts, t)
+		}
+	}
+	return strings.Join(texts, "\n"), nil
+}
+
+const attachmentPrefix = "attachment://"
+
+// resolve replaces an attachment:// reference by the attachment's text.
+func (s *inspectSample) resolve(str string) (string, error) {
+	hash, ok := strings.CutPrefix(str, attachmentPrefix)
+	if !ok {
+		return str, nil
+	}
+	text, ok := s.Attachments[hash]
+	if !ok {
+		return "", fmt.Errorf("%s%s is not among the sample's attachments", attachmentPrefix, hash)
+	}
+	return text, nil
+}
+
+// arguments returns a tool call's arguments as JSON, with attachment references resolved.
+func (s *inspectSample) arguments(raw json.RawMessage) ([]byte, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	if !bytes.Contains(raw, []byte(attachmentPrefix)) {
+		var b bytes.Buffer
+		if err := json.Compact(&b, raw); err != nil {
+			return nil, err
+		}
+		return b.Bytes(), nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	v, err := s.resolveAll(v)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(v)
+}
+
+// resolveAll resolves the attachment references in every string of v.
+func (s *inspectSample) resolveAll(v any) (any, error) {
+	switch x := v.(type) {
+	case string:
+		return s.resolve(x)
+	case []any:
+		for i := range x {
+			r, err := s.resolveAll(x[i])
+			if err != nil {
+				return nil, err
+			}
+			x[i] = r
+		}
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys) // the first bad reference is the same every time
+		for _, k := range keys {
+			r, err := s.resolveAll(x[k])
+			if err != nil {
+				return nil, err
+			}
+			x[k] = r
+		}
+	}
+	return v, nil
+}

@@ -1,0 +1,980 @@
+package trace
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/agentgate/agentgate/gate/input"
+)
+
+// OpenTelemetry traces as OTLP/JSON (SPEC §12). One agent run is one traceId; its spans are
+// read in start-time order (ties in file order), each in whichever of three dialects it is
+// written: the GenAI semantic conventions, Arize's OpenInference or Traceloop's OpenLLMetry.
+//
+// Model spans carry the conversation: each one's input repeats the messages before it, so
+// only the input messages the run has not seen yet are added (compared position by
+// position), then its output. Tool spans carry one call each: its result, and whether it
+// failed (status ERROR, error.type, an exception event), are added to the call the model
+// made, or to a call of their own when the model spans hold no messages (GenAI
+// instrumentations record no content by default). Token usage is the sum over the spans
+// that report it, leaving out a span whose descendants report usage too (an agent span
+// that totals its model calls).
+
+// otlpSpan is one span as OTLP/JSON writes it.
+type otlpSpan struct {
+	TraceID           string          `json:"traceId"`
+	SpanID            string          `json:"spanId"`
+	ParentSpanID      string          `json:"parentSpanId"`
+	Name              string          `json:"name"`
+	StartTimeUnixNano json.RawMessage `json:"startTimeUnixNano"`
+	Attributes        []otlpKV        `json:"attributes"`
+	Events            []otlpEvent     `json:"events"`
+	Status            struct {
+		Code    json.RawMessage `json:"code"`
+		Message string          `json:"message"`
+	} `json:"status"`
+}
+
+type otlpEvent struct {
+	Name       string   `json:"name"`
+	Attributes []otlpKV `json:"attributes"`
+}
+
+type otlpKV struct {
+	Key   string    `json:"key"`
+	Value otlpValue `json:"value"`
+}
+
+// otlpValue is an OTLP AnyValue: exactly one of its fields is set (none for an empty value).
+type otlpValue struct {
+	StringValue *string         `json:"stringValue"`
+	BoolValue   *bool           `json:"boolValue"`
+	IntValue    json.RawMessage `json:"intValue"`    // a number, or a string of one (proto JSON)
+	DoubleValue json.RawMessage `json:"doubleValue"` // likewise; also "NaN", "Infinity"
+	BytesValue  *string         `json:"bytesValue"`  // base64, kept as text
+	ArrayValue  *struct {
+		Values []otlpValue `json:"values"`
+	} `json:"arrayValue"`
+	KvlistValue *struct {
+		Values []otlpKV `json:"values"`
+	} `json:"kvlistValue"`
+}
+
+// span is one span read from a file, its attributes as Go values (string, int64, float64,
+// bool, []any, map[string]any or nil).
+type span struct {
+	index     int // in file order, from 0
+	line, col int
+	traceID   string
+	spanID    string
+	parentID  string
+	name      string
+	start     uint64
+	attrs     map[string]any
+	failed    bool   // status ERROR, error.type or an exception event
+	errText   string // why, where the span says
+	statusMsg string
+}
+
+// EachOTLP streams the agent runs of an OTLP/JSON file at path to fn, one per traceId, in the
+// order their first span appears. The file holds one export, or one per line as the
+// collector's file exporter writes them. Problems are *input.Error values naming the file,
+// the line and the span.
+func EachOTLP(ctx context.Context, path string, fn func(*Trace) error) error {
+	data, err := readDocument(path)
+	if err != nil {
+		return err
+	}
+	traces, err := ReadOTLP(path, data)
+	if err != nil {
+		return err
+	}
+	for _, t := range traces {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := fn(t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ReadOTLP reads the agent runs of OTLP/JSON data; file names it in errors and traces.
+func ReadOTLP(file string, data []byte) ([]*Trace, error) {
+	if err := checkDepth(data); err != nil {
+		return nil, &input.Error{File: file, Msg: err.Error()}
+	}
+	spans, err := readSpans(file, data)
+	if err != nil {
+		return nil, err
+	}
+	if len(spans) == 0 {
+		return nil, &input.Error{File: file, Msg: "the OTLP file holds no spans"}
+	}
+	var order []string
+	byTrace := map[string][]*span{}
+	for _, s := range spans {
+		if _, ok := byTrace[s.traceID]; !ok {
+			order = append(order, s.traceID)
+		}
+		byTrace[s.traceID] = append(byTrace[s.traceID], s)
+	}
+	out := make([]*Trace, 0, len(order))
+	for _, id := range order {
+		t, err := buildOTLP(file, byTrace[id])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// readSpans reads every span of every export in data, in file order.
+func readSpans(file string, data []byte) ([]*span, error) {
+	d := newDoc(file, data)
+	var spans []*span
+	readSpan := func(_, at int) error {
+		var raw otlpSpan
+		if err := d.value(&raw); err != nil {
+			return err
+		}
+		s, err := newSpan(d, &raw, len(spans), at)
+		if err != nil {
+			return err
+		}
+		spans = append(spans, s)
+		return nil
+	}
+	scope := func(_, _ int) error {
+		return d.object("a scopeSpans element", func(key string, _ int) error {
+			if key == "spans" {
+				return d.array("spans", readSpan)
+			}
+			return d.skip()
+		})
+	}
+	resource := func(_, _ int) error {
+		return d.object("a resourceSpans element", func(key string, _ int) error {
+			if key == "scopeSpans" || key == "instrumentationLibrarySpans" {
+				return d.array(key, scope)
+			}
+			return d.skip()
+		})
+	}
+	for d.next() < len(data) {
+		err := d.object("an OTLP export", func(key string, _ int) error {
+			if key == "resourceSpans" {
+				return d.array("resourceSpans", resource)
+			}
+			return d.skip()
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return spans, nil
+}
+
+// newSpan checks a span and converts its attributes; at is its offset in the document.
+func newSpan(d *doc, raw *otlpSpan, index, at int) (*span, error) {
+	e := d.errAt(at, "")
+	s := &span{index: index, line: e.Line, col: e.Col, traceID: raw.TraceID, spanID: raw.SpanID,
+		parentID: raw.ParentSpanID, name: raw.Name, statusMsg: raw.Status.Message}
+	fail := func(format string, args ...any) error {
+		return d.errAt(at, "span %d%s: %s", index, s.named(), fmt.Sprintf(format, args...))
+	}
+	if s.traceID == "" {
+		return nil, fail("has no traceId")
+	}
+	var err error
+	if s.start, err = unixNano(raw.StartTimeUnixNano); err != nil {
+		return nil, fail("startTimeUnixNano %v", err)
+	}
+	if s.attrs, err = attrMap(raw.Attributes); err != nil {
+		return nil, fail("%v", err)
+	}
+	code := strings.Trim(string(raw.Status.Code), `"`)
+	if code == "2" || strings.EqualFold(code, "STATUS_CODE_ERROR") || strings.EqualFold(code, "ERROR") {
+		s.failed = true
+	}
+	if et, ok := s.attrs["error.type"]; ok && et != nil {
+		s.failed = true
+		s.errText = textOf(et)
+	}
+	for i, ev := range raw.Events {
+		if ev.Name != "exception" {
+			continue
+		}
+		attrs, err := attrMap(ev.Attributes)
+		if err != nil {
+			return nil, fail("event %d: %v", i, err)
+		}
+		s.failed = true
+		msg := textOf(attrs["exception.message"])
+		if typ := textOf(attrs["exception.type"]); typ != "" {
+			msg = strings.TrimSuffix(typ+": "+msg, ": ")
+		}
+		if msg != "" {
+			s.errText = msg
+		}
+	}
+	if s.errText == "" {
+		s.errText = s.statusMsg
+	}
+	return s, nil
+}
+
+// named is " (spanId X)" for errors, or "" when the span has no id.
+func (s *span) named() string {
+	if s.spanID == "" {
+		return ""
+	}
+	return " (spanId " + s.spanID + ")"
+}
+
+// errf is an error about span s.
+func (s *span) errf(file, format string, args ...any) error {
+	return &input.Error{File: file, Line: s.line, Col: s.col, Msg: fmt.Sprintf("span %d%s: ", s.index, s.named()) + fmt.Sprintf(format, args...)}
+}
+
+// attrErr is an error about attribute key of span s.
+func (s *span) attrErr(file, key, format string, args ...any) error {
+	return &input.Error{File: file, Line: s.line, Col: s.col, Msg: fmt.Sprintf("attribute %s of span %d%s: ", key, s.index, s.named()) + fmt.Sprintf(format, args...)}
+}
+
+// unixNano reads a timestamp in nanoseconds: a number or a string of one; absent is 0.
+func unixNano(raw json.RawMessage) (uint64, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return 0, nil
+	}
+	s := strings.Trim(string(raw), `"`)
+	n, err := strconv.ParseUint(s, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("must be a non-negative integer, got %s", raw)
+	}
+	return n, nil
+}
+
+// attrMap converts a list of attributes; a key given twice keeps its last value.
+func attrMap(kvs []otlpKV) (map[string]any, error) {
+	m := make(map[string]any, len(kvs))
+	for _, kv := range kvs {
+		v, err := kv.Value.toGo(0)
+		if err != nil {
+			return nil, fmt.Errorf("attribute %s: %v", kv.Key, err)
+		}
+		m[kv.Key] = v
+	}
+	return m, nil
+}
+
+// toGo converts an AnyValue to a Go value.
+func (v *otlpValue) toGo(depth int) (any, error) {
+	if depth > maxValueDepth {
+		return nil, fmt.Errorf("values nested deeper than %d levels", maxValueDepth)
+	}
+	switch {
+	case v.StringValue != nil:
+		return *v.StringValue, nil
+	case v.BoolValue != nil:
+		return *v.BoolValue, nil
+	case v.IntValue != nil:
+		s := strings.Trim(string(v.IntValue), `"`)
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("intValue must be an integer, got %s", v.IntValue)
+		}
+		return n, nil
+	case v.DoubleValue != nil:
+		s := strings.Trim(string(v.DoubleValue), `"`)
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return nil, fmt.Errorf("doubleValue must be a number, got %s", v.DoubleValue)
+		}
+		return f, nil
+	case v.BytesValue != nil:
+		return *v.BytesValue, nil
+	case v.ArrayValue != nil:
+		out := make([]any, len(v.ArrayValue.Values))
+		for i := range v.ArrayValue.Values {
+			x, err := v.ArrayValue.Values[i].toGo(depth + 1)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = x
+		}
+		return out, nil
+	case v.KvlistValue != nil:
+		out := make(map[string]any, len(v.KvlistValue.Values))
+		for _, kv := range v.KvlistValue.Values {
+			x, err := kv.Value.toGo(depth + 1)
+			if err != nil {
+				return nil, err
+			}
+			out[kv.Key] = x
+		}
+		return out, nil
+	}
+	return nil, nil
+}
+
+// textOf is a value as text: a string as it is, nil as "", anything else as JSON.
+func textOf(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return x
+	}
+	b, err := json.Marshal(jsonSafe(v))
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+// jsonSafe replaces the floats JSON cannot hold (NaN, ±Inf) by their names.
+func jsonSafe(v any) any {
+	switch x := v.(type) {
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return strconv.FormatFloat(x, 'g', -1, 64)
+		}
+	case []any:
+		out := make([]any, len(x))
+		for i := range x {
+			out[i] = jsonSafe(x[i])
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = jsonSafe(e)
+		}
+		return out
+	}
+	return v
+}
+
+// argsOf is a tool call's arguments from a value: a string is the arguments' text (valid when
+// it parses as JSON), anything else is turned into JSON.
+func argsOf(v any) ([]byte, bool) {
+	switch x := v.(type) {
+	case nil:
+		return nil, true
+	case string:
+		b := []byte(x)
+		return b, json.Valid(b)
+	}
+	return []byte(textOf(v)), true
+}
+
+// rawArgs is arguments written as JSON inside a message: a JSON string holds their text.
+func rawArgs(raw json.RawMessage) ([]byte, bool) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, true
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return []byte(s), json.Valid([]byte(s))
+	}
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return append([]byte(nil), raw...), true
+	}
+	return b.Bytes(), true
+}
+
+// rawText is a JSON value as text: a string's content, null as "", anything else as JSON.
+func rawText(raw json.RawMessage) string {
+	if len(raw) == 0 || string(raw) == "null" {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return string(raw)
+	}
+	return b.String()
+}
+
+// messageResult is a tool result carried in a message, which has no success flag: as for
+// OpenAI tool messages, text beginning "Error" or a JSON object with an error is a failure.
+func messageResult(id string, content string) Result {
+	r := Result{CallID: id, HasID: id != "", Success: true, Content: content}
+	if e, failed := openAIFailure(content); failed {
+		r.Success, r.Error = false, e
+	}
+	return r
+}
+
+// buildOTLP turns the spans of one traceId (in file order) into a Trace.
+func buildOTLP(file string, spans []*span) (*Trace, error) {
+	first := spans[0]
+	sorted := append([]*span(nil), spans...)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].start < sorted[j].start })
+	b := &otlpBuilder{results: map[string][2]int{}, answered: map[[2]int]bool{}}
+	for _, s := range sorted {
+		in, out, err := spanMessages(file, s)
+		if err != nil {
+			return nil, err
+		}
+		if in != nil || out != nil {
+			b.input(in)
+			b.addAll(out)
+		}
+		if call, ok, err := toolCall(file, s); err != nil {
+			return nil, err
+		} else if ok {
+			b.tool(call, s)
+		}
+	}
+	usage, err := otlpUsage(file, sorted)
+	if err != nil {
+		return nil, err
+	}
+	return &Trace{ID: first.traceID, File: file, Line: first.line, Shape: ShapeOTLP, Messages: b.msgs, Usage: usage}, nil
+}
+
+// otlpBuilder assembles a run's messages.
+type otlpBuilder struct {
+	msgs []Message
+	// results holds, by call id, where the result of that call is: message, result index
+	results map[string][2]int
+	// answered marks calls without an id that a tool span answered: message, call index
+	answered map[[2]int]bool
+}
+
+func (b *otlpBuilder) add(m Message) {
+	for j, r := range m.Results {
+		if r.HasID {
+			if _, seen := b.results[r.CallID]; !seen {
+				b.results[r.CallID] = [2]int{len(b.msgs), j}
+			}
+		}
+	}
+	b.msgs = append(b.msgs, m)
+}
+
+func (b *otlpBuilder) addAll(ms []Message) {
+	for _, m := range ms {
+		b.add(m)
+	}
+}
+
+// input adds a model span's input messages, leaving out the ones the run already holds at
+// the same position.
+func (b *otlpBuilder) input(in []Message) {
+	j := 0
+	for j < len(in) && j < len(b.msgs) && sameMessage(&in[j], &b.msgs[j]) {
+		j++
+	}
+	b.addAll(in[j:])
+}
+
+// sameMessage reports whether two messages are one turn seen twice: the same role and the
+// same calls (by id, or tool where there is none), results (by call id) or else text.
+func sameMessage(a, c *Message) bool {
+	if a.Role != c.Role || len(a.Calls) != len(c.Calls) || len(a.Results) != len(c.Results) {
+		return false
+	}
+	for i := range a.Calls {
+		x, y := &a.Calls[i], &c.Calls[i]
+		if x.HasID != y.HasID || x.ID != y.ID || (!x.HasID && x.Tool != y.Tool) {
+			return false
+		}
+	}
+	for i := range a.Results {
+		if a.Results[i].CallID != c.Results[i].CallID {
+			return false
+		}
+	}
+	if len(a.Calls) > 0 || len(a.Results) > 0 {
+		return true
+	}
+	return a.Content == c.Content
+}
+
+// tool adds what tool span s says about call: its result, or its failure to a result the
+// messages already hold.
+func (b *otlpBuilder) tool(call spanCall, s *span) {
+	res := Result{CallID: call.ID, HasID: call.HasID, Success: !s.failed, Content: call.resultText}
+	if s.failed {
+		res.Error = s.errText
+		if res.Error == "" {
+			res.Error = "the tool span's status is ERROR"
+		}
+	}
+	call.resultText = ""
+	if call.HasID {
+		if at, ok := b.results[call.ID]; ok {
+			r := &b.msgs[at[0]].Results[at[1]]
+			if s.failed {
+				r.Success, r.Error = false, res.Error
+			}
+			return
+		}
+		if b.hasCall(call.ID) {
+			b.add(Message{Role: "tool", Content: res.Content, Results: []Result{res}})
+			return
+		}
+	} else if i, j, ok := b.openCall(call.Tool); ok {
+		b.answered[[2]int{i, j}] = true
+		c := b.msgs[i].Calls[j]
+		res.CallID, res.HasID = c.ID, c.HasID
+		if c.HasID {
+			if at, ok := b.results[c.ID]; ok {
+				r := &b.msgs[at[0]].Results[at[1]]
+				if s.failed {
+					r.Success, r.Error = false, res.Error
+				}
+				return
+			}
+		}
+		b.add(Message{Role: "tool", Content: res.Content, Results: []Result{res}})
+		return
+	}
+	b.add(Message{Role: "assistant", Calls: []Call{call.Call}})
+	if !call.HasID {
+		b.answered[[2]int{len(b.msgs) - 1, 0}] = true
+	}
+	b.add(Message{Role: "tool", Content: res.Content, Results: []Result{res}})
+}
+
+// hasCall reports whether a message holds a call with that id.
+func (b *otlpBuilder) hasCall(id string) bool {
+	for i := len(b.msgs) - 1; i >= 0; i-- {
+		for _, c := range b.msgs[i].Calls {
+			if c.HasID && c.ID == id {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// openCall finds the last call of tool that no tool span without a call id answered yet.
+func (b *otlpBuilder) openCall(tool string) (int, int, bool) {
+	for i := len(b.msgs) - 1; i >= 0; i-- {
+		for j := len(b.msgs[i].Calls) - 1; j >= 0; j-- {
+			if b.msgs[i].Calls[j].Tool == tool && !b.answered[[2]int{i, j}] {
+				return i, j, true
+			}
+		}
+	}
+	return 0, 0, false
+}
+
+// spanCall is a tool span's call and the text of its result.
+type spanCall struct {
+	Call
+	resultText string
+}
+
+// toolCall reads the call of a tool span, in whichever dialect: GenAI execute_tool,
+// OpenInference TOOL, OpenLLMetry tool. ok is false for any other span.
+func toolCall(file string, s *span) (c spanCall, ok bool, err error) {
+	a := s.attrs
+	var nameKey string
+	var args, result any
+	switch {
+	case a["gen_ai.operation.name"] == "execute_tool":
+		nameKey, args, result = "gen_ai.tool.name", a["gen_ai.tool.call.arguments"], a["gen_ai.tool.call.result"]
+		c.ID = textOf(a["gen_ai.tool.call.id"])
+	case strings.EqualFold(textOf(a["openinference.span.kind"]), "TOOL"):
+		nameKey, args, result = "tool.name", a["input.value"], a["output.value"]
+		c.ID = textOf(cmpOr(a["tool_call.id"], a["tool.id"]))
+	case textOf(a["traceloop.span.kind"]) == "tool":
+		nameKey, args, result = "traceloop.entity.name", a["traceloop.entity.input"], a["traceloop.entity.output"]
+		c.ID = textOf(a["gen_ai.tool.call.id"])
+	default:
+		return c, false, nil
+	}
+	c.Tool = textOf(a[nameKey])
+	if c.Tool == "" {
+		c.Tool = strings.TrimSpace(strings.TrimPrefix(s.name, "execute_tool"))
+	}
+	if c.Tool == "" {
+		return c, false, s.errf(file, "is a tool span without a tool name (%s)", nameKey)
+	}
+	c.HasID = c.ID != ""
+	c.Args, c.ArgsValid = argsOf(args)
+	c.resultText = textOf(result)
+	return c, true, nil
+}
+
+// cmpOr is the first of its values that is not nil.
+func cmpOr(vs ...any) any {
+	for _, v := range vs {
+		if v != nil {
+			return v
+		}
+	}
+	return nil
+}
+
+// spanMessages reads a model span's input and output messages in whichever dialect it has.
+// Both are nil for a span without messages.
+func spanMessages(file string, s *span) (in, out []Message, err error) {
+	a := s.attrs
+	if _, ok := a["gen_ai.input.messages"]; ok || a["gen_ai.output.messages"] != nil {
+		if in, err = genAIMessages(file, s, "gen_ai.input.messages"); err != nil {
+			return nil, nil, err
+		}
+		if out, err = genAIMessages(file, s, "gen_ai.output.messages"); err != nil {
+			return nil, nil, err
+		}
+		return nonNil(in), nonNil(out), nil
+	}
+	for _, d := range [...]struct {
+		in, out, infix string
+		names          flatNames
+	}{
+		{"llm.input_messages.", "llm.output_messages.", "message.", openInferenceNames},
+		{"gen_ai.prompt.", "gen_ai.completion.", "", openLLMetryNames},
+	} {
+		inFlat, outFlat := flatMessages(a, d.in, d.infix), flatMessages(a, d.out, d.infix)
+		if len(inFlat) == 0 && len(outFlat) == 0 {
+			continue
+		}
+		if in, err = d.names.messages(file, s, d.in, d.infix, inFlat); err != nil {
+			return nil, nil, err
+		}
+		if out, err = d.names.messages(file, s, d.out, d.infix, outFlat); err != nil {
+			return nil, nil, err
+		}
+		return nonNil(in), nonNil(out), nil
+	}
+	return nil, nil, nil
+}
+
+func nonNil(ms []Message) []Message {
+	if ms == nil {
+		return []Message{}
+	}
+	return ms
+}
+
+// genAIMessage is a message of gen_ai.input.messages / gen_ai.output.messages.
+type genAIMessage struct {
+	Role    string          `json:"role"`
+	Parts   []genAIPart     `json:"parts"`
+	Content json.RawMessage `json:"content"` // older instrumentations: a string
+}
+
+type genAIPart struct {
+	Type      string          `json:"type"`
+	Content   json.RawMessage `json:"content"`
+	ID        *string         `json:"id"`
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+	Response  json.RawMessage `json:"response"`
+	Result    json.RawMessage `json:"result"`
+}
+
+// genAIMessages reads the messages of attribute key of span s: JSON text, or the same
+// structure as OTLP values.
+func genAIMessages(file string, s *span, key string) ([]Message, error) {
+	v, ok := s.attrs[key]
+	if !ok || v == nil {
+		return nil, nil
+	}
+	fail := func(format string, args ...any) error {
+		return s.attrErr(file, key, format, args...)
+	}
+	var text []byte
+	if str, isStr := v.(string); isStr {
+		text = []byte(str)
+	} else {
+		text = []byte(textOf(v))
+	}
+	if err := checkDepth(text); err != nil {
+		return nil, fail("%v", err)
+	}
+	var raw []genAIMessage
+	if err := json.Unmarshal(text, &raw); err != nil {
+		return nil, fail("%s", embeddedJSONError(text, err))
+	}
+	out := make([]Message, 0, len(raw))
+	var texts []string
+	for i := range raw {
+		m := Message{Role: raw[i].Role}
+		texts = texts[:0]
+		if raw[i].Parts == nil && len(raw[i].Content) > 0 {
+			texts = append(texts, rawText(raw[i].Content))
+		}
+		for j, p := range raw[i].Parts {
+			id, has := "", false
+			if p.ID != nil {
+				id, has = *p.ID, true
+			}
+			switch p.Type {
+			case "text":
+				texts = append(texts, rawText(p.Content))
+			case "tool_call":
+				if p.Name == "" {
+					return nil, fail("message %d part %d: a tool_call without a name", i, j)
+				}
+				args, valid := rawArgs(p.Arguments)
+				m.Calls = append(m.Calls, Call{ID: id, HasID: has, Tool: p.Name, Args: args, ArgsValid: valid})
+			case "tool_call_response":
+				resp := p.Response
+				if len(resp) == 0 {
+					resp = p.Result
+				}
+				r := messageResult(id, rawText(resp))
+				r.HasID = has
+				m.Results = append(m.Results, r)
+			}
+		}
+		m.Content = strings.Join(texts, "\n")
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// embeddedJSONError describes an error of encoding/json in JSON text held by an attribute,
+// with its own position.
+func embeddedJSONError(text []byte, err error) string {
+	var off int64 = -1
+	switch e := err.(type) {
+	case *json.SyntaxError:
+		off = e.Offset - 1
+	case *json.UnmarshalTypeError:
+		off = e.Offset
+		if e.Field != "" {
+			return fmt.Sprintf("at byte %d: field %s must be %s, got a JSON %s", off, e.Field, jsonKind(e.Type.Kind().String()), e.Value)
+		}
+		return fmt.Sprintf("at byte %d: must be %s, got a JSON %s", off, jsonKind(e.Type.Kind().String()), e.Value)
+	}
+	if off >= 0 {
+		rec := input.Record{Line: 1, Data: text}
+		e := rec.ErrorAt(int(off), "")
+		return fmt.Sprintf("invalid JSON at line %d, column %d of its text: %v", e.Line, e.Col, err)
+	}
+	return fmt.Sprintf("invalid JSON: %v", err)
+}
+
+// flatMsg is one message written as flattened attributes: the keys after its prefix, index
+// and infix.
+type flatMsg struct {
+	index  int
+	fields map[string]any
+}
+
+// flatMessages gathers the attributes <prefix><i>.<infix><field> by message index i, in
+// index order.
+func flatMessages(attrs map[string]any, prefix, infix string) []flatMsg {
+	by := map[int]map[string]any{}
+	for k, v := range attrs {
+		rest, ok := strings.CutPrefix(k, prefix)
+		if !ok {
+			continue
+		}
+		num, field, ok := strings.Cut(rest, ".")
+		if !ok {
+			continue
+		}
+		i, err := strconv.Atoi(num)
+		if err != nil || i < 0 {
+			continue
+		}
+		field, ok = strings.CutPrefix(field, infix)
+		if !ok {
+			continue
+		}
+		if by[i] == nil {
+			by[i] = map[string]any{}
+		}
+		by[i][field] = v
+	}
+	out := make([]flatMsg, 0, len(by))
+	for i, f := range by {
+		out = append(out, flatMsg{i, f})
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].index < out[b].index })
+	return out
+}
+
+// flatNames are the field names of a dialect's flattened messages.
+type flatNames struct {
+	callPrefix, callID, callName, callArgs string
+	textParts                              string // prefix of content parts holding text, if any
+}
+
+var (
+	openInferenceNames = flatNames{"tool_calls.", "tool_call.id", "tool_call.function.name", "tool_call.function.arguments", "contents."}
+	openLLMetryNames   = flatNames{"tool_calls.", "id", "name", "arguments", ""}
+)
+
+// messages turns flattened messages into Messages.
+func (n flatNames) messages(file string, s *span, prefix, infix string, flat []flatMsg) ([]Message, error) {
+	out := make([]Message, 0, len(flat))
+	for _, f := range flat {
+		m := Message{Role: textOf(f.fields["role"]), Content: textOf(f.fields["content"])}
+		if m.Content == "" && n.textParts != "" {
+			m.Content = joinParts(f.fields, n.textParts)
+		}
+		calls := map[int]map[string]any{}
+		for k, v := range f.fields {
+			rest, ok := strings.CutPrefix(k, n.callPrefix)
+			if !ok {
+				continue
+			}
+			num, field, ok := strings.Cut(rest, ".")
+			j, err := strconv.Atoi(num)
+			if !ok || err != nil || j < 0 {
+				continue
+			}
+			if calls[j] == nil {
+				calls[j] = map[string]any{}
+			}
+			calls[j][field] = v
+		}
+		idx := make([]int, 0, len(calls))
+		for j := range calls {
+			idx = append(idx, j)
+		}
+		sort.Ints(idx)
+		for _, j := range idx {
+			c := calls[j]
+			name := textOf(c[n.callName])
+			if name == "" {
+				return nil, s.attrErr(file, fmt.Sprintf("%s%d.%s%s%d", prefix, f.index, infix, n.callPrefix, j), "a tool call without a name (%s)", n.callName)
+			}
+			id := textOf(c[n.callID])
+			args, valid := argsOf(c[n.callArgs])
+			m.Calls = append(m.Calls, Call{ID: id, HasID: id != "", Tool: name, Args: args, ArgsValid: valid})
+		}
+		if id, ok := f.fields["tool_call_id"]; ok || m.Role == "tool" {
+			m.Results = append(m.Results, messageResult(textOf(id), m.Content))
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// joinParts joins the text of OpenInference content parts <prefix><k>.message_content.text.
+func joinParts(fields map[string]any, prefix string) string {
+	parts := map[int]string{}
+	for k, v := range fields {
+		rest, ok := strings.CutPrefix(k, prefix)
+		if !ok {
+			continue
+		}
+		num, field, ok := strings.Cut(rest, ".")
+		k, err := strconv.Atoi(num)
+		if ok && err == nil && field == "message_content.text" {
+			parts[k] = textOf(v)
+		}
+	}
+	idx := make([]int, 0, len(parts))
+	for k := range parts {
+		idx = append(idx, k)
+	}
+	sort.Ints(idx)
+	texts := make([]string, len(idx))
+	for i, k := range idx {
+		texts[i] = parts[k]
+	}
+	return strings.Join(texts, "\n")
+}
+
+// usage keys by dialect, in order of preference.
+var (
+	promptKeys     = []string{"gen_ai.usage.input_tokens", "gen_ai.usage.prompt_tokens", "llm.token_count.prompt", "llm.usage.prompt_tokens"}
+	completionKeys = []string{"gen_ai.usage.output_tokens", "gen_ai.usage.completion_tokens", "llm.token_count.completion", "llm.usage.completion_tokens"}
+	totalKeys      = []string{"llm.token_count.total", "llm.usage.total_tokens", "gen_ai.usage.total_tokens"}
+)
+
+// otlpUsage sums the token usage of the spans that report it, leaving out a span whose
+// descendants report usage too (it totals theirs).
+func otlpUsage(file string, spans []*span) (Usage, error) {
+	type spanUsage struct {
+		prompt, completion, total int64
+		has                       bool
+	}
+	us := make([]spanUsage, len(spans))
+	byID := map[string]int{}
+	for i, s := range spans {
+		if s.spanID != "" {
+			byID[s.spanID] = i
+		}
+		var present [3]bool
+		var v [3]int64
+		for k, keys := range [3][]string{promptKeys, completionKeys, totalKeys} {
+			for _, key := range keys {
+				x, ok := s.attrs[key]
+				if !ok || x == nil {
+					continue
+				}
+				n, ok := tokenValue(x)
+				if !ok {
+					return Usage{}, s.attrErr(file, key, "must be a non-negative integer, got %s", textOf(x))
+				}
+				v[k], present[k] = n, true
+				break
+			}
+		}
+		if present[0] || present[1] || present[2] {
+			total := v[2]
+			if !present[2] {
+				total = satAdd(v[0], v[1])
+			}
+			us[i] = spanUsage{v[0], v[1], total, true}
+		}
+	}
+	covered := make([]bool, len(spans))
+	for i, s := range spans {
+		if !us[i].has {
+			continue
+		}
+		p := s.parentID
+		for steps := 0; p != "" && steps < len(spans); steps++ {
+			j, ok := byID[p]
+			if !ok {
+				break
+			}
+			covered[j] = true
+			p = spans[j].parentID
+		}
+	}
+	var u Usage
+	for i := range spans {
+		if us[i].has && !covered[i] {
+			u.Prompt = satAdd(u.Prompt, us[i].prompt)
+			u.Completion = satAdd(u.Completion, us[i].completion)
+			u.Total = satAdd(u.Total, us[i].total)
+			u.Recorded = true
+		}
+	}
+	return u, nil
+}
+
+// tokenValue reads a token count attribute: an integer, an integral double or a string of
+// digits.
+func tokenValue(v any) (int64, bool) {
+	switch x := v.(type) {
+	case int64:
+		return x, x >= 0
+	case float64:
+		if x >= 0 && x == math.Trunc(x) && x < math.MaxInt64 {
+			return int64(x), true
+		}
+	case string:
+		n, err := strconv.ParseInt(x, 10, 64)
+		return n, err == nil && n >= 0
+	}
+	return 0, false
+}
