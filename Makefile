@@ -3,7 +3,7 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 ACTIONLINT  := github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
 GOBIN       := $(shell go env GOPATH)/bin
 
-.PHONY: test testdata lint demo container bench
+.PHONY: test testdata lint demo container release-test bench
 
 # The whole test suite: installs the npm test data (GitHub's OpenAPI description and real
 # webhook payloads, used by the GitHub emulator tests), then runs every Go test.
@@ -29,6 +29,11 @@ demo:
 # Build the Dockerfile and run the image as the GitHub runner does.
 container:
 	bash test/container/run.sh
+
+# The release path offline: scripts/release.sh pushes to a registry on 127.0.0.1, the pinned
+# action.yml is checked, and the image pulled by digest runs as the runner runs it.
+release-test:
+	bash test/container/release.sh
 
 bench:
 	go test -run '^$$' -bench . -benchmem -count 5 ./...

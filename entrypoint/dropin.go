@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 
 	"github.com/agentgate/agentgate/gate"
@@ -23,6 +24,17 @@ func profileFlag(fs interface {
 	StringVar(*string, string, string, string)
 }, p *string) {
 	fs.StringVar(p, "profile", "default", "default or reference")
+}
+
+// fileArg rejects a directory where a command reads one file, with the one-line way out:
+// reading a directory would otherwise fail as "invalid JSON" at line 1, which misleads. A path
+// that does not exist is left to the reader, whose error names it.
+func fileArg(cmd, path, want, gateFlag string) error {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return fmt.Errorf("%s: %s is a directory: give %s; to evaluate every file in it, use agentgate gate %s '%s'",
+			cmd, path, want, gateFlag, filepath.ToSlash(filepath.Join(path, "*.json*")))
+	}
+	return nil
 }
 
 // runRS1 is `agentgate rs1`: a drop-in for the RS-1 CLI. One trace gives one
@@ -68,7 +80,7 @@ func runRS1(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			}
 			return each(t)
 		})
-	} else {
+	} else if err = fileArg("rs1", pos[0], "one trace file (.json or .jsonl)", "--traces"); err == nil {
 		err = trace.Each(pos[0], each)
 	}
 	if err != nil {
@@ -116,6 +128,9 @@ func runRCS(args []string, stdout, stderr io.Writer) int {
 	}
 	p, err := profile.Parse(prof)
 	if err != nil {
+		return fail(stderr, err)
+	}
+	if err := fileArg("rcs", tasks, "one task file (.json or .jsonl)", "--tasks"); err != nil {
 		return fail(stderr, err)
 	}
 	var ts []coherence.Task

@@ -51,6 +51,7 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer, geten
 	str("config", "YAML file with the same keys as the action inputs")
 	str("json", "write the machine-readable JSON report to this file")
 	str("markdown", "write the markdown report to this file")
+	str("junit", "write JUnit XML for test reporters to this file")
 	boolean("comment", "under GitHub Actions, post the report on the pull request (default true)")
 	str("comment-mode", "update or recreate the report comment (default \"update\")")
 	str("pr-number", "pull request to comment on when the event has none")
@@ -109,6 +110,11 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer, geten
 	if cfg.mdPath != "" {
 		md := report.Markdown(res, report.Options{Reproduce: reproduceCommand(cfg), MaxBytes: -1})
 		if err := writeReportFile(cfg.mdPath, func(w io.Writer) error { _, err := io.WriteString(w, md); return err }); err != nil {
+			return fail(stderr, err)
+		}
+	}
+	if cfg.junitPath != "" {
+		if err := writeReportFile(cfg.junitPath, func(w io.Writer) error { return report.JUnit(w, res) }); err != nil {
 			return fail(stderr, err)
 		}
 	}

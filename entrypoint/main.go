@@ -96,11 +96,22 @@ func flush(w io.Writer) {
 }
 
 // parseArgs parses flags that may come before or after positional arguments, as users type
-// them (`agentgate rs1 trace.json --pretty`). It returns the positional arguments.
+// them (`agentgate rs1 trace.json --pretty`). It returns the positional arguments. A bad flag
+// is reported on one line, naming the closest known flag when it looks misspelled ("unknown
+// flag --trace: did you mean --traces?"); only -h/--help prints the usage.
 func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	out := fs.Output()
+	fs.SetOutput(io.Discard) // the flag package would print the error and the whole usage
+	defer fs.SetOutput(out)
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
+			fs.SetOutput(out)
+			if isHelp(err) {
+				fs.Usage()
+			} else {
+				fmt.Fprintf(out, "agentgate %s: %s\n", fs.Name(), flagError(fs, err))
+			}
 			return nil, err
 		}
 		args = fs.Args()
@@ -115,12 +126,53 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// flagError rewords the flag package's error for an unknown flag, with the closest known flag
+// when one is near enough to be a typo.
+func flagError(fs *flag.FlagSet, err error) string {
+	name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -")
+	if !ok {
+		return err.Error()
+	}
+	best, bestDist := "", -1
+	fs.VisitAll(func(f *flag.Flag) { // in lexical order: ties go to the first name
+		if d := editDistance(name, f.Name); bestDist < 0 || d < bestDist {
+			best, bestDist = f.Name, d
+		}
+	})
+	msg := "unknown flag --" + name
+	if bestDist >= 0 && bestDist <= max(2, len(name)/3) {
+		return msg + ": did you mean --" + best + "?"
+	}
+	return msg + " (agentgate " + fs.Name() + " --help lists the flags)"
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes (flag names are ASCII).
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
 // newFlagSet returns a flag set that reports errors to stderr and does not exit.
 func newFlagSet(name, synopsis string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: agentgate %s %s\n\nFlags:\n", name, synopsis)
+		fmt.Fprintf(fs.Output(), "Usage: agentgate %s %s\n\nFlags:\n", name, synopsis)
 		fs.PrintDefaults()
 	}
 	return fs

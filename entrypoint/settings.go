@@ -17,7 +17,7 @@ import (
 var settingKeys = []string{
 	"traces", "tasks", "pairs", "scholar", "auditor",
 	gate.CoherenceMin, gate.PAMin, gate.KappaMin, gate.AbstainMax, gate.MaxFailedTraces,
-	"allow-unmatched", "profile", "fail-on", "config", "json", "markdown",
+	"allow-unmatched", "profile", "fail-on", "config", "json", "markdown", "junit",
 	"comment", "comment-mode", "github-token", "pr-number",
 }
 
@@ -88,6 +88,7 @@ type gateConfig struct {
 	options     gate.Options
 	jsonPath    string
 	mdPath      string
+	junitPath   string
 	comment     bool
 	commentMode string
 	token       string
@@ -100,7 +101,7 @@ func (s settings) gateConfig() (*gateConfig, error) {
 			Traces: s.list("traces"), Tasks: s.list("tasks"), Pairs: s.list("pairs"),
 			Scholar: s.list("scholar"), Auditor: s.list("auditor"),
 		},
-		jsonPath: s.str("json"), mdPath: s.str("markdown"),
+		jsonPath: s.str("json"), mdPath: s.str("markdown"), junitPath: s.str("junit"),
 		token: s.str("github-token"), prNumber: strings.TrimSpace(s.str("pr-number")),
 	}
 	def := gate.DefaultThresholds()

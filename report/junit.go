@@ -1,0 +1,303 @@
+package report
+
+import (
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/gate/coherence"
+	"github.com/agentgate/agentgate/gate/reliability"
+	"github.com/agentgate/agentgate/gate/verdict"
+)
+
+// JUnit limits: untrusted text (ids, evidence, notes) is cut so that one hostile trace cannot
+// make a test reporter's page unusable.
+const (
+	junitMessageRunes = 1000 // a failure's message attribute, one line
+	junitTextRunes    = 4000 // one evidence text or note in a body
+	junitListed       = 20   // FAIL traces or lowest tasks listed under a breached gate
+)
+
+// JUnit writes r as JUnit XML for test reporters (dorny/test-reporter, GitLab, Jenkins; SPEC
+// §14): a <testsuite> per evaluator that ran, in the JSON report's order (reliability,
+// coherence, agreement). Each suite holds first its gates, in gate-table order, then a
+// <testcase> per trace or task in report order. A FAIL trace and a breached gate are
+// <failure>s with their evidence as the message; a WARN trace passes and carries its evidence
+// in <system-out> (the Jenkins schema allows no <properties> in a testcase); a skipped gate
+// (κ undefined) is <skipped>. Nothing depends on the clock, so the same result gives the same
+// bytes. The output validates against report/testdata/junit.xsd (the Jenkins xUnit JUnit
+// schema's constraints).
+//
+// Untrusted text is escaped by encoding/xml, and characters XML 1.0 cannot hold at all (C0
+// controls other than tab, line feed and carriage return, U+FFFE, U+FFFF, invalid UTF-8)
+// are replaced with U+FFFD first.
+func JUnit(w io.Writer, r *gate.Result) error {
+	if r == nil {
+		return errors.New("report: no result to write as JUnit XML")
+	}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return fmt.Errorf("report: writing JUnit XML: %w", err)
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+
+	suites := junitSuites(r)
+	tests, failures, skipped := 0, 0, 0
+	for _, s := range suites {
+		tests += s.tests
+		failures += s.failures
+		skipped += s.skipped
+	}
+	root := xml.StartElement{Name: xml.Name{Local: "testsuites"}, Attr: []xml.Attr{
+		attr("name", "agentgate"),
+		attr("tests", fmt.Sprint(tests)),
+		attr("failures", fmt.Sprint(failures)),
+		attr("errors", "0"),
+	}}
+	if err := enc.EncodeToken(root); err != nil {
+		return fmt.Errorf("report: writing JUnit XML: %w", err)
+	}
+	for _, s := range suites {
+		if err := s.encode(enc); err != nil {
+			return fmt.Errorf("report: writing JUnit XML: %w", err)
+		}
+	}
+	if err := enc.EncodeToken(root.End()); err != nil {
+		return fmt.Errorf("report: writing JUnit XML: %w", err)
+	}
+	if err := enc.Close(); err != nil {
+		return fmt.Errorf("report: writing JUnit XML: %w", err)
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+// junitSuite is one <testsuite>: its counts (known before its cases are written, as the
+// attributes come first) and a function that yields its cases one by one, so that a suite of a
+// million traces is never held as XML in memory.
+type junitSuite struct {
+	name                     string
+	tests, failures, skipped int
+	gates                    []junitCase
+	n                        int                   // cases after the gates
+	item                     func(i int) junitCase // the i-th of those
+}
+
+// junitCase is one <testcase>, as encoding/xml writes it.
+type junitCase struct {
+	XMLName   xml.Name      `xml:"testcase"`
+	Name      string        `xml:"name,attr"`
+	Classname string        `xml:"classname,attr"`
+	Skipped   *junitMessage `xml:"skipped,omitempty"`
+	Failure   *junitMessage `xml:"failure,omitempty"`
+	SystemOut string        `xml:"system-out,omitempty"`
+}
+
+// junitMessage is a <failure> or <skipped>: a one-line message and a longer body.
+type junitMessage struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr,omitempty"`
+	Body    string `xml:",chardata"`
+}
+
+func (s *junitSuite) encode(enc *xml.Encoder) error {
+	start := xml.StartElement{Name: xml.Name{Local: "testsuite"}, Attr: []xml.Attr{
+		attr("name", s.name),
+		attr("tests", fmt.Sprint(s.tests)),
+		attr("failures", fmt.Sprint(s.failures)),
+		attr("errors", "0"),
+		attr("skipped", fmt.Sprint(s.skipped)),
+	}}
+	if err := enc.EncodeToken(start); err != nil {
+		return err
+	}
+	for i := range s.gates {
+		if err := enc.Encode(&s.gates[i]); err != nil {
+			return err
+		}
+	}
+	for i := 0; i < s.n; i++ {
+		c := s.item(i)
+		if err := enc.Encode(&c); err != nil {
+			return err
+		}
+	}
+	return enc.EncodeToken(start.End())
+}
+
+// junitSuites builds the suites of the evaluators that ran.
+func junitSuites(r *gate.Result) []*junitSuite {
+	var out []*junitSuite
+	gatesOf := func(names ...string) []junitCase {
+		var cs []junitCase
+		for _, g := range r.Gates {
+			for _, n := range names {
+				if g.Name == n {
+					cs = append(cs, gateCase(r, g))
+				}
+			}
+		}
+		return cs
+	}
+	if s := r.Reliability; s != nil {
+		out = append(out, &junitSuite{name: "reliability", gates: gatesOf(gate.MaxFailedTraces),
+			n: len(s.Traces), item: func(i int) junitCase { return traceCase(&s.Traces[i]) }})
+	}
+	if s := r.Coherence; s != nil {
+		out = append(out, &junitSuite{name: "coherence", gates: gatesOf(gate.CoherenceMin),
+			n: len(s.Tasks), item: func(i int) junitCase { return taskCase(&s.Tasks[i]) }})
+	}
+	if r.Agreement != nil { // its gates only: the items are many and have no verdict of their own
+		out = append(out, &junitSuite{name: "agreement", gates: gatesOf(gate.PAMin, gate.KappaMin, gate.AbstainMax)})
+	}
+	for _, s := range out {
+		s.tests = len(s.gates) + s.n
+		for _, c := range s.gates {
+			if c.Failure != nil {
+				s.failures++
+			}
+			if c.Skipped != nil {
+				s.skipped++
+			}
+		}
+	}
+	if len(out) > 0 && out[0].name == "reliability" {
+		out[0].failures += r.Reliability.Fail
+	}
+	return out
+}
+
+// gateCase is the testcase of one gate: a failure when breached, with the offending traces or
+// tasks in the body.
+func gateCase(r *gate.Result, g gate.GateResult) junitCase {
+	c := junitCase{Name: "gate " + xmlSafe(g.Name), Classname: "agentgate.gates"}
+	line := fmt.Sprintf("%s: %s, must be %s", xmlSafe(g.Name), gateValue(g), gateThreshold(g))
+	switch {
+	case g.Skipped:
+		c.Skipped = &junitMessage{Message: xmlLine(g.Note, junitMessageRunes), Body: line}
+	case g.Passed:
+		c.SystemOut = line
+	default:
+		var body strings.Builder
+		body.WriteString(line)
+		switch g.Name {
+		case gate.MaxFailedTraces:
+			fails := flagged(r.Reliability)
+			for i, t := range fails {
+				if t.Verdict != verdict.Fail {
+					break
+				}
+				if i == junitListed {
+					fmt.Fprintf(&body, "\n… and %s more", count(r.Reliability.Fail-junitListed))
+					break
+				}
+				fmt.Fprintf(&body, "\nFAIL %s (%s), score %s", xmlLine(t.ID, MaxCellRunes), xmlLine(location(t.File, t.Line), MaxCellRunes), num(t.Score))
+			}
+		case gate.CoherenceMin:
+			for _, t := range lowest(r.Coherence, junitListed) {
+				fmt.Fprintf(&body, "\ntask %s (%s), RCS %s", xmlLine(t.ID, MaxCellRunes), xmlLine(location(t.File, t.Line), MaxCellRunes), num(t.RCS))
+			}
+		}
+		c.Failure = &junitMessage{
+			Message: upperFirst(breachPhrase(g, func(s string) string { return xmlLine(s, MaxCellRunes) })),
+			Type:    "gate",
+			Body:    body.String(),
+		}
+	}
+	return c
+}
+
+// traceCase is the testcase of one trace: a failure for FAIL, evidence in system-out for WARN.
+func traceCase(t *reliability.Result) junitCase {
+	c := junitCase{Name: xmlLine(t.ID, MaxCellRunes), Classname: "agentgate.reliability"}
+	var body strings.Builder
+	fmt.Fprintf(&body, "%s %s, score %s (hallucination %s, loop %s, tool_misuse %s, cost %s)",
+		t.Verdict, xmlLine(location(t.File, t.Line), MaxCellRunes), num(t.Score),
+		num(t.Signals.Hallucination), num(t.Signals.Loop), num(t.Signals.ToolMisuse), num(t.Signals.Cost))
+	for _, e := range t.Evidence {
+		fmt.Fprintf(&body, "\n%s: %s", xmlLine(e.Signal, MaxCellRunes), xmlLine(e.Text, junitTextRunes))
+		if len(e.Messages) > 0 {
+			fmt.Fprintf(&body, " (messages %s)", intList(e.Messages))
+		}
+	}
+	switch t.Verdict {
+	case verdict.Fail:
+		signal, evidence, _ := finding(t, func(s string) string { return s })
+		msg := fmt.Sprintf("Score %s; strongest signal %s", num(t.Score), signal)
+		if evidence != "" {
+			msg += ": " + evidence
+		}
+		c.Failure = &junitMessage{Message: xmlLine(msg, junitMessageRunes), Type: "FAIL", Body: body.String()}
+	case verdict.Pass:
+		if len(t.Evidence) > 0 {
+			c.SystemOut = body.String()
+		}
+	default:
+		c.SystemOut = body.String()
+	}
+	return c
+}
+
+// taskCase is the testcase of one task: it passes (only the mean is gated) and says its score.
+func taskCase(t *coherence.TaskResult) junitCase {
+	out := fmt.Sprintf("%s, RCS %s, energy %s", xmlLine(location(t.File, t.Line), MaxCellRunes), num(t.RCS), num(t.Energy))
+	if t.Note != "" {
+		out += "\n" + xmlLine(t.Note, junitTextRunes)
+	}
+	return junitCase{Name: xmlLine(t.ID, MaxCellRunes), Classname: "agentgate.coherence", SystemOut: out}
+}
+
+// intList formats message indices: "4, 6, 8".
+func intList(xs []int) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = fmt.Sprint(x)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func attr(name, value string) xml.Attr {
+	return xml.Attr{Name: xml.Name{Local: name}, Value: value}
+}
+
+// xmlLine is untrusted text made one line (control characters and line breaks become single
+// spaces, bidirectional controls dropped, invalid UTF-8 replaced) and cut to limit characters:
+// what a failure's message, a testcase name or a listed id holds.
+func xmlLine(s string, limit int) string { return xmlSafe(plain(s, limit)) }
+
+// xmlSafe replaces the characters XML 1.0 cannot hold (Char production: #x9 | #xA | #xD |
+// [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]) and invalid UTF-8 with U+FFFD, so a
+// parser never rejects the document however hostile the input files.
+func xmlSafe(s string) string {
+	ok := true
+	for _, r := range s {
+		if !xmlChar(r) || r == utf8.RuneError {
+			ok = false
+			break
+		}
+	}
+	if ok {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s { // invalid UTF-8 decodes as utf8.RuneError, i.e. U+FFFD
+		if !xmlChar(r) {
+			r = utf8.RuneError
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// xmlChar reports whether r is a Char of XML 1.0.
+func xmlChar(r rune) bool {
+	return r == 0x09 || r == 0x0A || r == 0x0D ||
+		r >= 0x20 && r <= 0xD7FF ||
+		r >= 0xE000 && r <= 0xFFFD ||
+		r >= 0x10000 && r <= 0x10FFFF
+}
