@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -24,6 +25,9 @@ const Schema = 2
 // file is untrusted (an artifact anyone with write access could have uploaded), so its size
 // is bounded; encoding/json bounds its nesting depth.
 const MaxBaselineSize = 1 << 30
+
+// maxBaselineSize is MaxBaselineSize, smaller in tests.
+var maxBaselineSize int64 = MaxBaselineSize
 
 // Source says which run wrote a report (SPEC §10): the commit, ref, workflow run and attempt,
 // and the agentgate version. Outside Actions every field but Version is empty.
@@ -127,14 +131,15 @@ func (b *Baseline) Check(head profile.Profile) error {
 // ReadBaseline reads a JSON report (SPEC §5) of schema 2 from r; name is the file's name for
 // messages. Every problem with the content (not JSON, too large, another schema, a malformed
 // record, a duplicate id) is an *Unusable whose reason names the file and the place (line and
-// column when r is an io.Seeker such as an *os.File, else the byte offset); an error of
-// another type is an I/O error of r. Members the comparison does not need are skipped, and
+// column of the value at fault when r is an io.Seeker such as an *os.File, else the byte
+// offset where the decoder stopped, just before it); an error of another type is an I/O
+// error of r. The traces, tasks and items come back sorted by id. Members the comparison does not need are skipped, and
 // unknown members are ignored, so a later report still reads. The lists are decoded one
 // element at a time: memory is bounded by what is kept, not by the file.
 func ReadBaseline(r io.Reader, name string) (*Baseline, error) {
 	cr := &countingReader{r: r}
 	br := &baselineReader{
-		dec:  json.NewDecoder(bufio.NewReaderSize(io.LimitReader(cr, MaxBaselineSize+1), 64<<10)),
+		dec:  json.NewDecoder(bufio.NewReaderSize(io.LimitReader(cr, maxBaselineSize+1), 64<<10)),
 		name: name,
 		b:    &Baseline{Name: name},
 	}
@@ -142,8 +147,8 @@ func ReadBaseline(r io.Reader, name string) (*Baseline, error) {
 	if cr.err != nil {
 		return nil, fmt.Errorf("reading baseline %s: %w", name, cr.err)
 	}
-	if cr.n > MaxBaselineSize {
-		return nil, unusable("baseline %s is larger than %d bytes: not read", name, MaxBaselineSize)
+	if cr.n > maxBaselineSize {
+		return nil, unusable("baseline %s is larger than %d bytes: not read", name, maxBaselineSize)
 	}
 	if err != nil {
 		var u *Unusable
@@ -194,11 +199,13 @@ func place(r io.Reader, off int64) string {
 	if _, err := s.Seek(0, io.SeekStart); err != nil {
 		return "byte " + strconv.FormatInt(off, 10)
 	}
+	// The decoder's offset is where it stopped: before the separator and spaces that lead to
+	// the value at fault, which is what the place names.
 	line, col := 1, 1
-	br := bufio.NewReader(io.LimitReader(r, off))
-	for {
+	br := bufio.NewReader(r)
+	for i := int64(0); ; i++ {
 		c, err := br.ReadByte()
-		if err != nil {
+		if err != nil || i >= off && !strings.ContainsRune(" \t\r\n:,", rune(c)) {
 			break
 		}
 		if c == '\n' {
@@ -215,11 +222,6 @@ type baselineReader struct {
 	dec  *json.Decoder
 	name string
 	b    *Baseline
-}
-
-// at returns a problem at the decoder's current offset.
-func (br *baselineReader) at(format string, args ...any) error {
-	return &posError{off: br.dec.InputOffset(), msg: fmt.Sprintf(format, args...)}
 }
 
 // wrap turns an error of the decoder into a problem at offset off (the start of the value).
@@ -343,15 +345,14 @@ func (br *baselineReader) read() error {
 	err := br.object("the report", func(key string) error {
 		switch key {
 		case "schema":
-			var s json.Number
+			var s float64
 			if err := br.value(&s, "schema"); err != nil {
 				return err
 			}
-			n, err := strconv.Atoi(s.String())
-			if err != nil {
-				n = -2 // another schema
+			schema = -2 // not a whole number: another schema
+			if s == math.Trunc(s) && s >= 0 && s < 1<<30 {
+				schema = int(s)
 			}
-			schema = n
 			return nil
 		case "profile":
 			return br.value(&b.Profile, "profile")
@@ -382,8 +383,9 @@ func (br *baselineReader) read() error {
 		return err
 	}
 	// An extra value after the report is not a report.
+	end := br.dec.InputOffset()
 	if _, err := br.dec.Token(); err != io.EOF {
-		return br.at("more JSON after the report")
+		return &posError{off: end, msg: "more JSON after the report"}
 	}
 	switch {
 	case schema == -1:
@@ -538,6 +540,7 @@ func (br *baselineReader) task(i int) error {
 
 // agreement reads the agreement section.
 func (br *baselineReader) agreement() error {
+	start := br.dec.InputOffset()
 	a := &Agreement{}
 	finals := FinalList{}
 	var have struct{ n, pa, kappa, defined, se bool }
@@ -586,7 +589,7 @@ func (br *baselineReader) agreement() error {
 		name string
 	}{{have.n, "n"}, {have.pa, "percent_agreement"}, {have.kappa, "kappa"}, {have.defined, "kappa_defined"}, {have.se, "kappa_se"}} {
 		if !m.ok {
-			return br.at("agreement has no %q", m.name)
+			return &posError{off: start, msg: fmt.Sprintf("agreement has no %q", m.name)}
 		}
 	}
 	a.Finals = finals
