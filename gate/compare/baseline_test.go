@@ -121,7 +121,7 @@ func (n noSeek) Read(p []byte) (int, error) { return n.r.Read(p) }
 func TestReadBaselineUnusable(t *testing.T) {
 	for _, c := range []struct {
 		name, doc, want string
-		seek           bool
+		seek            bool
 	}{
 		{"no schema", `{"profile": "default"}`, `baseline b.json has no "schema": it was written by an agentgate older than schema 2`, true},
 		{"schema 1", `{"schema": 1, "profile": "default"}`, `baseline b.json has schema 1, this agentgate reads schema 2`, true},

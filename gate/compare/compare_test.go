@@ -97,7 +97,9 @@ func TestCompareDegraded(t *testing.T) {
 		Coherence:   tasks(rcsBase, "t"),
 		Agreement:   agree(0.8, 0.05, true, baseFinals...)}}
 	// base r00..r12 all PASS (r00 removed in head); head r01..r10 FAIL, r11 WARN, r12 PASS, r13 added.
-	headScores := func(i int) float64 { return []float64{0.8, 0.8, 0.8, 0.8, 0.8, 0.8, 0.8, 0.8, 0.8, 0.8, 0.5, 0.1, 0.3}[i] }
+	headScores := func(i int) float64 {
+		return []float64{0.8, 0.8, 0.8, 0.8, 0.8, 0.8, 0.8, 0.8, 0.8, 0.8, 0.5, 0.1, 0.3}[i]
+	}
 	head := &Run{Profile: profile.Default,
 		Reliability: traces("FFFFFFFFFFWPP", headScores),
 		Coherence:   tasks(rcsWorse, "t"),
