@@ -1,0 +1,598 @@
+package compare
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/agentgate/agentgate/gate/coherence"
+	"github.com/agentgate/agentgate/gate/profile"
+	"github.com/agentgate/agentgate/gate/reliability"
+	"github.com/agentgate/agentgate/gate/verdict"
+)
+
+// Schema is the version of the JSON report that a baseline must carry ("schema": 2).
+const Schema = 2
+
+// MaxBaselineSize is the most bytes ReadBaseline reads; a longer baseline is unusable. The
+// file is untrusted (an artifact anyone with write access could have uploaded), so its size
+// is bounded; encoding/json bounds its nesting depth.
+const MaxBaselineSize = 1 << 30
+
+// maxBaselineSize is MaxBaselineSize, smaller in tests.
+var maxBaselineSize int64 = MaxBaselineSize
+
+// Source says which run wrote a report (SPEC §10): the commit, ref, workflow run and attempt,
+// and the agentgate version. Outside Actions every field but Version is empty.
+type Source struct {
+	SHA        string `json:"sha"`
+	Ref        string `json:"ref"`
+	RunID      string `json:"run_id"`
+	RunAttempt string `json:"run_attempt"`
+	Version    string `json:"version"`
+}
+
+// Run is one side of a comparison: what a comparison needs of a report, the head's (built
+// from the gate's result) or the baseline's (read by ReadBaseline). A nil section means its
+// evaluator did not run.
+//
+// Build the head's Run from the gate result without copying:
+//
+//	head := &compare.Run{Profile: r.Profile, Source: src, Reliability: r.Reliability,
+//		Coherence: r.Coherence, Agreement: compare.AgreementOf(r.Agreement), Trials: trials}
+type Run struct {
+	Profile profile.Profile
+	Source  Source
+	// Reliability's Traces are matched by ID; its counts are not used.
+	Reliability *reliability.Summary
+	// Coherence's Tasks are matched by ID; its Total and Mean are not used.
+	Coherence *coherence.Summary
+	Agreement *Agreement
+	// Trials are the traces that carry a trial index (SPEC §11), for pass^k.
+	Trials []Trial
+}
+
+// Agreement is what a comparison needs of the agreement section: the side's overall figures
+// and the FINAL label of each item.
+type Agreement struct {
+	N                int
+	PercentAgreement float64
+	Kappa            float64 // meaningless unless KappaDefined
+	KappaDefined     bool
+	KappaSE          float64
+	Finals           Finals
+}
+
+// Finals lists the items' qids with their FINAL labels.
+type Finals interface {
+	Len() int
+	// At returns item i's qid and FINAL label.
+	At(i int) (qid, final string)
+}
+
+// FinalList is a Finals held as a slice (the baseline's).
+type FinalList []Final
+
+// Final is one item's qid and FINAL label.
+type Final struct {
+	QID   string `json:"qid"`
+	Final string `json:"final"`
+}
+
+// Len returns the number of items.
+func (l FinalList) Len() int { return len(l) }
+
+// At returns item i's qid and FINAL label.
+func (l FinalList) At(i int) (string, string) { return l[i].QID, l[i].Final }
+
+// Trial is one run of a task (SPEC §11): the task id, the trial index as written (a number or
+// a string), and the trace's verdict. A trial passes when its verdict is not FAIL.
+type Trial struct {
+	Task    string          `json:"task"`
+	Trial   string          `json:"trial"`
+	Verdict verdict.Verdict `json:"verdict"`
+}
+
+// Baseline is a report of an earlier run read by ReadBaseline.
+type Baseline struct {
+	Run
+	Name string // the file name the baseline was read from, for notes
+}
+
+// Unusable says why a baseline cannot be compared with: not an error of the run (SPEC §10),
+// but a one-line note in the report. Reason names the file and, where known, the place.
+type Unusable struct {
+	Reason string
+}
+
+func (u *Unusable) Error() string { return u.Reason }
+
+// unusable returns an *Unusable with a formatted reason.
+func unusable(format string, args ...any) *Unusable {
+	return &Unusable{Reason: fmt.Sprintf(format, args...)}
+}
+
+// Check returns an *Unusable when b cannot be compared with a head run under profile head:
+// its profile differs, so its scores mean something else.
+func (b *Baseline) Check(head profile.Profile) error {
+	if b.Profile != head {
+		return unusable("baseline %s was written with profile %q, this run uses %q: not compared", b.Name, b.Profile, head)
+	}
+	return nil
+}
+
+// ReadBaseline reads a JSON report (SPEC §5) of schema 2 from r; name is the file's name for
+// messages. Every problem with the content (not JSON, too large, another schema, a malformed
+// record, a duplicate id) is an *Unusable whose reason names the file and the place (line and
+// column of the value at fault when r is an io.Seeker such as an *os.File, else the byte
+// offset where the decoder stopped, just before it); an error of another type is an I/O
+// error of r. The traces, tasks and items come back sorted by id. Members the comparison does not need are skipped, and
+// unknown members are ignored, so a later report still reads. The lists are decoded one
+// element at a time: memory is bounded by what is kept, not by the file.
+func ReadBaseline(r io.Reader, name string) (*Baseline, error) {
+	cr := &countingReader{r: r}
+	br := &baselineReader{
+		dec:  json.NewDecoder(bufio.NewReaderSize(io.LimitReader(cr, maxBaselineSize+1), 64<<10)),
+		name: name,
+		b:    &Baseline{Name: name},
+	}
+	err := br.read()
+	if cr.err != nil {
+		return nil, fmt.Errorf("reading baseline %s: %w", name, cr.err)
+	}
+	if cr.n > maxBaselineSize {
+		return nil, unusable("baseline %s is larger than %d bytes: not read", name, maxBaselineSize)
+	}
+	if err != nil {
+		var u *Unusable
+		if errors.As(err, &u) {
+			return nil, err
+		}
+		var pe *posError
+		if errors.As(err, &pe) {
+			return nil, unusable("baseline %s:%s: %s", name, place(r, pe.off), pe.msg)
+		}
+		return nil, unusable("baseline %s: %v", name, err)
+	}
+	return br.b, nil
+}
+
+// countingReader counts the bytes read and keeps the first I/O error, which ReadBaseline
+// reports as an error rather than as an unusable baseline.
+type countingReader struct {
+	r   io.Reader
+	n   int64
+	err error
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	if err != nil && err != io.EOF && c.err == nil {
+		c.err = err
+	}
+	return n, err
+}
+
+// posError is a problem at byte offset off of the baseline.
+type posError struct {
+	off int64
+	msg string
+}
+
+func (e *posError) Error() string { return fmt.Sprintf("offset %d: %s", e.off, e.msg) }
+
+// place names byte offset off of the file r: "line:col" when r can be read again from the
+// start, else "byte N". Only called once, for the note of an unusable baseline.
+func place(r io.Reader, off int64) string {
+	s, ok := r.(io.Seeker)
+	if !ok {
+		return "byte " + strconv.FormatInt(off, 10)
+	}
+	if _, err := s.Seek(0, io.SeekStart); err != nil {
+		return "byte " + strconv.FormatInt(off, 10)
+	}
+	// The decoder's offset is where it stopped: before the separator and spaces that lead to
+	// the value at fault, which is what the place names.
+	line, col := 1, 1
+	br := bufio.NewReader(r)
+	for i := int64(0); ; i++ {
+		c, err := br.ReadByte()
+		if err != nil || i >= off && !strings.ContainsRune(" \t\r\n:,", rune(c)) {
+			break
+		}
+		if c == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+	}
+	return strconv.Itoa(line) + ":" + strconv.Itoa(col)
+}
+
+// baselineReader decodes a report member by member with encoding/json's token stream.
+type baselineReader struct {
+	dec  *json.Decoder
+	name string
+	b    *Baseline
+}
+
+// wrap turns an error of the decoder into a problem at offset off (the start of the value).
+func (br *baselineReader) wrap(err error, off int64, what string) error {
+	var pe *posError
+	if errors.As(err, &pe) {
+		return err
+	}
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return &posError{off: br.dec.InputOffset(), msg: "not valid JSON: " + se.Error()}
+	}
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return &posError{off: br.dec.InputOffset(), msg: "the JSON ends early"}
+	}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		field := te.Field
+		if field == "" {
+			field = what
+		} else {
+			field = what + "." + field
+		}
+		return &posError{off: off, msg: fmt.Sprintf("%s must be %s, got a JSON %s", field, jsonKind(te.Type.Kind().String()), te.Value)}
+	}
+	return &posError{off: off, msg: what + ": " + err.Error()}
+}
+
+// jsonKind names a Go kind as the JSON value it decodes from.
+func jsonKind(k string) string {
+	switch k {
+	case "string":
+		return "a string"
+	case "bool":
+		return "true or false"
+	case "slice", "array":
+		return "an array"
+	case "struct", "map":
+		return "an object"
+	}
+	return "a number"
+}
+
+// value decodes the next value into v; what names it in messages.
+func (br *baselineReader) value(v any, what string) error {
+	off := br.dec.InputOffset()
+	if err := br.dec.Decode(v); err != nil {
+		return br.wrap(err, off, what)
+	}
+	return nil
+}
+
+// delim reads the delimiter want ('{' or '['), or reports that what is not an object or array.
+func (br *baselineReader) delim(want json.Delim, what string) error {
+	off := br.dec.InputOffset()
+	tok, err := br.dec.Token()
+	if err != nil {
+		return br.wrap(err, off, what)
+	}
+	if d, ok := tok.(json.Delim); !ok || d != want {
+		kind := "an object"
+		if want == '[' {
+			kind = "an array"
+		}
+		return &posError{off: off, msg: fmt.Sprintf("%s must be %s", what, kind)}
+	}
+	return nil
+}
+
+// object reads an object, calling member for each key with the decoder before its value;
+// member must consume the value.
+func (br *baselineReader) object(what string, member func(key string) error) error {
+	if err := br.delim('{', what); err != nil {
+		return err
+	}
+	for br.dec.More() {
+		off := br.dec.InputOffset()
+		tok, err := br.dec.Token()
+		if err != nil {
+			return br.wrap(err, off, what)
+		}
+		key, _ := tok.(string) // the decoder only yields strings as keys
+		if err := member(key); err != nil {
+			return err
+		}
+	}
+	_, err := br.dec.Token() // '}'
+	if err != nil {
+		return br.wrap(err, br.dec.InputOffset(), what)
+	}
+	return nil
+}
+
+// array reads an array, calling elem with the decoder before each element and its index.
+func (br *baselineReader) array(what string, elem func(i int) error) error {
+	if err := br.delim('[', what); err != nil {
+		return err
+	}
+	for i := 0; br.dec.More(); i++ {
+		if err := elem(i); err != nil {
+			return err
+		}
+	}
+	_, err := br.dec.Token() // ']'
+	if err != nil {
+		return br.wrap(err, br.dec.InputOffset(), what)
+	}
+	return nil
+}
+
+// skip consumes the next value.
+func (br *baselineReader) skip(what string) error {
+	var raw json.RawMessage
+	return br.value(&raw, what)
+}
+
+// read decodes the whole report and checks its schema.
+func (br *baselineReader) read() error {
+	b := br.b
+	schema := -1
+	err := br.object("the report", func(key string) error {
+		switch key {
+		case "schema":
+			var s float64
+			if err := br.value(&s, "schema"); err != nil {
+				return err
+			}
+			schema = -2 // not a whole number: another schema
+			if s == math.Trunc(s) && s >= 0 && s < 1<<30 {
+				schema = int(s)
+			}
+			return nil
+		case "profile":
+			return br.value(&b.Profile, "profile")
+		case "source":
+			return br.value(&b.Source, "source")
+		case "reliability":
+			b.Reliability = &reliability.Summary{Traces: []reliability.Result{}}
+			return br.object("reliability", func(key string) error {
+				if key != "traces" {
+					return br.skip("reliability." + key)
+				}
+				return br.array("reliability.traces", func(i int) error { return br.trace(i) })
+			})
+		case "coherence":
+			b.Coherence = &coherence.Summary{Tasks: []coherence.TaskResult{}}
+			return br.object("coherence", func(key string) error {
+				if key != "tasks" {
+					return br.skip("coherence." + key)
+				}
+				return br.array("coherence.tasks", func(i int) error { return br.task(i) })
+			})
+		case "agreement":
+			return br.agreement()
+		}
+		return br.skip(key)
+	})
+	if err != nil {
+		return err
+	}
+	// An extra value after the report is not a report.
+	end := br.dec.InputOffset()
+	if _, err := br.dec.Token(); err != io.EOF {
+		return &posError{off: end, msg: "more JSON after the report"}
+	}
+	switch {
+	case schema == -1:
+		return unusable("baseline %s has no \"schema\": it was written by an agentgate older than schema %d", br.name, Schema)
+	case schema != Schema:
+		return unusable("baseline %s has schema %s, this agentgate reads schema %d", br.name, schemaText(schema), Schema)
+	case b.Profile == "":
+		return unusable("baseline %s has no \"profile\"", br.name)
+	}
+	return br.sortUnits()
+}
+
+// sortUnits sorts the traces, tasks and items by id, and rejects an id that occurs twice:
+// units are matched by id, so a duplicate cannot be matched.
+func (br *baselineReader) sortUnits() error {
+	b := br.b
+	if s := b.Reliability; s != nil {
+		slices.SortFunc(s.Traces, func(x, y reliability.Result) int { return strings.Compare(x.ID, y.ID) })
+		if i := firstDup(len(s.Traces), func(i int) string { return s.Traces[i].ID }); i >= 0 {
+			return unusable("baseline %s: trace id %q occurs twice", br.name, s.Traces[i].ID)
+		}
+	}
+	if s := b.Coherence; s != nil {
+		slices.SortFunc(s.Tasks, func(x, y coherence.TaskResult) int { return strings.Compare(x.ID, y.ID) })
+		if i := firstDup(len(s.Tasks), func(i int) string { return s.Tasks[i].ID }); i >= 0 {
+			return unusable("baseline %s: task id %q occurs twice", br.name, s.Tasks[i].ID)
+		}
+	}
+	if a := b.Agreement; a != nil {
+		l := a.Finals.(FinalList)
+		slices.SortFunc(l, func(x, y Final) int { return strings.Compare(x.QID, y.QID) })
+		if i := firstDup(len(l), func(i int) string { return l[i].QID }); i >= 0 {
+			return unusable("baseline %s: item qid %q occurs twice", br.name, l[i].QID)
+		}
+	}
+	return nil
+}
+
+// firstDup returns the index of the first id of a sorted list of n that equals the one before
+// it, or -1.
+func firstDup(n int, id func(i int) string) int {
+	for i := 1; i < n; i++ {
+		if id(i) == id(i-1) {
+			return i
+		}
+	}
+	return -1
+}
+
+// schemaText writes a schema number, or "that is not a whole number".
+func schemaText(n int) string {
+	if n < 0 {
+		return "that is not a whole number"
+	}
+	return strconv.Itoa(n)
+}
+
+// traceJSON is a trace of the report as the baseline is read: reliability.Result's members,
+// with pointers where absence must be told from zero, and the trial's task and index.
+type traceJSON struct {
+	ID       *string                `json:"id"`
+	File     string                 `json:"file"`
+	Line     int                    `json:"line"`
+	Verdict  verdict.Verdict        `json:"verdict"`
+	Score    *float64               `json:"score"`
+	Signals  reliability.Signals    `json:"signals"`
+	Evidence []reliability.Evidence `json:"evidence"`
+	Task     json.RawMessage        `json:"task"`
+	Trial    json.RawMessage        `json:"trial"`
+}
+
+// trace reads one element of reliability.traces.
+func (br *baselineReader) trace(i int) error {
+	off := br.dec.InputOffset()
+	what := fmt.Sprintf("reliability.traces[%d]", i)
+	var t traceJSON
+	if err := br.value(&t, what); err != nil {
+		return err
+	}
+	bad := func(format string, args ...any) error {
+		return &posError{off: off, msg: what + ": " + fmt.Sprintf(format, args...)}
+	}
+	switch {
+	case t.ID == nil:
+		return bad("no \"id\"")
+	case t.Verdict != verdict.Pass && t.Verdict != verdict.Warn && t.Verdict != verdict.Fail:
+		return bad("verdict must be PASS, WARN or FAIL, got %q", t.Verdict)
+	case t.Score == nil:
+		return bad("no \"score\"")
+	}
+	task, hasTask, err := idText(t.Task)
+	if err != nil {
+		return bad("task %s", err)
+	}
+	trial, hasTrial, err := idText(t.Trial)
+	if err != nil {
+		return bad("trial %s", err)
+	}
+	rel := br.b.Reliability
+	rel.Add(reliability.Result{ID: *t.ID, File: t.File, Line: t.Line, Verdict: t.Verdict, Score: *t.Score, Signals: t.Signals, Evidence: t.Evidence})
+	if hasTask && hasTrial {
+		br.b.Trials = append(br.b.Trials, Trial{Task: task, Trial: trial, Verdict: t.Verdict})
+	}
+	return nil
+}
+
+// idText reads a task id or trial index: a string, or a number kept as written; null or
+// absent is no value.
+func idText(raw json.RawMessage) (string, bool, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", false, nil
+	}
+	switch raw[0] {
+	case '"':
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return "", false, err
+		}
+		return s, true, nil
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		return string(raw), true, nil
+	}
+	return "", false, errors.New("must be a string or a number")
+}
+
+// taskJSON is a task of the coherence section as the baseline is read.
+type taskJSON struct {
+	ID   *string  `json:"id"`
+	File string   `json:"file"`
+	Line int      `json:"line"`
+	RCS  *float64 `json:"rcs"`
+}
+
+// task reads one element of coherence.tasks.
+func (br *baselineReader) task(i int) error {
+	off := br.dec.InputOffset()
+	what := fmt.Sprintf("coherence.tasks[%d]", i)
+	var t taskJSON
+	if err := br.value(&t, what); err != nil {
+		return err
+	}
+	switch {
+	case t.ID == nil:
+		return &posError{off: off, msg: what + ": no \"id\""}
+	case t.RCS == nil:
+		return &posError{off: off, msg: what + ": no \"rcs\""}
+	}
+	br.b.Coherence.Add(coherence.TaskResult{ID: *t.ID, File: t.File, Line: t.Line, RCS: *t.RCS})
+	return nil
+}
+
+// agreement reads the agreement section.
+func (br *baselineReader) agreement() error {
+	start := br.dec.InputOffset()
+	a := &Agreement{}
+	finals := FinalList{}
+	var have struct{ n, pa, kappa, defined, se bool }
+	err := br.object("agreement", func(key string) error {
+		switch key {
+		case "n":
+			have.n = true
+			return br.value(&a.N, "agreement.n")
+		case "percent_agreement":
+			have.pa = true
+			return br.value(&a.PercentAgreement, "agreement.percent_agreement")
+		case "kappa":
+			have.kappa = true
+			return br.value(&a.Kappa, "agreement.kappa")
+		case "kappa_defined":
+			have.defined = true
+			return br.value(&a.KappaDefined, "agreement.kappa_defined")
+		case "kappa_se":
+			have.se = true
+			return br.value(&a.KappaSE, "agreement.kappa_se")
+		case "items":
+			return br.array("agreement.items", func(i int) error {
+				off := br.dec.InputOffset()
+				what := fmt.Sprintf("agreement.items[%d]", i)
+				var it struct {
+					QID   *string `json:"qid"`
+					Final string  `json:"final"`
+				}
+				if err := br.value(&it, what); err != nil {
+					return err
+				}
+				if it.QID == nil {
+					return &posError{off: off, msg: what + ": no \"qid\""}
+				}
+				finals = append(finals, Final{QID: *it.QID, Final: it.Final})
+				return nil
+			})
+		}
+		return br.skip("agreement." + key)
+	})
+	if err != nil {
+		return err
+	}
+	for _, m := range []struct {
+		ok   bool
+		name string
+	}{{have.n, "n"}, {have.pa, "percent_agreement"}, {have.kappa, "kappa"}, {have.defined, "kappa_defined"}, {have.se, "kappa_se"}} {
+		if !m.ok {
+			return &posError{off: start, msg: fmt.Sprintf("agreement has no %q", m.name)}
+		}
+	}
+	a.Finals = finals
+	br.b.Agreement = a
+	return nil
+}

@@ -1,0 +1,222 @@
+package compare
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/agentgate/agentgate/gate/profile"
+	"github.com/agentgate/agentgate/gate/reliability"
+	"github.com/agentgate/agentgate/gate/verdict"
+)
+
+// schema2 patches a report of schema 1 (report/testdata/fail.json) into one of schema 2, as
+// the report writer will write it: "schema" and "source" after "exit_code".
+func schema2(t *testing.T, doc []byte) []byte {
+	t.Helper()
+	anchor := []byte("  \"exit_code\": 2,\n")
+	if !bytes.Contains(doc, anchor) {
+		t.Fatal("no exit_code line to patch after")
+	}
+	src := "  \"schema\": 2,\n  \"source\": {\"sha\": \"1a2b3c4d5e6f\", \"ref\": \"refs/heads/main\", \"run_id\": \"42\", \"run_attempt\": \"1\", \"version\": \"v0.3.0\"},\n"
+	return bytes.Replace(doc, anchor, append(anchor, src...), 1)
+}
+
+func TestReadBaselineFailJSON(t *testing.T) {
+	doc, err := os.ReadFile("../../report/testdata/fail.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := ReadBaseline(bytes.NewReader(schema2(t, doc)), "fail.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Name != "fail.json" || b.Profile != profile.Default {
+		t.Errorf("name %q profile %q", b.Name, b.Profile)
+	}
+	if want := (Source{SHA: "1a2b3c4d5e6f", Ref: "refs/heads/main", RunID: "42", RunAttempt: "1", Version: "v0.3.0"}); b.Source != want {
+		t.Errorf("source %+v, want %+v", b.Source, want)
+	}
+	// Traces sorted by id; counts as in the file (7 PASS, 2 WARN, 3 FAIL).
+	rel := b.Reliability
+	if rel.Total != 12 || rel.Pass != 7 || rel.Warn != 2 || rel.Fail != 3 {
+		t.Errorf("reliability counts %d/%d/%d/%d", rel.Total, rel.Pass, rel.Warn, rel.Fail)
+	}
+	var ids []string
+	for _, tr := range rel.Traces {
+		ids = append(ids, tr.ID)
+	}
+	wantIDs := "a|b`<img src=x>@octocat\nnext checkout-000 checkout-001 checkout-002 checkout-003 checkout-004 checkout-005 checkout-006 refund-003 refund-017 search-012 search-044"
+	if got := strings.Join(ids, " "); got != wantIDs {
+		t.Errorf("trace ids %q\nwant %q", got, wantIDs)
+	}
+	r017 := rel.Traces[9]
+	want := reliability.Result{ID: "refund-017", File: "evals/refund.jsonl", Line: 17, Verdict: verdict.Fail, Score: 0.6925,
+		Signals: reliability.Signals{Hallucination: 0.25, Loop: 1, ToolMisuse: 0.5, Cost: 0.7}}
+	ev := r017.Evidence
+	r017.Evidence = nil
+	if !reflect.DeepEqual(r017, want) {
+		t.Errorf("refund-017 = %+v\nwant %+v", r017, want)
+	}
+	if len(ev) != 3 || ev[1].Signal != "tool_misuse" || ev[1].Text != "6 of 12 results of `search_orders` failed (50%)" ||
+		len(ev[1].Messages) != 3 || ev[1].Messages[2] != 9 || len(ev[2].Messages) != 0 {
+		t.Errorf("refund-017 evidence %+v", ev)
+	}
+	if len(b.Trials) != 0 {
+		t.Errorf("trials %v, want none (no trace has a trial)", b.Trials)
+	}
+	coh := b.Coherence
+	if coh.Total != 12 || len(coh.Tasks) != 12 || coh.Tasks[0].ID != "task-01" || coh.Tasks[3].RCS != 0 || coh.Tasks[5].RCS != 0.871 {
+		t.Errorf("coherence %+v", coh)
+	}
+	a := b.Agreement
+	if a.N != 100 || a.PercentAgreement != 0.92 || a.Kappa != 0.45652173913043476 || !a.KappaDefined || a.KappaSE != 0.16 {
+		t.Errorf("agreement %+v", a)
+	}
+	if n := a.Finals.Len(); n != 13 {
+		t.Fatalf("%d finals, want 13", n)
+	}
+	if q, f := a.Finals.At(1); q != "q-007" || f != "REJECT" {
+		t.Errorf("finals[1] = %s %s, want q-007 REJECT", q, f)
+	}
+}
+
+// TestReadBaselineTrials reads the task and trial of traces: numbers kept as written,
+// strings as they are, null or absent as no trial.
+func TestReadBaselineTrials(t *testing.T) {
+	doc := `{"schema": 2, "profile": "default", "reliability": {"traces": [
+ {"id": "a#0", "verdict": "PASS", "score": 0.1, "task": "a", "trial": 0},
+ {"id": "a#1", "verdict": "FAIL", "score": 0.9, "task": "a", "trial": "1"},
+ {"id": "b", "verdict": "WARN", "score": 0.5, "task": 7, "trial": 2.0},
+ {"id": "c", "verdict": "PASS", "score": 0.1, "task": "c", "trial": null},
+ {"id": "d", "verdict": "PASS", "score": 0.1, "trial": 3}
+]}}`
+	b, err := ReadBaseline(strings.NewReader(doc), "b.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Trial{{"a", "0", verdict.Pass}, {"a", "1", verdict.Fail}, {"7", "2.0", verdict.Warn}}
+	if len(b.Trials) != len(want) {
+		t.Fatalf("trials %v, want %v", b.Trials, want)
+	}
+	for i := range want {
+		if b.Trials[i] != want[i] {
+			t.Errorf("trial %d = %v, want %v", i, b.Trials[i], want[i])
+		}
+	}
+	if b.Coherence != nil || b.Agreement != nil {
+		t.Error("sections that are absent must stay nil")
+	}
+}
+
+// noSeek hides bytes.Reader's Seek, as an artifact's zip entry has none.
+type noSeek struct{ r io.Reader }
+
+func (n noSeek) Read(p []byte) (int, error) { return n.r.Read(p) }
+
+func TestReadBaselineUnusable(t *testing.T) {
+	for _, c := range []struct {
+		name, doc, want string
+		seek            bool
+	}{
+		{"no schema", `{"profile": "default"}`, `baseline b.json has no "schema": it was written by an agentgate older than schema 2`, true},
+		{"schema 1", `{"schema": 1, "profile": "default"}`, `baseline b.json has schema 1, this agentgate reads schema 2`, true},
+		{"schema 3", `{"schema": 3, "profile": "default"}`, `baseline b.json has schema 3, this agentgate reads schema 2`, true},
+		{"schema 2.5", `{"schema": 2.5, "profile": "default"}`, `baseline b.json has schema that is not a whole number, this agentgate reads schema 2`, true},
+		{"schema string", `{"schema": "2"}`, `baseline b.json:1:12: schema must be a number, got a JSON string`, true},
+		{"no profile", `{"schema": 2}`, `baseline b.json has no "profile"`, true},
+		{"empty", ``, `baseline b.json:1:1: the JSON ends early`, true},
+		{"not an object", `[1]`, `baseline b.json:1:1: the report must be an object`, true},
+		{"not JSON", "{\"schema\": 2,\n  \"profile\": x}", `baseline b.json:2:14: not valid JSON: invalid character 'x' looking for beginning of value`, true},
+		{"not JSON, no seek", "{\"schema\": 2,\n  \"profile\": x}", `baseline b.json:byte 26: not valid JSON: invalid character 'x' looking for beginning of value`, false},
+		{"cut short", `{"schema": 2, "profile": "default", "reliability": {"traces": [`, `baseline b.json:1:64: the JSON ends early`, true},
+		{"two reports", `{"schema": 2, "profile": "default"} {}`, `baseline b.json:1:37: more JSON after the report`, true},
+		{"traces not a list", `{"schema": 2, "profile": "default", "reliability": {"traces": {}}}`, `baseline b.json:1:63: reliability.traces must be an array`, true},
+		{"bad verdict", "{\"schema\": 2, \"profile\": \"default\", \"reliability\": {\"traces\": [\n {\"id\": \"x\", \"verdict\": \"OK\", \"score\": 1}]}}",
+			`baseline b.json:2:2: reliability.traces[0]: verdict must be PASS, WARN or FAIL, got "OK"`, true},
+		{"no score", `{"schema": 2, "profile": "default", "reliability": {"traces": [{"id": "x", "verdict": "PASS"}]}}`,
+			`baseline b.json:1:64: reliability.traces[0]: no "score"`, true},
+		{"score a string", `{"schema": 2, "profile": "default", "reliability": {"traces": [{"id": "x", "verdict": "PASS", "score": "1"}]}}`,
+			`baseline b.json:1:64: reliability.traces[0].score must be a number, got a JSON string`, true},
+		{"trial an object", `{"schema": 2, "profile": "default", "reliability": {"traces": [{"id": "x", "verdict": "PASS", "score": 1, "task": "t", "trial": {}}]}}`,
+			`baseline b.json:1:64: reliability.traces[0]: trial must be a string or a number`, true},
+		{"duplicate trace", `{"schema": 2, "profile": "default", "reliability": {"traces": [{"id": "x", "verdict": "PASS", "score": 1}, {"id": "x", "verdict": "FAIL", "score": 1}]}}`,
+			`baseline b.json: trace id "x" occurs twice`, true},
+		{"duplicate task", `{"schema": 2, "profile": "default", "coherence": {"tasks": [{"id": "t", "rcs": 1}, {"id": "t", "rcs": 0}]}}`,
+			`baseline b.json: task id "t" occurs twice`, true},
+		{"no rcs", `{"schema": 2, "profile": "default", "coherence": {"tasks": [{"id": "t"}]}}`,
+			`baseline b.json:1:61: coherence.tasks[0]: no "rcs"`, true},
+		{"duplicate qid", `{"schema": 2, "profile": "default", "agreement": {"n": 2, "percent_agreement": 1, "kappa": 0, "kappa_defined": false, "kappa_se": 0, "items": [{"qid": "q", "final": "VALID"}, {"qid": "q", "final": "REJECT"}]}}`,
+			`baseline b.json: item qid "q" occurs twice`, true},
+		{"no kappa_se", `{"schema": 2, "profile": "default", "agreement": {"n": 2, "percent_agreement": 1, "kappa": 0, "kappa_defined": false, "items": []}}`,
+			`baseline b.json:1:50: agreement has no "kappa_se"`, true},
+		{"too deep", `{"schema": 2, "profile": "default", "x": ` + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + `}`,
+			`baseline b.json:1:42: not valid JSON: invalid character '[' exceeded max depth`, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var r io.Reader = strings.NewReader(c.doc)
+			if !c.seek {
+				r = noSeek{r}
+			}
+			b, err := ReadBaseline(r, "b.json")
+			var u *Unusable
+			if !errors.As(err, &u) {
+				t.Fatalf("got %v, %v; want an *Unusable", b, err)
+			}
+			if u.Reason != c.want {
+				t.Errorf("reason\n%s\nwant\n%s", u.Reason, c.want)
+			}
+		})
+	}
+}
+
+func TestReadBaselineTooLarge(t *testing.T) {
+	defer func(n int64) { maxBaselineSize = n }(maxBaselineSize)
+	maxBaselineSize = 40
+	doc := `{"schema": 2, "profile": "default", "x": 1}` // 43 bytes
+	_, err := ReadBaseline(strings.NewReader(doc), "b.json")
+	var u *Unusable
+	if !errors.As(err, &u) || u.Reason != "baseline b.json is larger than 40 bytes: not read" {
+		t.Errorf("got %v", err)
+	}
+	maxBaselineSize = 43
+	if _, err := ReadBaseline(strings.NewReader(doc), "b.json"); err != nil {
+		t.Errorf("exactly at the limit: %v", err)
+	}
+}
+
+// errReader fails after its text.
+type errReader struct{ r io.Reader }
+
+func (e *errReader) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if err == io.EOF {
+		return n, errors.New("disk on fire")
+	}
+	return n, err
+}
+
+// TestReadBaselineIOError: an I/O error is an error of the run, not an unusable baseline.
+func TestReadBaselineIOError(t *testing.T) {
+	_, err := ReadBaseline(&errReader{strings.NewReader(`{"schema": 2,`)}, "b.json")
+	var u *Unusable
+	if err == nil || errors.As(err, &u) || err.Error() != "reading baseline b.json: disk on fire" {
+		t.Errorf("got %v", err)
+	}
+}
+
+func TestBaselineCheckProfile(t *testing.T) {
+	b := &Baseline{Run: Run{Profile: profile.Reference}, Name: "b.json"}
+	err := b.Check(profile.Default)
+	var u *Unusable
+	if !errors.As(err, &u) || u.Reason != `baseline b.json was written with profile "reference", this run uses "default": not compared` {
+		t.Errorf("got %v", err)
+	}
+	if err := b.Check(profile.Reference); err != nil {
+		t.Errorf("same profile: %v", err)
+	}
+}

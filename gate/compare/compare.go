@@ -1,0 +1,605 @@
+package compare
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/agentgate/agentgate/gate/agreement"
+	"github.com/agentgate/agentgate/gate/coherence"
+	"github.com/agentgate/agentgate/gate/reliability"
+	"github.com/agentgate/agentgate/gate/verdict"
+)
+
+// Metric names, as the comparison table and the "regressions" output name them.
+const (
+	MetricReliability = "reliability"
+	MetricCoherence   = "coherence"
+	MetricAgreement   = "agreement"
+)
+
+// Outcome is what a comparison concludes about one metric (SPEC §10).
+type Outcome string
+
+const (
+	// Degraded: the change is significant (Holm) in the worse direction.
+	Degraded Outcome = "degraded"
+	// Improved: the change is significant in the better direction.
+	Improved Outcome = "improved"
+	// Unchanged: enough units were matched, and the change is not significant.
+	Unchanged Outcome = "unchanged"
+	// Inconclusive: fewer than Options.MinMatched units were matched, or no test is defined
+	// (κ undefined on a side); Test.Note says which.
+	Inconclusive Outcome = "inconclusive"
+)
+
+// DefaultAlpha is regression-alpha's default.
+const DefaultAlpha = 0.05
+
+// DefaultMinMatched is the fewest matched units for which a metric gets an outcome other than
+// inconclusive.
+const DefaultMinMatched = 10
+
+// MaxListed is how many added or removed ids Units lists.
+const MaxListed = 20
+
+// Options tune a comparison.
+type Options struct {
+	// Alpha is the family-wise error rate of Holm's procedure (regression-alpha), in (0, 1).
+	Alpha float64
+	// MinMatched is the fewest matched units a metric needs to be tested (default 10).
+	MinMatched int
+}
+
+// DefaultOptions returns SPEC §10's defaults: alpha 0.05, 10 matched units.
+func DefaultOptions() Options { return Options{Alpha: DefaultAlpha, MinMatched: DefaultMinMatched} }
+
+// Validate rejects options that cannot mean anything; the message names the setting.
+func (o Options) Validate() error {
+	if math.IsNaN(o.Alpha) || o.Alpha <= 0 || o.Alpha >= 1 {
+		return fmt.Errorf("regression-alpha must be between 0 and 1 (exclusive), got %v", o.Alpha)
+	}
+	if o.MinMatched < 1 {
+		return fmt.Errorf("the fewest matched units must be 1 or more, got %d", o.MinMatched)
+	}
+	return nil
+}
+
+// Comparison is the head run held against a baseline (SPEC §10). A metric's section is nil
+// when its evaluator did not run on both sides (Notes then says so). Every number is finite,
+// so the whole of it can be written as JSON; lists are sorted by id and never nil.
+type Comparison struct {
+	Base  Source  `json:"base"`
+	Alpha float64 `json:"alpha"`
+
+	Reliability *ReliabilityChange `json:"reliability,omitempty"`
+	Coherence   *CoherenceChange   `json:"coherence,omitempty"`
+	Agreement   *AgreementChange   `json:"agreement,omitempty"`
+	// PassK puts pass^k of base and head side by side; nil when neither has trials.
+	PassK *PassKComparison `json:"pass_k,omitempty"`
+
+	// Notes explain what was not compared, e.g. "coherence: not in the baseline".
+	Notes []string `json:"notes"`
+}
+
+// Degraded returns the names of the degraded metrics in table order (reliability,
+// coherence, agreement): the "regressions" output.
+func (c *Comparison) Degraded() []string {
+	var out []string
+	for _, m := range c.tests() {
+		if m.t.Outcome == Degraded {
+			out = append(out, m.name)
+		}
+	}
+	return out
+}
+
+// namedTest is a metric's name with its test.
+type namedTest struct {
+	name string
+	t    *Test
+}
+
+// tests returns the tests of the metrics compared, in table order.
+func (c *Comparison) tests() []namedTest {
+	var out []namedTest
+	if c.Reliability != nil {
+		out = append(out, namedTest{MetricReliability, &c.Reliability.Test})
+	}
+	if c.Coherence != nil {
+		out = append(out, namedTest{MetricCoherence, &c.Coherence.Test})
+	}
+	if c.Agreement != nil {
+		out = append(out, namedTest{MetricAgreement, &c.Agreement.Test})
+	}
+	return out
+}
+
+// Units counts the units of one side only and lists the first MaxListed of their ids, sorted.
+type Units struct {
+	Count int      `json:"count"`
+	First []string `json:"first"`
+}
+
+// add counts id, listing it while fewer than MaxListed are. Ids come in sorted order.
+func (u *Units) add(id string) {
+	u.Count++
+	if len(u.First) < MaxListed {
+		u.First = append(u.First, id)
+	}
+}
+
+// Test is a metric's matched units, its p-value and the outcome Holm's procedure gives it.
+type Test struct {
+	Matched int   `json:"matched"`
+	Added   Units `json:"added"`   // in head only
+	Removed Units `json:"removed"` // in the baseline only
+	// P is the metric's two-sided p-value; meaningless unless PDefined.
+	P        float64 `json:"p"`
+	PDefined bool    `json:"p_defined"`
+	// InFamily: the metric was one of the Holm family (p defined, enough matched units).
+	InFamily bool `json:"in_family"`
+	// AdjustedP is the Holm-adjusted p-value; meaningless unless InFamily.
+	AdjustedP   float64 `json:"adjusted_p"`
+	Significant bool    `json:"significant"`
+	Outcome     Outcome `json:"outcome"`
+	// Note explains an inconclusive outcome.
+	Note string `json:"note,omitempty"`
+	// direction is the sign of the change: +1 better, −1 worse, 0 none.
+	direction int
+}
+
+// ReliabilityChange compares the traces' verdicts. A new failure is a matched trace that is
+// FAIL in head and not in the baseline; it is fixed the other way round. McNemar's exact test
+// on (new failures, fixed) gives P. Degraded means more new failures than fixed.
+type ReliabilityChange struct {
+	Test
+	// Table counts matched traces by base verdict (rows) and head verdict (columns), each in
+	// the order PASS, WARN, FAIL.
+	Table       [3][3]int `json:"table"`
+	NewFailures int       `json:"new_failures"`
+	Fixed       int       `json:"fixed"`
+	// BaseFail and HeadFail count the matched traces that are FAIL on each side.
+	BaseFail int `json:"base_fail"`
+	HeadFail int `json:"head_fail"`
+	// Mean overall scores over the matched traces (higher is riskier), and the mean of
+	// head − base; 0 when nothing is matched.
+	BaseMeanScore   float64 `json:"base_mean_score"`
+	HeadMeanScore   float64 `json:"head_mean_score"`
+	MeanScoreChange float64 `json:"mean_score_change"`
+	// NewFailureTraces and FixedTraces hold both sides of each such trace, sorted by id: the
+	// head's evidence explains a new failure.
+	NewFailureTraces []TracePair `json:"new_failure_traces"`
+	FixedTraces      []TracePair `json:"fixed_traces"`
+}
+
+// TracePair is one matched trace on both sides.
+type TracePair struct {
+	Base reliability.Result `json:"base"`
+	Head reliability.Result `json:"head"`
+}
+
+// CoherenceChange compares the tasks' RCS by the paired differences d = head − base. P is
+// that of the paired t statistic mean/(sd/√n) with n − 1 degrees of freedom. Degraded means
+// mean d < 0.
+//
+// When every d is the same (sd = 0) the t statistic is 0/0 or ±∞: then P is 1 if that d is 0
+// (nothing changed) and 0 otherwise (every task moved by the same amount, which no noise
+// explains), and the interval is [d, d].
+type CoherenceChange struct {
+	Test
+	BaseMean   float64 `json:"base_mean"` // mean RCS over matched tasks
+	HeadMean   float64 `json:"head_mean"`
+	MeanChange float64 `json:"mean_change"` // mean d
+	SD         float64 `json:"sd"`          // sample sd of d (n − 1); 0 when n < 2
+	// CI is the 95% interval mean ± t(0.975, n−1)·sd/√n; meaningless unless CIDefined (n ≥ 2).
+	CI        [2]float64 `json:"ci"`
+	CIDefined bool       `json:"ci_defined"`
+	// T is the t statistic (0 when sd is 0; see above); DF is n − 1.
+	T  float64 `json:"t"`
+	DF int     `json:"df"`
+}
+
+// AgreementChange compares the validators' agreement: each side's percent agreement and κ
+// over all its items, and z = Δκ/√(SE_head² + SE_base²) with its two-sided normal P, defined
+// when κ is defined on both sides. Degraded means Δκ < 0. Matched counts the qids on both
+// sides, over which the FINAL flips are found.
+type AgreementChange struct {
+	Test
+	BasePA       float64 `json:"base_pa"`
+	HeadPA       float64 `json:"head_pa"`
+	DeltaPA      float64 `json:"delta_pa"`
+	BaseKappa    float64 `json:"base_kappa"`
+	HeadKappa    float64 `json:"head_kappa"`
+	KappaDefined bool    `json:"kappa_defined"` // on both sides; else DeltaKappa and Z are 0
+	DeltaKappa   float64 `json:"delta_kappa"`
+	Z            float64 `json:"z"`
+	// Flips over matched qids: FINAL shipped (VALID or NOT_IN_CONTEXT) in the baseline and
+	// REJECT in head, and back. ABSTAIN or any other FINAL is neither.
+	ShippedToRejected []string `json:"shipped_to_rejected"`
+	RejectedToShipped []string `json:"rejected_to_shipped"`
+}
+
+// AgreementOf returns what a comparison needs of an agreement summary, sharing its items;
+// nil for nil.
+func AgreementOf(s *agreement.Summary) *Agreement {
+	if s == nil {
+		return nil
+	}
+	return &Agreement{N: s.N, PercentAgreement: s.PercentAgreement, Kappa: s.Kappa, KappaDefined: s.KappaDefined,
+		KappaSE: s.KappaSE, Finals: itemFinals{s.Items}}
+}
+
+// itemFinals adapts agreement.Items to Finals.
+type itemFinals struct{ items agreement.Items }
+
+func (f itemFinals) Len() int { return f.items.Len() }
+
+func (f itemFinals) At(i int) (string, string) {
+	it := f.items.At(i)
+	return it.QID, it.Final
+}
+
+// Compare holds head against base, matching units by id, and decides each metric's outcome
+// with Holm's procedure over the metrics compared. It returns an *Unusable when the baseline
+// cannot be compared with (another profile, an id twice in it: a note for the report, SPEC
+// §10), and another error for invalid options or an id twice in head (a bug of the caller).
+// It reads base and head without changing them, in O(n log n) time for n units.
+func Compare(base *Baseline, head *Run, o Options) (*Comparison, error) {
+	if err := o.Validate(); err != nil {
+		return nil, err
+	}
+	if base == nil || head == nil {
+		return nil, errors.New("compare: no baseline or no head run")
+	}
+	if err := base.Check(head.Profile); err != nil {
+		return nil, err
+	}
+	c := &Comparison{Base: base.Source, Alpha: o.Alpha, Notes: []string{}}
+	dup := func(side, what, id string) error {
+		if side == "baseline" {
+			return unusable("baseline %s: %s %q occurs twice", base.Name, what, id)
+		}
+		return fmt.Errorf("compare: head %s %q occurs twice", what, id)
+	}
+	note := func(metric string, b, h bool) {
+		switch {
+		case b && !h:
+			c.Notes = append(c.Notes, metric+": in the baseline only, not compared")
+		case h && !b:
+			c.Notes = append(c.Notes, metric+": not in the baseline, not compared")
+		}
+	}
+
+	note(MetricReliability, base.Reliability != nil, head.Reliability != nil)
+	if base.Reliability != nil && head.Reliability != nil {
+		r, err := compareReliability(base.Reliability.Traces, head.Reliability.Traces, dup)
+		if err != nil {
+			return nil, err
+		}
+		c.Reliability = r
+	}
+	note(MetricCoherence, base.Coherence != nil, head.Coherence != nil)
+	if base.Coherence != nil && head.Coherence != nil {
+		r, err := compareCoherence(base.Coherence.Tasks, head.Coherence.Tasks, dup)
+		if err != nil {
+			return nil, err
+		}
+		c.Coherence = r
+	}
+	note(MetricAgreement, base.Agreement != nil, head.Agreement != nil)
+	if base.Agreement != nil && head.Agreement != nil {
+		r, err := compareAgreement(base.Agreement, head.Agreement, dup)
+		if err != nil {
+			return nil, err
+		}
+		c.Agreement = r
+	}
+	if len(base.Trials) > 0 || len(head.Trials) > 0 {
+		c.PassK = ComparePassK(base.Trials, head.Trials)
+	}
+	decide(c.tests(), o)
+	return c, nil
+}
+
+// decide gives every test its outcome: inconclusive under MinMatched matched units or
+// without a p-value; else Holm's procedure over the rest (the family) at Alpha decides which
+// are significant, and the direction of a significant change whether it degraded or
+// improved.
+func decide(tests []namedTest, o Options) {
+	var family []*Test
+	var ps []float64
+	for _, nt := range tests {
+		t := nt.t
+		switch {
+		case t.Matched < o.MinMatched:
+			t.Outcome = Inconclusive
+			few := fmt.Sprintf("%d matched, fewer than %d", t.Matched, o.MinMatched)
+			if t.Note != "" {
+				few += "; " + t.Note
+			}
+			t.Note = few
+		case !t.PDefined:
+			t.Outcome = Inconclusive // Note set by the metric
+		default:
+			t.InFamily = true
+			family = append(family, t)
+			ps = append(ps, t.P)
+		}
+	}
+	rejected, adjusted := holm(ps, o.Alpha)
+	for i, t := range family {
+		t.AdjustedP = adjusted[i]
+		t.Significant = rejected[i]
+		switch {
+		case t.Significant && t.direction < 0:
+			t.Outcome = Degraded
+		case t.Significant && t.direction > 0:
+			t.Outcome = Improved
+		default:
+			t.Outcome = Unchanged
+		}
+	}
+}
+
+// byID returns the indexes 0..n−1 sorted by id, and the index of an id that occurs twice
+// (-1 when none does).
+func byID(n int, id func(i int) string) ([]int, int) {
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return strings.Compare(id(a), id(b)) })
+	if i := firstDup(n, func(i int) string { return id(order[i]) }); i >= 0 {
+		return nil, order[i]
+	}
+	return order, -1
+}
+
+// dupFunc builds the error for an id that occurs twice on a side.
+type dupFunc func(side, what, id string) error
+
+// merge matches two sides' units by id in sorted order: pair(i, j) for base unit i and head
+// unit j with the same id, and the others counted in added (head only) and removed (base
+// only). It returns the error of dup for an id twice on a side.
+func merge(nb int, baseID func(int) string, nh int, headID func(int) string, what string, dup dupFunc,
+	t *Test, pair func(i, j int)) error {
+	bo, bd := byID(nb, baseID)
+	if bd >= 0 {
+		return dup("baseline", what, baseID(bd))
+	}
+	ho, hd := byID(nh, headID)
+	if hd >= 0 {
+		return dup("head", what, headID(hd))
+	}
+	t.Added.First, t.Removed.First = []string{}, []string{}
+	i, j := 0, 0
+	for i < nb || j < nh {
+		var c int
+		switch {
+		case i == nb:
+			c = 1
+		case j == nh:
+			c = -1
+		default:
+			c = strings.Compare(baseID(bo[i]), headID(ho[j]))
+		}
+		switch {
+		case c < 0:
+			t.Removed.add(baseID(bo[i]))
+			i++
+		case c > 0:
+			t.Added.add(headID(ho[j]))
+			j++
+		default:
+			t.Matched++
+			pair(bo[i], ho[j])
+			i++
+			j++
+		}
+	}
+	return nil
+}
+
+// verdictIndex is a verdict's row or column in ReliabilityChange.Table.
+func verdictIndex(v verdict.Verdict) int {
+	switch v {
+	case verdict.Fail:
+		return 2
+	case verdict.Warn:
+		return 1
+	}
+	return 0
+}
+
+func compareReliability(base, head []reliability.Result, dup dupFunc) (*ReliabilityChange, error) {
+	r := &ReliabilityChange{NewFailureTraces: []TracePair{}, FixedTraces: []TracePair{}}
+	var sumB, sumH, sumD float64
+	err := merge(len(base), func(i int) string { return base[i].ID }, len(head), func(j int) string { return head[j].ID },
+		"trace id", dup, &r.Test, func(i, j int) {
+			b, h := &base[i], &head[j]
+			bi, hi := verdictIndex(b.Verdict), verdictIndex(h.Verdict)
+			r.Table[bi][hi]++
+			switch {
+			case hi == 2 && bi != 2:
+				r.NewFailures++
+				r.NewFailureTraces = append(r.NewFailureTraces, TracePair{Base: *b, Head: *h})
+			case bi == 2 && hi != 2:
+				r.Fixed++
+				r.FixedTraces = append(r.FixedTraces, TracePair{Base: *b, Head: *h})
+			}
+			if bi == 2 {
+				r.BaseFail++
+			}
+			if hi == 2 {
+				r.HeadFail++
+			}
+			sumB += b.Score
+			sumH += h.Score
+			sumD += h.Score - b.Score
+		})
+	if err != nil {
+		return nil, err
+	}
+	if n := float64(r.Matched); n > 0 {
+		r.BaseMeanScore, r.HeadMeanScore, r.MeanScoreChange = sumB/n, sumH/n, sumD/n
+	}
+	r.P, r.PDefined = mcnemarExact(r.NewFailures, r.Fixed), true
+	r.direction = cmp.Compare(r.Fixed, r.NewFailures)
+	return r, nil
+}
+
+func compareCoherence(base, head []coherence.TaskResult, dup dupFunc) (*CoherenceChange, error) {
+	r := &CoherenceChange{}
+	var d []float64
+	var sumB, sumH float64
+	err := merge(len(base), func(i int) string { return base[i].ID }, len(head), func(j int) string { return head[j].ID },
+		"task id", dup, &r.Test, func(i, j int) {
+			d = append(d, head[j].RCS-base[i].RCS)
+			sumB += base[i].RCS
+			sumH += head[j].RCS
+		})
+	if err != nil {
+		return nil, err
+	}
+	n := len(d)
+	if n == 0 {
+		return r, nil
+	}
+	r.BaseMean, r.HeadMean = sumB/float64(n), sumH/float64(n)
+	s := pairedT(d)
+	r.MeanChange, r.SD, r.T, r.DF = s.mean, s.sd, s.t, s.df
+	r.direction = sign(s.mean)
+	if n < 2 {
+		r.Note = "one matched task: no interval"
+		return r, nil
+	}
+	r.CI, r.CIDefined = s.ci, true
+	r.P, r.PDefined = s.p, true
+	return r, nil
+}
+
+// pairedStats is the paired t test of differences d.
+type pairedStats struct {
+	mean, sd, t float64
+	df          int
+	ci          [2]float64 // for n ≥ 2
+	p           float64    // for n ≥ 2
+}
+
+// pairedT computes the mean of d, its sample sd, t = mean/(sd/√n), the 95% interval and the
+// two-sided p with n − 1 degrees of freedom (for n ≥ 2; see CoherenceChange for sd = 0). The
+// mean is summed in order, then the sd from the deviations (two passes, no cancellation).
+func pairedT(d []float64) pairedStats {
+	n := len(d)
+	var s pairedStats
+	var sum float64
+	for _, x := range d {
+		sum += x
+	}
+	s.mean = sum / float64(n)
+	s.df = n - 1
+	if n < 2 {
+		return s
+	}
+	var ss float64
+	for _, x := range d {
+		ss += (x - s.mean) * (x - s.mean)
+	}
+	s.sd = math.Sqrt(ss / float64(n-1))
+	se := s.sd / math.Sqrt(float64(n))
+	if se == 0 {
+		s.ci = [2]float64{s.mean, s.mean}
+		s.p = 1
+		if s.mean != 0 {
+			s.p = 0
+		}
+		return s
+	}
+	df := float64(n - 1)
+	s.t = s.mean / se
+	h := tQuantile(0.975, df) * se
+	s.ci = [2]float64{s.mean - h, s.mean + h}
+	s.p = tTwoSided(s.t, df)
+	return s
+}
+
+func sign(x float64) int {
+	switch {
+	case x > 0:
+		return 1
+	case x < 0:
+		return -1
+	}
+	return 0
+}
+
+// shipped reports whether a FINAL label ships the item.
+func shipped(final string) bool { return final == agreement.Valid || final == agreement.NotInContext }
+
+func compareAgreement(base, head *Agreement, dup dupFunc) (*AgreementChange, error) {
+	r := &AgreementChange{ShippedToRejected: []string{}, RejectedToShipped: []string{}}
+	bf, hf := base.Finals, head.Finals
+	if bf == nil {
+		bf = FinalList{}
+	}
+	if hf == nil {
+		hf = FinalList{}
+	}
+	qidOf := func(f Finals) func(int) string {
+		return func(i int) string { q, _ := f.At(i); return q }
+	}
+	err := merge(bf.Len(), qidOf(bf), hf.Len(), qidOf(hf), "item qid", dup, &r.Test, func(i, j int) {
+		q, b := bf.At(i)
+		_, h := hf.At(j)
+		switch {
+		case shipped(b) && h == agreement.Reject:
+			r.ShippedToRejected = append(r.ShippedToRejected, q)
+		case b == agreement.Reject && shipped(h):
+			r.RejectedToShipped = append(r.RejectedToShipped, q)
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	r.BasePA, r.HeadPA = base.PercentAgreement, head.PercentAgreement
+	r.DeltaPA = head.PercentAgreement - base.PercentAgreement
+	r.BaseKappa, r.HeadKappa = base.Kappa, head.Kappa
+	switch {
+	case !base.KappaDefined && !head.KappaDefined:
+		r.Note = "κ is undefined on both sides"
+	case !base.KappaDefined:
+		r.Note = "κ is undefined in the baseline"
+	case !head.KappaDefined:
+		r.Note = "κ is undefined in head"
+	default:
+		r.KappaDefined = true
+		r.DeltaKappa = head.Kappa - base.Kappa
+		r.direction = sign(r.DeltaKappa)
+		se := math.Hypot(head.KappaSE, base.KappaSE)
+		switch {
+		case se > 0:
+			r.Z = r.DeltaKappa / se
+			r.P, r.PDefined = normTwoSided(r.Z), true
+		case r.DeltaKappa == 0:
+			r.P, r.PDefined = 1, true
+		default:
+			r.Note = "κ changed but both standard errors are 0: no test"
+		}
+	}
+	if !r.KappaDefined {
+		r.BaseKappa, r.HeadKappa = kappaOrZero(base), kappaOrZero(head)
+	}
+	return r, nil
+}
+
+// kappaOrZero returns a side's κ, or 0 when it is undefined.
+func kappaOrZero(a *Agreement) float64 {
+	if a.KappaDefined {
+		return a.Kappa
+	}
+	return 0
+}

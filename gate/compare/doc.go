@@ -1,0 +1,55 @@
+// Package compare holds a run against a baseline, a JSON report of an earlier run (SPEC §10),
+// and computes pass^k of repeated trials (SPEC §11). It is pure evaluation: no GitHub code, no
+// rendering, no I/O but the reader it is given; package gate does not need to be imported, so
+// gate may import this package.
+//
+// # Use
+//
+//	base, err := compare.ReadBaseline(f, "report.json") // *Unusable: a note, not an error
+//	head := &compare.Run{Profile: res.Profile, Source: src, Reliability: res.Reliability,
+//		Coherence: res.Coherence, Agreement: compare.AgreementOf(res.Agreement), Trials: trials}
+//	cmp, err := compare.Compare(base, head, compare.Options{Alpha: alpha, MinMatched: 10})
+//	rows := compare.Gates(cmp, note, compare.PassKOf(head.Trials), gateOptions)
+//
+// An unusable baseline (another schema or profile, not JSON, over 1 GiB, an id twice) comes
+// back as an *Unusable from ReadBaseline or Compare, whose Reason is the one-line note the
+// report shows; pass it to Gates as the reason the comparison gates are skipped. Any other
+// error is an I/O error of the reader or a bug of the caller.
+//
+// # What is compared
+//
+// Units are matched by id (traces by id, tasks by id, items by qid); paired statistics use
+// matched units only, and each metric counts and lists (first 20, sorted) the units added in
+// head and removed from the baseline.
+//
+//   - reliability: the 3×3 table of base × head verdicts, new failures (FAIL in head, not in
+//     the baseline) and fixed traces, McNemar's exact two-sided p on those two counts, and
+//     the mean change of the overall score. Degraded: more new failures than fixed.
+//   - coherence: the paired differences d = rcs_head − rcs_base, their mean, sd, 95% t
+//     interval and the two-sided p of the paired t statistic. Degraded: mean d < 0. When
+//     every d is equal (sd = 0), p is 1 if d = 0 and 0 otherwise, the interval [d, d].
+//   - agreement: ΔPA, Δκ with z = Δκ/√(SE_head² + SE_base²) and its two-sided normal p (no p
+//     when κ is undefined on a side), and the FINAL flips between shipped (VALID or
+//     NOT_IN_CONTEXT) and REJECT over matched qids. Degraded: Δκ < 0.
+//
+// A metric with fewer than Options.MinMatched (10) matched units, or without a p-value, is
+// inconclusive. The others form one family: Holm's step-down procedure at Options.Alpha
+// decides which changes are significant, and a significant change is degraded or improved by
+// its direction; the rest are unchanged. Every figure is checked against scipy, statsmodels
+// or mpmath in the tests.
+//
+// # Repeated trials
+//
+// PassKOf groups (task, trial, verdict) triples by task and gives pass^k = C(c, k)/C(n, k)
+// averaged over tasks, for k up to the smallest trial count, with the flaky tasks;
+// ComparePassK puts base and head side by side.
+//
+// # Gates
+//
+// RegressionGate (fail-on-regression), NewFailuresGate (max-new-failures) and PassKGate
+// (pass-k-min with pass-k) return Check rows, convertible to gate.GateResult; Gates applies
+// GateOptions, leaving out the gates that are unset.
+//
+// Everything costs O(n log n) for n units (sorting by id), and the baseline is decoded one
+// list element at a time.
+package compare

@@ -1,0 +1,139 @@
+package compare
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// Gate names of the comparison and of repeated trials, as flags (--NAME), action inputs and
+// config keys.
+const (
+	FailOnRegression = "fail-on-regression"
+	MaxNewFailures   = "max-new-failures"
+	PassKMin         = "pass-k-min"
+)
+
+// Check is one row of the gate table. It has gate.GateResult's fields, names and types, so
+// the caller converts it with gate.GateResult(check) (this package does not import gate, so
+// that gate may import it).
+type Check struct {
+	Name      string  `json:"name"`
+	Value     float64 `json:"value"`
+	Op        string  `json:"op"`
+	Threshold float64 `json:"threshold"`
+	Passed    bool    `json:"passed"`
+	Skipped   bool    `json:"skipped"`
+	Note      string  `json:"note"`
+}
+
+// noBaseline is the note of a comparison gate without a comparison, when the caller gives
+// none.
+const noBaseline = "no baseline was compared"
+
+// RegressionGate is fail-on-regression: breached when a metric is degraded. Value is the
+// number of degraded metrics, which must be ≤ 0; the note names them. Without a comparison
+// (c nil) it is skipped with why, the reason there is none (e.g. the *Unusable's reason).
+func RegressionGate(c *Comparison, why string) Check {
+	g := Check{Name: FailOnRegression, Op: "<=", Threshold: 0, Passed: true}
+	if c == nil {
+		return skipped(g, why)
+	}
+	deg := c.Degraded()
+	g.Value = float64(len(deg))
+	g.Passed = len(deg) == 0
+	if !g.Passed {
+		g.Note = "degraded: " + strings.Join(deg, ", ")
+	}
+	return g
+}
+
+// NewFailuresGate is max-new-failures: breached when more than max matched traces are FAIL
+// in head and not in the baseline. The caller adds it only when max-new-failures is set.
+// Without a comparison, or without reliability on both sides, it is skipped with a note.
+func NewFailuresGate(c *Comparison, max int, why string) Check {
+	g := Check{Name: MaxNewFailures, Op: "<=", Threshold: float64(max), Passed: true}
+	switch {
+	case c == nil:
+		return skipped(g, why)
+	case c.Reliability == nil:
+		return skipped(g, "reliability was not compared")
+	}
+	g.Value = float64(c.Reliability.NewFailures)
+	g.Passed = c.Reliability.NewFailures <= max
+	return g
+}
+
+// PassKGate is pass-k-min with pass-k: breached when the suite's pass^k is below min. The
+// caller adds it only when pass-k-min is set. Without trials, or when no task has k trials,
+// it is skipped with a note.
+func PassKGate(p *PassK, k int, min float64) Check {
+	g := Check{Name: PassKMin, Op: ">=", Threshold: min, Passed: true}
+	if p == nil {
+		return skipped(g, "no trace carries a trial index")
+	}
+	v, tasks, ok := p.At(k)
+	if !ok {
+		return skipped(g, fmt.Sprintf("no task has %d trials (the most is fewer)", k))
+	}
+	g.Value = v
+	g.Passed = v >= min
+	g.Note = fmt.Sprintf("pass^%d over %d tasks", k, tasks)
+	return g
+}
+
+// skipped marks g skipped (and so passed) with note, or noBaseline when note is empty.
+func skipped(g Check, note string) Check {
+	if note == "" {
+		note = noBaseline
+	}
+	g.Passed, g.Skipped, g.Note = true, true, note
+	return g
+}
+
+// GateOptions are the comparison and trial gates' settings (SPEC §10, §11).
+type GateOptions struct {
+	// FailOnRegression enables fail-on-regression (default true).
+	FailOnRegression bool
+	// MaxNewFailures is max-new-failures; negative means unset, not gated (the default).
+	MaxNewFailures int
+	// PassKMin is pass-k-min; NaN means unset, not gated (the default).
+	PassKMin float64
+	// PassK is pass-k, the k of pass-k-min (default 1).
+	PassK int
+}
+
+// DefaultGateOptions returns the defaults: fail-on-regression on, the others unset, k = 1.
+func DefaultGateOptions() GateOptions {
+	return GateOptions{FailOnRegression: true, MaxNewFailures: -1, PassKMin: math.NaN(), PassK: 1}
+}
+
+// Validate rejects settings that cannot mean anything; the message names the setting.
+func (o GateOptions) Validate() error {
+	if o.PassK < 1 {
+		return fmt.Errorf("%s must be 1 or more, got %d", "pass-k", o.PassK)
+	}
+	if !math.IsNaN(o.PassKMin) && (o.PassKMin < 0 || o.PassKMin > 1) {
+		return fmt.Errorf("%s must be between 0 and 1, got %v", PassKMin, o.PassKMin)
+	}
+	return nil
+}
+
+// Gates returns the gate rows o asks for, in the order fail-on-regression, max-new-failures,
+// pass-k-min. c is the comparison (nil when no baseline was usable; why then says why) and
+// head the head's pass^k (nil without trials). SPEC §10: the comparison gates only apply
+// when a baseline was given, so a caller without a baseline input passes no comparison
+// and an empty why, and these rows read "no baseline was compared".
+func Gates(c *Comparison, why string, head *PassK, o GateOptions) []Check {
+	var out []Check
+	if o.FailOnRegression {
+		out = append(out, RegressionGate(c, why))
+	}
+	if o.MaxNewFailures >= 0 {
+		out = append(out, NewFailuresGate(c, o.MaxNewFailures, why))
+	}
+	if !math.IsNaN(o.PassKMin) {
+		out = append(out, PassKGate(head, o.PassK, o.PassKMin))
+	}
+	return out
+}

@@ -1,0 +1,75 @@
+package compare
+
+import (
+	"math"
+	"reflect"
+	"testing"
+
+	"github.com/agentgate/agentgate/gate/verdict"
+)
+
+func TestGates(t *testing.T) {
+	c := &Comparison{
+		Reliability: &ReliabilityChange{Test: Test{Outcome: Degraded}, NewFailures: 3},
+		Coherence:   &CoherenceChange{Test: Test{Outcome: Unchanged}},
+		Agreement:   &AgreementChange{Test: Test{Outcome: Degraded}},
+	}
+	head := PassKOf([]Trial{{"a", "0", verdict.Pass}, {"a", "1", verdict.Fail}, {"b", "0", verdict.Pass}, {"b", "1", verdict.Pass}})
+	o := DefaultGateOptions()
+	o.MaxNewFailures, o.PassKMin, o.PassK = 2, 0.6, 2
+	got := Gates(c, "", head, o)
+	want := []Check{
+		{Name: "fail-on-regression", Value: 2, Op: "<=", Threshold: 0, Passed: false, Note: "degraded: reliability, agreement"},
+		{Name: "max-new-failures", Value: 3, Op: "<=", Threshold: 2, Passed: false},
+		{Name: "pass-k-min", Value: 0.5, Op: ">=", Threshold: 0.6, Passed: false, Note: "pass^2 over 2 tasks"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("gates\n%+v\nwant\n%+v", got, want)
+	}
+
+	// Defaults: only fail-on-regression; without a comparison it is skipped with the reason.
+	got = Gates(nil, "baseline b.json has schema 1, this agentgate reads schema 2", nil, DefaultGateOptions())
+	want = []Check{{Name: "fail-on-regression", Op: "<=", Passed: true, Skipped: true, Note: "baseline b.json has schema 1, this agentgate reads schema 2"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("no baseline\n%+v\nwant\n%+v", got, want)
+	}
+
+	if g := NewFailuresGate(nil, 0, ""); !g.Skipped || !g.Passed || g.Note != "no baseline was compared" {
+		t.Errorf("new failures without baseline: %+v", g)
+	}
+	if g := NewFailuresGate(&Comparison{}, 0, ""); !g.Skipped || g.Note != "reliability was not compared" {
+		t.Errorf("new failures without reliability: %+v", g)
+	}
+	if g := NewFailuresGate(c, 3, ""); !g.Passed || g.Skipped || g.Value != 3 {
+		t.Errorf("three new failures allowed: %+v", g)
+	}
+	if g := RegressionGate(&Comparison{Coherence: &CoherenceChange{Test: Test{Outcome: Inconclusive}}}, ""); !g.Passed || g.Value != 0 || g.Note != "" {
+		t.Errorf("nothing degraded: %+v", g)
+	}
+	if g := PassKGate(nil, 1, 0.5); !g.Skipped || g.Note != "no trace carries a trial index" {
+		t.Errorf("no trials: %+v", g)
+	}
+	if g := PassKGate(head, 3, 0.5); !g.Skipped || g.Note != "no task has 3 trials (the most is fewer)" {
+		t.Errorf("k above every task: %+v", g)
+	}
+	if g := PassKGate(head, 1, 0.75); !g.Passed || g.Value != 0.75 {
+		t.Errorf("pass^1 at the threshold: %+v", g)
+	}
+}
+
+func TestGateOptionsValidate(t *testing.T) {
+	if err := DefaultGateOptions().Validate(); err != nil {
+		t.Error(err)
+	}
+	for _, c := range []struct {
+		o    GateOptions
+		want string
+	}{
+		{GateOptions{PassK: 0, PassKMin: math.NaN()}, "pass-k must be 1 or more, got 0"},
+		{GateOptions{PassK: 1, PassKMin: 1.5}, "pass-k-min must be between 0 and 1, got 1.5"},
+	} {
+		if err := c.o.Validate(); err == nil || err.Error() != c.want {
+			t.Errorf("%+v: %v, want %s", c.o, err, c.want)
+		}
+	}
+}
