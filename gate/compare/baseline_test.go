@@ -14,16 +14,16 @@ import (
 	"github.com/agentgate/agentgate/gate/verdict"
 )
 
-// schema2 patches a report of schema 1 (report/testdata/fail.json) into one of schema 2, as
-// the report writer will write it: "schema" and "source" after "exit_code".
+// schema2 fills the source of report/testdata/fail.json (a report of schema 2 written outside
+// Actions, whose source is empty) as a report written on main by a workflow run would have it.
 func schema2(t *testing.T, doc []byte) []byte {
 	t.Helper()
-	anchor := []byte("  \"exit_code\": 2,\n")
-	if !bytes.Contains(doc, anchor) {
-		t.Fatal("no exit_code line to patch after")
+	empty := []byte("  \"source\": {\n    \"sha\": \"\",\n    \"ref\": \"\",\n    \"run_id\": \"\",\n    \"run_attempt\": \"\",\n    \"version\": \"\"\n  },\n")
+	if !bytes.HasPrefix(doc, []byte("{\n  \"schema\": 2,\n")) || !bytes.Contains(doc, empty) {
+		t.Fatal("fail.json is not a schema 2 report with an empty source")
 	}
-	src := "  \"schema\": 2,\n  \"source\": {\"sha\": \"1a2b3c4d5e6f\", \"ref\": \"refs/heads/main\", \"run_id\": \"42\", \"run_attempt\": \"1\", \"version\": \"v0.3.0\"},\n"
-	return bytes.Replace(doc, anchor, append(anchor, src...), 1)
+	src := "  \"source\": {\"sha\": \"1a2b3c4d5e6f\", \"ref\": \"refs/heads/main\", \"run_id\": \"42\", \"run_attempt\": \"1\", \"version\": \"v0.3.0\"},\n"
+	return bytes.Replace(doc, empty, []byte(src), 1)
 }
 
 func TestReadBaselineFailJSON(t *testing.T) {
