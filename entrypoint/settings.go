@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -8,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/gate/compare"
 	"github.com/agentgate/agentgate/gate/input"
 	"github.com/agentgate/agentgate/gate/profile"
 )
@@ -17,9 +19,20 @@ import (
 var settingKeys = []string{
 	"traces", "tasks", "pairs", "scholar", "auditor",
 	gate.CoherenceMin, gate.PAMin, gate.KappaMin, gate.AbstainMax, gate.MaxFailedTraces,
+	"baseline", "baseline-artifact", compare.FailOnRegression, compare.MaxNewFailures, regressionAlpha,
+	compare.PassKMin, passK,
 	"allow-unmatched", "profile", "fail-on", "config", "json", "markdown", "junit",
 	"comment", "comment-mode", "github-token", "pr-number",
 }
+
+// The settings of the comparison that are not gates.
+const (
+	regressionAlpha = "regression-alpha"
+	passK           = "pass-k"
+	// defaultBaselineArtifact is the artifact `baseline: auto` looks for, and the one the
+	// README's push-to-main job uploads.
+	defaultBaselineArtifact = "agentgate-report"
+)
 
 func knownKey(k string) bool { return slices.Contains(settingKeys, k) }
 
@@ -89,8 +102,11 @@ type gateConfig struct {
 	jsonPath    string
 	mdPath      string
 	junitPath   string
-	comment     bool
-	commentMode string
+	// baseline is a JSON report's path, "auto" (the base branch's artifact) or empty.
+	baseline         string
+	baselineArtifact string
+	comment          bool
+	commentMode      string
 	token       string
 	prNumber    string
 }
@@ -122,6 +138,29 @@ func (s settings) gateConfig() (*gateConfig, error) {
 	if t.MaxFailedTraces, err = s.int(gate.MaxFailedTraces, def.MaxFailedTraces); err != nil {
 		return nil, err
 	}
+	co := &t.Compare
+	*co = def.Compare
+	if co.FailOnRegression, err = s.bool(compare.FailOnRegression, def.Compare.FailOnRegression); err != nil {
+		return nil, err
+	}
+	if co.MaxNewFailures, err = s.int(compare.MaxNewFailures, def.Compare.MaxNewFailures); err != nil {
+		return nil, err
+	}
+	if v, ok := s[compare.MaxNewFailures]; ok && strings.TrimSpace(v.value) != "" && co.MaxNewFailures < 0 {
+		return nil, &gate.UsageError{Msg: fmt.Sprintf("%s: %s must be 0 or more, got %d", v.source, compare.MaxNewFailures, co.MaxNewFailures)}
+	}
+	if co.PassKMin, err = s.float(compare.PassKMin, def.Compare.PassKMin); err != nil {
+		return nil, err
+	}
+	if co.PassK, err = s.int(passK, def.Compare.PassK); err != nil {
+		return nil, err
+	}
+	c.options.Compare = compare.DefaultOptions()
+	if c.options.Compare.Alpha, err = s.float(regressionAlpha, compare.DefaultAlpha); err != nil {
+		return nil, err
+	}
+	c.baseline = strings.TrimSpace(s.str("baseline"))
+	c.baselineArtifact = cmp.Or(strings.TrimSpace(s.str("baseline-artifact")), defaultBaselineArtifact)
 	if c.options.AllowUnmatched, err = s.bool("allow-unmatched", false); err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentgate/agentgate/gate/agreement"
 	"github.com/agentgate/agentgate/gate/coherence"
+	"github.com/agentgate/agentgate/gate/compare"
 	"github.com/agentgate/agentgate/gate/profile"
 	"github.com/agentgate/agentgate/gate/reliability"
 	"github.com/agentgate/agentgate/gate/verdict"
@@ -31,18 +32,23 @@ const (
 	MaxFailedTraces = "max-failed-traces"
 )
 
-// Thresholds are the gate values of SPEC §4.
+// Thresholds are the gate values of SPEC §4, and those of the comparison and of repeated
+// trials (SPEC §10, §11).
 type Thresholds struct {
 	CoherenceMin    float64
 	PAMin           float64
 	KappaMin        float64
 	AbstainMax      float64
 	MaxFailedTraces int
+	// Compare holds fail-on-regression and max-new-failures, which apply when a baseline was
+	// asked for, and pass-k-min with pass-k.
+	Compare compare.GateOptions
 }
 
-// DefaultThresholds returns the defaults of SPEC §4.
+// DefaultThresholds returns the defaults of SPEC §4, §10 and §11.
 func DefaultThresholds() Thresholds {
-	return Thresholds{CoherenceMin: 0.50, PAMin: 0.90, KappaMin: 0.75, AbstainMax: 0.02, MaxFailedTraces: 0}
+	return Thresholds{CoherenceMin: 0.50, PAMin: 0.90, KappaMin: 0.75, AbstainMax: 0.02, MaxFailedTraces: 0,
+		Compare: compare.DefaultGateOptions()}
 }
 
 // Validate rejects thresholds that cannot mean anything.
@@ -61,7 +67,7 @@ func (t Thresholds) Validate() error {
 	if t.MaxFailedTraces < 0 {
 		return fmt.Errorf("%s must be 0 or more, got %d", MaxFailedTraces, t.MaxFailedTraces)
 	}
-	return nil
+	return t.Compare.Validate()
 }
 
 // FailOn says which verdict fails the step.
@@ -101,13 +107,7 @@ const SchemaVersion = 2
 // Source says which run a report came from (SPEC §10), so a comparison can name its baseline:
 // the commit, ref and run under GitHub Actions (empty strings elsewhere) and the binary's
 // version. It holds no wall-clock time: equal inputs give byte-identical reports.
-type Source struct {
-	SHA        string `json:"sha"`
-	Ref        string `json:"ref"`
-	RunID      string `json:"run_id"`
-	RunAttempt string `json:"run_attempt"`
-	Version    string `json:"version"`
-}
+type Source = compare.Source
 
 // Result is the whole report: the document `gate --json` writes (SPEC §5). A section is nil
 // when its evaluator did not run.
@@ -122,6 +122,14 @@ type Result struct {
 	Reliability *reliability.Summary `json:"reliability,omitempty"`
 	Coherence   *coherence.Summary   `json:"coherence,omitempty"`
 	Agreement   *agreement.Summary   `json:"agreement,omitempty"`
+	// PassK is pass^k of the traces that name their task and trial (SPEC §11); nil when none
+	// does.
+	PassK *compare.PassK `json:"pass_k,omitempty"`
+	// Comparison is this run held against its baseline (SPEC §10); nil without one.
+	Comparison *compare.Comparison `json:"comparison,omitempty"`
+	// BaselineNote says, in one line, why a baseline that was asked for was not compared
+	// with (none found, unreadable, another schema or profile); empty otherwise.
+	BaselineNote string `json:"baseline_note,omitempty"`
 }
 
 // Decide fills in the gate table, the overall verdict and the exit code from the sections
@@ -147,6 +155,15 @@ func (r *Result) Decide(t Thresholds, failOn FailOn) {
 	}
 	if s := r.Reliability; s != nil {
 		r.Gates = append(r.Gates, GateResult{Name: MaxFailedTraces, Value: float64(s.Fail), Op: "<=", Threshold: float64(t.MaxFailedTraces), Passed: s.Fail <= t.MaxFailedTraces})
+	}
+	// The comparison's gates apply only when a baseline was asked for (SPEC §10): then an
+	// unusable one skips them with its note. pass-k-min applies whenever it is set.
+	co := t.Compare
+	if r.Comparison == nil && r.BaselineNote == "" {
+		co.FailOnRegression, co.MaxNewFailures = false, -1
+	}
+	for _, c := range compare.Gates(r.Comparison, r.BaselineNote, r.PassK, co) {
+		r.Gates = append(r.Gates, GateResult(c))
 	}
 
 	r.Verdict = verdict.Pass

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentgate/agentgate/gate/agreement"
 	"github.com/agentgate/agentgate/gate/coherence"
+	"github.com/agentgate/agentgate/gate/compare"
 	"github.com/agentgate/agentgate/gate/input"
 	"github.com/agentgate/agentgate/gate/pipeline"
 	"github.com/agentgate/agentgate/gate/profile"
@@ -31,6 +32,12 @@ type Options struct {
 	Thresholds     Thresholds
 	FailOn         FailOn
 	AllowUnmatched bool // evaluate the qids both validators labelled instead of failing
+	// Source names the run the report comes from (SPEC §10).
+	Source Source
+	// Baseline is what the run is compared with; nil when no baseline was asked for.
+	Baseline *Baseline
+	// Compare tunes the comparison; the zero value means compare.DefaultOptions.
+	Compare compare.Options
 	// Workers is how many goroutines decode and evaluate traces, tasks and validator pairs,
 	// besides the one that reads them; 0 means one per CPU (GOMAXPROCS). The result is the
 	// same whatever the number.
@@ -74,7 +81,13 @@ func Run(ctx context.Context, in Inputs, o Options) (*Result, error) {
 	if o.Profile == "" {
 		o.Profile = profile.Default
 	}
-	res := &Result{Profile: o.Profile}
+	if o.Compare == (compare.Options{}) {
+		o.Compare = compare.DefaultOptions()
+	}
+	if err := o.Compare.Validate(); err != nil {
+		return nil, &UsageError{err.Error()}
+	}
+	res := &Result{Profile: o.Profile, Source: o.Source}
 	var err error
 	if len(in.Traces) > 0 {
 		if res.Reliability, err = runReliability(ctx, in.Traces, o); err != nil {
@@ -88,6 +101,12 @@ func Run(ctx context.Context, in Inputs, o Options) (*Result, error) {
 	}
 	if len(in.Pairs) > 0 || len(in.Scholar) > 0 {
 		if res.Agreement, err = runAgreement(ctx, in, o); err != nil {
+			return nil, err
+		}
+	}
+	res.PassK = compare.PassKOf(trials(res.Reliability))
+	if o.Baseline != nil {
+		if err := res.compareWith(o.Baseline, o.Compare); err != nil {
 			return nil, err
 		}
 	}

@@ -112,6 +112,13 @@ func (ev *Evaluator) evaluate(t *trace.Trace, p profile.Profile, brief bool) Res
 		},
 		Evidence: []Evidence{},
 	}
+	if t.Task != "" || t.HasTrial {
+		r.Attempt = &Attempt{Task: t.Task}
+		if t.HasTrial {
+			trial := t.Trial
+			r.Attempt.Trial = &trial
+		}
+	}
 	var d *Detail
 	if !brief {
 		d = &Detail{Meta: Metadata{

@@ -31,10 +31,22 @@ type Result struct {
 	Score    float64         `json:"score"` // the weighted overall score
 	Signals  Signals         `json:"signals"`
 	Evidence []Evidence      `json:"evidence"`
+	// *Attempt says which task the trace attempted and which trial it was, where the trace
+	// says so (SPEC §11); its members are written inline ("task", "trial"), and nil writes
+	// neither. A pointer keeps Result small for the suites that have none.
+	*Attempt
 
 	// Detail is what the RS-1 drop-in CLI reports besides the scores (not part of the gate
 	// JSON); nil when the Evaluator is Brief.
 	Detail *Detail `json:"-"`
+}
+
+// Attempt is the task a trace attempted and its trial index (tau-bench's task_id and trial,
+// metadata.trial, Inspect's sample id and epoch): the traces of one task are its repeated
+// trials, for pass^k (SPEC §11).
+type Attempt struct {
+	Task  string `json:"task,omitempty"`
+	Trial *int   `json:"trial,omitempty"`
 }
 
 // Detail is the part of RS-1's report that the gate does not keep.

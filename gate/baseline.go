@@ -1,0 +1,57 @@
+package gate
+
+import (
+	"errors"
+	"strconv"
+
+	"github.com/agentgate/agentgate/gate/compare"
+	"github.com/agentgate/agentgate/gate/reliability"
+)
+
+// Baseline is what a run is compared with (SPEC §10): a report of an earlier run read by
+// compare.ReadBaseline, or, when none is usable, the one line that says why. An unusable
+// baseline is not an error: the report shows the note, the comparison gates are skipped with
+// it, and the verdict is what it would be without a baseline.
+type Baseline struct {
+	Report *compare.Baseline
+	Note   string
+}
+
+// compareWith holds r against b and keeps the comparison, or the note of why there is none.
+// Only a bug of the caller (bad options) is an error.
+func (r *Result) compareWith(b *Baseline, o compare.Options) error {
+	if b.Report == nil {
+		r.BaselineNote = b.Note
+		if r.BaselineNote == "" {
+			r.BaselineNote = "no baseline report: not compared"
+		}
+		return nil
+	}
+	head := &compare.Run{Profile: r.Profile, Source: r.Source, Reliability: r.Reliability,
+		Coherence: r.Coherence, Agreement: compare.AgreementOf(r.Agreement), Trials: trials(r.Reliability)}
+	c, err := compare.Compare(b.Report, head, o)
+	var u *compare.Unusable
+	switch {
+	case errors.As(err, &u):
+		r.BaselineNote = u.Reason
+	case err != nil:
+		return err
+	default:
+		r.Comparison = c
+	}
+	return nil
+}
+
+// trials lists the traces that name their task and trial index, for pass^k (SPEC §11).
+func trials(s *reliability.Summary) []compare.Trial {
+	if s == nil {
+		return nil
+	}
+	var out []compare.Trial
+	for _, t := range s.Traces {
+		if a := t.Attempt; a != nil && a.Task != "" && a.Trial != nil {
+			out = append(out, compare.Trial{Task: a.Task, Trial: strconv.Itoa(*a.Trial), Verdict: t.Verdict})
+		}
+	}
+	return out
+}
