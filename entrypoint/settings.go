@@ -97,18 +97,18 @@ func (s settings) bool(key string, def bool) (bool, error) {
 
 // gateConfig is everything `agentgate gate` needs, parsed and checked.
 type gateConfig struct {
-	inputs      gate.Inputs
-	options     gate.Options
-	jsonPath    string
-	mdPath      string
-	junitPath   string
+	inputs    gate.Inputs
+	options   gate.Options
+	jsonPath  string
+	mdPath    string
+	junitPath string
 	// baseline is a JSON report's path, "auto" (the base branch's artifact) or empty.
 	baseline         string
 	baselineArtifact string
 	comment          bool
 	commentMode      string
-	token       string
-	prNumber    string
+	token            string
+	prNumber         string
 }
 
 func (s settings) gateConfig() (*gateConfig, error) {
