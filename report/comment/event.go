@@ -96,21 +96,62 @@ func PRFromEvent(eventName, eventPath string, prInput string) (pr int, ok bool, 
 type payload struct {
 	Number      int `json:"number"`
 	PullRequest *struct {
-		Number int `json:"number"`
+		Number int     `json:"number"`
+		Base   baseRef `json:"base"`
 	} `json:"pull_request"`
 	MergeGroup *struct {
 		HeadRef string `json:"head_ref"`
+		BaseRef string `json:"base_ref"`
 	} `json:"merge_group"`
 	WorkflowRun *struct {
 		HeadSHA      string `json:"head_sha"`
 		PullRequests []struct {
-			Number int `json:"number"`
+			Number int     `json:"number"`
+			Base   baseRef `json:"base"`
 		} `json:"pull_requests"`
 	} `json:"workflow_run"`
 	Issue *struct {
 		Number      int             `json:"number"`
 		PullRequest json.RawMessage `json:"pull_request"`
 	} `json:"issue"`
+}
+
+// baseRef is the base of a pull request in a payload: the branch it would merge into.
+type baseRef struct {
+	Ref string `json:"ref"`
+}
+
+// BaseBranch returns the branch a run's pull request would merge into, whose last report is
+// the baseline of `baseline: auto` (SPEC §10): .pull_request.base.ref for the pull_request
+// family, .merge_group.base_ref (without refs/heads/) for the merge queue, and
+// .workflow_run.pull_requests[0].base.ref for workflow_run when GitHub filled it in. ok is
+// false for every other event (a push has no base) and for a payload without it.
+func BaseBranch(eventName, eventPath string) (branch string, ok bool, err error) {
+	switch eventName {
+	case "pull_request", "pull_request_target", "pull_request_review", "pull_request_review_comment", "merge_group", "workflow_run":
+	default:
+		return "", false, nil
+	}
+	if eventPath == "" {
+		return "", false, fmt.Errorf("event %s: GITHUB_EVENT_PATH is not set, cannot find the base branch", eventName)
+	}
+	raw, err := os.ReadFile(eventPath)
+	if err != nil {
+		return "", false, fmt.Errorf("event %s: read payload: %w", eventName, err)
+	}
+	var p payload
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return "", false, fmt.Errorf("event %s: decode payload %s: %w", eventName, eventPath, err)
+	}
+	switch {
+	case eventName == "merge_group" && p.MergeGroup != nil:
+		branch = strings.TrimPrefix(p.MergeGroup.BaseRef, "refs/heads/")
+	case eventName == "workflow_run" && p.WorkflowRun != nil && len(p.WorkflowRun.PullRequests) > 0:
+		branch = p.WorkflowRun.PullRequests[0].Base.Ref
+	case p.PullRequest != nil:
+		branch = p.PullRequest.Base.Ref
+	}
+	return branch, branch != "", nil
 }
 
 func checkNumber(n int, field string) (int, bool, error) {

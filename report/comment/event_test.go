@@ -107,3 +107,35 @@ func TestPRFromEventErrors(t *testing.T) {
 		t.Error("missing payload file accepted")
 	}
 }
+
+// BaseBranch reads the branch `baseline: auto` compares with from GitHub's own example
+// payloads: a push has none.
+func TestBaseBranchFromRealEventPayloads(t *testing.T) {
+	withPRs := func(m map[string]any) bool {
+		prs, _ := m["workflow_run"].(map[string]any)["pull_requests"].([]any)
+		return len(prs) > 0
+	}
+	cases := []struct {
+		name, event string
+		payload     []byte
+		branch      string
+		ok          bool
+	}{
+		{"pull_request opened", "pull_request", webhookExample(t, "pull_request", "opened", nil), "master", true},
+		{"pull_request_target", "pull_request_target", webhookExample(t, "pull_request", "opened", nil), "master", true},
+		{"merge_group: refs/heads/ stripped", "merge_group", webhookExample(t, "merge_group", "checks_requested", nil), "main", true},
+		{"workflow_run with pull_requests", "workflow_run", webhookExample(t, "workflow_run", "completed", withPRs), "master", true},
+		{"push: no base", "push", webhookExample(t, "push", "", nil), "", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			branch, ok, err := comment.BaseBranch(c.event, writeEvent(t, c.payload))
+			if err != nil || branch != c.branch || ok != c.ok {
+				t.Errorf("BaseBranch = %q, %v, %v; want %q, %v, nil", branch, ok, err, c.branch, c.ok)
+			}
+		})
+	}
+	if _, _, err := comment.BaseBranch("pull_request", ""); err == nil || !strings.Contains(err.Error(), "GITHUB_EVENT_PATH is not set") {
+		t.Errorf("no event path: %v", err)
+	}
+}
