@@ -240,6 +240,14 @@ func outputs(res *gate.Result, reportPath, commentURL string) [][2]string {
 		}
 	}
 	kv = append(kv, [2]string{"percent-agreement", pa}, [2]string{"kappa", kappa}, [2]string{"abstain-rate", abstain})
+	var newFailures, regressions, baseSHA string
+	if c := res.Comparison; c != nil {
+		if c.Reliability != nil {
+			newFailures = strconv.Itoa(c.Reliability.NewFailures)
+		}
+		regressions, baseSHA = strings.Join(c.Degraded(), ","), c.Base.SHA
+	}
+	kv = append(kv, [2]string{"new-failures", newFailures}, [2]string{"regressions", regressions}, [2]string{"baseline-sha", baseSHA})
 	kv = append(kv, [2]string{"report-json", reportPath}, [2]string{"comment-url", commentURL})
 	return kv
 }

@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 
 	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/gate/compare"
 	"github.com/agentgate/agentgate/report"
 )
 
@@ -55,6 +57,13 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer, geten
 	boolean("comment", "under GitHub Actions, post the report on the pull request (default true)")
 	str("comment-mode", "update or recreate the report comment (default \"update\")")
 	str("pr-number", "pull request to comment on when the event has none")
+	str("baseline", "compare with this JSON report of an earlier run, or \"auto\": the base branch's report artifact (under Actions)")
+	str("baseline-artifact", "the artifact baseline auto looks for (default \""+defaultBaselineArtifact+"\")")
+	str(compare.FailOnRegression, "with a baseline, fail when a metric is significantly worse (default true)")
+	str(compare.MaxNewFailures, "with a baseline, at most this many traces FAIL that did not before (default: not gated)")
+	str(regressionAlpha, "family-wise significance level of the comparison, Holm's procedure (default 0.05)")
+	str(compare.PassKMin, "pass^k of repeated trials must be at least this (default: not gated)")
+	str(passK, "the k of pass-k-min (default 1)")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		if isHelp(err) {
@@ -94,11 +103,12 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer, geten
 		return act.failRun(fail(stderr, err), err)
 	}
 
+	cfg.options.Source = reportSource(act != nil, getenv)
+	cfg.options.Baseline = resolveBaseline(ctx, cfg, act)
 	res, err := gate.Run(ctx, cfg.inputs, cfg.options)
 	if err != nil {
 		return act.failRun(fail(stderr, err), err)
 	}
-	res.Source = reportSource(act != nil, getenv)
 	if err := report.Text(stdout, res); err != nil {
 		return fail(stderr, err)
 	}
@@ -162,6 +172,25 @@ func reproduceCommand(c *gateConfig) string {
 	num(gate.AbstainMax, t.AbstainMax, def.AbstainMax)
 	if t.MaxFailedTraces != def.MaxFailedTraces {
 		fmt.Fprintf(&b, " --%s %d", gate.MaxFailedTraces, t.MaxFailedTraces)
+	}
+	if c.baseline != "" && c.baseline != baselineAuto {
+		fmt.Fprintf(&b, " --baseline %s", shellQuote(c.baseline))
+	}
+	co, dco := t.Compare, def.Compare
+	if co.FailOnRegression != dco.FailOnRegression {
+		fmt.Fprintf(&b, " --%s %v", compare.FailOnRegression, co.FailOnRegression)
+	}
+	if co.MaxNewFailures != dco.MaxNewFailures {
+		fmt.Fprintf(&b, " --%s %d", compare.MaxNewFailures, co.MaxNewFailures)
+	}
+	if a := c.options.Compare.Alpha; a != compare.DefaultAlpha {
+		fmt.Fprintf(&b, " --%s %v", regressionAlpha, a)
+	}
+	if !math.IsNaN(co.PassKMin) {
+		fmt.Fprintf(&b, " --%s %v", compare.PassKMin, co.PassKMin)
+	}
+	if co.PassK != dco.PassK {
+		fmt.Fprintf(&b, " --%s %d", passK, co.PassK)
 	}
 	if c.options.AllowUnmatched {
 		b.WriteString(" --allow-unmatched")

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/google/go-github/v66/github"
+
+	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/gate/compare"
+	"github.com/agentgate/agentgate/report/artifact"
+	"github.com/agentgate/agentgate/report/comment"
+)
+
+// baselineAuto is the baseline setting that asks for the base branch's last report artifact.
+const baselineAuto = "auto"
+
+// resolveBaseline finds what the run is compared with (SPEC §10): nil when no baseline was
+// asked for; otherwise a report, or the one-line note of why there is none. Nothing here is
+// an error of the run: a missing, expired, forbidden or unreadable baseline leaves the
+// verdict and exit code as they would be without it.
+func resolveBaseline(ctx context.Context, cfg *gateConfig, act *actionEnv) *gate.Baseline {
+	switch cfg.baseline {
+	case "":
+		return nil
+	case baselineAuto:
+		return act.fetchBaseline(ctx, cfg)
+	}
+	f, err := os.Open(cfg.baseline)
+	if err != nil {
+		return noBaseline("baseline %s: cannot read it (%v)", cfg.baseline, unwrapPath(err))
+	}
+	defer f.Close()
+	return readBaseline(f, cfg.baseline)
+}
+
+// readBaseline reads a baseline report; a problem with its content is the note.
+func readBaseline(f io.Reader, name string) *gate.Baseline {
+	b, err := compare.ReadBaseline(f, name)
+	var u *compare.Unusable
+	switch {
+	case errors.As(err, &u):
+		return &gate.Baseline{Note: u.Reason + ": not compared"}
+	case err != nil:
+		return noBaseline("baseline %s: cannot read it (%v)", name, err)
+	}
+	return &gate.Baseline{Report: b}
+}
+
+// noBaseline is a baseline that could not be had, with its note.
+func noBaseline(format string, args ...any) *gate.Baseline {
+	return &gate.Baseline{Note: fmt.Sprintf(format, args...) + ": not compared"}
+}
+
+// fetchBaseline is `baseline: auto`: the newest unexpired artifact named baseline-artifact of
+// a run of this repository on the pull request's base branch, downloaded from storage without
+// the token. A nil *actionEnv is a run outside Actions, which has no artifacts to look in.
+func (e *actionEnv) fetchBaseline(ctx context.Context, cfg *gateConfig) *gate.Baseline {
+	if e == nil {
+		return noBaseline("baseline auto: the base branch's report artifact is looked for under GitHub Actions only; give a report's path to compare here")
+	}
+	event := e.getenv("GITHUB_EVENT_NAME")
+	branch, ok, err := comment.BaseBranch(event, e.getenv("GITHUB_EVENT_PATH"))
+	switch {
+	case err != nil:
+		return noBaseline("baseline auto: %v", err)
+	case !ok:
+		return noBaseline("baseline auto: a %s event has no base branch to compare with", event)
+	}
+	if cfg.token == "" {
+		return noBaseline("baseline auto: no github-token to list the artifacts of %s with", branch)
+	}
+	owner, repo, found := strings.Cut(e.getenv("GITHUB_REPOSITORY"), "/")
+	if !found {
+		return noBaseline("baseline auto: GITHUB_REPOSITORY %q is not owner/name", e.getenv("GITHUB_REPOSITORY"))
+	}
+	api, err := comment.NewClient(cfg.token, e.getenv("GITHUB_API_URL"), nil)
+	if err != nil {
+		return noBaseline("baseline auto: %v", err)
+	}
+	// The storage URL is signed: it needs no credentials and must get none.
+	storage := &http.Client{Timeout: 2 * time.Minute}
+	q := artifact.Query{Owner: owner, Repo: repo, Name: cfg.baselineArtifact, Branch: branch}
+	got, err := artifact.Fetch(ctx, api, storage, q)
+	switch {
+	case errors.Is(err, artifact.ErrNotFound):
+		return noBaseline("baseline auto: no unexpired artifact %q from a run on %s yet (the push-to-main job uploads it)", cfg.baselineArtifact, branch)
+	case isForbidden(err):
+		return noBaseline("baseline auto: the token cannot read this repository's artifacts (give the job `actions: read`)")
+	case err != nil:
+		return noBaseline("baseline auto: %v", err)
+	}
+	e.logf("agentgate: baseline: artifact %q (id %d) of run %d on %s, commit %s", cfg.baselineArtifact, got.ArtifactID, got.RunID, branch, got.HeadSHA)
+	return readBaseline(bytes.NewReader(got.Report), fmt.Sprintf("artifact %s (run %d) %s", cfg.baselineArtifact, got.RunID, got.Entry))
+}
+
+// isForbidden says GitHub answered 403: the token lacks actions: read.
+func isForbidden(err error) bool {
+	var er *github.ErrorResponse
+	return errors.As(err, &er) && er.Response != nil && er.Response.StatusCode == http.StatusForbidden
+}
