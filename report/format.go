@@ -11,6 +11,7 @@ import (
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/gate/agreement"
 	"github.com/agentgate/agentgate/gate/coherence"
+	"github.com/agentgate/agentgate/gate/compare"
 	"github.com/agentgate/agentgate/gate/reliability"
 	"github.com/agentgate/agentgate/gate/verdict"
 )
@@ -135,16 +136,29 @@ func opSymbol(op string) string {
 	return op
 }
 
-// isCountGate reports the gates whose values are counts, printed as integers.
-func isCountGate(name string) bool { return name == gate.MaxFailedTraces }
+// isCountGate reports the gates whose values are counts, printed as integers: failed traces,
+// new failures and degraded metrics.
+func isCountGate(name string) bool {
+	return name == gate.MaxFailedTraces || name == compare.MaxNewFailures || name == compare.FailOnRegression
+}
 
 // breachPhrase says in words why g is breached: "3 traces failed (max 0)",
 // "κ 0.6100 < 0.75". esc escapes the untrusted gate name for the target format.
 func breachPhrase(g gate.GateResult, esc func(string) string) string {
 	v, t := gateValue(g), threshold(g.Threshold)
 	if isCountGate(g.Name) {
-		n := int(math.Round(g.Value))
-		return fmt.Sprintf("%s failed (max %s)", plural(n, "trace", "traces"), count(int(math.Round(g.Threshold))))
+		n, max := int(math.Round(g.Value)), count(int(math.Round(g.Threshold)))
+		switch g.Name {
+		case compare.MaxNewFailures:
+			return fmt.Sprintf("%s against the baseline (max %s)", plural(n, "new failure", "new failures"), max)
+		case compare.FailOnRegression:
+			// The note names the degraded metrics: "degraded: reliability, coherence".
+			if what, ok := strings.CutPrefix(g.Note, "degraded: "); ok && what != "" {
+				return esc(what) + " degraded against the baseline"
+			}
+			return plural(n, "metric", "metrics") + " degraded against the baseline"
+		}
+		return fmt.Sprintf("%s failed (max %s)", plural(n, "trace", "traces"), max)
 	}
 	cmp := "vs"
 	switch g.Op {
@@ -163,6 +177,12 @@ func breachPhrase(g gate.GateResult, esc func(string) string) string {
 		what = "κ"
 	case gate.AbstainMax:
 		what = "abstain rate"
+	case compare.PassKMin:
+		// The note says which k: "pass^2 over 4 tasks".
+		what = "pass^k"
+		if k, _, ok := strings.Cut(g.Note, " "); ok && strings.HasPrefix(k, "pass^") {
+			what = esc(k)
+		}
 	default:
 		what = esc(g.Name)
 	}
