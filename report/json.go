@@ -16,6 +16,7 @@ import (
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/gate/agreement"
 	"github.com/agentgate/agentgate/gate/coherence"
+	"github.com/agentgate/agentgate/gate/compare"
 	"github.com/agentgate/agentgate/gate/reliability"
 )
 
@@ -243,7 +244,48 @@ func withLists(r *gate.Result) *gate.Result {
 		}
 		c.Agreement = &cs
 	}
+	if cmp := r.Comparison; cmp != nil && cmp.Reliability != nil {
+		// The traces of the new failures and fixed traces, like the report's own, are
+		// written with their nil evidence lists empty.
+		cc, rc := *cmp, *cmp.Reliability
+		rc.NewFailureTraces = pairsWithLists(rc.NewFailureTraces)
+		rc.FixedTraces = pairsWithLists(rc.FixedTraces)
+		cc.Reliability = &rc
+		c.Comparison = &cc
+	}
 	return &c
+}
+
+// pairsWithLists returns pairs with both sides' nil evidence lists empty: pairs itself when
+// none is nil, else a copy.
+func pairsWithLists(pairs []compare.TracePair) []compare.TracePair {
+	if pairs == nil {
+		return []compare.TracePair{}
+	}
+	for i := range pairs {
+		if hasNilLists(&pairs[i].Base) || hasNilLists(&pairs[i].Head) {
+			out := make([]compare.TracePair, len(pairs))
+			for j, p := range pairs {
+				out[j] = compare.TracePair{Base: withEvidenceLists(p.Base), Head: withEvidenceLists(p.Head)}
+			}
+			return out
+		}
+	}
+	return pairs
+}
+
+// hasNilLists reports whether t's evidence list, or the message list of one of its evidence
+// items, is nil.
+func hasNilLists(t *reliability.Result) bool {
+	if t.Evidence == nil {
+		return true
+	}
+	for _, e := range t.Evidence {
+		if e.Messages == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // checkFinite names the first number in r that JSON cannot represent.

@@ -11,6 +11,7 @@ import (
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/gate/agreement"
 	"github.com/agentgate/agentgate/gate/coherence"
+	"github.com/agentgate/agentgate/gate/compare"
 	"github.com/agentgate/agentgate/gate/reliability"
 )
 
@@ -67,6 +68,29 @@ func normalized(r *gate.Result) *gate.Result {
 			cs.Unmatched = []agreement.Unmatched{}
 		}
 		c.Agreement = &cs
+	}
+	if s := r.Comparison; s != nil && s.Reliability != nil {
+		cs, rs := *s, *s.Reliability
+		fill := func(pairs []compare.TracePair) []compare.TracePair {
+			out := []compare.TracePair{}
+			for _, p := range pairs {
+				for _, t := range []*reliability.Result{&p.Base, &p.Head} {
+					ev := []reliability.Evidence{}
+					for _, e := range t.Evidence {
+						if e.Messages == nil {
+							e.Messages = []int{}
+						}
+						ev = append(ev, e)
+					}
+					t.Evidence = ev
+				}
+				out = append(out, p)
+			}
+			return out
+		}
+		rs.NewFailureTraces, rs.FixedTraces = fill(rs.NewFailureTraces), fill(rs.FixedTraces)
+		cs.Reliability = &rs
+		c.Comparison = &cs
 	}
 	return &c
 }
