@@ -180,6 +180,9 @@ type doc struct {
 	unmatched  rowList
 	disagree   rowList
 	flagged    rowList // items both validators labelled alike that a hard flag still rejects
+	newFail    rowList // the comparison's new failures
+	fixed      rowList // the comparison's fixed traces
+	flips      rowList // the comparison's FINAL flips
 	fullReport string
 	// over is the fewest rows per table that a report cut to its limit certainly cannot show;
 	// more than any table has when there is none; 0 until fit sets it. See bound.
@@ -280,23 +283,18 @@ func newDoc(r *gate.Result, o Options) *doc {
 			return []string{EscapeCell(it.QID), EscapeCell(it.Scholar), "**" + EscapeCell(it.Final) + "**", EscapeCell(it.Why)}
 		})
 	}
+	d.initComparison()
 	return d
 }
 
 // lists returns the cuttable tables.
 func (d *doc) lists() []*rowList {
-	return []*rowList{&d.traces, &d.tasks, &d.unmatched, &d.disagree, &d.flagged}
+	return []*rowList{&d.traces, &d.tasks, &d.unmatched, &d.disagree, &d.flagged, &d.newFail, &d.fixed, &d.flips}
 }
 
 // traceRow is the row of a trace that did not pass.
 func traceRow(t *reliability.Result) []string {
-	signal, evidence, others := finding(t, EscapeCell)
-	if evidence == "" {
-		evidence = "—"
-	}
-	if others > 0 {
-		evidence += fmt.Sprintf(" (+%s more %s)", count(others), pluralWord(others, "finding", "findings"))
-	}
+	signal, evidence := findingCells(t)
 	return []string{
 		EscapeCell(t.ID), orDash(EscapeCell(location(t.File, t.Line))),
 		verdictLabel(t.Verdict, EscapeCell), num(t.Score), signal, evidence,
@@ -521,8 +519,9 @@ func search(lo, hi int, ok func(int) bool) int {
 // render lays out the whole report with at most k rows per cuttable table.
 func (d *doc) render(k int) string {
 	var b strings.Builder
-	d.writeHead(&b)
+	d.writeHead(&b, k, false)
 	d.writeReliability(&b, k)
+	d.writePassK(&b)
 	d.writeCoherence(&b, k)
 	d.writeAgreement(&b, k)
 	d.writeFooter(&b)
@@ -530,11 +529,11 @@ func (d *doc) render(k int) string {
 }
 
 // compact is the report when not even the headings and fixed tables fit: the verdict, the
-// sentence and the gate table, then a pointer to the full report, cut to limit bytes as a
-// last resort.
+// sentence, the comparison's table and the gate table, then a pointer to the full report, cut
+// to limit bytes as a last resort.
 func (d *doc) compact(limit int) string {
 	var b strings.Builder
-	d.writeHead(&b)
+	d.writeHead(&b, 0, true)
 	fmt.Fprintf(&b, "\nThe rest of the report does not fit here: see %s.\n", d.fullReport)
 	return fitPlain(b.String(), limit)
 }
@@ -559,14 +558,19 @@ func fitPlain(s string, limit int) string {
 	return cut
 }
 
-// writeHead writes the title with the verdict, the sentence that says why and the gate table.
-func (d *doc) writeHead(b *strings.Builder) {
+// writeHead writes the title with the verdict, the sentence that says why, the comparison with
+// the baseline (with at most k rows per list; its table alone when brief) and the gate table.
+func (d *doc) writeHead(b *strings.Builder, k int, brief bool) {
 	r := d.r
 	fmt.Fprintf(b, "## %s\n", title(r.Verdict))
 	b.WriteString(sentence(r, EscapeCell))
 	b.WriteString("\n\n")
+	compared := d.writeComparison(b, k, brief)
 	if len(r.Gates) == 0 {
 		return
+	}
+	if compared {
+		b.WriteString("\n### Gates\n\n")
 	}
 	cols := []column{{"gate", tw.AlignLeft}, {"value", tw.AlignRight}, {"threshold", tw.AlignLeft}, {"status", tw.AlignLeft}}
 	withNote := false

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/gate/agreement"
+	"github.com/agentgate/agentgate/gate/compare"
 	"github.com/agentgate/agentgate/gate/reliability"
 )
 
@@ -31,6 +32,7 @@ func Text(w io.Writer, r *gate.Result) error {
 	esc := func(s string) string { return plain(s, maxTextRunes) }
 	_, word, _ := strings.Cut(verdictLabel(r.Verdict, esc), " ")
 	fmt.Fprintf(bw, "agentgate: %s\n%s\n", word, sentence(r, esc))
+	textComparison(bw, r, esc)
 
 	if len(r.Gates) > 0 {
 		fmt.Fprintln(bw, "\nGates:")
@@ -72,6 +74,13 @@ func Text(w io.Writer, r *gate.Result) error {
 		}
 	}
 
+	if p := r.PassK; p != nil {
+		fmt.Fprintf(bw, "\nRepeated trials: %s over %s\n", passKValues(p), passKSummary(p))
+		if n := len(p.Flaky); n > 0 {
+			fmt.Fprintf(bw, "  %s: %s\n", plural(n, "flaky task", "flaky tasks"), idList(p.Flaky, n, maxInlineIDs, esc))
+		}
+	}
+
 	if s := r.Coherence; s != nil {
 		fmt.Fprintf(bw, "\nCoherence: mean RCS %s over %s\n", num(s.Mean), plural(s.Total, "task", "tasks"))
 		low := lowest(s, 3)
@@ -109,6 +118,110 @@ func Text(w io.Writer, r *gate.Result) error {
 	}
 	fmt.Fprintf(bw, "\nProfile: %s\n", esc(profile))
 	return bw.Flush()
+}
+
+// textComparison writes the comparison with the baseline (SPEC §10) for the terminal: one
+// line per metric, the first new failures, fixed traces and FINAL flips, the units of one side
+// only, the notes and pass^k side by side; or the line that says why there is none. esc
+// reduces untrusted text to one line.
+func textComparison(w io.Writer, r *gate.Result, esc func(string) string) {
+	c := r.Comparison
+	if c == nil {
+		if r.BaselineNote != "" {
+			fmt.Fprintf(w, "\nNot compared with a baseline: %s\n", plain(r.BaselineNote, maxProseRunes))
+		}
+		return
+	}
+	fmt.Fprintf(w, "\nCompared with %s", baseName(c.Base, esc))
+	if id := esc(c.Base.RunID); id != "" {
+		fmt.Fprintf(w, " (run %s)", id)
+	}
+	fmt.Fprintln(w, ":")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	outcome := func(t *compare.Test) string {
+		if t.Outcome == compare.Inconclusive {
+			return "inconclusive"
+		}
+		return esc(string(t.Outcome))
+	}
+	note := func(t *compare.Test) string {
+		if t.Outcome == compare.Inconclusive && t.Note != "" {
+			return " (" + esc(t.Note) + ")"
+		}
+		return ""
+	}
+	if m := c.Reliability; m != nil {
+		fmt.Fprintf(tw, "  reliability\t%s\tFAIL %s → %s of %s: %s, %s fixed, McNemar %s%s\n", outcome(&m.Test),
+			count(m.BaseFail), count(m.HeadFail), plural(m.Matched, "matched trace", "matched traces"),
+			plural(m.NewFailures, "new failure", "new failures"), count(m.Fixed), orText(pValue(&m.Test)), note(&m.Test))
+	}
+	if m := c.Coherence; m != nil {
+		ci := ""
+		if m.CIDefined {
+			ci = fmt.Sprintf(", 95%% CI [%s, %s]", signed(m.CI[0]), signed(m.CI[1]))
+		}
+		fmt.Fprintf(tw, "  coherence\t%s\tmean RCS %s → %s (%s%s) over %s, %s%s\n", outcome(&m.Test), num(m.BaseMean), num(m.HeadMean),
+			signed(m.MeanChange), ci, plural(m.Matched, "matched task", "matched tasks"), orText(pValue(&m.Test)), note(&m.Test))
+	}
+	if m := c.Agreement; m != nil {
+		what, base, head, delta := "κ", m.BaseKappa, m.HeadKappa, m.DeltaKappa
+		if !m.KappaDefined {
+			what, base, head, delta = "percent agreement", m.BasePA, m.HeadPA, m.DeltaPA
+		}
+		fmt.Fprintf(tw, "  agreement\t%s\t%s %s → %s (%s) over %s, %s%s\n", outcome(&m.Test), what, num(base), num(head), signed(delta),
+			plural(m.Matched, "matched qid", "matched qids"), orText(pValue(&m.Test)), note(&m.Test))
+	}
+	tw.Flush()
+	ids := func(pairs []compare.TracePair) string {
+		list := make([]string, min(len(pairs), maxInlineIDs))
+		for i := range list {
+			list[i] = pairs[i].Head.ID
+		}
+		return idList(list, len(pairs), maxInlineIDs, esc)
+	}
+	if m := c.Reliability; m != nil {
+		if n := len(m.NewFailureTraces); n > 0 {
+			fmt.Fprintf(w, "  new failures: %s\n", ids(m.NewFailureTraces))
+		}
+		if n := len(m.FixedTraces); n > 0 {
+			fmt.Fprintf(w, "  fixed: %s\n", ids(m.FixedTraces))
+		}
+	}
+	if m := c.Agreement; m != nil {
+		if n := len(m.ShippedToRejected); n > 0 {
+			fmt.Fprintf(w, "  FINAL shipped → REJECT: %s\n", idList(m.ShippedToRejected, n, maxInlineIDs, esc))
+		}
+		if n := len(m.RejectedToShipped); n > 0 {
+			fmt.Fprintf(w, "  FINAL REJECT → shipped: %s\n", idList(m.RejectedToShipped, n, maxInlineIDs, esc))
+		}
+	}
+	var lines []string
+	if m := c.Reliability; m != nil {
+		lines = append(lines, unitsLine("reliability", &m.Test, "trace", "traces", esc))
+	}
+	if m := c.Coherence; m != nil {
+		lines = append(lines, unitsLine("coherence", &m.Test, "task", "tasks", esc))
+	}
+	if m := c.Agreement; m != nil {
+		lines = append(lines, unitsLine("agreement", &m.Test, "qid", "qids", esc))
+	}
+	for _, n := range c.Notes {
+		lines = append(lines, plain(n, maxProseRunes))
+	}
+	for _, l := range lines {
+		if l != "" {
+			fmt.Fprintf(w, "  %s\n", l)
+		}
+	}
+	if p := c.PassK; p != nil {
+		side := func(q *compare.PassK) string {
+			if q == nil {
+				return "no trials"
+			}
+			return passKValues(q)
+		}
+		fmt.Fprintf(w, "  pass^k: base %s; head %s\n", side(p.Base), side(p.Head))
+	}
 }
 
 // TraceText writes one trace's evaluation for `agentgate rs1 --verbose`: its id, verdict,

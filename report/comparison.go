@@ -1,0 +1,458 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/olekukonko/tablewriter/tw"
+
+	"github.com/agentgate/agentgate/gate/compare"
+	"github.com/agentgate/agentgate/gate/reliability"
+)
+
+// maxInlineIDs is how many ids a sentence lists inline (added and removed units, flaky tasks
+// in the terminal summary) before "and N more".
+const maxInlineIDs = 10
+
+// maxFlakyListed is how many flaky tasks the markdown report names.
+const maxFlakyListed = 20
+
+// maxInlineIDRunes bounds one id listed inline, so a list of them stays short.
+const maxInlineIDRunes = 60
+
+// maxPassKRows is how many values of k the report shows one by one; past it, the first
+// maxPassKRows−1 and the last.
+const maxPassKRows = 10
+
+// baseName names the baseline a comparison was made with, in words: "`main` @ `1a2b3c4`",
+// "`1a2b3c4`", or "the baseline report" when its source is empty (a file written outside
+// Actions). The ref and sha come from the baseline file, which is untrusted: each is one
+// line of plain text in a code span, which renders no markdown, HTML, link or mention.
+// code wraps one such piece.
+func baseName(s compare.Source, code func(string) string) string {
+	ref := plain(s.Ref, 80)
+	for _, p := range []string{"refs/heads/", "refs/tags/"} {
+		ref = strings.TrimPrefix(ref, p)
+	}
+	sha := firstRunes(plain(s.SHA, 0), 7)
+	switch {
+	case ref != "" && sha != "":
+		return code(ref) + " @ " + code(sha)
+	case ref != "":
+		return code(ref)
+	case sha != "":
+		return code(sha)
+	}
+	return "the baseline report"
+}
+
+// refText shows a ref or sha taken from the baseline file in markdown: in a code span when it
+// holds only the characters of ordinary branch names and hex digits (letters, digits and
+// "._/+-="), escaped as untrusted text otherwise, so that nothing the file holds is left to
+// how a renderer treats a code span.
+func refText(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !isWordByte(c) && !strings.ContainsRune("./+-=", rune(c)) {
+			return EscapeCell(s)
+		}
+	}
+	return codeSpan(s)
+}
+
+// firstRunes returns the first n characters of s.
+func firstRunes(s string, n int) string {
+	i := 0
+	for j := range s {
+		if i == n {
+			return s[:j]
+		}
+		i++
+	}
+	return s
+}
+
+// signed formats a change with its sign: "+0.0125", "-0.0400", "0.0000".
+func signed(v float64) string {
+	s := num(v)
+	if v > 0 && s != "0.0000" {
+		return "+" + s
+	}
+	return s
+}
+
+// pValue formats a test's p-value, with the Holm-adjusted one when it differs: "p 0.0312",
+// "p < 0.0001 (Holm 0.0003)", "—" when there is none.
+func pValue(t *compare.Test) string {
+	if !t.PDefined {
+		return "—"
+	}
+	p := func(v float64) string {
+		if v < 0.0001 {
+			return "< 0.0001"
+		}
+		return num(v)
+	}
+	s := "p " + p(t.P)
+	if t.InFamily && t.AdjustedP != t.P {
+		s += " (Holm " + p(t.AdjustedP) + ")"
+	}
+	return s
+}
+
+// outcomeLabel is a metric's outcome with its mark, and the note of an inconclusive one; esc
+// escapes the note and an unknown outcome.
+func outcomeLabel(t *compare.Test, esc func(string) string) string {
+	var s string
+	switch t.Outcome {
+	case compare.Degraded:
+		s = "❌ degraded"
+	case compare.Improved:
+		s = "✅ improved"
+	case compare.Unchanged:
+		s = "➖ unchanged"
+	case compare.Inconclusive:
+		s = "❔ inconclusive"
+	default:
+		s = "❔ " + esc(string(t.Outcome))
+	}
+	if t.Outcome == compare.Inconclusive && t.Note != "" {
+		s += ": " + esc(t.Note)
+	}
+	return s
+}
+
+// metricRow is one row of the comparison table: metric, base, head, change, 95% CI or p,
+// outcome; esc escapes untrusted text.
+type metricRow [6]string
+
+// metricRows returns the comparison table's rows, in the order reliability, coherence,
+// agreement.
+func metricRows(c *compare.Comparison, esc func(string) string) []metricRow {
+	var rows []metricRow
+	if r := c.Reliability; r != nil {
+		change := fmt.Sprintf("%s, %s fixed", plural(r.NewFailures, "new failure", "new failures"), count(r.Fixed))
+		if r.Matched > 0 {
+			change += "; mean score " + signed(r.MeanScoreChange)
+		}
+		rows = append(rows, metricRow{
+			"reliability: FAIL traces (" + plural(r.Matched, "matched trace", "matched traces") + ")",
+			fmt.Sprintf("%s of %s", count(r.BaseFail), count(r.Matched)),
+			fmt.Sprintf("%s of %s", count(r.HeadFail), count(r.Matched)),
+			change, "McNemar " + orText(pValue(&r.Test)), outcomeLabel(&r.Test, esc),
+		})
+	}
+	if r := c.Coherence; r != nil {
+		stat := pValue(&r.Test)
+		if r.CIDefined {
+			stat = fmt.Sprintf("95%% CI [%s, %s]; %s", signed(r.CI[0]), signed(r.CI[1]), stat)
+		}
+		rows = append(rows, metricRow{
+			"coherence: mean RCS (" + plural(r.Matched, "matched task", "matched tasks") + ")",
+			num(r.BaseMean), num(r.HeadMean), signed(r.MeanChange), stat, outcomeLabel(&r.Test, esc),
+		})
+	}
+	if r := c.Agreement; r != nil {
+		matched := " (" + plural(r.Matched, "matched qid", "matched qids") + ")"
+		if r.KappaDefined {
+			rows = append(rows, metricRow{
+				"agreement: κ" + matched, num(r.BaseKappa), num(r.HeadKappa),
+				"Δκ " + signed(r.DeltaKappa) + "; PA " + signed(r.DeltaPA), pValue(&r.Test), outcomeLabel(&r.Test, esc),
+			})
+		} else {
+			rows = append(rows, metricRow{
+				"agreement: percent agreement" + matched, num(r.BasePA), num(r.HeadPA),
+				"ΔPA " + signed(r.DeltaPA), pValue(&r.Test), outcomeLabel(&r.Test, esc),
+			})
+		}
+	}
+	return rows
+}
+
+// orText returns s, or "no test" when s is "—".
+func orText(s string) string {
+	if s == "—" {
+		return "no test"
+	}
+	return s
+}
+
+// unitsLine says how many units of one metric are only in head or only in the baseline, with
+// the first of their ids; "" when there are none. noun is the unit, singular and plural.
+func unitsLine(metric string, t *compare.Test, one, many string, esc func(string) string) string {
+	var parts []string
+	for _, u := range []struct {
+		units *compare.Units
+		where string
+	}{{&t.Added, "only in head"}, {&t.Removed, "only in the baseline"}} {
+		if u.units.Count == 0 {
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%s %s (%s)", plural(u.units.Count, one, many), u.where,
+			idList(u.units.First, u.units.Count, maxInlineIDs, esc)))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return metric + ": " + strings.Join(parts, "; ")
+}
+
+// idList lists the first at most max of ids, escaped and shortened, and says how many of the
+// total are left out.
+func idList(ids []string, total, max int, esc func(string) string) string {
+	n := min(len(ids), max)
+	parts := make([]string, n)
+	for i, id := range ids[:n] {
+		parts[i] = esc(truncate(flatten(id), maxInlineIDRunes))
+	}
+	s := strings.Join(parts, ", ")
+	if total > n {
+		s += fmt.Sprintf(" and %s more", count(total-n))
+	}
+	return s
+}
+
+// passKValues lists pass^k of p as "pass^1 0.7500, pass^2 0.5000", at most maxPassKRows of
+// them (the first ones and the last).
+func passKValues(p *compare.PassK) string {
+	ks := shownKs(p.MinTrials)
+	parts := make([]string, 0, len(ks)+1)
+	for i, k := range ks {
+		if i > 0 && k != ks[i-1]+1 {
+			parts = append(parts, "…")
+		}
+		parts = append(parts, fmt.Sprintf("pass^%d %s", k, num(p.Values[k-1])))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// shownKs returns the values of k to show of 1..n: all of them, or the first maxPassKRows−1
+// and n.
+func shownKs(n int) []int {
+	var ks []int
+	for k := 1; k <= n; k++ {
+		if n > maxPassKRows && k >= maxPassKRows && k < n {
+			continue
+		}
+		ks = append(ks, k)
+	}
+	return ks
+}
+
+// passKSummary says what pass^k is over: "4 tasks, 12 trials, at least 3 trials a task".
+func passKSummary(p *compare.PassK) string {
+	return fmt.Sprintf("%s, %s, at least %s a task", plural(p.Tasks, "task", "tasks"), plural(p.Trials, "trial", "trials"),
+		plural(p.MinTrials, "trial", "trials"))
+}
+
+// initComparison builds the comparison's cuttable lists: new failures, fixed traces and FINAL
+// flips.
+func (d *doc) initComparison() {
+	c := d.r.Comparison
+	if c == nil {
+		return
+	}
+	if rc := c.Reliability; rc != nil {
+		cols := []column{
+			{"trace", tw.AlignLeft}, {"location", tw.AlignLeft}, {"verdict (base → head)", tw.AlignLeft},
+			{"score (base → head)", tw.AlignLeft}, {"strongest signal", tw.AlignLeft}, {"evidence", tw.AlignLeft},
+		}
+		d.newFail = rowList{noun: "new failures", cols: cols}
+		d.newFail.n, d.newFail.open = pairRows(rc.NewFailureTraces, false)
+		fixedCols := append([]column(nil), cols...)
+		fixedCols[4].head, fixedCols[5].head = "baseline's strongest signal", "baseline's evidence"
+		d.fixed = rowList{noun: "fixed traces", cols: fixedCols}
+		d.fixed.n, d.fixed.open = pairRows(rc.FixedTraces, true)
+	}
+	if ac := c.Agreement; ac != nil {
+		d.flips = rowList{noun: "FINAL flips", cols: []column{{"qid", tw.AlignLeft}, {"FINAL (base → head)", tw.AlignLeft}}}
+		a, b := ac.ShippedToRejected, ac.RejectedToShipped
+		d.flips.n = len(a) + len(b)
+		d.flips.open = func() func() []string {
+			i := 0
+			return func() []string {
+				i++
+				if i <= len(a) {
+					return []string{EscapeCell(a[i-1]), "shipped → **REJECT**"}
+				}
+				return []string{EscapeCell(b[i-1-len(a)]), "REJECT → **shipped**"}
+			}
+		}
+	}
+}
+
+// pairRows returns how many pairs there are and a function that returns a function that
+// returns the row of the next of them, in order (sorted by id). The strongest signal and
+// evidence are the head's, or the baseline's when fromBase.
+func pairRows(pairs []compare.TracePair, fromBase bool) (int, func() func() []string) {
+	return len(pairs), func() func() []string {
+		i := 0
+		return func() []string {
+			p := &pairs[i]
+			i++
+			ev := &p.Head
+			if fromBase {
+				ev = &p.Base
+			}
+			signal, evidence := findingCells(ev)
+			h := &p.Head
+			return []string{
+				EscapeCell(h.ID), orDash(EscapeCell(location(h.File, h.Line))),
+				verdictLabel(p.Base.Verdict, EscapeCell) + " → " + verdictLabel(h.Verdict, EscapeCell),
+				num(p.Base.Score) + " → " + num(h.Score), signal, evidence,
+			}
+		}
+	}
+}
+
+// findingCells returns the strongest-signal and evidence cells of a trace's row.
+func findingCells(t *reliability.Result) (signal, evidence string) {
+	signal, evidence, others := finding(t, EscapeCell)
+	if evidence == "" {
+		evidence = "—"
+	}
+	if others > 0 {
+		evidence += fmt.Sprintf(" (+%s more %s)", count(others), pluralWord(others, "finding", "findings"))
+	}
+	return signal, evidence
+}
+
+// writeComparison writes, right under the verdict line, the comparison with the baseline (its
+// table, pass^k side by side, and unless brief the new failures, fixed traces, FINAL flips with
+// at most k rows each, the units of one side only and the notes), or the one line that says
+// why there is none. It reports whether it wrote a section, which the gate table then follows
+// under its own heading.
+func (d *doc) writeComparison(b *strings.Builder, k int, brief bool) bool {
+	c := d.r.Comparison
+	if c == nil {
+		if d.r.BaselineNote != "" {
+			fmt.Fprintf(b, "> ℹ️ Not compared with a baseline: %s\n\n", escapeMarkdown(d.r.BaselineNote, maxProseRunes))
+		}
+		return false
+	}
+	fmt.Fprintf(b, "### %sCompared with %s", d.mark(compare.FailOnRegression, compare.MaxNewFailures), baseName(c.Base, refText))
+	if id := plain(c.Base.RunID, 40); id != "" {
+		fmt.Fprintf(b, " (run %s)", EscapeCell(id))
+	}
+	b.WriteString("\n\n")
+	rows := metricRows(c, EscapeCell)
+	if len(rows) > 0 {
+		cells := make([][]string, len(rows))
+		for i, r := range rows {
+			cells[i] = r[:]
+		}
+		writeTable(b, []column{
+			{"metric", tw.AlignLeft}, {"base", tw.AlignRight}, {"head", tw.AlignRight},
+			{"change", tw.AlignLeft}, {"95% CI or p", tw.AlignLeft}, {"outcome", tw.AlignLeft},
+		}, cells)
+		fmt.Fprintf(b, "\nA change is degraded or improved when it is significant at α = %s (Holm's procedure over the metrics compared), and inconclusive with too few matched units or no test.\n",
+			threshold(c.Alpha))
+	} else {
+		b.WriteString("No metric was compared.\n")
+	}
+	if p := c.PassK; p != nil && len(p.Rows) > 0 {
+		d.writePassKSideBySide(b, p)
+	}
+	if !brief {
+		d.writeChanges(b, k)
+	}
+	return true
+}
+
+// writePassKSideBySide writes pass^k of base and head as a table.
+func (d *doc) writePassKSideBySide(b *strings.Builder, p *compare.PassKComparison) {
+	side := func(q *compare.PassK) string {
+		if q == nil {
+			return "no trials"
+		}
+		return passKSummary(q)
+	}
+	fmt.Fprintf(b, "\n**pass^k** of repeated trials (base: %s; head: %s):\n\n", side(p.Base), side(p.Head))
+	rows := make([][]string, 0, maxPassKRows)
+	for _, k := range shownKs(len(p.Rows)) {
+		r := p.Rows[k-1]
+		base, head, change := "—", "—", "—"
+		if r.HasBase {
+			base = num(r.Base)
+		}
+		if r.HasHead {
+			head = num(r.Head)
+		}
+		if r.HasBase && r.HasHead {
+			change = signed(r.Head - r.Base)
+		}
+		rows = append(rows, []string{fmt.Sprintf("pass^%d", r.K), base, head, change})
+	}
+	writeTable(b, []column{{"k", tw.AlignLeft}, {"base", tw.AlignRight}, {"head", tw.AlignRight}, {"change", tw.AlignRight}}, rows)
+	if len(p.Rows) > maxPassKRows {
+		b.WriteString("\nEvery k is in the JSON report.\n")
+	}
+}
+
+// writeChanges writes the comparison's lists: new failures, fixed traces, FINAL flips (at most
+// k rows each), the units of one side only, and the notes.
+func (d *doc) writeChanges(b *strings.Builder, k int) {
+	c := d.r.Comparison
+	if rc := c.Reliability; rc != nil {
+		switch {
+		case d.newFail.len() > 0:
+			fmt.Fprintf(b, "\n**%s** (FAIL now, not FAIL in the baseline), with the strongest signal now:\n\n", plural(d.newFail.len(), "new failure", "new failures"))
+			d.writeList(b, &d.newFail, k)
+		case rc.Matched > 0:
+			b.WriteString("\nNo new failures: no matched trace is FAIL now that was not in the baseline.\n")
+		}
+		if n := d.fixed.len(); n > 0 {
+			fmt.Fprintf(b, "\n**%s** (FAIL in the baseline, not now), with what the baseline failed on:\n\n", plural(n, "fixed trace", "fixed traces"))
+			d.writeList(b, &d.fixed, k)
+		}
+	}
+	if n := d.flips.len(); n > 0 {
+		fmt.Fprintf(b, "\n**%s** of matched qids (shipped: VALID or NOT_IN_CONTEXT): %s shipped → REJECT, %s REJECT → shipped:\n\n",
+			plural(n, "FINAL flip", "FINAL flips"), count(len(c.Agreement.ShippedToRejected)), count(len(c.Agreement.RejectedToShipped)))
+		d.writeList(b, &d.flips, k)
+	}
+	var lines []string
+	esc := func(s string) string { return EscapeCell(s) }
+	if r := c.Reliability; r != nil {
+		lines = append(lines, unitsLine("reliability", &r.Test, "trace", "traces", esc))
+	}
+	if r := c.Coherence; r != nil {
+		lines = append(lines, unitsLine("coherence", &r.Test, "task", "tasks", esc))
+	}
+	if r := c.Agreement; r != nil {
+		lines = append(lines, unitsLine("agreement", &r.Test, "qid", "qids", esc))
+	}
+	for _, n := range c.Notes {
+		lines = append(lines, escapeMarkdown(n, maxProseRunes))
+	}
+	first := true
+	for _, l := range lines {
+		if l == "" {
+			continue
+		}
+		if first {
+			b.WriteString("\n")
+			first = false
+		}
+		b.WriteString("- " + l + "\n")
+	}
+}
+
+// writePassK writes pass^k of this run's repeated trials (SPEC §11), with the flaky tasks.
+func (d *doc) writePassK(b *strings.Builder) {
+	p := d.r.PassK
+	if p == nil {
+		return
+	}
+	fmt.Fprintf(b, "\n### %sRepeated trials: %s\n\n", d.mark(compare.PassKMin), passKSummary(p))
+	fmt.Fprintf(b, "%s.", passKValues(p))
+	if p.MinTrials > maxPassKRows {
+		b.WriteString(" Every k is in the JSON report.")
+	}
+	b.WriteString(" pass^k is the chance that k trials of a task, drawn at random, all pass (not FAIL), averaged over the tasks.\n")
+	if n := len(p.Flaky); n > 0 {
+		fmt.Fprintf(b, "\n**%s** (passed some trials, failed others): %s.\n", plural(n, "flaky task", "flaky tasks"),
+			idList(p.Flaky, n, maxFlakyListed, EscapeCell))
+	} else {
+		b.WriteString("\nNo flaky task: every task passed all its trials or none.\n")
+	}
+}
