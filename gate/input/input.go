@@ -191,6 +191,21 @@ func eachStreamed(name string, r io.Reader, seq bool, fn func(Record) error) err
 	lt := &lineTracker{r: r}
 	dec := json.NewDecoder(lt)
 	dec.UseNumber()
+	// emit checks the record the decoder just read and hands it to fn.
+	emit := func(raw json.RawMessage) error {
+		line, col := lt.position(dec.InputOffset() - int64(len(raw)))
+		if len(raw) > MaxRecord {
+			return tooLarge(name, line, col)
+		}
+		if !utf8.Valid(raw) {
+			return invalidUTF8(name, line, col, raw)
+		}
+		if err := fn(Record{File: name, Line: line, Col: col, Data: raw}); err != nil {
+			return err
+		}
+		lt.mark(dec.InputOffset())
+		return nil
+	}
 	if seq {
 		for {
 			from := dec.InputOffset()
@@ -202,18 +217,9 @@ func eachStreamed(name string, r io.Reader, seq bool, fn func(Record) error) err
 			if err != nil {
 				return lt.failure(name, err, from)
 			}
-			start := dec.InputOffset() - int64(len(raw))
-			line, col := lt.position(start)
-			if len(raw) > MaxRecord {
-				return tooLarge(name, line, col)
-			}
-			if !utf8.Valid(raw) {
-				return invalidUTF8(name, line, col, raw)
-			}
-			if err := fn(Record{File: name, Line: line, Col: col, Data: raw}); err != nil {
+			if err := emit(raw); err != nil {
 				return err
 			}
-			lt.mark(dec.InputOffset())
 		}
 	}
 	// Peek at the first token without consuming a record.
@@ -234,18 +240,9 @@ func eachStreamed(name string, r io.Reader, seq bool, fn func(Record) error) err
 		if err := dec.Decode(&raw); err != nil {
 			return lt.failure(name, err, dec.InputOffset())
 		}
-		start := dec.InputOffset() - int64(len(raw))
-		line, col := lt.position(start)
-		if len(raw) > MaxRecord {
-			return tooLarge(name, line, col)
-		}
-		if !utf8.Valid(raw) {
-			return invalidUTF8(name, line, col, raw)
-		}
-		if err := fn(Record{File: name, Line: line, Col: col, Data: raw}); err != nil {
+		if err := emit(raw); err != nil {
 			return err
 		}
-		lt.mark(dec.InputOffset())
 	}
 	if _, err := dec.Token(); err != nil { // the closing ']'
 		return lt.failure(name, err, dec.InputOffset())
