@@ -25,7 +25,7 @@ func (rec Record) Decode(v any) error {
 		if te.Field != "" {
 			what = fmt.Sprintf("field %q", te.Field)
 		}
-		return rec.ErrorAt(int(te.Offset), "%s: expected %s, found a JSON %s", what, jsonKind(te.Type.Kind().String()), te.Value)
+		return rec.ErrorAt(int(te.Offset), "%s: expected %s, found a JSON %s", what, JSONKind(te.Type.Kind().String()), te.Value)
 	}
 	return rec.Errorf("%v", err)
 }
@@ -52,7 +52,9 @@ func (rec Record) ErrorAt(off int, format string, args ...any) *Error {
 	return &Error{File: rec.File, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
 }
 
-func jsonKind(goKind string) string {
+// JSONKind names a Go kind (reflect.Kind's String) as the JSON value that decodes into it, for
+// the messages of encoding/json's type errors: "an array", "an integer", "true or false".
+func JSONKind(goKind string) string {
 	switch goKind {
 	case "string":
 		return "a string"

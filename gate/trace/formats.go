@@ -259,7 +259,7 @@ func (d *doc) jsonErr(err error, base int) error {
 		if te.Field != "" {
 			what = fmt.Sprintf("field %q", te.Field)
 		}
-		return d.errAt(valueStart(d.rec.Data, base+int(te.Offset)), "%s must be %s, got a JSON %s", what, jsonKind(te.Type.Kind().String()), te.Value)
+		return d.errAt(valueStart(d.rec.Data, base+int(te.Offset)), "%s must be %s, got a JSON %s", what, input.JSONKind(te.Type.Kind().String()), te.Value)
 	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
 		return d.errAt(len(d.rec.Data), "invalid JSON: unexpected end of input")
 	}
@@ -386,25 +386,6 @@ func (d *doc) afterSeparator() int {
 func (d *doc) skip() error {
 	var raw json.RawMessage
 	return d.value(&raw)
-}
-
-// jsonKind names a Go kind as a JSON type, for encoding/json's type errors.
-func jsonKind(goKind string) string {
-	switch goKind {
-	case "string":
-		return "a string"
-	case "bool":
-		return "true or false"
-	case "slice", "array":
-		return "an array"
-	case "map", "struct":
-		return "an object"
-	case "int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64":
-		return "an integer"
-	case "float32", "float64":
-		return "a number"
-	}
-	return goKind
 }
 
 // checkDepth rejects JSON text nested deeper than maxDepth (outside strings).

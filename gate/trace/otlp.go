@@ -754,9 +754,9 @@ func embeddedJSONError(text []byte, err error) string {
 	case *json.UnmarshalTypeError:
 		off = e.Offset
 		if e.Field != "" {
-			return fmt.Sprintf("at byte %d: field %s must be %s, got a JSON %s", off, e.Field, jsonKind(e.Type.Kind().String()), e.Value)
+			return fmt.Sprintf("at byte %d: field %s must be %s, got a JSON %s", off, e.Field, input.JSONKind(e.Type.Kind().String()), e.Value)
 		}
-		return fmt.Sprintf("at byte %d: must be %s, got a JSON %s", off, jsonKind(e.Type.Kind().String()), e.Value)
+		return fmt.Sprintf("at byte %d: must be %s, got a JSON %s", off, input.JSONKind(e.Type.Kind().String()), e.Value)
 	}
 	if off >= 0 {
 		rec := input.Record{Line: 1, Data: text}
