@@ -226,17 +226,7 @@ func (p *litParser) seq(depth int, closing byte) (Value, error) {
 // after passes the ',' or the closing bracket after an element; a trailing comma is allowed.
 func (p *litParser) after(closing byte) (done bool, err error) {
 	p.pws()
-	if p.i < len(p.s) {
-		switch p.s[p.i] {
-		case ',':
-			p.i++
-			return false, nil
-		case closing:
-			p.i++
-			return true, nil
-		}
-	}
-	return false, p.errorf("expecting ',' delimiter")
+	return p.delimiter(closing)
 }
 
 func (p *litParser) dict(depth int) (Value, error) {

@@ -573,6 +573,12 @@ func (p *parser) array(depth int) (Value, error) {
 // dict; done says the container closed.
 func (p *parser) next(closing byte) (done bool, err error) {
 	p.ws()
+	return p.delimiter(closing)
+}
+
+// delimiter passes the ',' or the closing bracket at the current position, after the white
+// space (JSON's or Python's) has been skipped.
+func (p *parser) delimiter(closing byte) (done bool, err error) {
 	if p.i < len(p.s) {
 		switch p.s[p.i] {
 		case ',':
