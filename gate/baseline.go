@@ -17,9 +17,10 @@ type Baseline struct {
 	Note   string
 }
 
-// compareWith holds r against b and keeps the comparison, or the note of why there is none.
-// Only a bug of the caller (bad options) is an error.
-func (r *Result) compareWith(b *Baseline, o compare.Options) error {
+// compareWith holds r, whose repeated trials are headTrials, against b and keeps the
+// comparison, or the note of why there is none. Only a bug of the caller (bad options) is an
+// error.
+func (r *Result) compareWith(b *Baseline, headTrials []compare.Trial, o compare.Options) error {
 	if b.Report == nil {
 		r.BaselineNote = b.Note
 		if r.BaselineNote == "" {
@@ -28,7 +29,7 @@ func (r *Result) compareWith(b *Baseline, o compare.Options) error {
 		return nil
 	}
 	head := &compare.Run{Profile: r.Profile, Source: r.Source, Reliability: r.Reliability,
-		Coherence: r.Coherence, Agreement: compare.AgreementOf(r.Agreement), Trials: trials(r.Reliability)}
+		Coherence: r.Coherence, Agreement: compare.AgreementOf(r.Agreement), Trials: headTrials}
 	c, err := compare.Compare(b.Report, head, o)
 	var u *compare.Unusable
 	switch {

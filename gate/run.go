@@ -104,9 +104,10 @@ func Run(ctx context.Context, in Inputs, o Options) (*Result, error) {
 			return nil, err
 		}
 	}
-	res.PassK = compare.PassKOf(trials(res.Reliability))
+	headTrials := trials(res.Reliability)
+	res.PassK = compare.PassKOf(headTrials)
 	if o.Baseline != nil {
-		if err := res.compareWith(o.Baseline, o.Compare); err != nil {
+		if err := res.compareWith(o.Baseline, headTrials, o.Compare); err != nil {
 			return nil, err
 		}
 	}
