@@ -47,7 +47,7 @@ func readBaseline(f io.Reader, name string) *gate.Baseline {
 	var u *compare.Unusable
 	switch {
 	case errors.As(err, &u):
-		return &gate.Baseline{Note: u.Reason + ": not compared"}
+		return noBaseline("%s", u.Reason)
 	case err != nil:
 		return noBaseline("baseline %s: cannot read it (%v)", name, err)
 	}
