@@ -43,6 +43,18 @@ func (e *Emulator) AddArtifact(a Artifact) {
 	e.artifacts = append(e.artifacts, a)
 }
 
+// artifact returns the stored artifact with this id (the last one added, should ids repeat).
+func (e *Emulator) artifact(id int64) (Artifact, bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for i := len(e.artifacts) - 1; i >= 0; i-- {
+		if e.artifacts[i].ID == id {
+			return e.artifacts[i], true
+		}
+	}
+	return Artifact{}, false
+}
+
 // SetStorage names the base URL of the storage host artifact downloads redirect to.
 func (e *Emulator) SetStorage(base string) {
 	e.mu.Lock()
@@ -97,15 +109,9 @@ func (s *Storage) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "AuthenticationFailed", http.StatusForbidden)
 		return
 	}
-	s.e.mu.Lock()
-	var zip []byte
-	for _, a := range s.e.artifacts {
-		if a.ID == id {
-			zip = a.Zip
-		}
-	}
-	s.e.mu.Unlock()
-	if zip == nil {
+	a, found := s.e.artifact(id)
+	zip := a.Zip
+	if !found || zip == nil {
 		http.Error(w, "BlobNotFound", http.StatusNotFound)
 		return
 	}
@@ -124,19 +130,14 @@ func (e *Emulator) serveActions(rec *response, r *http.Request, segs []string) {
 		e.listArtifacts(rec, r)
 	case len(segs) == 7 && segs[6] == "zip":
 		id, err := strconv.ParseInt(segs[5], 10, 64)
+		a, found := e.artifact(id)
 		e.mu.Lock()
-		var found *Artifact
-		for i := range e.artifacts {
-			if err == nil && e.artifacts[i].ID == id {
-				found = &e.artifacts[i]
-			}
-		}
 		storage := e.storage
 		e.mu.Unlock()
 		switch {
-		case found == nil:
+		case err != nil || !found:
 			rec.error(http.StatusNotFound, "Not Found", docRoot, nil)
-		case found.Expired:
+		case a.Expired:
 			rec.error(http.StatusGone, "Artifact has expired", docRoot, nil)
 		default:
 			rec.status = http.StatusFound
