@@ -8,11 +8,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/gate/compare"
 	"github.com/agentgate/agentgate/test/ghemu"
 )
 
@@ -260,8 +262,11 @@ func TestActionCommentLifecycle(t *testing.T) {
 			Schema int         `json:"schema"`
 			Source gate.Source `json:"source"`
 		}
-		wantSrc := gate.Source{SHA: headSHA, Ref: "refs/pull/1/merge", RunID: "4242", RunAttempt: "2", Version: "dev"}
-		if err := json.Unmarshal(b, &doc); err != nil || doc.Schema != 2 || doc.Source != wantSrc {
+		wantSrc := gate.Source{
+			Source: compare.Source{SHA: headSHA, Ref: "refs/pull/1/merge", RunID: "4242", RunAttempt: "2", Version: "dev"},
+			Inputs: &gate.Inputs{Traces: []string{"fixtures/fail/traces.jsonl"}, Tasks: []string{"fixtures/fail/tasks.json"}, Pairs: []string{"fixtures/fail/pairs.jsonl"}},
+		}
+		if err := json.Unmarshal(b, &doc); err != nil || doc.Schema != 2 || !reflect.DeepEqual(doc.Source, wantSrc) {
 			t.Errorf("report.json: schema %d source %+v (%v), want 2 and %+v", doc.Schema, doc.Source, err, wantSrc)
 		}
 	}

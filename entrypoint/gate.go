@@ -104,6 +104,8 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer, geten
 	}
 
 	cfg.options.Source = reportSource(act != nil, getenv)
+	in := cfg.inputs
+	cfg.options.Source.Inputs = &in
 	cfg.options.Baseline = resolveBaseline(ctx, cfg, act)
 	res, err := gate.Run(ctx, cfg.inputs, cfg.options)
 	if err != nil {
@@ -137,7 +139,7 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer, geten
 // reportSource says which run the report comes from (SPEC §10): the commit, ref and run under
 // Actions, empty strings elsewhere (a laptop's environment may hold stale GITHUB_* variables).
 func reportSource(underActions bool, getenv func(string) string) gate.Source {
-	src := gate.Source{Version: version}
+	src := gate.Source{Source: compare.Source{Version: version}}
 	if underActions {
 		src.SHA, src.Ref = getenv("GITHUB_SHA"), getenv("GITHUB_REF")
 		src.RunID, src.RunAttempt = getenv("GITHUB_RUN_ID"), getenv("GITHUB_RUN_ATTEMPT")

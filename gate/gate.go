@@ -106,8 +106,14 @@ const SchemaVersion = 2
 
 // Source says which run a report came from (SPEC §10), so a comparison can name its baseline:
 // the commit, ref and run under GitHub Actions (empty strings elsewhere) and the binary's
-// version. It holds no wall-clock time: equal inputs give byte-identical reports.
-type Source = compare.Source
+// version, and the patterns it read. It holds no wall-clock time: equal inputs give
+// byte-identical reports.
+type Source struct {
+	compare.Source
+	// Inputs are the patterns the run was given (SPEC §14): a merge of shard reports joins
+	// them, to say how to reproduce the whole run. Nil when unknown.
+	Inputs *Inputs `json:"inputs,omitempty"`
+}
 
 // Result is the whole report: the document `gate --json` writes (SPEC §5). A section is nil
 // when its evaluator did not run.

@@ -19,11 +19,11 @@ import (
 // Inputs names the files to evaluate, as glob patterns relative to the working directory.
 // Only the evaluators whose inputs are given run.
 type Inputs struct {
-	Traces  []string // reliability
-	Tasks   []string // coherence
-	Pairs   []string // agreement, merged pairs
-	Scholar []string // agreement, two files joined by qid
-	Auditor []string
+	Traces  []string `json:"traces,omitempty"`  // reliability
+	Tasks   []string `json:"tasks,omitempty"`   // coherence
+	Pairs   []string `json:"pairs,omitempty"`   // agreement, merged pairs
+	Scholar []string `json:"scholar,omitempty"` // agreement, two files joined by qid
+	Auditor []string `json:"auditor,omitempty"`
 }
 
 // Options are the settings of one gate run.

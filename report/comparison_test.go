@@ -40,7 +40,7 @@ func readBaseline(t testing.TB) *compare.Baseline {
 
 // headRun is what the gate hands compare.Compare for r (gate.Result.compareWith's Run).
 func headRun(r *gate.Result) *compare.Run {
-	return &compare.Run{Profile: r.Profile, Source: r.Source, Reliability: r.Reliability, Coherence: r.Coherence,
+	return &compare.Run{Profile: r.Profile, Source: r.Source.Source, Reliability: r.Reliability, Coherence: r.Coherence,
 		Agreement: compare.AgreementOf(r.Agreement), Trials: trialsOf(r.Reliability)}
 }
 
