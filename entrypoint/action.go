@@ -75,7 +75,7 @@ func (e *actionEnv) mask(secrets []string) {
 }
 
 // failRun reports a run that could not be evaluated (exit code 3) where a reviewer looks:
-// an error annotation at the offending file and line, and the job summary.
+// an error annotation at the offending file, line and column, and the job summary.
 func (e *actionEnv) failRun(code int, err error) int {
 	if e == nil {
 		return code
@@ -83,7 +83,7 @@ func (e *actionEnv) failRun(code int, err error) int {
 	ann := actions.Annotation{Title: "agentgate could not evaluate the suite", Message: err.Error()}
 	var ie *input.Error
 	if errors.As(err, &ie) {
-		ann.File, ann.Line = ie.File, ie.Line
+		ann.File, ann.Line, ann.Col = ie.File, ie.Line, ie.Col
 	}
 	actions.Annotate(e.a, []actions.Annotation{ann})
 	md := "## ⛔ agentgate: could not evaluate\n\nThe gate did not run, so this check fails (exit code 3). Fix the input or configuration below and re-run.\n\n```text\n" +
@@ -108,8 +108,8 @@ func (e *actionEnv) publish(ctx context.Context, res *gate.Result, cfg *gateConf
 
 	summary := report.Markdown(res, report.Options{Reproduce: reproduce, MaxBytes: report.SummaryMaxBytes, FullReport: "the JSON report (output `report-json`)"})
 	var anns []actions.Annotation
-	for _, a := range report.Annotations(res, 10) {
-		anns = append(anns, actions.Annotation{File: a.File, Line: a.Line, Title: a.Title, Message: a.Message})
+	for _, a := range report.Annotations(res, actions.MaxAnnotations) {
+		anns = append(anns, actions.Annotation(a))
 	}
 	actions.Annotate(e.a, anns)
 

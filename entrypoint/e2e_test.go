@@ -347,8 +347,9 @@ func TestActionBadInput(t *testing.T) {
 	if !strings.Contains(r.stderr, "fixtures/bad.jsonl:2:") {
 		t.Errorf("stderr does not name the file and line:\n%s", r.stderr)
 	}
-	if !strings.Contains(r.stdout, "::error file=fixtures/bad.jsonl,line=2,") {
-		t.Errorf("no annotation at fixtures/bad.jsonl line 2:\n%s", r.stdout)
+	const ann = "::error col=37,file=fixtures/bad.jsonl,line=2,title=agentgate could not evaluate the suite::fixtures/bad.jsonl:2:37: invalid JSON: invalid character '}' looking for beginning of value\n"
+	if !strings.Contains(r.stdout, ann) || strings.Count(r.stdout, "::error") != 1 {
+		t.Errorf("want one annotation at fixtures/bad.jsonl line 2 column 37:\n%s\nwant\n%s", r.stdout, ann)
 	}
 	if !strings.Contains(r.summary, "could not evaluate") || r.outputs["verdict"] != "ERROR" {
 		t.Errorf("summary/outputs do not explain the error: verdict %q\n%s", r.outputs["verdict"], r.summary)

@@ -112,7 +112,7 @@ func TestActionKeyAndFileNameCannotStartCommands(t *testing.T) {
 		t.Errorf("stderr %q", stderr)
 	}
 	equalLines(t, "runner commands on stdout", runnerCommands(stdout), []string{
-		"::error file=k.jsonl,line=1,title=agentgate could not evaluate the suite::k.jsonl:1:1: expected a message list under \"messages\", \"trajectory\", \"traj\" or \"history\"; found keys: a%0A::error::x, trace_id",
+		"::error col=1,file=k.jsonl,line=1,title=agentgate could not evaluate the suite::k.jsonl:1:1: expected a message list under \"messages\", \"trajectory\", \"traj\" or \"history\"; found keys: a%0A::error::x, trace_id",
 	})
 	if !strings.Contains(summary, "```text\nk.jsonl:1:1: expected") {
 		t.Errorf("summary does not quote the error:\n%s", summary)
@@ -128,7 +128,7 @@ func TestActionKeyAndFileNameCannotStartCommands(t *testing.T) {
 		t.Errorf("stderr %q", stderr)
 	}
 	equalLines(t, "runner commands on stdout", runnerCommands(stdout), []string{
-		"::error file=f%0A%3A%3Aadd-mask%3A%3Ax.jsonl,line=1,title=agentgate could not evaluate the suite::f%0A::add-mask::x.jsonl:1:29: invalid JSON: invalid character '}' looking for beginning of value",
+		"::error col=29,file=f%0A%3A%3Aadd-mask%3A%3Ax.jsonl,line=1,title=agentgate could not evaluate the suite::f%0A::add-mask::x.jsonl:1:29: invalid JSON: invalid character '}' looking for beginning of value",
 	})
 }
 

@@ -47,7 +47,7 @@ func (w *traceWorker) work(b *pipeline.Batch, results *[]reliability.Result) (in
 // it does all but the evaluation (for the benchmarks).
 func runReliabilityParallel(ctx context.Context, files []string, p profile.Profile, workers int, decodeOnly bool) (*reliability.Summary, error) {
 	sum := &reliability.Summary{Traces: []reliability.Result{}}
-	if err := reliabilityPipeline(ctx, files, p, workers, decodeOnly, sum, newTraceIDs()); err != nil {
+	if err := reliabilityPipeline(ctx, files, p, workers, decodeOnly, sum, input.NewIDs("trace")); err != nil {
 		return nil, err
 	}
 	return sum, nil
@@ -55,7 +55,7 @@ func runReliabilityParallel(ctx context.Context, files []string, p profile.Profi
 
 // reliabilityPipeline evaluates the trace record files into sum, whose ids (ids) it checks
 // for duplicates along with those already there.
-func reliabilityPipeline(ctx context.Context, files []string, p profile.Profile, workers int, decodeOnly bool, sum *reliability.Summary, ids traceIDs) error {
+func reliabilityPipeline(ctx context.Context, files []string, p profile.Profile, workers int, decodeOnly bool, sum *reliability.Summary, ids *input.IDs) error {
 	newWorker := func() *traceWorker {
 		w := &traceWorker{dec: trace.Decoder{ValidUTF8: true, Reuse: true}} // results keep no memory of a trace
 		if !decodeOnly {
@@ -70,11 +70,14 @@ func reliabilityPipeline(ctx context.Context, files []string, p profile.Profile,
 		}
 		for i := range rs {
 			r := &rs[i]
-			if first, dup := ids.add(r.ID, len(sum.Traces)+i); dup {
-				if first >= len(sum.Traces) {
-					return duplicateID(r.ID, r.File, r.Line, &rs[first-len(sum.Traces)])
+			if first, dup := ids.Add(r.ID, len(sum.Traces)+i); dup {
+				var prev *reliability.Result
+				if first < len(sum.Traces) {
+					prev = &sum.Traces[first]
+				} else { // the first one is in this batch, not yet in sum
+					prev = &rs[first-len(sum.Traces)]
 				}
-				return duplicateID(r.ID, r.File, r.Line, &sum.Traces[first])
+				return ids.Duplicate(r.ID, tracePlace(r), tracePlace(prev))
 			}
 		}
 		sum.Traces = pipeline.Grow(sum.Traces, len(sum.Traces)+len(rs), b.Seen, b.Total)

@@ -115,23 +115,6 @@ func Run(ctx context.Context, in Inputs, o Options) (*Result, error) {
 	return res, nil
 }
 
-// idSet rejects a second record with an id already seen, naming both places.
-type idSet struct {
-	kind string
-	seen map[string]string
-}
-
-func newIDSet(kind string) *idSet { return &idSet{kind: kind, seen: map[string]string{}} }
-
-func (s *idSet) add(id, file string, line int) error {
-	at := fmt.Sprintf("%s:%d", file, line)
-	if first, dup := s.seen[id]; dup {
-		return &input.Error{File: file, Line: line, Msg: fmt.Sprintf("duplicate %s id %s: already used at %s; every %s needs its own id", s.kind, input.Quote(id), first, s.kind)}
-	}
-	s.seen[id] = at
-	return nil
-}
-
 func runReliability(ctx context.Context, patterns []string, o Options) (*reliability.Summary, error) {
 	files, err := input.Expand(patterns)
 	if err != nil {
@@ -155,7 +138,7 @@ func runReliability(ctx context.Context, patterns []string, o Options) (*reliabi
 	// runs of record files between them go through the pipeline. The results stay in file
 	// order, as the sequential reading gives them.
 	sum := &reliability.Summary{Traces: []reliability.Result{}}
-	ids := newTraceIDs()
+	ids := input.NewIDs("trace")
 	ev := reliability.Evaluator{Profile: o.Profile, Brief: true}
 	for i := 0; i < len(files); {
 		if formats[i] == trace.FormatRecords {
@@ -191,10 +174,10 @@ func sniffTraces(files []string) (formats []trace.Format, mixed bool, err error)
 }
 
 // eachWholeFile evaluates the traces of an OTLP file or an Inspect log into sum.
-func eachWholeFile(ctx context.Context, file string, sum *reliability.Summary, ids traceIDs, ev *reliability.Evaluator) error {
+func eachWholeFile(ctx context.Context, file string, sum *reliability.Summary, ids *input.IDs, ev *reliability.Evaluator) error {
 	return trace.EachFile(ctx, file, func(t *trace.Trace) error {
-		if first, dup := ids.add(t.ID, len(sum.Traces)); dup {
-			return duplicateID(t.ID, t.File, t.Line, &sum.Traces[first])
+		if first, dup := ids.Add(t.ID, len(sum.Traces)); dup {
+			return ids.Duplicate(t.ID, input.Place{File: t.File, Line: t.Line}, tracePlace(&sum.Traces[first]))
 		}
 		sum.Add(ev.Evaluate(t))
 		return nil
@@ -205,15 +188,15 @@ func eachWholeFile(ctx context.Context, file string, sum *reliability.Summary, i
 // goroutine: the reference that the parallel pipeline (parallel.go) must match.
 func runReliabilitySequential(ctx context.Context, files []string, p profile.Profile) (*reliability.Summary, error) {
 	sum := &reliability.Summary{Traces: []reliability.Result{}}
-	ids := newTraceIDs()
+	ids := input.NewIDs("trace")
 	ev := reliability.Evaluator{Profile: p, Brief: true}
 	for _, f := range files {
 		err := trace.EachFile(ctx, f, func(t *trace.Trace) error {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			if first, dup := ids.add(t.ID, len(sum.Traces)); dup {
-				return duplicateID(t.ID, t.File, t.Line, &sum.Traces[first])
+			if first, dup := ids.Add(t.ID, len(sum.Traces)); dup {
+				return ids.Duplicate(t.ID, input.Place{File: t.File, Line: t.Line}, tracePlace(&sum.Traces[first]))
 			}
 			sum.Add(ev.Evaluate(t))
 			return nil
@@ -225,26 +208,8 @@ func runReliabilitySequential(ctx context.Context, files []string, p profile.Pro
 	return sum, nil
 }
 
-// traceIDs finds a second trace with an id already seen. It keeps, per id (the result's own
-// string), the number of the trace that had it first: the results say where that was.
-type traceIDs map[string]int32
-
-func newTraceIDs() traceIDs { return traceIDs{} }
-
-// add records the id of trace number n (counting from 0), unless a trace had it before: then
-// it returns that trace's number.
-func (s traceIDs) add(id string, n int) (first int, dup bool) {
-	if f, dup := s[id]; dup {
-		return int(f), true
-	}
-	s[id] = int32(n)
-	return 0, false
-}
-
-// duplicateID is the error for a trace at line of file whose id the trace of first had.
-func duplicateID(id, file string, line int, first *reliability.Result) error {
-	return &input.Error{File: file, Line: line, Msg: fmt.Sprintf("duplicate trace id %s: already used at %s:%d; every trace needs its own id", input.Quote(id), first.File, first.Line)}
-}
+// tracePlace is where the trace of r starts.
+func tracePlace(r *reliability.Result) input.Place { return input.Place{File: r.File, Line: r.Line} }
 
 func runCoherence(ctx context.Context, patterns []string, o Options) (*coherence.Summary, error) {
 	files, err := input.Expand(patterns)
@@ -270,12 +235,12 @@ func runCoherence(ctx context.Context, patterns []string, o Options) (*coherence
 		return n, err
 	}
 	var all []coherence.TaskResult
-	ids := newIDSet("task")
+	ids := input.NewIDs("task")
 	merge := func(_ *pipeline.Batch, results *[]coherence.TaskResult, err error) error {
 		if results != nil {
 			for _, r := range *results {
-				if err := ids.add(r.ID, r.File, r.Line); err != nil {
-					return err
+				if first, dup := ids.Add(r.ID, len(all)); dup {
+					return ids.Duplicate(r.ID, input.Place{File: r.File, Line: r.Line}, taskPlace(&all[first]))
 				}
 				all = append(all, r)
 			}
@@ -294,14 +259,14 @@ func runCoherence(ctx context.Context, patterns []string, o Options) (*coherence
 // goroutine: the reference the parallel pass must match.
 func runCoherenceSequential(ctx context.Context, files []string, p profile.Profile) (*coherence.Summary, error) {
 	var results []coherence.TaskResult
-	ids := newIDSet("task")
+	ids := input.NewIDs("task")
 	for _, f := range files {
 		err := coherence.Each(f, func(t coherence.Task) error {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			if err := ids.add(t.ID, t.File, t.Line); err != nil {
-				return err
+			if first, dup := ids.Add(t.ID, len(results)); dup {
+				return ids.Duplicate(t.ID, input.Place{File: t.File, Line: t.Line}, taskPlace(&results[first]))
 			}
 			results = append(results, coherence.Score(t, p))
 			return nil
@@ -313,6 +278,9 @@ func runCoherenceSequential(ctx context.Context, files []string, p profile.Profi
 	s := coherence.Summarize(results)
 	return &s, nil
 }
+
+// taskPlace is where the task of r starts.
+func taskPlace(r *coherence.TaskResult) input.Place { return input.Place{File: r.File, Line: r.Line} }
 
 // Agreement reads the validators' labels named by in and computes their agreement; it is
 // what Run does for the agreement section, exposed for the seed-compatible CLI.

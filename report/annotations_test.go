@@ -3,11 +3,13 @@ package report
 import (
 	"reflect"
 	"testing"
+
+	"github.com/agentgate/agentgate/report/actions"
 )
 
 func TestAnnotations(t *testing.T) {
 	r := failingResult()
-	got := Annotations(r, MaxAnnotations)
+	got := Annotations(r, actions.MaxAnnotations)
 	want := []Annotation{
 		{File: "evals/tasks.jsonl", Title: "agentgate: gate coherence-min breached", Message: "Mean coherence (RCS) 0.4342 < 0.50."},
 		{Title: "agentgate: gate kappa-min breached", Message: "κ 0.4565 < 0.75."},
@@ -41,8 +43,9 @@ func TestAnnotations(t *testing.T) {
 	if got := Annotations(warnResult(), 10); got != nil {
 		t.Errorf("warn run: %#v", got)
 	}
-	// 20,000 FAIL traces give 10 annotations.
-	if got := Annotations(bigResult(20000), MaxAnnotations); len(got) != MaxAnnotations {
-		t.Errorf("%d annotations", len(got))
+	// 20,000 FAIL traces give 10 annotations, however many are asked for: the action emits
+	// no more.
+	if got := Annotations(bigResult(20000), 25); len(got) != 10 {
+		t.Errorf("%d annotations, want 10", len(got))
 	}
 }

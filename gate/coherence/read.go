@@ -35,7 +35,7 @@ import (
 // fn, and returns it.
 //
 // Each does not look for repeated task ids, which may be legitimate across files (trials of
-// one task); a caller that wants them unique checks each task with a Seen.
+// one task); a caller that wants them unique checks each task's id with an input.IDs.
 func Each(path string, fn func(Task) error) error {
 	return input.Each(path, func(rec input.Record) error { return eachInRecord(rec, fn) })
 }
@@ -44,25 +44,6 @@ func Each(path string, fn func(Task) error) error {
 // the format (".jsonl" suffix or not).
 func EachReader(name string, r io.Reader, fn func(Task) error) error {
 	return input.EachReader(name, r, func(rec input.Record) error { return eachInRecord(rec, fn) })
-}
-
-// Seen finds repeated task ids. The zero value is ready to use.
-type Seen struct {
-	first map[string]Task // id → the first task with it (only File and Line are kept)
-}
-
-// Check remembers t's id and, if a task with the same id was checked before, returns an
-// *input.Error at t's position naming the first one.
-func (s *Seen) Check(t Task) error {
-	if prev, ok := s.first[t.ID]; ok {
-		return &input.Error{File: t.File, Line: t.Line,
-			Msg: fmt.Sprintf("duplicate task id %s: first seen at %s:%d", input.Quote(t.ID), prev.File, prev.Line)}
-	}
-	if s.first == nil {
-		s.first = make(map[string]Task)
-	}
-	s.first[t.ID] = Task{File: t.File, Line: t.Line}
-	return nil
 }
 
 // member is one member of a JSON object.

@@ -168,21 +168,6 @@ func TestEachCallbackErrorStops(t *testing.T) {
 	}
 }
 
-func TestSeen(t *testing.T) {
-	var s Seen
-	tasks := []Task{{ID: "a", File: "x.jsonl", Line: 1}, {ID: "b", File: "x.jsonl", Line: 2}, {ID: "a", File: "y.json", Line: 9}}
-	for _, task := range tasks[:2] {
-		if err := s.Check(task); err != nil {
-			t.Fatal(err)
-		}
-	}
-	err := s.Check(tasks[2])
-	const want = `y.json:9: duplicate task id "a": first seen at x.jsonl:1`
-	if err == nil || err.Error() != want || !input.IsInputError(err) {
-		t.Errorf("Check = %v, want %s", err, want)
-	}
-}
-
 func TestEachUnknownShapeWithManyKeys(t *testing.T) {
 	var keys, quoted []string
 	for i := 21; i >= 0; i-- { // written in reverse: the message sorts them

@@ -41,6 +41,7 @@ const summaryNote = "\n\n> [!NOTE]\n> This summary was cut to stay under the 1 M
 type Annotation struct {
 	File    string
 	Line    int
+	Col     int // 0 when unknown
 	Title   string
 	Message string
 }
@@ -123,8 +124,10 @@ func CutLines(s string, limit int, note string) string {
 func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
 
 // Annotate emits up to MaxAnnotations error annotations as
-// `::error file=…,line=…,title=…::message` workflow commands (fields left
-// out when empty or zero) and returns how many it emitted. Messages go
+// `::error col=…,file=…,line=…,title=…::message` workflow commands (the
+// library sorts the fields; each is left out when empty or zero, line when
+// there is no file, col when there is no line) and returns how many it
+// emitted. Messages go
 // through a format verb, so a % in untrusted text is printed as is; the
 // library escapes line breaks, and commas and colons in fields.
 func Annotate(a *githubactions.Action, anns []Annotation) int {
@@ -138,6 +141,9 @@ func Annotate(a *githubactions.Action, anns []Annotation) int {
 			fields["file"] = an.File
 			if an.Line > 0 {
 				fields["line"] = strconv.Itoa(an.Line)
+				if an.Col > 0 {
+					fields["col"] = strconv.Itoa(an.Col)
+				}
 			}
 		}
 		if an.Title != "" {

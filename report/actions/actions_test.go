@@ -145,13 +145,19 @@ func TestAnnotate(t *testing.T) {
 		{File: "traces/run.jsonl", Line: 12, Title: "agentgate: trace t-1 FAIL", Message: "hallucination 0.90: `search` called, 100% sure"},
 		{Title: "agentgate: gate kappa-min breached", Message: "kappa 0.41 < 0.75\nsecond line"},
 		{File: "tasks.jsonl", Title: "t, with: comma", Message: "m"},
+		{File: "a,b:c%d\ne.json", Line: 3, Col: 14, Title: "bad input", Message: "a,b:c%d\ne.json:3:14: invalid JSON"},
+		{File: "f.json", Col: 5, Message: "no line, so no col"},
+		{Line: 2, Col: 5, Message: "no file, so neither line nor col"},
 	}
-	if n := actions.Annotate(a, anns); n != 3 {
+	if n := actions.Annotate(a, anns); n != 6 {
 		t.Errorf("emitted %d", n)
 	}
 	want := "::error file=traces/run.jsonl,line=12,title=agentgate%3A trace t-1 FAIL::hallucination 0.90: `search` called, 100%25 sure\n" +
 		"::error title=agentgate%3A gate kappa-min breached::kappa 0.41 < 0.75%0Asecond line\n" +
-		"::error file=tasks.jsonl,title=t%2C with%3A comma::m\n"
+		"::error file=tasks.jsonl,title=t%2C with%3A comma::m\n" +
+		"::error col=14,file=a%2Cb%3Ac%25d%0Ae.json,line=3,title=bad input::a,b:c%25d%0Ae.json:3:14: invalid JSON\n" +
+		"::error file=f.json::no line, so no col\n" +
+		"::error::no file, so neither line nor col\n"
 	if stdout.String() != want {
 		t.Errorf("stdout:\n%s\nwant:\n%s", stdout.String(), want)
 	}

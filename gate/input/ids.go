@@ -1,0 +1,53 @@
+package input
+
+import "fmt"
+
+// IDs finds a record whose id an earlier record already had: the one duplicate check of
+// agentgate's readers, so that every kind of id is rejected with the same words (trace ids and
+// task ids in gate; gate/agreement is to use it for repeated qids too).
+//
+// Records are numbered 0, 1, 2, … by the caller, in the order it adds them. Per id, IDs keeps
+// only the number of the record that had it first (an int32: suites have millions of traces),
+// not its place; the caller, which keeps its records anyway, gives that place back when Add
+// reports a duplicate. The zero value is not ready: use NewIDs.
+type IDs struct {
+	kind  string
+	first map[string]int32
+}
+
+// NewIDs returns an empty set for ids of the given kind ("trace", "task"), a word used in
+// the error.
+func NewIDs(kind string) *IDs { return &IDs{kind: kind, first: map[string]int32{}} }
+
+// Add records that record number n has id, unless an earlier record had it: then it records
+// nothing and returns that record's number and true.
+func (s *IDs) Add(id string, n int) (first int, dup bool) {
+	if f, dup := s.first[id]; dup {
+		return int(f), true
+	}
+	s.first[id] = int32(n)
+	return 0, false
+}
+
+// Place is where a record starts; Col is 0 when unknown.
+type Place struct {
+	File      string
+	Line, Col int
+}
+
+// String is file:line, or file:line:col when the column is known.
+func (p Place) String() string {
+	if p.Col > 0 {
+		return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+	}
+	return fmt.Sprintf("%s:%d", p.File, p.Line)
+}
+
+// Duplicate is the error for the record at here whose id the record at first already had,
+// for example
+//
+//	b.jsonl:2: duplicate trace id "run-1": already used at a.jsonl:1; every trace needs its own id
+func (s *IDs) Duplicate(id string, here, first Place) *Error {
+	return &Error{File: here.File, Line: here.Line, Col: here.Col,
+		Msg: fmt.Sprintf("duplicate %s id %s: already used at %s; every %s needs its own id", s.kind, Quote(id), first, s.kind)}
+}

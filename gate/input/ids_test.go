@@ -1,0 +1,34 @@
+package input
+
+import "testing"
+
+func TestIDs(t *testing.T) {
+	for _, c := range []struct {
+		kind        string
+		here, first Place
+		want        string
+	}{
+		{"trace", Place{File: "b.jsonl", Line: 2}, Place{File: "a.jsonl", Line: 1},
+			`b.jsonl:2: duplicate trace id "x\n": already used at a.jsonl:1; every trace needs its own id`},
+		{"task", Place{File: "t.json", Line: 3, Col: 7}, Place{File: "t.json", Line: 1, Col: 2},
+			`t.json:3:7: duplicate task id "x\n": already used at t.json:1:2; every task needs its own id`},
+	} {
+		ids := NewIDs(c.kind)
+		for n, id := range []string{"x\n", "y"} {
+			if first, dup := ids.Add(id, n); dup {
+				t.Fatalf("%s: id %q reported as a duplicate of record %d", c.kind, id, first)
+			}
+		}
+		first, dup := ids.Add("x\n", 2)
+		if !dup || first != 0 {
+			t.Fatalf("%s: Add of a repeated id = %d, %v; want 0, true", c.kind, first, dup)
+		}
+		if first, dup := ids.Add("y", 3); !dup || first != 1 {
+			t.Errorf("%s: Add of y again = %d, %v; want 1, true", c.kind, first, dup)
+		}
+		err := ids.Duplicate("x\n", c.here, c.first)
+		if err.Error() != c.want || err.Col != c.here.Col {
+			t.Errorf("%s: error\n%v (col %d)\nwant\n%s", c.kind, err, err.Col, c.want)
+		}
+	}
+}
