@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -9,12 +10,24 @@ import (
 
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/gate/compare"
+	"github.com/agentgate/agentgate/gate/input"
 	"github.com/agentgate/agentgate/report"
 )
 
-// runGate is `agentgate gate`: what the action runs.
-func runGate(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
-	fs := newFlagSet("gate", "[flags]", stderr)
+// The commands runGate runs.
+const (
+	cmdGate  = "gate"  // what the action runs
+	cmdMerge = "merge" // gate with the shards' reports named as arguments
+)
+
+// runGate is `agentgate gate`, what the action runs, and `agentgate merge REPORT.json…`,
+// which is gate with the reports as its merge setting (SPEC §14).
+func runGate(ctx context.Context, cmd string, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+	synopsis := "[flags]"
+	if cmd == cmdMerge {
+		synopsis = "[flags] REPORT.json..."
+	}
+	fs := newFlagSet(cmd, synopsis, stderr)
 	flags := map[string]setting{}
 	str := func(name, help string) {
 		fs.Func(name, help, func(v string) error {
@@ -42,6 +55,7 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer, geten
 	list("pairs", "merged Scholar/Auditor label pairs")
 	list("scholar", "the Scholar's labels (with --auditor)")
 	list("auditor", "the Auditor's labels (with --scholar)")
+	list("merge", "the JSON reports of a sharded suite's shards, to merge into one report")
 	str(gate.CoherenceMin, "mean RCS must be at least this (default 0.50)")
 	str(gate.PAMin, "percent agreement must be at least this (default 0.90)")
 	str(gate.KappaMin, "Cohen's kappa must be at least this (default 0.75)")
@@ -71,7 +85,17 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer, geten
 		}
 		return gate.ExitError
 	}
-	if len(pos) > 0 {
+	switch {
+	case cmd == cmdMerge && len(pos) == 0 && flags["merge"].value == "":
+		return fail(stderr, errors.New("merge: name the shards' JSON reports: agentgate merge [flags] REPORT.json..."))
+	case cmd == cmdMerge:
+		for _, p := range pos {
+			if old, ok := flags["merge"]; ok {
+				p = old.value + "\n" + p
+			}
+			flags["merge"] = setting{p, "merge's arguments"}
+		}
+	case len(pos) > 0:
 		return fail(stderr, fmt.Errorf("gate takes no arguments, got %q: name input files with --traces, --tasks, --pairs or --scholar/--auditor", pos[0]))
 	}
 
@@ -107,7 +131,7 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer, geten
 	in := cfg.inputs
 	cfg.options.Source.Inputs = &in
 	cfg.options.Baseline = resolveBaseline(ctx, cfg, act)
-	res, err := gate.Run(ctx, cfg.inputs, cfg.options)
+	res, err := evaluate(ctx, cfg)
 	if err != nil {
 		return act.failRun(fail(stderr, err), err)
 	}
@@ -134,6 +158,31 @@ func runGate(ctx context.Context, args []string, stdout, stderr io.Writer, geten
 		act.publish(ctx, res, cfg, stderr)
 	}
 	return res.ExitCode
+}
+
+// evaluate runs the gate over cfg's inputs, or merges the shards' reports cfg names with
+// them. After a merge, cfg's inputs are the patterns of the whole suite, for the report's
+// command that reproduces it.
+func evaluate(ctx context.Context, cfg *gateConfig) (*gate.Result, error) {
+	if len(cfg.merge) == 0 {
+		return gate.Run(ctx, cfg.inputs, cfg.options)
+	}
+	files, err := input.Expand(cfg.merge)
+	if err != nil {
+		return nil, fmt.Errorf("merge: %w", err)
+	}
+	shards := make([]gate.Shard, len(files))
+	for i, f := range files {
+		if shards[i], err = gate.ReadShard(f); err != nil {
+			return nil, err
+		}
+	}
+	res, err := gate.Merge(ctx, shards, cfg.inputs, cfg.options)
+	if err != nil {
+		return nil, err
+	}
+	cfg.inputs = *res.Source.Inputs
+	return res, nil
 }
 
 // reportSource says which run the report comes from (SPEC §10): the commit, ref and run under

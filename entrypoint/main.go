@@ -24,6 +24,9 @@ const usage = `agentgate: a pre-merge gate for AI agents.
 
 Usage:
   agentgate gate [flags]          evaluate traces, tasks and validator labels against the gates
+  agentgate merge [flags] REPORT.json...
+                                  merge the JSON reports of a sharded suite into the report of
+                                  one run over all of it, and gate that
   agentgate rs1 [FILE | --stdin]  RS-1 ReliabilityReport for one trace (drop-in for the RS-1 CLI)
   agentgate rcs --tasks FILE      RCS harness results for a task file
   agentgate consistency --pairs FILE | --scholar FILE --auditor FILE
@@ -58,7 +61,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	cmd, rest := args[0], args[1:]
 	switch cmd {
 	case "gate":
-		return runGate(ctx, rest, stdout, stderr, getenv)
+		return runGate(ctx, cmdGate, rest, stdout, stderr, getenv)
+	case "merge":
+		return runGate(ctx, cmdMerge, rest, stdout, stderr, getenv)
 	case "rs1":
 		return runRS1(rest, stdin, stdout, stderr)
 	case "rcs":

@@ -17,7 +17,7 @@ import (
 // settingKeys are the gate's settings: the action's input names, the --flags and the config
 // file's keys are all the same words.
 var settingKeys = []string{
-	"traces", "tasks", "pairs", "scholar", "auditor",
+	"traces", "tasks", "pairs", "scholar", "auditor", "merge",
 	gate.CoherenceMin, gate.PAMin, gate.KappaMin, gate.AbstainMax, gate.MaxFailedTraces,
 	"baseline", "baseline-artifact", compare.FailOnRegression, compare.MaxNewFailures, regressionAlpha,
 	compare.PassKMin, passK,
@@ -97,7 +97,10 @@ func (s settings) bool(key string, def bool) (bool, error) {
 
 // gateConfig is everything `agentgate gate` needs, parsed and checked.
 type gateConfig struct {
-	inputs    gate.Inputs
+	inputs gate.Inputs
+	// merge are the patterns of the shards' JSON reports to merge (SPEC §14); empty for a run
+	// over the inputs alone.
+	merge     []string
 	options   gate.Options
 	jsonPath  string
 	mdPath    string
@@ -117,6 +120,7 @@ func (s settings) gateConfig() (*gateConfig, error) {
 			Traces: s.list("traces"), Tasks: s.list("tasks"), Pairs: s.list("pairs"),
 			Scholar: s.list("scholar"), Auditor: s.list("auditor"),
 		},
+		merge:    s.list("merge"),
 		jsonPath: s.str("json"), mdPath: s.str("markdown"), junitPath: s.str("junit"),
 		token: s.str("github-token"), prNumber: strings.TrimSpace(s.str("pr-number")),
 	}

@@ -75,8 +75,23 @@ func Run(ctx context.Context, in Inputs, o Options) (*Result, error) {
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
+	if err := o.prepare(); err != nil {
+		return nil, err
+	}
+	res := &Result{Profile: o.Profile, Source: o.Source}
+	if err := res.evaluate(ctx, in, o); err != nil {
+		return nil, err
+	}
+	if err := res.conclude(o); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// prepare checks the options and fills in the defaults of those left zero.
+func (o *Options) prepare() error {
 	if err := o.Thresholds.Validate(); err != nil {
-		return nil, &UsageError{err.Error()}
+		return &UsageError{err.Error()}
 	}
 	if o.Profile == "" {
 		o.Profile = profile.Default
@@ -85,34 +100,43 @@ func Run(ctx context.Context, in Inputs, o Options) (*Result, error) {
 		o.Compare = compare.DefaultOptions()
 	}
 	if err := o.Compare.Validate(); err != nil {
-		return nil, &UsageError{err.Error()}
+		return &UsageError{err.Error()}
 	}
-	res := &Result{Profile: o.Profile, Source: o.Source}
+	return nil
+}
+
+// evaluate runs the evaluators whose inputs are given, each into its section of r.
+func (r *Result) evaluate(ctx context.Context, in Inputs, o Options) error {
 	var err error
 	if len(in.Traces) > 0 {
-		if res.Reliability, err = runReliability(ctx, in.Traces, o); err != nil {
-			return nil, err
+		if r.Reliability, err = runReliability(ctx, in.Traces, o); err != nil {
+			return err
 		}
 	}
 	if len(in.Tasks) > 0 {
-		if res.Coherence, err = runCoherence(ctx, in.Tasks, o); err != nil {
-			return nil, err
+		if r.Coherence, err = runCoherence(ctx, in.Tasks, o); err != nil {
+			return err
 		}
 	}
 	if len(in.Pairs) > 0 || len(in.Scholar) > 0 {
-		if res.Agreement, err = runAgreement(ctx, in, o); err != nil {
-			return nil, err
+		if r.Agreement, err = runAgreement(ctx, in, o); err != nil {
+			return err
 		}
 	}
-	headTrials := trials(res.Reliability)
-	res.PassK = compare.PassKOf(headTrials)
+	return nil
+}
+
+// conclude computes pass^k and the comparison from r's sections, then decides the verdict.
+func (r *Result) conclude(o Options) error {
+	headTrials := trials(r.Reliability)
+	r.PassK = compare.PassKOf(headTrials)
 	if o.Baseline != nil {
-		if err := res.compareWith(o.Baseline, headTrials, o.Compare); err != nil {
-			return nil, err
+		if err := r.compareWith(o.Baseline, headTrials, o.Compare); err != nil {
+			return err
 		}
 	}
-	res.Decide(o.Thresholds, o.FailOn)
-	return res, nil
+	r.Decide(o.Thresholds, o.FailOn)
+	return nil
 }
 
 func runReliability(ctx context.Context, patterns []string, o Options) (*reliability.Summary, error) {
@@ -300,6 +324,7 @@ func runAgreement(ctx context.Context, in Inputs, o Options) (*agreement.Summary
 				return nil, err
 			}
 			s := agreement.Compute(pairs, nil, o.Profile)
+			s.Files = agreement.FilesOf(pairs)
 			return &s, nil
 		}
 		s, err := agreement.EvaluateMerged(ctx, files, o.Profile, o.Workers)
@@ -324,6 +349,7 @@ func runAgreement(ctx context.Context, in Inputs, o Options) (*agreement.Summary
 		return nil, unmatchedError(unmatched)
 	}
 	s := agreement.Compute(pairs, unmatched, o.Profile)
+	s.Joined = true
 	return &s, nil
 }
 

@@ -37,7 +37,7 @@ func evaluateMerged(ctx context.Context, files []string, p profile.Profile, o pi
 	if err != nil {
 		return Summary{}, err
 	}
-	s := Summary{Items: m.items.items()}
+	s := Summary{Items: m.items.items(), Files: m.perFile}
 	m.tally.summarize(&s, p)
 	return s, nil
 }
@@ -152,6 +152,8 @@ type pairMerger struct {
 	files  []fileStart
 	lines  lineRuns
 	cols   columns
+	// perFile counts the items of each file, for Summary.Files.
+	perFile []FileItems
 }
 
 // fileStart is the index of the first item of a file.
@@ -171,6 +173,10 @@ func (m *pairMerger) merge(b *pipeline.Batch, out *pairBatch, err error) error {
 		}
 		m.items.appendBuilder(&out.items)
 		m.tally.addAll(&out.tally)
+		if k := len(m.perFile); k == 0 || m.perFile[k-1].File != b.File {
+			m.perFile = append(m.perFile, FileItems{File: b.File})
+		}
+		m.perFile[len(m.perFile)-1].Items += len(out.items.recs)
 		if m.hashes != nil {
 			if len(m.files) == 0 || m.files[len(m.files)-1].name != b.File {
 				m.files = append(m.files, fileStart{first: base, name: b.File})

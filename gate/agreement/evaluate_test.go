@@ -19,7 +19,9 @@ func sequential(paths []string, p profile.Profile) (Summary, string) {
 	if err != nil {
 		return Summary{}, err.Error()
 	}
-	return Compute(pairs, nil, p), ""
+	s := Compute(pairs, nil, p)
+	s.Files = FilesOf(pairs)
+	return s, ""
 }
 
 // checkSame runs EvaluateMerged over paths with several numbers of workers and the smallest

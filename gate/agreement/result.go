@@ -66,4 +66,16 @@ type Summary struct {
 	Items            Items       `json:"items"`
 	Confusion        [4][4]int   `json:"confusion"`          // rows scholar, columns auditor, in Labels order
 	Warnings         []string    `json:"warnings,omitempty"` // e.g. the kappa paradox
+	// Files are the merged pairs files that gave items, in reading order, with how many
+	// each gave: what a merge of shard reports orders the items by (SPEC §14).
+	Files []FileItems `json:"files,omitempty"`
+	// Joined says the items were joined by qid from scholar and auditor files, and so are
+	// sorted by qid across all of them; Files is then nil.
+	Joined bool `json:"joined,omitempty"`
+}
+
+// FileItems is how many items a merged pairs file gave.
+type FileItems struct {
+	File  string `json:"file"`
+	Items int    `json:"items"`
 }

@@ -1,0 +1,312 @@
+package gate
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"unicode/utf8"
+
+	"github.com/agentgate/agentgate/gate/agreement"
+	"github.com/agentgate/agentgate/gate/coherence"
+	"github.com/agentgate/agentgate/gate/compare"
+	"github.com/agentgate/agentgate/gate/input"
+	"github.com/agentgate/agentgate/gate/reliability"
+	"github.com/agentgate/agentgate/gate/verdict"
+)
+
+// MaxShardSize is the most bytes ReadShard reads of a report: a shard's report comes from an
+// artifact, which is untrusted, so its size is bounded like a baseline's.
+const MaxShardSize = compare.MaxBaselineSize
+
+// Shard is the JSON report (SPEC §5) of one shard of a suite, as `gate --json` wrote it.
+type Shard struct {
+	Name   string // the report file, for messages
+	Report *Result
+}
+
+// ReadShard reads the JSON report at path for a merge. Content that is not a report of this
+// version (bad JSON, a member of the wrong type or unknown, another schema, a verdict that
+// is none of the three) is an *input.Error naming the file, and the line and column where
+// there is one.
+func ReadShard(path string) (Shard, error) {
+	f, err := input.Open(path)
+	if err != nil {
+		return Shard{}, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxShardSize+1))
+	if err != nil {
+		return Shard{}, fmt.Errorf("reading %s: %w", path, err)
+	}
+	if len(data) > MaxShardSize {
+		return Shard{}, &input.Error{File: path, Msg: fmt.Sprintf("larger than %d bytes: not read", MaxShardSize)}
+	}
+	r, err := decodeShard(path, data)
+	if err != nil {
+		return Shard{}, err
+	}
+	return Shard{Name: path, Report: r}, nil
+}
+
+// decodeShard decodes a report: first its schema alone, so that a report of another version
+// is refused as such rather than for a member it lacks, then the whole of it, strictly.
+func decodeShard(name string, data []byte) (*Result, error) {
+	var head struct {
+		Schema *int `json:"schema"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return nil, shardError(name, data, err, -1)
+	}
+	switch {
+	case head.Schema == nil:
+		return nil, &input.Error{File: name, Msg: `not an agentgate JSON report: it has no "schema"`}
+	case *head.Schema != SchemaVersion:
+		return nil, &input.Error{File: name, Msg: fmt.Sprintf("a report of schema %d, but this agentgate merges schema %d: gate every shard with the same agentgate version as the merge", *head.Schema, SchemaVersion)}
+	}
+	r := new(Result)
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(r); err != nil {
+		return nil, shardError(name, data, err, dec.InputOffset())
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, shardError(name, data, errors.New("more after the report's closing brace"), dec.InputOffset())
+	}
+	if s := r.Reliability; s != nil {
+		for i := range s.Traces {
+			if v := s.Traces[i].Verdict; v != verdict.Pass && v != verdict.Warn && v != verdict.Fail {
+				return nil, &input.Error{File: name, Msg: fmt.Sprintf("reliability.traces[%d] has verdict %s, not PASS, WARN or FAIL", i, input.Quote(string(v)))}
+			}
+		}
+	}
+	return r, nil
+}
+
+// shardError places a decoding error: at the offset the error names, or else at off (where
+// the decoder stopped; -1 when unknown).
+func shardError(name string, data []byte, err error, off int64) error {
+	msg := err.Error()
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		off, msg = se.Offset-1, "not valid JSON: "+se.Error()
+	case errors.As(err, &te):
+		off, msg = te.Offset, fmt.Sprintf("%s is %s, which does not fit a report", te.Field, input.JSONKind(te.Value))
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		off, msg = int64(len(data)), "the JSON ends early"
+	}
+	if off < 0 || off > int64(len(data)) {
+		return &input.Error{File: name, Msg: msg}
+	}
+	line, col := lineCol(data[:off])
+	return &input.Error{File: name, Line: line, Col: col, Msg: msg}
+}
+
+// lineCol is the line and column (in characters, from 1) just after text.
+func lineCol(text []byte) (line, col int) {
+	nl := bytes.LastIndexByte(text, '\n')
+	return bytes.Count(text, []byte{'\n'}) + 1, utf8.RuneCount(text[nl+1:]) + 1
+}
+
+// Merge combines the reports of disjoint shards of one suite into the report one run over
+// all their files gives (SPEC §14), and evaluates in, the inputs of sections no shard holds.
+// Exact means exact: the traces and tasks are put in the order of their files (by name, as
+// input.Expand orders them), then the counts, sums and agreement measures are computed again
+// from them, never from the shards' figures; pass^k, the comparison with o.Baseline, the
+// gates and the verdict follow from o as in Run. A trace, task or qid in two shards, a file
+// read by two shards, a shard of another profile or agentgate version are errors.
+func Merge(ctx context.Context, shards []Shard, in Inputs, o Options) (*Result, error) {
+	if err := o.prepare(); err != nil {
+		return nil, err
+	}
+	if len(shards) == 0 {
+		return nil, &UsageError{"nothing to merge: name the shards' JSON reports"}
+	}
+	first := shards[0]
+	for _, s := range shards {
+		if s.Report.Profile != o.Profile {
+			return nil, &UsageError{fmt.Sprintf("%s was gated with profile %q, but the merge uses %q: give the merge the shards' profile", s.Name, s.Report.Profile, o.Profile)}
+		}
+		if v, w := s.Report.Source.Version, first.Report.Source.Version; v != w {
+			return nil, &UsageError{fmt.Sprintf("%s was written by agentgate %s, %s by %s: gate every shard with the same version", s.Name, input.Quote(v), first.Name, input.Quote(w))}
+		}
+	}
+	res := &Result{Profile: o.Profile, Source: o.Source}
+	res.Source.Inputs = joinInputs(o.Source.Inputs, shards)
+	var err error
+	if res.Reliability, err = mergeReliability(shards); err != nil {
+		return nil, err
+	}
+	if res.Coherence, err = mergeCoherence(shards); err != nil {
+		return nil, err
+	}
+	var parts []agreement.Part
+	for _, s := range shards {
+		if a := s.Report.Agreement; a != nil {
+			parts = append(parts, agreement.Part{Name: s.Name, Summary: a})
+		}
+	}
+	if len(parts) > 0 {
+		if res.Agreement, err = agreement.Merge(parts, o.Profile); err != nil {
+			return nil, err
+		}
+	}
+	for _, c := range []struct {
+		name    string
+		given   bool
+		inShard bool
+	}{
+		{"traces", len(in.Traces) > 0, res.Reliability != nil},
+		{"tasks", len(in.Tasks) > 0, res.Coherence != nil},
+		{"labels", len(in.Pairs)+len(in.Scholar)+len(in.Auditor) > 0, res.Agreement != nil},
+	} {
+		if c.given && c.inShard {
+			return nil, &UsageError{fmt.Sprintf("%s were given to the merge, but the shards' reports hold them already: give each section either to the shards or to the merge", c.name)}
+		}
+	}
+	if len(in.Traces)+len(in.Tasks)+len(in.Pairs)+len(in.Scholar)+len(in.Auditor) > 0 {
+		if err := in.Validate(); err != nil {
+			return nil, err
+		}
+		if err := res.evaluate(ctx, in, o); err != nil {
+			return nil, err
+		}
+	}
+	if err := res.conclude(o); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// joinInputs is the merge's own inputs, then each shard's patterns not already listed, in
+// shard order: what a run over the whole suite is given.
+func joinInputs(own *Inputs, shards []Shard) *Inputs {
+	var out Inputs
+	add := func(in *Inputs) {
+		if in == nil {
+			return
+		}
+		for _, l := range []struct{ to, from *[]string }{
+			{&out.Traces, &in.Traces}, {&out.Tasks, &in.Tasks}, {&out.Pairs, &in.Pairs},
+			{&out.Scholar, &in.Scholar}, {&out.Auditor, &in.Auditor},
+		} {
+			for _, p := range *l.from {
+				if !slices.Contains(*l.to, p) {
+					*l.to = append(*l.to, p)
+				}
+			}
+		}
+	}
+	add(own)
+	for _, s := range shards {
+		add(s.Report.Source.Inputs)
+	}
+	return &out
+}
+
+// placed is a record of a shard: its file, for the order, and the shard it came from.
+type placed[T any] struct {
+	file  string
+	shard int
+	rec   *T
+}
+
+// inFileOrder lists the records of every shard in the order of their files, keeping each
+// file's own order, and refuses a file that two shards read.
+func inFileOrder[T any](shards []Shard, kind string, list func(*Result) []T, file func(*T) string) ([]placed[T], error) {
+	var all []placed[T]
+	for i, s := range shards {
+		recs := list(s.Report)
+		for j := range recs {
+			all = append(all, placed[T]{file(&recs[j]), i, &recs[j]})
+		}
+	}
+	slices.SortStableFunc(all, func(a, b placed[T]) int { return cmp.Compare(a.file, b.file) })
+	for i := 1; i < len(all); i++ {
+		if a, b := all[i-1], all[i]; a.file == b.file && a.shard != b.shard {
+			return nil, &input.Error{File: shards[b.shard].Name, Msg: fmt.Sprintf("%s file %s was read by shard %s too: shards must read disjoint files", kind, input.Quote(a.file), shards[a.shard].Name)}
+		}
+	}
+	return all, nil
+}
+
+// mergeReliability merges the shards' traces; nil when no shard has any section of them.
+func mergeReliability(shards []Shard) (*reliability.Summary, error) {
+	has := false
+	for _, s := range shards {
+		has = has || s.Report.Reliability != nil
+	}
+	if !has {
+		return nil, nil
+	}
+	all, err := inFileOrder(shards, "traces",
+		func(r *Result) []reliability.Result {
+			if r.Reliability == nil {
+				return nil
+			}
+			return r.Reliability.Traces
+		},
+		func(t *reliability.Result) string { return t.File })
+	if err != nil {
+		return nil, err
+	}
+	sum := &reliability.Summary{Traces: make([]reliability.Result, 0, len(all))}
+	ids := input.NewIDs("trace")
+	for i, p := range all {
+		t := p.rec
+		if first, dup := ids.Add(t.ID, i); dup {
+			return nil, duplicateAcross(ids, t.ID, input.Place{File: t.File, Line: t.Line}, shards[p.shard].Name,
+				input.Place{File: all[first].rec.File, Line: all[first].rec.Line}, shards[all[first].shard].Name)
+		}
+		sum.Add(*t)
+	}
+	return sum, nil
+}
+
+// mergeCoherence merges the shards' tasks; nil when no shard has any section of them.
+func mergeCoherence(shards []Shard) (*coherence.Summary, error) {
+	has := false
+	for _, s := range shards {
+		has = has || s.Report.Coherence != nil
+	}
+	if !has {
+		return nil, nil
+	}
+	all, err := inFileOrder(shards, "tasks",
+		func(r *Result) []coherence.TaskResult {
+			if r.Coherence == nil {
+				return nil
+			}
+			return r.Coherence.Tasks
+		},
+		func(t *coherence.TaskResult) string { return t.File })
+	if err != nil {
+		return nil, err
+	}
+	results := make([]coherence.TaskResult, len(all))
+	ids := input.NewIDs("task")
+	for i, p := range all {
+		t := p.rec
+		if first, dup := ids.Add(t.ID, i); dup {
+			return nil, duplicateAcross(ids, t.ID, input.Place{File: t.File, Line: t.Line}, shards[p.shard].Name,
+				input.Place{File: all[first].rec.File, Line: all[first].rec.Line}, shards[all[first].shard].Name)
+		}
+		results[i] = *t
+	}
+	s := coherence.Summarize(results)
+	return &s, nil
+}
+
+// duplicateAcross is the error of one run for an id at here that first already had, naming
+// the shards' reports they are in.
+func duplicateAcross(ids *input.IDs, id string, here input.Place, hereShard string, first input.Place, firstShard string) error {
+	err := ids.Duplicate(id, here, first)
+	err.Msg += fmt.Sprintf(" (shards %s and %s)", firstShard, hereShard)
+	return err
+}
