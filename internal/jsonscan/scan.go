@@ -372,3 +372,10 @@ func Validate(data []byte) error {
 	}
 	return nil
 }
+
+// AtEOF reports whether err is an *Error saying that the text ended before the value was
+// complete: a reader holding a window of a longer file reads on and scans again.
+func AtEOF(err error) bool {
+	e, ok := err.(*Error)
+	return ok && e.EOF
+}

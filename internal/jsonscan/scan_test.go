@@ -62,6 +62,9 @@ func TestValidateErrors(t *testing.T) {
 			continue
 		}
 		msg, off, eof := errOf(t, err)
+		if AtEOF(err) != c.eof {
+			t.Errorf("%q: AtEOF %v", c.in, AtEOF(err))
+		}
 		if msg != c.msg || off != c.off || eof != c.eof {
 			t.Errorf("%q: %q at %d (eof %v), want %q at %d (eof %v)", c.in, msg, off, eof, c.msg, c.off, c.eof)
 		}
