@@ -41,7 +41,7 @@ func TestHugeValuesInErrors(t *testing.T) {
 		}, `d.jsonl:2: duplicate task id "` + head + `"` + more + `: already used at d.jsonl:1; every task needs its own id`},
 		{"task field", func() gate.Inputs {
 			return gate.Inputs{Tasks: []string{writeFile(t, dir, "f.jsonl", `{"id": "`+big+`", "intent": 1, "understanding": "a", "action": "a"}`+"\n")}}
-		}, `f.jsonl:1:10485782: task "` + head + `"` + more + `: field "intent": expected a string, found a JSON number`},
+		}, `f.jsonl:1:10485782: task "` + head + `"` + more + `: field "intent": expected a string, found a number`},
 		{"task keys", func() gate.Inputs {
 			return gate.Inputs{Tasks: []string{writeFile(t, dir, "g.jsonl", `{"`+big+`": 1}`+"\n")}}
 		}, `g.jsonl:1:1: expected a task ("id" or "task_id", "intent", "understanding", "action") or an RCS harness results file ("model", "average_rcs", "results"), found keys "` + head + `"` + more},

@@ -2,7 +2,6 @@ package coherence
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -10,10 +9,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/agentgate/agentgate/gate/input"
-	"github.com/agentgate/agentgate/gate/pystr"
+	"github.com/agentgate/agentgate/internal/jsonscan"
 )
 
 // Each streams the tasks of the file at path to fn, in file order (SPEC §2.2). The file is
@@ -54,136 +52,26 @@ type member struct {
 }
 
 // members splits the JSON object data, which starts at offset base of its record, into its
-// members. data must be valid JSON (json.Valid has said so): the splitter only walks it, so
-// that a task costs no decoder and no copies (raw values are slices of data).
-func members(data []byte, base int) ([]member, bool) {
-	i := skipSpace(data, 0)
-	if i >= len(data) || data[i] != '{' {
-		return nil, false
-	}
+// members, checking it (jsonscan.EachMember), so that a task costs no decoder and no copies of
+// its values (raw values are slices of data). Keys are decoded as encoding/json does.
+func members(data []byte, base int) ([]member, error) {
 	ms := make([]member, 0, 8)
-	i = skipSpace(data, i+1)
-	if i < len(data) && data[i] == '}' {
-		return ms, true
-	}
-	for i < len(data) && data[i] == '"' {
-		end := skipValue(data, i)
-		key, ok := jsonKey(data[i:end])
-		if !ok {
-			return nil, false
-		}
-		if i = skipSpace(data, end); i >= len(data) || data[i] != ':' {
-			return nil, false
-		}
-		i = skipSpace(data, i+1)
-		end = skipValue(data, i)
-		if end <= i {
-			return nil, false
-		}
-		ms = append(ms, member{key: key, off: base + i, raw: data[i:end]})
-		if i = skipSpace(data, end); i < len(data) && data[i] == ',' {
-			i = skipSpace(data, i+1)
-			continue
-		}
-		return ms, i < len(data) && data[i] == '}'
-	}
-	return nil, false
+	_, err := jsonscan.EachMember(data, 0, func(key []byte, start, end int) error {
+		ms = append(ms, member{key: jsonscan.Unquote(key, jsonscan.Replace), off: base + start, raw: data[start:end]})
+		return nil
+	})
+	return ms, err
 }
 
 // elements splits the JSON array data, which starts at offset base of its record, into its
-// elements, each with its offset. data must be valid JSON.
-func elements(data []byte, base int) ([]member, bool) {
-	i := skipSpace(data, 0)
-	if i >= len(data) || data[i] != '[' {
-		return nil, false
-	}
+// elements, each with its offset.
+func elements(data []byte, base int) ([]member, error) {
 	var es []member
-	i = skipSpace(data, i+1)
-	if i < len(data) && data[i] == ']' {
-		return es, true
-	}
-	for i < len(data) {
-		end := skipValue(data, i)
-		if end <= i {
-			return nil, false
-		}
-		es = append(es, member{off: base + i, raw: data[i:end]})
-		if i = skipSpace(data, end); i < len(data) && data[i] == ',' {
-			i = skipSpace(data, i+1)
-			continue
-		}
-		return es, i < len(data) && data[i] == ']'
-	}
-	return nil, false
-}
-
-// jsonKey decodes an object key, quotes included: as written when it is plain ASCII, else
-// as encoding/json decodes it (escapes, and invalid UTF-8 replaced).
-func jsonKey(q []byte) (string, bool) {
-	if len(q) < 2 {
-		return "", false
-	}
-	for _, c := range q[1 : len(q)-1] {
-		if c == '\\' || c >= utf8.RuneSelf {
-			var k string
-			if err := json.Unmarshal(q, &k); err != nil {
-				return "", false
-			}
-			return k, true
-		}
-	}
-	return string(q[1 : len(q)-1]), true
-}
-
-// skipSpace returns the offset of the first byte at or after i that is not JSON white space.
-func skipSpace(data []byte, i int) int {
-	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// skipValue returns the offset just past the JSON value starting at i, in valid JSON.
-func skipValue(data []byte, i int) int {
-	if i >= len(data) {
-		return i
-	}
-	switch data[i] {
-	case '"':
-		for j := i + 1; j < len(data); j++ {
-			switch data[j] {
-			case '\\':
-				j++
-			case '"':
-				return j + 1
-			}
-		}
-		return len(data)
-	case '{', '[':
-		depth := 0
-		for j := i; j < len(data); j++ {
-			switch data[j] {
-			case '"':
-				j = skipValue(data, j) - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				if depth--; depth == 0 {
-					return j + 1
-				}
-			}
-		}
-		return len(data)
-	}
-	j := i
-	for j < len(data) {
-		switch data[j] {
-		case ',', '}', ']', ' ', '\t', '\n', '\r':
-			return j
-		}
-		j++
-	}
-	return j
+	_, err := jsonscan.EachElement(data, 0, func(start, end int) error {
+		es = append(es, member{off: base + start, raw: data[start:end]})
+		return nil
+	})
+	return es, err
 }
 
 // lookup returns the last member named key (JSON parsers, Python's included, keep the last of
@@ -197,22 +85,8 @@ func lookup(ms []member, key string) (member, bool) {
 	return member{}, false
 }
 
-// kind names the type of a JSON value for an error message.
-func kind(raw []byte) string {
-	switch raw[0] {
-	case '"':
-		return "a JSON string"
-	case '{':
-		return "a JSON object"
-	case '[':
-		return "a JSON array"
-	case 't', 'f':
-		return "a JSON bool"
-	case 'n':
-		return "null"
-	}
-	return "a JSON number"
-}
+// kind names the type of a JSON value for an error message: "a string", "true", ….
+func kind(raw []byte) string { return jsonscan.KindOfValue(raw).String() }
 
 func hasAny(ms []member, keys ...string) bool {
 	for _, k := range keys {
@@ -230,20 +104,17 @@ func EachInRecord(rec input.Record, fn func(Task) error) error { return eachInRe
 
 // eachInRecord passes the tasks of one record to fn.
 func eachInRecord(rec input.Record, fn func(Task) error) error {
-	if !json.Valid(rec.Data) { // JSON Lines records reach us unparsed
-		var v any
-		if err := rec.Decode(&v); err != nil {
-			return err
-		}
-		return rec.Errorf("invalid JSON")
+	if err := jsonscan.Validate(rec.Data); err != nil { // JSON Lines records reach us unparsed
+		e := err.(*jsonscan.Error)
+		return rec.ErrorAt(e.Off, "invalid JSON: %s", e.Msg)
 	}
-	start := len(rec.Data) - len(bytes.TrimLeft(rec.Data, " \t\r\n"))
+	start := jsonscan.SkipSpace(rec.Data, 0)
 	data := rec.Data[start:]
 	if data[0] != '{' {
 		return rec.ErrorAt(start, "expected a task object or an RCS harness results file, found %s", kind(data))
 	}
-	ms, ok := members(data, start)
-	if !ok {
+	ms, err := members(data, start)
+	if err != nil { // cannot happen: the record is valid JSON
 		return rec.ErrorAt(start, "invalid JSON object")
 	}
 	lines := lineCounter{rec: rec}
@@ -286,14 +157,14 @@ func eachInHarness(rec input.Record, ms []member, start int, lines *lineCounter,
 		if m.raw[0] != '"' {
 			return rec.ErrorAt(m.off, "field %q: expected a string, found %s", "model", kind(m.raw))
 		}
-		_ = json.Unmarshal(m.raw, &model) // valid JSON string: cannot fail
+		model = jsonscan.Unquote(m.raw, jsonscan.Replace)
 	}
 	res, _ := lookup(ms, "results")
 	if res.raw[0] != '[' {
 		return rec.ErrorAt(res.off, "field %q: expected an array of results, found %s", "results", kind(res.raw))
 	}
-	es, ok := elements(res.raw, res.off)
-	if !ok {
+	es, err := elements(res.raw, res.off)
+	if err != nil {
 		return rec.ErrorAt(res.off, "field %q: invalid JSON array", "results")
 	}
 	if len(es) == 0 {
@@ -304,8 +175,8 @@ func eachInHarness(rec input.Record, ms []member, start int, lines *lineCounter,
 		if e.raw[0] != '{' {
 			return rec.ErrorAt(e.off, "%sexpected a result object, found %s", where, kind(e.raw))
 		}
-		ems, ok := members(e.raw, e.off)
-		if !ok {
+		ems, err := members(e.raw, e.off)
+		if err != nil {
 			return rec.ErrorAt(e.off, "%sinvalid JSON object", where)
 		}
 		t, err := parseTask(rec, ems, e.off, lines.at(e.off), model, where)
@@ -392,17 +263,13 @@ func parseTask(rec input.Record, ms []member, start, line int, model, where stri
 		if m.raw[0] != '"' {
 			return t, rec.ErrorAt(m.off, "%sfield %q: expected a string, found %s", prefix, f.key, kind(m.raw))
 		}
-		if err := json.Unmarshal(m.raw, f.dst); err != nil {
-			return t, rec.ErrorAt(m.off, "%sfield %q: %v", prefix, f.key, err)
-		}
+		*f.dst = jsonscan.Unquote(m.raw, jsonscan.Replace)
 	}
 	if m, ok := lookup(ms, "reference_action"); ok && m.raw[0] != 'n' {
 		if m.raw[0] != '"' {
 			return t, rec.ErrorAt(m.off, "%sfield %q: expected a string, found %s", prefix, "reference_action", kind(m.raw))
 		}
-		if err := json.Unmarshal(m.raw, &t.ReferenceAction); err != nil {
-			return t, rec.ErrorAt(m.off, "%sfield %q: %v", prefix, "reference_action", err)
-		}
+		t.ReferenceAction = jsonscan.Unquote(m.raw, jsonscan.Replace)
 	}
 	for _, f := range []struct {
 		key string
@@ -413,7 +280,7 @@ func parseTask(rec input.Record, ms []member, start, line int, model, where stri
 			continue
 		}
 		found := kind(m.raw)
-		if found == "a JSON number" {
+		if m.raw[0] == '-' || (m.raw[0] >= '0' && m.raw[0] <= '9') {
 			found = string(m.raw)
 			w, err := strconv.ParseFloat(string(m.raw), 64)
 			if (err == nil || w == 0) && w >= 0 && !math.IsInf(w, 0) {
@@ -433,13 +300,9 @@ func parseTask(rec input.Record, ms []member, start, line int, model, where stri
 func parseID(rec input.Record, m member, key, where string) (string, error) {
 	switch m.raw[0] {
 	case '"':
-		var id string
-		if err := json.Unmarshal(m.raw, &id); err != nil {
-			return "", rec.ErrorAt(m.off, "%sfield %q: %v", where, key, err)
-		}
-		if s, lone := pystr.LoneSurrogates(m.raw); lone {
-			id = s // kept distinct from the same id with another lone surrogate
-		}
+		// a lone surrogate is kept, so that the id stays distinct from the same id with
+		// another lone surrogate (as pystr.LoneSurrogates does)
+		id := jsonscan.Unquote(m.raw, jsonscan.Keep)
 		if id == "" {
 			return "", rec.ErrorAt(m.off, "%sfield %q: expected a non-empty string, found \"\"", where, key)
 		}

@@ -1,11 +1,11 @@
 package input
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"unicode/utf8"
+
+	"github.com/agentgate/agentgate/internal/jsonscan"
 )
 
 // Decode unmarshals the record into v. JSON errors become an *Error that points at the file,
@@ -30,7 +30,8 @@ func (rec Record) Decode(v any) error {
 	return rec.Errorf("%v", err)
 }
 
-// ErrorAt returns an *Error at byte offset off inside the record's data.
+// ErrorAt returns an *Error at byte offset off inside the record's data; its column counts
+// characters (see package jsonscan).
 func (rec Record) ErrorAt(off int, format string, args ...any) *Error {
 	if off < 0 {
 		off = 0
@@ -38,14 +39,12 @@ func (rec Record) ErrorAt(off int, format string, args ...any) *Error {
 	if off > len(rec.Data) {
 		off = len(rec.Data)
 	}
-	data := rec.Data[:off]
-	nl := bytes.Count(data, []byte{'\n'})
-	lineStart := bytes.LastIndexByte(data, '\n') + 1
-	col := 1 + utf8.RuneCount(data[lineStart:])
-	if nl == 0 && rec.Col > 1 {
-		col += rec.Col - 1
+	p := jsonscan.Position(rec.Data, off)
+	col := p.Col
+	if p.Line == 1 && rec.Col > 1 {
+		col += rec.Col - 1 // the record starts inside its first line
 	}
-	line := rec.Line + nl
+	line := rec.Line + p.Line - 1
 	if rec.Line == 0 {
 		line = 0
 	}

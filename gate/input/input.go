@@ -7,7 +7,6 @@
 package input
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,6 +14,8 @@ import (
 	"os"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/agentgate/agentgate/internal/jsonscan"
 )
 
 // Record is one JSON record and where it starts. Every record the readers of this package
@@ -162,15 +163,14 @@ func invalidUTF8(name string, line, startCol int, data []byte) *Error {
 		}
 		bad += size
 	}
-	nl := bytes.Count(data[:bad], newline)
-	col := 1 + utf8.RuneCount(data[bytes.LastIndexByte(data[:bad], '\n')+1:bad])
-	if nl == 0 && startCol > 0 && line > 0 {
-		col += startCol - 1
+	p := jsonscan.Position(data, bad)
+	if p.Line == 1 && startCol > 0 && line > 0 {
+		p.Col += startCol - 1
 	}
 	if line > 0 {
-		line += nl
+		line += p.Line - 1
 	}
-	return &Error{File: name, Line: line, Col: col, Msg: "invalid UTF-8: input files must be UTF-8 text"}
+	return &Error{File: name, Line: line, Col: p.Col, Msg: "invalid UTF-8: input files must be UTF-8 text"}
 }
 
 // eachValueStream reads r as eachValue does, with encoding/json alone: the reference the
@@ -270,19 +270,18 @@ func tooLarge(name string, line, col int) *Error {
 // MaxRecord.
 var errTooLarge = errors.New("record too large")
 
-// lineTracker passes bytes through to a json.Decoder while remembering where lines start and
-// keeping the bytes not yet decoded, so that a decoder offset can be turned into a line and
-// column and a syntax error can be located exactly (the Decoder's own SyntaxError offsets are
-// relative to its internal buffer). Both are trimmed as records are consumed, so its memory is
-// bounded by the largest record, not the file.
+// lineTracker passes bytes through to a json.Decoder while keeping the bytes not yet decoded,
+// so that a decoder offset can be turned into a line and column and a syntax error can be
+// located exactly (the Decoder's own SyntaxError offsets are relative to its internal buffer).
+// The window is trimmed as records are consumed, so its memory is bounded by the largest
+// record, not the file.
 type lineTracker struct {
-	r        io.Reader
-	read     int64   // bytes passed through so far
-	baseLine int     // line number of the line starting at baseOff (0 before the first read)
-	baseOff  int64   // offset where line baseLine starts
-	starts   []int64 // offsets of line starts after baseOff, ascending
-	win      []byte  // bytes from winOff up to read
-	winOff   int64
+	r       io.Reader
+	read    int64        // bytes passed through so far
+	pos     jsonscan.Pos // the position of offset counted, which is in the window
+	counted int64
+	win     []byte // bytes from winOff up to read
+	winOff  int64
 }
 
 func (t *lineTracker) Read(p []byte) (int, error) {
@@ -296,11 +295,6 @@ func (t *lineTracker) Read(p []byte) (int, error) {
 		p = p[:trackerRead]
 	}
 	n, err := t.r.Read(p)
-	for i := 0; i < n; i++ {
-		if p[i] == '\n' {
-			t.starts = append(t.starts, t.read+int64(i)+1)
-		}
-	}
 	t.win = append(t.win, p[:n]...)
 	t.read += int64(n)
 	return n, err
@@ -312,27 +306,32 @@ const trackerRead = 64 << 10
 // mark forgets the window's bytes before offset off: they have been decoded.
 func (t *lineTracker) mark(off int64) {
 	if d := off - t.winOff; d > 0 && d <= int64(len(t.win)) {
+		t.count(off)
 		t.win = append(t.win[:0], t.win[d:]...)
 		t.winOff = off
 	}
 }
 
-// position returns the 1-based line and column (in bytes) of offset off. Offsets must not
-// decrease between calls.
+// position returns the line and column (in characters, as jsonscan counts them) of offset off.
+// Offsets before the last one asked for (or marked) are taken as that one.
 func (t *lineTracker) position(off int64) (line, col int) {
-	if t.baseLine == 0 {
-		t.baseLine = 1
+	if t.pos.Line == 0 {
+		t.pos = jsonscan.Start
 	}
-	i := 0
-	for i < len(t.starts) && t.starts[i] <= off {
-		i++
+	t.count(off)
+	return t.pos.Line, t.pos.Col
+}
+
+// count advances the position to offset off (at most to the end of the window).
+func (t *lineTracker) count(off int64) {
+	if t.pos.Line == 0 {
+		t.pos = jsonscan.Start
 	}
-	if i > 0 {
-		t.baseLine += i
-		t.baseOff = t.starts[i-1]
-		t.starts = t.starts[i:]
+	off = min(off, t.winOff+int64(len(t.win)))
+	if off > t.counted {
+		t.pos.Advance(t.win[t.counted-t.winOff : off-t.winOff])
+		t.counted = off
 	}
-	return t.baseLine, int(off-t.baseOff) + 1
 }
 
 // failure turns the Decoder's error err for the value starting at (or after white space and a
@@ -349,9 +348,6 @@ func (t *lineTracker) failure(name string, err error, from int64) *Error {
 			i++
 		}
 		off += int64(i)
-	}
-	if off < t.baseOff {
-		off = t.baseOff
 	}
 	line, col := t.position(off)
 	return tooLarge(name, line, col)
@@ -375,9 +371,6 @@ func (t *lineTracker) syntaxError(name string, err error, from int64) *Error {
 			off = t.read
 			msg = "unexpected end of file: the JSON value is not complete"
 		}
-	}
-	if off < t.baseOff {
-		off = t.baseOff
 	}
 	line, col := t.position(off)
 	return &Error{File: name, Line: line, Col: col, Msg: "invalid JSON: " + msg}

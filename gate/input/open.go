@@ -8,6 +8,8 @@ import (
 	"os"
 	"strings"
 	"syscall"
+
+	"github.com/agentgate/agentgate/internal/jsonscan"
 )
 
 // MaxRecord is the largest record, in bytes, the readers accept: a JSON Lines line, an
@@ -346,9 +348,8 @@ func (s *source) detect(name string) (Layout, error) {
 // lineLayout decides between Lines and Values from the first line holding a value, which
 // starts with that value (at the line's start if col1); eof says the file ends with it.
 func lineLayout(name string, line []byte, col1, eof bool) Layout {
-	s := scanner{data: line}
-	s.value()
-	if col1 && !s.failed && (!s.truncated || eof) && blankJSON(line[s.i:]) {
+	end, err := jsonscan.Skip(line, 0)
+	if col1 && err == nil && (end < len(line) || eof) && blankJSON(line[end:]) {
 		return Lines
 	}
 	if namedLines(name) {
