@@ -8,7 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"slices"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/agentgate/agentgate/gate/agreement"
@@ -97,7 +99,23 @@ func shardError(name string, data []byte, err error, off int64) error {
 	case errors.As(err, &se):
 		off, msg = se.Offset-1, "not valid JSON: "+se.Error()
 	case errors.As(err, &te):
-		off, msg = te.Offset, fmt.Sprintf("%s is %s, which does not fit a report", te.Field, input.JSONKind(te.Value))
+		want := te.Type
+		for want.Kind() == reflect.Pointer {
+			want = want.Elem()
+		}
+		found, _, _ := strings.Cut(te.Value, " ") // "number 1.5" is a number
+		switch found {
+		case "bool":
+			found = "true or false"
+		case "array", "object":
+			found = "an " + found
+		default:
+			found = "a " + found
+		}
+		off, msg = te.Offset, fmt.Sprintf("%s: expected %s, found %s", te.Field, input.JSONKind(want.Kind().String()), found)
+	case strings.HasPrefix(msg, "json: unknown field "):
+		// The decoder has read past the member by then: name it, not a place.
+		off, msg = -1, fmt.Sprintf("a member %s that no report of schema %d has: not written by this agentgate", strings.TrimPrefix(msg, "json: unknown field "), SchemaVersion)
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		off, msg = int64(len(data)), "the JSON ends early"
 	}

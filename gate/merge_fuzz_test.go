@@ -1,0 +1,37 @@
+package gate
+
+import (
+	"context"
+	"errors"
+	"os"
+	"testing"
+
+	"github.com/agentgate/agentgate/gate/input"
+)
+
+// FuzzReadShard: any bytes as a shard's report give a report or an *input.Error, never a
+// panic; a report that reads merges, alone, without a panic.
+func FuzzReadShard(f *testing.F) {
+	seed, err := os.ReadFile("../report/testdata/fail.json")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(seed)
+	f.Add([]byte(`{"schema": 2, "profile": "default", "agreement": {"items": [{"qid": "1"}], "files": [{"file": "a", "items": 2}]}}`))
+	f.Add([]byte(`{"schema": 2, "profile": "default", "reliability": {"traces": [{"id": "x", "verdict": "PASS", "task": "t", "trial": 0}]}}`))
+	f.Add([]byte(`{"schema": 1}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := decodeShard("shard.json", data)
+		if err != nil {
+			var ie *input.Error
+			if !errors.As(err, &ie) {
+				t.Fatalf("%T %v, want an *input.Error", err, err)
+			}
+			return
+		}
+		_, err = Merge(context.Background(), []Shard{{Name: "shard.json", Report: r}}, Inputs{}, Options{Profile: r.Profile})
+		if err != nil && !errors.As(err, new(*input.Error)) && !IsUsage(err) {
+			t.Fatalf("merge: %T %v", err, err)
+		}
+	})
+}
