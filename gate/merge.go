@@ -11,7 +11,6 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/agentgate/agentgate/gate/agreement"
 	"github.com/agentgate/agentgate/gate/coherence"
@@ -19,6 +18,7 @@ import (
 	"github.com/agentgate/agentgate/gate/input"
 	"github.com/agentgate/agentgate/gate/reliability"
 	"github.com/agentgate/agentgate/gate/verdict"
+	"github.com/agentgate/agentgate/internal/jsonscan"
 )
 
 // MaxShardSize is the most bytes ReadShard reads of a report: a shard's report comes from an
@@ -58,6 +58,10 @@ func ReadShard(path string) (Shard, error) {
 // decodeShard decodes a report: first its schema alone, so that a report of another version
 // is refused as such rather than for a member it lacks, then the whole of it, strictly.
 func decodeShard(name string, data []byte) (*Result, error) {
+	var se *jsonscan.Error
+	if err := jsonscan.Validate(data); errors.As(err, &se) {
+		return nil, shardError(name, data, errors.New(se.Msg), int64(se.Off))
+	}
 	var head struct {
 		Schema *int `json:"schema"`
 	}
@@ -93,11 +97,8 @@ func decodeShard(name string, data []byte) (*Result, error) {
 // the decoder stopped; -1 when unknown).
 func shardError(name string, data []byte, err error, off int64) error {
 	msg := err.Error()
-	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
 	switch {
-	case errors.As(err, &se):
-		off, msg = se.Offset-1, "not valid JSON: "+se.Error()
 	case errors.As(err, &te):
 		want := te.Type
 		for want.Kind() == reflect.Pointer {
@@ -116,20 +117,12 @@ func shardError(name string, data []byte, err error, off int64) error {
 	case strings.HasPrefix(msg, "json: unknown field "):
 		// The decoder has read past the member by then: name it, not a place.
 		off, msg = -1, fmt.Sprintf("a member %s that no report of schema %d has: not written by this agentgate", strings.TrimPrefix(msg, "json: unknown field "), SchemaVersion)
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		off, msg = int64(len(data)), "the JSON ends early"
 	}
 	if off < 0 || off > int64(len(data)) {
 		return &input.Error{File: name, Msg: msg}
 	}
-	line, col := lineCol(data[:off])
-	return &input.Error{File: name, Line: line, Col: col, Msg: msg}
-}
-
-// lineCol is the line and column (in characters, from 1) just after text.
-func lineCol(text []byte) (line, col int) {
-	nl := bytes.LastIndexByte(text, '\n')
-	return bytes.Count(text, []byte{'\n'}) + 1, utf8.RuneCount(text[nl+1:]) + 1
+	p := jsonscan.Position(data, int(off))
+	return &input.Error{File: name, Line: p.Line, Col: p.Col, Msg: msg}
 }
 
 // Merge combines the reports of disjoint shards of one suite into the report one run over
