@@ -87,7 +87,7 @@ func runGate(ctx context.Context, cmd string, args []string, stdout, stderr io.W
 	}
 	switch {
 	case cmd == cmdMerge && len(pos) == 0 && flags["merge"].value == "":
-		return fail(stderr, errors.New("merge: name the shards' JSON reports: agentgate merge [flags] REPORT.json..."))
+		return fail(stderr, errors.New("merge: name the shards' JSON reports, as in agentgate merge shards/*/report.json"))
 	case cmd == cmdMerge:
 		for _, p := range pos {
 			if old, ok := flags["merge"]; ok {

@@ -217,7 +217,7 @@ func TestMergeErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"no report", []string{"merge"}, "agentgate: merge: name the shards' JSON reports: agentgate merge [flags] REPORT.json...\n"},
+		{"no report", []string{"merge"}, "agentgate: merge: name the shards' JSON reports, as in agentgate merge shards/*/report.json\n"},
 		{"no match", []string{"merge", "nothing-*.json"}, "agentgate: merge: nothing-*.json: no files match this pattern\n"},
 		{"one file in two shards", []string{"merge", one, again},
 			`agentgate: one.json: traces file "suite/traces/a-fixture-fail.jsonl" was read by shard again.json too: shards must read disjoint files` + "\n"},
