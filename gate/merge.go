@@ -221,103 +221,80 @@ func joinInputs(own *Inputs, shards []Shard) *Inputs {
 	return &out
 }
 
-// placed is a record of a shard: its file, for the order, and the shard it came from.
-type placed[T any] struct {
-	file  string
-	shard int
-	rec   *T
-}
-
-// inFileOrder lists the records of every shard in the order of their files, keeping each
-// file's own order, and refuses a file that two shards read.
-func inFileOrder[T any](shards []Shard, kind string, list func(*Result) []T, file func(*T) string) ([]placed[T], error) {
-	var all []placed[T]
+// mergeRecords lists the records (traces or tasks) of every shard in the order of their
+// files, keeping each file's own order, as one run reads them; place gives a record's id and
+// where it was read. A file that two shards read and an id that two records have are errors;
+// has is false when no shard has the section.
+func mergeRecords[T any](shards []Shard, kind string, section func(*Result) ([]T, bool), place func(*T) (string, input.Place)) (_ []T, has bool, _ error) {
+	type placed struct {
+		file  string
+		shard int
+		rec   *T
+	}
+	var all []placed
 	for i, s := range shards {
-		recs := list(s.Report)
+		recs, ok := section(s.Report)
+		has = has || ok
 		for j := range recs {
-			all = append(all, placed[T]{file(&recs[j]), i, &recs[j]})
+			_, at := place(&recs[j])
+			all = append(all, placed{at.File, i, &recs[j]})
 		}
-	}
-	slices.SortStableFunc(all, func(a, b placed[T]) int { return cmp.Compare(a.file, b.file) })
-	for i := 1; i < len(all); i++ {
-		if a, b := all[i-1], all[i]; a.file == b.file && a.shard != b.shard {
-			return nil, &input.Error{File: shards[b.shard].Name, Msg: fmt.Sprintf("%s file %s was read by shard %s too: shards must read disjoint files", kind, input.Quote(a.file), shards[a.shard].Name)}
-		}
-	}
-	return all, nil
-}
-
-// mergeReliability merges the shards' traces; nil when no shard has any section of them.
-func mergeReliability(shards []Shard) (*reliability.Summary, error) {
-	has := false
-	for _, s := range shards {
-		has = has || s.Report.Reliability != nil
 	}
 	if !has {
-		return nil, nil
+		return nil, false, nil
 	}
-	all, err := inFileOrder(shards, "traces",
-		func(r *Result) []reliability.Result {
-			if r.Reliability == nil {
-				return nil
-			}
-			return r.Reliability.Traces
-		},
-		func(t *reliability.Result) string { return t.File })
-	if err != nil {
+	slices.SortStableFunc(all, func(a, b placed) int { return cmp.Compare(a.file, b.file) })
+	out := make([]T, len(all))
+	ids := input.NewIDs(kind)
+	for i, p := range all {
+		if i > 0 && all[i-1].file == p.file && all[i-1].shard != p.shard {
+			return nil, true, &input.Error{File: shards[p.shard].Name, Msg: fmt.Sprintf("%ss file %s was read by shard %s too: shards must read disjoint files", kind, input.Quote(p.file), shards[all[i-1].shard].Name)}
+		}
+		id, here := place(p.rec)
+		if first, dup := ids.Add(id, i); dup {
+			_, there := place(all[first].rec)
+			err := ids.Duplicate(id, here, there)
+			err.Msg += fmt.Sprintf(" (shards %s and %s)", shards[all[first].shard].Name, shards[p.shard].Name)
+			return nil, true, err
+		}
+		out[i] = *p.rec
+	}
+	return out, true, nil
+}
+
+// mergeReliability merges the shards' traces; nil when no shard has the section.
+func mergeReliability(shards []Shard) (*reliability.Summary, error) {
+	traces, has, err := mergeRecords(shards, "trace", func(r *Result) ([]reliability.Result, bool) {
+		if r.Reliability == nil {
+			return nil, false
+		}
+		return r.Reliability.Traces, true
+	}, func(t *reliability.Result) (string, input.Place) {
+		return t.ID, input.Place{File: t.File, Line: t.Line}
+	})
+	if !has || err != nil {
 		return nil, err
 	}
-	sum := &reliability.Summary{Traces: make([]reliability.Result, 0, len(all))}
-	ids := input.NewIDs("trace")
-	for i, p := range all {
-		t := p.rec
-		if first, dup := ids.Add(t.ID, i); dup {
-			return nil, duplicateAcross(ids, t.ID, input.Place{File: t.File, Line: t.Line}, shards[p.shard].Name,
-				input.Place{File: all[first].rec.File, Line: all[first].rec.Line}, shards[all[first].shard].Name)
-		}
-		sum.Add(*t)
+	sum := &reliability.Summary{Traces: make([]reliability.Result, 0, len(traces))}
+	for _, t := range traces {
+		sum.Add(t)
 	}
 	return sum, nil
 }
 
-// mergeCoherence merges the shards' tasks; nil when no shard has any section of them.
+// mergeCoherence merges the shards' tasks; nil when no shard has the section.
 func mergeCoherence(shards []Shard) (*coherence.Summary, error) {
-	has := false
-	for _, s := range shards {
-		has = has || s.Report.Coherence != nil
-	}
-	if !has {
-		return nil, nil
-	}
-	all, err := inFileOrder(shards, "tasks",
-		func(r *Result) []coherence.TaskResult {
-			if r.Coherence == nil {
-				return nil
-			}
-			return r.Coherence.Tasks
-		},
-		func(t *coherence.TaskResult) string { return t.File })
-	if err != nil {
+	tasks, has, err := mergeRecords(shards, "task", func(r *Result) ([]coherence.TaskResult, bool) {
+		if r.Coherence == nil {
+			return nil, false
+		}
+		return r.Coherence.Tasks, true
+	}, func(t *coherence.TaskResult) (string, input.Place) {
+		return t.ID, input.Place{File: t.File, Line: t.Line}
+	})
+	if !has || err != nil {
 		return nil, err
 	}
-	results := make([]coherence.TaskResult, len(all))
-	ids := input.NewIDs("task")
-	for i, p := range all {
-		t := p.rec
-		if first, dup := ids.Add(t.ID, i); dup {
-			return nil, duplicateAcross(ids, t.ID, input.Place{File: t.File, Line: t.Line}, shards[p.shard].Name,
-				input.Place{File: all[first].rec.File, Line: all[first].rec.Line}, shards[all[first].shard].Name)
-		}
-		results[i] = *t
-	}
-	s := coherence.Summarize(results)
+	s := coherence.Summarize(tasks)
 	return &s, nil
-}
-
-// duplicateAcross is the error of one run for an id at here that first already had, naming
-// the shards' reports they are in.
-func duplicateAcross(ids *input.IDs, id string, here input.Place, hereShard string, first input.Place, firstShard string) error {
-	err := ids.Duplicate(id, here, first)
-	err.Msg += fmt.Sprintf(" (shards %s and %s)", firstShard, hereShard)
-	return err
 }
