@@ -1,7 +1,6 @@
 package compare
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -13,9 +12,11 @@ import (
 	"strings"
 
 	"github.com/agentgate/agentgate/gate/coherence"
+	"github.com/agentgate/agentgate/gate/input"
 	"github.com/agentgate/agentgate/gate/profile"
 	"github.com/agentgate/agentgate/gate/reliability"
 	"github.com/agentgate/agentgate/gate/verdict"
+	"github.com/agentgate/agentgate/internal/jsonscan"
 )
 
 // Schema is the version of the JSON report that a baseline must carry ("schema": 2).
@@ -23,7 +24,7 @@ const Schema = 2
 
 // MaxBaselineSize is the most bytes ReadBaseline reads; a longer baseline is unusable. The
 // file is untrusted (an artifact anyone with write access could have uploaded), so its size
-// is bounded; encoding/json bounds its nesting depth.
+// is bounded; jsonscan bounds its nesting depth.
 const MaxBaselineSize = 1 << 30
 
 // maxBaselineSize is MaxBaselineSize, smaller in tests.
@@ -131,143 +132,117 @@ func (b *Baseline) Check(head profile.Profile) error {
 // ReadBaseline reads a JSON report (SPEC §5) of schema 2 from r; name is the file's name for
 // messages. Every problem with the content (not JSON, too large, another schema, a malformed
 // record, a duplicate id) is an *Unusable whose reason names the file and the place (line and
-// column of the value at fault when r is an io.Seeker such as an *os.File, else the byte
-// offset where the decoder stopped, just before it); an error of another type is an I/O
-// error of r. The traces, tasks and items come back sorted by id. Members the comparison does not need are skipped, and
-// unknown members are ignored, so a later report still reads. The lists are decoded one
-// element at a time: memory is bounded by what is kept, not by the file.
+// column, in characters, of the value at fault); an error of another type is an I/O error of
+// r. The traces, tasks and items come back sorted by id. Members the comparison does not need
+// are skipped, and unknown members are ignored, so a later report still reads.
+//
+// The text is checked by jsonscan first, so that a syntax error is worded and placed as every
+// other reader's; only then is it decoded, member by member.
 func ReadBaseline(r io.Reader, name string) (*Baseline, error) {
-	cr := &countingReader{r: r}
-	br := &baselineReader{
-		dec:  json.NewDecoder(bufio.NewReaderSize(io.LimitReader(cr, maxBaselineSize+1), 64<<10)),
-		name: name,
-		b:    &Baseline{Name: name},
+	data, err := io.ReadAll(io.LimitReader(r, maxBaselineSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading baseline %s: %w", name, err)
 	}
-	err := br.read()
-	if cr.err != nil {
-		return nil, fmt.Errorf("reading baseline %s: %w", name, cr.err)
-	}
-	if cr.n > maxBaselineSize {
+	if int64(len(data)) > maxBaselineSize {
 		return nil, unusable("baseline %s is larger than %d bytes: not read", name, maxBaselineSize)
 	}
-	if err != nil {
-		var u *Unusable
-		if errors.As(err, &u) {
-			return nil, err
+	if err := jsonscan.Validate(data); err != nil {
+		var se *jsonscan.Error
+		if errors.As(err, &se) {
+			return nil, unusable("baseline %s:%s: not valid JSON: %s", name, place(data, se.Off), se.Msg)
 		}
+		return nil, unusable("baseline %s: not valid JSON: %v", name, err)
+	}
+	br := &baselineReader{data: data, dec: json.NewDecoder(bytes.NewReader(data)), name: name, b: &Baseline{Name: name}}
+	if err := br.read(); err != nil {
 		var pe *posError
 		if errors.As(err, &pe) {
-			return nil, unusable("baseline %s:%s: %s", name, place(r, pe.off), pe.msg)
+			return nil, unusable("baseline %s:%s: %s", name, place(data, pe.off), pe.msg)
 		}
-		return nil, unusable("baseline %s: %v", name, err)
+		return nil, err
 	}
 	return br.b, nil
 }
 
-// countingReader counts the bytes read and keeps the first I/O error, which ReadBaseline
-// reports as an error rather than as an unusable baseline.
-type countingReader struct {
-	r   io.Reader
-	n   int64
-	err error
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	if err != nil && err != io.EOF && c.err == nil {
-		c.err = err
-	}
-	return n, err
-}
-
 // posError is a problem at byte offset off of the baseline.
 type posError struct {
-	off int64
+	off int
 	msg string
 }
 
 func (e *posError) Error() string { return fmt.Sprintf("offset %d: %s", e.off, e.msg) }
 
-// place names byte offset off of the file r: "line:col" when r can be read again from the
-// start, else "byte N". Only called once, for the note of an unusable baseline.
-func place(r io.Reader, off int64) string {
-	s, ok := r.(io.Seeker)
-	if !ok {
-		return "byte " + strconv.FormatInt(off, 10)
-	}
-	if _, err := s.Seek(0, io.SeekStart); err != nil {
-		return "byte " + strconv.FormatInt(off, 10)
-	}
-	// The decoder's offset is where it stopped: before the separator and spaces that lead to
-	// the value at fault, which is what the place names.
-	line, col := 1, 1
-	br := bufio.NewReader(r)
-	for i := int64(0); ; i++ {
-		c, err := br.ReadByte()
-		if err != nil || i >= off && !strings.ContainsRune(" \t\r\n:,", rune(c)) {
-			break
-		}
-		if c == '\n' {
-			line, col = line+1, 1
-		} else {
-			col++
-		}
-	}
-	return strconv.Itoa(line) + ":" + strconv.Itoa(col)
+// place names byte offset off of data as "line:col". The decoder's offset is where it
+// stopped: before the separator and spaces that lead to the value at fault, which is what the
+// place names.
+func place(data []byte, off int) string {
+	p := jsonscan.Position(data, skipSeparators(data, off))
+	return strconv.Itoa(p.Line) + ":" + strconv.Itoa(p.Col)
 }
 
-// baselineReader decodes a report member by member with encoding/json's token stream.
+// baselineReader decodes a report member by member with encoding/json's token stream, over
+// text that jsonscan has found valid.
 type baselineReader struct {
+	data []byte
 	dec  *json.Decoder
 	name string
 	b    *Baseline
 }
 
-// wrap turns an error of the decoder into a problem at offset off (the start of the value).
-func (br *baselineReader) wrap(err error, off int64, what string) error {
+// offset is where the decoder stands in data.
+func (br *baselineReader) offset() int { return int(br.dec.InputOffset()) }
+
+// wrap turns an error of the decoder, reading the value at offset off that what names, into
+// a problem placed in the text. The text is valid JSON, so what the decoder can find wrong is
+// a value of the wrong type: the message names it in jsonscan's words, at the value itself.
+func (br *baselineReader) wrap(err error, off int, what string) error {
 	var pe *posError
 	if errors.As(err, &pe) {
 		return err
 	}
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		return &posError{off: br.dec.InputOffset(), msg: "not valid JSON: " + se.Error()}
-	}
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return &posError{off: br.dec.InputOffset(), msg: "the JSON ends early"}
-	}
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
-		field := te.Field
-		if field == "" {
-			field = what
-		} else {
-			field = what + "." + field
+		at := br.member(jsonscan.SkipSpace(br.data, skipSeparators(br.data, off)), te.Field)
+		if te.Field != "" {
+			what += "." + te.Field
 		}
-		return &posError{off: off, msg: fmt.Sprintf("%s must be %s, got a JSON %s", field, jsonKind(te.Type.Kind().String()), te.Value)}
+		return &posError{off: at, msg: what + ": " + jsonscan.Expected(input.JSONKind(te.Type.Kind().String()), jsonscan.KindOfValue(br.data[at:]))}
 	}
 	return &posError{off: off, msg: what + ": " + err.Error()}
 }
 
-// jsonKind names a Go kind as the JSON value it decodes from.
-func jsonKind(k string) string {
-	switch k {
-	case "string":
-		return "a string"
-	case "bool":
-		return "true or false"
-	case "slice", "array":
-		return "an array"
-	case "struct", "map":
-		return "an object"
+// skipSeparators returns the offset of the first byte at or after i that is not white space,
+// a colon or a comma.
+func skipSeparators(data []byte, i int) int {
+	for i < len(data) && strings.IndexByte(" \t\r\n:,", data[i]) >= 0 {
+		i++
 	}
-	return "a number"
+	return i
+}
+
+// member returns the offset of the value named by the dotted path field inside the value at
+// offset i, or i when the path leads nowhere (an empty path, an array on the way).
+func (br *baselineReader) member(i int, field string) int {
+	for field != "" {
+		name, rest, _ := strings.Cut(field, ".")
+		found := -1
+		_, _ = jsonscan.EachMember(br.data, i, func(key []byte, start, _ int) error {
+			if found < 0 && jsonscan.Unquote(key, jsonscan.Replace) == name {
+				found = start
+			}
+			return nil
+		})
+		if found < 0 {
+			return i
+		}
+		i, field = found, rest
+	}
+	return i
 }
 
 // value decodes the next value into v; what names it in messages.
 func (br *baselineReader) value(v any, what string) error {
-	off := br.dec.InputOffset()
+	off := br.offset()
 	if err := br.dec.Decode(v); err != nil {
 		return br.wrap(err, off, what)
 	}
@@ -276,7 +251,7 @@ func (br *baselineReader) value(v any, what string) error {
 
 // delim reads the delimiter want ('{' or '['), or reports that what is not an object or array.
 func (br *baselineReader) delim(want json.Delim, what string) error {
-	off := br.dec.InputOffset()
+	off := br.offset()
 	tok, err := br.dec.Token()
 	if err != nil {
 		return br.wrap(err, off, what)
@@ -298,7 +273,7 @@ func (br *baselineReader) object(what string, member func(key string) error) err
 		return err
 	}
 	for br.dec.More() {
-		off := br.dec.InputOffset()
+		off := br.offset()
 		tok, err := br.dec.Token()
 		if err != nil {
 			return br.wrap(err, off, what)
@@ -310,7 +285,7 @@ func (br *baselineReader) object(what string, member func(key string) error) err
 	}
 	_, err := br.dec.Token() // '}'
 	if err != nil {
-		return br.wrap(err, br.dec.InputOffset(), what)
+		return br.wrap(err, br.offset(), what)
 	}
 	return nil
 }
@@ -327,7 +302,7 @@ func (br *baselineReader) array(what string, elem func(i int) error) error {
 	}
 	_, err := br.dec.Token() // ']'
 	if err != nil {
-		return br.wrap(err, br.dec.InputOffset(), what)
+		return br.wrap(err, br.offset(), what)
 	}
 	return nil
 }
@@ -381,11 +356,6 @@ func (br *baselineReader) read() error {
 	})
 	if err != nil {
 		return err
-	}
-	// An extra value after the report is not a report.
-	end := br.dec.InputOffset()
-	if _, err := br.dec.Token(); err != io.EOF {
-		return &posError{off: end, msg: "more JSON after the report"}
 	}
 	switch {
 	case schema == -1:
@@ -459,7 +429,7 @@ type traceJSON struct {
 
 // trace reads one element of reliability.traces.
 func (br *baselineReader) trace(i int) error {
-	off := br.dec.InputOffset()
+	off := br.offset()
 	what := fmt.Sprintf("reliability.traces[%d]", i)
 	var t traceJSON
 	if err := br.value(&t, what); err != nil {
@@ -522,7 +492,7 @@ type taskJSON struct {
 
 // task reads one element of coherence.tasks.
 func (br *baselineReader) task(i int) error {
-	off := br.dec.InputOffset()
+	off := br.offset()
 	what := fmt.Sprintf("coherence.tasks[%d]", i)
 	var t taskJSON
 	if err := br.value(&t, what); err != nil {
@@ -540,7 +510,7 @@ func (br *baselineReader) task(i int) error {
 
 // agreement reads the agreement section.
 func (br *baselineReader) agreement() error {
-	start := br.dec.InputOffset()
+	start := br.offset()
 	a := &Agreement{}
 	finals := FinalList{}
 	var have struct{ n, pa, kappa, defined, se bool }
@@ -563,7 +533,7 @@ func (br *baselineReader) agreement() error {
 			return br.value(&a.KappaSE, "agreement.kappa_se")
 		case "items":
 			return br.array("agreement.items", func(i int) error {
-				off := br.dec.InputOffset()
+				off := br.offset()
 				what := fmt.Sprintf("agreement.items[%d]", i)
 				var it struct {
 					QID   *string `json:"qid"`
