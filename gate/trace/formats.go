@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/agentgate/agentgate/gate/input"
+	"github.com/agentgate/agentgate/internal/jsonscan"
 )
 
 // Format is how a trace file is laid out, decided by its content (SPEC §12).
@@ -247,13 +248,11 @@ func (d *doc) nextFrom(i int) int {
 }
 
 // jsonErr turns an error of encoding/json into an *input.Error; base is the offset its error
-// offsets count from (0 for Token's, which count from the start of the input).
+// offsets count from (0 for Token's, which count from the start of the input). Syntax errors
+// never get here: checkDoc has found them before.
 func (d *doc) jsonErr(err error, base int) error {
-	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
 	switch {
-	case errors.As(err, &se):
-		return d.errAt(base+int(se.Offset)-1, "invalid JSON: %v", se)
 	case errors.As(err, &te):
 		what := "a value"
 		if te.Field != "" {
@@ -353,16 +352,6 @@ func (d *doc) array(what string, fn func(i, at int) error) error {
 func (d *doc) value(v any) error {
 	base := d.afterSeparator()
 	if err := d.dec.Decode(v); err != nil {
-		var se *json.SyntaxError
-		if errors.As(err, &se) {
-			// The decoder's syntax offsets count only the bytes it scanned for values, not
-			// those it read as tokens: find the error again in the value alone.
-			start := d.nextFrom(base)
-			var raw json.RawMessage
-			if err2 := json.NewDecoder(bytes.NewReader(d.rec.Data[start:])).Decode(&raw); err2 != nil {
-				return d.jsonErr(err2, start)
-			}
-		}
 		return d.jsonErr(err, base)
 	}
 	return nil
@@ -388,29 +377,26 @@ func (d *doc) skip() error {
 	return d.value(&raw)
 }
 
-// checkDepth rejects JSON text nested deeper than maxDepth (outside strings).
-func checkDepth(data []byte) error {
-	depth, inStr, esc := 0, false, false
-	for _, c := range data {
-		switch {
-		case inStr:
-			switch {
-			case esc:
-				esc = false
-			case c == '\\':
-				esc = true
-			case c == '"':
-				inStr = false
-			}
-		case c == '"':
-			inStr = true
-		case c == '{' || c == '[':
-			if depth++; depth > maxDocDepth {
-				return fmt.Errorf("nested deeper than %d levels", maxDocDepth)
-			}
-		case c == '}' || c == ']':
-			depth--
+// checkJSON checks data, one JSON value or several in a row (JSON Lines), with jsonscan before
+// encoding/json decodes it: a syntax error is then jsonscan's, with its wording and position
+// (encoding/json only ever sees valid JSON), and no value nests deeper than maxDocDepth levels.
+// It returns the offset and jsonscan's message of the first problem, or -1.
+func checkJSON(data []byte) (int, string) {
+	for i := jsonscan.SkipSpace(data, 0); i < len(data); i = jsonscan.SkipSpace(data, i) {
+		end, err := jsonscan.SkipMax(data, i, maxDocDepth)
+		if e, ok := err.(*jsonscan.Error); ok {
+			return e.Off, e.Msg
 		}
+		i = end
+	}
+	return -1, ""
+}
+
+// checkDoc is checkJSON for a whole file (or archive member), with the problem as an
+// *input.Error.
+func checkDoc(file string, data []byte) error {
+	if off, msg := checkJSON(data); off >= 0 {
+		return input.Record{File: file, Line: 1, Col: 1, Data: data}.ErrorAt(off, "invalid JSON: %s", msg)
 	}
 	return nil
 }

@@ -315,7 +315,9 @@ func TestFormatErrors(t *testing.T) {
 	const end = `]}]}]}`
 	cases := []struct{ name, text, want string }{
 		{"syntax.jsonl", sp + `{"traceId":"t","spanId":"s"}` + end + "\n" + sp + `{"traceId":}` + end + "\n",
-			`syntax.jsonl:2:55: invalid JSON: invalid character '}' looking for beginning of value`},
+			`syntax.jsonl:2:55: invalid JSON: expected a value, found '}'`},
+		{"deep.json", `{"resourceSpans":` + strings.Repeat("[", 512) + strings.Repeat("]", 512) + `}`,
+			`deep.json:1:529: invalid JSON: nesting deeper than 512 levels`},
 		{"notrace.json", sp + `{"traceId":"t"},` + "\n" + `{"spanId":"s2"}` + end,
 			`notrace.json:2:1: span 1 (spanId s2): has no traceId`},
 		{"intvalue.json", sp + `{"traceId":"t","attributes":[{"key":"gen_ai.usage.input_tokens","value":{"intValue":"x"}}]}` + end,
@@ -323,7 +325,7 @@ func TestFormatErrors(t *testing.T) {
 		{"tokens.json", sp + `{"traceId":"t","attributes":[{"key":"gen_ai.usage.input_tokens","value":{"intValue":"-3"}}]}` + end,
 			`tokens.json:1:44: attribute gen_ai.usage.input_tokens of span 0: must be a non-negative integer, got -3`},
 		{"messages.json", sp + `{"traceId":"t"},{"traceId":"t","spanId":"ab","attributes":[{"key":"gen_ai.input.messages","value":{"stringValue":"[{\"role\": \"user\",\n \"parts\": [}]"}}]}` + end,
-			`messages.json:1:60: attribute gen_ai.input.messages of span 1 (spanId ab): invalid JSON at line 2, column 12 of its text: invalid character '}' looking for beginning of value`},
+			`messages.json:1:60: attribute gen_ai.input.messages of span 1 (spanId ab): invalid JSON at line 2, column 12 of its text: expected a value, found '}'`},
 		{"noname.json", sp + `{"traceId":"t","attributes":[{"key":"openinference.span.kind","value":{"stringValue":"TOOL"}}]}` + end,
 			`noname.json:1:44: span 0: is a tool span without a tool name (tool.name)`},
 		{"calls.json", sp + `{"traceId":"t","attributes":[{"key":"llm.output_messages.0.message.tool_calls.1.tool_call.id","value":{"stringValue":"c"}}]}` + end,

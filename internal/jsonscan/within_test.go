@@ -72,3 +72,30 @@ func FuzzSkipIn(f *testing.F) {
 		}
 	})
 }
+
+// TestSkipMax checks a limit of the reader's own: the first bracket past it is named, and a
+// value as deep as the limit is whole.
+func TestSkipMax(t *testing.T) {
+	for _, c := range []struct {
+		text  string
+		limit int
+		end   int
+		err   string
+	}{
+		{`[[["[[[["]]]`, 3, 12, ""},
+		{`[[[[]]]]`, 3, 3, "nesting deeper than 3 levels"},
+		{`{"a": {"b": [1]}}`, 2, 12, "nesting deeper than 2 levels"},
+		{`[[[[1,]]]]`, 3, 3, "nesting deeper than 3 levels"}, // the first problem wins
+		{`[[[1,]]]`, 3, 5, "expected a value, found ']'"},
+		{`[1]`, MaxDepth + 5, 3, ""},
+	} {
+		end, err := SkipMax([]byte(c.text), 0, c.limit)
+		msg := ""
+		if err != nil {
+			msg = err.Error()
+		}
+		if end != c.end || msg != c.err {
+			t.Errorf("SkipMax(%s, %d) = %d, %q; want %d, %q", c.text, c.limit, end, msg, c.end, c.err)
+		}
+	}
+}
