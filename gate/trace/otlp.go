@@ -750,10 +750,9 @@ func genAIMessages(file string, s *span, key string) ([]Message, error) {
 // attribute, with its own position.
 func embeddedJSONError(text []byte, err error) string {
 	if e, ok := err.(*json.UnmarshalTypeError); ok {
-		if e.Field != "" {
-			return fmt.Sprintf("at byte %d: field %s must be %s, got a JSON %s", e.Offset, e.Field, input.JSONKind(e.Type.Kind().String()), e.Value)
-		}
-		return fmt.Sprintf("at byte %d: must be %s, got a JSON %s", e.Offset, input.JSONKind(e.Type.Kind().String()), e.Value)
+		at := typeErrorAt(text, int(e.Offset))
+		p := jsonscan.Position(text, at)
+		return fmt.Sprintf("at line %d, column %d of its text: %s", p.Line, p.Col, typeError(text, at, e))
 	}
 	return fmt.Sprintf("invalid JSON: %v", err) // not a syntax error: checkJSON has found those before
 }
