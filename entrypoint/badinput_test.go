@@ -36,7 +36,7 @@ func TestBadInput(t *testing.T) {
 		{"negative token count", "--traces", file("neg.jsonl", `{"trace_id": "n", "messages": [], "token_usage": {"prompt_tokens": 5, "completion_tokens": 1, "total_tokens": -6}}`+"\n"),
 			"agentgate: FILE:1:111: token_usage.total_tokens must be a non-negative integer, got -6\n"},
 		{"NaN token count", "--traces", file("nan.jsonl", `{"trace_id": "n", "messages": [], "token_usage": {"total_tokens": NaN}}`+"\n"),
-			"agentgate: FILE:1:67: invalid JSON: invalid character 'N' looking for beginning of value\n"},
+			"agentgate: FILE:1:67: invalid JSON: expected a value, found 'N'\n"},
 		{"truncated record", "--traces", file("trunc.json", "[\n"+okTrace+",\n"+`{"trace_id": "x", "messages": [`),
 			"agentgate: FILE:3:32: invalid JSON: unexpected end of file: the JSON value is not complete\n"},
 		{"no message list", "--traces", file("shape.jsonl", `{"trace_id": "x", "turns": []}`+"\n"),

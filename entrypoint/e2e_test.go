@@ -347,7 +347,7 @@ func TestActionBadInput(t *testing.T) {
 	if !strings.Contains(r.stderr, "fixtures/bad.jsonl:2:") {
 		t.Errorf("stderr does not name the file and line:\n%s", r.stderr)
 	}
-	const ann = "::error col=37,file=fixtures/bad.jsonl,line=2,title=agentgate could not evaluate the suite::fixtures/bad.jsonl:2:37: invalid JSON: invalid character '}' looking for beginning of value\n"
+	const ann = "::error col=37,file=fixtures/bad.jsonl,line=2,title=agentgate could not evaluate the suite::fixtures/bad.jsonl:2:37: invalid JSON: expected a value, found '}'\n"
 	if !strings.Contains(r.stdout, ann) || strings.Count(r.stdout, "::error") != 1 {
 		t.Errorf("want one annotation at fixtures/bad.jsonl line 2 column 37:\n%s\nwant\n%s", r.stdout, ann)
 	}

@@ -124,11 +124,11 @@ func TestActionKeyAndFileNameCannotStartCommands(t *testing.T) {
 	if code != 3 {
 		t.Fatalf("exit %d, want 3\n%s%s", code, stdout, stderr)
 	}
-	if stderr != "agentgate: f\n:"+zw+":add-mask::x.jsonl:1:29: invalid JSON: invalid character '}' looking for beginning of value\n" {
+	if stderr != "agentgate: f\n:"+zw+":add-mask::x.jsonl:1:29: invalid JSON: expected a value, found '}'\n" {
 		t.Errorf("stderr %q", stderr)
 	}
 	equalLines(t, "runner commands on stdout", runnerCommands(stdout), []string{
-		"::error col=29,file=f%0A%3A%3Aadd-mask%3A%3Ax.jsonl,line=1,title=agentgate could not evaluate the suite::f%0A::add-mask::x.jsonl:1:29: invalid JSON: invalid character '}' looking for beginning of value",
+		"::error col=29,file=f%0A%3A%3Aadd-mask%3A%3Ax.jsonl,line=1,title=agentgate could not evaluate the suite::f%0A::add-mask::x.jsonl:1:29: invalid JSON: expected a value, found '}'",
 	})
 }
 

@@ -84,7 +84,7 @@ func TestFormatsBadInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	files = append(files[:2], append([]string{bad}, files[2:]...)...)
-	want := "error: " + bad + ":1:44: attribute gen_ai.input.messages of span 0: invalid JSON at line 1, column 2 of its text: unexpected end of JSON input"
+	want := "error: " + bad + ":1:44: attribute gen_ai.input.messages of span 0: invalid JSON at line 1, column 3 of its text: unexpected end of input in an object"
 	for _, workers := range []int{0, 2} {
 		if got := run(t, files, profile.Default, workers); got != want {
 			t.Errorf("workers %d:\n got %s\nwant %s", workers, got, want)

@@ -2,24 +2,24 @@ package trace
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/agentgate/agentgate/gate/input"
 	"github.com/agentgate/agentgate/gate/pystr"
+	"github.com/agentgate/agentgate/internal/jsonscan"
 )
 
 // Each streams the trace records of the file at path to fn, in file order, each decoded by
 // Decode. It stops at the first error, from the file, from a record or from fn, and returns
 // it; problems with the input are *input.Error values naming file, line and column.
 func Each(path string, fn func(*Trace) error) error {
-	d := decoder{trusted: true} // reused: its scratch space survives from record to record
+	var d decoder // reused: its scratch space survives from record to record
 	return input.Each(path, func(rec input.Record) error {
 		t, err := d.decode(rec)
 		if err != nil {
@@ -43,7 +43,8 @@ func Decode(rec input.Record) (*Trace, error) {
 // Decoder is not safe for concurrent use: give each goroutine its own.
 type Decoder struct {
 	// ValidUTF8 says the records are known to be UTF-8, as every record package input
-	// delivers is, so that the decoder need not check them again.
+	// delivers is. It changes nothing any more: the decoder checks UTF-8 as it reads each
+	// string (jsonscan.String), which costs less than a check of its own did.
 	ValidUTF8 bool
 	// Reuse lets Decode reuse the memory of the Trace it returned before, text included: a
 	// Trace is then only valid until the next call, and nothing of it (not even a string)
@@ -56,7 +57,7 @@ type Decoder struct {
 
 // Decode turns one record into a Trace, exactly as the package's Decode does.
 func (d *Decoder) Decode(rec input.Record) (*Trace, error) {
-	d.d.trusted, d.d.reuse = d.ValidUTF8, d.Reuse
+	d.d.reuse = d.Reuse
 	return d.d.decode(rec)
 }
 
@@ -155,9 +156,6 @@ type decoder struct {
 	// call and result ids seen in this record, so that equal ids share one string
 	intern map[string]string
 	jr     jsonRecord
-	// trusted is true when records are known to be UTF-8 (package input checks every record
-	// it delivers), so that decode need not check them again
-	trusted bool
 	// reuse is Decoder.Reuse; the trace, messages, calls and results below are then reused
 	reuse   bool
 	trace   Trace
@@ -184,7 +182,6 @@ func (d *decoder) decode(rec input.Record) (*Trace, error) {
 	} else {
 		d.scratch.arena = make([]byte, 0, len(rec.Data))
 	}
-	d.scratch.valid = d.trusted || utf8.Valid(rec.Data)
 	if len(d.intern) > 1024 {
 		d.intern = nil // do not keep a huge table for the records to come
 	}
@@ -254,15 +251,11 @@ func (d *decoder) decode(rec input.Record) (*Trace, error) {
 // checkObject rejects a record that is not a JSON object.
 func (d *decoder) checkObject() error {
 	data := d.rec.Data
-	i := 0
-	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n') {
-		i++
-	}
+	i := jsonscan.SkipSpace(data, 0)
 	if i < len(data) && data[i] == '{' {
 		return nil
 	}
-	var v any
-	if err := json.Unmarshal(data, &v); err != nil {
+	if err := jsonscan.Validate(data); err != nil {
 		return d.jsonError(err)
 	}
 	hint := ""
@@ -272,16 +265,15 @@ func (d *decoder) checkObject() error {
 	return d.rec.ErrorAt(i, "a trace record must be a JSON object, got %s%s", kindOf(data), hint)
 }
 
-// parseError reports what stopped the parser. Syntax errors win over type errors, as in
-// encoding/json, whose wording they take.
+// parseError reports what stopped the parser: the record's first syntax error, which wins over
+// a type error found before it (as in encoding/json), else the type error.
 func (d *decoder) parseError(p *parser) error {
 	data := d.rec.Data
-	if p.typeAt < 0 || !json.Valid(data) {
-		var v any
-		if err := json.Unmarshal(data, &v); err != nil {
-			return d.jsonError(err)
-		}
-		return d.rec.ErrorAt(p.i, "invalid JSON") // unreachable: the parser accepts what json.Valid does
+	if err := jsonscan.Validate(data); err != nil {
+		return d.jsonError(err)
+	}
+	if p.typeAt < 0 {
+		return d.rec.ErrorAt(p.i, "invalid JSON") // unreachable: the parser accepts what jsonscan.Validate does
 	}
 	name := formatPath(pathAt(data, p.typeAt))
 	if name == "" {
@@ -290,11 +282,10 @@ func (d *decoder) parseError(p *parser) error {
 	return d.rec.ErrorAt(p.typeAt, "%s must be %s, got %s", name, p.want, kindOf(data[p.typeAt:]))
 }
 
-// jsonError turns an error of encoding/json from decoding the record into an *input.Error.
+// jsonError turns a syntax error of jsonscan in the record into an *input.Error.
 func (d *decoder) jsonError(err error) error {
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		return d.rec.ErrorAt(int(se.Offset)-1, "invalid JSON: %s", se.Error())
+	if e, ok := err.(*jsonscan.Error); ok {
+		return d.rec.ErrorAt(e.Off, "invalid JSON: %s", e.Msg)
 	}
 	return d.rec.ErrorAt(0, "%v", err)
 }
@@ -334,20 +325,20 @@ func (d *decoder) pickList(jr *jsonRecord) error {
 		return nil
 	}
 	// Error path: say what the record holds instead.
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(d.rec.Data, &m); err != nil {
-		return d.jsonError(err)
+	var keys []string
+	if _, err := jsonscan.EachMember(d.rec.Data, 0, func(key []byte, _, _ int) error {
+		keys = append(keys, jsonscan.Unquote(key, jsonscan.Replace))
+		return nil
+	}); err != nil {
+		return d.jsonError(err) // unreachable: the parser checked the record
 	}
 	for _, k := range listKeys {
-		if _, ok := m[k]; ok {
+		if slices.Contains(keys, k) {
 			return d.errAt(path(k), "must be an array of messages, got null")
 		}
 	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
 	sort.Strings(keys)
+	keys = slices.Compact(keys)
 	found := "none"
 	if len(keys) > 0 {
 		found = input.Cut(strings.Join(keys, ", "))
@@ -425,8 +416,8 @@ func idValue(raw rawRef) (id string, ok bool, problem string) {
 	if s, isStr := stringValue(raw); isStr {
 		return s, true, ""
 	}
-	if k := kindOf(raw); k != "a number" {
-		return "", false, "must be a string or a number, got " + k
+	if k := kindOf(raw); k != jsonscan.KindNumber {
+		return "", false, "must be a string or a number, got " + k.String()
 	}
 	return string(raw), true, ""
 }
@@ -643,7 +634,7 @@ func (d *decoder) call(c *jsonCall, i, j int) (Call, error) {
 	default:
 		return out, d.errAt(path(d.key, i, "tool_calls", j), `has no tool name: expected "tool_name" (RS-1) or "function": {"name": ...} (OpenAI)`)
 	}
-	if !nameRaw.null() && kindOf(nameRaw) != "a string" {
+	if !nameRaw.null() && kindOf(nameRaw) != jsonscan.KindString {
 		p := path(d.key, i, "tool_calls", j, "tool_name")
 		if c.ToolName == nil {
 			p = path(d.key, i, "tool_calls", j, "function", "name")
@@ -751,7 +742,7 @@ func openAIFailure(content string) (string, bool) {
 	case "null", "false", "0", `""`, "[]", "{}":
 		return "", false
 	}
-	if k := kindOf(e); (k == "an array" || k == "an object") && isEmptyContainer(e) {
+	if k := kindOf(e); (k == jsonscan.KindArray || k == jsonscan.KindObject) && isEmptyContainer(e) {
 		return "", false
 	}
 	if text, ok := stringValue(e); ok {
@@ -934,8 +925,8 @@ func tokenCount(raw rawRef) (n int64, ok bool, problem string) {
 	if raw.null() {
 		return 0, false, ""
 	}
-	if k := kindOf(raw); k != "a number" {
-		return 0, false, k
+	if k := kindOf(raw); k != jsonscan.KindNumber {
+		return 0, false, k.String()
 	}
 	if n, err := strconv.ParseInt(string(raw), 10, 64); err == nil {
 		if n < 0 {

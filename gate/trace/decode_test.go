@@ -383,7 +383,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"array record", `[{"role": "user"}]`, "", `a trace record must be a JSON object, got an array (a bare list of messages is not a record: write {"messages": [...]})`},
 		{"string record", `"hello"`, "", `a trace record must be a JSON object, got a string`},
 		{"number record", `  42`, "42", `a trace record must be a JSON object, got a number`},
-		{"invalid JSON", `{"messages": [}`, "}", `invalid JSON: invalid character '}' looking for beginning of value`},
+		{"invalid JSON", `{"messages": [}`, "}", `invalid JSON: expected a value, found '}'`},
 		{"no list", `{"trace_id": "x", "turns": [], "b": 1}`, "", `expected a message list under "messages", "trajectory", "traj" or "history"; found keys: b, trace_id, turns`},
 		{"empty object", `{}`, "", `expected a message list under "messages", "trajectory", "traj" or "history"; found keys: none`},
 		{"null list", `{"messages": null}`, "null", `messages must be an array of messages, got null`},
@@ -407,7 +407,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"legacy function_call without name", `{"messages": [{"role": "assistant", "function_call": {"arguments": "{}"}}]}`, `{"arguments"`, `messages[0].function_call has no tool name: expected "name" to be a non-empty string`},
 		{"anthropic tool_use without name", `{"messages": [{"role": "assistant", "content": [{"type": "tool_use", "id": "t", "input": {}}]}]}`, `{"type"`, `messages[0].content[0] has no tool name: "name" is missing or empty`},
 		{"call id object", `{"messages": [{"role": "assistant", "tool_calls": [{"tool_name": "x", "call_id": {"a": 1}}]}]}`, `{"a"`, `messages[0].tool_calls[0].call_id must be a string or a number, got an object`},
-		{"tool_call_id bool", `{"messages": [{"role": "tool", "tool_call_id": true, "content": "x"}]}`, `true`, `messages[0].tool_call_id must be a string or a number, got a boolean`},
+		{"tool_call_id bool", `{"messages": [{"role": "tool", "tool_call_id": true, "content": "x"}]}`, `true`, `messages[0].tool_call_id must be a string or a number, got true`},
 		{"tool_call_ids string", `{"messages": [{"role": "tool", "tool_call_ids": "a", "content": "x"}]}`, `"a"`, `messages[0].tool_call_ids must be an array, got a string`},
 		{"tool_call_ids element", `{"messages": [{"role": "tool", "tool_call_ids": ["a", ["b"]], "content": "x"}]}`, `["b"]`, `messages[0].tool_call_ids[1] must be a string or a number, got an array`},
 		{"success string", `{"messages": [{"role": "tool", "tool_results": [{"call_id": "c", "success": "yes"}]}]}`, `"yes"`, `messages[0].tool_results[0].success must be true or false, got a string`},
@@ -422,7 +422,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"tiny tokens", `{"messages": [], "token_usage": {"prompt_tokens": 1e-400}}`, `1e-400`, `token_usage.prompt_tokens must be a non-negative integer, got 1e-400`},
 		{"string tokens", `{"messages": [], "usage": {"completion_tokens": "12"}}`, `"12"`, `usage.completion_tokens must be a non-negative integer, got a string`},
 		{"huge tokens", `{"messages": [], "usage": {"input_tokens": 1e30}}`, `1e30`, `usage.input_tokens must be a non-negative integer, got 1e30 (too large)`},
-		{"NaN tokens", `{"messages": [], "usage": {"total_tokens": NaN}}`, `NaN`, `invalid JSON: invalid character 'N' looking for beginning of value`},
+		{"NaN tokens", `{"messages": [], "usage": {"total_tokens": NaN}}`, `NaN`, `invalid JSON: expected a value, found 'N'`},
 		{"message tokens", `{"messages": [{"role": "assistant", "content": "x", "usage": {"output_tokens": -1}}]}`, `-1`, `messages[0].usage.output_tokens must be a non-negative integer, got -1`},
 		{"rs1 and openai", `{"messages": [{"role": "user", "content": "x", "tool_results": []}, {"role": "tool", "tool_call_id": "c", "content": "y"}]}`, `{"role": "tool"`,
 			`messages[1] has an OpenAI "tool_call_id", but messages[0] has an RS-1 "tool_results" list: cannot tell the record's format (a record must be one of RS-1, OpenAI or Anthropic)`},
@@ -567,9 +567,9 @@ func TestParserDetails(t *testing.T) {
 	}
 	cases := []struct{ name, rec, marker, msg string }{
 		// A syntax error anywhere wins over an earlier type error, as in encoding/json.
-		{"syntax after type error", `{"messages": 5, "x": }`, "}", `invalid JSON: invalid character '}' looking for beginning of value`},
-		{"trailing garbage", `{"messages": []} x`, "x", `invalid JSON: invalid character 'x' after top-level value`},
-		{"bad escape", `{"messages": [], "m": "\q"}`, `q"`, `invalid JSON: invalid character 'q' in string escape code`},
+		{"syntax after type error", `{"messages": 5, "x": }`, "}", `invalid JSON: expected a value, found '}'`},
+		{"trailing garbage", `{"messages": []} x`, "x", `invalid JSON: unexpected 'x' after the value`},
+		{"bad escape", `{"messages": [], "m": "\q"}`, `\q"`, `invalid JSON: invalid escape \q`},
 		{"columns count characters", `{"é": "ü", "messages": [{"role": 1}]}`, "1}", `messages[0].role must be a string, got a number`},
 	}
 	for _, c := range cases {
@@ -579,14 +579,31 @@ func TestParserDetails(t *testing.T) {
 			t.Errorf("%s: error\n  %v\nwant\n  %s", c.name, err, want)
 		}
 	}
-	// encoding/json's nesting limit: the record is level 1, so the 10,000th '[' of "m" is too deep.
+	// encoding/json's nesting limit (jsonscan.MaxDepth): the record is level 1, so the 10,000th '[' of "m" is too deep.
 	prefix := `{"messages": [], "m": `
 	_, err := decode(prefix + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + `}`)
-	if want := fmt.Sprintf("t.jsonl:7:%d: invalid JSON: invalid character '[' exceeded max depth", len(prefix)+10000); err == nil || err.Error() != want {
+	if want := fmt.Sprintf("t.jsonl:7:%d: invalid JSON: nesting deeper than 10000 levels", len(prefix)+10000); err == nil || err.Error() != want {
 		t.Errorf("too deep: %v", err)
 	}
 	if _, err := decode(prefix + strings.Repeat("[", 9999) + strings.Repeat("]", 9999) + `}`); err != nil {
 		t.Errorf("as deep as allowed: %v", err)
+	}
+	// Deeper down, the levels the parser walks itself count too: the call is at level 5.
+	callPrefix := `{"messages": [{"role": "assistant", "tool_calls": [{"tool_name": "t", "arguments": `
+	for _, n := range []int{9995, 9996} {
+		rec := callPrefix + strings.Repeat("[", n) + strings.Repeat("]", n) + `}]}]}`
+		_, err := decode(rec)
+		if json.Valid([]byte(rec)) != (err == nil) {
+			t.Errorf("%d levels of arguments: %v, json.Valid %v", n, err, json.Valid([]byte(rec)))
+		}
+		if want := fmt.Sprintf("t.jsonl:7:%d: invalid JSON: nesting deeper than 10000 levels", len(callPrefix)+9996); n == 9996 && (err == nil || err.Error() != want) {
+			t.Errorf("too deep arguments: %v", err)
+		}
+	}
+	// A record that is not UTF-8 is invalid JSON (RFC 8259 §8.1), where the bad byte is.
+	rec := "{\"messages\": [{\"role\": \"user\", \"content\": \"caf\xe9\"}]}"
+	if _, err := decode(rec); err == nil || err.Error() != at(rec, "\xe9")+": invalid JSON: invalid UTF-8" {
+		t.Errorf("latin-1 record: %v", err)
 	}
 	for _, n := range []int{9999, 10000, 10001} {
 		for _, open := range []string{"[", `{"a":`} {

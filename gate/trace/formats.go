@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/agentgate/agentgate/gate/input"
+	"github.com/agentgate/agentgate/internal/jsonscan"
 )
 
 // Format is how a trace file is laid out, decided by its content (SPEC §12).
@@ -247,27 +248,66 @@ func (d *doc) nextFrom(i int) int {
 }
 
 // jsonErr turns an error of encoding/json into an *input.Error; base is the offset its error
-// offsets count from (0 for Token's, which count from the start of the input).
+// offsets count from (0 for Token's, which count from the start of the input). Syntax errors
+// never get here: checkDoc has found them before.
 func (d *doc) jsonErr(err error, base int) error {
-	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
 	switch {
-	case errors.As(err, &se):
-		return d.errAt(base+int(se.Offset)-1, "invalid JSON: %v", se)
 	case errors.As(err, &te):
-		what := "a value"
-		if te.Field != "" {
-			what = fmt.Sprintf("field %q", te.Field)
-		}
-		return d.errAt(valueStart(d.rec.Data, base+int(te.Offset)), "%s must be %s, got a JSON %s", what, input.JSONKind(te.Type.Kind().String()), te.Value)
+		at := typeErrorAt(d.rec.Data, base+int(te.Offset))
+		return d.errAt(at, "%s", typeError(d.rec.Data, at, te))
 	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
 		return d.errAt(len(d.rec.Data), "invalid JSON: unexpected end of input")
 	}
 	return d.errAt(base, "%v", err)
 }
 
-// valueStart returns where the number, literal or string that ends just before end starts
-// (encoding/json's type errors point after the value); for an object or array it returns end.
+// typeError describes a type error of encoding/json about the value at offset at of data:
+// which value (its path from the top of the JSON value holding it, as fieldAt names it), what
+// it must be and what it is.
+func typeError(data []byte, at int, te *json.UnmarshalTypeError) string {
+	what := "a value"
+	if f := fieldAt(data, at); f != "" {
+		what = fmt.Sprintf("field %q", f)
+	}
+	return fmt.Sprintf("%s must be %s, got %s", what, input.JSONKind(te.Type.Kind().String()), kindOf(data[at:]))
+}
+
+// fieldAt names the value at offset at of data, which holds one JSON value or several in a
+// row, by its path from the top of the one holding it: messages[0].tool_calls.
+func fieldAt(data []byte, at int) string {
+	start := jsonscan.SkipSpace(data, 0)
+	for {
+		end, err := jsonscan.Skip(data, start)
+		if err != nil || end > at {
+			break
+		}
+		start = jsonscan.SkipSpace(data, end)
+	}
+	return formatPath(pathAt(data[start:], at-start))
+}
+
+// typeErrorAt returns where the value of a type error of encoding/json starts, off being the
+// error's offset: encoding/json gives the offset just past the value (past the opening bracket
+// of an array or object), its v2 implementation (GOEXPERIMENT=jsonv2) that of the value.
+func typeErrorAt(data []byte, off int) int {
+	if offsetAtValue() {
+		return jsonscan.SkipSpace(data, off)
+	}
+	return valueStart(data, off)
+}
+
+// offsetAtValue reports whether encoding/json's type errors give the offset of the value.
+var offsetAtValue = sync.OnceValue(func() bool {
+	var v struct {
+		A string `json:"a"`
+	}
+	te, ok := json.Unmarshal([]byte(`{"a": 1}`), &v).(*json.UnmarshalTypeError)
+	return ok && te.Offset == 6
+})
+
+// valueStart returns where the value that ends just before end starts: a number, literal or
+// string, or the array or object whose opening bracket ends there.
 func valueStart(data []byte, end int) int {
 	if end <= 0 || end > len(data) {
 		return end
@@ -288,6 +328,8 @@ func valueStart(data []byte, end int) int {
 			}
 		}
 		return end
+	case c == '{' || c == '[':
+		return i
 	case c == '}' || c == ']':
 		return end
 	}
@@ -353,16 +395,6 @@ func (d *doc) array(what string, fn func(i, at int) error) error {
 func (d *doc) value(v any) error {
 	base := d.afterSeparator()
 	if err := d.dec.Decode(v); err != nil {
-		var se *json.SyntaxError
-		if errors.As(err, &se) {
-			// The decoder's syntax offsets count only the bytes it scanned for values, not
-			// those it read as tokens: find the error again in the value alone.
-			start := d.nextFrom(base)
-			var raw json.RawMessage
-			if err2 := json.NewDecoder(bytes.NewReader(d.rec.Data[start:])).Decode(&raw); err2 != nil {
-				return d.jsonErr(err2, start)
-			}
-		}
 		return d.jsonErr(err, base)
 	}
 	return nil
@@ -388,29 +420,26 @@ func (d *doc) skip() error {
 	return d.value(&raw)
 }
 
-// checkDepth rejects JSON text nested deeper than maxDepth (outside strings).
-func checkDepth(data []byte) error {
-	depth, inStr, esc := 0, false, false
-	for _, c := range data {
-		switch {
-		case inStr:
-			switch {
-			case esc:
-				esc = false
-			case c == '\\':
-				esc = true
-			case c == '"':
-				inStr = false
-			}
-		case c == '"':
-			inStr = true
-		case c == '{' || c == '[':
-			if depth++; depth > maxDocDepth {
-				return fmt.Errorf("nested deeper than %d levels", maxDocDepth)
-			}
-		case c == '}' || c == ']':
-			depth--
+// checkJSON checks data, one JSON value or several in a row (JSON Lines), with jsonscan before
+// encoding/json decodes it: a syntax error is then jsonscan's, with its wording and position
+// (encoding/json only ever sees valid JSON), and no value nests deeper than maxDocDepth levels.
+// It returns the offset and jsonscan's message of the first problem, or -1.
+func checkJSON(data []byte) (int, string) {
+	for i := jsonscan.SkipSpace(data, 0); i < len(data); i = jsonscan.SkipSpace(data, i) {
+		end, err := jsonscan.SkipMax(data, i, maxDocDepth)
+		if e, ok := err.(*jsonscan.Error); ok {
+			return e.Off, e.Msg
 		}
+		i = end
+	}
+	return -1, ""
+}
+
+// checkDoc is checkJSON for a whole file (or archive member), with the problem as an
+// *input.Error.
+func checkDoc(file string, data []byte) error {
+	if off, msg := checkJSON(data); off >= 0 {
+		return input.Record{File: file, Line: 1, Col: 1, Data: data}.ErrorAt(off, "invalid JSON: %s", msg)
 	}
 	return nil
 }

@@ -2,14 +2,13 @@ package trace
 
 import (
 	"bytes"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
-	"math/bits"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/agentgate/agentgate/gate/input"
+	"github.com/agentgate/agentgate/internal/jsonscan"
 )
 
 // FuzzDecode checks that no record makes Decode panic, that every failure is an *input.Error
@@ -36,6 +35,13 @@ func FuzzDecode(f *testing.F) {
 			}
 			if ie.File != "f.jsonl" || ie.Line < 3 || ie.Col < 1 {
 				t.Fatalf("error without a position: %v", err)
+			}
+			// a syntax error is jsonscan's first, with its wording and position
+			if verr, ok := jsonscan.Validate(data).(*jsonscan.Error); ok {
+				want := input.Record{File: "f.jsonl", Line: 3, Col: 1, Data: data}.ErrorAt(verr.Off, "invalid JSON: %s", verr.Msg)
+				if err.Error() != want.Error() {
+					t.Fatalf("error %v, want %v", err, want)
+				}
 			}
 			return
 		}
@@ -68,29 +74,31 @@ func FuzzDecode(f *testing.F) {
 }
 
 // FuzzParser checks the parser against encoding/json: it accepts exactly what json.Valid
-// accepts, and decodes strings exactly as json.Unmarshal does.
+// accepts in UTF-8 text (RFC 8259 §8.1; json.Valid lets invalid UTF-8 pass inside strings),
+// decodes strings exactly as json.Unmarshal does, and stops on a record exactly when
+// jsonscan.Validate finds a syntax error in it.
 func FuzzParser(f *testing.F) {
 	for _, s := range []string{`{"a": [1, -2.5e+3, true, false, null, "x\u00e9\ud83d\ude00\n"]}`, `[`, `{"a" 1}`, `01`, `1.`, `-`, `"\ud800"`,
-		`"\ud800\u0041"`, `"\x"`, "\"\x01\"", `[1,]`, `{"a":1,}`, `  {} `, `{} {}`, `"\u12"`, `nul`, `[[[[[]]]]]`, "\"\xff\""} {
+		`"\ud800\u0041"`, `"\x"`, "\"\x01\"", `[1,]`, `{"a":1,}`, `  {} `, `{} {}`, `"\u12"`, `nul`, `[[[[[]]]]]`, "\"\xff\"",
+		`{"messages": [{"role": "user", "content": [{"type": "text", "text": "x"}]}], "m": [[1]]}`, `{"messages": [{"role": "u"}] x`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if got, want := validJSON(data), json.Valid(data); got != want {
-			t.Fatalf("validJSON(%q) = %v, json.Valid says %v", data, got, want)
+		valid := json.Valid(data) && utf8.Valid(data)
+		if got := validJSON(data); got != valid {
+			t.Fatalf("validJSON(%q) = %v, json.Valid and utf8.Valid say %v", data, got, valid)
 		}
 		// json.Unmarshal of null into a string succeeds and leaves it empty: only JSON strings
 		// are compared.
 		var want string
-		if raw := bytes.TrimSpace(data); len(raw) > 0 && raw[0] == '"' && json.Unmarshal(data, &want) == nil {
+		raw := bytes.TrimSpace(data)
+		if valid && len(raw) > 0 && raw[0] == '"' && json.Unmarshal(data, &want) == nil {
 			got, ok := stringValue(raw)
 			if !ok || got != want {
 				t.Fatalf("stringValue(%q) = %q, %v; json.Unmarshal gives %q", raw, got, ok, want)
 			}
-			if b, ok := bytesValue(raw); !ok || string(b) != want {
-				t.Fatalf("bytesValue(%q) = %q, %v; json.Unmarshal gives %q", raw, b, ok, want)
-			}
-			// the decoder's arena, for records known to be UTF-8 and for others
-			s := scratch{valid: utf8.Valid(raw), arena: make([]byte, 0, len(raw)/2)}
+			// the decoder's arena
+			s := scratch{arena: make([]byte, 0, len(raw)/2)}
 			if got, ok := s.str(raw); !ok || got != want {
 				t.Fatalf("scratch.str(%q) = %q, %v; json.Unmarshal gives %q", raw, got, ok, want)
 			}
@@ -98,22 +106,13 @@ func FuzzParser(f *testing.F) {
 				t.Fatalf("scratch.strBytes(%q) = %q, %v; json.Unmarshal gives %q", raw, b, ok, want)
 			}
 		}
-		// the scanner's eight-byte steps stop where the byte-by-byte table says
-		for i := range data {
-			if i+8 > len(data) {
-				break
-			}
-			m := specials(binary.LittleEndian.Uint64(data[i:]))
-			first := 8
-			for j, c := range data[i : i+8] {
-				if !plain[c] {
-					first = j
-					break
-				}
-			}
-			if got := bits.TrailingZeros64(m) >> 3; m != 0 && got != first || m == 0 && first != 8 {
-				t.Fatalf("specials(%q) marks byte %d first, want %d", data[i:i+8], got, first)
-			}
+		// the record parser stops on a syntax error exactly when there is one
+		p := parser{data: data}
+		var jr jsonRecord
+		if p.record(&jr, &scratch{}); p.failed && p.typeAt < 0 && valid {
+			t.Fatalf("record(%q) found a syntax error at %d in valid JSON", data, p.i)
+		} else if !p.failed && !valid {
+			t.Fatalf("record(%q) accepted invalid JSON", data)
 		}
 	})
 }

@@ -93,8 +93,8 @@ func EachInspect(ctx context.Context, path string, fn func(*Trace) error) error 
 
 // eachInspectJSON reads a whole log written as JSON: its samples, each decoded in turn.
 func eachInspectJSON(ctx context.Context, path string, data []byte, fn func(*Trace) error) error {
-	if err := checkDepth(data); err != nil {
-		return &input.Error{File: path, Msg: err.Error()}
+	if err := checkDoc(path, data); err != nil {
+		return err
 	}
 	d := newDoc(path, data)
 	n := 0
@@ -201,8 +201,8 @@ func eachEval(ctx context.Context, path string, f io.ReaderAt, size int64, fn fu
 		if err != nil {
 			return &input.Error{File: member, Msg: err.Error()}
 		}
-		if err := checkDepth(data); err != nil {
-			return &input.Error{File: member, Msg: err.Error()}
+		if err := checkDoc(member, data); err != nil {
+			return err
 		}
 		d := newDoc(member, data)
 		var s inspectSample

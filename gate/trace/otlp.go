@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/agentgate/agentgate/gate/input"
+	"github.com/agentgate/agentgate/internal/jsonscan"
 )
 
 // OpenTelemetry traces as OTLP/JSON (SPEC §12). One agent run is one traceId; its spans are
@@ -108,8 +109,8 @@ func EachOTLP(ctx context.Context, path string, fn func(*Trace) error) error {
 
 // ReadOTLP reads the agent runs of OTLP/JSON data; file names it in errors and traces.
 func ReadOTLP(file string, data []byte) ([]*Trace, error) {
-	if err := checkDepth(data); err != nil {
-		return nil, &input.Error{File: file, Msg: err.Error()}
+	if err := checkDoc(file, data); err != nil {
+		return nil, err
 	}
 	spans, err := readSpans(file, data)
 	if err != nil {
@@ -699,8 +700,9 @@ func genAIMessages(file string, s *span, key string) ([]Message, error) {
 	} else {
 		text = []byte(textOf(v))
 	}
-	if err := checkDepth(text); err != nil {
-		return nil, fail("%v", err)
+	if off, msg := checkJSON(text); off >= 0 {
+		p := jsonscan.Position(text, off)
+		return nil, fail("invalid JSON at line %d, column %d of its text: %s", p.Line, p.Col, msg)
 	}
 	var raw []genAIMessage
 	if err := json.Unmarshal(text, &raw); err != nil {
@@ -744,26 +746,15 @@ func genAIMessages(file string, s *span, key string) ([]Message, error) {
 	return out, nil
 }
 
-// embeddedJSONError describes an error of encoding/json in JSON text held by an attribute,
-// with its own position.
+// embeddedJSONError describes a type error of encoding/json in JSON text held by an
+// attribute, with its own position.
 func embeddedJSONError(text []byte, err error) string {
-	var off int64 = -1
-	switch e := err.(type) {
-	case *json.SyntaxError:
-		off = e.Offset - 1
-	case *json.UnmarshalTypeError:
-		off = e.Offset
-		if e.Field != "" {
-			return fmt.Sprintf("at byte %d: field %s must be %s, got a JSON %s", off, e.Field, input.JSONKind(e.Type.Kind().String()), e.Value)
-		}
-		return fmt.Sprintf("at byte %d: must be %s, got a JSON %s", off, input.JSONKind(e.Type.Kind().String()), e.Value)
+	if e, ok := err.(*json.UnmarshalTypeError); ok {
+		at := typeErrorAt(text, int(e.Offset))
+		p := jsonscan.Position(text, at)
+		return fmt.Sprintf("at line %d, column %d of its text: %s", p.Line, p.Col, typeError(text, at, e))
 	}
-	if off >= 0 {
-		rec := input.Record{Line: 1, Data: text}
-		e := rec.ErrorAt(int(off), "")
-		return fmt.Sprintf("invalid JSON at line %d, column %d of its text: %v", e.Line, e.Col, err)
-	}
-	return fmt.Sprintf("invalid JSON: %v", err)
+	return fmt.Sprintf("invalid JSON: %v", err) // not a syntax error: checkJSON has found those before
 }
 
 // flatMsg is one message written as flattened attributes: the keys after its prefix, index

@@ -3,28 +3,23 @@ package trace
 import (
 	"bytes"
 	"cmp"
-	"encoding/binary"
-	"encoding/json"
-	"math/bits"
-	"unicode/utf16"
-	"unicode/utf8"
 	"unsafe"
+
+	"github.com/agentgate/agentgate/internal/jsonscan"
 )
 
-// This file is a small JSON parser that validates a record and fills the decoding structs
-// in one pass, with no reflection: encoding/json spends most of its time growing slices
-// through reflect and validates every value twice. It accepts exactly what json.Valid
-// accepts (FuzzParser checks this); when it finds a problem it only notes where, and the
-// decoder asks encoding/json for the wording of syntax errors, so messages stay the same as
-// elsewhere in the project.
-
-// maxDepth is encoding/json's nesting limit.
-const maxDepth = 10000
+// This file fills the decoding structs from a record in one pass, with no reflection:
+// encoding/json spends most of its time growing slices through reflect and validates every
+// value twice. The JSON itself is read with jsonscan's primitives (strings with their UTF-8
+// check, numbers, literals, skipping a value), so it accepts exactly what jsonscan.Validate
+// accepts (FuzzParser checks this). It only notes where it stopped: the decoder asks
+// jsonscan.Validate for the first syntax error of the record, so that a syntax error anywhere
+// wins over a type error found before it, and every message speaks jsonscan's vocabulary.
 
 type parser struct {
 	data  []byte
 	i     int
-	depth int
+	depth int // the arrays and objects open around p.i, counted into jsonscan's nesting limit
 	s     *scratch
 
 	failed bool
@@ -32,19 +27,8 @@ type parser struct {
 	want   string // what was expected at typeAt
 }
 
-func (p *parser) ws() {
-	for p.i < len(p.data) {
-		switch p.data[p.i] {
-		case ' ', '\t', '\n', '\r':
-			p.i++
-		default:
-			return
-		}
-	}
-}
-
 func (p *parser) peek() byte {
-	p.ws()
+	p.i = jsonscan.SkipSpace(p.data, p.i)
 	if p.i < len(p.data) {
 		return p.data[p.i]
 	}
@@ -66,234 +50,51 @@ func (p *parser) wrongType(at int, want string) {
 
 // end checks that nothing but white space follows the top-level value.
 func (p *parser) end() {
-	if p.peek() != 0 || p.i != len(p.data) {
+	if jsonscan.SkipSpace(p.data, p.i) != len(p.data) {
 		p.syntax()
 	}
 }
 
-// skip validates and passes over one value, returning its text.
+// skip checks and passes over one value, returning its text. Scalars, the most common values,
+// go straight to their jsonscan primitive.
 func (p *parser) skip() []byte {
 	if p.failed {
 		return nil
 	}
-	c := p.peek()
-	start := p.i
-	switch {
-	case c == '"':
-		p.scanString()
-	case c == '{' || c == '[':
-		p.skipContainer()
-	case c == 't':
-		p.literal("true")
-	case c == 'f':
-		p.literal("false")
-	case c == 'n':
-		p.literal("null")
-	case c == '-' || (c >= '0' && c <= '9'):
-		p.number()
-	default:
-		p.syntax()
+	start := jsonscan.SkipSpace(p.data, p.i)
+	var end int
+	var err error
+	k := jsonscan.KindInvalid
+	if start < len(p.data) {
+		k = jsonscan.KindOf(p.data[start])
 	}
-	if p.failed {
+	switch k {
+	case jsonscan.KindString:
+		end, _, err = jsonscan.String(p.data, start)
+	case jsonscan.KindNumber:
+		end, _, err = jsonscan.Number(p.data, start)
+	case jsonscan.KindTrue, jsonscan.KindFalse, jsonscan.KindNull:
+		end, _, err = jsonscan.Literal(p.data, start)
+	default: // an array or an object, or an error
+		end, err = jsonscan.SkipIn(p.data, start, p.depth)
+	}
+	if err != nil {
+		p.syntax()
 		return nil
 	}
-	return p.data[start:p.i:p.i]
+	p.i = end
+	return p.data[start:end:end]
 }
 
-func (p *parser) literal(lit string) {
-	if !bytes.HasPrefix(p.data[p.i:], []byte(lit)) {
+// literal passes over true, false or null at p.i and returns its kind.
+func (p *parser) literal() jsonscan.Kind {
+	end, k, err := jsonscan.Literal(p.data, p.i)
+	if err != nil {
 		p.syntax()
-		return
+		return jsonscan.KindInvalid
 	}
-	p.i += len(lit)
-}
-
-func (p *parser) number() {
-	d, i := p.data, p.i
-	digits := func() bool {
-		s := i
-		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
-			i++
-		}
-		return i > s
-	}
-	if i < len(d) && d[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(d) && d[i] == '0':
-		i++
-	case !digits():
-		p.syntax()
-		return
-	}
-	if i < len(d) && d[i] == '.' {
-		i++
-		if !digits() {
-			p.syntax()
-			return
-		}
-	}
-	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
-		i++
-		if i < len(d) && (d[i] == '+' || d[i] == '-') {
-			i++
-		}
-		if !digits() {
-			p.syntax()
-			return
-		}
-	}
-	p.i = i
-}
-
-func isHex(c byte) bool {
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
-}
-
-// plain marks the bytes a string may hold as they are: not '"', '\\' or a control character.
-var plain = func() (t [256]bool) {
-	for c := 0x20; c < 256; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()
-
-// scanString passes over the string at p.i and reports whether it holds escapes. It reads
-// eight bytes at a time while none of them needs a look (a quote, a backslash or a control
-// character).
-func (p *parser) scanString() (escaped bool) {
-	d := p.data
-	for i := p.i + 1; ; {
-		for i+8 <= len(d) {
-			if m := specials(binary.LittleEndian.Uint64(d[i:])); m != 0 {
-				i += bits.TrailingZeros64(m) >> 3
-				break
-			}
-			i += 8
-		}
-		if i >= len(d) {
-			break
-		}
-		if plain[d[i]] {
-			i++
-			continue
-		}
-		switch d[i] {
-		case '"':
-			p.i = i + 1
-			return escaped
-		case '\\':
-			escaped = true
-			if i+1 >= len(d) {
-				p.syntax()
-				return
-			}
-			switch d[i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				i += 2
-			case 'u':
-				if i+6 > len(d) || !isHex(d[i+2]) || !isHex(d[i+3]) || !isHex(d[i+4]) || !isHex(d[i+5]) {
-					p.syntax()
-					return
-				}
-				i += 6
-			default:
-				p.syntax()
-				return
-			}
-		default: // a control character
-			p.syntax()
-			return
-		}
-	}
-	p.syntax()
-	return
-}
-
-// specials marks (with the high bit of the byte) the bytes of the eight in x, read little
-// endian, that are a quote, a backslash or a control character. Bytes after the first marked
-// one may be marked wrongly (a borrow runs on), but the first mark is always right, which is
-// all scanString uses.
-func specials(x uint64) uint64 {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	q := x ^ (ones * '"')
-	b := x ^ (ones * '\\')
-	return ((q-ones)&^q | (b-ones)&^b | (x-ones*0x20)&^x) & highs
-}
-
-// skipContainer passes over an object or array without recursion.
-func (p *parser) skipContainer() {
-	var small [32]byte
-	stack := small[:0]
-	for {
-		// a value is expected
-		switch c := p.peek(); c {
-		case '{', '[':
-			p.i++
-			if p.depth++; p.depth > maxDepth {
-				p.syntax()
-				return
-			}
-			stack = append(stack, c)
-			close := byte(']')
-			if c == '{' {
-				close = '}'
-			}
-			if p.peek() == close {
-				p.i++
-				p.depth--
-				stack = stack[:len(stack)-1]
-				break
-			}
-			if c == '{' && !p.colonKey() {
-				return
-			}
-			continue
-		default:
-			if p.skip(); p.failed {
-				return
-			}
-		}
-		// after a value: a comma, or the end of the innermost container
-		for {
-			if len(stack) == 0 {
-				return
-			}
-			top := stack[len(stack)-1]
-			c := p.peek()
-			if c == ',' {
-				p.i++
-				if top == '{' && !p.colonKey() {
-					return
-				}
-				break
-			}
-			if (top == '{' && c == '}') || (top == '[' && c == ']') {
-				p.i++
-				p.depth--
-				stack = stack[:len(stack)-1]
-				continue
-			}
-			p.syntax()
-			return
-		}
-	}
-}
-
-// colonKey passes over an object key and its colon.
-func (p *parser) colonKey() bool {
-	if p.peek() != '"' {
-		p.syntax()
-		return false
-	}
-	p.scanString()
-	if p.failed || p.peek() != ':' {
-		p.syntax()
-		return false
-	}
-	p.i++
-	return true
+	p.i = end
+	return k
 }
 
 // open enters the object or array (per open) at p.i. Null is read as absent (false, no
@@ -305,13 +106,10 @@ func (p *parser) open(open byte, want string) bool {
 	switch c := p.peek(); {
 	case c == open:
 		p.i++
-		if p.depth++; p.depth > maxDepth {
-			p.syntax()
-			return false
-		}
+		p.depth++ // at most a few levels: the limit is left to skip (jsonscan.SkipIn)
 		return true
 	case c == 'n':
-		p.literal("null")
+		p.literal()
 	default:
 		at := p.i
 		p.skip()
@@ -349,20 +147,19 @@ func (p *parser) key() []byte {
 		p.syntax()
 		return nil
 	}
-	start := p.i
-	escaped := p.scanString()
-	if p.failed {
-		return nil
-	}
-	k := p.data[start+1 : p.i-1]
-	if escaped {
-		k = appendUnescaped(nil, k)
-	}
-	if p.peek() != ':' {
+	end, escaped, err := jsonscan.String(p.data, p.i)
+	if err != nil {
 		p.syntax()
 		return nil
 	}
-	p.i++
+	k := p.data[p.i+1 : end-1]
+	if escaped {
+		k = jsonscan.AppendUnescaped(nil, k, jsonscan.Replace)
+	}
+	if p.i, err = jsonscan.Colon(p.data, end); err != nil {
+		p.syntax()
+		return nil
+	}
 	return k
 }
 
@@ -380,7 +177,7 @@ func (p *parser) str(want string) string {
 		s, _ := p.s.str(p.skip())
 		return s
 	case 'n':
-		p.literal("null")
+		p.literal()
 	default:
 		at := p.i
 		p.skip()
@@ -395,13 +192,8 @@ func (p *parser) boolean() bool {
 		return false
 	}
 	switch p.peek() {
-	case 't':
-		p.literal("true")
-		return true
-	case 'f':
-		p.literal("false")
-	case 'n':
-		p.literal("null")
+	case 't', 'f', 'n':
+		return p.literal() == jsonscan.KindTrue
 	default:
 		at := p.i
 		p.skip()
@@ -427,8 +219,6 @@ type scratch struct {
 	// all of them rather than one each; a new arena is started for every record, and strings
 	// point into it (see str), so nothing written to it is ever overwritten.
 	arena []byte
-	// valid is true when the record is known to be UTF-8: strings need no check of their own.
-	valid bool
 }
 
 // extend adds a zero element to the end of *slab, the last element of the run that starts at
@@ -491,15 +281,13 @@ func (s *scratch) bytes(b []byte) []byte {
 	return s.arena[start:len(s.arena):len(s.arena)]
 }
 
-// str decodes raw when it is a JSON string, storing the text in the arena.
+// str decodes raw, a value the parser checked, when it is a JSON string, storing the text in
+// the arena.
 func (s *scratch) str(raw []byte) (string, bool) {
-	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+	if len(raw) < 2 || raw[0] != '"' {
 		return "", false
 	}
 	body := raw[1 : len(raw)-1]
-	if !s.valid {
-		return stringValue(raw)
-	}
 	if bytes.IndexByte(body, '\\') < 0 {
 		return s.text(body), true
 	}
@@ -513,11 +301,8 @@ func (s *scratch) str(raw []byte) (string, bool) {
 
 // strBytes is str into bytes of their own (in the arena, with no room to append in place).
 func (s *scratch) strBytes(raw []byte) ([]byte, bool) {
-	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+	if len(raw) < 2 || raw[0] != '"' {
 		return nil, false
-	}
-	if !s.valid {
-		return bytesValue(raw)
 	}
 	start := len(s.arena)
 	s.arena = appendUnescaped(s.arena, raw[1:len(raw)-1])
@@ -655,20 +440,23 @@ func (p *parser) message(m *jsonMessage) {
 // role reads a message's role without allocating for the usual ones.
 func (p *parser) role() string {
 	if p.peek() == '"' {
-		start := p.i
-		if !p.scanString() && !p.failed {
-			switch string(p.data[start+1 : p.i-1]) {
+		if end, escaped, err := jsonscan.String(p.data, p.i); err == nil && !escaped {
+			role := ""
+			switch string(p.data[p.i+1 : end-1]) {
 			case "user":
-				return "user"
+				role = "user"
 			case "assistant":
-				return "assistant"
+				role = "assistant"
 			case "tool":
-				return "tool"
+				role = "tool"
 			case "system":
-				return "system"
+				role = "system"
+			}
+			if role != "" {
+				p.i = end
+				return role
 			}
 		}
-		p.i = start
 	}
 	return p.str("a string")
 }
@@ -810,7 +598,7 @@ func (p *parser) blocks(slab *[]jsonBlock, nested bool) ([]jsonBlock, bool) {
 
 func (p *parser) usage(prev *jsonUsage) *jsonUsage {
 	if p.peek() == 'n' {
-		p.literal("null")
+		p.literal()
 		return nil
 	}
 	u := prev
@@ -859,128 +647,37 @@ func topLevelError(s []byte) (rawRef, bool) {
 	return e, !p.failed && e != nil
 }
 
-// stringValue decodes raw when it is a JSON string.
+// stringValue decodes raw, a value the parser checked, when it is a JSON string.
 func stringValue(raw []byte) (string, bool) {
-	var buf []byte
-	return stringValueBuf(raw, &buf)
-}
-
-// stringValueBuf is stringValue with a scratch buffer for resolving escapes, so that the
-// string is the only allocation.
-func stringValueBuf(raw []byte, buf *[]byte) (string, bool) {
-	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+	if len(raw) < 2 || raw[0] != '"' {
 		return "", false
 	}
-	body := raw[1 : len(raw)-1]
-	if !utf8.Valid(body) {
-		// Only reachable through Decode (the input reader rejects invalid UTF-8): let
-		// encoding/json replace the bad bytes as everywhere else.
-		var s string
-		if json.Unmarshal(raw, &s) != nil {
-			return "", false
+	return jsonscan.Unquote(raw, jsonscan.Replace), true
+}
+
+// appendUnescaped is jsonscan.AppendUnescaped (lone surrogates become U+FFFD, as encoding/json
+// has them) that copies the text between escapes with bytes.IndexByte, which is several times
+// faster on the long texts of messages than AppendUnescaped's byte loop. It hands every run of
+// escapes to AppendUnescaped whole, so that a surrogate pair stays a pair.
+func appendUnescaped(dst, body []byte) []byte {
+	for {
+		j := bytes.IndexByte(body, '\\')
+		if j < 0 {
+			return append(dst, body...)
 		}
-		return s, true
-	}
-	if bytes.IndexByte(body, '\\') < 0 {
-		return string(body), true
-	}
-	*buf = appendUnescaped((*buf)[:0], body)
-	return string(*buf), true
-}
-
-// bytesValue decodes raw when it is a JSON string, into bytes of its own.
-func bytesValue(raw []byte) ([]byte, bool) {
-	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
-		return nil, false
-	}
-	body := raw[1 : len(raw)-1]
-	if !utf8.Valid(body) {
-		s, ok := stringValue(raw)
-		return []byte(s), ok
-	}
-	return appendUnescaped(make([]byte, 0, len(body)), body), true
-}
-
-// validJSON reports whether b is one JSON value, as json.Valid does.
-func validJSON(b []byte) bool {
-	p := parser{data: b}
-	p.skip()
-	p.end()
-	return !p.failed
-}
-
-// appendUnescaped appends the string body s (valid JSON string text without its quotes) to
-// b with its escapes resolved, as encoding/json does: a lone surrogate becomes U+FFFD.
-func appendUnescaped(b, s []byte) []byte {
-	for i := 0; i < len(s); {
-		if s[i] != '\\' {
-			j := bytes.IndexByte(s[i:], '\\')
-			if j < 0 {
-				return append(b, s[i:]...)
+		dst = append(dst, body[:j]...)
+		k := j
+		for k < len(body) && body[k] == '\\' { // the string was checked: every escape is whole
+			if body[k+1] == 'u' {
+				k += 6
+			} else {
+				k += 2
 			}
-			b = append(b, s[i:i+j]...)
-			i += j
-			continue
 		}
-		if i+1 >= len(s) {
-			return append(b, s[i:]...)
-		}
-		switch s[i+1] {
-		case 'b':
-			b = append(b, '\b')
-		case 'f':
-			b = append(b, '\f')
-		case 'n':
-			b = append(b, '\n')
-		case 'r':
-			b = append(b, '\r')
-		case 't':
-			b = append(b, '\t')
-		case 'u':
-			r, ok := hex4(s[i+2:])
-			if !ok {
-				return append(b, s[i:]...)
-			}
-			i += 6
-			if utf16.IsSurrogate(r) {
-				if i+6 <= len(s) && s[i] == '\\' && s[i+1] == 'u' {
-					if r2, ok := hex4(s[i+2:]); ok {
-						if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
-							b = utf8.AppendRune(b, dec)
-							i += 6
-							continue
-						}
-					}
-				}
-				r = utf8.RuneError
-			}
-			b = utf8.AppendRune(b, r)
-			continue
-		default: // '"', '\\', '/'
-			b = append(b, s[i+1])
-		}
-		i += 2
+		dst = jsonscan.AppendUnescaped(dst, body[j:k], jsonscan.Replace)
+		body = body[k:]
 	}
-	return b
 }
 
-func hex4(s []byte) (rune, bool) {
-	if len(s) < 4 {
-		return 0, false
-	}
-	var r rune
-	for _, c := range s[:4] {
-		switch {
-		case c >= '0' && c <= '9':
-			c -= '0'
-		case c >= 'a' && c <= 'f':
-			c -= 'a' - 10
-		case c >= 'A' && c <= 'F':
-			c -= 'A' - 10
-		default:
-			return 0, false
-		}
-		r = r<<4 | rune(c)
-	}
-	return r, true
-}
+// validJSON reports whether b is one JSON value (in UTF-8), as jsonscan.Validate checks it.
+func validJSON(b []byte) bool { return jsonscan.Validate(b) == nil }
