@@ -292,7 +292,7 @@ func (s *scratch) str(raw []byte) (string, bool) {
 		return s.text(body), true
 	}
 	start := len(s.arena)
-	s.arena = appendUnescaped(s.arena, body)
+	s.arena = jsonscan.AppendUnescaped(s.arena, body, jsonscan.Replace)
 	if len(s.arena) == start {
 		return "", true
 	}
@@ -305,7 +305,7 @@ func (s *scratch) strBytes(raw []byte) ([]byte, bool) {
 		return nil, false
 	}
 	start := len(s.arena)
-	s.arena = appendUnescaped(s.arena, raw[1:len(raw)-1])
+	s.arena = jsonscan.AppendUnescaped(s.arena, raw[1:len(raw)-1], jsonscan.Replace)
 	return s.arena[start:len(s.arena):len(s.arena)], true
 }
 
@@ -653,30 +653,6 @@ func stringValue(raw []byte) (string, bool) {
 		return "", false
 	}
 	return jsonscan.Unquote(raw, jsonscan.Replace), true
-}
-
-// appendUnescaped is jsonscan.AppendUnescaped (lone surrogates become U+FFFD, as encoding/json
-// has them) that copies the text between escapes with bytes.IndexByte, which is several times
-// faster on the long texts of messages than AppendUnescaped's byte loop. It hands every run of
-// escapes to AppendUnescaped whole, so that a surrogate pair stays a pair.
-func appendUnescaped(dst, body []byte) []byte {
-	for {
-		j := bytes.IndexByte(body, '\\')
-		if j < 0 {
-			return append(dst, body...)
-		}
-		dst = append(dst, body[:j]...)
-		k := j
-		for k < len(body) && body[k] == '\\' { // the string was checked: every escape is whole
-			if body[k+1] == 'u' {
-				k += 6
-			} else {
-				k += 2
-			}
-		}
-		dst = jsonscan.AppendUnescaped(dst, body[j:k], jsonscan.Replace)
-		body = body[k:]
-	}
 }
 
 // validJSON reports whether b is one JSON value (in UTF-8), as jsonscan.Validate checks it.

@@ -1,6 +1,7 @@
 package jsonscan
 
 import (
+	"bytes"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -23,10 +24,12 @@ const (
 // a pair of surrogate escapes becomes the one character they encode.
 func AppendUnescaped(dst, body []byte, sur Surrogates) []byte {
 	for i := 0; i < len(body); {
-		j := i
-		for j < len(body) && body[j] != '\\' {
-			j++
+		// The text between escapes is copied in one piece: messages are long and escapes few.
+		j := bytes.IndexByte(body[i:], '\\')
+		if j < 0 {
+			return append(dst, body[i:]...)
 		}
+		j += i
 		dst = append(dst, body[i:j]...)
 		if j+1 >= len(body) {
 			return dst
