@@ -258,6 +258,12 @@ func unexpected(data []byte, i int) error {
 // checking it whole, and returns the offset just past it. Objects and arrays nested deeper
 // than MaxDepth are an error. It keeps a stack of its own rather than recursing.
 func Skip(data []byte, i int) (end int, err error) {
+	return skip(data, i, MaxDepth, MaxDepth)
+}
+
+// skip is Skip allowing limit levels of nesting in the value; named is the limit its error
+// names (the text's, which is more than limit when the value sits inside others).
+func skip(data []byte, i, limit, named int) (end int, err error) {
 	var small [64]byte
 	stack := small[:0] // '{' or '[' for each open container
 	for {
@@ -268,8 +274,8 @@ func Skip(data []byte, i int) (end int, err error) {
 		}
 		switch c := data[i]; c {
 		case '{', '[':
-			if len(stack) == MaxDepth {
-				return i, errAt(i, "nesting deeper than %d levels", MaxDepth)
+			if len(stack) == limit {
+				return i, errAt(i, "nesting deeper than %d levels", named)
 			}
 			stack = append(stack, c)
 			i = SkipSpace(data, i+1)
