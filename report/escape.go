@@ -1,6 +1,7 @@
 package report
 
 import (
+	"encoding/json"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -197,6 +198,14 @@ const hexDigits = "0123456789abcdef"
 // SetEscapeHTML(false): `"` and `\` backslash-escaped; \b, \f, \n, \r and \t by name; the
 // other control characters below U+0020 as \u00XX; each byte of invalid UTF-8 as \ufffd;
 // U+2028 and U+2029 as \u2028 and \u2029; everything else (DEL, <, >, & included) as is.
+// invalidUTF8 is what encoding/json writes for a byte that is not UTF-8: `\ufffd`, or since
+// encoding/json/v2 (GOEXPERIMENT=jsonv2) the replacement character itself. appendJSONString
+// writes what it writes, so that the streamed report stays byte for byte the whole encoding.
+var invalidUTF8 = func() string {
+	b, _ := json.Marshal("\xff")
+	return string(b[1 : len(b)-1])
+}()
+
 // FuzzItemByHand holds it to encoding/json's bytes.
 func appendJSONString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
@@ -233,7 +242,7 @@ func appendJSONString(dst []byte, s string) []byte {
 		switch {
 		case r == utf8.RuneError && size == 1:
 			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
+			dst = append(dst, invalidUTF8...)
 		case r == '\u2028' || r == '\u2029':
 			dst = append(dst, s[start:i]...)
 			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
