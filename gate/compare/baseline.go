@@ -202,7 +202,14 @@ func (br *baselineReader) wrap(err error, off int, what string) error {
 	}
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
-		at := br.member(jsonscan.SkipSpace(br.data, skipSeparators(br.data, off)), te.Field)
+		at := skipSeparators(br.data, off)
+		if te.Field != "" { // a member of the value: Field is its dotted path
+			var p jsonscan.Path
+			for _, k := range strings.Split(te.Field, ".") {
+				p = append(p, jsonscan.Step{Key: k})
+			}
+			at += jsonscan.Locate(br.data[at:], p)
+		}
 		if te.Field != "" {
 			what += "." + te.Field
 		}
@@ -216,26 +223,6 @@ func (br *baselineReader) wrap(err error, off int, what string) error {
 func skipSeparators(data []byte, i int) int {
 	for i < len(data) && strings.IndexByte(" \t\r\n:,", data[i]) >= 0 {
 		i++
-	}
-	return i
-}
-
-// member returns the offset of the value named by the dotted path field inside the value at
-// offset i, or i when the path leads nowhere (an empty path, an array on the way).
-func (br *baselineReader) member(i int, field string) int {
-	for field != "" {
-		name, rest, _ := strings.Cut(field, ".")
-		found := -1
-		_, _ = jsonscan.EachMember(br.data, i, func(key []byte, start, _ int) error {
-			if found < 0 && jsonscan.Unquote(key, jsonscan.Replace) == name {
-				found = start
-			}
-			return nil
-		})
-		if found < 0 {
-			return i
-		}
-		i, field = found, rest
 	}
 	return i
 }

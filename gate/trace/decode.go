@@ -262,7 +262,7 @@ func (d *decoder) checkObject() error {
 	if i < len(data) && data[i] == '[' {
 		hint = ` (a bare list of messages is not a record: write {"messages": [...]})`
 	}
-	return d.rec.ErrorAt(i, "a trace record must be a JSON object, got %s%s", kindOf(data), hint)
+	return d.rec.ErrorAt(i, "a trace record must be a JSON object, got %s%s", jsonscan.KindOfValue(data), hint)
 }
 
 // parseError reports what stopped the parser: the record's first syntax error, which wins over
@@ -275,11 +275,11 @@ func (d *decoder) parseError(p *parser) error {
 	if p.typeAt < 0 {
 		return d.rec.ErrorAt(p.i, "invalid JSON") // unreachable: the parser accepts what jsonscan.Validate does
 	}
-	name := formatPath(pathAt(data, p.typeAt))
+	name := jsonscan.PathAt(data, p.typeAt).String()
 	if name == "" {
 		name = "the record"
 	}
-	return d.rec.ErrorAt(p.typeAt, "%s must be %s, got %s", name, p.want, kindOf(data[p.typeAt:]))
+	return d.rec.ErrorAt(p.typeAt, "%s must be %s, got %s", name, p.want, jsonscan.KindOfValue(data[p.typeAt:]))
 }
 
 // jsonError turns a syntax error of jsonscan in the record into an *input.Error.
@@ -291,8 +291,8 @@ func (d *decoder) jsonError(err error) error {
 }
 
 // errAt returns an error about the value at path p: "<path> <msg>".
-func (d *decoder) errAt(p []step, format string, args ...any) error {
-	return d.rec.ErrorAt(locate(d.rec.Data, p), "%s %s", formatPath(p), fmt.Sprintf(format, args...))
+func (d *decoder) errAt(p jsonscan.Path, format string, args ...any) error {
+	return d.rec.ErrorAt(jsonscan.Locate(d.rec.Data, p), "%s %s", p.String(), fmt.Sprintf(format, args...))
 }
 
 // pickList chooses the message list: the first of listKeys whose elements all carry a role
@@ -334,7 +334,7 @@ func (d *decoder) pickList(jr *jsonRecord) error {
 	}
 	for _, k := range listKeys {
 		if slices.Contains(keys, k) {
-			return d.errAt(path(k), "must be an array of messages, got null")
+			return d.errAt(jsonscan.PathOf(k), "must be an array of messages, got null")
 		}
 	}
 	sort.Strings(keys)
@@ -365,7 +365,7 @@ func (d *decoder) traceID(jr *jsonRecord, sameLine bool) (string, error) {
 	}{{"trace_id", jr.TraceID}, {"id", jr.ID}, {"task_id", jr.TaskID}} {
 		id, ok, problem := idValue(f.raw)
 		if problem != "" {
-			return "", d.errAt(path(f.key), "%s", problem)
+			return "", d.errAt(jsonscan.PathOf(f.key), "%s", problem)
 		}
 		if !ok || id == "" {
 			continue
@@ -373,7 +373,7 @@ func (d *decoder) traceID(jr *jsonRecord, sameLine bool) (string, error) {
 		if f.key == "task_id" {
 			trial, ok, problem := idValue(jr.Trial)
 			if problem != "" {
-				return "", d.errAt(path("trial"), "%s", problem)
+				return "", d.errAt(jsonscan.PathOf("trial"), "%s", problem)
 			}
 			if ok {
 				id += "#" + trial
@@ -416,7 +416,7 @@ func idValue(raw rawRef) (id string, ok bool, problem string) {
 	if s, isStr := stringValue(raw); isStr {
 		return s, true, ""
 	}
-	if k := kindOf(raw); k != jsonscan.KindNumber {
+	if k := jsonscan.KindOfValue(raw); k != jsonscan.KindNumber {
 		return "", false, "must be a string or a number, got " + k.String()
 	}
 	return string(raw), true, ""
@@ -429,11 +429,11 @@ type markPlace struct {
 	sub      string
 }
 
-func (d *decoder) placePath(m markPlace) []step {
+func (d *decoder) placePath(m markPlace) jsonscan.Path {
 	if m.sub == "" {
-		return path(d.key, m.msg)
+		return jsonscan.PathOf(d.key, m.msg)
 	}
-	return path(d.key, m.msg, m.sub, m.idx)
+	return jsonscan.PathOf(d.key, m.msg, m.sub, m.idx)
 }
 
 // mark notes a strong sign of shape s at place at; signs of two different shapes in one
@@ -447,7 +447,7 @@ func (d *decoder) mark(s Shape, what string, at markPlace) error {
 		return nil
 	}
 	return d.errAt(d.placePath(at), "has %s, but %s has %s: cannot tell the record's format (a record must be one of RS-1, OpenAI or Anthropic)",
-		what, formatPath(d.placePath(d.markAt)), d.markWhat)
+		what, d.placePath(d.markAt).String(), d.markWhat)
 }
 
 // id reads a call or result id as idValue does; equal ids within a record share one string.
@@ -554,7 +554,7 @@ func (d *decoder) message(i int, b *builder, out *Message) error {
 		return d.step(i, b, out)
 	}
 	if m.Role == "" {
-		return d.errAt(path(d.key, i), `has no "role" (expected "user", "assistant", "system" or "tool")`)
+		return d.errAt(jsonscan.PathOf(d.key, i), `has no "role" (expected "user", "assistant", "system" or "tool")`)
 	}
 	out.Role = m.Role
 	nc, nr := len(b.calls), len(b.results)
@@ -571,7 +571,7 @@ func (d *decoder) message(i int, b *builder, out *Message) error {
 	default:
 		s, ok := d.scratch.str(m.Content)
 		if !ok {
-			return d.errAt(path(d.key, i, "content"), "must be a string, an array of content blocks or null, got %s", kindOf(m.Content))
+			return d.errAt(jsonscan.PathOf(d.key, i, "content"), "must be a string, an array of content blocks or null, got %s", jsonscan.KindOfValue(m.Content))
 		}
 		out.Content = s
 	}
@@ -587,7 +587,7 @@ func (d *decoder) message(i int, b *builder, out *Message) error {
 	if f := m.FunctionCall; f != nil { // legacy OpenAI: no id
 		name, ok := d.scratch.str(f.Name)
 		if !ok || name == "" {
-			return d.errAt(path(d.key, i, "function_call"), `has no tool name: expected "name" to be a non-empty string`)
+			return d.errAt(jsonscan.PathOf(d.key, i, "function_call"), `has no tool name: expected "name" to be a non-empty string`)
 		}
 		args, valid := d.arguments(f.Arguments)
 		b.calls = append(b.calls, Call{Tool: name, Args: args, ArgsValid: valid})
@@ -632,18 +632,18 @@ func (d *decoder) call(c *jsonCall, i, j int) (Call, error) {
 	case c.HasFunction:
 		nameRaw, idRaw, argsRaw, nameKey = c.Function.Name, c.ID, c.Function.Arguments, "function.name"
 	default:
-		return out, d.errAt(path(d.key, i, "tool_calls", j), `has no tool name: expected "tool_name" (RS-1) or "function": {"name": ...} (OpenAI)`)
+		return out, d.errAt(jsonscan.PathOf(d.key, i, "tool_calls", j), `has no tool name: expected "tool_name" (RS-1) or "function": {"name": ...} (OpenAI)`)
 	}
-	if !nameRaw.null() && kindOf(nameRaw) != jsonscan.KindString {
-		p := path(d.key, i, "tool_calls", j, "tool_name")
+	if !nameRaw.null() && jsonscan.KindOfValue(nameRaw) != jsonscan.KindString {
+		p := jsonscan.PathOf(d.key, i, "tool_calls", j, "tool_name")
 		if c.ToolName == nil {
-			p = path(d.key, i, "tool_calls", j, "function", "name")
+			p = jsonscan.PathOf(d.key, i, "tool_calls", j, "function", "name")
 		}
-		return out, d.errAt(p, "must be a string, got %s", kindOf(nameRaw))
+		return out, d.errAt(p, "must be a string, got %s", jsonscan.KindOfValue(nameRaw))
 	}
 	name, _ := d.scratch.str(nameRaw)
 	if name == "" {
-		return out, d.errAt(path(d.key, i, "tool_calls", j), "has no tool name: %q is missing or empty", nameKey)
+		return out, d.errAt(jsonscan.PathOf(d.key, i, "tool_calls", j), "has no tool name: %q is missing or empty", nameKey)
 	}
 	id, has, problem := d.id(idRaw)
 	if problem != "" {
@@ -651,7 +651,7 @@ func (d *decoder) call(c *jsonCall, i, j int) (Call, error) {
 		if c.ToolName != nil {
 			idKey = "call_id"
 		}
-		return out, d.errAt(path(d.key, i, "tool_calls", j, idKey), "%s", problem)
+		return out, d.errAt(jsonscan.PathOf(d.key, i, "tool_calls", j, idKey), "%s", problem)
 	}
 	out.ID, out.HasID, out.Tool = id, has, name
 	out.Args, out.ArgsValid = d.arguments(argsRaw)
@@ -676,7 +676,7 @@ func (d *decoder) rs1Result(r *jsonResult, i, j int) (Result, error) {
 	var out Result
 	id, has, problem := d.id(r.CallID)
 	if problem != "" {
-		return out, d.errAt(path(d.key, i, "tool_results", j, "call_id"), "%s", problem)
+		return out, d.errAt(jsonscan.PathOf(d.key, i, "tool_results", j, "call_id"), "%s", problem)
 	}
 	out.CallID, out.HasID, out.Success = id, has, r.Success
 	if !r.Result.null() {
@@ -689,7 +689,7 @@ func (d *decoder) rs1Result(r *jsonResult, i, j int) (Result, error) {
 	if !r.Error.null() {
 		s, ok := d.scratch.str(r.Error)
 		if !ok {
-			return out, d.errAt(path(d.key, i, "tool_results", j, "error"), "must be a string or null, got %s", kindOf(r.Error))
+			return out, d.errAt(jsonscan.PathOf(d.key, i, "tool_results", j, "error"), "must be a string or null, got %s", jsonscan.KindOfValue(r.Error))
 		}
 		out.Error = s
 	}
@@ -706,7 +706,7 @@ func (d *decoder) openAIResults(b *builder, m *jsonMessage, i int, content strin
 		for j, raw := range m.ToolCallIDs {
 			id, has, problem := d.id(raw)
 			if problem != "" {
-				return d.errAt(path(d.key, i, "tool_call_ids", j), "%s", problem)
+				return d.errAt(jsonscan.PathOf(d.key, i, "tool_call_ids", j), "%s", problem)
 			}
 			r.CallID, r.HasID = id, has
 			b.results = append(b.results, r)
@@ -715,7 +715,7 @@ func (d *decoder) openAIResults(b *builder, m *jsonMessage, i int, content strin
 	}
 	id, has, problem := d.id(m.ToolCallID)
 	if problem != "" {
-		return d.errAt(path(d.key, i, "tool_call_id"), "%s", problem)
+		return d.errAt(jsonscan.PathOf(d.key, i, "tool_call_id"), "%s", problem)
 	}
 	r.CallID, r.HasID = id, has
 	b.results = append(b.results, r)
@@ -742,7 +742,7 @@ func openAIFailure(content string) (string, bool) {
 	case "null", "false", "0", `""`, "[]", "{}":
 		return "", false
 	}
-	if k := kindOf(e); (k == jsonscan.KindArray || k == jsonscan.KindObject) && isEmptyContainer(e) {
+	if k := jsonscan.KindOfValue(e); (k == jsonscan.KindArray || k == jsonscan.KindObject) && isEmptyContainer(e) {
 		return "", false
 	}
 	if text, ok := stringValue(e); ok {
@@ -771,8 +771,8 @@ func (d *decoder) blocks(b *builder, blocks []jsonBlock, i int) (string, error) 
 	n := 0
 	for k := range blocks {
 		bl := &blocks[k]
-		p := func(elems ...any) []step {
-			return append(path(d.key, i, "content", k), path(elems...)...)
+		p := func(elems ...any) jsonscan.Path {
+			return append(jsonscan.PathOf(d.key, i, "content", k), jsonscan.PathOf(elems...)...)
 		}
 		switch bl.Type {
 		case "":
@@ -786,7 +786,7 @@ func (d *decoder) blocks(b *builder, blocks []jsonBlock, i int) (string, error) 
 		case "tool_use":
 			name, ok := d.scratch.str(bl.Name)
 			if !bl.Name.null() && !ok {
-				return "", d.errAt(p("name"), "must be a string, got %s", kindOf(bl.Name))
+				return "", d.errAt(p("name"), "must be a string, got %s", jsonscan.KindOfValue(bl.Name))
 			}
 			if name == "" {
 				return "", d.errAt(p(), `has no tool name: "name" is missing or empty`)
@@ -829,7 +829,7 @@ func (d *decoder) blocks(b *builder, blocks []jsonBlock, i int) (string, error) 
 			default:
 				s, ok := d.scratch.str(bl.Content)
 				if !ok {
-					return "", d.errAt(p("content"), "must be a string, an array of content blocks or null, got %s", kindOf(bl.Content))
+					return "", d.errAt(p("content"), "must be a string, an array of content blocks or null, got %s", jsonscan.KindOfValue(bl.Content))
 				}
 				r.Content = s
 			}
@@ -851,7 +851,7 @@ func (d *decoder) usage(jr *jsonRecord) (Usage, error) {
 		key string
 		u   *jsonUsage
 	}{{"token_usage", jr.TokenUsage}, {"usage", jr.Usage}} {
-		u, err := d.readUsage(f.u, path(f.key))
+		u, err := d.readUsage(f.u, jsonscan.PathOf(f.key))
 		if err != nil {
 			return total, err
 		}
@@ -868,7 +868,7 @@ func (d *decoder) usage(jr *jsonRecord) (Usage, error) {
 			if f.u == nil {
 				continue
 			}
-			u, err := d.readUsage(f.u, path(d.key, i, f.key))
+			u, err := d.readUsage(f.u, jsonscan.PathOf(d.key, i, f.key))
 			if err != nil {
 				return total, err
 			}
@@ -885,7 +885,7 @@ func (d *decoder) usage(jr *jsonRecord) (Usage, error) {
 
 // readUsage reads one usage object in OpenAI/RS-1 terms (prompt_tokens, completion_tokens,
 // total_tokens) or Anthropic terms (input_tokens, output_tokens).
-func (d *decoder) readUsage(u *jsonUsage, at []step) (Usage, error) {
+func (d *decoder) readUsage(u *jsonUsage, at jsonscan.Path) (Usage, error) {
 	var out Usage
 	if u == nil {
 		return out, nil
@@ -900,8 +900,8 @@ func (d *decoder) readUsage(u *jsonUsage, at []step) (Usage, error) {
 		{"input_tokens", u.InputTokens}, {"output_tokens", u.OutputTokens}} {
 		n, ok, problem := tokenCount(f.raw)
 		if problem != "" {
-			p := append(append([]step(nil), at...), step{key: f.key})
-			return out, d.rec.ErrorAt(locate(d.rec.Data, p), "%s must be a non-negative integer, got %s", formatPath(p), problem)
+			p := append(append(jsonscan.Path(nil), at...), jsonscan.Step{Key: f.key})
+			return out, d.rec.ErrorAt(jsonscan.Locate(d.rec.Data, p), "%s must be a non-negative integer, got %s", p.String(), problem)
 		}
 		v[k], present[k] = n, ok
 	}
@@ -925,7 +925,7 @@ func tokenCount(raw rawRef) (n int64, ok bool, problem string) {
 	if raw.null() {
 		return 0, false, ""
 	}
-	if k := kindOf(raw); k != jsonscan.KindNumber {
+	if k := jsonscan.KindOfValue(raw); k != jsonscan.KindNumber {
 		return 0, false, k.String()
 	}
 	if n, err := strconv.ParseInt(string(raw), 10, 64); err == nil {

@@ -270,7 +270,7 @@ func typeError(data []byte, at int, te *json.UnmarshalTypeError) string {
 	if f := fieldAt(data, at); f != "" {
 		what = fmt.Sprintf("field %q", f)
 	}
-	return fmt.Sprintf("%s must be %s, got %s", what, input.JSONKind(te.Type.Kind().String()), kindOf(data[at:]))
+	return fmt.Sprintf("%s must be %s, got %s", what, input.JSONKind(te.Type.Kind().String()), jsonscan.KindOfValue(data[at:]))
 }
 
 // fieldAt names the value at offset at of data, which holds one JSON value or several in a
@@ -284,7 +284,7 @@ func fieldAt(data []byte, at int) string {
 		}
 		start = jsonscan.SkipSpace(data, end)
 	}
-	return formatPath(pathAt(data[start:], at-start))
+	return jsonscan.PathAt(data[start:], at-start).String()
 }
 
 // typeErrorAt returns where the value of a type error of encoding/json starts, off being the
@@ -348,7 +348,7 @@ func (d *doc) object(what string, fn func(key string, at int) error) error {
 		return d.jsonErr(err, 0)
 	}
 	if tok != json.Delim('{') {
-		return d.errAt(at, "%s must be an object, got %s", what, kindOf(d.rec.Data[at:]))
+		return d.errAt(at, "%s must be an object, got %s", what, jsonscan.KindOfValue(d.rec.Data[at:]))
 	}
 	for d.dec.More() {
 		tok, err := d.dec.Token()
@@ -378,7 +378,7 @@ func (d *doc) array(what string, fn func(i, at int) error) error {
 		return nil
 	}
 	if tok != json.Delim('[') {
-		return d.errAt(at, "%s must be an array, got %s", what, kindOf(d.rec.Data[at:]))
+		return d.errAt(at, "%s must be an array, got %s", what, jsonscan.KindOfValue(d.rec.Data[at:]))
 	}
 	for i := 0; d.dec.More(); i++ {
 		if err := fn(i, d.next()); err != nil {

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+
+	"github.com/agentgate/agentgate/internal/jsonscan"
 )
 
 // SWE-agent runs without function calling carry the agent's actions as text: steps of a
@@ -69,12 +71,12 @@ func (d *decoder) step(i int, b *builder, out *Message) error {
 	m := &d.msgs[i]
 	action, ok := d.scratch.str(m.Action)
 	if !ok {
-		return d.errAt(path(d.key, i, "action"), "must be a string, got %s", kindOf(m.Action))
+		return d.errAt(jsonscan.PathOf(d.key, i, "action"), "must be a string, got %s", jsonscan.KindOfValue(m.Action))
 	}
 	var obs string
 	if !m.Observation.null() {
 		if obs, ok = d.scratch.str(m.Observation); !ok {
-			return d.errAt(path(d.key, i, "observation"), "must be a string or null, got %s", kindOf(m.Observation))
+			return d.errAt(jsonscan.PathOf(d.key, i, "observation"), "must be a string or null, got %s", jsonscan.KindOfValue(m.Observation))
 		}
 	}
 	for _, raw := range [...]rawRef{m.Thought, m.Response} {
