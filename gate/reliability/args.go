@@ -1,7 +1,7 @@
 package reliability
 
 import (
-	"errors"
+	"bytes"
 	"unicode/utf8"
 	"unsafe"
 
@@ -22,83 +22,118 @@ func (e *eval) parseArgs(args []byte) (pystr.Value, error) {
 	return pystr.Parse(args)
 }
 
-// errNotFlat stops the walk of an object that parseFlatObject leaves to pystr.Parse.
-var errNotFlat = errors.New("not a flat object")
-
 // parseFlatObject decodes args when it is an object whose values are all strings, integers,
-// booleans or null, with at most 16 keys; ok is false for anything else.
+// booleans or null, with at most 16 keys; ok is false for anything else. It walks the object
+// with jsonscan's steps (Key, String, Number, Literal, Next) rather than EachMember, which
+// would check each value whole before this decodes it: one pass, not two.
 func (e *eval) parseFlatObject(args []byte) (v pystr.Value, ok bool) {
+	i := jsonscan.SkipSpace(args, 0)
+	if i >= len(args) || args[i] != '{' {
+		return v, false
+	}
 	start, text := len(e.members), len(e.argText)
-	end, err := jsonscan.EachMember(args, 0, func(key []byte, vs, ve int) error {
-		m, ok := e.scalar(args[vs:ve])
-		if !ok {
-			return errNotFlat
-		}
-		k := e.argString(key)
-		// a repeated key keeps its first place and takes the new value, as a dict does
-		for j := start; j < len(e.members); j++ {
-			if e.members[j].Key == k {
-				e.members[j].Value = m
-				return nil
-			}
-		}
-		if len(e.members)-start == 16 {
-			return errNotFlat // pystr indexes large objects; leave them to it
-		}
-		e.members = append(e.members, pystr.Member{Key: k, Value: m})
-		return nil
-	})
-	if err != nil || jsonscan.SkipSpace(args, end) != len(args) {
+	fail := func() (pystr.Value, bool) {
 		clear(e.members[start:])
 		e.members, e.argText = e.members[:start], e.argText[:text]
 		return pystr.Value{}, false
 	}
+	if i = jsonscan.SkipSpace(args, i+1); i < len(args) && args[i] == '}' {
+		i++ // {} keeps Dict nil, as pystr.Parse leaves it
+	} else {
+		for closed := false; !closed; {
+			i = jsonscan.SkipSpace(args, i)
+			key, at, err := jsonscan.Key(args, i)
+			if err != nil {
+				return fail()
+			}
+			k := e.argString(key, bytes.IndexByte(key, '\\') >= 0)
+			m := e.setMember(start, k)
+			if m == nil {
+				return fail() // pystr indexes large objects; leave them to it
+			}
+			end, ok := e.scalar(args, at, m)
+			if !ok {
+				return fail()
+			}
+			if i, closed, err = jsonscan.Next(args, end, '}'); err != nil {
+				return fail()
+			}
+		}
+	}
+	if jsonscan.SkipSpace(args, i) != len(args) {
+		return fail()
+	}
 	v.Kind = pystr.KindDict
-	if n := len(e.members); n > start { // {} keeps Dict nil, as pystr.Parse leaves it
+	if n := len(e.members); n > start {
 		v.Dict = e.members[start:n:n]
 	}
 	return v, true
 }
 
-// scalar decodes raw, a whole JSON value that jsonscan has checked, when it is a string, an
-// integer, a boolean or null. A float is left to pystr.Parse, which knows Python's way with
-// those.
-func (e *eval) scalar(raw []byte) (pystr.Value, bool) {
-	switch raw[0] {
+// setMember returns where the value of key k goes in the object whose members start at
+// e.members[start], as a dict keeps it: a repeated key keeps its first place and takes the new
+// value. It returns nil for a 17th key.
+func (e *eval) setMember(start int, k string) *pystr.Value {
+	for j := start; j < len(e.members); j++ {
+		if e.members[j].Key == k {
+			return &e.members[j].Value
+		}
+	}
+	if len(e.members)-start == 16 {
+		return nil
+	}
+	e.members = append(e.members, pystr.Member{Key: k})
+	return &e.members[len(e.members)-1].Value
+}
+
+// scalar decodes into v the string, integer, boolean or null at args[i] and returns the
+// offset just past it; ok is false for anything else, a float included (pystr.Parse knows
+// Python's way with those), and for text that is not valid there.
+func (e *eval) scalar(args []byte, i int, v *pystr.Value) (end int, ok bool) {
+	if i >= len(args) {
+		return i, false
+	}
+	switch args[i] {
 	case '"':
-		return pystr.Value{Kind: pystr.KindStr, Text: e.argString(raw)}, true
-	case 'n':
-		return pystr.Value{Kind: pystr.KindNone}, true
-	case 't':
-		return pystr.Value{Kind: pystr.KindBool, Bool: true}, true
-	case 'f':
-		return pystr.Value{Kind: pystr.KindBool}, true
+		end, escaped, err := jsonscan.String(args, i)
+		*v = pystr.Value{Kind: pystr.KindStr}
+		if err == nil {
+			v.Text = e.argString(args[i:end], escaped)
+		}
+		return end, err == nil
+	case 't', 'f', 'n':
+		end, k, err := jsonscan.Literal(args, i)
+		*v = pystr.Value{Kind: pystr.KindBool, Bool: k == jsonscan.KindTrue}
+		if k == jsonscan.KindNull {
+			v.Kind = pystr.KindNone
+		}
+		return end, err == nil
 	case '{', '[':
-		return pystr.Value{}, false
+		return i, false
 	}
-	if _, integer, _ := jsonscan.Number(raw, 0); !integer {
-		return pystr.Value{}, false
+	end, integer, err := jsonscan.Number(args, i)
+	if err != nil || !integer {
+		return end, false
 	}
-	text := bytesString(raw)
+	text := bytesString(args[i:end])
 	if text == "-0" {
 		text = "0" // Python's int has no negative zero
 	}
-	return pystr.Value{Kind: pystr.KindInt, Text: text}, true
+	*v = pystr.Value{Kind: pystr.KindInt, Text: text}
+	return end, true
 }
 
 // argString returns the text of raw, a whole JSON string that jsonscan has checked, as
 // pystr.Parse decodes it (a lone surrogate kept): a substring of the arguments when it holds no
 // escape, else text appended to e.argText.
-func (e *eval) argString(raw []byte) string {
+func (e *eval) argString(raw []byte, escaped bool) string {
 	body := raw[1 : len(raw)-1]
-	for _, c := range body {
-		if c == '\\' {
-			start := len(e.argText)
-			e.argText = jsonscan.AppendUnescaped(e.argText, body, jsonscan.Keep)
-			return bytesString(e.argText[start:])
-		}
+	if !escaped {
+		return bytesString(body)
 	}
-	return bytesString(body)
+	start := len(e.argText)
+	e.argText = jsonscan.AppendUnescaped(e.argText, body, jsonscan.Keep)
+	return bytesString(e.argText[start:])
 }
 
 // bytesString returns b as a string without copying: b must not change while the string is
