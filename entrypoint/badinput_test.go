@@ -38,7 +38,7 @@ func TestBadInput(t *testing.T) {
 		{"NaN token count", "--traces", file("nan.jsonl", `{"trace_id": "n", "messages": [], "token_usage": {"total_tokens": NaN}}`+"\n"),
 			"agentgate: FILE:1:67: invalid JSON: expected a value, found 'N'\n"},
 		{"truncated record", "--traces", file("trunc.json", "[\n"+okTrace+",\n"+`{"trace_id": "x", "messages": [`),
-			"agentgate: FILE:3:32: invalid JSON: unexpected end of file: the JSON value is not complete\n"},
+			"agentgate: FILE:3:32: invalid JSON: unexpected end of input, expected a value\n"},
 		{"no message list", "--traces", file("shape.jsonl", `{"trace_id": "x", "turns": []}`+"\n"),
 			"agentgate: FILE:1:1: expected a message list under \"messages\", \"trajectory\", \"traj\" or \"history\"; found keys: trace_id, turns\n"},
 		{"unknown label", "--pairs", file("pairs.jsonl", `{"qid": "A1", "scholar": {"label": "VALID"}, "auditor": {"label": "valid"}}`+"\n"),

@@ -13,7 +13,8 @@ import (
 // anything but a well-formed array of well-formed values (a syntax error, a file that ends too
 // soon, something after the closing bracket, a single record), the file is read again from
 // its start by eachValueStream, which passes over the records already delivered and says
-// exactly what it always said. So the two agree on every input, errors included; the scanner
+// what is wrong (jsonscan finds it, in the bytes read since the last record). So the two
+// agree on every input, errors included; the scanner
 // only needs to accept no more than encoding/json does (jsonscan's FuzzAgainstEncodingJSON
 // checks that).
 

@@ -4,6 +4,9 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/agentgate/agentgate/internal/jsonscan"
 )
 
 // FuzzEach checks that no input makes the reader panic, that every record it yields has a
@@ -34,6 +37,62 @@ func FuzzEach(f *testing.F) {
 		})
 		if err != nil && !IsInputError(err) {
 			t.Fatalf("error %T %v is not an input error", err, err)
+		}
+	})
+}
+
+// FuzzDecode checks that Record.Decode never panics, that its errors are input errors inside
+// the record, that it calls text invalid JSON exactly when it is not (valid UTF-8 JSON), and
+// that a type error names the kind it found at the place it points to.
+func FuzzDecode(f *testing.F) {
+	for _, s := range []string{`{"id": 5}`, `{"id": "x", "messages": [{"role": []}]}`, `{"n": 1.5}`, `[[1]]`, `{"m": {"a": {"c": ["s", [[1]]]}}}`, `{"id": "x",}`, "{\"id\": \"\xff\"}", `{"m": {"k": {"c": [true]}}}`} {
+		f.Add(s)
+	}
+	type rec struct {
+		ID       string `json:"id"`
+		Messages []struct {
+			Role string `json:"role"`
+		} `json:"messages"`
+		N *int64 `json:"n"`
+		M map[string]struct {
+			C []string `json:"c"`
+		} `json:"m"`
+		B bool `json:"b"`
+	}
+	f.Fuzz(func(t *testing.T, data string) {
+		r := Record{File: "f.jsonl", Line: 3, Col: 2, Data: []byte(data)}
+		var v rec
+		err := r.Decode(&v)
+		if err == nil {
+			return
+		}
+		e, ok := err.(*Error)
+		if !ok {
+			t.Fatalf("Decode(%q): %T %v is not an *Error", data, err, err)
+		}
+		valid := json.Valid(r.Data) && utf8.ValidString(data)
+		if strings.HasPrefix(e.Msg, "invalid JSON: ") == valid {
+			t.Fatalf("Decode(%q) = %v, but the text is valid: %v", data, err, valid)
+		}
+		end := jsonscan.Position(r.Data, len(r.Data))
+		if e.Line < 3 || e.Line > 3+end.Line-1 || e.Col < 1 {
+			t.Fatalf("Decode(%q) = %v: outside the record", data, err)
+		}
+		if valid {
+			_, found, _ := strings.Cut(e.Msg, ", found ")
+			lines := strings.SplitAfter(data, "\n")
+			col := e.Col
+			if e.Line == 3 {
+				col -= 1 // the record starts at column 2
+			}
+			off := len(strings.Join(lines[:e.Line-3], ""))
+			for c := 1; c < col; c++ {
+				_, size := utf8.DecodeRuneInString(data[off:])
+				off += size
+			}
+			if k := jsonscan.KindOfValue(r.Data[off:]).String(); k != found {
+				t.Fatalf("Decode(%q) = %v, but there is %s at %d", data, err, k, off)
+			}
 		}
 	})
 }

@@ -186,11 +186,17 @@ func eachValueStream(name string, r io.Reader, fn func(Record) error) error {
 
 // eachStreamed reads an array of records (seq false) or a sequence of values (seq true) with
 // encoding/json's Decoder, streamed record by record (array.go reads faster, and falls back on
-// this for anything unusual, errors included).
+// this for anything unusual, errors included). What is wrong with a file is found by jsonscan,
+// in the bytes the Decoder has read since the last record (see lineTracker.failure).
 func eachStreamed(name string, r io.Reader, seq bool, fn func(Record) error) error {
 	lt := &lineTracker{r: r}
 	dec := json.NewDecoder(lt)
 	dec.UseNumber()
+	// at is where the Decoder stands in the grammar of the file, at the last mark
+	at := inSequence
+	if !seq {
+		at = beforeArray
+	}
 	// emit checks the record the decoder just read and hands it to fn.
 	emit := func(raw json.RawMessage) error {
 		line, col := lt.position(dec.InputOffset() - int64(len(raw)))
@@ -204,6 +210,9 @@ func eachStreamed(name string, r io.Reader, seq bool, fn func(Record) error) err
 			return err
 		}
 		lt.mark(dec.InputOffset())
+		if !seq {
+			at = afterElement
+		}
 		return nil
 	}
 	if seq {
@@ -215,7 +224,7 @@ func eachStreamed(name string, r io.Reader, seq bool, fn func(Record) error) err
 				return nil
 			}
 			if err != nil {
-				return lt.failure(name, err, from)
+				return lt.failure(name, err, from, at)
 			}
 			if err := emit(raw); err != nil {
 				return err
@@ -227,32 +236,28 @@ func eachStreamed(name string, r io.Reader, seq bool, fn func(Record) error) err
 	if err == io.EOF {
 		return nil
 	}
-	if err != nil {
-		return lt.failure(name, err, dec.InputOffset())
-	}
-	if tok != json.Delim('[') {
-		line, col := lt.position(dec.InputOffset() - 1)
-		return &Error{File: name, Line: line, Col: col, Msg: fmt.Sprintf("invalid JSON: expected an array, found %v", tok)}
+	if err != nil || tok != json.Delim('[') {
+		return lt.failure(name, err, 0, at)
 	}
 	lt.mark(dec.InputOffset())
+	at = afterOpen
 	for dec.More() {
+		from := dec.InputOffset()
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
-			return lt.failure(name, err, dec.InputOffset())
+			return lt.failure(name, err, from, at)
 		}
 		if err := emit(raw); err != nil {
 			return err
 		}
 	}
 	if _, err := dec.Token(); err != nil { // the closing ']'
-		return lt.failure(name, err, dec.InputOffset())
+		return lt.failure(name, err, dec.InputOffset(), at)
 	}
-	if tok, err := dec.Token(); err != io.EOF {
-		if err != nil {
-			return lt.failure(name, err, dec.InputOffset())
-		}
-		line, col := lt.position(dec.InputOffset() - 1) // the offset is just past the token
-		return &Error{File: name, Line: line, Col: col, Msg: fmt.Sprintf("unexpected %v after the closing ']' of the array", tok)}
+	lt.mark(dec.InputOffset())
+	at = afterArray
+	if _, err := dec.Token(); err != io.EOF {
+		return lt.failure(name, err, dec.InputOffset(), at)
 	}
 	return nil
 }
@@ -272,9 +277,8 @@ var errTooLarge = errors.New("record too large")
 
 // lineTracker passes bytes through to a json.Decoder while keeping the bytes not yet decoded,
 // so that a decoder offset can be turned into a line and column and a syntax error can be
-// located exactly (the Decoder's own SyntaxError offsets are relative to its internal buffer).
-// The window is trimmed as records are consumed, so its memory is bounded by the largest
-// record, not the file.
+// found and located exactly by jsonscan. The window is trimmed as records are consumed, so its
+// memory is bounded by the largest record, not the file.
 type lineTracker struct {
 	r       io.Reader
 	read    int64        // bytes passed through so far
@@ -282,10 +286,13 @@ type lineTracker struct {
 	counted int64
 	win     []byte // bytes from winOff up to read
 	winOff  int64
+	full    bool  // Read has returned errTooLarge
+	err     error // the error of r, other than io.EOF
 }
 
 func (t *lineTracker) Read(p []byte) (int, error) {
 	if len(t.win) > MaxRecord+2*trackerRead {
+		t.full = true
 		return 0, errTooLarge
 	}
 	// Small reads: the Decoder reads only when the value it decodes needs more bytes, so the
@@ -297,6 +304,9 @@ func (t *lineTracker) Read(p []byte) (int, error) {
 	n, err := t.r.Read(p)
 	t.win = append(t.win, p[:n]...)
 	t.read += int64(n)
+	if err != nil && err != io.EOF {
+		t.err = err
+	}
 	return n, err
 }
 
@@ -334,44 +344,102 @@ func (t *lineTracker) count(off int64) {
 	}
 }
 
-// failure turns the Decoder's error err for the value starting at (or after white space and a
-// comma from) decoder offset from into an *Error.
-func (t *lineTracker) failure(name string, err error, from int64) *Error {
-	if !errors.Is(err, errTooLarge) {
-		return t.syntaxError(name, err, from)
-	}
-	off := from
-	if d := from - t.winOff; d >= 0 && d <= int64(len(t.win)) {
-		rest := t.win[d:]
-		i := 0
-		for i < len(rest) && (isSpace(rest[i]) || rest[i] == ',' || rest[i] == '[') {
-			i++
+// grammarState is where a reader of a file stands between its records.
+type grammarState uint8
+
+const (
+	inSequence   grammarState = iota // a sequence of values: before one, or at the end
+	beforeArray                      // at the start of an array file, before its '['
+	afterOpen                        // just after the array's '['
+	afterElement                     // just after an element of the array
+	afterArray                       // just after the array's closing ']'
+)
+
+// failure turns the Decoder's error err into an *Error. A record too large is reported where
+// it starts (at or after white space, a comma or a bracket from decoder offset from); anything
+// else is what jsonscan finds wrong in the window, read from its start (the last mark), where
+// the file stands at.
+func (t *lineTracker) failure(name string, err error, from int64, at grammarState) *Error {
+	if t.full || errors.Is(err, errTooLarge) {
+		off := from
+		if d := from - t.winOff; d >= 0 && d <= int64(len(t.win)) {
+			rest := t.win[d:]
+			i := 0
+			for i < len(rest) && (isSpace(rest[i]) || rest[i] == ',' || rest[i] == '[') {
+				i++
+			}
+			off += int64(i)
 		}
-		off += int64(i)
+		line, col := t.position(off)
+		return tooLarge(name, line, col)
 	}
-	line, col := t.position(off)
-	return tooLarge(name, line, col)
+	off, problem := scanFrom(t.win, at)
+	var se *jsonscan.Error
+	eof := errors.As(problem, &se) && se.EOF
+	line, col := t.position(t.winOff + int64(off))
+	switch {
+	case problem != nil && !eof:
+		if r, size := utf8.DecodeRune(t.win[off:]); r == utf8.RuneError && size == 1 {
+			return invalidUTF8(name, line, col, t.win[off:]) // the Decoder lets such bytes pass
+		}
+	case t.err != nil:
+		return &Error{File: name, Line: line, Msg: fmt.Sprintf("read error: %v", t.err)}
+	case problem == nil:
+		// the Decoder failed on what jsonscan accepts, which the fuzz tests say does not
+		// happen; never let it pass all the same
+		return &Error{File: name, Line: line, Col: col, Msg: fmt.Sprintf("cannot read the file: %v", err)}
+	}
+	if se != nil {
+		return &Error{File: name, Line: line, Col: col, Msg: "invalid JSON: " + se.Msg}
+	}
+	return &Error{File: name, Line: line, Col: col, Msg: problem.Error()}
 }
 
-// syntaxError locates the first syntax error at or after decoder offset from (the start of the
-// value being decoded) by re-scanning the kept bytes.
-func (t *lineTracker) syntaxError(name string, err error, from int64) *Error {
-	msg := err.Error()
-	off := t.read
-	if d := from - t.winOff; d >= 0 && d <= int64(len(t.win)) {
-		var v any
-		rest := t.win[d:]
-		uerr := json.Unmarshal(rest, &v)
-		var se *json.SyntaxError
-		switch {
-		case errors.As(uerr, &se) && se.Error() != "unexpected end of JSON input":
-			off = from + se.Offset - 1
-			msg = se.Error()
-		case uerr != nil || err == io.ErrUnexpectedEOF || err == io.EOF:
-			off = t.read
-			msg = "unexpected end of file: the JSON value is not complete"
+// scanFrom finds the first thing wrong in win, which starts where a reader of the file stands
+// at: the offset in win and the error (a *jsonscan.Error, or an error about what follows an
+// array), or nil if there is nothing wrong in it.
+func scanFrom(win []byte, at grammarState) (int, error) {
+	i := 0
+	var err error
+	for {
+		switch at {
+		case inSequence:
+			if i = jsonscan.SkipSpace(win, i); i == len(win) {
+				return i, nil
+			}
+			i, err = jsonscan.Skip(win, i)
+		case beforeArray:
+			switch i = jsonscan.SkipSpace(win, i); {
+			case i == len(win):
+				return i, &jsonscan.Error{Off: i, Msg: "unexpected end of input, expected an array", EOF: true}
+			case win[i] != '[':
+				return i, &jsonscan.Error{Off: i, Msg: jsonscan.Expected("an array", jsonscan.KindOf(win[i]))}
+			}
+			i, at = i+1, afterOpen
+		case afterOpen:
+			if i = jsonscan.SkipSpace(win, i); i < len(win) && win[i] == ']' {
+				i, at = i+1, afterArray
+				continue
+			}
+			i, err = jsonscan.Skip(win, i)
+			at = afterElement
+		case afterElement:
+			var closed bool
+			if i, closed, err = jsonscan.Next(win, i, ']'); err == nil {
+				if at = afterOpen; closed {
+					at = afterArray
+				} else if i, err = jsonscan.Skip(win, i); err == nil {
+					at = afterElement
+				}
+			}
+		case afterArray:
+			if i = jsonscan.SkipSpace(win, i); i < len(win) {
+				return i, fmt.Errorf("unexpected %s after the closing ']' of the array", jsonscan.Found(win, i))
+			}
+			return i, nil
+		}
+		if err != nil {
+			return i, err
 		}
 	}
-	line, col := t.position(off)
-	return &Error{File: name, Line: line, Col: col, Msg: "invalid JSON: " + msg}
 }

@@ -68,9 +68,17 @@ func TestEachErrors(t *testing.T) {
 		{"empty jsonl", "e.jsonl", "", "e.jsonl: no records: the file is empty"},
 		{"blank jsonl", "e.jsonl", "\n  \n", "e.jsonl: no records: the file is empty"},
 		{"empty json", "e.json", "  \n", "e.json: no records: the file is empty"},
-		{"truncated array", "t.json", "[\n {\"a\": 1},\n {\"b\":", "t.json:3:7: invalid JSON: unexpected end of file: the JSON value is not complete"},
-		{"garbage in array", "g.json", "[\n {\"a\": 1},\n nope\n]", "g.json:3:3: invalid JSON: invalid character 'o' in literal null (expecting 'u')"},
-		{"after array", "after.json", "[{}]\n{}", "after.json:2:1: unexpected { after the closing ']' of the array"},
+		{"truncated array", "t.json", "[\n {\"a\": 1},\n {\"b\":", "t.json:3:7: invalid JSON: unexpected end of input, expected a value"},
+		{"garbage in array", "g.json", "[\n {\"a\": 1},\n nope\n]", "g.json:3:3: invalid JSON: invalid literal: expected null, found 'o'"},
+		{"after array", "after.json", "[{}]\n{}", "after.json:2:1: unexpected '{' after the closing ']' of the array"},
+		{"garbage after array", "after.json", "[1] x", "after.json:1:5: unexpected 'x' after the closing ']' of the array"},
+		{"no comma", "c.json", "[{\"é\": 1} 2]", "c.json:1:11: invalid JSON: expected ',' or ']' after an array element, found '2'"},
+		{"trailing comma", "c.json", "[1,\n]", "c.json:2:1: invalid JSON: expected a value, found ']'"},
+		{"wrong bracket", "c.json", "[1}", "c.json:1:3: invalid JSON: expected ',' or ']' after an array element, found '}'"},
+		{"cut in a string", "s.json", "[{\"a\": \"ééx", "s.json:1:12: invalid JSON: unexpected end of input in a string"},
+		{"bad escape", "s.json", "[{\"a\": \"\\q\"}]", "s.json:1:9: invalid JSON: invalid escape \\q"},
+		{"closing brace in a sequence", "q.json", "{\n}\n}", "q.json:3:1: invalid JSON: expected a value, found '}'"},
+		{"bad utf8 between elements", "u.json", "[1, \xff]", "u.json:1:5: invalid UTF-8: input files must be UTF-8 text"},
 		{"bad utf8 jsonl", "u.jsonl", "{}\n{\"a\":\"\xff\"}\n", "u.jsonl:2:7: invalid UTF-8: input files must be UTF-8 text"},
 		{"bad utf8 json", "u.json", "{\"a\":\n\"\xfe\"}", "u.json:2:2: invalid UTF-8: input files must be UTF-8 text"},
 	}
@@ -96,11 +104,21 @@ func TestDecodeErrors(t *testing.T) {
 		Messages []struct {
 			Role string `json:"role"`
 		} `json:"messages"`
+		N int `json:"n"`
+		M map[string]struct {
+			C []string `json:"c"`
+		} `json:"m"`
 	}
 	cases := []struct{ data, want string }{
-		{`{"id": 5}`, `f.jsonl:7:9: field "id": expected a string, found a JSON number`},
-		{`{"id": "x", "messages": [{"role": []}]}`, `f.jsonl:7:36: field "messages.role": expected a string, found a JSON array`},
-		{`{"id": "x",}`, `f.jsonl:7:12: invalid JSON: invalid character '}' looking for beginning of object key string`},
+		{`{"id": 5}`, `f.jsonl:7:8: field "id": expected a string, found a number`},
+		{`{"id": "x", "messages": [{"role": []}]}`, `f.jsonl:7:35: field "messages[0].role": expected a string, found an array`},
+		{`{"id": "x", "messages": [{"role": "u"}, {"role": true}]}`, `f.jsonl:7:50: field "messages[1].role": expected a string, found true`},
+		{`{"id": "x", "messages": {"role": "u"}}`, `f.jsonl:7:25: field "messages": expected an array, found an object`},
+		{`{"n": 1.5}`, `f.jsonl:7:7: field "n": expected an integer, found a number`},
+		{`{"m": {"a.b": {"c": ["s", [[1]]]}}}`, `f.jsonl:7:27: field "m.a.b.c[1]": expected a string, found an array`},
+		{` [[1]]`, `f.jsonl:7:2: expected an object, found an array`},
+		{`{"id": "x",}`, `f.jsonl:7:12: invalid JSON: expected a string key, found '}'`},
+		{`{"id": "é", "x": [}`, `f.jsonl:7:19: invalid JSON: expected a value, found '}'`},
 	}
 	for _, c := range cases {
 		var v rec

@@ -2,6 +2,7 @@ package pystr
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -261,4 +262,61 @@ func (p *litParser) dict(depth int) (Value, error) {
 			return v, err
 		}
 	}
+}
+
+// parser holds the text a Python literal is read from and the offset reached.
+type parser struct {
+	s   []byte
+	src string // the same bytes as s, for substrings
+	i   int
+}
+
+func (p *parser) errorf(format string, args ...any) error {
+	return &SyntaxError{Offset: p.i, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (p *parser) literal(word string) bool {
+	if len(p.s)-p.i >= len(word) && string(p.s[p.i:p.i+len(word)]) == word {
+		p.i += len(word)
+		return true
+	}
+	return false
+}
+
+// delimiter passes the ',' or the closing bracket at the current position, after the white
+// space has been skipped.
+func (p *parser) delimiter(closing byte) (done bool, err error) {
+	if p.i < len(p.s) {
+		switch p.s[p.i] {
+		case ',':
+			p.i++
+			return false, nil
+		case closing:
+			p.i++
+			return true, nil
+		}
+	}
+	return false, p.errorf("expecting ',' delimiter")
+}
+
+func hexVal(b []byte) (rune, bool) {
+	var r rune
+	for _, c := range b {
+		switch {
+		case '0' <= c && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case 'a' <= c && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case 'A' <= c && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
+}
+
+// appendSurrogate writes a lone surrogate code point in generalised UTF-8.
+func appendSurrogate(dst []byte, r rune) []byte {
+	return append(dst, 0xe0|byte(r>>12), 0x80|byte(r>>6)&0x3f, 0x80|byte(r)&0x3f)
 }

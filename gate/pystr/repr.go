@@ -1,6 +1,7 @@
 package pystr
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -8,6 +9,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/agentgate/agentgate/internal/jsonscan"
 )
 
 // Kind is the Python type that a JSON value decodes to under json.loads.
@@ -46,24 +49,31 @@ type Member struct {
 	Value Value
 }
 
-// maxDepth bounds nesting so that hostile input cannot exhaust memory through recursion;
-// CPython gives up far earlier (RecursionError near depth 1000).
-const maxDepth = 10000
+// maxDepth bounds nesting as jsonscan does (encoding/json's limit), so that hostile input
+// cannot exhaust memory through recursion; CPython gives up far earlier (RecursionError near
+// depth 1000).
+const maxDepth = jsonscan.MaxDepth
 
 // Parse decodes jsonText as Python's json.loads does: it also accepts NaN, Infinity and
 // -Infinity, rejects raw control characters in strings, and merges duplicate keys as dict
-// does. Bytes that are not UTF-8 (Python could not have read them) each become U+FFFD.
+// does. Bytes that are not UTF-8 (Python could not have read them) each become U+FFFD. The
+// JSON is read with jsonscan's primitives, so it is valid where the other readers say so and
+// its errors say what theirs say; what is Python's here is what the values become.
 func Parse(jsonText []byte) (Value, error) {
-	// One copy of the text backs every string without escapes (a substring costs nothing).
-	p := parser{s: jsonText, src: string(jsonText)}
-	p.ws()
-	v, err := p.value(0)
-	if err != nil {
-		return Value{}, err
+	text := jsonText
+	if !utf8.Valid(text) {
+		text = toUTF8(jsonText)
 	}
-	p.ws()
-	if p.i != len(p.s) {
-		return Value{}, p.errorf("extra data")
+	// One copy of the text backs every string without escapes (a substring costs nothing).
+	d := decoder{s: text, src: string(text)}
+	v, end, err := d.value(jsonscan.SkipSpace(text, 0), 0)
+	if err == nil {
+		if end = jsonscan.SkipSpace(text, end); end < len(text) {
+			err = &jsonscan.Error{Off: end, Msg: "unexpected " + jsonscan.Found(text, end) + " after the value"}
+		}
+	}
+	if err != nil {
+		return Value{}, syntaxError(jsonText, len(text) != len(jsonText), err)
 	}
 	return v, nil
 }
@@ -296,13 +306,8 @@ func decodeRune(s string) (rune, int) {
 	return utf8.DecodeRuneInString(s)
 }
 
-// appendSurrogate writes a lone surrogate code point in generalised UTF-8.
-func appendSurrogate(dst []byte, r rune) []byte {
-	return append(dst, 0xe0|byte(r>>12), 0x80|byte(r>>6)&0x3f, 0x80|byte(r)&0x3f)
-}
-
 // SyntaxError is a JSON text that json.loads would reject, with the byte offset where the
-// problem was found.
+// problem was found and jsonscan's words for it.
 type SyntaxError struct {
 	Offset int
 	Msg    string
@@ -313,322 +318,180 @@ func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("invalid JSON at byte %d: %s", e.Offset, e.Msg)
 }
 
-type parser struct {
+// syntaxError turns err, a *jsonscan.Error in the text Parse read, into a *SyntaxError at its
+// offset in orig (the text Parse was given, which differs when replaced holds).
+func syntaxError(orig []byte, replaced bool, err error) error {
+	var e *jsonscan.Error
+	if !errors.As(err, &e) {
+		return err
+	}
+	off := e.Off
+	if replaced { // each invalid byte of orig became the three bytes of U+FFFD
+		i, n := 0, 0
+		for i < len(orig) && n < off {
+			r, size := utf8.DecodeRune(orig[i:])
+			if i += size; r == utf8.RuneError && size == 1 {
+				n += len(string(utf8.RuneError))
+			} else {
+				n += size
+			}
+		}
+		off = i
+	}
+	return &SyntaxError{Offset: off, Msg: e.Msg}
+}
+
+// toUTF8 returns text with each byte that does not belong to a UTF-8 character replaced by
+// U+FFFD.
+func toUTF8(text []byte) []byte {
+	out := make([]byte, 0, len(text)+16)
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRune(text[i:])
+		if r == utf8.RuneError && size == 1 {
+			out = utf8.AppendRune(out, r)
+		} else {
+			out = append(out, text[i:i+size]...)
+		}
+		i += size
+	}
+	return out
+}
+
+// decoder reads Python's JSON (JSON, and NaN, Infinity and -Infinity where a value may be)
+// from UTF-8 text. Each step takes the offset where a value starts and returns the offset
+// just past it.
+type decoder struct {
 	s   []byte
 	src string // the same bytes as s, for substrings
-	i   int
 }
 
-func (p *parser) errorf(format string, args ...any) error {
-	return &SyntaxError{Offset: p.i, Msg: fmt.Sprintf(format, args...)}
-}
-
-func (p *parser) ws() {
-	for p.i < len(p.s) {
-		switch p.s[p.i] {
-		case ' ', '\t', '\n', '\r':
-			p.i++
-		default:
-			return
-		}
+func (d *decoder) value(i, depth int) (Value, int, error) {
+	s := d.s
+	if i >= len(s) {
+		return Value{}, i, jsonscan.NotAValue(s, i)
 	}
-}
-
-func (p *parser) literal(word string) bool {
-	if len(p.s)-p.i >= len(word) && string(p.s[p.i:p.i+len(word)]) == word {
-		p.i += len(word)
-		return true
-	}
-	return false
-}
-
-func (p *parser) value(depth int) (Value, error) {
-	if depth > maxDepth {
-		return Value{}, p.errorf("nested deeper than %d", maxDepth)
-	}
-	if p.i >= len(p.s) {
-		return Value{}, p.errorf("expecting value")
-	}
-	switch c := p.s[p.i]; {
+	switch c := s[i]; {
 	case c == '{':
-		return p.object(depth)
+		return d.object(i, depth)
 	case c == '[':
-		return p.array(depth)
+		return d.array(i, depth)
 	case c == '"':
-		s, err := p.str()
-		return Value{Kind: KindStr, Text: s}, err
-	case c == 'n' && p.literal("null"):
-		return Value{Kind: KindNone}, nil
-	case c == 't' && p.literal("true"):
-		return Value{Kind: KindBool, Bool: true}, nil
-	case c == 'f' && p.literal("false"):
-		return Value{Kind: KindBool}, nil
-	case c == 'N' && p.literal("NaN"):
-		return Value{Kind: KindFloat, Float: math.NaN()}, nil
-	case c == 'I' && p.literal("Infinity"):
-		return Value{Kind: KindFloat, Float: math.Inf(1)}, nil
-	case c == '-' && p.literal("-Infinity"):
-		return Value{Kind: KindFloat, Float: math.Inf(-1)}, nil
+		end, escaped, err := jsonscan.String(s, i)
+		if err != nil {
+			return Value{}, end, err
+		}
+		return Value{Kind: KindStr, Text: d.text(i, end, escaped)}, end, nil
+	case c == 't' || c == 'f' || c == 'n':
+		end, k, err := jsonscan.Literal(s, i)
+		switch {
+		case err != nil:
+			return Value{}, end, err
+		case k == jsonscan.KindNull:
+			return Value{Kind: KindNone}, end, nil
+		}
+		return Value{Kind: KindBool, Bool: k == jsonscan.KindTrue}, end, nil
+	case c == 'N' && d.word(i, "NaN"):
+		return Value{Kind: KindFloat, Float: math.NaN()}, i + 3, nil
+	case c == 'I' && d.word(i, "Infinity"):
+		return Value{Kind: KindFloat, Float: math.Inf(1)}, i + 8, nil
+	case c == '-' && d.word(i, "-Infinity"):
+		return Value{Kind: KindFloat, Float: math.Inf(-1)}, i + 9, nil
 	case c == '-' || ('0' <= c && c <= '9'):
-		return p.number()
+		return d.number(i)
 	}
-	return Value{}, p.errorf("expecting value")
+	return Value{}, i, jsonscan.NotAValue(s, i)
 }
 
-func (p *parser) digits() int {
-	start := p.i
-	for p.i < len(p.s) && '0' <= p.s[p.i] && p.s[p.i] <= '9' {
-		p.i++
-	}
-	return p.i - start
+// word reports whether the text at s[i] starts with w.
+func (d *decoder) word(i int, w string) bool {
+	return len(d.src)-i >= len(w) && d.src[i:i+len(w)] == w
 }
 
-func (p *parser) number() (Value, error) {
-	start := p.i
-	if p.s[p.i] == '-' {
-		p.i++
+// number reads a JSON number as Python's json module does: an int with all its digits when it
+// has no fraction and no exponent, else a float (±inf or 0.0 out of range, as Python's float()
+// gives them).
+func (d *decoder) number(i int) (Value, int, error) {
+	end, integer, err := jsonscan.Number(d.s, i)
+	if err != nil {
+		return Value{}, end, err
 	}
-	if p.i < len(p.s) && p.s[p.i] == '0' {
-		p.i++
-	} else if p.digits() == 0 {
-		return Value{}, p.errorf("expecting value")
-	}
-	isFloat := false
-	if p.i+1 < len(p.s) && p.s[p.i] == '.' && '0' <= p.s[p.i+1] && p.s[p.i+1] <= '9' {
-		p.i++
-		p.digits()
-		isFloat = true
-	}
-	if p.i < len(p.s) && (p.s[p.i] == 'e' || p.s[p.i] == 'E') {
-		save := p.i
-		p.i++
-		if p.i < len(p.s) && (p.s[p.i] == '+' || p.s[p.i] == '-') {
-			p.i++
-		}
-		if p.digits() == 0 {
-			p.i = save // Python's number pattern stops before a bare "e"
-		} else {
-			isFloat = true
-		}
-	}
-	text := string(p.s[start:p.i])
-	if !isFloat {
+	text := d.src[i:end]
+	if integer {
 		if text == "-0" {
 			text = "0"
 		}
-		return Value{Kind: KindInt, Text: text}, nil
+		return Value{Kind: KindInt, Text: text}, end, nil
 	}
-	f, err := strconv.ParseFloat(text, 64)
-	if err != nil && !errors.Is(err, strconv.ErrRange) {
-		return Value{}, &SyntaxError{Offset: start, Msg: "bad number"}
-	}
-	// Out of range, Python's float() gives ±inf or 0.0 just as ParseFloat does.
-	return Value{Kind: KindFloat, Float: f}, nil
+	f, _ := strconv.ParseFloat(text, 64) // only strconv.ErrRange is possible, with ±inf or 0
+	return Value{Kind: KindFloat, Float: f}, end, nil
 }
 
-func hexVal(b []byte) (rune, bool) {
-	var r rune
-	for _, c := range b {
-		switch {
-		case '0' <= c && c <= '9':
-			r = r<<4 | rune(c-'0')
-		case 'a' <= c && c <= 'f':
-			r = r<<4 | rune(c-'a'+10)
-		case 'A' <= c && c <= 'F':
-			r = r<<4 | rune(c-'A'+10)
-		default:
-			return 0, false
-		}
+// text returns the text of the JSON string s[i:end], which jsonscan has checked, as Python
+// decodes it: a lone surrogate escape stays a code point (see Value.Text).
+func (d *decoder) text(i, end int, escaped bool) string {
+	if !escaped {
+		return d.src[i+1 : end-1]
 	}
-	return r, true
+	return string(jsonscan.AppendUnescaped(make([]byte, 0, end-i), d.s[i+1:end-1], jsonscan.Keep))
 }
 
-func (p *parser) str() (string, error) {
-	p.i++ // opening quote
-	start := p.i
-	// Fast path: no escapes, valid UTF-8: a substring of the source.
-	for p.i < len(p.s) {
-		c := p.s[p.i]
-		if c == '"' {
-			if s := p.src[start:p.i]; utf8.ValidString(s) {
-				p.i++
-				return s, nil
-			}
-			break
-		}
-		if c == '\\' || c < 0x20 {
-			break
-		}
-		p.i++
+func (d *decoder) array(i, depth int) (Value, int, error) {
+	if depth >= maxDepth {
+		return Value{}, i, jsonscan.TooDeep(i)
 	}
-	// Keep the plain prefix already scanned, unless it holds invalid UTF-8: then decode it
-	// again below, byte by byte.
-	prefix := p.s[start:p.i]
-	buf := make([]byte, 0, len(prefix)+16)
-	if utf8.Valid(prefix) {
-		buf = append(buf, prefix...)
-	} else {
-		p.i = start
-	}
-	for {
-		if p.i >= len(p.s) {
-			return "", p.errorf("unterminated string")
-		}
-		c := p.s[p.i]
-		switch {
-		case c == '"':
-			p.i++
-			return string(buf), nil
-		case c < 0x20:
-			return "", p.errorf("invalid control character in string")
-		case c == '\\':
-			if p.i+1 >= len(p.s) {
-				return "", p.errorf("unterminated string")
-			}
-			e := p.s[p.i+1]
-			p.i += 2
-			switch e {
-			case '"', '\\', '/':
-				buf = append(buf, e)
-			case 'b':
-				buf = append(buf, '\b')
-			case 'f':
-				buf = append(buf, '\f')
-			case 'n':
-				buf = append(buf, '\n')
-			case 'r':
-				buf = append(buf, '\r')
-			case 't':
-				buf = append(buf, '\t')
-			case 'u':
-				r, ok := p.hex4()
-				if !ok {
-					return "", p.errorf("invalid \\uXXXX escape")
-				}
-				if r >= 0xd800 && r <= 0xdbff && p.i+1 < len(p.s) && p.s[p.i] == '\\' && p.s[p.i+1] == 'u' {
-					save := p.i
-					p.i += 2
-					lo, ok := p.hex4()
-					if ok && lo >= 0xdc00 && lo <= 0xdfff {
-						buf = utf8.AppendRune(buf, 0x10000+(r-0xd800)<<10+(lo-0xdc00))
-						continue
-					}
-					p.i = save
-				}
-				if r >= 0xd800 && r <= 0xdfff {
-					buf = appendSurrogate(buf, r)
-				} else {
-					buf = utf8.AppendRune(buf, r)
-				}
-			default:
-				p.i -= 2
-				return "", p.errorf("invalid \\escape")
-			}
-		case c < utf8.RuneSelf:
-			buf = append(buf, c)
-			p.i++
-		default:
-			r, size := utf8.DecodeRune(p.s[p.i:])
-			buf = utf8.AppendRune(buf, r) // invalid bytes become U+FFFD
-			p.i += size
-		}
-	}
-}
-
-func (p *parser) hex4() (rune, bool) {
-	if len(p.s)-p.i < 4 {
-		return 0, false
-	}
-	r, ok := hexVal(p.s[p.i : p.i+4])
-	if ok {
-		p.i += 4
-	}
-	return r, ok
-}
-
-func (p *parser) array(depth int) (Value, error) {
-	p.i++
 	v := Value{Kind: KindList}
-	p.ws()
-	if p.i < len(p.s) && p.s[p.i] == ']' {
-		p.i++
-		return v, nil
+	if i = jsonscan.SkipSpace(d.s, i+1); i < len(d.s) && d.s[i] == ']' {
+		return v, i + 1, nil
 	}
 	for {
-		p.ws()
-		e, err := p.value(depth + 1)
+		e, end, err := d.value(jsonscan.SkipSpace(d.s, i), depth+1)
 		if err != nil {
-			return Value{}, err
+			return Value{}, end, err
 		}
 		v.List = append(v.List, e)
-		if done, err := p.next(']'); err != nil {
-			return Value{}, err
-		} else if done {
-			return v, nil
+		end, closed, err := jsonscan.Next(d.s, end, ']')
+		switch {
+		case err != nil:
+			return Value{}, end, err
+		case closed:
+			return v, end, nil
 		}
+		i = end
 	}
 }
 
-// next passes the ',' or the closing bracket after an element of a list or a member of a
-// dict; done says the container closed.
-func (p *parser) next(closing byte) (done bool, err error) {
-	p.ws()
-	return p.delimiter(closing)
-}
-
-// delimiter passes the ',' or the closing bracket at the current position, after the white
-// space (JSON's or Python's) has been skipped.
-func (p *parser) delimiter(closing byte) (done bool, err error) {
-	if p.i < len(p.s) {
-		switch p.s[p.i] {
-		case ',':
-			p.i++
-			return false, nil
-		case closing:
-			p.i++
-			return true, nil
-		}
+func (d *decoder) object(i, depth int) (Value, int, error) {
+	if depth >= maxDepth {
+		return Value{}, i, jsonscan.TooDeep(i)
 	}
-	return false, p.errorf("expecting ',' delimiter")
-}
-
-func (p *parser) object(depth int) (Value, error) {
-	p.i++
 	v := Value{Kind: KindDict}
-	p.ws()
-	if p.i < len(p.s) && p.s[p.i] == '}' {
-		p.i++
-		return v, nil
+	if i = jsonscan.SkipSpace(d.s, i+1); i < len(d.s) && d.s[i] == '}' {
+		return v, i + 1, nil
 	}
 	var index map[string]int // built only for large objects with many keys
 	for {
-		p.ws()
-		if p.i >= len(p.s) || p.s[p.i] != '"' {
-			return Value{}, p.errorf("expecting property name enclosed in double quotes")
-		}
-		k, err := p.str()
+		i = jsonscan.SkipSpace(d.s, i)
+		key, start, err := jsonscan.Key(d.s, i)
 		if err != nil {
-			return Value{}, err
+			return Value{}, start, err
 		}
-		p.ws()
-		if p.i >= len(p.s) || p.s[p.i] != ':' {
-			return Value{}, p.errorf("expecting ':' delimiter")
-		}
-		p.i++
-		p.ws()
-		e, err := p.value(depth + 1)
+		k := d.text(i, i+len(key), bytes.IndexByte(key, '\\') >= 0)
+		e, end, err := d.value(start, depth+1)
 		if err != nil {
-			return Value{}, err
+			return Value{}, end, err
 		}
 		if v.Dict == nil {
 			v.Dict = make([]Member, 0, 4)
 		}
 		v.Dict = setMember(v.Dict, &index, k, e)
-		if done, err := p.next('}'); err != nil {
-			return Value{}, err
-		} else if done {
-			return v, nil
+		end, closed, err := jsonscan.Next(d.s, end, '}')
+		switch {
+		case err != nil:
+			return Value{}, end, err
+		case closed:
+			return v, end, nil
 		}
+		i = end
 	}
 }
 

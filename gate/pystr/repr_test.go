@@ -269,3 +269,43 @@ func FuzzRepr(f *testing.F) {
 }
 
 func utf8ValidString(s string) bool { return strings.ToValidUTF8(s, "\x00") == s }
+
+// Parse's errors are jsonscan's, at the byte offset of the problem in the text it was given
+// (before invalid UTF-8 was replaced).
+func TestParseErrors(t *testing.T) {
+	cases := []struct {
+		json string
+		want SyntaxError
+	}{
+		{"[1 2]", SyntaxError{3, "expected ',' or ']' after an array element, found '2'"}},
+		{"{\"a\":1,}", SyntaxError{7, "expected a string key, found '}'"}},
+		{"{\"a\" 1}", SyntaxError{5, "expected ':' after an object key, found '1'"}},
+		{"[1,]", SyntaxError{3, "expected a value, found ']'"}},
+		{"1.", SyntaxError{2, "unexpected end of input in a number"}},
+		{"\"\\x\"", SyntaxError{1, `invalid escape \x`}},
+		{"\"\x01\"", SyntaxError{1, "control character U+0001 in a string: it must be escaped"}},
+		{"nul", SyntaxError{3, "unexpected end of input in null"}},
+		{"-NaN", SyntaxError{1, "invalid number: expected a digit, found 'N'"}},
+		{"NaN x", SyntaxError{4, "unexpected 'x' after the value"}},
+		{"[\"\xff\xfe\", \"\xff\" x]", SyntaxError{11, "expected ',' or ']' after an array element, found 'x'"}},
+		{"", SyntaxError{0, "unexpected end of input, expected a value"}},
+	}
+	for _, c := range cases {
+		_, err := Parse([]byte(c.json))
+		var se *SyntaxError
+		if !errors.As(err, &se) || *se != c.want {
+			t.Errorf("Parse(%q): %v, want %v", c.json, err, &c.want)
+		}
+	}
+}
+
+// Parse nests as deep as jsonscan allows (encoding/json's limit), and no deeper.
+func TestParseNestingLimit(t *testing.T) {
+	if _, err := Parse([]byte(strings.Repeat("[", maxDepth) + strings.Repeat("]", maxDepth))); err != nil {
+		t.Errorf("%d levels: %v", maxDepth, err)
+	}
+	deep := strings.Repeat(`{"a":[`, maxDepth/2) + "1" + strings.Repeat("]}", maxDepth/2)
+	if _, err := Parse([]byte("[" + deep + "]")); err == nil || err.Error() != "invalid JSON at byte 30000: nesting deeper than 10000 levels" {
+		t.Errorf("%d levels: %v", maxDepth+1, err)
+	}
+}

@@ -1,269 +1,143 @@
 package reliability
 
 import (
+	"bytes"
 	"unicode/utf8"
 	"unsafe"
 
 	"github.com/agentgate/agentgate/gate/pystr"
 	"github.com/agentgate/agentgate/gate/trace"
+	"github.com/agentgate/agentgate/internal/jsonscan"
 )
 
-// parseArgs decodes a call's arguments (valid JSON text, and UTF-8 when valid) as
-// pystr.Parse does. The arguments
+// parseArgs decodes a call's arguments (valid JSON text) as pystr.Parse does. The arguments
 // of nearly every call are a flat object of strings, integers, booleans and nulls: that case
 // is decoded here without allocating, the strings pointing into args (or into e.argText when
 // they hold escapes) and the members into e.members, all valid until the next trace; anything
-// else goes to pystr.Parse.
-func (e *eval) parseArgs(args []byte, valid bool) (pystr.Value, error) {
-	if !valid {
-		return pystr.Parse(args) // it knows what Python makes of such bytes
-	}
+// else, text that is not UTF-8 included (jsonscan refuses it), goes to pystr.Parse.
+func (e *eval) parseArgs(args []byte) (pystr.Value, error) {
 	if v, ok := e.parseFlatObject(args); ok {
 		return v, nil
 	}
 	return pystr.Parse(args)
 }
 
-// parseFlatObject decodes args, UTF-8 text, when it is an object whose values are all
-// strings, integers, booleans or null; ok is false for anything else.
+// parseFlatObject decodes args when it is an object whose values are all strings, integers,
+// booleans or null, with at most 16 keys; ok is false for anything else. It walks the object
+// with jsonscan's steps (Key, String, Number, Literal, Next) rather than EachMember, which
+// would check each value whole before this decodes it: one pass, not two.
 func (e *eval) parseFlatObject(args []byte) (v pystr.Value, ok bool) {
-	i := skipSpace(args, 0)
+	i := jsonscan.SkipSpace(args, 0)
 	if i >= len(args) || args[i] != '{' {
 		return v, false
 	}
-	v.Kind = pystr.KindDict
-	start := len(e.members)
+	start, text := len(e.members), len(e.argText)
 	fail := func() (pystr.Value, bool) {
 		clear(e.members[start:])
-		e.members = e.members[:start]
+		e.members, e.argText = e.members[:start], e.argText[:text]
 		return pystr.Value{}, false
 	}
-	i = skipSpace(args, i+1)
-	if i < len(args) && args[i] == '}' {
-		if skipSpace(args, i+1) != len(args) {
-			return fail()
-		}
-		return v, true // Dict stays nil, as pystr.Parse leaves it
-	}
-	for {
-		if i >= len(args) || args[i] != '"' {
-			return fail()
-		}
-		key, next, ok := e.argString(args, i)
-		if !ok {
-			return fail()
-		}
-		i = skipSpace(args, next)
-		if i >= len(args) || args[i] != ':' {
-			return fail()
-		}
-		i = skipSpace(args, i+1)
-		var m pystr.Value
-		if m, i, ok = e.scalar(args, i); !ok {
-			return fail()
-		}
-		// a repeated key keeps its first place and takes the new value, as a dict does
-		dup := false
-		for j := start; j < len(e.members); j++ {
-			if e.members[j].Key == key {
-				e.members[j].Value, dup = m, true
-				break
+	if i = jsonscan.SkipSpace(args, i+1); i < len(args) && args[i] == '}' {
+		i++ // {} keeps Dict nil, as pystr.Parse leaves it
+	} else {
+		for closed := false; !closed; {
+			i = jsonscan.SkipSpace(args, i)
+			key, at, err := jsonscan.Key(args, i)
+			if err != nil {
+				return fail()
 			}
-		}
-		if !dup {
-			if len(e.members)-start == 16 {
+			k := e.argString(key, bytes.IndexByte(key, '\\') >= 0)
+			m := e.setMember(start, k)
+			if m == nil {
 				return fail() // pystr indexes large objects; leave them to it
 			}
-			e.members = append(e.members, pystr.Member{Key: key, Value: m})
-		}
-		i = skipSpace(args, i)
-		if i >= len(args) {
-			return fail()
-		}
-		switch args[i] {
-		case ',':
-			i = skipSpace(args, i+1)
-			continue
-		case '}':
-			if skipSpace(args, i+1) != len(args) {
+			end, ok := e.scalar(args, at, m)
+			if !ok {
 				return fail()
 			}
-			v.Dict = e.members[start:len(e.members):len(e.members)]
-			return v, true
+			if i, closed, err = jsonscan.Next(args, end, '}'); err != nil {
+				return fail()
+			}
 		}
+	}
+	if jsonscan.SkipSpace(args, i) != len(args) {
 		return fail()
 	}
+	v.Kind = pystr.KindDict
+	if n := len(e.members); n > start {
+		v.Dict = e.members[start:n:n]
+	}
+	return v, true
 }
 
-// scalar decodes the string, integer, boolean or null at args[i].
-func (e *eval) scalar(args []byte, i int) (v pystr.Value, next int, ok bool) {
+// setMember returns where the value of key k goes in the object whose members start at
+// e.members[start], as a dict keeps it: a repeated key keeps its first place and takes the new
+// value. It returns nil for a 17th key.
+func (e *eval) setMember(start int, k string) *pystr.Value {
+	for j := start; j < len(e.members); j++ {
+		if e.members[j].Key == k {
+			return &e.members[j].Value
+		}
+	}
+	if len(e.members)-start == 16 {
+		return nil
+	}
+	e.members = append(e.members, pystr.Member{Key: k})
+	return &e.members[len(e.members)-1].Value
+}
+
+// scalar decodes into v the string, integer, boolean or null at args[i] and returns the
+// offset just past it; ok is false for anything else, a float included (pystr.Parse knows
+// Python's way with those), and for text that is not valid there.
+func (e *eval) scalar(args []byte, i int, v *pystr.Value) (end int, ok bool) {
 	if i >= len(args) {
-		return v, i, false
+		return i, false
 	}
-	switch c := args[i]; {
-	case c == '"':
-		s, next, ok := e.argString(args, i)
-		return pystr.Value{Kind: pystr.KindStr, Text: s}, next, ok
-	case c == 'n' && hasWord(args, i, "null"):
-		return pystr.Value{Kind: pystr.KindNone}, i + 4, true
-	case c == 't' && hasWord(args, i, "true"):
-		return pystr.Value{Kind: pystr.KindBool, Bool: true}, i + 4, true
-	case c == 'f' && hasWord(args, i, "false"):
-		return pystr.Value{Kind: pystr.KindBool}, i + 5, true
-	case c == '-' || c-'0' < 10:
-		j := i
-		if c == '-' {
-			j++
+	switch args[i] {
+	case '"':
+		end, escaped, err := jsonscan.String(args, i)
+		*v = pystr.Value{Kind: pystr.KindStr}
+		if err == nil {
+			v.Text = e.argString(args[i:end], escaped)
 		}
-		d := j
-		for j < len(args) && args[j]-'0' < 10 {
-			j++
+		return end, err == nil
+	case 't', 'f', 'n':
+		end, k, err := jsonscan.Literal(args, i)
+		*v = pystr.Value{Kind: pystr.KindBool, Bool: k == jsonscan.KindTrue}
+		if k == jsonscan.KindNull {
+			v.Kind = pystr.KindNone
 		}
-		if j == d || (args[d] == '0' && j > d+1) {
-			return v, i, false
-		}
-		if j < len(args) && (args[j] == '.' || args[j] == 'e' || args[j] == 'E') {
-			return v, i, false // a float: pystr.Parse knows Python's way with those
-		}
-		text := bytesString(args[i:j])
-		if text == "-0" {
-			text = "0"
-		}
-		return pystr.Value{Kind: pystr.KindInt, Text: text}, j, true
+		return end, err == nil
+	case '{', '[':
+		return i, false
 	}
-	return v, i, false
+	end, integer, err := jsonscan.Number(args, i)
+	if err != nil || !integer {
+		return end, false
+	}
+	text := bytesString(args[i:end])
+	if text == "-0" {
+		text = "0" // Python's int has no negative zero
+	}
+	*v = pystr.Value{Kind: pystr.KindInt, Text: text}
+	return end, true
 }
 
-// argString decodes the string at args[i] (UTF-8 text) as pystr.Parse does, and returns the
-// offset after it: a substring of args when it holds no escape, else text stored in e.argText.
-func (e *eval) argString(args []byte, i int) (s string, next int, ok bool) {
-	j := i + 1
-	for ; j < len(args); j++ {
-		c := args[j]
-		if c == '"' {
-			return bytesString(args[i+1 : j]), j + 1, true
-		}
-		if c == '\\' {
-			break
-		}
-		if c < 0x20 {
-			return "", 0, false
-		}
+// argString returns the text of raw, a whole JSON string that jsonscan has checked, as
+// pystr.Parse decodes it (a lone surrogate kept): a substring of the arguments when it holds no
+// escape, else text appended to e.argText.
+func (e *eval) argString(raw []byte, escaped bool) string {
+	body := raw[1 : len(raw)-1]
+	if !escaped {
+		return bytesString(body)
 	}
 	start := len(e.argText)
-	buf := append(e.argText, args[i+1:j]...)
-	fail := func() (string, int, bool) {
-		e.argText = buf[:start]
-		return "", 0, false
-	}
-	for j < len(args) {
-		switch c := args[j]; {
-		case c == '"':
-			e.argText = buf
-			if len(buf) == start {
-				return "", j + 1, true
-			}
-			return unsafe.String(&buf[start], len(buf)-start), j + 1, true
-		case c < 0x20:
-			return fail()
-		case c == '\\':
-			if j+1 >= len(args) {
-				return fail()
-			}
-			switch esc := args[j+1]; esc {
-			case '"', '\\', '/':
-				buf = append(buf, esc)
-			case 'b':
-				buf = append(buf, '\b')
-			case 'f':
-				buf = append(buf, '\f')
-			case 'n':
-				buf = append(buf, '\n')
-			case 'r':
-				buf = append(buf, '\r')
-			case 't':
-				buf = append(buf, '\t')
-			case 'u':
-				r, ok := hex4(args, j+2)
-				if !ok {
-					return fail()
-				}
-				j += 6
-				if r >= 0xd800 && r <= 0xdbff && j+1 < len(args) && args[j] == '\\' && args[j+1] == 'u' {
-					if lo, ok := hex4(args, j+2); ok && lo >= 0xdc00 && lo <= 0xdfff {
-						buf = utf8.AppendRune(buf, 0x10000+(r-0xd800)<<10+(lo-0xdc00))
-						j += 6
-						continue
-					}
-				}
-				if r >= 0xd800 && r <= 0xdfff {
-					// a lone surrogate, kept as pystr keeps it: generalised UTF-8
-					buf = append(buf, 0xe0|byte(r>>12), 0x80|byte(r>>6)&0x3f, 0x80|byte(r)&0x3f)
-				} else {
-					buf = utf8.AppendRune(buf, r)
-				}
-				continue
-			default:
-				return fail()
-			}
-			j += 2
-		case c < utf8.RuneSelf:
-			buf = append(buf, c)
-			j++
-		default: // a character beyond ASCII, whole: args is UTF-8
-			size := utf8RuneLen(args[j])
-			buf = append(buf, args[j:j+size]...)
-			j += size
-		}
-	}
-	return fail()
-}
-
-// utf8RuneLen returns the length of the UTF-8 sequence that starts with the byte c.
-func utf8RuneLen(c byte) int {
-	switch {
-	case c >= 0xf0:
-		return 4
-	case c >= 0xe0:
-		return 3
-	}
-	return 2
-}
-
-// hex4 reads the four hex digits at b[i:].
-func hex4(b []byte, i int) (rune, bool) {
-	if len(b)-i < 4 {
-		return 0, false
-	}
-	var r rune
-	for _, c := range b[i : i+4] {
-		switch {
-		case '0' <= c && c <= '9':
-			r = r<<4 | rune(c-'0')
-		case 'a' <= c && c <= 'f':
-			r = r<<4 | rune(c-'a'+10)
-		case 'A' <= c && c <= 'F':
-			r = r<<4 | rune(c-'A'+10)
-		default:
-			return 0, false
-		}
-	}
-	return r, true
-}
-
-func hasWord(args []byte, i int, w string) bool {
-	return len(args)-i >= len(w) && string(args[i:i+len(w)]) == w
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
+	e.argText = jsonscan.AppendUnescaped(e.argText, body, jsonscan.Keep)
+	return bytesString(e.argText[start:])
 }
 
 // bytesString returns b as a string without copying: b must not change while the string is
-// in use (a trace's arguments do not).
+// in use (a trace's arguments do not, nor the bytes of e.argText before the next trace).
 func bytesString(b []byte) string {
 	if len(b) == 0 {
 		return ""
@@ -281,7 +155,7 @@ func (e *eval) decodeCall(msg int, c *trace.Call) callRef {
 		r.noArgs = true
 		r.args = pystr.Value{Kind: pystr.KindDict}
 	case c.ArgsValid:
-		v, err := e.parseArgs(c.Args, r.plain)
+		v, err := e.parseArgs(c.Args)
 		if err == nil {
 			r.args = v
 			break

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/agentgate/agentgate/gate/profile"
 	"github.com/agentgate/agentgate/gate/pystr"
@@ -41,7 +40,7 @@ func FuzzArgs(f *testing.F) {
 		}
 		want, wantErr := pystr.Parse(args)
 		e.members, e.argText = e.members[:0], e.argText[:0]
-		got, err := e.parseArgs(args, utf8.Valid(args))
+		got, err := e.parseArgs(args)
 		if (err == nil) != (wantErr == nil) || !reflect.DeepEqual(got, want) {
 			t.Fatalf("parseArgs(%q) = %#v, %v; pystr.Parse gives %#v, %v", args, got, err, want, wantErr)
 		}
