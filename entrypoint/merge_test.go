@@ -231,7 +231,7 @@ func TestMergeErrors(t *testing.T) {
 		{"another schema", []string{"merge", "old.json"},
 			"agentgate: old.json: a report of schema 1, but this agentgate merges schema 2: gate every shard with the same agentgate version as the merge\n"},
 		{"bad JSON", []string{"merge", "bad.json"}, "agentgate: bad.json:3:13: expected a value, found '}'\n"},
-		{"a member of the wrong type", []string{"merge", "typo.json"}, "agentgate: typo.json:3:35: reliability.total: expected an integer, found a string\n"},
+		{"a member of the wrong type", []string{"merge", "typo.json"}, "agentgate: typo.json:3:28: field \"reliability.total\": expected an integer, found a string\n"},
 		{"an unknown member", []string{"merge", "extra.json"}, "agentgate: extra.json: a member \"verdikt\" that no report of schema 2 has: not written by this agentgate\n"},
 		{"a verdict that is none of the three", []string{"merge", "verdict.json"}, "agentgate: verdict.json: reliability.traces[0] has verdict \"@here\", not PASS, WARN or FAIL\n"},
 		{"labels joined by qid", []string{"merge", joined},

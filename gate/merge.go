@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"reflect"
 	"slices"
 	"strings"
 
@@ -100,20 +99,9 @@ func shardError(name string, data []byte, err error, off int64) error {
 	var te *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &te):
-		want := te.Type
-		for want.Kind() == reflect.Pointer {
-			want = want.Elem()
-		}
-		found, _, _ := strings.Cut(te.Value, " ") // "number 1.5" is a number
-		switch found {
-		case "bool":
-			found = "true or false"
-		case "array", "object":
-			found = "an " + found
-		default:
-			found = "a " + found
-		}
-		off, msg = te.Offset, fmt.Sprintf("%s: expected %s, found %s", te.Field, input.JSONKind(want.Kind().String()), found)
+		var at int
+		at, msg = input.TypeError(data, int(te.Offset), te)
+		off = int64(at)
 	case strings.HasPrefix(msg, "json: unknown field "):
 		// The decoder has read past the member by then: name it, not a place.
 		off, msg = -1, fmt.Sprintf("a member %s that no report of schema %d has: not written by this agentgate", strings.TrimPrefix(msg, "json: unknown field "), SchemaVersion)

@@ -192,30 +192,21 @@ type baselineReader struct {
 // offset is where the decoder stands in data.
 func (br *baselineReader) offset() int { return int(br.dec.InputOffset()) }
 
-// wrap turns an error of the decoder, reading the value at offset off that what names, into
-// a problem placed in the text. The text is valid JSON, so what the decoder can find wrong is
-// a value of the wrong type: the message names it in jsonscan's words, at the value itself.
-func (br *baselineReader) wrap(err error, off int, what string) error {
+// wrap turns an error of decoding the value that starts at offset start, which what names,
+// into a problem placed in the text. The text is valid JSON, so what decoding can find wrong
+// is a value of the wrong type: the message names it by its path from the top of the report,
+// in jsonscan's words, at the value itself.
+func (br *baselineReader) wrap(err error, start int, what string) error {
 	var pe *posError
 	if errors.As(err, &pe) {
 		return err
 	}
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
-		at := skipSeparators(br.data, off)
-		if te.Field != "" { // a member of the value: Field is its dotted path
-			var p jsonscan.Path
-			for _, k := range strings.Split(te.Field, ".") {
-				p = append(p, jsonscan.Step{Key: k})
-			}
-			at += jsonscan.Locate(br.data[at:], p)
-		}
-		if te.Field != "" {
-			what += "." + te.Field
-		}
-		return &posError{off: at, msg: what + ": " + jsonscan.Expected(input.JSONKind(te.Type.Kind().String()), jsonscan.KindOfValue(br.data[at:]))}
+		at, msg := input.TypeError(br.data, start+int(te.Offset), te)
+		return &posError{off: at, msg: msg}
 	}
-	return &posError{off: off, msg: what + ": " + err.Error()}
+	return &posError{off: start, msg: what + ": " + err.Error()}
 }
 
 // skipSeparators returns the offset of the first byte at or after i that is not white space,
@@ -227,11 +218,16 @@ func skipSeparators(data []byte, i int) int {
 	return i
 }
 
-// value decodes the next value into v; what names it in messages.
+// value decodes the next value into v; what names it in messages. The value is taken whole
+// first and decoded on its own, so that a type error's offset counts from its start.
 func (br *baselineReader) value(v any, what string) error {
-	off := br.offset()
-	if err := br.dec.Decode(v); err != nil {
-		return br.wrap(err, off, what)
+	start := skipSeparators(br.data, br.offset())
+	var raw json.RawMessage
+	if err := br.dec.Decode(&raw); err != nil {
+		return br.wrap(err, start, what)
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return br.wrap(err, start, what)
 	}
 	return nil
 }
@@ -296,8 +292,12 @@ func (br *baselineReader) array(what string, elem func(i int) error) error {
 
 // skip consumes the next value.
 func (br *baselineReader) skip(what string) error {
+	start := skipSeparators(br.data, br.offset())
 	var raw json.RawMessage
-	return br.value(&raw, what)
+	if err := br.dec.Decode(&raw); err != nil {
+		return br.wrap(err, start, what)
+	}
+	return nil
 }
 
 // read decodes the whole report and checks its schema.

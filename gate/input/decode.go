@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"strconv"
 	"sync"
 
 	"github.com/agentgate/agentgate/internal/jsonscan"
@@ -31,20 +30,31 @@ func (rec Record) Decode(v any) error {
 	case !errors.As(err, &te):
 		return rec.Errorf("%v", err)
 	}
-	want := te.Type
-	for want != nil && want.Kind() == reflect.Pointer {
-		want = want.Elem()
+	start, msg := TypeError(rec.Data, int(te.Offset), te)
+	return rec.ErrorAt(start, "%s", msg)
+}
+
+// TypeError places and words encoding/json's type error te about data, the valid JSON text it
+// decoded (one value, or several in a row), off being the error's offset in data (te.Offset,
+// plus where decoding started when it did not start at data's beginning). It returns where the
+// value at fault starts and `field "messages[0].role": expected a string, found an array` (the
+// path from the top of the value holding it; no field for that value itself). The path is
+// found in the text rather than taken from the error, whose Field differs between
+// encoding/json's implementations, and so is the offset (see typeErrorAtStart).
+func TypeError(data []byte, off int, te *json.UnmarshalTypeError) (int, string) {
+	want := "a value of Go type " + fmt.Sprint(te.Type)
+	if t := te.Type; t != nil {
+		for t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		want = JSONKind(t.Kind().String())
 	}
-	wantKind := "a value of Go type " + fmt.Sprint(te.Type)
-	if want != nil {
-		wantKind = JSONKind(want.Kind().String())
-	}
-	start, path := typeErrorValue(rec.Data, int(te.Offset))
-	msg := jsonscan.Expected(wantKind, jsonscan.KindOfValue(rec.Data[start:]))
-	if path != "" {
+	top, start := typeErrorValue(data, off)
+	msg := jsonscan.Expected(want, jsonscan.KindOfValue(data[start:]))
+	if path := jsonscan.PathAt(data[top:], start-top).String(); path != "" {
 		msg = fmt.Sprintf("field %s: %s", Quote(path), msg)
 	}
-	return rec.ErrorAt(start, "%s", msg)
+	return start, msg
 }
 
 // typeErrorAtStart reports whether encoding/json gives a type error the offset where the value
@@ -60,11 +70,9 @@ var typeErrorAtStart = sync.OnceValue(func() bool {
 var errFound = errors.New("found")
 
 // typeErrorValue finds the value of data (valid JSON) that encoding/json's type error at
-// offset off is about, and returns where it starts and its path from the root
-// ("messages[0].role"; "" for the root itself). The path is built here rather than taken from
-// the error, whose Field names differ between encoding/json's implementations. An offset that
-// fits no value is returned as it is.
-func typeErrorValue(data []byte, off int) (start int, path string) {
+// offset off is about, and returns where the top value holding it starts and where it starts.
+// An offset that fits no value is returned as it is.
+func typeErrorValue(data []byte, off int) (top, start int) {
 	atStart := typeErrorAtStart()
 	// is reports whether the value data[s:e] is the one the error is about
 	is := func(s, e int) bool {
@@ -76,45 +84,44 @@ func typeErrorValue(data []byte, off int) (start int, path string) {
 		}
 		return e == off
 	}
-	var walk func(s, e int, path []byte) bool
-	walk = func(s, e int, p []byte) bool {
+	var walk func(s, e int) bool
+	walk = func(s, e int) bool {
 		if is(s, e) {
-			start, path = s, string(p)
+			start = s
 			return true
 		}
 		found := false
 		// descend into the member or element that holds off
-		enter := func(vs, ve int, p []byte) error {
+		enter := func(vs, ve int) error {
 			if vs <= off && off <= ve {
-				found = walk(vs, ve, p)
+				found = walk(vs, ve)
 				return errFound
 			}
 			return nil
 		}
 		switch data[s] {
 		case '{':
-			jsonscan.EachMember(data, s, func(key []byte, vs, ve int) error {
-				q := p
-				if len(q) > 0 {
-					q = append(q, '.')
-				}
-				return enter(vs, ve, append(q, jsonscan.Unquote(key, jsonscan.Replace)...))
-			})
+			_, _ = jsonscan.EachMember(data, s, func(_ []byte, vs, ve int) error { return enter(vs, ve) })
 		case '[':
-			n := 0
-			jsonscan.EachElement(data, s, func(vs, ve int) error {
-				n++
-				return enter(vs, ve, append(strconv.AppendInt(append(p, '['), int64(n-1), 10), ']'))
-			})
+			_, _ = jsonscan.EachElement(data, s, enter)
 		}
 		return found
 	}
-	s := jsonscan.SkipSpace(data, 0)
-	end, _ := jsonscan.Skip(data, s)
-	if !walk(s, end, nil) {
-		return min(max(off, 0), len(data)), ""
+	for s := jsonscan.SkipSpace(data, 0); s < len(data); {
+		e, err := jsonscan.Skip(data, s)
+		if err != nil {
+			break
+		}
+		if off <= e {
+			if walk(s, e) {
+				return s, start
+			}
+			break
+		}
+		s = jsonscan.SkipSpace(data, e)
 	}
-	return start, path
+	off = min(max(off, 0), len(data))
+	return off, off
 }
 
 // ErrorAt returns an *Error at byte offset off inside the record's data; its column counts

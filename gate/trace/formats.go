@@ -254,89 +254,12 @@ func (d *doc) jsonErr(err error, base int) error {
 	var te *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &te):
-		at := typeErrorAt(d.rec.Data, base+int(te.Offset))
-		return d.errAt(at, "%s", typeError(d.rec.Data, at, te))
+		at, msg := input.TypeError(d.rec.Data, base+int(te.Offset), te)
+		return d.errAt(at, "%s", msg)
 	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
 		return d.errAt(len(d.rec.Data), "invalid JSON: unexpected end of input")
 	}
 	return d.errAt(base, "%v", err)
-}
-
-// typeError describes a type error of encoding/json about the value at offset at of data:
-// which value (its path from the top of the JSON value holding it, as fieldAt names it), what
-// it must be and what it is.
-func typeError(data []byte, at int, te *json.UnmarshalTypeError) string {
-	what := "a value"
-	if f := fieldAt(data, at); f != "" {
-		what = fmt.Sprintf("field %q", f)
-	}
-	return fmt.Sprintf("%s must be %s, got %s", what, input.JSONKind(te.Type.Kind().String()), jsonscan.KindOfValue(data[at:]))
-}
-
-// fieldAt names the value at offset at of data, which holds one JSON value or several in a
-// row, by its path from the top of the one holding it: messages[0].tool_calls.
-func fieldAt(data []byte, at int) string {
-	start := jsonscan.SkipSpace(data, 0)
-	for {
-		end, err := jsonscan.Skip(data, start)
-		if err != nil || end > at {
-			break
-		}
-		start = jsonscan.SkipSpace(data, end)
-	}
-	return jsonscan.PathAt(data[start:], at-start).String()
-}
-
-// typeErrorAt returns where the value of a type error of encoding/json starts, off being the
-// error's offset: encoding/json gives the offset just past the value (past the opening bracket
-// of an array or object), its v2 implementation (GOEXPERIMENT=jsonv2) that of the value.
-func typeErrorAt(data []byte, off int) int {
-	if offsetAtValue() {
-		return jsonscan.SkipSpace(data, off)
-	}
-	return valueStart(data, off)
-}
-
-// offsetAtValue reports whether encoding/json's type errors give the offset of the value.
-var offsetAtValue = sync.OnceValue(func() bool {
-	var v struct {
-		A string `json:"a"`
-	}
-	te, ok := json.Unmarshal([]byte(`{"a": 1}`), &v).(*json.UnmarshalTypeError)
-	return ok && te.Offset == 6
-})
-
-// valueStart returns where the value that ends just before end starts: a number, literal or
-// string, or the array or object whose opening bracket ends there.
-func valueStart(data []byte, end int) int {
-	if end <= 0 || end > len(data) {
-		return end
-	}
-	i := end - 1
-	switch c := data[i]; {
-	case c == '"':
-		for i--; i >= 0; i-- {
-			if data[i] != '"' {
-				continue
-			}
-			n := 0
-			for j := i - 1; j >= 0 && data[j] == '\\'; j-- {
-				n++
-			}
-			if n%2 == 0 {
-				return i
-			}
-		}
-		return end
-	case c == '{' || c == '[':
-		return i
-	case c == '}' || c == ']':
-		return end
-	}
-	for i >= 0 && bytes.IndexByte([]byte("+-.0123456789eEtruefalsn"), data[i]) >= 0 {
-		i--
-	}
-	return i + 1
 }
 
 // object reads an object, calling fn with each key and the offset of its value; fn must read

@@ -327,7 +327,7 @@ func TestFormatErrors(t *testing.T) {
 		{"messages.json", sp + `{"traceId":"t"},{"traceId":"t","spanId":"ab","attributes":[{"key":"gen_ai.input.messages","value":{"stringValue":"[{\"role\": \"user\",\n \"parts\": [}]"}}]}` + end,
 			`messages.json:1:60: attribute gen_ai.input.messages of span 1 (spanId ab): invalid JSON at line 2, column 12 of its text: expected a value, found '}'`},
 		{"msgtype.json", sp + `{"traceId":"t","spanId":"ab","attributes":[{"key":"gen_ai.input.messages","value":{"stringValue":"[{\"role\": \"user\"},\n {\"role\": [1]}]"}}]}` + end,
-			`msgtype.json:1:44: attribute gen_ai.input.messages of span 0 (spanId ab): at line 2, column 11 of its text: field "[1].role" must be a string, got an array`},
+			`msgtype.json:1:44: attribute gen_ai.input.messages of span 0 (spanId ab): at line 2, column 11 of its text: field "[1].role": expected a string, found an array`},
 		{"noname.json", sp + `{"traceId":"t","attributes":[{"key":"openinference.span.kind","value":{"stringValue":"TOOL"}}]}` + end,
 			`noname.json:1:44: span 0: is a tool span without a tool name (tool.name)`},
 		{"calls.json", sp + `{"traceId":"t","attributes":[{"key":"llm.output_messages.0.message.tool_calls.1.tool_call.id","value":{"stringValue":"c"}}]}` + end,
@@ -340,7 +340,7 @@ func TestFormatErrors(t *testing.T) {
 		{"epoch.json", `{"version":2,"eval":{},"samples":[{"id":"a","epoch":"x","messages":[]}]}`,
 			`epoch.json:1:35: samples[0]: epoch must be a non-negative integer, got x`},
 		{"type.json", `{"version":2,"eval":{},"samples":[{"id":"a","messages":{}}]}`,
-			`type.json:1:56: field "samples[0].messages" must be an array, got an object`},
+			`type.json:1:56: field "samples[0].messages": expected an array, found an object`},
 		{"nosamples.json", `{"version":2,"eval":{},"status":"started"}`,
 			`nosamples.json: the Inspect log holds no samples (was it written with log_samples off?)`},
 	}
@@ -355,7 +355,7 @@ func TestFormatErrors(t *testing.T) {
 	p := writeZip(t, zipMember{"header.json", zip.Deflate, []byte(`{}`)},
 		zipMember{"samples/a_epoch_1.json", zipMethodZstd, []byte("{\"id\": \"a\",\n \"epoch\": 1, \"messages\": [{\"role\": \"tool\", \"tool_calls\": 3}]}")})
 	err := EachFile(context.Background(), p, func(*Trace) error { return nil })
-	want := p + `[samples/a_epoch_1.json]:2:58: field "messages[0].tool_calls" must be an array, got a number`
+	want := p + `[samples/a_epoch_1.json]:2:58: field "messages[0].tool_calls": expected an array, found a number`
 	if err == nil || err.Error() != want {
 		t.Errorf("eval member:\n got %v\nwant %s", err, want)
 	}

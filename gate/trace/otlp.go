@@ -750,9 +750,9 @@ func genAIMessages(file string, s *span, key string) ([]Message, error) {
 // attribute, with its own position.
 func embeddedJSONError(text []byte, err error) string {
 	if e, ok := err.(*json.UnmarshalTypeError); ok {
-		at := typeErrorAt(text, int(e.Offset))
+		at, msg := input.TypeError(text, int(e.Offset), e)
 		p := jsonscan.Position(text, at)
-		return fmt.Sprintf("at line %d, column %d of its text: %s", p.Line, p.Col, typeError(text, at, e))
+		return fmt.Sprintf("at line %d, column %d of its text: %s", p.Line, p.Col, msg)
 	}
 	return fmt.Sprintf("invalid JSON: %v", err) // not a syntax error: checkJSON has found those before
 }
