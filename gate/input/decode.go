@@ -38,7 +38,7 @@ func (rec Record) Decode(v any) error {
 // decoded (one value, or several in a row), off being the error's offset in data (te.Offset,
 // plus where decoding started when it did not start at data's beginning). It returns where the
 // value at fault starts and `field "messages[0].role": expected a string, found an array` (the
-// path from the top of the value holding it; no field for that value itself). The path is
+// path from the top of the value holding it, written by Field). The path is
 // found in the text rather than taken from the error, whose Field differs between
 // encoding/json's implementations, and so is the offset (see typeErrorAtStart).
 func TypeError(data []byte, off int, te *json.UnmarshalTypeError) (int, string) {
@@ -50,11 +50,17 @@ func TypeError(data []byte, off int, te *json.UnmarshalTypeError) (int, string) 
 		want = JSONKind(t.Kind().String())
 	}
 	top, start := typeErrorValue(data, off)
-	msg := jsonscan.Expected(want, jsonscan.KindOfValue(data[start:]))
-	if path := jsonscan.PathAt(data[top:], start-top).String(); path != "" {
-		msg = fmt.Sprintf("field %s: %s", Quote(path), msg)
+	return start, Field(jsonscan.PathAt(data[top:], start-top).String(), jsonscan.Expected(want, jsonscan.KindOfValue(data[start:])))
+}
+
+// Field prefixes msg, a problem with a value, with the value's path in a record, quoted (keys
+// come from the input): `field "messages[0].role": expected a string, found an array`. An
+// empty path, the record itself, adds nothing.
+func Field(path, msg string) string {
+	if path == "" {
+		return msg
 	}
-	return start, msg
+	return "field " + Quote(path) + ": " + msg
 }
 
 // typeErrorAtStart reports whether encoding/json gives a type error the offset where the value

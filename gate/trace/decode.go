@@ -262,7 +262,7 @@ func (d *decoder) checkObject() error {
 	if i < len(data) && data[i] == '[' {
 		hint = ` (a bare list of messages is not a record: write {"messages": [...]})`
 	}
-	return d.rec.ErrorAt(i, "a trace record must be a JSON object, got %s%s", jsonscan.KindOfValue(data), hint)
+	return d.rec.ErrorAt(i, "%s%s", jsonscan.Expected("a trace record (a JSON object)", jsonscan.KindOfValue(data)), hint)
 }
 
 // parseError reports what stopped the parser: the record's first syntax error, which wins over
@@ -275,11 +275,7 @@ func (d *decoder) parseError(p *parser) error {
 	if p.typeAt < 0 {
 		return d.rec.ErrorAt(p.i, "invalid JSON") // unreachable: the parser accepts what jsonscan.Validate does
 	}
-	name := jsonscan.PathAt(data, p.typeAt).String()
-	if name == "" {
-		name = "the record"
-	}
-	return d.rec.ErrorAt(p.typeAt, "%s must be %s, got %s", name, p.want, jsonscan.KindOfValue(data[p.typeAt:]))
+	return d.rec.ErrorAt(p.typeAt, "%s", input.Field(jsonscan.PathAt(data, p.typeAt).String(), jsonscan.Expected(p.want, jsonscan.KindOfValue(data[p.typeAt:]))))
 }
 
 // jsonError turns a syntax error of jsonscan in the record into an *input.Error.
@@ -293,6 +289,17 @@ func (d *decoder) jsonError(err error) error {
 // errAt returns an error about the value at path p: "<path> <msg>".
 func (d *decoder) errAt(p jsonscan.Path, format string, args ...any) error {
 	return d.rec.ErrorAt(jsonscan.Locate(d.rec.Data, p), "%s %s", p.String(), fmt.Sprintf(format, args...))
+}
+
+// kindErr returns an error about the value raw at path p, which is not what want names, in
+// the words of every reader: `field "<path>": expected <want>, found <its kind>`.
+func (d *decoder) kindErr(p jsonscan.Path, want string, raw []byte) error {
+	return d.fieldErr(p, jsonscan.Expected(want, jsonscan.KindOfValue(raw)))
+}
+
+// fieldErr returns the error msg about the value at path p: `field "<path>": <msg>`.
+func (d *decoder) fieldErr(p jsonscan.Path, msg string) error {
+	return d.rec.ErrorAt(jsonscan.Locate(d.rec.Data, p), "%s", input.Field(p.String(), msg))
 }
 
 // pickList chooses the message list: the first of listKeys whose elements all carry a role
@@ -365,7 +372,7 @@ func (d *decoder) traceID(jr *jsonRecord, sameLine bool) (string, error) {
 	}{{"trace_id", jr.TraceID}, {"id", jr.ID}, {"task_id", jr.TaskID}} {
 		id, ok, problem := idValue(f.raw)
 		if problem != "" {
-			return "", d.errAt(jsonscan.PathOf(f.key), "%s", problem)
+			return "", d.fieldErr(jsonscan.PathOf(f.key), problem)
 		}
 		if !ok || id == "" {
 			continue
@@ -373,7 +380,7 @@ func (d *decoder) traceID(jr *jsonRecord, sameLine bool) (string, error) {
 		if f.key == "task_id" {
 			trial, ok, problem := idValue(jr.Trial)
 			if problem != "" {
-				return "", d.errAt(jsonscan.PathOf("trial"), "%s", problem)
+				return "", d.fieldErr(jsonscan.PathOf("trial"), problem)
 			}
 			if ok {
 				id += "#" + trial
@@ -417,7 +424,7 @@ func idValue(raw rawRef) (id string, ok bool, problem string) {
 		return s, true, ""
 	}
 	if k := jsonscan.KindOfValue(raw); k != jsonscan.KindNumber {
-		return "", false, "must be a string or a number, got " + k.String()
+		return "", false, jsonscan.Expected("a string or a number", k)
 	}
 	return string(raw), true, ""
 }
@@ -571,7 +578,7 @@ func (d *decoder) message(i int, b *builder, out *Message) error {
 	default:
 		s, ok := d.scratch.str(m.Content)
 		if !ok {
-			return d.errAt(jsonscan.PathOf(d.key, i, "content"), "must be a string, an array of content blocks or null, got %s", jsonscan.KindOfValue(m.Content))
+			return d.kindErr(jsonscan.PathOf(d.key, i, "content"), "a string, an array of content blocks or null", m.Content)
 		}
 		out.Content = s
 	}
@@ -639,7 +646,7 @@ func (d *decoder) call(c *jsonCall, i, j int) (Call, error) {
 		if c.ToolName == nil {
 			p = jsonscan.PathOf(d.key, i, "tool_calls", j, "function", "name")
 		}
-		return out, d.errAt(p, "must be a string, got %s", jsonscan.KindOfValue(nameRaw))
+		return out, d.kindErr(p, "a string", nameRaw)
 	}
 	name, _ := d.scratch.str(nameRaw)
 	if name == "" {
@@ -651,7 +658,7 @@ func (d *decoder) call(c *jsonCall, i, j int) (Call, error) {
 		if c.ToolName != nil {
 			idKey = "call_id"
 		}
-		return out, d.errAt(jsonscan.PathOf(d.key, i, "tool_calls", j, idKey), "%s", problem)
+		return out, d.fieldErr(jsonscan.PathOf(d.key, i, "tool_calls", j, idKey), problem)
 	}
 	out.ID, out.HasID, out.Tool = id, has, name
 	out.Args, out.ArgsValid = d.arguments(argsRaw)
@@ -676,7 +683,7 @@ func (d *decoder) rs1Result(r *jsonResult, i, j int) (Result, error) {
 	var out Result
 	id, has, problem := d.id(r.CallID)
 	if problem != "" {
-		return out, d.errAt(jsonscan.PathOf(d.key, i, "tool_results", j, "call_id"), "%s", problem)
+		return out, d.fieldErr(jsonscan.PathOf(d.key, i, "tool_results", j, "call_id"), problem)
 	}
 	out.CallID, out.HasID, out.Success = id, has, r.Success
 	if !r.Result.null() {
@@ -689,7 +696,7 @@ func (d *decoder) rs1Result(r *jsonResult, i, j int) (Result, error) {
 	if !r.Error.null() {
 		s, ok := d.scratch.str(r.Error)
 		if !ok {
-			return out, d.errAt(jsonscan.PathOf(d.key, i, "tool_results", j, "error"), "must be a string or null, got %s", jsonscan.KindOfValue(r.Error))
+			return out, d.kindErr(jsonscan.PathOf(d.key, i, "tool_results", j, "error"), "a string or null", r.Error)
 		}
 		out.Error = s
 	}
@@ -706,7 +713,7 @@ func (d *decoder) openAIResults(b *builder, m *jsonMessage, i int, content strin
 		for j, raw := range m.ToolCallIDs {
 			id, has, problem := d.id(raw)
 			if problem != "" {
-				return d.errAt(jsonscan.PathOf(d.key, i, "tool_call_ids", j), "%s", problem)
+				return d.fieldErr(jsonscan.PathOf(d.key, i, "tool_call_ids", j), problem)
 			}
 			r.CallID, r.HasID = id, has
 			b.results = append(b.results, r)
@@ -715,7 +722,7 @@ func (d *decoder) openAIResults(b *builder, m *jsonMessage, i int, content strin
 	}
 	id, has, problem := d.id(m.ToolCallID)
 	if problem != "" {
-		return d.errAt(jsonscan.PathOf(d.key, i, "tool_call_id"), "%s", problem)
+		return d.fieldErr(jsonscan.PathOf(d.key, i, "tool_call_id"), problem)
 	}
 	r.CallID, r.HasID = id, has
 	b.results = append(b.results, r)
@@ -786,14 +793,14 @@ func (d *decoder) blocks(b *builder, blocks []jsonBlock, i int) (string, error) 
 		case "tool_use":
 			name, ok := d.scratch.str(bl.Name)
 			if !bl.Name.null() && !ok {
-				return "", d.errAt(p("name"), "must be a string, got %s", jsonscan.KindOfValue(bl.Name))
+				return "", d.kindErr(p("name"), "a string", bl.Name)
 			}
 			if name == "" {
 				return "", d.errAt(p(), `has no tool name: "name" is missing or empty`)
 			}
 			id, has, problem := d.id(bl.ID)
 			if problem != "" {
-				return "", d.errAt(p("id"), "%s", problem)
+				return "", d.fieldErr(p("id"), problem)
 			}
 			var args []byte
 			if !bl.Input.null() {
@@ -803,7 +810,7 @@ func (d *decoder) blocks(b *builder, blocks []jsonBlock, i int) (string, error) 
 		case "tool_result":
 			id, has, problem := d.id(bl.ToolUseID)
 			if problem != "" {
-				return "", d.errAt(p("tool_use_id"), "%s", problem)
+				return "", d.fieldErr(p("tool_use_id"), problem)
 			}
 			r := Result{CallID: id, HasID: has, Success: !bl.IsError}
 			switch {
@@ -829,7 +836,7 @@ func (d *decoder) blocks(b *builder, blocks []jsonBlock, i int) (string, error) 
 			default:
 				s, ok := d.scratch.str(bl.Content)
 				if !ok {
-					return "", d.errAt(p("content"), "must be a string, an array of content blocks or null, got %s", jsonscan.KindOfValue(bl.Content))
+					return "", d.kindErr(p("content"), "a string, an array of content blocks or null", bl.Content)
 				}
 				r.Content = s
 			}
@@ -901,7 +908,7 @@ func (d *decoder) readUsage(u *jsonUsage, at jsonscan.Path) (Usage, error) {
 		n, ok, problem := tokenCount(f.raw)
 		if problem != "" {
 			p := append(append(jsonscan.Path(nil), at...), jsonscan.Step{Key: f.key})
-			return out, d.rec.ErrorAt(jsonscan.Locate(d.rec.Data, p), "%s must be a non-negative integer, got %s", p.String(), problem)
+			return out, d.errAt(p, "must be a non-negative integer, got %s", problem) // a value check, not a kind
 		}
 		v[k], present[k] = n, ok
 	}

@@ -380,43 +380,43 @@ func TestDecodeErrors(t *testing.T) {
 		marker    string // where the error points; "" for column 1
 		msg       string
 	}{
-		{"array record", `[{"role": "user"}]`, "", `a trace record must be a JSON object, got an array (a bare list of messages is not a record: write {"messages": [...]})`},
-		{"string record", `"hello"`, "", `a trace record must be a JSON object, got a string`},
-		{"number record", `  42`, "42", `a trace record must be a JSON object, got a number`},
+		{"array record", `[{"role": "user"}]`, "", `expected a trace record (a JSON object), found an array (a bare list of messages is not a record: write {"messages": [...]})`},
+		{"string record", `"hello"`, "", `expected a trace record (a JSON object), found a string`},
+		{"number record", `  42`, "42", `expected a trace record (a JSON object), found a number`},
 		{"invalid JSON", `{"messages": [}`, "}", `invalid JSON: expected a value, found '}'`},
 		{"no list", `{"trace_id": "x", "turns": [], "b": 1}`, "", `expected a message list under "messages", "trajectory", "traj" or "history"; found keys: b, trace_id, turns`},
 		{"empty object", `{}`, "", `expected a message list under "messages", "trajectory", "traj" or "history"; found keys: none`},
 		{"null list", `{"messages": null}`, "null", `messages must be an array of messages, got null`},
-		{"list is an object", `{"traj": {"role": "user"}}`, "{\"role", `traj must be an array, got an object`},
-		{"message not object", `{"messages": [{"role": "user", "content": "x"}, "hi"]}`, `"hi"`, `messages[1] must be an object, got a string`},
-		{"message is a list", `{"history": [[1]]}`, `[1]`, `history[0] must be an object, got an array`},
+		{"list is an object", `{"traj": {"role": "user"}}`, "{\"role", `field "traj": expected an array, found an object`},
+		{"message not object", `{"messages": [{"role": "user", "content": "x"}, "hi"]}`, `"hi"`, `field "messages[1]": expected an object, found a string`},
+		{"message is a list", `{"history": [[1]]}`, `[1]`, `field "history[0]": expected an object, found an array`},
 		{"no role", `{"messages": [{"role": "user"}, {"content": "x"}]}`, `{"content"`, `messages[1] has no "role" (expected "user", "assistant", "system" or "tool")`},
-		{"role number", `{"messages": [{"role": 3}]}`, `3}`, `messages[0].role must be a string, got a number`},
-		{"content number", `{"messages": [{"role": "user", "content": 5}]}`, `5}`, `messages[0].content must be a string, an array of content blocks or null, got a number`},
-		{"content object", `{"messages": [{"role": "user", "content": {"text": "x"}}]}`, `{"text"`, `messages[0].content must be a string, an array of content blocks or null, got an object`},
-		{"block not object", `{"messages": [{"role": "user", "content": ["x"]}]}`, `"x"]`, `messages[0].content[0] must be an object, got a string`},
+		{"role number", `{"messages": [{"role": 3}]}`, `3}`, `field "messages[0].role": expected a string, found a number`},
+		{"content number", `{"messages": [{"role": "user", "content": 5}]}`, `5}`, `field "messages[0].content": expected a string, an array of content blocks or null, found a number`},
+		{"content object", `{"messages": [{"role": "user", "content": {"text": "x"}}]}`, `{"text"`, `field "messages[0].content": expected a string, an array of content blocks or null, found an object`},
+		{"block not object", `{"messages": [{"role": "user", "content": ["x"]}]}`, `"x"]`, `field "messages[0].content[0]": expected an object, found a string`},
 		{"block without type", `{"messages": [{"role": "user", "content": [{"type": "text", "text": "a"}, {"text": "b"}]}]}`, `{"text": "b"`, `messages[0].content[1] has no "type" (expected "text", "tool_use", "tool_result", ...)`},
-		{"block text number", `{"messages": [{"role": "user", "content": [{"type": "text", "text": 1}]}]}`, `1}`, `messages[0].content[0].text must be a string, got a number`},
-		{"tool_calls object", `{"messages": [{"role": "assistant", "tool_calls": {"id": "1"}}]}`, `{"id"`, `messages[0].tool_calls must be an array, got an object`},
-		{"tool call not object", `{"messages": [{"role": "assistant", "tool_calls": ["search"]}]}`, `"search"`, `messages[0].tool_calls[0] must be an object, got a string`},
+		{"block text number", `{"messages": [{"role": "user", "content": [{"type": "text", "text": 1}]}]}`, `1}`, `field "messages[0].content[0].text": expected a string, found a number`},
+		{"tool_calls object", `{"messages": [{"role": "assistant", "tool_calls": {"id": "1"}}]}`, `{"id"`, `field "messages[0].tool_calls": expected an array, found an object`},
+		{"tool call not object", `{"messages": [{"role": "assistant", "tool_calls": ["search"]}]}`, `"search"`, `field "messages[0].tool_calls[0]": expected an object, found a string`},
 		{"tool call without name", `{"messages": [{"role": "assistant", "tool_calls": [{"id": "1", "arguments": "{}"}]}]}`, `{"id"`, `messages[0].tool_calls[0] has no tool name: expected "tool_name" (RS-1) or "function": {"name": ...} (OpenAI)`},
 		{"openai empty name", `{"messages": [{"role": "assistant", "tool_calls": [{"id": "1", "function": {"arguments": "{}"}}]}]}`, `{"id"`, `messages[0].tool_calls[0] has no tool name: "function.name" is missing or empty`},
-		{"openai name number", `{"messages": [{"role": "assistant", "tool_calls": [{"id": "1", "function": {"name": 7}}]}]}`, `7}`, `messages[0].tool_calls[0].function.name must be a string, got a number`},
+		{"openai name number", `{"messages": [{"role": "assistant", "tool_calls": [{"id": "1", "function": {"name": 7}}]}]}`, `7}`, `field "messages[0].tool_calls[0].function.name": expected a string, found a number`},
 		{"rs1 empty name", `{"messages": [{"role": "assistant", "tool_calls": [{"tool_name": "", "call_id": "c"}], "tool_results": []}]}`, `{"tool_name"`, `messages[0].tool_calls[0] has no tool name: "tool_name" is missing or empty`},
-		{"function not object", `{"messages": [{"role": "assistant", "tool_calls": [{"id": "1", "function": "f"}]}]}`, `"f"`, `messages[0].tool_calls[0].function must be an object, got a string`},
+		{"function not object", `{"messages": [{"role": "assistant", "tool_calls": [{"id": "1", "function": "f"}]}]}`, `"f"`, `field "messages[0].tool_calls[0].function": expected an object, found a string`},
 		{"legacy function_call without name", `{"messages": [{"role": "assistant", "function_call": {"arguments": "{}"}}]}`, `{"arguments"`, `messages[0].function_call has no tool name: expected "name" to be a non-empty string`},
 		{"anthropic tool_use without name", `{"messages": [{"role": "assistant", "content": [{"type": "tool_use", "id": "t", "input": {}}]}]}`, `{"type"`, `messages[0].content[0] has no tool name: "name" is missing or empty`},
-		{"call id object", `{"messages": [{"role": "assistant", "tool_calls": [{"tool_name": "x", "call_id": {"a": 1}}]}]}`, `{"a"`, `messages[0].tool_calls[0].call_id must be a string or a number, got an object`},
-		{"tool_call_id bool", `{"messages": [{"role": "tool", "tool_call_id": true, "content": "x"}]}`, `true`, `messages[0].tool_call_id must be a string or a number, got true`},
-		{"tool_call_ids string", `{"messages": [{"role": "tool", "tool_call_ids": "a", "content": "x"}]}`, `"a"`, `messages[0].tool_call_ids must be an array, got a string`},
-		{"tool_call_ids element", `{"messages": [{"role": "tool", "tool_call_ids": ["a", ["b"]], "content": "x"}]}`, `["b"]`, `messages[0].tool_call_ids[1] must be a string or a number, got an array`},
-		{"success string", `{"messages": [{"role": "tool", "tool_results": [{"call_id": "c", "success": "yes"}]}]}`, `"yes"`, `messages[0].tool_results[0].success must be true or false, got a string`},
-		{"rs1 error object", `{"messages": [{"role": "tool", "tool_results": [{"call_id": "c", "error": {"m": 1}}]}]}`, `{"m"`, `messages[0].tool_results[0].error must be a string or null, got an object`},
-		{"is_error string", `{"messages": [{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t", "is_error": "no"}]}]}`, `"no"`, `messages[0].content[0].is_error must be true or false, got a string`},
-		{"tool_result content number", `{"messages": [{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t", "content": 3}]}]}`, `3}`, `messages[0].content[0].content must be a string, an array of content blocks or null, got a number`},
-		{"trace_id object", `{"trace_id": {}, "messages": []}`, `{}`, `trace_id must be a string or a number, got an object`},
-		{"trial list", `{"task_id": 1, "trial": [0], "messages": []}`, `[0]`, `trial must be a string or a number, got an array`},
-		{"usage string", `{"messages": [], "usage": "lots"}`, `"lots"`, `usage must be an object, got a string`},
+		{"call id object", `{"messages": [{"role": "assistant", "tool_calls": [{"tool_name": "x", "call_id": {"a": 1}}]}]}`, `{"a"`, `field "messages[0].tool_calls[0].call_id": expected a string or a number, found an object`},
+		{"tool_call_id bool", `{"messages": [{"role": "tool", "tool_call_id": true, "content": "x"}]}`, `true`, `field "messages[0].tool_call_id": expected a string or a number, found true`},
+		{"tool_call_ids string", `{"messages": [{"role": "tool", "tool_call_ids": "a", "content": "x"}]}`, `"a"`, `field "messages[0].tool_call_ids": expected an array, found a string`},
+		{"tool_call_ids element", `{"messages": [{"role": "tool", "tool_call_ids": ["a", ["b"]], "content": "x"}]}`, `["b"]`, `field "messages[0].tool_call_ids[1]": expected a string or a number, found an array`},
+		{"success string", `{"messages": [{"role": "tool", "tool_results": [{"call_id": "c", "success": "yes"}]}]}`, `"yes"`, `field "messages[0].tool_results[0].success": expected true or false, found a string`},
+		{"rs1 error object", `{"messages": [{"role": "tool", "tool_results": [{"call_id": "c", "error": {"m": 1}}]}]}`, `{"m"`, `field "messages[0].tool_results[0].error": expected a string or null, found an object`},
+		{"is_error string", `{"messages": [{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t", "is_error": "no"}]}]}`, `"no"`, `field "messages[0].content[0].is_error": expected true or false, found a string`},
+		{"tool_result content number", `{"messages": [{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t", "content": 3}]}]}`, `3}`, `field "messages[0].content[0].content": expected a string, an array of content blocks or null, found a number`},
+		{"trace_id object", `{"trace_id": {}, "messages": []}`, `{}`, `field "trace_id": expected a string or a number, found an object`},
+		{"trial list", `{"task_id": 1, "trial": [0], "messages": []}`, `[0]`, `field "trial": expected a string or a number, found an array`},
+		{"usage string", `{"messages": [], "usage": "lots"}`, `"lots"`, `field "usage": expected an object, found a string`},
 		{"negative tokens", `{"messages": [], "token_usage": {"prompt_tokens": 1, "total_tokens": -5}}`, `-5`, `token_usage.total_tokens must be a non-negative integer, got -5`},
 		{"fractional tokens", `{"messages": [], "token_usage": {"prompt_tokens": 1.5}}`, `1.5`, `token_usage.prompt_tokens must be a non-negative integer, got 1.5`},
 		{"tiny tokens", `{"messages": [], "token_usage": {"prompt_tokens": 1e-400}}`, `1e-400`, `token_usage.prompt_tokens must be a non-negative integer, got 1e-400`},
@@ -479,7 +479,7 @@ func TestEachPositions(t *testing.T) {
 	p := writeFile(t, "suite.json", text)
 	var ids []string
 	err := Each(p, func(tr *Trace) error { ids = append(ids, tr.ID); return nil })
-	if want := p + ":8:62: messages[1].tool_calls[0].function.name must be a string, got a number"; err == nil || err.Error() != want {
+	if want := p + ":8:62: field \"messages[1].tool_calls[0].function.name\": expected a string, found a number"; err == nil || err.Error() != want {
 		t.Errorf("error %v\nwant  %s", err, want)
 	}
 	if len(ids) != 1 || ids[0] != "ok" {
@@ -570,7 +570,7 @@ func TestParserDetails(t *testing.T) {
 		{"syntax after type error", `{"messages": 5, "x": }`, "}", `invalid JSON: expected a value, found '}'`},
 		{"trailing garbage", `{"messages": []} x`, "x", `invalid JSON: unexpected 'x' after the value`},
 		{"bad escape", `{"messages": [], "m": "\q"}`, `\q"`, `invalid JSON: invalid escape \q`},
-		{"columns count characters", `{"é": "ü", "messages": [{"role": 1}]}`, "1}", `messages[0].role must be a string, got a number`},
+		{"columns count characters", `{"é": "ü", "messages": [{"role": 1}]}`, "1}", `field "messages[0].role": expected a string, found a number`},
 	}
 	for _, c := range cases {
 		_, err := decode(c.rec)

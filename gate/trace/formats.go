@@ -271,7 +271,7 @@ func (d *doc) object(what string, fn func(key string, at int) error) error {
 		return d.jsonErr(err, 0)
 	}
 	if tok != json.Delim('{') {
-		return d.errAt(at, "%s must be an object, got %s", what, jsonscan.KindOfValue(d.rec.Data[at:]))
+		return d.errAt(at, "%s: %s", what, jsonscan.Expected("an object", jsonscan.KindOfValue(d.rec.Data[at:])))
 	}
 	for d.dec.More() {
 		tok, err := d.dec.Token()
@@ -301,7 +301,7 @@ func (d *doc) array(what string, fn func(i, at int) error) error {
 		return nil
 	}
 	if tok != json.Delim('[') {
-		return d.errAt(at, "%s must be an array, got %s", what, jsonscan.KindOfValue(d.rec.Data[at:]))
+		return d.errAt(at, "%s: %s", what, jsonscan.Expected("an array", jsonscan.KindOfValue(d.rec.Data[at:])))
 	}
 	for i := 0; d.dec.More(); i++ {
 		if err := fn(i, d.next()); err != nil {

@@ -71,12 +71,12 @@ func (d *decoder) step(i int, b *builder, out *Message) error {
 	m := &d.msgs[i]
 	action, ok := d.scratch.str(m.Action)
 	if !ok {
-		return d.errAt(jsonscan.PathOf(d.key, i, "action"), "must be a string, got %s", jsonscan.KindOfValue(m.Action))
+		return d.kindErr(jsonscan.PathOf(d.key, i, "action"), "a string", m.Action)
 	}
 	var obs string
 	if !m.Observation.null() {
 		if obs, ok = d.scratch.str(m.Observation); !ok {
-			return d.errAt(jsonscan.PathOf(d.key, i, "observation"), "must be a string or null, got %s", jsonscan.KindOfValue(m.Observation))
+			return d.kindErr(jsonscan.PathOf(d.key, i, "observation"), "a string or null", m.Observation)
 		}
 	}
 	for _, raw := range [...]rawRef{m.Thought, m.Response} {

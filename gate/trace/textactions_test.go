@@ -75,7 +75,7 @@ func TestTextActions(t *testing.T) {
 	}
 	// a step's action must be text
 	_, err := Decode(input.Record{File: "t.traj", Line: 1, Col: 1, Data: []byte(`{"trajectory":[{"action":5,"observation":""}]}`)})
-	if err == nil || err.Error() != "t.traj:1:26: trajectory[0].action must be a string, got a number" {
+	if err == nil || err.Error() != `t.traj:1:26: field "trajectory[0].action": expected a string, found a number` {
 		t.Errorf("err = %v", err)
 	}
 }
