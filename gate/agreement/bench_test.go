@@ -80,7 +80,7 @@ func BenchmarkLoadMergedCompute(b *testing.B) {
 	}
 }
 
-// BenchmarkDecodeRecord decodes one merged record in memory: the hand-written scanner against
+// BenchmarkDecodeRecord decodes one merged record in memory: the decoder (on jsonscan) against
 // encoding/json validating the same bytes and decoding them into a struct, for scale.
 func BenchmarkDecodeRecord(b *testing.B) {
 	for _, full := range []bool{true, false} {
@@ -95,14 +95,13 @@ func BenchmarkDecodeRecord(b *testing.B) {
 		// EvaluateMerged does.
 		for _, noReason := range []bool{false, true} {
 			b.Run("shape="+shape+"/scanner"+map[bool]string{true: "-noreason"}[noReason], func(b *testing.B) {
-				d := &recordDecoder{p: profile.Default, noReason: noReason}
-				var r pairRaw
+				d := &decoder{p: profile.Default, noReason: noReason}
+				var r pairRec
 				b.SetBytes(int64(len(data)))
 				b.ReportAllocs()
 				for i := 0; i < b.N; i++ {
-					d.arena, d.ids = d.arena[:0], d.ids[:0]
-					if !d.pair(data, &r) {
-						b.Fatal("decode failed")
+					if err := d.pair(data, &r); err != nil {
+						b.Fatal(err)
 					}
 				}
 			})
