@@ -142,8 +142,12 @@ func (d *decoder) text(sp span) []byte { return d.buf[sp.off:sp.end] }
 
 // keep keeps the text of the JSON string raw (quotes included), unescaped.
 func (d *decoder) keep(raw []byte, sur jsonscan.Surrogates) span {
-	off := len(d.buf)
-	d.buf = jsonscan.AppendUnescaped(d.buf, raw[1:len(raw)-1], sur)
+	off, body := len(d.buf), raw[1:len(raw)-1]
+	if bytes.IndexByte(body, '\\') < 0 {
+		d.buf = append(d.buf, body...) // the usual string, copied at once
+	} else {
+		d.buf = jsonscan.AppendUnescaped(d.buf, body, sur)
+	}
 	return span{off, len(d.buf)}
 }
 
@@ -237,7 +241,7 @@ func (d *decoder) labelRecord(data []byte, r *labelRec) error {
 			r.hasQID = true
 			return d.qid(data, v, &r.qid, &r.qidNum)
 		case "label":
-			return d.label(data, v, "label", &r.j)
+			return d.label(data, v, "", &r.j)
 		case "reason":
 			return d.reason(data, v, &r.j.reason)
 		}
@@ -283,7 +287,7 @@ func (d *decoder) judgement(data []byte, v int, field string, j *judgement) (int
 	end, err := jsonscan.ReadMembers(data, v, func(key []byte, v int) (int, error) {
 		switch string(d.unescape(key)) {
 		case "label":
-			return d.label(data, v, field+".label", j)
+			return d.label(data, v, field, j)
 		case "reason":
 			if !d.noReason {
 				return d.reason(data, v, &j.reason)
@@ -297,12 +301,13 @@ func (d *decoder) judgement(data []byte, v int, field string, j *judgement) (int
 	return end, err
 }
 
-// label decodes the label at data[v], named field: one of Labels, or, in the reference
-// profile, any string (Compute leaves it out of the matrix, as the seed does).
+// label decodes the label at data[v] of the judgement named field ("" for a label file's
+// record): one of Labels, or, in the reference profile, any string (Compute leaves it out of
+// the matrix, as the seed does).
 func (d *decoder) label(data []byte, v int, field string, j *judgement) (int, error) {
 	j.hasLabel, j.code = true, other
 	if at(data, v) != '"' {
-		return v, fieldErr(v, "field %q: expected a string, found %s", field, kind(data, v))
+		return v, fieldErr(v, "field %q: expected a string, found %s", labelField(field), kind(data, v))
 	}
 	end, _, err := jsonscan.String(data, v)
 	if err != nil {
@@ -316,10 +321,18 @@ func (d *decoder) label(data []byte, v int, field string, j *judgement) (int, er
 		}
 	}
 	if d.p != profile.Reference {
-		return v, fieldErr(v, "field %q: unknown label %s: want %s", field, input.Quote(string(text)), allowedLabels)
+		return v, fieldErr(v, "field %q: unknown label %s: want %s", labelField(field), input.Quote(string(text)), allowedLabels)
 	}
 	j.label = d.keepRaw(text)
 	return end, nil
+}
+
+// labelField names the label of the judgement field in messages.
+func labelField(field string) string {
+	if field == "" {
+		return "label"
+	}
+	return field + ".label"
 }
 
 // reason decodes the reason at data[v]: a string, null (kept as ""), or any other JSON kept as

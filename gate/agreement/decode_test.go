@@ -249,7 +249,7 @@ func TestDecodeVariants(t *testing.T) {
 			if !reflect.DeepEqual(full, lean) {
 				t.Errorf("%s: %q:\n with reasons    %+v\n without reasons %+v", p, v, full, lean)
 			}
-			got, err := loadMerged([]string{"f.jsonl"}, memFiles(map[string]string{"f.jsonl": v}), p)
+			got, err := loadMerged([]string{"f.jsonl"}, memFiles(map[string]string{"f.jsonl": v}), 0, p)
 			if err != nil {
 				if v != "" && strings.Contains(err.Error(), "invalid JSON") == json.Valid([]byte(v)) {
 					t.Errorf("%s: %q: %v, json.Valid %v", p, v, err, json.Valid([]byte(v)))

@@ -24,10 +24,7 @@ func EvaluateMerged(ctx context.Context, files []string, p profile.Profile, work
 
 func evaluateMerged(ctx context.Context, files []string, p profile.Profile, o pipeline.Options) (Summary, error) {
 	newWorker := func() *pairWorker { return &pairWorker{dec: decoder{p: p, noReason: true}} }
-	m := &pairMerger{}
-	if p != profile.Reference {
-		m.seen = newRepeats()
-	}
+	m := &pairMerger{p: p}
 	if err := pipeline.Run(ctx, files, o, newWorker, (*pairWorker).work, m.merge); err != nil {
 		return Summary{}, err
 	}
@@ -118,6 +115,7 @@ next:
 type pairMerger struct {
 	items itemsBuilder
 	tally tally
+	p     profile.Profile
 	seen  *repeats // default profile
 	// perFile counts the items of each file, for Summary.Files.
 	perFile []FileItems
@@ -127,9 +125,12 @@ func (m *pairMerger) merge(b *pipeline.Batch, out *pairBatch, err error) error {
 	if out == nil || len(out.items.recs) == 0 {
 		return err
 	}
+	if m.seen == nil && m.p != profile.Reference {
+		m.seen = newRepeats(pipeline.Estimate(len(out.items.recs), b.Seen, b.Total))
+	}
 	// A repeat read before the batch's error comes first in the file.
 	for i, pl := range out.places {
-		if rerr := m.seen.add(out.items.qid(i), pl.num, b.File, pl.line, pl.col); rerr != nil {
+		if rerr := m.seen.add(out.items.qidBytes(i), pl.num, b.File, pl.line, pl.col); rerr != nil {
 			return rerr
 		}
 	}

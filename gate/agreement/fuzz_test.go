@@ -263,7 +263,7 @@ func FuzzLoadMerged(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string) {
 		path := "pairs.jsonl"
 		each := memFiles(map[string]string{path: text})
-		ref, err := loadMerged([]string{path}, each, profile.Reference)
+		ref, err := loadMerged([]string{path}, each, 0, profile.Reference)
 		if err != nil {
 			checkInputError(t, err, path, text)
 		} else {
@@ -287,7 +287,7 @@ func FuzzLoadMerged(f *testing.F) {
 				t.Fatalf("read\n%#v\noracle\n%#v", ref, want)
 			}
 		}
-		def, err := loadMerged([]string{path}, each, profile.Default)
+		def, err := loadMerged([]string{path}, each, 0, profile.Default)
 		if err != nil {
 			checkInputError(t, err, path, text)
 		} else if !reflect.DeepEqual(def, ref) {

@@ -2,7 +2,9 @@ package agreement
 
 import (
 	"fmt"
+	"os"
 	"slices"
+	"strings"
 
 	"github.com/agentgate/agentgate/gate/input"
 	"github.com/agentgate/agentgate/gate/profile"
@@ -18,56 +20,75 @@ import (
 // rejects an unknown label, a repeated qid and a hard flag that is not true, false or null.
 // Every error is an *input.Error naming file:line:col.
 func LoadMerged(files []string, p profile.Profile) ([]Pair, error) {
-	return loadMerged(files, input.Each, p)
+	var size int64
+	for _, f := range files {
+		if st, err := os.Stat(f); err == nil {
+			size += st.Size()
+		}
+	}
+	return loadMerged(files, input.Each, size, p)
 }
 
 // eachFunc streams the records of a named file, as input.Each does.
 type eachFunc func(name string, fn func(input.Record) error) error
 
-// loadMerged is LoadMerged over any source of records.
-func loadMerged(files []string, each eachFunc, p profile.Profile) ([]Pair, error) {
+// loadMerged is LoadMerged over any source of records; size is the files' total size in
+// bytes (0 if unknown), from which the number of pairs is guessed (a pair for every 400 bytes,
+// the size of the seed's records) to make room for them.
+func loadMerged(files []string, each eachFunc, size int64, p profile.Profile) ([]Pair, error) {
+	guess := int(min(size/400, 1<<24))
 	d := &decoder{p: p}
 	var seen *repeats
 	if p != profile.Reference {
-		seen = newRepeats()
+		seen = newRepeats(guess)
 	}
-	var out []Pair
+	var full [][]Pair
+	cur := make([]Pair, 0, guess+256)
+	var texts textArena
 	var r pairRec
 	for _, f := range files {
 		err := each(f, func(rec input.Record) error {
 			if err := d.pair(rec.Data, &r); err != nil {
 				return recordError(rec, err)
 			}
-			pr := d.pairOf(&r)
-			pr.File, pr.Line = rec.File, rec.Line
-			if err := seen.add(pr.QID, r.qidNum, rec.File, rec.Line, rec.Col); err != nil {
+			if err := seen.add(d.text(r.qid), r.qidNum, rec.File, rec.Line, rec.Col); err != nil {
 				return err
 			}
-			out = append(out, pr)
+			pr := d.pairOf(&r, &texts)
+			pr.File, pr.Line = rec.File, rec.Line
+			if len(cur) == cap(cur) {
+				// pairs are collected in chunks, each twice as long as the one before, and
+				// copied once at the end: a growing slice would copy each several times
+				full = append(full, cur)
+				cur = make([]Pair, 0, 2*cap(cur))
+			}
+			cur = append(cur, pr)
 			return nil
 		})
 		if err != nil {
 			return nil, err
 		}
 	}
-	return out, nil
+	if len(full) == 0 && len(cur) > 0 {
+		return cur, nil
+	}
+	return slices.Concat(append(full, cur)...), nil // nil if there are no pairs
 }
 
-// pairOf returns the decoded record r as a Pair, its texts in one string and its ids in one
-// slice: two allocations a pair.
-func (d *decoder) pairOf(r *pairRec) Pair {
-	str := string(d.buf)
+// pairOf returns the decoded record r as a Pair, its texts and ids taken from a.
+func (d *decoder) pairOf(r *pairRec, a *textArena) Pair {
+	str := a.string(d.buf)
 	get := func(sp span) string { return str[sp.off:sp.end] }
 	p := Pair{QID: get(r.qid), HasRetrieved: r.hasRetrieved, Flags: flagSet(r.prov, r.cons),
 		Scholar: Judgement{r.sch.labelText(get), get(r.sch.reason)},
 		Auditor: Judgement{r.aud.labelText(get), get(r.aud.reason)}}
 	if nc, n := len(d.cits), len(d.cits)+len(d.ret); n > 0 {
-		ids := make([]string, 0, n)
-		for _, sp := range d.cits {
-			ids = append(ids, get(sp))
+		ids := a.strings(n)
+		for i, sp := range d.cits {
+			ids[i] = get(sp)
 		}
-		for _, sp := range d.ret {
-			ids = append(ids, get(sp))
+		for i, sp := range d.ret {
+			ids[nc+i] = get(sp)
 		}
 		if nc > 0 {
 			p.Citations = ids[:nc:nc]
@@ -77,6 +98,36 @@ func (d *decoder) pairOf(r *pairRec) Pair {
 		}
 	}
 	return p
+}
+
+// textArena hands out strings and lists of strings from blocks of some thousands of pairs'
+// worth: an allocation a block rather than two a pair, and fewer objects for the garbage
+// collector. A strings.Builder never changes what it has written, so the strings carved from
+// its String share its memory.
+type textArena struct {
+	text strings.Builder
+	list []string
+}
+
+// string returns a string holding b.
+func (a *textArena) string(b []byte) string {
+	if a.text.Cap()-a.text.Len() < len(b) {
+		a.text = strings.Builder{}
+		a.text.Grow(max(32<<10, len(b)))
+	}
+	start := a.text.Len()
+	a.text.Write(b)
+	return a.text.String()[start:]
+}
+
+// strings returns a list of n empty strings, to be filled.
+func (a *textArena) strings(n int) []string {
+	if cap(a.list)-len(a.list) < n {
+		a.list = make([]string, 0, max(2048, n))
+	}
+	k := len(a.list)
+	a.list = a.list[:k+n]
+	return a.list[k : k+n : k+n]
 }
 
 // labelText returns the judgement's label, with get resolving kept texts.

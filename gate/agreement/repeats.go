@@ -2,6 +2,7 @@ package agreement
 
 import (
 	"fmt"
+	"hash/maphash"
 
 	"github.com/agentgate/agentgate/gate/input"
 )
@@ -11,39 +12,65 @@ import (
 // value, so that 1 and 1.0 are one qid and the number 7 and the string "7" are two. A nil
 // *repeats (the reference profile, which keeps repeated qids) finds nothing.
 //
-// It is a map rather than input.IDs, agentgate's duplicate check for trace and task ids,
-// because qids are not plain strings (a number is its value, and is not the string of its
-// text) and their error keeps its own words, which the seed's users know.
+// The map is keyed by the qid's 64-bit hash and holds no pointer, so that a million qids cost
+// no allocation each and nothing for the garbage collector to scan (keyed by the qids
+// themselves it took three times as long); the qids' texts are kept one after another in
+// texts, to compare a qid with the one whose hash it shares. It is not input.IDs, agentgate's
+// duplicate check for trace and task ids, because qids are not plain strings and their error
+// keeps its own words.
 type repeats struct {
-	first map[qidKey]firstAt
-	files []string // the files seen, in order: firstAt.file indexes them
+	seed  maphash.Seed
+	first map[uint64]firstAt // by the hash of the qid's identity
+	other map[qidKey]firstAt // qids whose hash an earlier, different qid has (as good as never)
+	texts []byte             // the identities of the qids in first, one after another
+	files []string           // the files seen, in order: firstAt.file indexes them
 }
 
-// firstAt is where a qid was first read.
+// firstAt is where a qid was first read, and its identity in texts.
 type firstAt struct {
-	file int32
-	line int
+	off, line int
+	n, file   int32
+	num       bool
 }
 
-func newRepeats() *repeats { return &repeats{first: map[qidKey]firstAt{}} }
+// newRepeats returns an empty set with room for about n qids (a map grown step by step to
+// millions of entries costs twice as much).
+func newRepeats(n int) *repeats {
+	return &repeats{seed: maphash.MakeSeed(), first: make(map[uint64]firstAt, n), other: map[qidKey]firstAt{}}
+}
 
 // add records the qid of the pair read at file:line:col, or returns the error naming the
 // place an earlier pair had it; num says the qid was a JSON number.
-func (r *repeats) add(qid string, num bool, file string, line, col int) error {
+func (r *repeats) add(qid []byte, num bool, file string, line, col int) error {
 	if r == nil {
 		return nil
 	}
 	if len(r.files) == 0 || r.files[len(r.files)-1] != file {
 		r.files = append(r.files, file)
 	}
-	k := qidKey{s: qid}
+	id := qid
 	if num {
-		k = makeKey(qid, true).qidKey
+		id = []byte(makeKey(string(qid), true).s)
 	}
-	if f, dup := r.first[k]; dup {
-		return &input.Error{File: file, Line: line, Col: col,
-			Msg: fmt.Sprintf("qid %s is repeated: it is first at %s:%d", quoteQID(qid, num), r.files[f.file], f.line)}
+	h := maphash.Bytes(r.seed, id)
+	if num {
+		h = ^h // the number 7 is not the string "7"
 	}
-	r.first[k] = firstAt{file: int32(len(r.files) - 1), line: line}
-	return nil
+	here := firstAt{off: len(r.texts), n: int32(len(id)), line: line, file: int32(len(r.files) - 1), num: num}
+	f, dup := r.first[h]
+	switch {
+	case !dup:
+		r.first[h] = here
+		r.texts = append(r.texts, id...)
+	case f.num != num || string(r.texts[f.off:f.off+int(f.n)]) != string(id):
+		k := qidKey{num: num, s: string(id)}
+		if f, dup = r.other[k]; !dup {
+			r.other[k] = here
+		}
+	}
+	if !dup {
+		return nil
+	}
+	return &input.Error{File: file, Line: line, Col: col,
+		Msg: fmt.Sprintf("qid %s is repeated: it is first at %s:%d", quoteQID(string(qid), num), r.files[f.file], f.line)}
 }
