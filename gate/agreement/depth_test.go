@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentgate/agentgate/gate/input"
 	"github.com/agentgate/agentgate/gate/profile"
 )
 
@@ -31,14 +32,18 @@ func TestNestingLimit(t *testing.T) {
 				inner := strings.Repeat(open, depth) + "0" + strings.Repeat(close, depth)
 				rec := []byte(strings.Replace(place, "%s", inner, 1))
 				want := json.Valid(rec)
-				d := &recordDecoder{p: profile.Reference}
-				var r pairRaw
-				ok := d.pair(rec, &r)
+				d := &decoder{p: profile.Reference}
+				var r pairRec
+				err := d.pair(rec, &r)
 				// Some places take no such value (a type error); what matters is that a
 				// syntax error is found exactly when encoding/json finds one.
-				syntaxBad := !ok && d.sc.bad
+				var syntaxBad bool
+				if err != nil {
+					ie := recordError(input.Record{File: "f", Line: 1, Col: 1, Data: rec}, err)
+					syntaxBad = strings.HasPrefix(ie.Msg, "invalid JSON: ")
+				}
 				if want == syntaxBad {
-					t.Errorf("place %d, %q x %d: json.Valid %v, decoder ok %v (syntax error %v, err %v)", pi, open, depth, want, ok, syntaxBad, d.err)
+					t.Errorf("place %d, %q x %d: json.Valid %v, decoder error %v (syntax error %v)", pi, open, depth, want, err, syntaxBad)
 				}
 			}
 		}

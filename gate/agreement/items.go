@@ -193,10 +193,10 @@ func (b *itemsBuilder) reset() {
 	b.text, b.recs = b.text[:0], b.recs[:0]
 }
 
-// qid returns item i's qid.
-func (b *itemsBuilder) qid(i int) string {
+// qidBytes returns item i's qid, in b's memory.
+func (b *itemsBuilder) qidBytes(i int) []byte {
 	r := &b.recs[i]
-	return string(b.text[r.off : r.off+uint64(r.n)])
+	return b.text[r.off : r.off+uint64(r.n)]
 }
 
 // items returns the items collected, which then own b's memory: b must not be used again.

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/agentgate/agentgate/gate/input"
-	"github.com/agentgate/agentgate/gate/pystr"
 )
 
 // qidKey is a qid's identity as Python's dict sees it: a string is itself; a number is its
@@ -130,20 +129,6 @@ func splitInt(s string) (neg bool, digits string, ok bool) {
 		}
 	}
 	return neg, digits, true
-}
-
-// qidStr decodes the qid string at i as str does, but keeps a lone surrogate as Python does
-// (see pystr.LoneSurrogates) rather than as U+FFFD, so that two qids that differ only in a
-// lone surrogate are not taken for one.
-func (s *scanner) qidStr(i int) (span, int) {
-	v, next := s.str(i)
-	if next > 0 {
-		if text, lone := pystr.LoneSurrogates(s.data[i:next]); lone {
-			*s.arena = append((*s.arena)[:v.off], text...)
-			v.n = int32(len(text))
-		}
-	}
-	return v, next
 }
 
 // quoteQID writes a qid for a message: a string quoted, a number as written, either cut to
