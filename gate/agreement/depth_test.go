@@ -64,7 +64,7 @@ func TestDeepRecordReason(t *testing.T) {
 	}{
 		{9999, "f0.jsonl:1:2: " + pairsMsg, "f0.jsonl:1:2: " + labelsMsg},
 		{10001, "f0.jsonl:1:2: " + pairsMsg, "f0.jsonl:1:2: " + labelsMsg},
-		{10002, "f0.jsonl:1:10002: invalid JSON: invalid character '[' exceeded max depth", "f0.jsonl:1:10002: invalid JSON: invalid character '[' exceeded max depth"},
+		{10002, "f0.jsonl:1:10002: invalid JSON: nesting deeper than 10000 levels", "f0.jsonl:1:10002: invalid JSON: nesting deeper than 10000 levels"},
 	}
 	for _, c := range cases {
 		text := strings.Repeat("[", c.depth) + strings.Repeat("]", c.depth) + "\n"
