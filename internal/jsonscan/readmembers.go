@@ -18,21 +18,11 @@ func ReadMembers(data []byte, i int, fn func(key []byte, v int) (end int, err er
 		return i + 1, nil
 	}
 	for {
-		if i >= len(data) {
-			return i, errEnd(i, " in an object")
-		}
-		if data[i] != '"' {
-			return i, errAt(i, "expected a string key, found %s", Found(data, i))
-		}
-		keyEnd, _, err := String(data, i)
-		if err != nil {
-			return keyEnd, err
-		}
-		v, err := Colon(data, keyEnd)
+		key, v, err := Key(data, i)
 		if err != nil {
 			return v, err
 		}
-		end, err := fn(data[i:keyEnd], v)
+		end, err := fn(key, v)
 		if err != nil {
 			return end, err
 		}

@@ -6,40 +6,13 @@ package jsonscan
 // closing '}', or the first error, fn's included. A value that is not an object is an error
 // "expected an object, found …".
 func EachMember(data []byte, i int, fn func(key []byte, start, end int) error) (int, error) {
-	i = SkipSpace(data, i)
-	if i >= len(data) || data[i] != '{' {
-		return i, expectedAt(data, i, "an object")
-	}
-	if i = SkipSpace(data, i+1); i < len(data) && data[i] == '}' {
-		return i + 1, nil
-	}
-	for {
-		if i >= len(data) {
-			return i, errEnd(i, " in an object")
-		}
-		if data[i] != '"' {
-			return i, errAt(i, "expected a string key, found %s", Found(data, i))
-		}
-		keyEnd, _, err := String(data, i)
-		if err != nil {
-			return keyEnd, err
-		}
-		start, err := Colon(data, keyEnd)
-		if err != nil {
-			return start, err
-		}
+	return ReadMembers(data, i, func(key []byte, start int) (int, error) {
 		end, err := Skip(data, start)
 		if err != nil {
 			return end, err
 		}
-		if err := fn(data[i:keyEnd], start, end); err != nil {
-			return end, err
-		}
-		if i, err = after(data, end, '}'); err != nil || data[i-1] == '}' {
-			return i, err
-		}
-		i = SkipSpace(data, i)
-	}
+		return end, fn(key, start, end)
+	})
 }
 
 // EachElement walks the array that starts at data[i] (after white space), checking it whole,
