@@ -83,18 +83,19 @@ func sniff(head []byte) Format {
 		return FormatInspectEval
 	}
 	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
-	i := skipSpace(head, 0)
+	i := jsonscan.SkipSpace(head, 0)
 	if i >= len(head) || head[i] != '{' {
 		return FormatRecords
 	}
 	var hasEval, hasInspectKey bool
 	for i++; ; {
-		i = skipSpace(head, i)
-		if i >= len(head) || head[i] != '"' {
-			return FormatRecords // the end of the object, of the head, or bad JSON
+		// The end of the object, of the head, or bad JSON: records, whose reader says what
+		// is wrong.
+		key, v, err := jsonscan.Key(head, i)
+		if err != nil {
+			return FormatRecords
 		}
-		end := skipString(head, i)
-		switch string(head[i:end]) {
+		switch string(key) {
 		case `"resourceSpans"`:
 			return FormatOTLP
 		case `"eval"`:
@@ -105,63 +106,15 @@ func sniff(head []byte) Format {
 		if hasEval && hasInspectKey {
 			return FormatInspectJSON
 		}
-		i = skipSpace(head, end)
-		if i >= len(head) || head[i] != ':' {
+		end, err := jsonscan.Skip(head, v)
+		if err != nil {
 			return FormatRecords
 		}
-		i = skipSpace(head, skipValue(head, skipSpace(head, i+1)))
-		if i >= len(head) || head[i] != ',' {
+		var closed bool
+		if i, closed, err = jsonscan.Next(head, end, '}'); err != nil || closed {
 			return FormatRecords
 		}
-		i++
 	}
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
-		i++
-	}
-	return i
-}
-
-// skipString returns the offset just past the string starting at i.
-func skipString(b []byte, i int) int {
-	for i++; i < len(b); i++ {
-		switch b[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
-		}
-	}
-	return len(b)
-}
-
-// skipValue returns the offset just past the value starting at i (as far as the text goes).
-func skipValue(b []byte, i int) int {
-	depth := 0
-	for i < len(b) {
-		switch c := b[i]; c {
-		case '"':
-			i = skipString(b, i)
-			if depth == 0 {
-				return i
-			}
-			continue
-		case '{', '[':
-			depth++
-		case '}', ']':
-			if depth--; depth <= 0 {
-				return i + 1
-			}
-		case ',', ' ', '\t', '\r', '\n':
-			if depth == 0 {
-				return i
-			}
-		}
-		i++
-	}
-	return i
 }
 
 // EachFile streams the traces of the file at path to fn, whatever its format (Sniff): trace

@@ -314,6 +314,9 @@ func (p *parser) record(jr *jsonRecord, s *scratch) {
 	p.s = s
 	s.calls, s.results, s.ids, s.blocks, s.inner = s.calls[:0], s.results[:0], s.ids[:0], s.blocks[:0], s.inner[:0]
 	if !p.open('{', "an object") {
+		if !p.failed {
+			p.end() // null: nothing may follow it either
+		}
 		return
 	}
 	for n := 0; p.more('}', n); n++ {
