@@ -77,19 +77,10 @@ func recordError(rec input.Record, err error) *input.Error {
 
 // kind names the JSON type of the value at data[i], for error messages.
 func kind(data []byte, i int) string {
-	switch at(data, i) {
-	case '{':
-		return "a JSON object"
-	case '[':
-		return "a JSON array"
-	case '"':
-		return "a JSON string"
-	case 't', 'f':
-		return "a JSON boolean"
-	case 'n':
-		return "null"
+	if i >= len(data) {
+		return jsonscan.KindInvalid.String()
 	}
-	return "a JSON number"
+	return jsonscan.KindOf(data[i]).String()
 }
 
 // at returns data[i], or 0 past the end.
@@ -182,7 +173,7 @@ func (d *decoder) object(data []byte, what, keys string, read func(name []byte, 
 	}
 	start := jsonscan.SkipSpace(data, 0)
 	if at(data, start) != '{' {
-		return start, fieldErr(start, "%s must be a JSON object %s, found %s", what, keys, kind(data, start))
+		return start, fieldErr(start, "expected %s (a JSON object %s), found %s", what, keys, kind(data, start))
 	}
 	end, err := jsonscan.ReadMembers(data, start, func(key []byte, v int) (int, error) {
 		return read(d.unescape(key), v)

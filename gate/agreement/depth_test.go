@@ -56,8 +56,8 @@ func TestNestingLimit(t *testing.T) {
 // is an array of records (SPEC §12), so the record is the inner array at 1:2, and the outer
 // array is one level the decoder's limit does not count against the record.
 func TestDeepRecordReason(t *testing.T) {
-	pairsMsg := `a pairs record must be a JSON object {"qid", "scholar", "auditor", ...}, found a JSON array`
-	labelsMsg := `a label record must be a JSON object {"qid", "label", "reason"}, found a JSON array`
+	pairsMsg := `expected a pairs record (a JSON object {"qid", "scholar", "auditor", ...}), found an array`
+	labelsMsg := `expected a label record (a JSON object {"qid", "label", "reason"}), found an array`
 	cases := []struct {
 		depth         int
 		pairs, labels string

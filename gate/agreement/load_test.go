@@ -34,30 +34,30 @@ func TestLoadMergedErrors(t *testing.T) {
 		want       string
 	}{
 		{"not an object", `["a"]` + "\n", profile.Default, // '[' starts an array of records (SPEC §12)
-			`f0.jsonl:1:2: a pairs record must be a JSON object {"qid", "scholar", "auditor", ...}, found a JSON string`},
+			`f0.jsonl:1:2: expected a pairs record (a JSON object {"qid", "scholar", "auditor", ...}), found a string`},
 		{"missing qid", `{` + vv + `}` + "\n", profile.Default, `f0.jsonl:1:1: missing field "qid"`},
 		{"missing qid, reference too", `{` + vv + `}` + "\n", profile.Reference, `f0.jsonl:1:1: missing field "qid"`},
 		{"missing auditor", "\n  {\"qid\": \"a\", \"scholar\": {\"label\": \"VALID\"}}\n", profile.Default, `f0.jsonl:2:3: missing field "auditor"`},
 		{"qid null", `{"qid": null, ` + vv + `}`, profile.Default, `f0.jsonl:1:9: field "qid": expected a string or a number, found null`},
-		{"qid object", `{"qid": {"id": 1}, ` + vv + `}`, profile.Reference, `f0.jsonl:1:9: field "qid": expected a string or a number, found a JSON object`},
+		{"qid object", `{"qid": {"id": 1}, ` + vv + `}`, profile.Reference, `f0.jsonl:1:9: field "qid": expected a string or a number, found an object`},
 		{"scholar string", `{"qid": "a", "scholar": "VALID", "auditor": {"label": "VALID"}}`, profile.Default,
-			`f0.jsonl:1:25: field "scholar": expected an object {"label", "reason"}, found a JSON string`},
+			`f0.jsonl:1:25: field "scholar": expected an object {"label", "reason"}, found a string`},
 		{"missing label", `{"qid": "a", "scholar": {"label": "VALID"}, "auditor": {"reason": "ok"}}`, profile.Reference,
 			`f0.jsonl:1:56: missing field "auditor.label"`},
 		{"label number", `{"qid": "a", "scholar": {"label": 1}, "auditor": {"label": "VALID"}}`, profile.Reference,
-			`f0.jsonl:1:35: field "scholar.label": expected a string, found a JSON number`},
+			`f0.jsonl:1:35: field "scholar.label": expected a string, found a number`},
 		{"unknown label", `{"qid": "a", "scholar": {"label": "VALID"}, "auditor": {"label": "valid"}}`, profile.Default,
 			`f0.jsonl:1:66: field "auditor.label": unknown label "valid": want VALID, NOT_IN_CONTEXT, REJECT or ABSTAIN (exact case)`},
 		{"answer_json string", `{"qid": "a", ` + vv + `, "answer_json": "{\"citations\": []}"}`, profile.Default,
-			`f0.jsonl:1:91: field "answer_json": expected an object, found a JSON string`},
+			`f0.jsonl:1:91: field "answer_json": expected an object, found a string`},
 		{"citations string", `{"qid": "a", ` + vv + `, "answer_json": {"citations": "p1"}}`, profile.Reference,
-			`f0.jsonl:1:105: field "answer_json.citations": expected an array of strings, found a JSON string`},
+			`f0.jsonl:1:105: field "answer_json.citations": expected an array of strings, found a string`},
 		{"retrieved id number", `{"qid": "a", ` + vv + `, "retrieved_ids": ["p1", 2]}`, profile.Default,
-			`f0.jsonl:1:100: field "retrieved_ids[1]": expected a string, found a JSON number`},
+			`f0.jsonl:1:100: field "retrieved_ids[1]": expected a string, found a number`},
 		{"flags array", `{"qid": "a", ` + vv + `, "flags": []}`, profile.Reference,
-			`f0.jsonl:1:85: field "flags": expected an object, found a JSON array`},
+			`f0.jsonl:1:85: field "flags": expected an object, found an array`},
 		{"flag string", `{"qid": "a", ` + vv + `, "flags": {"constraints_mismatch": "no"}}`, profile.Default,
-			`f0.jsonl:1:110: field "flags.constraints_mismatch": expected true, false or null, found a JSON string`},
+			`f0.jsonl:1:110: field "flags.constraints_mismatch": expected true, false or null, found a string`},
 		{"invalid JSON", `{"qid": "a",}`, profile.Default,
 			`f0.jsonl:1:13: invalid JSON: expected a string key, found '}'`},
 		{"syntax error wins over a type error before it", `{"qid": null, "scholar": }`, profile.Default,
@@ -98,7 +98,7 @@ func TestLoadMergedJSONArray(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := LoadMerged([]string{p}, profile.Default)
-	if got, want := relErr(t, err, []string{p}), `pairs.json:4:56: field "auditor.label": expected a string, found a JSON number`; got != want {
+	if got, want := relErr(t, err, []string{p}), `pairs.json:4:56: field "auditor.label": expected a string, found a number`; got != want {
 		t.Errorf("got %s, want %s", got, want)
 	}
 	// Records that share a line: a repeated qid is placed by column too.
@@ -145,7 +145,7 @@ func TestLoadJoinedErrors(t *testing.T) {
 	}{
 		{"missing label", `{"qid": "a", "reason": "r"}`, `{"qid": "a", "label": "VALID"}`, profile.Reference, `f0.jsonl:1:1: missing field "label"`},
 		{"not an object", `{"qid": "a", "label": "VALID"}`, `"a"`, profile.Default,
-			`f1.jsonl:1:1: a label record must be a JSON object {"qid", "label", "reason"}, found a JSON string`},
+			`f1.jsonl:1:1: expected a label record (a JSON object {"qid", "label", "reason"}), found a string`},
 		{"unknown label", `{"qid": "a", "label": "VALID"}`, `{"qid": "a", "label": "OK"}`, profile.Default,
 			`f1.jsonl:1:23: field "label": unknown label "OK": want VALID, NOT_IN_CONTEXT, REJECT or ABSTAIN (exact case)`},
 		{"repeated qid", `{"qid": "a", "label": "VALID"}` + "\n" + `{"qid": "a", "label": "REJECT"}`, `{"qid": "a", "label": "VALID"}`, profile.Default,

@@ -179,7 +179,7 @@ func TestDiffStringFlag(t *testing.T) {
 		t.Errorf("reference: %s %s", f, w)
 	}
 	_, err = LoadMerged(paths, profile.Default)
-	if got, want := relErr(t, err, paths), `f0.jsonl:1:110: field "flags.provenance_violation": expected true, false or null, found a JSON string`; got != want {
+	if got, want := relErr(t, err, paths), `f0.jsonl:1:110: field "flags.provenance_violation": expected true, false or null, found a string`; got != want {
 		t.Errorf("default: %s\nwant %s", got, want)
 	}
 }
