@@ -1,7 +1,9 @@
 // Package jsonscan holds the JSON primitives every reader of agentgate stands on: white space,
 // strings (with UTF-8 validation and unescaping), numbers, literals, skipping a whole value with
-// a nesting limit, key matching, the names of JSON kinds, one error vocabulary and the mapping
-// from a byte offset to a line and column. It is written once so that the readers (gate/input,
+// a nesting limit, walking objects and arrays (Key, Next, ReadMembers, EachMember,
+// EachElement), key matching, paths that name and place a value inside a record (Path, Locate,
+// PathAt), the names of JSON kinds, one error vocabulary and the mapping from a byte offset to
+// a line and column. It is written once so that the readers (gate/input,
 // gate/trace, gate/agreement, gate/coherence, gate/reliability, gate/pystr) agree on what is
 // valid JSON, on what an error says and on where it is.
 //
