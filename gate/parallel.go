@@ -57,7 +57,7 @@ func runReliabilityParallel(ctx context.Context, files []string, p profile.Profi
 // for duplicates along with those already there.
 func reliabilityPipeline(ctx context.Context, files []string, p profile.Profile, workers int, decodeOnly bool, sum *reliability.Summary, ids *input.IDs) error {
 	newWorker := func() *traceWorker {
-		w := &traceWorker{dec: trace.Decoder{ValidUTF8: true, Reuse: true}} // results keep no memory of a trace
+		w := &traceWorker{dec: trace.Decoder{Reuse: true}} // results keep no memory of a trace
 		if !decodeOnly {
 			w.ev = &reliability.Evaluator{Profile: p, Brief: true}
 		}

@@ -168,9 +168,9 @@ func BenchmarkDecoder(b *testing.B) {
 		dec  func() func(input.Record) (*Trace, error)
 	}{
 		{"Decode", func() func(input.Record) (*Trace, error) { return Decode }},
-		{"Decoder", func() func(input.Record) (*Trace, error) { d := &Decoder{ValidUTF8: true}; return d.Decode }},
+		{"Decoder", func() func(input.Record) (*Trace, error) { d := &Decoder{}; return d.Decode }},
 		{"Decoder-reuse", func() func(input.Record) (*Trace, error) {
-			d := &Decoder{ValidUTF8: true, Reuse: true}
+			d := &Decoder{Reuse: true}
 			return d.Decode
 		}},
 	} {

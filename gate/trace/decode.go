@@ -42,10 +42,6 @@ func Decode(rec input.Record) (*Trace, error) {
 // from record to record; each Trace it returns is its own. The zero value is ready to use. A
 // Decoder is not safe for concurrent use: give each goroutine its own.
 type Decoder struct {
-	// ValidUTF8 says the records are known to be UTF-8, as every record package input
-	// delivers is. It changes nothing any more: the decoder checks UTF-8 as it reads each
-	// string (jsonscan.String), which costs less than a check of its own did.
-	ValidUTF8 bool
 	// Reuse lets Decode reuse the memory of the Trace it returned before, text included: a
 	// Trace is then only valid until the next call, and nothing of it (not even a string)
 	// may be kept beyond that, except its ID and File, which are always strings of their

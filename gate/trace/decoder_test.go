@@ -76,7 +76,7 @@ func TestDecoderReuse(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	reuse := Decoder{Reuse: true, ValidUTF8: true}
+	reuse := Decoder{Reuse: true}
 	var plain Decoder
 	for _, r := range recs {
 		want, wantErr := Decode(r)

@@ -20,7 +20,7 @@ func TestLargeTraceMemory(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	d := &Decoder{ValidUTF8: true, Reuse: true}
+	d := &Decoder{Reuse: true}
 	tr, err := d.Decode(rec)
 	if err != nil {
 		t.Fatal(err)
