@@ -133,12 +133,8 @@ func (d *decoder) text(sp span) []byte { return d.buf[sp.off:sp.end] }
 
 // keep keeps the text of the JSON string raw (quotes included), unescaped.
 func (d *decoder) keep(raw []byte, sur jsonscan.Surrogates) span {
-	off, body := len(d.buf), raw[1:len(raw)-1]
-	if bytes.IndexByte(body, '\\') < 0 {
-		d.buf = append(d.buf, body...) // the usual string, copied at once
-	} else {
-		d.buf = jsonscan.AppendUnescaped(d.buf, body, sur)
-	}
+	off := len(d.buf)
+	d.buf = jsonscan.AppendUnescaped(d.buf, raw[1:len(raw)-1], sur) // copied at once without escapes
 	return span{off, len(d.buf)}
 }
 

@@ -1,7 +1,6 @@
 package trace
 
 import (
-	"bytes"
 	"cmp"
 	"unsafe"
 
@@ -287,12 +286,8 @@ func (s *scratch) str(raw []byte) (string, bool) {
 	if len(raw) < 2 || raw[0] != '"' {
 		return "", false
 	}
-	body := raw[1 : len(raw)-1]
-	if bytes.IndexByte(body, '\\') < 0 {
-		return s.text(body), true
-	}
 	start := len(s.arena)
-	s.arena = jsonscan.AppendUnescaped(s.arena, body, jsonscan.Replace)
+	s.arena = jsonscan.AppendUnescaped(s.arena, raw[1:len(raw)-1], jsonscan.Replace)
 	if len(s.arena) == start {
 		return "", true
 	}
