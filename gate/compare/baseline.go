@@ -176,7 +176,7 @@ func (e *posError) Error() string { return fmt.Sprintf("offset %d: %s", e.off, e
 // stopped: before the separator and spaces that lead to the value at fault, which is what the
 // place names.
 func place(data []byte, off int) string {
-	p := jsonscan.Position(data, skipSeparators(data, off))
+	p := jsonscan.Position(data, jsonscan.SkipSeparators(data, off))
 	return strconv.Itoa(p.Line) + ":" + strconv.Itoa(p.Col)
 }
 
@@ -209,19 +209,10 @@ func (br *baselineReader) wrap(err error, start int, what string) error {
 	return &posError{off: start, msg: what + ": " + err.Error()}
 }
 
-// skipSeparators returns the offset of the first byte at or after i that is not white space,
-// a colon or a comma.
-func skipSeparators(data []byte, i int) int {
-	for i < len(data) && strings.IndexByte(" \t\r\n:,", data[i]) >= 0 {
-		i++
-	}
-	return i
-}
-
 // value decodes the next value into v; what names it in messages. The value is taken whole
 // first and decoded on its own, so that a type error's offset counts from its start.
 func (br *baselineReader) value(v any, what string) error {
-	start := skipSeparators(br.data, br.offset())
+	start := jsonscan.SkipSeparators(br.data, br.offset())
 	var raw json.RawMessage
 	if err := br.dec.Decode(&raw); err != nil {
 		return br.wrap(err, start, what)
@@ -292,7 +283,7 @@ func (br *baselineReader) array(what string, elem func(i int) error) error {
 
 // skip consumes the next value.
 func (br *baselineReader) skip(what string) error {
-	start := skipSeparators(br.data, br.offset())
+	start := jsonscan.SkipSeparators(br.data, br.offset())
 	var raw json.RawMessage
 	if err := br.dec.Decode(&raw); err != nil {
 		return br.wrap(err, start, what)

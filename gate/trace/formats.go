@@ -184,21 +184,7 @@ func (d *doc) errAt(off int, format string, args ...any) *input.Error {
 
 // next returns the offset at which the next value starts (after white space, a comma or a
 // colon), for errors and lines.
-func (d *doc) next() int { return d.nextFrom(int(d.dec.InputOffset())) }
-
-// nextFrom skips white space, commas and colons from offset i.
-func (d *doc) nextFrom(i int) int {
-	data := d.rec.Data
-	for i < len(data) {
-		switch data[i] {
-		case ' ', '\t', '\r', '\n', ',', ':':
-			i++
-			continue
-		}
-		break
-	}
-	return i
-}
+func (d *doc) next() int { return jsonscan.SkipSeparators(d.rec.Data, int(d.dec.InputOffset())) }
 
 // jsonErr turns an error of encoding/json into an *input.Error; base is the offset its error
 // offsets count from (0 for Token's, which count from the start of the input). Syntax errors

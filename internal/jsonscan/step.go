@@ -42,3 +42,13 @@ func NotAValue(data []byte, i int) error { return unexpected(data, i) }
 
 // TooDeep is the error for an object or an array at data[i] nested inside MaxDepth others.
 func TooDeep(i int) error { return errAt(i, "nesting deeper than %d levels", MaxDepth) }
+
+// SkipSeparators passes over white space, commas and colons from data[i]: from where a reader
+// of tokens (encoding/json's Decoder, whose InputOffset stops before them) stands to where the
+// next value or closing bracket starts.
+func SkipSeparators(data []byte, i int) int {
+	for i < len(data) && (IsSpace(data[i]) || data[i] == ',' || data[i] == ':') {
+		i++
+	}
+	return i
+}

@@ -66,3 +66,22 @@ func errText(err error) string {
 	}
 	return err.Error()
 }
+
+func TestSkipSeparators(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		i    int
+		want int
+	}{
+		{`{"a": 1}`, 4, 6},   // after the key: the colon and a space
+		{`[1 , 2]`, 2, 5},    // after an element: the comma and spaces around it
+		{"[1,\r\n\t]", 2, 6}, // to the closing bracket
+		{`"a:b"`, 0, 0},      // a string is not passed over
+		{`1,`, 1, 2},         // to the end of the text
+		{`x`, 5, 5},          // past the end: stays
+	} {
+		if got := SkipSeparators([]byte(c.text), c.i); got != c.want {
+			t.Errorf("SkipSeparators(%q, %d) = %d, want %d", c.text, c.i, got, c.want)
+		}
+	}
+}
