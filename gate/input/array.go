@@ -14,9 +14,8 @@ import (
 // soon, something after the closing bracket, a single record), the file is read again from
 // its start by eachValueStream, which passes over the records already delivered and says
 // what is wrong (jsonscan finds it, in the bytes read since the last record). So the two
-// agree on every input, errors included; the scanner
-// only needs to accept no more than encoding/json does (jsonscan's FuzzAgainstEncodingJSON
-// checks that).
+// agree on every input, errors included; the scanner only needs to accept no more than
+// encoding/json does (jsonscan's FuzzAgainstEncodingJSON checks that).
 
 // errFallBack asks eachScanned to read the file again with eachStreamed.
 var errFallBack = errors.New("input: read again with encoding/json")
