@@ -209,15 +209,18 @@ func (br *baselineReader) wrap(err error, start int, what string) error {
 	return &posError{off: start, msg: what + ": " + err.Error()}
 }
 
-// value decodes the next value into v; what names it in messages. The value is taken whole
-// first and decoded on its own, so that a type error's offset counts from its start.
+// value decodes the next value into v; what names it in messages. A type error is found again
+// in the value alone (the decoder counts its offsets from wherever its buffer starts), so that
+// its offset counts from the value's start; only a failing value is decoded twice.
 func (br *baselineReader) value(v any, what string) error {
 	start := jsonscan.SkipSeparators(br.data, br.offset())
-	var raw json.RawMessage
-	if err := br.dec.Decode(&raw); err != nil {
-		return br.wrap(err, start, what)
+	err := br.dec.Decode(v)
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		end, _ := jsonscan.Skip(br.data, start) // the text is valid
+		err = json.Unmarshal(br.data[start:end], v)
 	}
-	if err := json.Unmarshal(raw, v); err != nil {
+	if err != nil {
 		return br.wrap(err, start, what)
 	}
 	return nil
