@@ -30,6 +30,32 @@ type Trace struct {
 	// when HasTrial; a record without one is not a trial of a repeated task.
 	Trial    int
 	HasTrial bool
+	// Outcome is the run's own success as its harness recorded it (SPEC §15), when Known.
+	Outcome Outcome
+}
+
+// Outcome is a run's own verdict as its harness recorded it (SPEC §15): tau-bench's reward,
+// tau2's reward_info.reward, an Inspect score, SWE-bench's resolved, an OTLP evaluation result.
+// It is read, never inferred, and it never changes the evaluators' verdicts.
+type Outcome struct {
+	Known bool
+	// Value is the number recorded (a reward or score); a boolean is 1 or 0.
+	Value float64
+	// IsBool is true when the harness recorded a boolean (success, passed, resolved, Inspect's
+	// C/I, an OTLP pass/fail label): it succeeded when Value is 1, whatever success-threshold.
+	IsBool bool
+	// Source names where it was read, for the report and errors: "reward",
+	// "reward_info.reward", "scores.match", "metadata.resolved", "outcomes file", …
+	Source string
+}
+
+// Succeeded reports whether the run succeeded: a boolean as given, a number when it is at least
+// threshold (SPEC §15: default 1 − 1e-6, tau-bench's is_successful).
+func (o Outcome) Succeeded(threshold float64) bool {
+	if o.IsBool {
+		return o.Value == 1
+	}
+	return o.Value >= threshold
 }
 
 // Message is one turn of the conversation.
