@@ -79,6 +79,8 @@ func (r rawRef) null() bool { return r == nil || string(r) == "null" }
 type jsonRecord struct {
 	TraceID, ID, TaskID, Trial rawRef
 	MetaTrial                  rawRef                       // metadata.trial
+	// the outcome members (OutcomeKeys) at the top level and under metadata
+	Outcome, MetaOutcome [len(OutcomeKeys)]rawRef
 	Lists                      [len(listKeys)][]jsonMessage // by listKeys
 	Present                    [len(listKeys)]bool          // the list was there and not null
 	TokenUsage, Usage          *jsonUsage
@@ -236,6 +238,9 @@ func (d *decoder) decode(rec input.Record) (*Trace, error) {
 		return nil, err
 	}
 	t.Task, t.Trial, t.HasTrial = taskTrial(jr)
+	if t.Outcome, err = d.outcome(jr); err != nil {
+		return nil, err
+	}
 	if d.reuse {
 		d.calls, d.results = b.calls, b.results
 	}
@@ -389,6 +394,37 @@ func (d *decoder) traceID(jr *jsonRecord, sameLine bool) (string, error) {
 		id += ":" + strconv.Itoa(d.rec.Col)
 	}
 	return id, nil
+}
+
+// metaOutcomeSources name the outcome members under metadata, by OutcomeKeys.
+var metaOutcomeSources = [...]string{"metadata.reward", "metadata.score", "metadata.success", "metadata.passed", "metadata.resolved"}
+
+// outcome reads the record's own outcome (SPEC §15): the first of OutcomeKeys present at the
+// top level, else under metadata. tau-bench's reward is the first of them. A value that is
+// neither a boolean nor a finite number is an error at that value.
+func (d *decoder) outcome(jr *jsonRecord) (Outcome, error) {
+	for _, m := range [...]struct {
+		prefix string
+		raws   *[len(OutcomeKeys)]rawRef
+	}{{"", &jr.Outcome}, {"metadata", &jr.MetaOutcome}} {
+		for i, raw := range m.raws {
+			if raw == nil {
+				continue
+			}
+			path, source := jsonscan.PathOf(OutcomeKeys[i]), OutcomeKeys[i]
+			if m.prefix != "" {
+				path, source = jsonscan.PathOf(m.prefix, OutcomeKeys[i]), metaOutcomeSources[i]
+			}
+			o, ok, problem := ParseOutcome(raw, source)
+			if problem != "" {
+				return Outcome{}, d.fieldErr(path, problem)
+			}
+			if ok {
+				return o, nil
+			}
+		}
+	}
+	return Outcome{}, nil
 }
 
 // taskTrial returns the record's task id (task_id as written) and its trial index (trial, else
