@@ -78,12 +78,12 @@ func (r rawRef) null() bool { return r == nil || string(r) == "null" }
 
 type jsonRecord struct {
 	TraceID, ID, TaskID, Trial rawRef
-	MetaTrial                  rawRef                       // metadata.trial
+	MetaTrial                  rawRef // metadata.trial
 	// the outcome members (OutcomeKeys) at the top level and under metadata
 	Outcome, MetaOutcome [len(OutcomeKeys)]rawRef
-	Lists                      [len(listKeys)][]jsonMessage // by listKeys
-	Present                    [len(listKeys)]bool          // the list was there and not null
-	TokenUsage, Usage          *jsonUsage
+	Lists                [len(listKeys)][]jsonMessage // by listKeys
+	Present              [len(listKeys)]bool          // the list was there and not null
+	TokenUsage, Usage    *jsonUsage
 }
 
 type jsonMessage struct {
