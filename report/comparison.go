@@ -448,7 +448,11 @@ func (d *doc) writePassK(b *strings.Builder) {
 	if p.MinTrials > maxPassKRows {
 		b.WriteString(" Every k is in the JSON report.")
 	}
-	b.WriteString(" pass^k is the chance that k trials of a task, drawn at random, all pass (not FAIL), averaged over the tasks.\n")
+	if p.OnOutcomes {
+		b.WriteString(" pass^k is the chance that k trials of a task, drawn at random, all succeeded by their own outcomes, averaged over the tasks (every trial has an outcome).\n")
+	} else {
+		b.WriteString(" pass^k is the chance that k trials of a task, drawn at random, all pass (not FAIL), averaged over the tasks.\n")
+	}
 	if n := len(p.Flaky); n > 0 {
 		fmt.Fprintf(b, "\n**%s** (passed some trials, failed others): %s.\n", plural(n, "flaky task", "flaky tasks"),
 			idList(p.Flaky, n, maxFlakyListed, EscapeCell))

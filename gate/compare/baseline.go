@@ -99,6 +99,9 @@ type Trial struct {
 	Task    string          `json:"task"`
 	Trial   string          `json:"trial"`
 	Verdict verdict.Verdict `json:"verdict"`
+	// HasOutcome is true when the run's own outcome is known (SPEC §15); Succeeded is it.
+	HasOutcome bool `json:"-"`
+	Succeeded  bool `json:"-"`
 }
 
 // Baseline is a report of an earlier run read by ReadBaseline.

@@ -99,7 +99,7 @@ func TestReadBaselineTrials(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Trial{{"a", "0", verdict.Pass}, {"a", "1", verdict.Fail}, {"7", "2.0", verdict.Warn}}
+	want := []Trial{{Task: "a", Trial: "0", Verdict: verdict.Pass}, {Task: "a", Trial: "1", Verdict: verdict.Fail}, {Task: "7", Trial: "2.0", Verdict: verdict.Warn}}
 	if len(b.Trials) != len(want) {
 		t.Fatalf("trials %v, want %v", b.Trials, want)
 	}

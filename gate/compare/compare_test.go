@@ -177,7 +177,7 @@ func TestCompareIdentical(t *testing.T) {
 		Reliability: traces("PPWFPPWFPPWF", func(i int) float64 { return float64(i) / 12 }),
 		Coherence:   tasks(rcsBase, "t"),
 		Agreement:   agree(0.6, 0.05, true, twelve(agreement.Valid)...),
-		Trials:      []Trial{{"a", "0", verdict.Pass}, {"a", "1", verdict.Fail}}}
+		Trials:      []Trial{{Task: "a", Trial: "0", Verdict: verdict.Pass}, {Task: "a", Trial: "1", Verdict: verdict.Fail}}}
 	c := mustCompare(t, &Baseline{Run: run}, &run)
 	checkTest(t, "reliability", c.Reliability.Test, 12, 1, true, 1, Unchanged, "")
 	checkTest(t, "coherence", c.Coherence.Test, 12, 1, true, 1, Unchanged, "")

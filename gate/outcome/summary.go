@@ -11,26 +11,34 @@ import (
 // DefaultThreshold is success-threshold's default: tau-bench's is_successful, reward ≥ 1 − 1e-6.
 const DefaultThreshold = 1 - 1e-6
 
-// Run is one trace's outcome as the report keeps it, written as the trace's "outcome":
-// {"value", "success", "tokens"}. Tokens is the run's total tokens, -1 when its usage was not
-// recorded (then "tokens" is left out): tokens per success is computed from it.
+// Run is what the report keeps of one trace's outcome and cost. Tokens is the run's total
+// tokens, -1 when its usage was not recorded; Success is decided by Decide.
 type Run struct {
-	Known   bool    `json:"-"`
-	Value   float64 `json:"value"`
-	Success bool    `json:"success"`
-	Tokens  int64   `json:"-"`
+	Value   float64
+	Tokens  int64
+	Known   bool
+	IsBool  bool
+	Success bool
 }
 
-// RunOf is the Run of outcome o for a trace that used u, success decided at threshold.
-func RunOf(o trace.Outcome, u trace.Usage, threshold float64) Run {
-	r := Run{Known: o.Known, Value: o.Value, Tokens: -1}
-	if o.Known {
-		r.Success = o.Succeeded(threshold)
-	}
+// RunOf is the Run of outcome o of a trace that used u, its success not yet decided.
+func RunOf(o trace.Outcome, u trace.Usage) Run {
+	r := Run{Known: o.Known, Value: o.Value, IsBool: o.IsBool, Tokens: -1}
 	if u.Recorded {
 		r.Tokens = u.Total
 	}
 	return r
+}
+
+// Set replaces r's outcome with o, keeping its tokens.
+func (r *Run) Set(o trace.Outcome) { r.Known, r.Value, r.IsBool, r.Success = o.Known, o.Value, o.IsBool, false }
+
+// Decide decides whether the run succeeded: a boolean as given, a number when at least
+// threshold.
+func (r *Run) Decide(threshold float64) {
+	if r.Known {
+		r.Success = trace.Outcome{Known: true, Value: r.Value, IsBool: r.IsBool}.Succeeded(threshold)
+	}
 }
 
 // Summary is the outcomes section of the report (SPEC §15).
@@ -156,4 +164,43 @@ func Wilson(s, n int) (lo, hi float64) {
 	center := (p + z2/(2*nf)) / denom
 	dist := z975 * math.Sqrt(p*(1-p)/nf+z2/(4*nf*nf)) / denom
 	return max(center-dist, 0), min(center+dist, 1)
+}
+
+// JSON is a trace's "outcome" in the JSON report: {"value", "success", "tokens"}, tokens left
+// out when the run recorded no usage.
+type JSON struct {
+	Value   float64 `json:"value"`
+	Success bool    `json:"success"`
+	Tokens  *int64  `json:"tokens,omitempty"`
+}
+
+// JSON returns r as a trace's "outcome", nil when r is not known.
+func (r Run) JSON() *JSON {
+	if !r.Known {
+		return nil
+	}
+	j := &JSON{Value: r.Value, Success: r.Success}
+	if r.Tokens >= 0 {
+		t := r.Tokens
+		j.Tokens = &t
+	}
+	return j
+}
+
+// RunOfJSON is the Run a report's "outcome" (nil: none) and the trace's tokens stand for.
+func RunOfJSON(j *JSON) Run {
+	if j == nil {
+		return Run{Tokens: -1}
+	}
+	r := Run{Known: true, Value: j.Value, Success: j.Success, Tokens: -1}
+	if j.Tokens != nil {
+		r.Tokens = *j.Tokens
+	}
+	return r
+}
+
+// Trace is a trace of the JSON report: its reliability result and its outcome.
+type Trace struct {
+	reliability.Result
+	Outcome *JSON `json:"outcome,omitempty"`
 }
