@@ -79,4 +79,3 @@ func runOf(runs []outcome.Run, i int) outcome.Run {
 	}
 	return outcome.Run{}
 }
-

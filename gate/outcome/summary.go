@@ -31,7 +31,9 @@ func RunOf(o trace.Outcome, u trace.Usage) Run {
 }
 
 // Set replaces r's outcome with o, keeping its tokens.
-func (r *Run) Set(o trace.Outcome) { r.Known, r.Value, r.IsBool, r.Success = o.Known, o.Value, o.IsBool, false }
+func (r *Run) Set(o trace.Outcome) {
+	r.Known, r.Value, r.IsBool, r.Success = o.Known, o.Value, o.IsBool, false
+}
 
 // Decide decides whether the run succeeded: a boolean as given, a number when at least
 // threshold.
