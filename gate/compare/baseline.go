@@ -409,6 +409,11 @@ type traceJSON struct {
 	Evidence []reliability.Evidence `json:"evidence"`
 	Task     json.RawMessage        `json:"task"`
 	Trial    json.RawMessage        `json:"trial"`
+	// Outcome is the run's own outcome (SPEC §15), absent when unknown.
+	Outcome *struct {
+		Value   float64 `json:"value"`
+		Success bool    `json:"success"`
+	} `json:"outcome"`
 }
 
 // trace reads one element of reliability.traces.
@@ -441,7 +446,11 @@ func (br *baselineReader) trace(i int) error {
 	rel := br.b.Reliability
 	rel.Add(reliability.Result{ID: *t.ID, File: t.File, Line: t.Line, Verdict: t.Verdict, Score: *t.Score, Signals: t.Signals, Evidence: t.Evidence})
 	if hasTask && hasTrial {
-		br.b.Trials = append(br.b.Trials, Trial{Task: task, Trial: trial, Verdict: t.Verdict})
+		tr := Trial{Task: task, Trial: trial, Verdict: t.Verdict}
+		if t.Outcome != nil {
+			tr.HasOutcome, tr.Succeeded = true, t.Outcome.Success
+		}
+		br.b.Trials = append(br.b.Trials, tr)
 	}
 	return nil
 }
