@@ -16,8 +16,11 @@ import (
 )
 
 // tauBenchRuns writes the ten real tau-bench airline runs to ws/evals/base.json, and to
-// ws/evals/head.json the same runs of which the first six (tasks 0 and 3) now loop: three
+// ws/evals/head.json the same runs of which the first eight (tasks 0, 3 and 4) now loop: three
 // identical failing get_reservation_details calls in a row after the user's first message.
+// Every run keeps its reward (0.0), so success by outcome is a second metric of the family,
+// unchanged, and the verdicts' regression must be significant at Holm's α/2: eight new
+// failures, none fixed, p = 2·0.5⁸ (six would give 0.031, not below 0.025).
 func tauBenchRuns(t *testing.T, ws string) {
 	t.Helper()
 	raw, err := os.ReadFile(refdata.Path(t, "transcripts/tau-bench-airline-sample.json"))
@@ -41,7 +44,7 @@ func tauBenchRuns(t *testing.T, ws string) {
 		}
 	}
 	write("base.json")
-	for _, r := range runs[:6] {
+	for _, r := range runs[:8] {
 		traj := r["traj"].([]any)
 		var loop []any
 		for j := range 3 {
@@ -118,7 +121,8 @@ func TestActionComparesWithTheBaseBranch(t *testing.T) {
 	if r.exit != 2 || r.outputs["verdict"] != "FAIL" {
 		t.Fatalf("PR run: exit %d verdict %q, want 2 FAIL\n%s%s", r.exit, r.outputs["verdict"], r.stdout, r.stderr)
 	}
-	want := map[string]string{"new-failures": "6", "regressions": "reliability", "baseline-sha": headSHA, "traces-failed": "7"}
+	want := map[string]string{"new-failures": "8", "regressions": "reliability", "baseline-sha": headSHA, "traces-failed": "9",
+		"success-rate": "0", "successes": "0"}
 	for k, v := range want {
 		if r.outputs[k] != v {
 			t.Errorf("output %s = %q, want %q", k, r.outputs[k], v)
@@ -148,7 +152,8 @@ func TestActionComparesWithTheBaseBranch(t *testing.T) {
 		t.Errorf("storage requests %+v, want one GET of /blob/501.zip without Authorization", sreqs)
 	}
 	body := e.Comments(pr)[0].Body
-	for _, s := range []string{"Compared with", "`" + headSHA[:7] + "`", "fail-on-regression"} {
+	for _, s := range []string{"Compared with", "`" + headSHA[:7] + "`", "fail-on-regression",
+		"| success: runs that succeeded by their outcomes (10 matched runs) | 0 of 10 | 0 of 10 | 0 new failures, 0 fixed ", "| McNemar p 1.0000 ", "| ➖ unchanged |"} {
 		if !strings.Contains(body, s) {
 			t.Errorf("the comment lacks %q:\n%s", s, body)
 		}

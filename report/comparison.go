@@ -141,6 +141,15 @@ func metricRows(c *compare.Comparison, esc func(string) string) []metricRow {
 			change, "McNemar " + orText(pValue(&r.Test)), outcomeLabel(&r.Test, esc),
 		})
 	}
+	if r := c.Success; r != nil {
+		rows = append(rows, metricRow{
+			"success: runs that succeeded by their outcomes (" + plural(r.Matched, "matched run", "matched runs") + ")",
+			fmt.Sprintf("%s of %s", count(r.BaseSuccesses), count(r.Matched)),
+			fmt.Sprintf("%s of %s", count(r.HeadSuccesses), count(r.Matched)),
+			fmt.Sprintf("%s, %s fixed", plural(r.NewFailures, "new failure", "new failures"), count(r.Fixed)),
+			"McNemar " + orText(pValue(&r.Test)), outcomeLabel(&r.Test, esc),
+		})
+	}
 	if r := c.Coherence; r != nil {
 		stat := pValue(&r.Test)
 		if r.CIDefined {
@@ -410,10 +419,16 @@ func (d *doc) writeChanges(b *strings.Builder, k int) {
 			plural(n, "FINAL flip", "FINAL flips"), count(len(c.Agreement.ShippedToRejected)), count(len(c.Agreement.RejectedToShipped)))
 		d.writeList(b, &d.flips, k)
 	}
+	if r := c.Success; r != nil {
+		d.writeSuccessChanges(b, r)
+	}
 	var lines []string
 	esc := func(s string) string { return EscapeCell(s) }
 	if r := c.Reliability; r != nil {
 		lines = append(lines, unitsLine("reliability", &r.Test, "trace", "traces", esc))
+	}
+	if r := c.Success; r != nil {
+		lines = append(lines, unitsLine("success", &r.Test, "run with an outcome", "runs with an outcome", esc))
 	}
 	if r := c.Coherence; r != nil {
 		lines = append(lines, unitsLine("coherence", &r.Test, "task", "tasks", esc))
@@ -435,6 +450,26 @@ func (d *doc) writeChanges(b *strings.Builder, k int) {
 		}
 		b.WriteString("- " + l + "\n")
 	}
+}
+
+// writeSuccessChanges writes the runs whose own outcome changed, and tokens per success of
+// both sides.
+func (d *doc) writeSuccessChanges(b *strings.Builder, r *compare.SuccessChange) {
+	if r.NewFailures > 0 {
+		fmt.Fprintf(b, "\n**%s by outcome** (succeeded in the baseline, failed now): %s.\n",
+			plural(r.NewFailures, "new failure", "new failures"), idList(r.NewFailureIDs, r.NewFailures, len(r.NewFailureIDs), EscapeCell))
+	}
+	if r.Fixed > 0 {
+		fmt.Fprintf(b, "\n**%s by outcome** (failed in the baseline, succeeded now): %s.\n",
+			plural(r.Fixed, "fixed run", "fixed runs"), idList(r.FixedIDs, r.Fixed, len(r.FixedIDs), EscapeCell))
+	}
+	tps := func(v *float64) string {
+		if v == nil {
+			return "unknown"
+		}
+		return num(*v)
+	}
+	fmt.Fprintf(b, "\nTokens per successful run: base %s, head %s.\n", tps(r.BaseTokensPerSuccess), tps(r.HeadTokensPerSuccess))
 }
 
 // writePassK writes pass^k of this run's repeated trials (SPEC §11), with the flaky tasks.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentgate/agentgate/gate/coherence"
 	"github.com/agentgate/agentgate/gate/input"
+	"github.com/agentgate/agentgate/gate/outcome"
 	"github.com/agentgate/agentgate/gate/profile"
 	"github.com/agentgate/agentgate/gate/reliability"
 	"github.com/agentgate/agentgate/gate/verdict"
@@ -58,6 +59,8 @@ type Run struct {
 	Agreement *Agreement
 	// Trials are the traces that carry a trial index (SPEC §11), for pass^k.
 	Trials []Trial
+	// Runs[i] is the outcome of Reliability.Traces[i] (SPEC §15); nil when no trace has one.
+	Runs []outcome.Run
 }
 
 // Agreement is what a comparison needs of the agreement section: the side's overall figures
@@ -410,10 +413,7 @@ type traceJSON struct {
 	Task     json.RawMessage        `json:"task"`
 	Trial    json.RawMessage        `json:"trial"`
 	// Outcome is the run's own outcome (SPEC §15), absent when unknown.
-	Outcome *struct {
-		Value   float64 `json:"value"`
-		Success bool    `json:"success"`
-	} `json:"outcome"`
+	Outcome *outcome.JSON `json:"outcome"`
 }
 
 // trace reads one element of reliability.traces.
@@ -444,6 +444,15 @@ func (br *baselineReader) trace(i int) error {
 		return bad("trial %s", err)
 	}
 	rel := br.b.Reliability
+	if t.Outcome != nil && br.b.Runs == nil {
+		br.b.Runs = make([]outcome.Run, len(rel.Traces), len(rel.Traces)+1)
+		for j := range br.b.Runs {
+			br.b.Runs[j] = outcome.RunOfJSON(nil)
+		}
+	}
+	if br.b.Runs != nil {
+		br.b.Runs = append(br.b.Runs, outcome.RunOfJSON(t.Outcome))
+	}
 	rel.Add(reliability.Result{ID: *t.ID, File: t.File, Line: t.Line, Verdict: t.Verdict, Score: *t.Score, Signals: t.Signals, Evidence: t.Evidence})
 	if hasTask && hasTrial {
 		tr := Trial{Task: task, Trial: trial, Verdict: t.Verdict}
