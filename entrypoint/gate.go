@@ -213,6 +213,7 @@ func reproduceCommand(c *gateConfig) string {
 	add("pairs", c.inputs.Pairs)
 	add("scholar", c.inputs.Scholar)
 	add("auditor", c.inputs.Auditor)
+	add("outcomes", c.inputs.Outcomes)
 	def := gate.DefaultThresholds()
 	t := c.options.Thresholds
 	num := func(flag string, v, d float64) {
@@ -226,6 +227,10 @@ func reproduceCommand(c *gateConfig) string {
 	num(gate.AbstainMax, t.AbstainMax, def.AbstainMax)
 	if t.MaxFailedTraces != def.MaxFailedTraces {
 		fmt.Fprintf(&b, " --%s %d", gate.MaxFailedTraces, t.MaxFailedTraces)
+	}
+	num(gate.SuccessThreshold, t.SuccessThreshold, def.SuccessThreshold)
+	if !math.IsNaN(t.SuccessRateMin) {
+		fmt.Fprintf(&b, " --%s %v", gate.SuccessRateMin, t.SuccessRateMin)
 	}
 	if c.baseline != "" && c.baseline != baselineAuto {
 		fmt.Fprintf(&b, " --baseline %s", shellQuote(c.baseline))

@@ -467,7 +467,7 @@ func (d *doc) writeSuccessChanges(b *strings.Builder, r *compare.SuccessChange) 
 		if v == nil {
 			return "unknown"
 		}
-		return num(*v)
+		return tokens(*v)
 	}
 	fmt.Fprintf(b, "\nTokens per successful run: base %s, head %s.\n", tps(r.BaseTokensPerSuccess), tps(r.HeadTokensPerSuccess))
 }

@@ -2,6 +2,8 @@ package report
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 
 	tw "github.com/olekukonko/tablewriter/tw"
@@ -29,11 +31,11 @@ func (d *doc) writeOutcomes(b *strings.Builder) {
 	fmt.Fprintf(b, "; %s without an outcome\n\n", plural(s.WithoutOutcome, "run", "runs"))
 	b.WriteString("A run's outcome is its harness's own verdict (reward, resolved, score); it is read, never inferred, and the evaluators' verdicts above are not changed by it.")
 	if t := s.TokensPerSuccess; t != nil {
-		fmt.Fprintf(b, " %s tokens per successful run (the tokens of every run with an outcome over the successes).", num(*t))
+		fmt.Fprintf(b, " %s tokens per successful run (the tokens of every run with an outcome over the successes).", tokens(*t))
 	}
 	b.WriteString("\n")
 	if s.Unmatched > 0 {
-		fmt.Fprintf(b, "\n%s in the outcomes input match no trace: %s.\n", plural(s.Unmatched, "outcome", "outcomes"),
+		fmt.Fprintf(b, "\n%s in the outcomes input %s no trace: %s.\n", plural(s.Unmatched, "outcome", "outcomes"), pluralWord(s.Unmatched, "matches", "match"),
 			idList(s.UnmatchedIDs, s.Unmatched, maxFailedRunsListed, EscapeCell))
 	}
 	if s.Failures > 0 {
@@ -73,3 +75,6 @@ func (d *doc) writeOutcomes(b *strings.Builder) {
 		writeTable(b, []column{{"signal", tw.AlignLeft}, {"flags failed runs", tw.AlignRight}, {"flags successful runs", tw.AlignRight}, {"precision", tw.AlignRight}}, rows)
 	}
 }
+
+// tokens writes a number of tokens to one decimal, without trailing zeros: "2651", "157.3".
+func tokens(v float64) string { return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64) }

@@ -104,79 +104,88 @@ func (p *placer) at(off int) input.Place {
 		p.pos.Advance(p.rec.Data[p.off:off])
 		p.off = off
 	}
-	e := p.rec.ErrorAt(0, "") // the record's own line and column
-	line, col := e.Line+p.pos.Line-1, p.pos.Col
-	if p.pos.Line == 1 {
-		col += e.Col - 1
+	line, col := p.rec.Line+p.pos.Line-1, p.pos.Col
+	if p.pos.Line == 1 && p.rec.Col > 1 {
+		col += p.rec.Col - 1 // the record starts inside its first line
 	}
 	return input.Place{File: p.rec.File, Line: line, Col: col}
 }
 
-// record reads one record of an outcomes file.
+// record reads one record of an outcomes file. The members of a JSONL outcome are gathered in
+// the one pass that also tells the record's kind.
 func (s *Set) record(rec input.Record) error {
 	data := rec.Data
 	start := jsonscan.SkipSpace(data, 0)
-	if err := jsonscan.Validate(data); err != nil {
+	invalid := func(err error) error {
 		if e, ok := err.(*jsonscan.Error); ok {
 			return rec.ErrorAt(e.Off, "invalid JSON: %s", e.Msg)
 		}
 		return rec.ErrorAt(0, "%v", err)
 	}
 	if k := jsonscan.KindOfValue(data); k != jsonscan.KindObject {
+		if err := jsonscan.Validate(data); err != nil {
+			return invalid(err)
+		}
 		return rec.ErrorAt(start, "%s", jsonscan.Expected(`an outcome: {"id", "reward" | "success"}, a SWE-bench report.json or a SWE-bench run summary`, k))
 	}
-	var id, summary bool
+	var l outcomeLine
+	l.idAt = -1
+	var summary bool
 	members := 0
-	jsonscan.EachMember(data, start, func(key []byte, _, _ int) error {
+	end, err := jsonscan.EachMember(data, start, func(key []byte, vs, ve int) error {
 		members++
 		switch {
 		case jsonscan.KeyIs(key, "id"):
-			id = true
+			l.id, l.idAt = data[vs:ve], vs
 		case jsonscan.KeyIs(key, "resolved_ids"):
 			summary = true
+		default:
+			for i, k := range trace.OutcomeKeys {
+				if jsonscan.KeyIs(key, k) {
+					l.vals[i], l.valAt[i] = data[vs:ve], vs
+				}
+			}
 		}
 		return nil
 	})
+	if err == nil && jsonscan.SkipSpace(data, end) < len(data) {
+		err = jsonscan.Validate(data) // says what follows the object
+	}
+	if err != nil {
+		return invalid(err)
+	}
 	switch {
 	case summary:
 		return s.summary(rec, start)
-	case id:
-		return s.line(rec, start)
+	case l.idAt >= 0:
+		return s.line(rec, start, &l)
 	case members == 0:
 		return rec.ErrorAt(start, `an empty object: expected an outcome {"id", "reward" | "success"} or a SWE-bench report`)
 	}
 	return s.instances(rec, start)
 }
 
+// outcomeLine is the members of {"id", "reward" | "success" | …} and where their values start.
+type outcomeLine struct {
+	id    []byte
+	idAt  int
+	vals  [len(trace.OutcomeKeys)][]byte
+	valAt [len(trace.OutcomeKeys)]int
+}
+
 // line reads {"id", "reward" | "success" | …}.
-func (s *Set) line(rec input.Record, start int) error {
-	var idRaw []byte
-	var idAt int
-	var vals [len(trace.OutcomeKeys)][]byte
-	var valAt [len(trace.OutcomeKeys)]int
-	jsonscan.EachMember(rec.Data, start, func(key []byte, vs, ve int) error {
-		if jsonscan.KeyIs(key, "id") {
-			idRaw, idAt = rec.Data[vs:ve], vs
-			return nil
-		}
-		for i, k := range trace.OutcomeKeys {
-			if jsonscan.KeyIs(key, k) {
-				vals[i], valAt[i] = rec.Data[vs:ve], vs
-			}
-		}
-		return nil
-	})
-	id, problem := idOf(idRaw)
+func (s *Set) line(rec input.Record, start int, l *outcomeLine) error {
+	id, problem := idOf(l.id)
 	if problem != "" {
-		return rec.ErrorAt(idAt, "%s", input.Field("id", problem))
+		return rec.ErrorAt(l.idAt, "%s", input.Field("id", problem))
 	}
-	for i, raw := range vals {
+	for i, raw := range l.vals {
 		if raw == nil {
 			continue
 		}
 		o, ok, problem := trace.ParseOutcome(raw, Source)
 		if problem != "" {
-			return rec.ErrorAt(valAt[i], "%s", input.Field(trace.OutcomeKeys[i], problem))
+			return rec.ErrorAt(l.valAt[i], "%s", input.Field(trace.OutcomeKeys[i], problem))
 		}
 		if ok {
 			return s.add(id, o, newPlacer(rec).at(start))
