@@ -207,9 +207,11 @@ func Merge(ctx context.Context, shards []Shard, in Inputs, o Options) (*Result, 
 		if err := res.evaluate(ctx, in, o); err != nil {
 			return nil, err
 		}
-		if err := res.readOutcomes(ctx, in.Outcomes); err != nil {
-			return nil, err
-		}
+	}
+	// Outcomes given to the merge are matched to all the merged traces, as one run matches
+	// them; a trace whose shard recorded no usage then has no tokens to count.
+	if err := res.readOutcomes(ctx, in.Outcomes); err != nil {
+		return nil, err
 	}
 	if err := res.conclude(o); err != nil {
 		return nil, err

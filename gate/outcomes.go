@@ -26,6 +26,12 @@ func (r *Result) readOutcomes(ctx context.Context, patterns []string) error {
 	if r.Reliability == nil {
 		return &UsageError{"outcomes were given without traces: outcomes are matched to traces by id, give the traces too"}
 	}
+	if len(r.Runs) != len(r.Reliability.Traces) { // merged shards without outcomes
+		r.Runs = make([]outcome.Run, len(r.Reliability.Traces))
+		for i := range r.Runs {
+			r.Runs[i] = outcome.RunOfJSON(nil)
+		}
+	}
 	for i := range r.Reliability.Traces {
 		if o, ok := set.Take(r.Reliability.Traces[i].ID); ok {
 			r.Runs[i].Set(o)
