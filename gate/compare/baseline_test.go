@@ -127,7 +127,7 @@ func TestReadBaselineOutcomes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []outcome.Run{{Tokens: -1}, {Known: true, Value: 1, Success: true, Tokens: 120}, {Known: true, Value: 0.25, Tokens: -1}}
+	want := []outcome.Run{{Tokens: -1}, {Known: true, Value: 1, Success: true, Decided: true, Tokens: 120}, {Known: true, Value: 0.25, Decided: true, Tokens: -1}}
 	if !slices.Equal(b.Runs, want) {
 		t.Errorf("runs %+v, want %+v", b.Runs, want)
 	}

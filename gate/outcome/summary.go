@@ -19,6 +19,9 @@ type Run struct {
 	Known   bool
 	IsBool  bool
 	Success bool
+	// Decided is true when Success was read as decided (from a report), not to be decided
+	// again from Value.
+	Decided bool
 }
 
 // RunOf is the Run of outcome o of a trace that used u, its success not yet decided.
@@ -32,13 +35,13 @@ func RunOf(o trace.Outcome, u trace.Usage) Run {
 
 // Set replaces r's outcome with o, keeping its tokens.
 func (r *Run) Set(o trace.Outcome) {
-	r.Known, r.Value, r.IsBool, r.Success = o.Known, o.Value, o.IsBool, false
+	r.Known, r.Value, r.IsBool, r.Success, r.Decided = o.Known, o.Value, o.IsBool, false, false
 }
 
 // Decide decides whether the run succeeded: a boolean as given, a number when at least
 // threshold.
 func (r *Run) Decide(threshold float64) {
-	if r.Known {
+	if r.Known && !r.Decided {
 		r.Success = trace.Outcome{Known: true, Value: r.Value, IsBool: r.IsBool}.Succeeded(threshold)
 	}
 }
@@ -194,7 +197,7 @@ func RunOfJSON(j *JSON) Run {
 	if j == nil {
 		return Run{Tokens: -1}
 	}
-	r := Run{Known: true, Value: j.Value, Success: j.Success, Tokens: -1}
+	r := Run{Known: true, Value: j.Value, Success: j.Success, Decided: true, Tokens: -1}
 	if j.Tokens != nil {
 		r.Tokens = *j.Tokens
 	}

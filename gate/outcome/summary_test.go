@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/agentgate/agentgate/gate/reliability"
+	"github.com/agentgate/agentgate/gate/trace"
 	"github.com/agentgate/agentgate/gate/verdict"
 )
 
@@ -78,5 +79,40 @@ func TestSummarize(t *testing.T) {
 	runs[3].Tokens = -1
 	if s := Summarize(traces, runs, DefaultThreshold, nil); s.TokensPerSuccess != nil {
 		t.Error("tokens per success with a run of unknown usage")
+	}
+}
+
+// TestRunDecide: a run read from a trace is decided at the threshold, a boolean as given; a
+// run read from a report keeps the success it was written with, whatever the threshold, until
+// an outcome replaces it.
+func TestRunDecide(t *testing.T) {
+	for _, c := range []struct {
+		o         trace.Outcome
+		threshold float64
+		want      bool
+	}{
+		{trace.Outcome{Known: true, Value: 1}, DefaultThreshold, true},
+		{trace.Outcome{Known: true, Value: 0.999999}, DefaultThreshold, true},
+		{trace.Outcome{Known: true, Value: 0.99999}, DefaultThreshold, false},
+		{trace.Outcome{Known: true, Value: 0.5}, 0.5, true},
+		{trace.Outcome{Known: true, Value: 1, IsBool: true}, 2, true},
+		{trace.Outcome{Known: true, Value: 0, IsBool: true}, -1, false},
+		{trace.Outcome{}, 0, false},
+	} {
+		r := RunOf(c.o, trace.Usage{Total: 5, Recorded: true})
+		r.Decide(c.threshold)
+		if r.Success != c.want || r.Tokens != 5 {
+			t.Errorf("%+v at %v: %+v, want success %v", c.o, c.threshold, r, c.want)
+		}
+	}
+	r := RunOfJSON(&JSON{Value: 0.5, Success: true})
+	r.Decide(DefaultThreshold)
+	if !r.Success || r.Tokens != -1 {
+		t.Errorf("a report's run decided again: %+v", r)
+	}
+	r.Set(trace.Outcome{Known: true, Value: 0.5})
+	r.Decide(DefaultThreshold)
+	if r.Success {
+		t.Errorf("a replaced outcome not decided: %+v", r)
 	}
 }
