@@ -395,6 +395,21 @@ func (d *doc) writePassKSideBySide(b *strings.Builder, p *compare.PassKCompariso
 	if len(p.Rows) > maxPassKRows {
 		b.WriteString("\nEvery k is in the JSON report.\n")
 	}
+	basis := func(q *compare.PassK) string {
+		if q != nil && q.OnOutcomes {
+			return "when its outcome succeeded"
+		}
+		return "when its verdict is not FAIL"
+	}
+	// Said when outcomes are used on either side (SPEC §15): without them the section above
+	// says what a pass is.
+	if p.Base != nil && p.Head != nil && (p.Base.OnOutcomes || p.Head.OnOutcomes) {
+		if bb, hb := basis(p.Base), basis(p.Head); bb == hb {
+			fmt.Fprintf(b, "\nA trial passes %s, on both sides.\n", bb)
+		} else {
+			fmt.Fprintf(b, "\nA trial passes %s in the baseline, %s in head: the two are not measured alike.\n", bb, hb)
+		}
+	}
 }
 
 // writeChanges writes the comparison's lists: new failures, fixed traces, FINAL flips (at most
