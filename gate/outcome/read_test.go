@@ -150,9 +150,8 @@ func TestReadScales(t *testing.T) {
 			}
 			return d
 		}
-		// Time is noisy under contention: a quadratic reader takes 16x, so 12x still tells.
-		if ds, dl := best(small), best(large); dl > 12*ds {
-			t.Errorf("%s: 4n outcomes took %v, n took %v: more than 12x", kind, dl, ds)
+		if ds, dl := best(small), best(large); dl > 6*ds {
+			t.Errorf("%s: 4n outcomes took %v, n took %v: more than 6x", kind, dl, ds)
 		}
 	}
 }
