@@ -103,6 +103,22 @@ type namedTest struct {
 	t    *Test
 }
 
+// Metric is a compared metric's name with its test.
+type Metric struct {
+	Name string
+	Test *Test
+}
+
+// Metrics returns the metrics compared, with their tests, in table order: what a renderer
+// needs to say of every metric (its direction, its power) without naming each.
+func (c *Comparison) Metrics() []Metric {
+	var out []Metric
+	for _, m := range c.tests() {
+		out = append(out, Metric{m.name, m.t})
+	}
+	return out
+}
+
 // tests returns the tests of the metrics compared, in table order.
 func (c *Comparison) tests() []namedTest {
 	var out []namedTest
