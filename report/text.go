@@ -42,6 +42,9 @@ func Text(w io.Writer, r *gate.Result) error {
 			switch {
 			case g.Skipped:
 				mark, value, status = "-", "n/a", "skipped"
+				if !g.Passed {
+					mark, status = "✗", "BREACHED (skipped, and fail-on-skipped is set)"
+				}
 				if g.Note != "" {
 					status += ": " + plain(g.Note, 0)
 				}
