@@ -197,13 +197,23 @@ func powerLine(metric string, t *compare.Test) string {
 		if p.SD == 0 {
 			return fmt.Sprintf("%s: with %s whose changes are all equal (sd 0), any mean change would be significant (%s)", metric, n, th)
 		}
+		pct := strconv.FormatFloat(100*p.Power, 'f', -1, 64)
+		if !p.Detectable {
+			return fmt.Sprintf("%s: with %s, no possible mean RCS change would be detected with %s%% power: it would take %s, more than RCS's range (paired t at the observed sd %s, %s)",
+				metric, n, pct, num(p.MinEffect), num(p.SD), th)
+		}
 		return fmt.Sprintf("%s: with %s, a mean RCS change of %s either way would be detected with %s%% power (paired t at the observed sd %s, %s)",
-			metric, n, num(p.MinEffect), strconv.FormatFloat(100*p.Power, 'f', -1, 64), num(p.SD), th)
+			metric, n, num(p.MinEffect), pct, num(p.SD), th)
 	case compare.PowerKappaZ:
+		pct := strconv.FormatFloat(100*p.Power, 'f', -1, 64)
+		if !p.Detectable {
+			return fmt.Sprintf("%s: no possible change in κ would be detected with %s%% power: it would take %s, more than κ's range (z-test at κ's standard errors, combined %s; %s)",
+				metric, pct, num(p.MinEffect), num(p.SE), th)
+		}
 		return fmt.Sprintf("%s: a change in κ of %s either way would be detected with %s%% power (z-test at κ's standard errors, combined %s; %s)",
-			metric, num(p.MinEffect), strconv.FormatFloat(100*p.Power, 'f', -1, 64), num(p.SE), th)
+			metric, num(p.MinEffect), pct, num(p.SE), th)
 	}
-	return fmt.Sprintf("%s: %s", metric, th)
+	return fmt.Sprintf("%s: no minimum detectable effect can be stated (%s)", metric, th) // κ's standard errors both 0
 }
 
 // powerLines returns the power line of each metric tested, in table order.

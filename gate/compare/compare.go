@@ -531,7 +531,7 @@ func compareCoherence(base, head []coherence.TaskResult, dup dupFunc) (*Coherenc
 	}
 	r.CI, r.CIDefined = s.ci, true
 	r.P, r.PDefined = s.p, true
-	r.detect = pairedTDetector(n, s.sd)
+	r.detect = pairedTDetector(n, s.sd, 1) // RCS lies in [0, 1]
 	return r, nil
 }
 

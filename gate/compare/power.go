@@ -44,8 +44,8 @@ type Power struct {
 	MinEffect float64 `json:"min_effect"`
 	// Power is the chance MinEffect is detected: 1 for McNemar, TargetPower for t and z.
 	Power float64 `json:"power"`
-	// Detectable is false when no outcome at this many matched units could be significant:
-	// McNemar needs more new failures than there are matched traces.
+	// Detectable is false when MinEffect cannot happen: McNemar needs more new failures than
+	// there are matched traces, or the mean change exceeds RCS's range (1) or Δκ κ's (2).
 	Detectable bool `json:"detectable"`
 	// SD is the sd of the paired differences the paired t test is solved at; SE is
 	// √(SE_head² + SE_base²) of the κ z-test. 0 for the other methods.
@@ -98,15 +98,16 @@ func mcnemarMinDiscordant(threshold float64) int {
 	return b
 }
 
-// pairedTDetector is the paired t test of n ≥ 2 differences with sample sd sd: the mean
-// change detected with TargetPower at the threshold, two-sided. With sd 0 every change of
-// the same size is significant, so it is 0.
-func pairedTDetector(n int, sd float64) detector {
+// pairedTDetector is the paired t test of n ≥ 2 differences with sample sd sd, whose mean
+// can move by at most maxChange: the mean change detected with TargetPower at the threshold,
+// two-sided. With sd 0 every change of the same size is significant, so it is 0.
+func pairedTDetector(n int, sd, maxChange float64) detector {
 	return func(threshold float64) *Power {
-		p := &Power{Threshold: threshold, Method: PowerPairedT, Power: TargetPower, Detectable: true, SD: sd}
+		p := &Power{Threshold: threshold, Method: PowerPairedT, Power: TargetPower, SD: sd}
 		if sd > 0 {
 			p.MinEffect = tEffectSize(n, threshold, TargetPower) * sd
 		}
+		p.Detectable = p.MinEffect <= maxChange
 		return p
 	}
 }
@@ -118,7 +119,7 @@ func pairedTDetector(n int, sd float64) detector {
 func kappaDetector(se float64) detector {
 	return func(threshold float64) *Power {
 		d := (normUpper(threshold/2) + normUpper(1-TargetPower)) * se
-		return &Power{Threshold: threshold, Method: PowerKappaZ, MinEffect: d, Power: TargetPower, Detectable: true, SE: se}
+		return &Power{Threshold: threshold, Method: PowerKappaZ, MinEffect: d, Power: TargetPower, Detectable: d <= 2, SE: se}
 	}
 }
 

@@ -98,6 +98,24 @@ func TestTEffectSize(t *testing.T) {
 	}
 }
 
+// A mean change or Δκ larger than the measure's range cannot be detected.
+func TestDetectable(t *testing.T) {
+	// d = 0.9960013714362282 at n = 10, α = 0.05 (TestTEffectSize).
+	if p := pairedTDetector(10, 1, 1)(0.05); !p.Detectable || !near(p.MinEffect, 0.9960013714362282, 1e-9) {
+		t.Errorf("sd 1: %+v, want detectable at 0.996", *p)
+	}
+	if p := pairedTDetector(10, 1.05, 1)(0.05); p.Detectable || !near(p.MinEffect, 1.05*0.9960013714362282, 1e-9) {
+		t.Errorf("sd 1.05: %+v, want not detectable at 1.0458", *p)
+	}
+	if p := pairedTDetector(10, 0, 1)(0.05); !p.Detectable || p.MinEffect != 0 {
+		t.Errorf("sd 0: %+v, want detectable at 0", *p)
+	}
+	// (z(0.025) + z(0.2))·0.75 = 2.1011889135847266 > 2 (scipy).
+	if p := kappaDetector(0.75)(0.05); p.Detectable || !near(p.MinEffect, 2.1011889135847266, 1e-13) {
+		t.Errorf("SE 0.75: %+v", *p)
+	}
+}
+
 func TestNormUpper(t *testing.T) {
 	for _, c := range []struct{ q, want float64 }{
 		{0.2, 0.8416212335729142},
