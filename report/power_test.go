@@ -37,3 +37,32 @@ func TestPowerLine(t *testing.T) {
 		}
 	}
 }
+
+// The outcome's words (SPEC §17): "unchanged" only when the estimate did not move.
+func TestOutcomeLabel(t *testing.T) {
+	esc := func(s string) string { return EscapeCell(s) }
+	for _, c := range []struct {
+		t    compare.Test
+		want string
+	}{
+		{compare.Test{Outcome: compare.Degraded, Direction: compare.Worse}, "❌ degraded"},
+		{compare.Test{Outcome: compare.Improved, Direction: compare.Better}, "✅ improved"},
+		{compare.Test{Outcome: compare.Unchanged, Direction: compare.Same, P: 1, AdjustedP: 1, InFamily: true}, "➖ unchanged"},
+		{compare.Test{Outcome: compare.Unchanged, Direction: compare.Worse, P: 0.03125, AdjustedP: 0.09375, InFamily: true},
+			"⚠️ worse, not significant (p 0.031, Holm 0.094)"},
+		{compare.Test{Outcome: compare.Unchanged, Direction: compare.Better, P: 0.0625, AdjustedP: 0.0625, InFamily: true},
+			"➖ better, not significant (p 0.062)"}, // a tie at three decimals: to even, as num rounds
+		{compare.Test{Outcome: compare.Unchanged, Direction: compare.Better, P: 0.0626, AdjustedP: 0.0626, InFamily: true}, "➖ better, not significant (p 0.063)"},
+		{compare.Test{Outcome: compare.Unchanged, Direction: compare.Worse, P: 0.0004, AdjustedP: 0.0012, InFamily: true},
+			"⚠️ worse, not significant (p < 0.001, Holm 0.001)"},
+		{compare.Test{Outcome: compare.Inconclusive, Direction: compare.Worse, Note: "4 matched, fewer than 10"},
+			"❔ worse, inconclusive: 4 matched, fewer than 10"},
+		{compare.Test{Outcome: compare.Inconclusive, Direction: compare.Same, Note: "κ is undefined in head"},
+			"❔ inconclusive: κ is undefined in head"},
+		{compare.Test{Outcome: "<b>odd</b>"}, "❔ &lt;b&gt;odd&lt;/b&gt;"},
+	} {
+		if got := outcomeLabel(&c.t, esc); got != c.want {
+			t.Errorf("%+v: got %q, want %q", c.t, got, c.want)
+		}
+	}
+}
