@@ -243,3 +243,11 @@ func TestDirection(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkTEffectSize: the power line of coherence costs one root of the noncentral t's
+// power, once a comparison.
+func BenchmarkTEffectSize(b *testing.B) {
+	for b.Loop() {
+		tEffectSize(1000, 0.05/3, 0.8)
+	}
+}
