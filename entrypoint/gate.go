@@ -78,6 +78,7 @@ func runGate(ctx context.Context, cmd string, args []string, stdout, stderr io.W
 	str(regressionAlpha, "family-wise significance level of the comparison, Holm's procedure (default 0.05)")
 	str(compare.PassKMin, "pass^k of repeated trials must be at least this (default: not gated)")
 	str(passK, "the k of pass-k-min (default 1)")
+	boolean(gate.FailOnSkipped, "a gate that was asked for and skipped (no baseline, too few trials for pass-k) breaches (default false)")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		if isHelp(err) {
@@ -130,7 +131,9 @@ func runGate(ctx context.Context, cmd string, args []string, stdout, stderr io.W
 	cfg.options.Source = reportSource(act != nil, getenv)
 	in := cfg.inputs
 	cfg.options.Source.Inputs = &in
-	cfg.options.Baseline = resolveBaseline(ctx, cfg, act)
+	if cfg.options.Baseline, err = resolveBaseline(ctx, cfg, act); err != nil {
+		return act.failRun(fail(stderr, err), err)
+	}
 	res, err := evaluate(ctx, cfg)
 	if err != nil {
 		return act.failRun(fail(stderr, err), err)
@@ -242,6 +245,9 @@ func reproduceCommand(c *gateConfig) string {
 	}
 	if co.PassK != dco.PassK {
 		fmt.Fprintf(&b, " --%s %d", passK, co.PassK)
+	}
+	if t.FailOnSkipped {
+		fmt.Fprintf(&b, " --%s", gate.FailOnSkipped)
 	}
 	if c.options.AllowUnmatched {
 		b.WriteString(" --allow-unmatched")

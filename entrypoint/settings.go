@@ -20,7 +20,7 @@ var settingKeys = []string{
 	"traces", "tasks", "pairs", "scholar", "auditor", "merge",
 	gate.CoherenceMin, gate.PAMin, gate.KappaMin, gate.AbstainMax, gate.MaxFailedTraces,
 	"baseline", "baseline-artifact", compare.FailOnRegression, compare.MaxNewFailures, regressionAlpha,
-	compare.PassKMin, passK,
+	compare.PassKMin, passK, gate.FailOnSkipped,
 	"allow-unmatched", "profile", "fail-on", "config", "json", "markdown", "junit",
 	"comment", "comment-mode", "github-token", "pr-number",
 }
@@ -107,6 +107,7 @@ type gateConfig struct {
 	junitPath string
 	// baseline is a JSON report's path, "auto" (the base branch's artifact) or empty.
 	baseline         string
+	baselineSource   string // the flag, input or config line baseline came from
 	baselineArtifact string
 	comment          bool
 	commentMode      string
@@ -159,11 +160,15 @@ func (s settings) gateConfig() (*gateConfig, error) {
 	if co.PassK, err = s.int(passK, def.Compare.PassK); err != nil {
 		return nil, err
 	}
+	if t.FailOnSkipped, err = s.bool(gate.FailOnSkipped, false); err != nil {
+		return nil, err
+	}
 	c.options.Compare = compare.DefaultOptions()
 	if c.options.Compare.Alpha, err = s.float(regressionAlpha, compare.DefaultAlpha); err != nil {
 		return nil, err
 	}
 	c.baseline = strings.TrimSpace(s.str("baseline"))
+	c.baselineSource = s["baseline"].source
 	c.baselineArtifact = cmp.Or(strings.TrimSpace(s.str("baseline-artifact")), defaultBaselineArtifact)
 	if c.options.AllowUnmatched, err = s.bool("allow-unmatched", false); err != nil {
 		return nil, err
