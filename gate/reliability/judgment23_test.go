@@ -74,11 +74,11 @@ func TestExitStatus(t *testing.T) {
 		text, want string
 	}{
 		{"exitcode: 1 (execution failed)\nCode output: Traceback (most recent call last):", "exitcode: 1"}, // AutoGen
-		{"<returncode>1</returncode>\n<output>\nFAILED tests/test_a.py\n</output>", "returncode>1"},         // mini-swe-agent
+		{"<returncode>1</returncode>\n<output>\nFAILED tests/test_a.py\n</output>", "returncode>1"},        // mini-swe-agent
 		{"Command exited with Unix exit code: 1. Output: grep: x: No such file", "exit code: 1"},
 		{"Command failed with exit code 2: npm test", "exit code 2"},
-		{"FAILED (failures=1)\n[Command finished with exit code 1]", "exit code 1"},                 // OpenHands
-		{"Exit code: 1\nWall time: 0.4 seconds\nOutput:\nboom", "Exit code: 1"},                    // Codex
+		{"FAILED (failures=1)\n[Command finished with exit code 1]", "exit code 1"}, // OpenHands
+		{"Exit code: 1\nWall time: 0.4 seconds\nOutput:\nboom", "Exit code: 1"},     // Codex
 		{"subprocess.CalledProcessError: Command '['make']' returned non-zero exit status 2.", "exit status 2"},
 		{`{"exit_code": 127, "stdout": "", "stderr": "sh: foo: not found"}`, `exit_code": 127`},
 		{"Process exited with code -1", "exited with code -1"},
