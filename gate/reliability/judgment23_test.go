@@ -447,3 +447,59 @@ func TestJudgmentCorrectedRetriesAndOneTool(t *testing.T) {
 		t.Errorf("default: tool_misuse %v %s; want 0 PASS%s", def.Signals.ToolMisuse, def.Verdict, evidenceTexts(def))
 	}
 }
+
+// miniSWERun is a mini-swe-agent run as a text-action reader reads it: each assistant
+// message's ```bash block is a call of the one tool, `bash`, and the next user message
+// ("<returncode>N</returncode>\n<output>…</output>", as mini-swe-agent writes observations) is
+// its result, which carries no success flag.
+func miniSWERun(steps ...[2]string) *trace.Trace {
+	tr := &trace.Trace{ID: "mini-swe-agent", Messages: []trace.Message{
+		msg("system", "You are a helpful assistant that can interact with a computer."),
+		msg("user", "<pr_description>Parsing fails on empty items.</pr_description>"),
+	}}
+	for i, s := range steps {
+		id := fmt.Sprintf("action-%d", len(tr.Messages))
+		tr.Messages = append(tr.Messages,
+			withCalls(msg("assistant", fmt.Sprintf("THOUGHT: step %d.\n\n```bash\n%s\n```", i, s[0])), call(id, "bash", `{"command":`+js(s[0])+`}`)),
+			withResults(msg("user", s[1]), trace.Result{CallID: id, HasID: true, Success: true, Content: s[1]}))
+	}
+	return tr
+}
+
+// Rules 1, 3 and 6 on a mini-swe-agent run: `grep` finding nothing and the reproduction
+// script failing exit with status 1, so those results are failures now; the run goes on and
+// every failure is followed by a successful `bash` call, so it passes as before. The same
+// run stuck on the script (the same failure four times, never fixed) is a loop: FAIL.
+func TestJudgmentMiniSWEAgentStatuses(t *testing.T) {
+	rc := func(code int, out string) string {
+		return fmt.Sprintf("<returncode>%d</returncode>\n<output>\n%s</output>", code, out)
+	}
+	clean := miniSWERun(
+		[2]string{"grep -rn 'def parse_items' src", rc(1, "")},
+		[2]string{"grep -rn 'parse_items' .", rc(0, "src/items.py:12:def parse_items(text):\n")},
+		[2]string{"python reproduce.py", rc(1, "Traceback (most recent call last):\n  File \"reproduce.py\", line 3\nIndexError: list index out of range\n")},
+		[2]string{"sed -i 's/parts\\[0\\]/parts[0] if parts else None/' src/items.py", rc(0, "")},
+		[2]string{"python reproduce.py", rc(0, "OK\n")},
+		[2]string{"echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && git add -A && git diff --cached", rc(0, "diff --git a/src/items.py b/src/items.py\n")},
+	)
+	ref, def := both(t, clean)
+	if ref.Verdict != verdict.Pass || def.Verdict != verdict.Pass || def.Signals.ToolMisuse != 0 || def.Signals.Loop != 0 {
+		t.Errorf("clean run: reference %s, default %s %+v; want PASS both%s", ref.Verdict, def.Verdict, def.Signals, evidenceTexts(def))
+	}
+
+	stuck := miniSWERun(
+		[2]string{"grep -rn 'parse_items' .", rc(0, "src/items.py:12:def parse_items(text):\n")},
+		[2]string{"python reproduce.py", rc(1, "IndexError: list index out of range\n")},
+		[2]string{"python reproduce.py", rc(1, "IndexError: list index out of range\n")},
+		[2]string{"python reproduce.py", rc(1, "IndexError: list index out of range\n")},
+		[2]string{"python reproduce.py", rc(1, "IndexError: list index out of range\n")},
+	)
+	ref, def = both(t, stuck)
+	if ref.Verdict == verdict.Fail {
+		t.Errorf("reference: %s; RS-1 reads no failure and only 4 identical calls ((4−2)/8)", ref.Verdict)
+	}
+	want := "`bash` sent 4 times in a row with identical arguments {\"command\":\"python reproduce.py\"}, failing every time with the same result: messages 4, 6, 8, 10"
+	if def.Verdict != verdict.Fail || def.Signals.Loop != 1 || !hasEvidence(def, SignalLoop, want) {
+		t.Errorf("stuck run: default %s loop %v; want FAIL 1 with %q%s", def.Verdict, def.Signals.Loop, want, evidenceTexts(def))
+	}
+}
