@@ -56,16 +56,15 @@ func crashIn(text string) (what, line string) {
 		}
 		return "a crash", tracebackMark
 	}
-	for from := 0; ; {
-		i := strings.Index(text[from:], errorMark)
-		if i < 0 {
-			return "", ""
-		}
-		i += from
-		if start := strings.LastIndexByte(text[:i], '\n') + 1; strings.TrimSpace(text[start:i]) == "" {
-			l, _, _ := strings.Cut(text[i:], "\n")
+	if !strings.Contains(text, errorMark) {
+		return "", ""
+	}
+	for rest := text; rest != ""; {
+		var l string
+		l, rest, _ = strings.Cut(rest, "\n")
+		if l = strings.TrimLeft(l, " \t"); strings.HasPrefix(l, errorMark) {
 			return "an unhandled error", strings.TrimRight(l, "\r")
 		}
-		from = i + len(errorMark)
 	}
+	return "", ""
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentgate/agentgate/gate/profile"
 	"github.com/agentgate/agentgate/gate/trace"
@@ -501,5 +502,42 @@ func TestJudgmentMiniSWEAgentStatuses(t *testing.T) {
 	want := "`bash` sent 4 times in a row with identical arguments {\"command\":\"python reproduce.py\"}, failing every time with the same result: messages 4, 6, 8, 10"
 	if def.Verdict != verdict.Fail || def.Signals.Loop != 1 || !hasEvidence(def, SignalLoop, want) {
 		t.Errorf("stuck run: default %s loop %v; want FAIL 1 with %q%s", def.Verdict, def.Signals.Loop, want, evidenceTexts(def))
+	}
+}
+
+// FuzzExitStatus checks that any text gives either no status or a piece of the text that
+// holds a digit other than 0, and never panics.
+func FuzzExitStatus(f *testing.F) {
+	f.Add("exitcode: 1 (execution failed)")
+	f.Add("<returncode>0</returncode>")
+	f.Add("exited with code -12")
+	f.Add(strings.Repeat("exit code ", 100) + "1")
+	f.Fuzz(func(t *testing.T, text string) {
+		s := exitStatus(text)
+		if s != "" && (!strings.Contains(text, s) || !strings.ContainsAny(s, "123456789")) {
+			t.Fatalf("exitStatus(%q) = %q", text, s)
+		}
+	})
+}
+
+// The new rules read hostile text in linear time: a 4 MB last message made of "Error
+// processing" and "Traceback" pieces without a newline, a 4 MB claim of external actions, and
+// a tool result of 4 MB of "exit code " without a number each take milliseconds; a quadratic
+// scan would take hours. The bound is wide for a busy machine.
+func TestJudgmentRulesStayLinear(t *testing.T) {
+	big := func(piece string) string { return strings.Repeat(piece, 4<<20/len(piece)) }
+	for name, tr := range map[string]*trace.Trace{
+		"error marks": {ID: "e", Messages: []trace.Message{msg("user", "go"), msg("assistant", big("xError processing"))}},
+		"claims":      {ID: "c", Messages: []trace.Message{msg("user", "go"), msg("assistant", big("I visited we found it on after "))}},
+		"statuses": {ID: "s", Messages: []trace.Message{msg("user", "go"),
+			withCalls(msg("assistant", ""), call("a", "bash", `{"cmd":"x"}`)),
+			withResults(msg("tool", ""), trace.Result{CallID: "a", HasID: true, Success: true, Content: big("exit code ")})}},
+	} {
+		start := time.Now()
+		r := Evaluate(tr, profile.Default)
+		if d := time.Since(start); d > 10*time.Second {
+			t.Errorf("%s: %v of CPU", name, d)
+		}
+		checkEvidence(t, r)
 	}
 }
