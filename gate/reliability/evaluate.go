@@ -342,7 +342,7 @@ type eval struct {
 	pairs       pairing
 	pairScratch pairScratch
 	resFailed   []bool // per result: whether it failed (see failed)
-	byStatus    int    // default profile: results failed by the exit status in their text
+	byStatus    []bool // default profile, per result: failed by the exit status in its text
 	scratch     []byte
 	texts       []msgText // per assistant message, see texts.go
 	similar     []int
@@ -417,15 +417,14 @@ func (e *eval) reset(t *trace.Trace, ref bool) {
 	e.pairs = pair(e.calls, e.results, e.pairs, &e.pairScratch)
 	e.resetTexts(len(e.assistant))
 	e.grouped, e.okLaterDone, e.fitDone = false, false, false
-	e.resFailed, e.byStatus = grow(e.resFailed, len(e.results)), 0
+	e.resFailed, e.byStatus = grow(e.resFailed, len(e.results)), grow(e.byStatus, len(e.results))
 	for k := range e.results {
 		r := e.results[k].res
 		switch {
 		case !r.Success:
 			e.resFailed[k] = true
 		case !ref && exitStatus(r.Content) != "":
-			e.resFailed[k] = true
-			e.byStatus++
+			e.resFailed[k], e.byStatus[k] = true, true
 		}
 	}
 }

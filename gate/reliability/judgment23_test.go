@@ -151,7 +151,7 @@ func TestJudgmentExitStatusInEveryFormat(t *testing.T) {
 			if ref.Signals.ToolMisuse != 0 || ref.Verdict != verdict.Pass {
 				t.Errorf("reference: tool_misuse %v %s; RS-1 reads only the flag: 0 PASS%s", ref.Signals.ToolMisuse, ref.Verdict, evidenceTexts(ref))
 			}
-			want := fmt.Sprintf("`run_tests` failed 3 of 3 times, 3 of them never recovered (no later success of the tool, or the same call sent again to fail alike): messages %d, %d, %d",
+			want := fmt.Sprintf("`run_tests` failed 3 of 3 times (3 by a non-zero exit status in the result text), 3 of them never recovered (no later success of the tool, or the same call sent again to fail alike): messages %d, %d, %d",
 				first, first+2, first+4)
 			if def.Signals.ToolMisuse != 1 || def.Verdict != verdict.Warn || !hasEvidence(def, SignalToolMisuse, want) {
 				t.Errorf("default: tool_misuse %v %s; want 1 WARN with %q%s", def.Signals.ToolMisuse, def.Verdict, want, evidenceTexts(def))

@@ -73,6 +73,9 @@ func (e *eval) misuse() (float64, []Evidence) {
 			text := fmt.Sprintf("%d of %d tool results failed: %s", len(failed), len(e.results), list)
 			if !e.ref {
 				text = fmt.Sprintf("%d of %d tool results failed and were never recovered: %s", len(failed), len(e.results), list)
+				if n := e.statusFailures(); n > 0 {
+					text += fmt.Sprintf(" (%d of the trace's failures read from a non-zero exit status in the result text)", n)
+				}
 				if recovered > 0 {
 					text += fmt.Sprintf(" (%d more failed and were recovered)", recovered)
 				}
@@ -86,9 +89,13 @@ func (e *eval) misuse() (float64, []Evidence) {
 					f = tf
 				}
 				fired = true
+				how := ""
+				if t.byStatus > 0 {
+					how = fmt.Sprintf(" (%d by a non-zero exit status in the result text)", t.byStatus)
+				}
 				rk.add(tf, Evidence{Signal: SignalToolMisuse,
-					Text: fmt.Sprintf("`%s` failed %d of %d times, %d of them never recovered (no later success of the tool, or the same call sent again to fail alike): %s",
-						t.tool, t.failed, t.results, len(t.failedAt), messages(t.failedAt)),
+					Text: fmt.Sprintf("`%s` failed %d of %d times%s, %d of them never recovered (no later success of the tool, or the same call sent again to fail alike): %s",
+						t.tool, t.failed, t.results, how, len(t.failedAt), messages(t.failedAt)),
 					Messages: keep(t.failedAt)})
 			}
 		}
@@ -340,10 +347,22 @@ func (e *eval) busiestTool(atLeast int) (string, []int) {
 	return e.tools[best], msgs
 }
 
+// statusFailures counts the results failed by a non-zero exit status in their text.
+func (e *eval) statusFailures() int {
+	n := 0
+	for _, b := range e.byStatus {
+		if b {
+			n++
+		}
+	}
+	return n
+}
+
 // toolFailures is the failure count of one tool's paired results.
 type toolFailures struct {
 	tool            string
 	results, failed int
+	byStatus        int   // failures read from an exit status in the result text
 	failedAt        []int // messages of the failed results the run never recovered from
 }
 
@@ -415,6 +434,9 @@ func (e *eval) failingTools(unrecovered []bool) []toolFailures {
 		if slot[t] == 0 {
 			out = append(out, toolFailures{tool: e.tools[t], results: results[t], failed: failed[t]})
 			slot[t] = len(out)
+		}
+		if e.byStatus[k] {
+			out[slot[t]-1].byStatus++
 		}
 		if unrecovered[k] {
 			o := &out[slot[t]-1]
