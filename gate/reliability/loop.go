@@ -28,12 +28,14 @@ import (
 // sets of characters, which puts most pairs of English sentences above 0.7.
 // Default: arguments are compared as JSON values (key order and 1 versus 1.0 do not matter);
 // messages are alike by the Jaccard index of their word 3-shingles (word sets for texts of
-// fewer than three words); and (a) also counts identical calls that keep failing: an identical
-// call that failed f ≥ 2 times gives min(1, (f−1)/3), so an agent that repeats the same failing
-// call four times is a loop, as in tau-bench airline task 9 trial 2. Two more factors of 1
-// count runs of repeats whatever share of the trace they are: three or more identical calls
-// in a row (no other call between) that all failed, and three or more identical assistant
-// turns in a row (same text, same calls, same results). Length alone (c) is capped
+// fewer than three words); (a) counts a repeated call only while its results repeat too
+// (a call whose result changed since its last repetition, or that an identical call later
+// turns into a success, is iteration: see repeatedCalls), and also counts identical calls
+// that keep failing alike: f ≥ 2 such failures give min(1, (f−1)/3), so an agent that repeats
+// the same failing call four times is a loop, as in tau-bench airline task 9 trial 2. Two
+// more factors of 1 count runs of repeats whatever share of the trace they are: three or more
+// identical calls in a row (no other call between) that all failed with the same result, and
+// three or more identical assistant turns in a row (same text, same calls, same results). Length alone (c) is capped
 // at 0.5: a long run that makes progress (a 150-step SWE-agent fix) is worth a look, not a
 // FAIL; a long run that really loops is caught by (a) or (b).
 func (e *eval) loop() (float64, []Evidence) {

@@ -33,13 +33,16 @@ var errorLike = []string{"error", "failed", "undefined", "null", "none", "nan"}
 // never for a key or a word inside a sentence. (b) does not count an empty string (an
 // optional field left empty, "address2": ""), reads Python dict literals as values, and
 // reports arguments that are neither JSON nor such a literal on their own, as not valid JSON.
-// (a) also takes the failure rate of each tool with three or more results, so that a tool
-// that keeps failing is not hidden behind calls that cannot fail (tau-bench's think and
-// calculate): when more than half of one tool's results are failures the run never
-// recovered from, the factor is min(1, 1.5·that share) if larger. A failure is recovered
-// when a later call of the same tool succeeds and the failed call is not sent again,
-// identical, to fail again (a lookup that fails on a wrong zip code and succeeds once the
-// user corrects it is the agent doing its job).
+// (a) counts only failures the run never recovered from (unrecoveredFailures: a failure is
+// recovered when a later call of the same tool succeeds, after any number of corrected
+// retries, unless the failed call was sent again, identical, to fail alike; a lookup that
+// fails on two wrong zip codes and succeeds once the user corrects them is the agent doing
+// its job), and also takes the failure rate of each tool with three or more results, so that
+// a tool that keeps failing is not hidden behind calls that cannot fail (tau-bench's think
+// and calculate): when more than half of one tool's results are unrecovered failures, the
+// factor is min(1, 1.5·that share) if larger. (c) needs two tools or more: an agent with one
+// tool (mini-swe-agent's bash) cannot favour it. A result also fails when its text reports a
+// non-zero exit status (exitstatus.go).
 func (e *eval) misuse() (float64, []Evidence) {
 	if len(e.t.Messages) == 0 || len(e.calls) == 0 {
 		return 0, nil
