@@ -8,7 +8,9 @@
 // thresholds and verdict rules but makes the detectors sound; every difference is listed in
 // the README and shown by a test in this package. Each signal lives in its own file
 // (hallucination.go, loop.go, misuse.go, cost.go); the pairing of results with calls is in
-// pair.go.
+// pair.go; the default profile's readings of text are in claims.go, external.go (claims of
+// external actions), exitstatus.go (failures written as text) and crash.go (a run that ends
+// in a traceback).
 package reliability
 
 import (
