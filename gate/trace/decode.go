@@ -232,7 +232,7 @@ func (d *decoder) decode(rec input.Record) (*Trace, error) {
 			return nil, err
 		}
 	}
-	if t.Usage, err = d.usage(jr); err != nil {
+	if t.Usage, t.PerCall, err = d.usage(jr); err != nil {
 		return nil, err
 	}
 	t.Task, t.Trial, t.HasTrial = taskTrial(jr)
@@ -846,9 +846,11 @@ func (d *decoder) blocks(b *builder, blocks []jsonBlock, i int) (string, error) 
 }
 
 // usage is the record-level usage when there is one (token_usage, else usage), else the sum
-// of the messages' usage. Every usage object is checked, used or not.
-func (d *decoder) usage(jr *jsonRecord) (Usage, error) {
+// of the messages' usage (and what the messages' calls were). Every usage object is checked,
+// used or not.
+func (d *decoder) usage(jr *jsonRecord) (Usage, CallUsage, error) {
 	var total Usage
+	var calls CallUsage
 	var fromRecord bool
 	for _, f := range [...]struct {
 		key string
@@ -856,7 +858,7 @@ func (d *decoder) usage(jr *jsonRecord) (Usage, error) {
 	}{{"token_usage", jr.TokenUsage}, {"usage", jr.Usage}} {
 		u, err := d.readUsage(f.u, jsonscan.PathOf(f.key))
 		if err != nil {
-			return total, err
+			return total, calls, err
 		}
 		if u.Recorded && !fromRecord {
 			total, fromRecord = u, true
@@ -873,17 +875,19 @@ func (d *decoder) usage(jr *jsonRecord) (Usage, error) {
 			}
 			u, err := d.readUsage(f.u, jsonscan.PathOf(d.key, i, f.key))
 			if err != nil {
-				return total, err
+				return total, calls, err
 			}
 			if !fromRecord {
 				total.Prompt = satAdd(total.Prompt, u.Prompt)
 				total.Completion = satAdd(total.Completion, u.Completion)
 				total.Total = satAdd(total.Total, u.Total)
 				total.Recorded = true
+				calls.Calls++
+				calls.MaxPrompt = max(calls.MaxPrompt, u.Prompt)
 			}
 		}
 	}
-	return total, nil
+	return total, calls, nil
 }
 
 // readUsage reads one usage object in OpenAI/RS-1 terms (prompt_tokens, completion_tokens,

@@ -441,11 +441,11 @@ func buildOTLP(file string, spans []*span) (*Trace, error) {
 			b.tool(call, s)
 		}
 	}
-	usage, err := otlpUsage(file, sorted)
+	usage, perCall, err := otlpUsage(file, sorted)
 	if err != nil {
 		return nil, err
 	}
-	return &Trace{ID: first.traceID, File: file, Line: first.line, Shape: ShapeOTLP, Messages: b.msgs, Usage: usage}, nil
+	return &Trace{ID: first.traceID, File: file, Line: first.line, Shape: ShapeOTLP, Messages: b.msgs, Usage: usage, PerCall: perCall}, nil
 }
 
 // otlpBuilder assembles a run's messages.
@@ -890,8 +890,8 @@ var (
 )
 
 // otlpUsage sums the token usage of the spans that report it, leaving out a span whose
-// descendants report usage too (it totals theirs).
-func otlpUsage(file string, spans []*span) (Usage, error) {
+// descendants report usage too (it totals theirs), and says how many spans it summed.
+func otlpUsage(file string, spans []*span) (Usage, CallUsage, error) {
 	type spanUsage struct {
 		prompt, completion, total int64
 		has                       bool
@@ -912,7 +912,7 @@ func otlpUsage(file string, spans []*span) (Usage, error) {
 				}
 				n, ok := tokenValue(x)
 				if !ok {
-					return Usage{}, s.attrErr(file, key, "must be a non-negative integer, got %s", textOf(x))
+					return Usage{}, CallUsage{}, s.attrErr(file, key, "must be a non-negative integer, got %s", textOf(x))
 				}
 				v[k], present[k] = n, true
 				break
@@ -942,15 +942,18 @@ func otlpUsage(file string, spans []*span) (Usage, error) {
 		}
 	}
 	var u Usage
+	var calls CallUsage
 	for i := range spans {
 		if us[i].has && !covered[i] {
 			u.Prompt = satAdd(u.Prompt, us[i].prompt)
 			u.Completion = satAdd(u.Completion, us[i].completion)
 			u.Total = satAdd(u.Total, us[i].total)
 			u.Recorded = true
+			calls.Calls++
+			calls.MaxPrompt = max(calls.MaxPrompt, us[i].prompt)
 		}
 	}
-	return u, nil
+	return u, calls, nil
 }
 
 // tokenValue reads a token count attribute: an integer, an integral double or a string of
