@@ -23,7 +23,7 @@ var errFallBack = errors.New("input: read again with encoding/json")
 // eachValue reads r as an array of records if its first byte that is not white space is '[',
 // and as a sequence of values otherwise, with the scanner (falling back on encoding/json).
 func eachValue(name string, r io.Reader, fn func(Record) error) error {
-	src := newSource(r)
+	src := newSource(name, r)
 	layout, err := src.detect(name)
 	if err != nil {
 		return err
@@ -45,6 +45,9 @@ func eachScanned(name string, src *source, seq bool, fn func(Record) error) erro
 	})
 	if err != errFallBack {
 		return err
+	}
+	if stopsReading(src.failed) {
+		return readError(name, 0, src.failed) // an input over its limit: reading again meets it again
 	}
 	if err := src.rewind(); err != nil {
 		return &Error{File: name, Msg: "read error: " + err.Error()}

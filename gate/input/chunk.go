@@ -3,7 +3,6 @@ package input
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"unicode/utf8"
 )
@@ -228,5 +227,5 @@ func (cr *ChunkReader) finalErr() error {
 	if cr.err == nil || errors.Is(cr.err, io.EOF) {
 		return io.EOF
 	}
-	return &Error{File: cr.name, Line: cr.line, Msg: fmt.Sprintf("read error: %v", cr.err)}
+	return readError(cr.name, cr.line, cr.err)
 }

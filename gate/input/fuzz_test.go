@@ -22,7 +22,7 @@ func FuzzEach(f *testing.F) {
 		if lines {
 			name = "f.jsonl"
 		}
-		layout, err := newSource(strings.NewReader(text)).detect(name)
+		layout, err := newSource(name, strings.NewReader(text)).detect(name)
 		if err != nil {
 			t.Fatal(err)
 		}
