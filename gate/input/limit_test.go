@@ -149,24 +149,33 @@ func TestMaxInputBytes(t *testing.T) {
 	}
 }
 
-// TestMaxRecordWhileRead: a line longer than MaxRecord is refused once it passes the limit,
-// with about MaxRecord bytes of memory: before, the line's buffer grew by doubling and a line
-// of 1 GB held 385 MB of heap (798 MB resident) before its error. The ratio check is off (a
-// limit set by the user) so that only the record limit stops it.
+// TestMaxRecordWhileRead: a record longer than MaxRecord is refused once it passes the limit,
+// with about MaxRecord bytes of memory, in every layout: before, the buffer grew by doubling
+// and a line of 1 GB held 385 MB of heap (798 MB resident) before its error. The ratio check
+// is off (a limit set by the user) so that only the record limit stops these.
 func TestMaxRecordWhileRead(t *testing.T) {
 	setMaxInputBytes(t, 2<<30)
-	path := filepath.Join(t.TempDir(), "line.jsonl.gz")
-	writeBomb(t, path, "{}\n"+`{"a": "`, 'x', 1<<30, `"}`)
-	var err error
-	n := 0
-	took, alloc := cost(func() { err = Each(path, func(Record) error { n++; return nil }) })
-	if want := path + ":2:1: record too large: longer than 256 MiB, the most a record may hold"; err == nil || err.Error() != want || n != 1 {
-		t.Errorf("got %v after %d records\nwant %s after 1", err, n, want)
+	for _, c := range []struct{ name, file, head, tail, at string }{
+		{"line", "line.jsonl.gz", "{}\n" + `{"a": "`, `"}`, "2:1"},
+		{"array element", "array.json.gz", "[{},\n" + `{"a": "`, `"}]`, "2:1"},
+		{"array of a string", "strings.json.gz", "[{},\n \"", `"]`, "2:2"},
+		{"pretty values", "values.json.gz", "{\n}\n" + `{"a": "`, `"}`, "3:1"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), c.file)
+			writeBomb(t, path, c.head, 'x', 1<<30, c.tail)
+			var err error
+			n := 0
+			took, alloc := cost(func() { err = Each(path, func(Record) error { n++; return nil }) })
+			if want := path + ":" + c.at + ": record too large: longer than 256 MiB, the most a record may hold"; err == nil || err.Error() != want || n != 1 {
+				t.Errorf("got %v after %d records\nwant %s after 1", err, n, want)
+			}
+			if took > 2*time.Second || alloc > 300<<20 {
+				t.Errorf("took %v and allocated %d MiB; want at most 2 s and 300 MiB", took, alloc>>20)
+			}
+			t.Logf("%v, %d MiB allocated", took, alloc>>20)
+		})
 	}
-	if took > 2*time.Second || alloc > 300<<20 {
-		t.Errorf("took %v and allocated %d MiB; want at most 2 s and 300 MiB", took, alloc>>20)
-	}
-	t.Logf("%v, %d MiB allocated", took, alloc>>20)
 }
 
 func TestSizeText(t *testing.T) {
@@ -178,5 +187,35 @@ func TestSizeText(t *testing.T) {
 	var e *Error
 	if !errors.As(readError("f", 3, io.ErrUnexpectedEOF), &e) || e.Error() != "f:3: read error: unexpected EOF" {
 		t.Errorf("readError = %v", e)
+	}
+}
+
+// TestLongValues: values longer than the window reads a long value in blocks (longValue) are
+// delivered whole and where they start, as encoding/json (eachValueStream) reads them: a long
+// string, a long object of small ones (a closing brace in every block), a long number, and a
+// record after each.
+func TestLongValues(t *testing.T) {
+	long := strings.Repeat("x", 9<<20)
+	objects := strings.Repeat(`{"b": 1}, `, 1<<20)
+	number := "1" + strings.Repeat("0", 5<<20)
+	for _, text := range []string{
+		`[{"a": "` + long + `"}, {"a": "` + long + `"},` + "\n" + ` {}]`,
+		`[{"a": [` + objects + `{}]}, {"a": [` + objects + `{}]},` + "\n" + ` {}]`,
+		`[` + number + `, ` + number + ", \n{}]",
+		`"` + long + `" ` + number + "\n" + `{"a": [` + objects + `{}]} {}`,
+	} {
+		var want, got []string
+		collect := func(out *[]string) func(Record) error {
+			return func(r Record) error {
+				*out = append(*out, fmt.Sprintf("%d:%d %d %.20s", r.Line, r.Col, len(r.Data), r.Data))
+				return nil
+			}
+		}
+		if err := eachValueStream("a.json", strings.NewReader(text), collect(&want)); err != nil {
+			t.Fatal(err)
+		}
+		if err := eachValue("a.json", strings.NewReader(text), collect(&got)); err != nil || strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("%.20q:\n got %q (%v)\nwant %q", text, got, err, want)
+		}
 	}
 }
