@@ -129,7 +129,7 @@ func (a *arrayReader) readFull(b []byte) int {
 }
 
 // longValue is the length past which a value still unfinished is read on by fillLong.
-const longValue = 4 << 20
+var longValue = 4 << 20 // a variable so that tests can lower it
 
 // fillLong is fill for a long value that starts at buf[keep] and has not ended in the window.
 // It reads on in blocks and joins them to the window only once a block holds a byte that can
