@@ -37,9 +37,6 @@ func SetMaxInputBytes(n int64) {
 	maxInputBytes, checkRatio = n, false
 }
 
-// MaxInputBytes returns the most bytes one input may hold after decompression.
-func MaxInputBytes() int64 { return maxInputBytes }
-
 // LimitedReader reads the content of one input, counting every byte it returns, white space
 // included, and fails with an *Error naming the input once they pass the limit on inputs
 // (SetMaxInputBytes), or once a compressed input expands more than 100 times past its first
