@@ -141,11 +141,11 @@ func TestMaxInputBytes(t *testing.T) {
 	}
 	// set by the user, the limit replaces the ratio check
 	setMaxInputBytes(t, 2<<30)
-	path := filepath.Join(dir, "sparse.jsonl.gz")
-	writeBomb(t, path, "", '\n', 70<<20, record)
+	path := filepath.Join(dir, "sparse.json.gz")
+	writeBomb(t, path, "", ' ', 70<<20, record)
 	n := 0
 	if err := Each(path, func(Record) error { n++; return nil }); err != nil || n != 1 {
-		t.Errorf("70 MiB of newlines then a record, with max-input-bytes 2 GiB: %d records, %v", n, err)
+		t.Errorf("70 MiB of spaces then a record, with max-input-bytes 2 GiB: %d records, %v", n, err)
 	}
 }
 
@@ -190,14 +190,16 @@ func TestSizeText(t *testing.T) {
 	}
 }
 
-// TestLongValues: values longer than the window reads a long value in blocks (longValue) are
+// TestLongValues: values longer than the length past which they are read in blocks are
 // delivered whole and where they start, as encoding/json (eachValueStream) reads them: a long
 // string, a long object of small ones (a closing brace in every block), a long number, and a
 // record after each.
 func TestLongValues(t *testing.T) {
-	long := strings.Repeat("x", 9<<20)
-	objects := strings.Repeat(`{"b": 1}, `, 1<<20)
-	number := "1" + strings.Repeat("0", 5<<20)
+	defer func(old int) { longValue = old }(longValue)
+	longValue = 16 << 10
+	long := strings.Repeat("x", 600<<10)
+	objects := strings.Repeat(`{"b": 1}, `, 60<<10)
+	number := "1" + strings.Repeat("0", 300<<10)
 	for _, text := range []string{
 		`[{"a": "` + long + `"}, {"a": "` + long + `"},` + "\n" + ` {}]`,
 		`[{"a": [` + objects + `{}]}, {"a": [` + objects + `{}]},` + "\n" + ` {}]`,
