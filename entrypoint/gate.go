@@ -79,6 +79,7 @@ func runGate(ctx context.Context, cmd string, args []string, stdout, stderr io.W
 	str(compare.PassKMin, "pass^k of repeated trials must be at least this (default: not gated)")
 	str(passK, "the k of pass-k-min (default 1)")
 	boolean(gate.FailOnSkipped, "a gate that was asked for and skipped (no baseline, too few trials for pass-k) breaches (default false)")
+	str(maxInputBytes, "the most bytes one input file may hold after decompression, as 1073741824 or 2GiB (default 1GiB, with compressed files also stopped past 64 MiB once they expand 100 times)")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		if isHelp(err) {
@@ -127,6 +128,7 @@ func runGate(ctx context.Context, cmd string, args []string, stdout, stderr io.W
 	if err != nil {
 		return act.failRun(fail(stderr, err), err)
 	}
+	input.SetMaxInputBytes(cfg.maxInputBytes)
 
 	cfg.options.Source = reportSource(act != nil, getenv)
 	in := cfg.inputs
@@ -257,6 +259,9 @@ func reproduceCommand(c *gateConfig) string {
 	}
 	if c.options.FailOn != gate.FailOnFail {
 		fmt.Fprintf(&b, " --fail-on %s", c.options.FailOn)
+	}
+	if c.maxInputBytes > 0 {
+		fmt.Fprintf(&b, " --%s %d", maxInputBytes, c.maxInputBytes)
 	}
 	return b.String()
 }

@@ -23,7 +23,11 @@ var settingKeys = []string{
 	compare.PassKMin, passK, gate.FailOnSkipped,
 	"allow-unmatched", "profile", "fail-on", "config", "json", "markdown", "junit",
 	"comment", "comment-mode", "github-token", "pr-number",
+	maxInputBytes,
 }
+
+// maxInputBytes is the setting of the most bytes one input may hold after decompression.
+const maxInputBytes = "max-input-bytes"
 
 // The settings of the comparison that are not gates.
 const (
@@ -113,6 +117,8 @@ type gateConfig struct {
 	commentMode      string
 	token            string
 	prNumber         string
+	// maxInputBytes is the most bytes one input may expand to; 0: input's default
+	maxInputBytes int64
 }
 
 func (s settings) gateConfig() (*gateConfig, error) {
@@ -182,6 +188,9 @@ func (s settings) gateConfig() (*gateConfig, error) {
 	if c.comment, err = s.bool("comment", true); err != nil {
 		return nil, err
 	}
+	if c.maxInputBytes, err = s.size(maxInputBytes); err != nil {
+		return nil, err
+	}
 	switch c.commentMode = strings.TrimSpace(s.str("comment-mode")); c.commentMode {
 	case "":
 		c.commentMode = "update"
@@ -190,4 +199,31 @@ func (s settings) gateConfig() (*gateConfig, error) {
 		return nil, &gate.UsageError{Msg: fmt.Sprintf("%s: unknown comment-mode %q: want \"update\" or \"recreate\"", s["comment-mode"].source, c.commentMode)}
 	}
 	return c, nil
+}
+
+// size reads a number of bytes, written whole or with a binary unit (KiB, MiB, GiB, also K,
+// M, G): 0 when the setting is not given.
+func (s settings) size(key string) (int64, error) {
+	v, ok := s[key]
+	text := strings.TrimSpace(v.value)
+	if !ok || text == "" {
+		return 0, nil
+	}
+	digits := strings.TrimRightFunc(text, func(r rune) bool { return r < '0' || r > '9' })
+	shift := -1
+	switch strings.ToLower(strings.TrimSpace(text[len(digits):])) {
+	case "", "b":
+		shift = 0
+	case "k", "kib":
+		shift = 10
+	case "m", "mib":
+		shift = 20
+	case "g", "gib":
+		shift = 30
+	}
+	n, err := strconv.ParseInt(digits, 10, 64)
+	if err != nil || shift < 0 || n <= 0 || n > math.MaxInt64>>shift {
+		return 0, &gate.UsageError{Msg: fmt.Sprintf("%s: %q is not a size: want a positive number of bytes, as 1073741824 or 1GiB", v.source, v.value)}
+	}
+	return n << shift, nil
 }

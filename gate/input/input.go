@@ -99,7 +99,7 @@ func EachReader(name string, r io.Reader, fn func(Record) error) error {
 	if f, ok := r.(*File); ok {
 		src, layout = f.src, f.layout
 	} else {
-		src = newSource(r)
+		src = newSource(name, r)
 		var err error
 		if layout, err = src.detect(name); err != nil {
 			return err
@@ -176,7 +176,7 @@ func invalidUTF8(name string, line, startCol int, data []byte) *Error {
 // eachValueStream reads r as eachValue does, with encoding/json alone: the reference the
 // scanner is tested against.
 func eachValueStream(name string, r io.Reader, fn func(Record) error) error {
-	src := newSource(r)
+	src := newSource(name, r)
 	layout, err := src.detect(name)
 	if err != nil {
 		return err
@@ -383,7 +383,7 @@ func (t *lineTracker) failure(name string, err error, from int64, at grammarStat
 			return invalidUTF8(name, line, col, t.win[off:]) // the Decoder lets such bytes pass
 		}
 	case t.err != nil:
-		return &Error{File: name, Line: line, Msg: fmt.Sprintf("read error: %v", t.err)}
+		return readError(name, line, t.err)
 	case problem == nil:
 		// the Decoder failed on what jsonscan accepts, which the fuzz tests say does not
 		// happen; never let it pass all the same

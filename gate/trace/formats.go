@@ -141,11 +141,21 @@ func readDocument(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := readBounded(f, maxDocument) // decompressed, without a BOM: input.Open sees to both
+	data, err := readBounded(f, maxDocument) // decompressed, bounded, without a BOM: input.Open sees to all three
 	if err != nil {
-		return nil, &input.Error{File: path, Msg: err.Error()}
+		return nil, docError(path, err)
 	}
 	return data, nil
+}
+
+// docError is the *input.Error for a document (or archive member) that could not be read:
+// an input over its limit as the input.LimitedReader said it, anything else named here.
+func docError(name string, err error) *input.Error {
+	var e *input.Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return &input.Error{File: name, Msg: err.Error()}
 }
 
 // errTooLarge says a document passed maxDocument.
