@@ -99,9 +99,16 @@ func runGate(ctx context.Context, cmd string, args []string, stdout, stderr io.W
 		return fail(stderr, fmt.Errorf("gate takes no arguments, got %q: name input files with --traces, --tasks, --pairs or --scholar/--auditor", pos[0]))
 	}
 
+	// Everything written from here on goes through red, which learns the token's values as
+	// they are masked (SPEC §13).
+	red := &redactor{}
+	rout, rerr := red.Writer(stdout), red.Writer(stderr)
+	defer rerr.Flush()
+	defer rout.Flush()
+	stdout, stderr = rout, rerr
 	var act *actionEnv
 	if getenv("GITHUB_ACTIONS") == "true" {
-		act = newActionEnv(getenv, stdout)
+		act = newActionEnv(getenv, stdout, red)
 	}
 	merged := settings{}
 	var inputs map[string]setting
@@ -115,6 +122,7 @@ func runGate(ctx context.Context, cmd string, args []string, stdout, stderr io.W
 	if cfgPath.value != "" {
 		fromFile, secrets, err := readConfig(cfgPath.value)
 		act.mask(secrets) // before anything is printed, the error included
+		red.add(secrets...)
 		if err != nil {
 			return act.failRun(fail(stderr, err), err)
 		}
@@ -139,18 +147,18 @@ func runGate(ctx context.Context, cmd string, args []string, stdout, stderr io.W
 		return fail(stderr, err)
 	}
 	if cfg.jsonPath != "" {
-		if err := writeReportFile(cfg.jsonPath, func(w io.Writer) error { return report.JSON(w, res) }); err != nil {
+		if err := writeReportFile(cfg.jsonPath, red.report(func(w io.Writer) error { return report.JSON(w, res) })); err != nil {
 			return fail(stderr, err)
 		}
 	}
 	if cfg.mdPath != "" {
 		md := report.Markdown(res, report.Options{Reproduce: reproduceCommand(cfg), MaxBytes: -1})
-		if err := writeReportFile(cfg.mdPath, func(w io.Writer) error { _, err := io.WriteString(w, md); return err }); err != nil {
+		if err := writeReportFile(cfg.mdPath, red.report(func(w io.Writer) error { _, err := io.WriteString(w, md); return err })); err != nil {
 			return fail(stderr, err)
 		}
 	}
 	if cfg.junitPath != "" {
-		if err := writeReportFile(cfg.junitPath, func(w io.Writer) error { return report.JUnit(w, res) }); err != nil {
+		if err := writeReportFile(cfg.junitPath, red.report(func(w io.Writer) error { return report.JUnit(w, res) })); err != nil {
 			return fail(stderr, err)
 		}
 	}
