@@ -134,6 +134,9 @@ func runGate(ctx context.Context, cmd string, args []string, stdout, stderr io.W
 	if err != nil {
 		return act.failRun(fail(stderr, err), err)
 	}
+	if err := checkOutputs(merged); err != nil {
+		return act.failRun(fail(stderr, err), err)
+	}
 
 	cfg.options.Source = reportSource(act != nil, getenv)
 	in := cfg.inputs
