@@ -95,6 +95,8 @@ func runGate(ctx context.Context, cmd string, args []string, stdout, stderr io.W
 			}
 			flags["merge"] = setting{p, "merge's arguments"}
 		}
+	case len(pos) > 0 && expandedGlob(pos[0]) && flagBefore(args, pos[0]) != "":
+		return fail(stderr, fmt.Errorf("gate takes no arguments, got %q: it looks like a file your shell expanded from an unquoted pattern; quote the pattern so that agentgate expands it, as in %s 'runs/**/*.jsonl'", pos[0], flagBefore(args, pos[0])))
 	case len(pos) > 0:
 		return fail(stderr, fmt.Errorf("gate takes no arguments, got %q: name input files with --traces, --tasks, --pairs or --scholar/--auditor", pos[0]))
 	}
@@ -144,6 +146,7 @@ func runGate(ctx context.Context, cmd string, args []string, stdout, stderr io.W
 	cfg.options.Baseline = resolveBaseline(ctx, cfg, act)
 	res, err := evaluate(ctx, cfg)
 	if err != nil {
+		err = explainKind(err, cfg, act != nil)
 		return act.failRun(fail(stderr, err), err)
 	}
 	if err := report.Text(stdout, res); err != nil {

@@ -66,7 +66,6 @@ func TestLayoutByContent(t *testing.T) {
 		// (it was "unexpected end of input in an object" at 1:2)
 		{"pretty object in .jsonl", "a.jsonl", "{\n  \"a\": [1,\n 2]\n}\n", "1:1 {\n  \"a\": [1,\n 2]\n}"},
 		{"two pretty objects in .ndjson", "a.ndjson", "{\n \"a\": 1\n}\n{\n \"b\": 2\n}", "1:1 {\n \"a\": 1\n} | 4:1 {\n \"b\": 2\n}"},
-		{"values sharing a line in .jsonl", "a.jsonl", `{"a":1} {"b":2}` + "\n" + `{"c":3}`, `1:1 {"a":1} | 1:9 {"b":2} | 2:1 {"c":3}`},
 		{"BOM before a pretty object in .JSONL", "a.JSONL", "\xef\xbb\xbf{\n\"a\": 1}", "1:1 {\n\"a\": 1}"},
 	}
 	for _, c := range cases {
@@ -125,7 +124,7 @@ func TestOpenLayoutJSONL(t *testing.T) {
 		{"a.jsonl", "{}\n{}\n", Lines},
 		{"a.jsonl", "{\n}\n", Values},
 		{"a.ndjson", "{\"a\":\n 1}", Values},
-		{"a.jsonl", "{} {}\n", Values},
+		{"a.jsonl", "{} {}\n", Lines},
 		{"a.jsonl", "{\"a\": nope}\n{}\n", Lines},
 		{"a.jsonl", "{\"a\" 1,\n}\n", Lines},
 		{"a.json", "{\"a\": nope}\n{}\n", Values},
