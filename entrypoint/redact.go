@@ -43,6 +43,13 @@ func (r *redactor) add(secrets ...string) {
 	slices.SortStableFunc(r.secrets, func(a, b string) int { return len(b) - len(a) })
 }
 
+// any reports whether there is a secret to redact.
+func (r *redactor) any() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.secrets) > 0
+}
+
 // String is s with every secret replaced by ***.
 func (r *redactor) String(s string) string {
 	r.mu.Lock()
@@ -102,6 +109,9 @@ type redactWriter struct {
 func (rw *redactWriter) Write(p []byte) (int, error) {
 	rw.mu.Lock()
 	defer rw.mu.Unlock()
+	if len(rw.pending) == 0 && !rw.r.any() {
+		return rw.w.Write(p) // nothing to redact (yet): as written
+	}
 	i := bytes.LastIndexByte(p, '\n')
 	if i < 0 {
 		rw.pending = append(rw.pending, p...)

@@ -106,3 +106,24 @@ func TestTokenInTraceDataRedactedFromReports(t *testing.T) {
 		}
 	}
 }
+
+// The report writers write in chunks that may cut a token in two: the redactor still finds it,
+// and writes everything, the last partial line at Flush.
+func TestRedactWriterAcrossWrites(t *testing.T) {
+	r := &redactor{}
+	r.add("ghs_abcdefghijklmnopqrstuvwxyz", "x", "")
+	var b strings.Builder
+	w := r.Writer(&b)
+	text := "id ghs_abcdefghijklmnopqrstuvwxyz here\n\"ghs_abcdefghijklmnopqrstuvwxyz\", x\nlast ghs_abcdefghijklmnopqrstuvwxyz"
+	for i := 0; i < len(text); i += 7 {
+		if _, err := w.Write([]byte(text[i:min(i+7, len(text))])); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if want := "id *** here\n\"***\", x\nlast ***"; b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
+	}
+}
