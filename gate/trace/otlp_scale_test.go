@@ -3,6 +3,7 @@ package trace
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -82,10 +83,12 @@ func readOTLPShape(tb testing.TB, shape string, n int, data []byte) {
 	}
 }
 
-// cost is the CPU time (or, where there is none, the wall time) fn takes, the least of runs.
+// cost is the CPU time (or, where there is none, the wall time) fn takes, the least of five
+// runs, each after a collection so that none pays for the garbage of another.
 func cost(fn func()) time.Duration {
 	best := time.Duration(-1)
-	for r := 0; r < 3; r++ {
+	for r := 0; r < 5; r++ {
+		runtime.GC()
 		c0, ok := cpuTime()
 		w0 := time.Now()
 		fn()
