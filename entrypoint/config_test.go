@@ -77,7 +77,7 @@ func TestSettingsValueErrorsNameTheirSource(t *testing.T) {
 		s    settings
 		want string
 	}{
-		{settings{"pa-min": {"high", "agentgate.yml:3"}}, `agentgate.yml:3: "high" is not a number`},
+		{settings{"pa-min": {"high", "agentgate.yml:3"}}, `agentgate.yml:3: pa-min: "high" is not a number`},
 		{settings{"max-failed-traces": {"1.5", "--max-failed-traces"}}, `--max-failed-traces: "1.5" is not a whole number`},
 		{settings{"comment": {"maybe", "input comment"}}, `input comment: "maybe" is not true or false`},
 		{settings{"profile": {"strict", "input profile"}}, `input profile: unknown profile "strict": want "default" or "reference"`},

@@ -68,7 +68,7 @@ func (s settings) float(key string, def float64) (float64, error) {
 	}
 	f, err := strconv.ParseFloat(strings.TrimSpace(v.value), 64)
 	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
-		return 0, &gate.UsageError{Msg: fmt.Sprintf("%s: %q is not a number", v.source, v.value)}
+		return 0, &gate.UsageError{Msg: fmt.Sprintf("%s: %s is not a number", settingName(key, v.source), input.Quote(v.value))}
 	}
 	return f, nil
 }
@@ -80,7 +80,7 @@ func (s settings) int(key string, def int) (int, error) {
 	}
 	n, err := strconv.Atoi(strings.TrimSpace(v.value))
 	if err != nil {
-		return 0, &gate.UsageError{Msg: fmt.Sprintf("%s: %q is not a whole number", v.source, v.value)}
+		return 0, &gate.UsageError{Msg: fmt.Sprintf("%s: %s is not a whole number", settingName(key, v.source), input.Quote(v.value))}
 	}
 	return n, nil
 }
@@ -96,7 +96,7 @@ func (s settings) bool(key string, def bool) (bool, error) {
 	case "false", "no", "off", "0":
 		return false, nil
 	}
-	return false, &gate.UsageError{Msg: fmt.Sprintf("%s: %q is not true or false", v.source, v.value)}
+	return false, &gate.UsageError{Msg: fmt.Sprintf("%s: %s is not true or false", settingName(key, v.source), input.Quote(v.value))}
 }
 
 // gateConfig is everything `agentgate gate` needs, parsed and checked.

@@ -33,18 +33,25 @@ type Error struct {
 	Line int // 0 when the problem concerns the whole file
 	Col  int // 0 when unknown
 	Msg  string
+	// LooksLike is the kind of input (KindPairs, …) the record looks like, when that is not
+	// the kind it was given as; the message then ends with Hint, in its command-line form.
+	LooksLike string
 }
 
 func (e *Error) Error() string {
+	msg := e.Msg
+	if e.LooksLike != "" {
+		msg += "; " + Hint(e.LooksLike, true)
+	}
 	switch {
 	case e.Line > 0 && e.Col > 0:
-		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
+		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, msg)
 	case e.Line > 0:
-		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, msg)
 	case e.File != "":
-		return fmt.Sprintf("%s: %s", e.File, e.Msg)
+		return fmt.Sprintf("%s: %s", e.File, msg)
 	}
-	return e.Msg
+	return msg
 }
 
 // Errorf returns an *Error for the record rec.

@@ -286,9 +286,9 @@ const detectLimit = 64 << 10
 //   - The first byte that is not white space is '[': Array.
 //   - The first value starts a line and ends on it (the rest of the line is blank): Lines.
 //     Later lines must then hold one value each; a value spread over lines is an error there.
-//   - A file named as JSON Lines (.jsonl, .ndjson, with .gz or not) whose first line is not
-//     one whole value: Lines too, so that a broken first record is reported as a broken line,
-//     as it always was.
+//   - A file named as JSON Lines (.jsonl, .ndjson, with .gz or not) whose first line is
+//     not a value continued on the next line (one broken inside the line, or followed by
+//     more than white space): Lines too, so that the broken record is reported as a line.
 //   - Otherwise (one pretty-printed object, values sharing a line): Values.
 func (s *source) detect(name string) (Layout, error) {
 	keepAll := !s.canRewind()
@@ -364,8 +364,8 @@ func lineLayout(name string, line []byte, col1, eof bool) Layout {
 	if col1 && err == nil && (end < len(line) || eof) && blankJSON(line[end:]) {
 		return Lines
 	}
-	if namedLines(name) {
-		return Lines
+	if namedLines(name) && !(err != nil && jsonscan.AtEOF(err)) {
+		return Lines // not a value continued on the next line: report what is wrong as a line
 	}
 	return Values
 }

@@ -346,7 +346,8 @@ func (d *decoder) pickList(jr *jsonRecord) error {
 	if len(keys) > 0 {
 		found = input.Cut(strings.Join(keys, ", "))
 	}
-	return d.rec.ErrorAt(0, `expected a message list under "messages", "trajectory", "traj" or "history"; found keys: %s`, found)
+	return d.rec.ErrorAt(0, `expected a message list under "messages", "trajectory", "traj" or "history"; found keys: %s`, found).
+		LooksLikeOther(d.rec.Data, input.KindTraces)
 }
 
 func allHaveRoles(l []jsonMessage) bool {

@@ -179,6 +179,22 @@ func readBounded(r io.Reader, limit int64) ([]byte, error) {
 type doc struct {
 	rec input.Record // the document as a record starting at line 1 (for ErrorAt)
 	dec *json.Decoder
+	// seen is the position of byte seenAt, where pos last stopped
+	seen   jsonscan.Pos
+	seenAt int
+}
+
+// pos is the position of byte offset off. Records are met in order, so it counts on from
+// where it last stopped: finding the line of every record costs one pass over the document,
+// not one from its start per record.
+func (d *doc) pos(off int) jsonscan.Pos {
+	off = min(max(off, 0), len(d.rec.Data))
+	if off < d.seenAt || d.seenAt == 0 {
+		d.seen, d.seenAt = jsonscan.Start, 0
+	}
+	d.seen.Advance(d.rec.Data[d.seenAt:off])
+	d.seenAt = off
+	return d.seen
 }
 
 func newDoc(file string, data []byte) *doc {

@@ -110,8 +110,7 @@ func eachInspectJSON(ctx context.Context, path string, data []byte, fn func(*Tra
 			if err := d.value(&s); err != nil {
 				return err
 			}
-			e := d.errAt(at, "")
-			t, err := s.trace(path, e.Line, func(format string, args ...any) error {
+			t, err := s.trace(path, d.pos(at).Line, func(format string, args ...any) error {
 				return d.errAt(at, "samples[%d]: %s", i, fmt.Sprintf(format, args...))
 			})
 			if err != nil {
