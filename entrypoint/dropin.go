@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -137,15 +138,21 @@ func runRCS(args []string, stdout, stderr io.Writer) int {
 	}
 	// Each task is scored as it is read and its result written at once to a temporary file:
 	// the report's head needs the average of all tasks, so it is written last, before the
-	// results are copied back. Memory does not grow with the number of tasks.
-	spool, err := os.CreateTemp("", "agentgate-rcs-*.json")
-	if err != nil {
-		return fail(stderr, fmt.Errorf("rcs: %w", err))
+	// results are copied back. Memory does not grow with the number of tasks, unless there is
+	// no writable temporary directory (the container image has no /tmp): then they wait in
+	// memory.
+	var spool io.Writer
+	var results func() io.Reader
+	if f, err := os.CreateTemp("", "agentgate-rcs-*.json"); err == nil {
+		defer func() {
+			f.Close()
+			os.Remove(f.Name())
+		}()
+		spool, results = f, func() io.Reader { return io.NewSectionReader(f, 0, math.MaxInt64) }
+	} else {
+		var buf bytes.Buffer
+		spool, results = &buf, func() io.Reader { return &buf }
 	}
-	defer func() {
-		spool.Close()
-		os.Remove(spool.Name())
-	}()
 	hw := coherence.NewHarnessWriter(spool)
 	var sc coherence.Scorer
 	err = coherence.Each(tasks, func(t coherence.Task) error {
@@ -158,7 +165,7 @@ func runRCS(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, err)
 	}
 	out := bufio.NewWriterSize(stdout, 64<<10)
-	err = hw.Finish(out, io.NewSectionReader(spool, 0, math.MaxInt64))
+	err = hw.Finish(out, results())
 	if err == nil {
 		_, err = out.Write([]byte{'\n'})
 	}

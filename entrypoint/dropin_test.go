@@ -129,10 +129,20 @@ func TestRCSDropInReproducesPublishedRun(t *testing.T) {
 
 // agentgate rcs writes each result to a temporary file as it scores it: the published run is
 // reproduced through it, a bad task after good ones prints nothing on stdout and exits 3, and
-// neither run leaves the file behind.
+// neither run leaves the file behind. Without a temporary directory (the container image has
+// no /tmp) the results wait in memory, with the same output.
 func TestRCSSpool(t *testing.T) {
-	tmp := t.TempDir()
-	t.Setenv("TMPDIR", tmp)
+	for _, missing := range []bool{false, true} {
+		tmp := t.TempDir()
+		if missing {
+			tmp = filepath.Join(tmp, "missing")
+		}
+		t.Setenv("TMPDIR", tmp)
+		testRCSSpool(t, tmp)
+	}
+}
+
+func testRCSSpool(t *testing.T, tmp string) {
 	published := refData(t, "rcs/rcs_echo_20251109-230939.json")
 	want, err := os.ReadFile(published)
 	if err != nil {
