@@ -258,15 +258,15 @@ func runCoherence(ctx context.Context, patterns []string, o Options) (*coherence
 		})
 		return n, err
 	}
-	var all []coherence.TaskResult
+	s := coherence.Summarize(nil) // results go straight into the summary: it is all that is kept
 	ids := input.NewIDs("task")
 	merge := func(_ *pipeline.Batch, results *[]coherence.TaskResult, err error) error {
 		if results != nil {
 			for _, r := range *results {
-				if first, dup := ids.Add(r.ID, len(all)); dup {
-					return ids.Duplicate(r.ID, input.Place{File: r.File, Line: r.Line}, taskPlace(&all[first]))
+				if first, dup := ids.Add(r.ID, len(s.Tasks)); dup {
+					return ids.Duplicate(r.ID, input.Place{File: r.File, Line: r.Line}, taskPlace(&s.Tasks[first]))
 				}
-				all = append(all, r)
+				s.Add(r)
 			}
 		}
 		return err
@@ -275,31 +275,29 @@ func runCoherence(ctx context.Context, patterns []string, o Options) (*coherence
 	if err := pipeline.Run(ctx, files, pipeline.Options{Workers: o.Workers}, newWorker, work, merge); err != nil {
 		return nil, err
 	}
-	s := coherence.Summarize(all)
 	return &s, nil
 }
 
 // runCoherenceSequential reads and scores the task files one record at a time in the calling
 // goroutine: the reference the parallel pass must match.
 func runCoherenceSequential(ctx context.Context, files []string, p profile.Profile) (*coherence.Summary, error) {
-	var results []coherence.TaskResult
+	s := coherence.Summarize(nil)
 	ids := input.NewIDs("task")
 	for _, f := range files {
 		err := coherence.Each(f, func(t coherence.Task) error {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			if first, dup := ids.Add(t.ID, len(results)); dup {
-				return ids.Duplicate(t.ID, input.Place{File: t.File, Line: t.Line}, taskPlace(&results[first]))
+			if first, dup := ids.Add(t.ID, len(s.Tasks)); dup {
+				return ids.Duplicate(t.ID, input.Place{File: t.File, Line: t.Line}, taskPlace(&s.Tasks[first]))
 			}
-			results = append(results, coherence.Score(t, p))
+			s.Add(coherence.Score(t, p))
 			return nil
 		})
 		if err != nil {
 			return nil, err
 		}
 	}
-	s := coherence.Summarize(results)
 	return &s, nil
 }
 

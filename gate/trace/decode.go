@@ -84,21 +84,41 @@ type jsonRecord struct {
 	TokenUsage, Usage          *jsonUsage
 }
 
+// jsonMessage holds the fields most messages have. The others, which only some formats write
+// (legacy function calls, per-message usage, SWE-agent's ids and text actions), are in *rare,
+// so that the array of a long transcript's messages stays small (a 120 MB record has 300,000).
 type jsonMessage struct {
-	Role                           string
-	Content                        rawRef      // a string or null; nil when the content was a list
-	blocks                         []jsonBlock // the content, when it was a list (hasBlocks)
-	hasBlocks                      bool
-	ToolCalls                      []jsonCall
-	ToolResults                    []jsonResult // RS-1
-	ToolCallID                     rawRef       // OpenAI
-	ToolCallIDs                    []rawRef     // SWE-agent
-	HasToolResults, HasToolCallIDs bool         // the lists were there (even empty)
-	FunctionCall                   *jsonFunction
-	Usage                          *jsonUsage
-	TokenUsage                     *jsonUsage
+	Role           string
+	Content        rawRef      // a string or null; nil when the content was a list
+	blocks         []jsonBlock // the content, when it was a list (hasBlocks)
+	ToolCalls      []jsonCall
+	ToolResults    []jsonResult // RS-1
+	ToolCallID     rawRef       // OpenAI
+	rare           *jsonRare    // nil when the message has none of the rare fields
+	hasBlocks      bool
+	HasToolResults bool // the list was there (even empty)
+}
+
+// jsonRare holds the fields of a message that few messages have.
+type jsonRare struct {
+	ToolCallIDs    []rawRef // SWE-agent
+	HasToolCallIDs bool     // the list was there (even empty)
+	FunctionCall   *jsonFunction
+	Usage          *jsonUsage
+	TokenUsage     *jsonUsage
 	// SWE-agent text actions (textactions.go)
 	Action, Observation, Thought, Response, MessageType rawRef
+}
+
+// noRare is the rare fields of a message that has none; it is never written.
+var noRare jsonRare
+
+// r returns the message's rare fields, all zero when it has none. Only the parser writes them.
+func (m *jsonMessage) r() *jsonRare {
+	if m.rare == nil {
+		return &noRare
+	}
+	return m.rare
 }
 
 type jsonCall struct {
@@ -173,11 +193,7 @@ func (d *decoder) decode(rec input.Record) (*Trace, error) {
 	d.pendingAction = ""
 	// A new arena for every record, as the strings of the last trace point into the old one,
 	// unless they are known to be dead.
-	if d.reuse && cap(d.scratch.arena) >= len(rec.Data) {
-		d.scratch.arena = d.scratch.arena[:0]
-	} else {
-		d.scratch.arena = make([]byte, 0, len(rec.Data))
-	}
+	d.scratch.newArena(len(rec.Data), d.reuse)
 	if len(d.intern) > 1024 {
 		d.intern = nil // do not keep a huge table for the records to come
 	}
@@ -482,7 +498,7 @@ func (d *decoder) detect(jr *jsonRecord) (calls, results int, err error) {
 	d.sawAnthro = jr.Usage.anthropic() || jr.TokenUsage.anthropic()
 	for i := range d.msgs {
 		m := &d.msgs[i]
-		d.sawAnthro = d.sawAnthro || m.Usage.anthropic() || m.TokenUsage.anthropic()
+		d.sawAnthro = d.sawAnthro || m.r().Usage.anthropic() || m.r().TokenUsage.anthropic()
 		if m.HasToolResults && d.shape != ShapeRS1 {
 			if err := d.mark(ShapeRS1, `an RS-1 "tool_results" list`, markPlace{msg: i}); err != nil {
 				return 0, 0, err
@@ -504,7 +520,7 @@ func (d *decoder) detect(jr *jsonRecord) (calls, results int, err error) {
 		for _, f := range [...]struct {
 			present bool
 			key     string
-		}{{m.ToolCallID != nil, "tool_call_id"}, {m.HasToolCallIDs, "tool_call_ids"}, {m.FunctionCall != nil, "function_call"}} {
+		}{{m.ToolCallID != nil, "tool_call_id"}, {m.r().HasToolCallIDs, "tool_call_ids"}, {m.r().FunctionCall != nil, "function_call"}} {
 			if f.present && d.shape != ShapeOpenAI {
 				if err := d.mark(ShapeOpenAI, `an OpenAI "`+f.key+`"`, markPlace{msg: i}); err != nil {
 					return 0, 0, err
@@ -512,8 +528,8 @@ func (d *decoder) detect(jr *jsonRecord) (calls, results int, err error) {
 			}
 		}
 		calls += len(m.ToolCalls)
-		results += len(m.ToolResults) + len(m.ToolCallIDs) + 1
-		if m.FunctionCall != nil {
+		results += len(m.ToolResults) + len(m.r().ToolCallIDs) + 1
+		if m.r().FunctionCall != nil {
 			calls++
 		}
 		if m.hasBlocks {
@@ -588,7 +604,7 @@ func (d *decoder) message(i int, b *builder, out *Message) error {
 		}
 		b.calls = append(b.calls, c)
 	}
-	if f := m.FunctionCall; f != nil { // legacy OpenAI: no id
+	if f := m.r().FunctionCall; f != nil { // legacy OpenAI: no id
 		name, ok := d.scratch.str(f.Name)
 		if !ok || name == "" {
 			return d.errAt(jsonscan.PathOf(d.key, i, "function_call"), `has no tool name: expected "name" to be a non-empty string`)
@@ -608,7 +624,7 @@ func (d *decoder) message(i int, b *builder, out *Message) error {
 			b.results = append(b.results, r)
 		}
 	case ShapeOpenAI:
-		if m.Role == "tool" || m.Role == "function" || m.ToolCallID != nil || m.HasToolCallIDs {
+		if m.Role == "tool" || m.Role == "function" || m.ToolCallID != nil || m.r().HasToolCallIDs {
 			if err := d.openAIResults(b, m, i, out.Content); err != nil {
 				return err
 			}
@@ -706,8 +722,8 @@ func (d *decoder) openAIResults(b *builder, m *jsonMessage, i int, content strin
 	if e, failed := openAIFailure(content); failed {
 		r.Success, r.Error = false, e
 	}
-	if len(m.ToolCallIDs) > 0 {
-		for j, raw := range m.ToolCallIDs {
+	if len(m.r().ToolCallIDs) > 0 {
+		for j, raw := range m.r().ToolCallIDs {
 			id, has, problem := d.id(raw)
 			if problem != "" {
 				return d.fieldErr(jsonscan.PathOf(d.key, i, "tool_call_ids", j), problem)
@@ -870,7 +886,7 @@ func (d *decoder) usage(jr *jsonRecord) (Usage, CallUsage, error) {
 		for _, f := range [...]struct {
 			key string
 			u   *jsonUsage
-		}{{"usage", m.Usage}, {"token_usage", m.TokenUsage}} {
+		}{{"usage", m.r().Usage}, {"token_usage", m.r().TokenUsage}} {
 			if f.u == nil {
 				continue
 			}

@@ -19,7 +19,7 @@ import (
 func textActionID(i int) string { return "action-" + strconv.Itoa(i) }
 
 // isStep reports whether a list element is a trajectory step: no role, an action.
-func isStep(m *jsonMessage) bool { return m.Role == "" && !m.Action.null() }
+func isStep(m *jsonMessage) bool { return m.Role == "" && !m.r().Action.null() }
 
 func allSteps(l []jsonMessage) bool {
 	for i := range l {
@@ -69,17 +69,17 @@ func textFailure(obs string) bool {
 // observation's result.
 func (d *decoder) step(i int, b *builder, out *Message) error {
 	m := &d.msgs[i]
-	action, ok := d.scratch.str(m.Action)
+	action, ok := d.scratch.str(m.r().Action)
 	if !ok {
-		return d.kindErr(jsonscan.PathOf(d.key, i, "action"), "a string", m.Action)
+		return d.kindErr(jsonscan.PathOf(d.key, i, "action"), "a string", m.r().Action)
 	}
 	var obs string
-	if !m.Observation.null() {
-		if obs, ok = d.scratch.str(m.Observation); !ok {
-			return d.kindErr(jsonscan.PathOf(d.key, i, "observation"), "a string or null", m.Observation)
+	if !m.r().Observation.null() {
+		if obs, ok = d.scratch.str(m.r().Observation); !ok {
+			return d.kindErr(jsonscan.PathOf(d.key, i, "observation"), "a string or null", m.r().Observation)
 		}
 	}
-	for _, raw := range [...]rawRef{m.Thought, m.Response} {
+	for _, raw := range [...]rawRef{m.r().Thought, m.r().Response} {
 		if s, ok := d.scratch.str(raw); ok && s != "" {
 			out.Content = s
 			break
@@ -116,9 +116,9 @@ func (d *decoder) textAction(i int, b *builder, out *Message) {
 	if m.Role != "assistant" {
 		return
 	}
-	action, _ := d.scratch.str(m.Action)
+	action, _ := d.scratch.str(m.r().Action)
 	if strings.TrimSpace(action) == "" {
-		if mt, _ := d.scratch.str(m.MessageType); mt == "action" {
+		if mt, _ := d.scratch.str(m.r().MessageType); mt == "action" {
 			action = lastFence(out.Content)
 		}
 	}
