@@ -22,5 +22,8 @@ require (
 	github.com/olekukonko/cat v0.0.0-20250911104152-50322a0618f6 // indirect
 	github.com/olekukonko/errors v1.2.0 // indirect
 	github.com/olekukonko/ll v0.1.6 // indirect
-	golang.org/x/sys v0.30.0 // indirect
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
+	go.opentelemetry.io/collector/pdata v1.65.0 // indirect
+	golang.org/x/sys v0.45.0 // indirect
+	golang.org/x/text v0.40.0 // indirect
 )
