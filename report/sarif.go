@@ -82,10 +82,10 @@ var sarifGates = []sarifRule{
 			"disagreements TSV (agentgate consistency) lists the items they disagree on."},
 	{name: gate.KappaMin, title: "Cohen's kappa below its minimum",
 		short: "Cohen's kappa between the two validators is below kappa-min.",
-		help: "kappa-min: agreement beyond chance must be at least this. A skipped gate (kappa undefined) is no finding."},
+		help:  "kappa-min: agreement beyond chance must be at least this. A skipped gate (kappa undefined) is no finding."},
 	{name: gate.AbstainMax, title: "Too many abstentions",
 		short: "The validators abstain on more items than abstain-max allows.",
-		help: "abstain-max: the share of items either validator labels ABSTAIN must be at most this."},
+		help:  "abstain-max: the share of items either validator labels ABSTAIN must be at most this."},
 	{name: gate.MaxFailedTraces, title: "Too many failed traces",
 		short: "More traces FAIL than max-failed-traces allows.",
 		help: "max-failed-traces: at most this many traces may FAIL. The result sits at the strongest failing trace; each " +
