@@ -21,7 +21,7 @@ var settingKeys = []string{
 	gate.CoherenceMin, gate.PAMin, gate.KappaMin, gate.AbstainMax, gate.MaxFailedTraces,
 	"baseline", "baseline-artifact", compare.FailOnRegression, compare.MaxNewFailures, regressionAlpha,
 	compare.PassKMin, passK,
-	"allow-unmatched", "profile", "fail-on", "config", "json", "markdown", "junit",
+	"allow-unmatched", "profile", "fail-on", "config", "json", "markdown", "junit", "sarif", "otel",
 	"comment", "comment-mode", "github-token", "pr-number",
 }
 
@@ -105,6 +105,8 @@ type gateConfig struct {
 	jsonPath  string
 	mdPath    string
 	junitPath string
+	sarifPath string // SARIF 2.1.0 for code scanning (SPEC §16)
+	otelPath  string // OTLP/JSON evaluation events (SPEC §16)
 	// baseline is a JSON report's path, "auto" (the base branch's artifact) or empty.
 	baseline         string
 	baselineArtifact string
@@ -122,6 +124,7 @@ func (s settings) gateConfig() (*gateConfig, error) {
 		},
 		merge:    s.list("merge"),
 		jsonPath: s.str("json"), mdPath: s.str("markdown"), junitPath: s.str("junit"),
+		sarifPath: s.str("sarif"), otelPath: s.str("otel"),
 		token: s.str("github-token"), prNumber: strings.TrimSpace(s.str("pr-number")),
 	}
 	def := gate.DefaultThresholds()

@@ -25,7 +25,8 @@ const (
 )
 
 // otelLineBytes bounds one line of the file: the collector's otlpjsonfile receiver reads a
-// file line by line, each line one export request, and refuses lines over 1 MiB by default.
+// file line by line, each line one export request, through the file consumer whose longest
+// line (max_log_size) is 1 MiB by default.
 const otelLineBytes = 512 << 10
 
 // otelTextRunes bounds the explanation of one event.

@@ -577,7 +577,7 @@ func (s *sarifRun) baseHas(id string, i int) bool {
 }
 
 // gateResult is the result of a breached gate, at the record that shows it best when there is
-// one: the strongest FAIL trace, the lowest task, the first new failure.
+// one: the strongest FAIL trace, the lowest task, the first new failure, the pairs file.
 func (s *sarifRun) gateResult(g gate.GateResult) sarifResult {
 	idx := len(sarifSignals) + slices.IndexFunc(sarifGates, func(r sarifRule) bool { return r.name == g.Name })
 	id := "agentgate/gate/" + g.Name
@@ -595,6 +595,10 @@ func (s *sarifRun) gateResult(g gate.GateResult) sarifResult {
 	case gate.CoherenceMin:
 		if t := lowest(s.r.Coherence, 1); len(t) > 0 {
 			file, line = t[0].File, t[0].Line
+		}
+	case gate.PAMin, gate.KappaMin, gate.AbstainMax:
+		if a := s.r.Agreement; a != nil && len(a.Files) > 0 {
+			file = a.Files[0].File // the first merged pairs file; two joined label files have none
 		}
 	case compare.MaxNewFailures, compare.FailOnRegression:
 		if c := s.r.Comparison; c != nil && c.Reliability != nil && len(c.Reliability.NewFailureTraces) > 0 {
