@@ -188,65 +188,86 @@ func junitSuites(r *gate.Result) []*junitSuite {
 
 // junitUnits are the testcases of the reliability suite: a trace each, except that the traces
 // of a task with repeated trials (SPEC §11: two or more traces naming the task and a trial)
-// are one testcase, at the place of its first trial.
+// are one testcase, at the place of its first trial. It holds indices only, about 9 bytes a
+// trace, so that a suite of a million traces is grouped beside its report in a few MB.
 type junitUnits struct {
 	s *reliability.Summary
 	// units are the testcases in order: i ≥ 0 is trace i, i < 0 is group −i−1.
-	units    []int32
-	groups   [][]int32 // each group's traces, by trial, then id
-	failures int       // FAIL traces alone, and tasks that failed every trial
+	units []int32
+	// trials are the indices of the traces with a task and a trial, by task, trial and id;
+	// group g is trials[bounds[g][0]:bounds[g][1]].
+	trials   []int32
+	bounds   [][2]int32
+	failures int // FAIL traces alone, and tasks that failed every trial
+}
+
+// isTrial reports whether t names its task and trial.
+func isTrial(t *reliability.Result) bool {
+	return t.Attempt != nil && t.Task != "" && t.Trial != nil
 }
 
 // trialUnits groups s's traces into testcases.
 func trialUnits(s *reliability.Summary) *junitUnits {
 	u := &junitUnits{s: s}
-	group := map[string]int32{} // task → index into groups
 	for i := range s.Traces {
-		if a := s.Traces[i].Attempt; a != nil && a.Task != "" && a.Trial != nil {
-			g, ok := group[a.Task]
-			if !ok {
-				g = int32(len(u.groups))
-				group[a.Task] = g
-				u.groups = append(u.groups, nil)
-			}
-			u.groups[g] = append(u.groups[g], int32(i))
+		if isTrial(&s.Traces[i]) {
+			u.trials = append(u.trials, int32(i))
 		}
 	}
-	first := make([]bool, len(u.groups))
-	for i := range s.Traces {
-		t := &s.Traces[i]
-		g, grouped := int32(-1), false
-		if a := t.Attempt; a != nil && a.Task != "" && a.Trial != nil {
-			g = group[a.Task]
-			grouped = len(u.groups[g]) > 1
+	slices.SortFunc(u.trials, func(a, b int32) int {
+		ta, tb := &s.Traces[a], &s.Traces[b]
+		return cmp.Or(cmp.Compare(ta.Task, tb.Task), cmp.Compare(*ta.Trial, *tb.Trial), cmp.Compare(ta.ID, tb.ID), cmp.Compare(a, b))
+	})
+	// The groups of two or more trials, each at its first trace in report order.
+	grouped := make([]bool, len(s.Traces))
+	type head struct{ first, group int32 }
+	var heads []head
+	for lo := 0; lo < len(u.trials); {
+		hi := lo + 1
+		for hi < len(u.trials) && s.Traces[u.trials[hi]].Task == s.Traces[u.trials[lo]].Task {
+			hi++
 		}
+		if hi-lo > 1 {
+			g := int32(len(u.bounds))
+			u.bounds = append(u.bounds, [2]int32{int32(lo), int32(hi)})
+			first := u.trials[lo]
+			for _, k := range u.trials[lo:hi] {
+				grouped[k] = true
+				first = min(first, k)
+			}
+			heads = append(heads, head{first, g})
+		}
+		lo = hi
+	}
+	slices.SortFunc(heads, func(a, b head) int { return cmp.Compare(a.first, b.first) })
+	for i, h := int32(0), 0; int(i) < len(s.Traces); i++ {
 		switch {
-		case !grouped:
-			u.units = append(u.units, int32(i))
-			if t.Verdict == verdict.Fail {
+		case h < len(heads) && heads[h].first == i:
+			g := heads[h].group
+			u.units = append(u.units, -g-1)
+			if u.failed(g) == len(u.group(g)) {
 				u.failures++
 			}
-		case !first[g]:
-			first[g] = true
-			u.units = append(u.units, -g-1)
-			if u.failed(g) == len(u.groups[g]) {
+			h++
+		case !grouped[i]:
+			u.units = append(u.units, i)
+			if s.Traces[i].Verdict == verdict.Fail {
 				u.failures++
 			}
 		}
-	}
-	for _, g := range u.groups {
-		slices.SortStableFunc(g, func(a, b int32) int {
-			ta, tb := &s.Traces[a], &s.Traces[b]
-			return cmp.Or(cmp.Compare(*ta.Trial, *tb.Trial), cmp.Compare(ta.ID, tb.ID))
-		})
 	}
 	return u
+}
+
+// group returns the traces of group g, by trial.
+func (u *junitUnits) group(g int32) []int32 {
+	return u.trials[u.bounds[g][0]:u.bounds[g][1]]
 }
 
 // failed counts the FAIL trials of group g: a trial passes when its verdict is not FAIL.
 func (u *junitUnits) failed(g int32) int {
 	n := 0
-	for _, i := range u.groups[g] {
+	for _, i := range u.group(g) {
 		if u.s.Traces[i].Verdict == verdict.Fail {
 			n++
 		}
@@ -267,7 +288,7 @@ func (u *junitUnits) testcase(i int) junitCase {
 // with each trial's evidence in the body; it passes with a <flakyFailure> per failed trial
 // (Surefire's convention for a test that failed some reruns) when some trials passed.
 func (u *junitUnits) taskCase(g int32) junitCase {
-	trials := u.groups[g]
+	trials := u.group(g)
 	first := &u.s.Traces[trials[0]]
 	c := junitCase{Name: xmlLine(first.Task, MaxCellRunes), Classname: "agentgate.reliability"}
 	failed := u.failed(g)
