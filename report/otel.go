@@ -1,11 +1,11 @@
 package report
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/agentgate/agentgate/gate"
@@ -50,14 +50,16 @@ func OTel(w io.Writer, r *gate.Result) error {
 	o := &otelWriter{w: w, version: flatten(r.Source.Version)}
 	if s := r.Reliability; s != nil {
 		for i := range s.Traces {
-			if err := o.record(traceEvent(&s.Traces[i])); err != nil {
+			o.rec.traceEvent(&s.Traces[i])
+			if err := o.add(); err != nil {
 				return err
 			}
 		}
 	}
 	if s := r.Coherence; s != nil {
 		for i := range s.Tasks {
-			if err := o.record(taskEvent(&s.Tasks[i])); err != nil {
+			o.rec.taskEvent(&s.Tasks[i])
+			if err := o.add(); err != nil {
 				return err
 			}
 		}
@@ -65,139 +67,141 @@ func OTel(w io.Writer, r *gate.Result) error {
 	return o.flush()
 }
 
-// otelRecord is one OTLP LogRecord as OTLP/JSON writes it: enums as numbers, ids in hex.
-type otelRecord struct {
-	SeverityNumber int        `json:"severityNumber"`
-	SeverityText   string     `json:"severityText"`
-	EventName      string     `json:"eventName"`
-	Attributes     []otelAttr `json:"attributes"`
+// otelRecord appends one OTLP LogRecord as OTLP/JSON writes it (enums as numbers, int64 as
+// decimal strings, every string through appendJSONString): by hand rather than through
+// encoding/json, so that a million events do not leave a million sets of reflection garbage.
+type otelRecord struct{ b []byte }
+
+// start opens a gen_ai.evaluation.result record of the given severity.
+func (r *otelRecord) start(severity int, text string) {
+	r.b = append(r.b[:0], `{"severityNumber":`...)
+	r.b = strconv.AppendInt(r.b, int64(severity), 10)
+	r.b = append(r.b, `,"severityText":"`...)
+	r.b = append(r.b, text...)
+	r.b = append(r.b, `","eventName":"gen_ai.evaluation.result","attributes":[`...)
 }
 
-// otelAttr is a KeyValue whose value is one AnyValue member: a string, a double, or an int
-// (a decimal string in OTLP/JSON, as int64 is in the proto JSON mapping).
-type otelAttr struct {
-	Key   string    `json:"key"`
-	Value otelValue `json:"value"`
-}
-
-type otelValue struct {
-	String *string  `json:"stringValue,omitempty"`
-	Double *float64 `json:"doubleValue,omitempty"`
-	Int    *otelInt `json:"intValue,omitempty"`
-}
-
-// otelInt is an int64 written as a JSON string.
-type otelInt int64
-
-func (i otelInt) MarshalJSON() ([]byte, error) { return []byte(fmt.Sprintf(`"%d"`, int64(i))), nil }
-
-func strAttr(k, v string) otelAttr { return otelAttr{Key: k, Value: otelValue{String: &v}} }
-
-func intAttr(k string, v int) otelAttr {
-	i := otelInt(v)
-	return otelAttr{Key: k, Value: otelValue{Int: &i}}
-}
-
-// doubleAttr is a double attribute; a NaN or infinite value (which JSON cannot hold as a
-// number) is left out.
-func doubleAttr(k string, v float64) (otelAttr, bool) {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return otelAttr{}, false
+// key opens an attribute.
+func (r *otelRecord) key(k string) {
+	if r.b[len(r.b)-1] != '[' {
+		r.b = append(r.b, ',')
 	}
-	return otelAttr{Key: k, Value: otelValue{Double: &v}}, true
+	r.b = append(r.b, `{"key":`...)
+	r.b = appendJSONString(r.b, k)
+	r.b = append(r.b, `,"value":{`...)
 }
+
+// str adds a string attribute; untrusted text is flattened to one line and cut first.
+func (r *otelRecord) str(k, v string) {
+	r.key(k)
+	r.b = append(r.b, `"stringValue":`...)
+	r.b = appendJSONString(r.b, v)
+	r.b = append(r.b, "}}"...)
+}
+
+// int adds an int attribute.
+func (r *otelRecord) int(k string, v int) {
+	r.key(k)
+	r.b = append(r.b, `"intValue":"`...)
+	r.b = strconv.AppendInt(r.b, int64(v), 10)
+	r.b = append(r.b, `"}}`...)
+}
+
+// double adds a double attribute; a NaN or infinite value (which JSON cannot hold as a number)
+// is left out.
+func (r *otelRecord) double(k string, v float64) {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return
+	}
+	r.key(k)
+	r.b = append(r.b, `"doubleValue":`...)
+	r.b = strconv.AppendFloat(r.b, v, 'g', -1, 64)
+	r.b = append(r.b, "}}"...)
+}
+
+// end closes the record.
+func (r *otelRecord) end() { r.b = append(r.b, "]}"...) }
 
 // otelText is untrusted text for an attribute: one line, no control characters, cut.
 func otelText(s string) string { return plain(s, otelTextRunes) }
 
 // traceEvent is the reliability event of one trace.
-func traceEvent(t *reliability.Result) otelRecord {
-	rec := otelRecord{EventName: "gen_ai.evaluation.result"}
+func (r *otelRecord) traceEvent(t *reliability.Result) {
 	switch t.Verdict {
 	case verdict.Fail:
-		rec.SeverityNumber, rec.SeverityText = 17, "ERROR"
+		r.start(17, "ERROR")
 	case verdict.Warn:
-		rec.SeverityNumber, rec.SeverityText = 13, "WARN"
+		r.start(13, "WARN")
 	default:
-		rec.SeverityNumber, rec.SeverityText = 9, "INFO"
+		r.start(9, "INFO")
 	}
-	a := []otelAttr{strAttr("gen_ai.evaluation.name", OTelReliability)}
-	if d, ok := doubleAttr("gen_ai.evaluation.score.value", t.Score); ok {
-		a = append(a, d)
-	}
-	a = append(a, strAttr("gen_ai.evaluation.score.label", strings.ToLower(otelText(string(t.Verdict)))))
+	r.str("gen_ai.evaluation.name", OTelReliability)
+	r.double("gen_ai.evaluation.score.value", t.Score)
+	r.str("gen_ai.evaluation.score.label", strings.ToLower(otelText(string(t.Verdict))))
 	if signal, text, _ := finding(t, otelText); t.Verdict != verdict.Pass || text != "" {
 		explanation := signal
 		if text != "" {
 			explanation += ": " + text
 		}
-		a = append(a, strAttr("gen_ai.evaluation.explanation", otelText(explanation)))
+		r.str("gen_ai.evaluation.explanation", otelText(explanation))
 	}
-	a = append(a, strAttr("agentgate.trace.id", otelText(t.ID)))
+	r.str("agentgate.trace.id", otelText(t.ID))
 	if t.Attempt != nil && t.Task != "" {
-		a = append(a, strAttr("agentgate.task.id", otelText(t.Task)))
+		r.str("agentgate.task.id", otelText(t.Task))
 		if t.Trial != nil {
-			a = append(a, intAttr("agentgate.trial", *t.Trial))
+			r.int("agentgate.trial", *t.Trial)
 		}
 	}
-	a = append(a, otelLocation(t.File, t.Line)...)
-	rec.Attributes = a
-	return rec
+	r.location(t.File, t.Line)
+	r.end()
 }
 
 // taskEvent is the coherence event of one task: its RCS, with the task's note as the
 // explanation when it has one. A task has no verdict of its own (only the mean is gated), so
 // the event has no label.
-func taskEvent(t *coherence.TaskResult) otelRecord {
-	rec := otelRecord{EventName: "gen_ai.evaluation.result", SeverityNumber: 9, SeverityText: "INFO"}
-	a := []otelAttr{strAttr("gen_ai.evaluation.name", OTelCoherence)}
-	if d, ok := doubleAttr("gen_ai.evaluation.score.value", t.RCS); ok {
-		a = append(a, d)
-	}
+func (r *otelRecord) taskEvent(t *coherence.TaskResult) {
+	r.start(9, "INFO")
+	r.str("gen_ai.evaluation.name", OTelCoherence)
+	r.double("gen_ai.evaluation.score.value", t.RCS)
 	if t.Note != "" {
-		a = append(a, strAttr("gen_ai.evaluation.explanation", otelText(t.Note)))
+		r.str("gen_ai.evaluation.explanation", otelText(t.Note))
 	}
-	a = append(a, strAttr("agentgate.task.id", otelText(t.ID)))
-	a = append(a, otelLocation(t.File, t.Line)...)
-	rec.Attributes = a
-	return rec
+	r.str("agentgate.task.id", otelText(t.ID))
+	r.location(t.File, t.Line)
+	r.end()
 }
 
-// otelLocation is the record's file and line as attributes.
-func otelLocation(file string, line int) []otelAttr {
-	var a []otelAttr
+// location adds the record's file and line.
+func (r *otelRecord) location(file string, line int) {
 	if file != "" {
-		a = append(a, strAttr("agentgate.record.file", otelText(file)))
+		r.str("agentgate.record.file", otelText(file))
 	}
 	if line > 0 {
-		a = append(a, intAttr("agentgate.record.line", line))
+		r.int("agentgate.record.line", line)
 	}
-	return a
 }
 
 // otelWriter writes records into lines of at most otelLineBytes, each a whole export request.
 type otelWriter struct {
 	w       io.Writer
 	version string
-	line    bytes.Buffer // the records of the current line, comma-separated
-	rec     bytes.Buffer
+	line    []byte // the records of the current line, comma-separated
+	rec     otelRecord
 	n       int // records in line
 }
 
-func (o *otelWriter) record(rec otelRecord) error {
-	o.rec.Reset()
-	if err := encodeIndented(&o.rec, rec, ""); err != nil {
-		return fmt.Errorf("report: writing OTLP/JSON: %w", err)
-	}
-	if o.n > 0 && o.line.Len()+1+o.rec.Len() > otelLineBytes {
+// add puts the record just built into the current line, writing the line first when the
+// record would make it too long.
+func (o *otelWriter) add() error {
+	if o.n > 0 && len(o.line)+1+len(o.rec.b) > otelLineBytes {
 		if err := o.flush(); err != nil {
 			return err
 		}
 	}
 	if o.n > 0 {
-		o.line.WriteByte(',')
+		o.line = append(o.line, ',')
 	}
-	o.line.Write(o.rec.Bytes())
+	o.line = append(o.line, o.rec.b...)
 	o.n++
 	return nil
 }
@@ -207,29 +211,25 @@ func (o *otelWriter) flush() error {
 	if o.n == 0 {
 		return nil
 	}
-	var b bytes.Buffer
-	b.Grow(o.line.Len() + 512)
-	b.WriteString(`{"resourceLogs":[{"resource":{"attributes":[`)
-	enc := func(v any) {
-		encodeIndented(&b, v, "") // attributes and scopes of strings always encode
-	}
-	enc(strAttr("service.name", "agentgate"))
+	head := []byte(`{"resourceLogs":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"agentgate"}}`)
 	if o.version != "" {
-		b.WriteByte(',')
-		enc(strAttr("service.version", o.version))
+		head = append(head, `,{"key":"service.version","value":{"stringValue":`...)
+		head = appendJSONString(head, o.version)
+		head = append(head, "}}"...)
 	}
-	b.WriteString(`]},"scopeLogs":[{"scope":{"name":"agentgate"`)
+	head = append(head, `]},"scopeLogs":[{"scope":{"name":"agentgate"`...)
 	if o.version != "" {
-		b.WriteString(`,"version":`)
-		enc(o.version)
+		head = append(head, `,"version":`...)
+		head = appendJSONString(head, o.version)
 	}
-	b.WriteString(`},"logRecords":[`)
-	b.Write(o.line.Bytes())
-	fmt.Fprintf(&b, `],"schemaUrl":%q}],"schemaUrl":%q}]}`+"\n", OTelSchemaURL, OTelSchemaURL)
-	o.line.Reset()
+	head = append(head, `},"logRecords":[`...)
+	tail := fmt.Appendf(nil, `],"schemaUrl":%q}],"schemaUrl":%q}]}`+"\n", OTelSchemaURL, OTelSchemaURL)
+	for _, b := range [][]byte{head, o.line, tail} {
+		if _, err := o.w.Write(b); err != nil {
+			return fmt.Errorf("report: writing OTLP/JSON: %w", err)
+		}
+	}
+	o.line = o.line[:0]
 	o.n = 0
-	if _, err := o.w.Write(b.Bytes()); err != nil {
-		return fmt.Errorf("report: writing OTLP/JSON: %w", err)
-	}
 	return nil
 }

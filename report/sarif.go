@@ -153,14 +153,13 @@ type sarifFinding struct {
 
 // sarifRun gathers what one run writes.
 type sarifRun struct {
-	r          *gate.Result
-	base       *reliability.Summary
-	compared   bool
-	kept       []sarifFinding // at most SARIFMaxResults, strongest first
-	total      int            // findings found, kept or not
-	baseByID   []int32        // base's non-PASS traces by id, for lookups
-	headByID   []int32        // head's non-PASS traces by id
-	gateCounts int
+	r        *gate.Result
+	base     *reliability.Summary
+	compared bool
+	kept     []sarifFinding // at most SARIFMaxResults, strongest first
+	total    int            // findings found, kept or not
+	baseByID []int32        // base's non-PASS traces by id, for lookups
+	headByID []int32        // head's non-PASS traces by id
 }
 
 func newSARIFRun(r *gate.Result, base *reliability.Summary) *sarifRun {
