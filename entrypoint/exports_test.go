@@ -192,3 +192,37 @@ func TestSARIFUnwritable(t *testing.T) {
 		t.Errorf("%d entries left in the folder, want only the directory", len(entries))
 	}
 }
+
+// OTLP spans in, evaluation events out: each run's event carries its traceId and its root span
+// (the first span, in start order, without a parent in the run; the second run has two), also
+// after a merge, which reads them back from the JSON report.
+func TestOTelCarriesTheRunsTraceContext(t *testing.T) {
+	dir := t.TempDir()
+	direct, merged, report := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "m.jsonl"), filepath.Join(dir, "r.json")
+	if code, _, stderr := cli(t, "", "gate", "--traces", "../gate/trace/testdata/formats/otlp-genai.json", "--otel", direct, "--json", report); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(direct)
+	if err != nil {
+		t.Fatal(err)
+	}
+	logs, err := (&plog.JSONUnmarshaler{}).UnmarshalLogs(bytes.TrimSuffix(b, []byte("\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := logs.ResourceLogs().At(0).ScopeLogs().At(0).LogRecords()
+	var got []string
+	for i := 0; i < recs.Len(); i++ {
+		got = append(got, recs.At(i).TraceID().String()+"/"+recs.At(i).SpanID().String())
+	}
+	want := []string{"5b8efff798038103d269b633813fc60c/a000000000000001", "6c0000000000000000000000000000aa/b000000000000002"}
+	if !slices.Equal(got, want) {
+		t.Errorf("trace contexts %q\nwant %q", got, want)
+	}
+	if code, _, stderr := cli(t, "", "merge", "--otel", merged, report); code != 0 {
+		t.Fatalf("merge: exit %d: %s", code, stderr)
+	}
+	if m, _ := os.ReadFile(merged); !bytes.Equal(m, b) {
+		t.Errorf("the merged OTLP/JSON differs from one run's:\n%s\nwant\n%s", m, b)
+	}
+}

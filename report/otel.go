@@ -35,7 +35,9 @@ const otelTextRunes = 1000
 // OTel writes r as OTLP/JSON logs (SPEC §16): one gen_ai.evaluation.result event per trace
 // (gen_ai.evaluation.name agentgate.reliability: the overall score, the verdict as its label,
 // the strongest finding as the explanation) and one per coherence task (agentgate.coherence:
-// the RCS), under a resource naming agentgate and its version and the pinned schema URL.
+// the RCS), under a resource naming agentgate and its version and the pinned schema URL. The
+// event of a trace read from OTLP spans carries that run's traceId and root spanId, as the
+// conventions ask ("parented to the GenAI operation span being evaluated").
 //
 // The file is what the collector's file exporter writes and its otlpjsonfile receiver reads:
 // one ExportLogsServiceRequest per line, a new line whenever one would pass 512 KiB, so that a
@@ -72,13 +74,41 @@ func OTel(w io.Writer, r *gate.Result) error {
 // encoding/json, so that a million events do not leave a million sets of reflection garbage.
 type otelRecord struct{ b []byte }
 
-// start opens a gen_ai.evaluation.result record of the given severity.
-func (r *otelRecord) start(severity int, text string) {
+// start opens a gen_ai.evaluation.result record of the given severity, parented to the span
+// of the trace it evaluates when those ids are known (empty strings otherwise).
+func (r *otelRecord) start(severity int, text, traceID, spanID string) {
 	r.b = append(r.b[:0], `{"severityNumber":`...)
 	r.b = strconv.AppendInt(r.b, int64(severity), 10)
 	r.b = append(r.b, `,"severityText":"`...)
 	r.b = append(r.b, text...)
-	r.b = append(r.b, `","eventName":"gen_ai.evaluation.result","attributes":[`...)
+	r.b = append(r.b, `","eventName":"gen_ai.evaluation.result",`...)
+	if traceID != "" {
+		r.b = append(r.b, `"traceId":"`...)
+		r.b = append(r.b, traceID...)
+		r.b = append(r.b, `",`...)
+		if spanID != "" {
+			r.b = append(r.b, `"spanId":"`...)
+			r.b = append(r.b, spanID...)
+			r.b = append(r.b, `",`...)
+		}
+	}
+	r.b = append(r.b, `"attributes":[`...)
+}
+
+// otlpID returns id in lower case when it is a valid OTLP/JSON id of n hex digits (32 for a
+// trace, 16 for a span) and not all zeros, which OTLP reserves for "no id"; "" otherwise, so
+// that a malformed id in an input file never makes the export unreadable.
+func otlpID(id string, n int) string {
+	if len(id) != n || strings.Trim(id, "0") == "" {
+		return ""
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return ""
+		}
+	}
+	return strings.ToLower(id)
 }
 
 // key opens an attribute.
@@ -127,13 +157,19 @@ func otelText(s string) string { return plain(s, otelTextRunes) }
 
 // traceEvent is the reliability event of one trace.
 func (r *otelRecord) traceEvent(t *reliability.Result) {
+	var traceID, spanID string
+	if t.Attempt != nil && t.OTLP != nil {
+		if traceID = otlpID(t.OTLP.TraceID, 32); traceID != "" {
+			spanID = otlpID(t.OTLP.SpanID, 16)
+		}
+	}
 	switch t.Verdict {
 	case verdict.Fail:
-		r.start(17, "ERROR")
+		r.start(17, "ERROR", traceID, spanID)
 	case verdict.Warn:
-		r.start(13, "WARN")
+		r.start(13, "WARN", traceID, spanID)
 	default:
-		r.start(9, "INFO")
+		r.start(9, "INFO", traceID, spanID)
 	}
 	r.str("gen_ai.evaluation.name", OTelReliability)
 	r.double("gen_ai.evaluation.score.value", t.Score)
@@ -160,7 +196,7 @@ func (r *otelRecord) traceEvent(t *reliability.Result) {
 // explanation when it has one. A task has no verdict of its own (only the mean is gated), so
 // the event has no label.
 func (r *otelRecord) taskEvent(t *coherence.TaskResult) {
-	r.start(9, "INFO")
+	r.start(9, "INFO", "", "")
 	r.str("gen_ai.evaluation.name", OTelCoherence)
 	r.double("gen_ai.evaluation.score.value", t.RCS)
 	if t.Note != "" {

@@ -21,6 +21,7 @@ type otelEvent struct {
 	severity string
 	event    string
 	attrs    map[string]string
+	ids      string // "traceId/spanId" in hex, "/" when neither is set
 }
 
 // readOTel decodes every line of doc with the collector's own OTLP/JSON unmarshaler and checks
@@ -59,13 +60,21 @@ func readOTel(t *testing.T, doc []byte, version string) ([]otelEvent, int) {
 		}
 		for i := 0; i < sl.LogRecords().Len(); i++ {
 			lr := sl.LogRecords().At(i)
-			if lr.Timestamp() != 0 || !lr.TraceID().IsEmpty() || !lr.SpanID().IsEmpty() {
-				t.Errorf("record %d: time %v trace %v span %v", len(out), lr.Timestamp(), lr.TraceID(), lr.SpanID())
+			if lr.Timestamp() != 0 || lr.ObservedTimestamp() != 0 {
+				t.Errorf("record %d: time %v, observed %v", len(out), lr.Timestamp(), lr.ObservedTimestamp())
+			}
+			ids := "/"
+			if !lr.TraceID().IsEmpty() {
+				ids = lr.TraceID().String() + "/"
+			}
+			if !lr.SpanID().IsEmpty() {
+				ids += lr.SpanID().String()
 			}
 			out = append(out, otelEvent{
 				severity: fmt.Sprintf("%d %s", lr.SeverityNumber(), lr.SeverityText()),
 				event:    lr.EventName(),
 				attrs:    attrText(lr.Attributes()),
+				ids:      ids,
 			})
 		}
 	}
@@ -218,5 +227,34 @@ func TestOTelHostileText(t *testing.T) {
 	var empty bytes.Buffer
 	if err := OTel(&empty, &gate.Result{}); err != nil || empty.Len() != 0 {
 		t.Errorf("a result without traces or tasks wrote %q, %v", empty.String(), err)
+	}
+}
+
+// A trace read from OTLP carries its traceId and root spanId onto its event, in lower-case hex;
+// ids that OTLP/JSON cannot hold (wrong length, not hex, all zeros) are left out rather than
+// making the file unreadable.
+func TestOTelTraceContext(t *testing.T) {
+	r := &gate.Result{Reliability: &reliability.Summary{}}
+	for _, c := range [][2]string{
+		{"5B8EFFF798038103D269B633813FC60C", "A000000000000001"},
+		{"6c0000000000000000000000000000aa", ""},
+		{"6c0000000000000000000000000000ab", "b00000000000000"},
+		{"00000000000000000000000000000000", "a000000000000001"},
+		{"6c0000000000000000000000000000zz", "a000000000000001"},
+		{"trace-1", "a000000000000001"},
+	} {
+		r.Reliability.Add(reliability.Result{ID: c[0], File: "spans.json", Line: 1, Verdict: verdict.Pass,
+			Attempt: &reliability.Attempt{OTLP: &reliability.SpanContext{TraceID: c[0], SpanID: c[1]}}})
+	}
+	r.Reliability.Add(reliability.Result{ID: "plain", File: "t.jsonl", Line: 1, Verdict: verdict.Pass})
+	events, _ := readOTel(t, otelOf(t, r), "")
+	var got []string
+	for _, e := range events {
+		got = append(got, e.ids)
+	}
+	want := []string{"5b8efff798038103d269b633813fc60c/a000000000000001", "6c0000000000000000000000000000aa/",
+		"6c0000000000000000000000000000ab/", "/", "/", "/", "/"}
+	if !slices.Equal(got, want) {
+		t.Errorf("ids %q\nwant %q", got, want)
 	}
 }

@@ -32,6 +32,9 @@ type Trace struct {
 	HasTrial bool
 	// Outcome is the run's own success as its harness recorded it (SPEC §15), when Known.
 	Outcome Outcome
+	// SpanID is the run's root span id (hex, as OTLP/JSON writes it) when Shape is ShapeOTLP,
+	// whose ID is the run's traceId: exported evaluations attach to them (SPEC §16).
+	SpanID string
 }
 
 // Outcome is a run's own verdict as its harness recorded it (SPEC §15): tau-bench's reward,
