@@ -184,8 +184,7 @@ func TestSARIFFailing(t *testing.T) {
 	if len(run.Invocations) != 0 {
 		t.Errorf("nothing was left out, yet the run has invocations %+v", run.Invocations)
 	}
-	if again := sarifOf(t, failingResult(), nil); !bytes.Equal(bytes.Replace(doc, []byte(`"version": "1.4.0",`), nil, 1), bytes.Replace(again, []byte(`"version": "",`), nil, 1)) &&
-		!bytes.Equal(sarifOf(t, r, nil), doc) {
+	if !bytes.Equal(sarifOf(t, r, nil), doc) {
 		t.Error("two runs over the same result gave different bytes")
 	}
 }
