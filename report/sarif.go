@@ -478,7 +478,7 @@ func (s *sarifRun) head() ([]byte, error) {
 	for _, r := range sarifSignals {
 		rules = append(rules, descriptor(r, false))
 	}
-	for _, r := range sarifGates {
+	for _, r := range s.gateRules() {
 		rules = append(rules, descriptor(r, true))
 	}
 	driver := struct {
@@ -493,6 +493,21 @@ func (s *sarifRun) head() ([]byte, error) {
 	}
 	b.WriteString("\n      },\n      \"columnKind\": \"unicodeCodePoints\",\n      \"results\": [")
 	return b.Bytes(), nil
+}
+
+// gateRules are the rules of the gates: those agentgate describes, then any other gate of the
+// run's table (one added since), with a help that names it, so that every result has its rule.
+func (s *sarifRun) gateRules() []sarifRule {
+	rules := slices.Clone(sarifGates)
+	for _, g := range s.r.Gates {
+		if !slices.ContainsFunc(rules, func(r sarifRule) bool { return r.name == g.Name }) {
+			name := flatten(g.Name)
+			rules = append(rules, sarifRule{name: name, title: "Gate " + name,
+				short: "The gate " + name + " was breached.",
+				help:  name + ": a gate of the run's gate table; the result's message says its value and threshold, and the PR comment's gate table explains it."})
+		}
+	}
+	return rules
 }
 
 // descriptor is the reportingDescriptor of a rule.
@@ -578,12 +593,9 @@ func (s *sarifRun) baseHas(id string, i int) bool {
 // gateResult is the result of a breached gate, at the record that shows it best when there is
 // one: the strongest FAIL trace, the lowest task, the first new failure, the pairs file.
 func (s *sarifRun) gateResult(g gate.GateResult) sarifResult {
-	idx := len(sarifSignals) + slices.IndexFunc(sarifGates, func(r sarifRule) bool { return r.name == g.Name })
-	id := "agentgate/gate/" + g.Name
-	if idx < len(sarifSignals) { // a gate this version has no rule for
-		idx = -1
-	}
-	res := sarifResult{RuleID: id, RuleIndex: idx, Level: "error",
+	name := flatten(g.Name)
+	idx := len(sarifSignals) + slices.IndexFunc(s.gateRules(), func(r sarifRule) bool { return r.name == name })
+	res := sarifResult{RuleID: "agentgate/gate/" + name, RuleIndex: idx, Level: "error",
 		Message: sarifMessage{Text: upperFirst(breachPhrase(g, func(t string) string { return sarifText(t, MaxCellRunes) })) + "."}}
 	file, line := "", 0
 	switch g.Name {
@@ -606,7 +618,7 @@ func (s *sarifRun) gateResult(g gate.GateResult) sarifResult {
 		}
 	}
 	res.Locations = sarifLocations(file, line)
-	fp := fingerprint("gate", g.Name, "")
+	fp := fingerprint("gate", name, "")
 	res.PartialFingerprints = map[string]string{fingerprintKey: fp}
 	return res
 }

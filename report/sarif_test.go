@@ -351,3 +351,16 @@ func TestSARIFLimits(t *testing.T) {
 		check(t, r, 0)
 	})
 }
+
+// A gate this version has no rule of its own for (one a later version adds to the table)
+// still gets a rule, so that its result's ruleIndex points at it.
+func TestSARIFUnknownGate(t *testing.T) {
+	r := failingResult()
+	r.Gates = append(r.Gates, gate.GateResult{Name: "success-rate-min", Value: 0.5, Op: ">=", Threshold: 0.9})
+	d := validSARIF(t, sarifOf(t, r, nil))
+	rules := d.Runs[0].Tool.Driver.Rules
+	last := d.Runs[0].Results[3]
+	if len(rules) != 14 || rules[13].ID != "agentgate/gate/success-rate-min" || last.RuleID != rules[13].ID || last.RuleIndex != 13 {
+		t.Errorf("%d rules, last %q; result %s at %d", len(rules), rules[len(rules)-1].ID, last.RuleID, last.RuleIndex)
+	}
+}
