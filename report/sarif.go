@@ -512,8 +512,12 @@ func (s *sarifRun) gateRules() []sarifRule {
 
 // descriptor is the reportingDescriptor of a rule.
 func descriptor(r sarifRule, isGate bool) sarifDescriptor {
+	help := r.help
+	if !isGate && r.name != reliability.SignalTrace {
+		help += " These are RS-1's rules; the default profile refines some of them (the README's \"Differences from the reference\"), and the evidence always says which fired."
+	}
 	d := sarifDescriptor{ID: r.id(isGate), Name: ruleName(r.title), ShortDescription: sarifMessage{r.short},
-		FullDescription: sarifMessage{r.short + " " + r.help}, Help: sarifMultiformat{Text: r.help, Markdown: r.help}}
+		FullDescription: sarifMessage{r.short + " " + help}, Help: sarifMultiformat{Text: help, Markdown: help}}
 	d.DefaultConfiguration.Level = "error"
 	d.Properties.Tags = []string{"agentgate", "reliability"}
 	if isGate {
