@@ -11,6 +11,7 @@ import (
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/gate/compare"
 	"github.com/agentgate/agentgate/gate/input"
+	"github.com/agentgate/agentgate/gate/reliability"
 	"github.com/agentgate/agentgate/report"
 )
 
@@ -68,6 +69,8 @@ func runGate(ctx context.Context, cmd string, args []string, stdout, stderr io.W
 	str("json", "write the machine-readable JSON report to this file")
 	str("markdown", "write the markdown report to this file")
 	str("junit", "write JUnit XML for test reporters to this file")
+	str("sarif", "write SARIF 2.1.0 for GitHub code scanning (upload-sarif) to this file")
+	str("otel", "write OTLP/JSON logs of gen_ai.evaluation.result events to this file")
 	boolean("comment", "under GitHub Actions, post the report on the pull request (default true)")
 	str("comment-mode", "update or recreate the report comment (default \"update\")")
 	str("pr-number", "pull request to comment on when the event has none")
@@ -173,10 +176,30 @@ func runGate(ctx context.Context, cmd string, args []string, stdout, stderr io.W
 			return fail(stderr, err)
 		}
 	}
+	if cfg.sarifPath != "" {
+		base := comparedBaseline(res, cfg.options.Baseline)
+		if err := writeReportFile(cfg.sarifPath, red.report(func(w io.Writer) error { return report.SARIF(w, res, base) })); err != nil {
+			return fail(stderr, err)
+		}
+	}
+	if cfg.otelPath != "" {
+		if err := writeReportFile(cfg.otelPath, red.report(func(w io.Writer) error { return report.OTel(w, res) })); err != nil {
+			return fail(stderr, err)
+		}
+	}
 	if act != nil {
 		act.publish(ctx, res, cfg, stderr)
 	}
 	return res.ExitCode
+}
+
+// comparedBaseline is the reliability section of the baseline res was compared with, for
+// the SARIF results' baselineState; nil when there was no comparison.
+func comparedBaseline(res *gate.Result, b *gate.Baseline) *reliability.Summary {
+	if res.Comparison == nil || b == nil || b.Report == nil {
+		return nil
+	}
+	return b.Report.Reliability // nil when the baseline had no traces: every finding is new
 }
 
 // evaluate runs the gate over cfg's inputs, or merges the shards' reports cfg names with

@@ -14,6 +14,8 @@ var outputFiles = []struct{ key, example string }{
 	{"json", "report.json"},
 	{"markdown", "report.md"},
 	{"junit", "report.xml"},
+	{"sarif", "report.sarif"},
+	{"otel", "evaluations.jsonl"},
 }
 
 // checkOutputs makes sure every output file the settings name can be written, before any

@@ -67,7 +67,7 @@ func TestTokenUnderAnotherKeyNeverQuoted(t *testing.T) {
 
 // A trace whose id is the token (an agent that logged its environment, say) is reported with
 // *** in its place: in the text on stdout, the annotations, the job summary and the JSON,
-// markdown and JUnit reports.
+// markdown, JUnit, SARIF and OTLP/JSON reports.
 func TestTokenInTraceDataRedactedFromReports(t *testing.T) {
 	const token = "ghs_TokenThatTheTraceLeaked0123456789ab"
 	dir := t.TempDir()
@@ -79,7 +79,7 @@ func TestTokenInTraceDataRedactedFromReports(t *testing.T) {
 	leaked := strings.Replace(first, `"flight-search-loop-101"`, `"run `+token+`"`, 1)
 	write(t, filepath.Join(dir, "a.jsonl"), leaked+"\n")
 	code, stdout, stderr, summary := actionRun(t, dir, map[string]string{"github-token": token, "traces": "a.jsonl",
-		"json": "r.json", "markdown": "r.md", "junit": "r.xml"})
+		"json": "r.json", "markdown": "r.md", "junit": "r.xml", "sarif": "r.sarif", "otel": "r.otel.jsonl"})
 	if code != 2 {
 		t.Fatalf("exit %d, want 2 (FAIL)\n%s%s", code, stdout, stderr)
 	}
@@ -96,7 +96,7 @@ func TestTokenInTraceDataRedactedFromReports(t *testing.T) {
 	if strings.Contains(summary, token) || !strings.Contains(summary, "run \\*\\*\\*") && !strings.Contains(summary, "run ***") {
 		t.Errorf("summary:\n%s", summary)
 	}
-	for _, name := range []string{"r.json", "r.md", "r.xml"} {
+	for _, name := range []string{"r.json", "r.md", "r.xml", "r.sarif", "r.otel.jsonl"} {
 		b, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil {
 			t.Fatal(err)

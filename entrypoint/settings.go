@@ -21,7 +21,7 @@ var settingKeys = []string{
 	gate.CoherenceMin, gate.PAMin, gate.KappaMin, gate.AbstainMax, gate.MaxFailedTraces,
 	"baseline", "baseline-artifact", compare.FailOnRegression, compare.MaxNewFailures, regressionAlpha,
 	compare.PassKMin, passK, gate.FailOnSkipped,
-	"allow-unmatched", "profile", "fail-on", "config", "json", "markdown", "junit",
+	"allow-unmatched", "profile", "fail-on", "config", "json", "markdown", "junit", "sarif", "otel",
 	"comment", "comment-mode", "github-token", "pr-number",
 	maxInputBytes,
 }
@@ -109,6 +109,8 @@ type gateConfig struct {
 	jsonPath  string
 	mdPath    string
 	junitPath string
+	sarifPath string // SARIF 2.1.0 for code scanning (SPEC §16)
+	otelPath  string // OTLP/JSON evaluation events (SPEC §16)
 	// baseline is a JSON report's path, "auto" (the base branch's artifact) or empty.
 	baseline         string
 	baselineSource   string // the flag, input or config line baseline came from
@@ -129,6 +131,7 @@ func (s settings) gateConfig() (*gateConfig, error) {
 		},
 		merge:    s.list("merge"),
 		jsonPath: s.str("json"), mdPath: s.str("markdown"), junitPath: s.str("junit"),
+		sarifPath: s.str("sarif"), otelPath: s.str("otel"),
 		token: s.str("github-token"), prNumber: strings.TrimSpace(s.str("pr-number")),
 	}
 	def := gate.DefaultThresholds()

@@ -121,6 +121,12 @@ func (ev *Evaluator) evaluate(t *trace.Trace, p profile.Profile, brief bool) Res
 			r.Attempt.Trial = &trial
 		}
 	}
+	if t.Shape == trace.ShapeOTLP {
+		if r.Attempt == nil {
+			r.Attempt = &Attempt{}
+		}
+		r.Attempt.OTLP = &SpanContext{TraceID: t.ID, SpanID: t.SpanID}
+	}
 	var d *Detail
 	if !brief {
 		d = &Detail{Meta: Metadata{

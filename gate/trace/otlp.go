@@ -449,7 +449,23 @@ func buildOTLP(file string, spans []*span) (*Trace, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Trace{ID: first.traceID, File: file, Line: first.line, Shape: ShapeOTLP, Messages: b.msgs, Usage: usage, PerCall: perCall}, nil
+	return &Trace{ID: first.traceID, File: file, Line: first.line, Shape: ShapeOTLP, Messages: b.msgs, Usage: usage,
+		PerCall: perCall, SpanID: rootSpan(sorted)}, nil
+}
+
+// rootSpan is the id of the run's root span: the first span, in start order, whose parent is
+// not among the run's spans (none, or one another process recorded).
+func rootSpan(sorted []*span) string {
+	ids := make(map[string]bool, len(sorted))
+	for _, s := range sorted {
+		ids[s.spanID] = true
+	}
+	for _, s := range sorted {
+		if s.parentID == "" || !ids[s.parentID] {
+			return s.spanID
+		}
+	}
+	return "" // every span has a parent in the run: a cycle
 }
 
 // otlpBuilder assembles a run's messages.

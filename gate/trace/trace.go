@@ -35,6 +35,9 @@ type Trace struct {
 	// PerCall describes the model calls whose own usage was summed into Usage, where the
 	// record gives usage per call (per message, per span) rather than for the whole run.
 	PerCall CallUsage
+	// SpanID is the run's root span id (hex, as OTLP/JSON writes it) when Shape is ShapeOTLP,
+	// whose ID is the run's traceId: exported evaluations attach to them (SPEC §16).
+	SpanID string
 }
 
 // CallUsage describes the model calls whose usage a trace's Usage sums: how many there were
