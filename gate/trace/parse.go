@@ -327,6 +327,12 @@ func (p *parser) record(jr *jsonRecord, s *scratch) {
 			jr.Trial = p.skip()
 		case "metadata":
 			jr.MetaTrial = p.metaTrial()
+		case "reward_info":
+			jr.HasRewardInfo, jr.RewardInfoReward = p.rewardInfo()
+		case "instance_id":
+			jr.InstanceID = p.skip()
+		case "trajectory_format":
+			jr.TrajectoryFormat = p.skip()
 		case "messages", "trajectory", "traj", "history":
 			l := listIndex(string(k))
 			jr.Lists[l], jr.Present[l] = p.messages(s.lists[l][:0])
@@ -429,10 +435,60 @@ func (p *parser) message(m *jsonMessage) {
 			m.Response = p.skip()
 		case "message_type":
 			m.MessageType = p.skip()
+		case "id":
+			m.ID = p.skip()
+		case "error":
+			m.Error = p.skip()
+		case "requestor":
+			m.Requestor = p.skip()
+		case "extra":
+			m.ExtraUsage = p.extraUsage(m.ExtraUsage)
 		default:
 			p.skip()
 		}
 	}
+}
+
+// rewardInfo reads tau2-bench's reward_info object: its reward, kept as text. A null
+// reward_info is absent (ok false); any other value that is not an object is a type error.
+func (p *parser) rewardInfo() (ok bool, reward rawRef) {
+	if !p.open('{', "an object") {
+		return false, nil
+	}
+	for n := 0; p.more('}', n); n++ {
+		if string(p.key()) == "reward" {
+			reward = p.skip()
+		} else {
+			p.skip()
+		}
+	}
+	return true, reward
+}
+
+// extraUsage reads the token usage that mini-swe-agent keeps in a message's
+// extra.response.usage (the model's response as litellm returned it); anything else in extra
+// is skipped.
+func (p *parser) extraUsage(prev *jsonUsage) *jsonUsage {
+	if p.peek() != '{' {
+		p.skip()
+		return prev
+	}
+	p.open('{', "an object")
+	for n := 0; p.more('}', n); n++ {
+		if string(p.key()) != "response" || p.peek() != '{' {
+			p.skip()
+			continue
+		}
+		p.open('{', "an object")
+		for n := 0; p.more('}', n); n++ {
+			if string(p.key()) == "usage" && p.peek() == '{' {
+				prev = p.usage(prev)
+			} else {
+				p.skip()
+			}
+		}
+	}
+	return prev
 }
 
 // role reads a message's role without allocating for the usual ones.
@@ -480,6 +536,10 @@ func (p *parser) calls() []jsonCall {
 				c.CallID = p.skip()
 			case "id":
 				c.ID = p.skip()
+			case "name":
+				c.Name = p.skip()
+			case "requestor":
+				c.Requestor = p.skip()
 			case "function":
 				c.HasFunction = p.function(&c.Function)
 			default:
