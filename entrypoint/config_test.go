@@ -48,8 +48,8 @@ fail-on: 'warn'
 
 func TestParseConfigErrors(t *testing.T) {
 	cases := []struct{ text, want string }{
-		{"pa_min: 0.9\n", `c.yml:1: unknown setting "pa_min"; known settings: traces, tasks, pairs, scholar, auditor, merge, coherence-min, pa-min, kappa-min, abstain-max, max-failed-traces, baseline, baseline-artifact, fail-on-regression, max-new-failures, regression-alpha, pass-k-min, pass-k, allow-unmatched, profile, fail-on, config, json, markdown, junit, comment, comment-mode, github-token, pr-number`},
-		{"gates:\n  pa-min: 0.9\n", `c.yml:1: unknown setting "gates"; known settings: traces, tasks, pairs, scholar, auditor, merge, coherence-min, pa-min, kappa-min, abstain-max, max-failed-traces, baseline, baseline-artifact, fail-on-regression, max-new-failures, regression-alpha, pass-k-min, pass-k, allow-unmatched, profile, fail-on, config, json, markdown, junit, comment, comment-mode, github-token, pr-number`},
+		{"pa_min: 0.9\n", `c.yml:1: unknown setting "pa_min"; known settings: traces, tasks, pairs, scholar, auditor, merge, coherence-min, pa-min, kappa-min, abstain-max, max-failed-traces, baseline, baseline-artifact, fail-on-regression, max-new-failures, regression-alpha, pass-k-min, pass-k, outcome-scorer, allow-unmatched, profile, fail-on, config, json, markdown, junit, comment, comment-mode, github-token, pr-number`},
+		{"gates:\n  pa-min: 0.9\n", `c.yml:1: unknown setting "gates"; known settings: traces, tasks, pairs, scholar, auditor, merge, coherence-min, pa-min, kappa-min, abstain-max, max-failed-traces, baseline, baseline-artifact, fail-on-regression, max-new-failures, regression-alpha, pass-k-min, pass-k, outcome-scorer, allow-unmatched, profile, fail-on, config, json, markdown, junit, comment, comment-mode, github-token, pr-number`},
 		{"traces:\n  pa-min: 0.9\n", "c.yml:2: expected a list item (`- value`) under \"traces\""},
 		{"  pa-min: 0.9\n", "c.yml:1: unexpected indentation: settings are top-level `key: value` lines (the action's input names)"},
 		{"pa-min 0.9\n", "c.yml:1: expected `key: value`, found \"pa-min\" without a colon"},

@@ -78,6 +78,7 @@ func runGate(ctx context.Context, cmd string, args []string, stdout, stderr io.W
 	str(regressionAlpha, "family-wise significance level of the comparison, Holm's procedure (default 0.05)")
 	str(compare.PassKMin, "pass^k of repeated trials must be at least this (default: not gated)")
 	str(passK, "the k of pass-k-min (default 1)")
+	str(outcomeScorer, "the Inspect scorer whose score is a sample's outcome (default: each sample's first scorer)")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		if isHelp(err) {

@@ -47,7 +47,8 @@ const (
 var maxDocument int64 = 256 << 20
 
 // Sniff tells the format of the trace file at path from its first bytes: a zip archive is an
-// Inspect .eval log; a JSON object whose top-level keys include "resourceSpans" is OTLP, one
+// Inspect .eval log; a JSON object whose top-level keys include "resourceSpans" (or
+// "resourceLogs") is OTLP, one
 // with "eval" beside "samples", "version" or "status" an Inspect log, one with "simulations",
 // or "info" and "tasks" before any message list, a tau2-bench results file; anything else is
 // records, as is a file whose first sniffBytes do not tell. A gzip file is looked at through
@@ -99,7 +100,7 @@ func sniff(head []byte) Format {
 			return FormatRecords
 		}
 		switch string(key) {
-		case `"resourceSpans"`:
+		case `"resourceSpans"`, `"resourceLogs"`:
 			return FormatOTLP
 		case `"eval"`:
 			hasEval = true
@@ -133,19 +134,31 @@ func sniff(head []byte) Format {
 	}
 }
 
+// Options are the settings that change how trace files are read.
+type Options struct {
+	// OutcomeScorer names the Inspect scorer whose score is a sample's outcome (SPEC §15,
+	// setting outcome-scorer); empty means the first scorer of each sample.
+	OutcomeScorer string
+}
+
 // EachFile streams the traces of the file at path to fn, whatever its format (Sniff): trace
 // records, OTLP spans, an Inspect log or a tau2-bench results file. Problems with the input
 // are *input.Error values.
 func EachFile(ctx context.Context, path string, fn func(*Trace) error) error {
+	return EachFileWith(ctx, path, Options{}, fn)
+}
+
+// EachFileWith is EachFile with options.
+func EachFileWith(ctx context.Context, path string, o Options, fn func(*Trace) error) error {
 	format, err := Sniff(path)
 	if err != nil {
 		return err
 	}
 	switch format {
 	case FormatOTLP:
-		return EachOTLP(ctx, path, fn)
+		return EachOTLP(ctx, path, o, fn)
 	case FormatInspectJSON, FormatInspectEval:
-		return EachInspect(ctx, path, fn)
+		return EachInspect(ctx, path, o, fn)
 	case FormatTau2:
 		return EachTau2(ctx, path, fn)
 	}

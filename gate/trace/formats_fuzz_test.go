@@ -52,7 +52,7 @@ func FuzzInspectJSON(f *testing.F) {
 	seedFile(f, "inspect-tools.json")
 	f.Add([]byte(`{"version":2,"eval":{},"samples":[{"id":1,"epoch":1,"messages":[{"role":"tool","content":[{"type":"text","text":"attachment://a"}]}],"attachments":{"a":"x"}}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		err := eachInspectJSON(context.Background(), "f.json", data, func(tr *Trace) error {
+		err := eachInspectJSON(context.Background(), "f.json", data, Options{}, func(tr *Trace) error {
 			if tr.ID == "" || tr.Task == "" {
 				t.Fatalf("trace %+v", tr)
 			}
@@ -66,7 +66,7 @@ func FuzzInspectJSON(f *testing.F) {
 func FuzzInspectEval(f *testing.F) {
 	seedFile(f, "inspect-tools.eval")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		err := eachEval(context.Background(), "f.eval", bytes.NewReader(data), int64(len(data)), func(tr *Trace) error {
+		err := eachEval(context.Background(), "f.eval", bytes.NewReader(data), int64(len(data)), Options{}, func(tr *Trace) error {
 			if tr.ID == "" {
 				t.Fatalf("trace %+v", tr)
 			}

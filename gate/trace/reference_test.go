@@ -199,7 +199,7 @@ func TestDocExamples(t *testing.T) {
 		t.Fatalf("OTLP example: %d traces, %v", len(otlp), err)
 	}
 	var inspect []*Trace
-	if err := eachInspectJSON(context.Background(), "trace-formats.md", []byte(blocks[4]), func(tr *Trace) error {
+	if err := eachInspectJSON(context.Background(), "trace-formats.md", []byte(blocks[4]), Options{}, func(tr *Trace) error {
 		inspect = append(inspect, tr)
 		return nil
 	}); err != nil || len(inspect) != 1 {
