@@ -504,6 +504,7 @@ func inspectOutcome(sample []byte, scorer string) (o Outcome, at int, problem st
 	if len(names) == 0 {
 		return Outcome{}, 0, ""
 	}
+	name = input.Cut(name) // the scorer's name is the input's: at most 200 characters of it
 	if score < 0 {
 		return Outcome{}, scores, fmt.Sprintf("scores has no scorer %s (outcome-scorer); it has %s", input.Quote(scorer), input.Cut(strings.Join(names, ", ")))
 	}

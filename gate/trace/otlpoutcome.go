@@ -128,7 +128,7 @@ func (e otlpEvaluation) outcome(file string) (Outcome, error) {
 	}
 	o := Outcome{Known: true, Source: evaluationEvent}
 	if e.name != "" {
-		o.Source += ":" + e.name
+		o.Source += ":" + input.Cut(e.name) // the input's: at most 200 characters of it
 	}
 	switch v := e.value.(type) {
 	case nil:
