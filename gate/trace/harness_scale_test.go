@@ -35,7 +35,8 @@ func checkLinear(t *testing.T, what string, run func(n int)) {
 	if testing.Short() {
 		t.Skip("timing test")
 	}
-	const n = 4000 // large enough that the caches are outgrown at n already, not only at 4n
+	// n is large enough that the caches are outgrown at n already, not only at 4n
+	const n = 4000
 	run(n) // warm up
 	small := bestCPU(t, func() { run(n) })
 	large := bestCPU(t, func() { run(4 * n) })
