@@ -105,7 +105,8 @@ type jsonMessage struct {
 	// SWE-agent text actions (textactions.go)
 	Action, Observation, Thought, Response, MessageType rawRef
 	// tau2-bench tool messages: {"role": "tool", "id", "content", "error", "requestor"}
-	ID, Error, Requestor rawRef
+	ID, Error rawRef
+	ByUser    bool // "requestor": "user" (tau2.go)
 	// mini-swe-agent: the usage of the model's response, in extra.response.usage
 	ExtraUsage *jsonUsage
 }
@@ -113,7 +114,8 @@ type jsonMessage struct {
 type jsonCall struct {
 	ToolName, Arguments, CallID rawRef // RS-1
 	ID                          rawRef // OpenAI
-	Name, Requestor             rawRef // a flat call {id, name, arguments} (tau2-bench)
+	Name                        rawRef // a flat call {id, name, arguments} (tau2-bench)
+	ByUser                      bool   // "requestor": "user" (tau2.go)
 	Function                    jsonFunction
 	HasFunction                 bool
 }
@@ -609,7 +611,7 @@ func (d *decoder) message(i int, b *builder, out *Message) error {
 
 	// RS-1 and OpenAI tool calls
 	for j := range m.ToolCalls {
-		if userRequested(m.ToolCalls[j].Requestor) {
+		if m.ToolCalls[j].ByUser {
 			continue // tau2-bench: the simulated user's own tool, not the agent's (tau2.go)
 		}
 		c, err := d.call(&m.ToolCalls[j], i, j)
@@ -638,7 +640,7 @@ func (d *decoder) message(i int, b *builder, out *Message) error {
 			b.results = append(b.results, r)
 		}
 	case ShapeOpenAI:
-		if userRequested(m.Requestor) {
+		if m.ByUser {
 			break // the result of a call of the simulated user's (tau2.go)
 		}
 		if m.Role == "tool" || m.Role == "function" || m.ToolCallID != nil || m.HasToolCallIDs {
@@ -923,14 +925,13 @@ func (d *decoder) usage(jr *jsonRecord) (Usage, error) {
 	for i := range d.msgs {
 		m := &d.msgs[i]
 		for _, f := range [...]struct {
-			path jsonscan.Path
-			u    *jsonUsage
-		}{{jsonscan.PathOf(d.key, i, "usage"), m.Usage}, {jsonscan.PathOf(d.key, i, "token_usage"), m.TokenUsage},
-			{jsonscan.PathOf(d.key, i, "extra", "response", "usage"), m.ExtraUsage}} {
+			key []any // the path under the message
+			u   *jsonUsage
+		}{{[]any{"usage"}, m.Usage}, {[]any{"token_usage"}, m.TokenUsage}, {[]any{"extra", "response", "usage"}, m.ExtraUsage}} {
 			if f.u == nil {
 				continue
 			}
-			u, err := d.readUsage(f.u, f.path)
+			u, err := d.readUsage(f.u, append(jsonscan.PathOf(d.key, i), jsonscan.PathOf(f.key...)...))
 			if err != nil {
 				return total, err
 			}

@@ -38,12 +38,18 @@ func checkLinear(t *testing.T, what string, run func(n int)) {
 	// n is large enough that the caches are outgrown at n already, not only at 4n
 	const n = 4000
 	run(n) // warm up
-	small := bestCPU(t, func() { run(n) })
-	large := bestCPU(t, func() { run(4 * n) })
-	t.Logf("%s: n %v, 4n %v: ratio %.2f", what, small, large, float64(large)/float64(small))
-	if large > 6*small {
-		t.Errorf("%s: 4n took %v, n %v: more than 6 times", what, large, small)
+	// On a shared machine one measurement may be off: a linear reader comes within 6 times in
+	// one of three tries, a quadratic one (16 times) in none.
+	var small, large time.Duration
+	for range 3 {
+		small = bestCPU(t, func() { run(n) })
+		large = bestCPU(t, func() { run(4 * n) })
+		t.Logf("%s: n %v, 4n %v: ratio %.2f", what, small, large, float64(large)/float64(small))
+		if large <= 6*small {
+			return
+		}
 	}
+	t.Errorf("%s: 4n took %v, n %v: more than 6 times", what, large, small)
 }
 
 // tau2Doc is a results file of n simulations, each with a call that fails, and one simulation

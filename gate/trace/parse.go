@@ -440,7 +440,7 @@ func (p *parser) message(m *jsonMessage) {
 		case "error":
 			m.Error = p.skip()
 		case "requestor":
-			m.Requestor = p.skip()
+			m.ByUser = userRequested(p.skip())
 		case "extra":
 			m.ExtraUsage = p.extraUsage(m.ExtraUsage)
 		default:
@@ -539,7 +539,7 @@ func (p *parser) calls() []jsonCall {
 			case "name":
 				c.Name = p.skip()
 			case "requestor":
-				c.Requestor = p.skip()
+				c.ByUser = userRequested(p.skip())
 			case "function":
 				c.HasFunction = p.function(&c.Function)
 			default:

@@ -113,7 +113,7 @@ func isFlatCall(c *jsonCall) bool {
 // userRequested reports whether a call or tool message of tau2-bench's belongs to the
 // simulated user ("requestor": "user"): in its dual-control domains the user runs tools on
 // their own device, which are not the agent's calls.
-func userRequested(requestor rawRef) bool { return string(requestor) == `"user"` }
+func userRequested(requestor []byte) bool { return string(requestor) == `"user"` }
 
 // errorFlag reads the "error" member of a tool message: tau2-bench writes true when the call
 // failed and false when it did not. flagged is false when there is none (or it is null), and
