@@ -50,7 +50,8 @@ var maxDocument int64 = 256 << 20
 // Inspect .eval log; a JSON object whose top-level keys include "resourceSpans" (or
 // "resourceLogs") is OTLP, one
 // with "eval" beside "samples", "version" or "status" an Inspect log, one with "simulations",
-// or "info" and "tasks" before any message list, a tau2-bench results file; anything else is
+// or "info" (starting with tau2's git_commit, or followed by "tasks") before any message list,
+// a tau2-bench results file; anything else is
 // records, as is a file whose first sniffBytes do not tell. A gzip file is looked at through
 // its decompression (input.Open does that). It reads little and allocates little: the gate
 // asks it of every file.
@@ -112,6 +113,12 @@ func sniff(head []byte) Format {
 			}
 		case `"info"`:
 			hasInfo = true
+			// tau2's Info starts with its git_commit, and may be longer than the head
+			if v < len(head) && head[v] == '{' && !hasList {
+				if k, _, err := jsonscan.Key(head, v+1); err == nil && string(k) == `"git_commit"` {
+					return FormatTau2
+				}
+			}
 		case `"tasks"`:
 			hasTasks = true
 		case `"messages"`, `"trajectory"`, `"traj"`, `"history"`:

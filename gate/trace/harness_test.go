@@ -174,6 +174,10 @@ func TestSniffTau2(t *testing.T) {
 		want Format
 	}{
 		{long, FormatTau2},
+		// an info longer than the head: tau2's Info starts with git_commit
+		{`{"timestamp": "x", "info": {"git_commit": "abc", "environment_info": {"policy": "` + strings.Repeat("p", 2*sniffBytes) + `"}}, "tasks": []}`, FormatTau2},
+		{`{"info": {"git_commit": "abc"}, "messages": []}`, FormatTau2},
+		{`{"messages": [], "info": {"git_commit": "abc"}}`, FormatRecords},
 		{`{"simulations": [], "info": {}}`, FormatTau2},
 		// a trace record with an info member stays a record
 		{`{"task_id": 1, "reward": 1.0, "info": {}, "traj": [], "tasks": []}`, FormatRecords},
