@@ -107,8 +107,10 @@ type jsonMessage struct {
 	// tau2-bench tool messages: {"role": "tool", "id", "content", "error", "requestor"}
 	ID, Error rawRef
 	ByUser    bool // "requestor": "user" (tau2.go)
-	// mini-swe-agent: the usage of the model's response, in extra.response.usage
+	// mini-swe-agent: the usage of the model's response, in extra.response.usage, and why an
+	// exit message ended the run (extra.exit_status)
 	ExtraUsage *jsonUsage
+	ExitStatus rawRef
 }
 
 type jsonCall struct {

@@ -308,6 +308,21 @@ func TestMiniSWEAgent(t *testing.T) {
 				`exit "" ok[toolu_03]`,
 			}}})
 	})
+	t.Run("a run that ended on an error while a command ran", func(t *testing.T) {
+		// DefaultAgent.handle_uncaught_exception: an exit message with the error, not a submission
+		rec := "{\"trajectory_format\": \"mini-swe-agent-1.1\", \"instance_id\": \"a__b-2\", \"messages\": [" +
+			"{\"role\": \"assistant\", \"content\": \"```mswea_bash_command\\nmake\\n```\"}, " +
+			"{\"role\": \"exit\", \"content\": \"Container stopped\", \"extra\": {\"exit_status\": \"RuntimeError\", \"submission\": \"\"}}]}"
+		tr, err := Decode(input.Record{File: "a__b-2.traj.json", Line: 1, Col: 1, Data: []byte(rec)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := `assistant "` + "```mswea_bash_command" + `" call[action-0 bash {"command":"make"}]` + "\n" +
+			`exit "Container stopped" FAIL[action-0 "RuntimeError: Container stopped"]`
+		if got := strings.Join(describe(tr), "\n"); got != want {
+			t.Errorf("got\n%s\nwant\n%s", got, want)
+		}
+	})
 	t.Run("not mini-swe-agent", func(t *testing.T) {
 		// without trajectory_format a fenced block in a chat is not a command, nor an exit an answer
 		rec := "{\"messages\": [{\"role\": \"assistant\", \"content\": \"```bash\\nls\\n```\"}, {\"role\": \"user\", \"content\": \"<returncode>1</returncode>\"}]}"

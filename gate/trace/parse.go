@@ -442,7 +442,7 @@ func (p *parser) message(m *jsonMessage) {
 		case "requestor":
 			m.ByUser = userRequested(p.skip())
 		case "extra":
-			m.ExtraUsage = p.extraUsage(m.ExtraUsage)
+			m.ExtraUsage, m.ExitStatus = p.extra(m.ExtraUsage)
 		default:
 			p.skip()
 		}
@@ -465,17 +465,22 @@ func (p *parser) rewardInfo() (ok bool, reward rawRef) {
 	return true, reward
 }
 
-// extraUsage reads the token usage that mini-swe-agent keeps in a message's
-// extra.response.usage (the model's response as litellm returned it); anything else in extra
-// is skipped.
-func (p *parser) extraUsage(prev *jsonUsage) *jsonUsage {
+// extra reads what mini-swe-agent keeps in a message's extra: the token usage of the model's
+// response (extra.response.usage, as litellm returned it) and, in an exit message, why the run
+// ended (extra.exit_status); anything else is skipped.
+func (p *parser) extra(prev *jsonUsage) (usage *jsonUsage, exitStatus rawRef) {
 	if p.peek() != '{' {
 		p.skip()
-		return prev
+		return prev, nil
 	}
 	p.open('{', "an object")
 	for n := 0; p.more('}', n); n++ {
-		if string(p.key()) != "response" || p.peek() != '{' {
+		k := p.key()
+		if string(k) == "exit_status" {
+			exitStatus = p.skip()
+			continue
+		}
+		if string(k) != "response" || p.peek() != '{' {
 			p.skip()
 			continue
 		}
@@ -488,7 +493,7 @@ func (p *parser) extraUsage(prev *jsonUsage) *jsonUsage {
 			}
 		}
 	}
-	return prev
+	return prev, exitStatus
 }
 
 // role reads a message's role without allocating for the usual ones.

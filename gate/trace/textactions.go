@@ -109,6 +109,17 @@ func returnCode(obs string) (n int, ok bool) {
 	return n, true
 }
 
+// exitResult is the result of a command that a mini-swe-agent exit message answers: a
+// success when the command submitted (exit_status "Submitted", or none given), a failure when
+// the run ended on an error while it ran (the exit's content is the error).
+func exitResult(id, content string, status rawRef) Result {
+	r := Result{CallID: id, HasID: true, Success: true, Content: content}
+	if s, ok := stringValue(status); ok && s != "Submitted" {
+		r.Success, r.Error = false, strings.TrimSpace(s+": "+content)
+	}
+	return r
+}
+
 // textResult builds the result of an action from its observation text.
 func textResult(id, observation string) Result {
 	r := Result{CallID: id, HasID: true, Success: true, Content: observation}
@@ -193,7 +204,7 @@ func (d *decoder) textAction(i int, b *builder, out *Message) {
 		nr := len(b.results)
 		for _, c := range open {
 			if c.HasID {
-				b.results = append(b.results, Result{CallID: c.ID, HasID: true, Success: true, Content: out.Content})
+				b.results = append(b.results, exitResult(c.ID, out.Content, m.ExitStatus))
 			}
 		}
 		out.Results = b.results[nr:len(b.results):len(b.results)]
@@ -202,7 +213,11 @@ func (d *decoder) textAction(i int, b *builder, out *Message) {
 	if id := d.pendingAction; id != "" && (m.Role == "user" || m.Role == "tool" || d.mini && m.Role == "exit") {
 		d.pendingAction = ""
 		nr := len(b.results)
-		b.results = append(b.results, textResult(id, out.Content))
+		if m.Role == "exit" {
+			b.results = append(b.results, exitResult(id, out.Content, m.ExitStatus))
+		} else {
+			b.results = append(b.results, textResult(id, out.Content))
+		}
 		out.Results = b.results[nr:len(b.results):len(b.results)]
 		return
 	}
