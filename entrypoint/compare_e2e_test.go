@@ -57,6 +57,10 @@ func tauBenchRuns(t *testing.T, ws string) {
 	write("head.json")
 }
 
+// pushToMaster is the runner's ref and run of a push to the base branch ("master" in GitHub's
+// example pull_request payload), whose report the pull request compares with.
+var pushToMaster = map[string]string{"GITHUB_REF": "refs/heads/master", "GITHUB_RUN_ID": "9001", "GITHUB_RUN_ATTEMPT": "1"}
+
 // zipReport packs a report as actions/upload-artifact does: one entry, its file name.
 func zipReport(t *testing.T, report []byte) []byte {
 	t.Helper()
@@ -87,7 +91,7 @@ func TestActionComparesWithTheBaseBranch(t *testing.T) {
 	}
 
 	// The push to main: no pull request, so no base to compare with; the report is written.
-	r := step(t, ws, api, "push", ghemu.WebhookExample(t, "push", "", nil), inputs("base.json"))
+	r := stepEnv(t, ws, api, "push", ghemu.WebhookExample(t, "push", "", nil), inputs("base.json"), pushToMaster)
 	if r.exit != 0 || r.outputs["verdict"] != "WARN" {
 		t.Fatalf("push run: exit %d verdict %q, want 0 WARN\n%s%s", r.exit, r.outputs["verdict"], r.stdout, r.stderr)
 	}
@@ -156,6 +160,7 @@ func TestActionComparesWithTheBaseBranch(t *testing.T) {
 	if !strings.Contains(r.stdout, "fail-on-regression") {
 		t.Errorf("the log does not name the breached gate:\n%s", r.stdout)
 	}
+	checkREADMEBlock(t, "compare-example", body, "### ⚠️ Reliability", 8)
 }
 
 // A pull request opened before main ever uploaded a report: the note says so, and the verdict
@@ -181,8 +186,9 @@ func TestActionWithoutBaselineArtifactPasses(t *testing.T) {
 	}
 }
 
-// A baseline file that cannot be used is a note in the JSON report, never an error: the exit
-// code is that of the same run without a baseline.
+// A baseline file that cannot be used (another profile or schema, not JSON) is a note in the
+// JSON report, not an error: the exit code is that of the same run without a baseline. One
+// that cannot be read at all is an error (TestBaselinePathMustBeReadable).
 func TestCLIUnusableBaselineIsANote(t *testing.T) {
 	dir := t.TempDir()
 	pass := []string{"gate", "--traces", "../fixtures/pass/traces.jsonl", "--tasks", "../fixtures/pass/tasks.json", "--pairs", "../fixtures/pass/pairs.jsonl"}
@@ -194,9 +200,7 @@ func TestCLIUnusableBaselineIsANote(t *testing.T) {
 	os.WriteFile(garbage, []byte("{\"schema\": 2, \"verdict\": [}"), 0o644)
 	old := filepath.Join(dir, "old.json")
 	os.WriteFile(old, []byte(`{"schema": 1, "verdict": "PASS"}`), 0o644)
-	missing := filepath.Join(dir, "missing.json")
 	for _, c := range []struct{ baseline, note string }{
-		{missing, "baseline " + missing + ": cannot read it (no such file or directory): not compared"},
 		{reference, "baseline " + reference + ` was written with profile "reference", this run uses "default": not compared`},
 		{old, "not compared"},
 		{garbage, "not compared"},

@@ -79,6 +79,8 @@ func runGate(ctx context.Context, cmd string, args []string, stdout, stderr io.W
 	str(compare.PassKMin, "pass^k of repeated trials must be at least this (default: not gated)")
 	str(passK, "the k of pass-k-min (default 1)")
 	str(outcomeScorer, "the Inspect scorer whose score is a sample's outcome (default: each sample's first scorer)")
+	boolean(gate.FailOnSkipped, "a gate that was asked for and skipped (no baseline, too few trials for pass-k) breaches (default false)")
+	str(maxInputBytes, "the most bytes one input file may hold after decompression, as 1073741824 or 2GiB (default 1GiB, with compressed files also stopped past 64 MiB once they expand 100 times)")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		if isHelp(err) {
@@ -96,13 +98,22 @@ func runGate(ctx context.Context, cmd string, args []string, stdout, stderr io.W
 			}
 			flags["merge"] = setting{p, "merge's arguments"}
 		}
+	case len(pos) > 0 && expandedGlob(pos[0]) && flagBefore(args, pos[0]) != "":
+		return fail(stderr, fmt.Errorf("gate takes no arguments, got %q: it looks like a file your shell expanded from an unquoted pattern; quote the pattern so that agentgate expands it, as in %s 'runs/**/*.jsonl'", pos[0], flagBefore(args, pos[0])))
 	case len(pos) > 0:
 		return fail(stderr, fmt.Errorf("gate takes no arguments, got %q: name input files with --traces, --tasks, --pairs or --scholar/--auditor", pos[0]))
 	}
 
+	// Everything written from here on goes through red, which learns the token's values as
+	// they are masked (SPEC §13).
+	red := &redactor{}
+	rout, rerr := red.Writer(stdout), red.Writer(stderr)
+	defer rerr.Flush()
+	defer rout.Flush()
+	stdout, stderr = rout, rerr
 	var act *actionEnv
 	if getenv("GITHUB_ACTIONS") == "true" {
-		act = newActionEnv(getenv, stdout)
+		act = newActionEnv(getenv, stdout, red)
 	}
 	merged := settings{}
 	var inputs map[string]setting
@@ -116,6 +127,7 @@ func runGate(ctx context.Context, cmd string, args []string, stdout, stderr io.W
 	if cfgPath.value != "" {
 		fromFile, secrets, err := readConfig(cfgPath.value)
 		act.mask(secrets) // before anything is printed, the error included
+		red.add(secrets...)
 		if err != nil {
 			return act.failRun(fail(stderr, err), err)
 		}
@@ -127,31 +139,38 @@ func runGate(ctx context.Context, cmd string, args []string, stdout, stderr io.W
 	if err != nil {
 		return act.failRun(fail(stderr, err), err)
 	}
+	input.SetMaxInputBytes(cfg.maxInputBytes)
+	if err := checkOutputs(merged); err != nil {
+		return act.failRun(fail(stderr, err), err)
+	}
 
 	cfg.options.Source = reportSource(act != nil, getenv)
 	in := cfg.inputs
 	cfg.options.Source.Inputs = &in
-	cfg.options.Baseline = resolveBaseline(ctx, cfg, act)
+	if cfg.options.Baseline, err = resolveBaseline(ctx, cfg, act); err != nil {
+		return act.failRun(fail(stderr, err), err)
+	}
 	res, err := evaluate(ctx, cfg)
 	if err != nil {
+		err = explainKind(err, cfg, act != nil)
 		return act.failRun(fail(stderr, err), err)
 	}
 	if err := report.Text(stdout, res); err != nil {
 		return fail(stderr, err)
 	}
 	if cfg.jsonPath != "" {
-		if err := writeReportFile(cfg.jsonPath, func(w io.Writer) error { return report.JSON(w, res) }); err != nil {
+		if err := writeReportFile(cfg.jsonPath, red.report(func(w io.Writer) error { return report.JSON(w, res) })); err != nil {
 			return fail(stderr, err)
 		}
 	}
 	if cfg.mdPath != "" {
 		md := report.Markdown(res, report.Options{Reproduce: reproduceCommand(cfg), MaxBytes: -1})
-		if err := writeReportFile(cfg.mdPath, func(w io.Writer) error { _, err := io.WriteString(w, md); return err }); err != nil {
+		if err := writeReportFile(cfg.mdPath, red.report(func(w io.Writer) error { _, err := io.WriteString(w, md); return err })); err != nil {
 			return fail(stderr, err)
 		}
 	}
 	if cfg.junitPath != "" {
-		if err := writeReportFile(cfg.junitPath, func(w io.Writer) error { return report.JUnit(w, res) }); err != nil {
+		if err := writeReportFile(cfg.junitPath, red.report(func(w io.Writer) error { return report.JUnit(w, res) })); err != nil {
 			return fail(stderr, err)
 		}
 	}
@@ -244,6 +263,9 @@ func reproduceCommand(c *gateConfig) string {
 	if co.PassK != dco.PassK {
 		fmt.Fprintf(&b, " --%s %d", passK, co.PassK)
 	}
+	if t.FailOnSkipped {
+		fmt.Fprintf(&b, " --%s", gate.FailOnSkipped)
+	}
 	if c.options.AllowUnmatched {
 		b.WriteString(" --allow-unmatched")
 	}
@@ -252,6 +274,9 @@ func reproduceCommand(c *gateConfig) string {
 	}
 	if c.options.FailOn != gate.FailOnFail {
 		fmt.Fprintf(&b, " --fail-on %s", c.options.FailOn)
+	}
+	if c.maxInputBytes > 0 {
+		fmt.Fprintf(&b, " --%s %d", maxInputBytes, c.maxInputBytes)
 	}
 	return b.String()
 }

@@ -132,6 +132,7 @@ func (s *junitSuite) encode(enc *xml.Encoder) error {
 // junitSuites builds the suites of the evaluators that ran.
 func junitSuites(r *gate.Result) []*junitSuite {
 	var out []*junitSuite
+	claimed := map[string]bool{}
 	gatesOf := func(names ...string) []junitCase {
 		var cs []junitCase
 		for _, g := range r.Gates {
@@ -140,6 +141,9 @@ func junitSuites(r *gate.Result) []*junitSuite {
 					cs = append(cs, gateCase(r, g))
 				}
 			}
+		}
+		for _, n := range names {
+			claimed[n] = true
 		}
 		return cs
 	}
@@ -153,6 +157,17 @@ func junitSuites(r *gate.Result) []*junitSuite {
 	}
 	if r.Agreement != nil { // its gates only: the items are many and have no verdict of their own
 		out = append(out, &junitSuite{name: "agreement", gates: gatesOf(gate.PAMin, gate.KappaMin, gate.AbstainMax)})
+	}
+	// The gates of no evaluator's suite (the comparison's, pass^k's, any added later), so that
+	// every row of the gate table is a testcase.
+	var rest []junitCase
+	for _, g := range r.Gates {
+		if !claimed[g.Name] {
+			rest = append(rest, gateCase(r, g))
+		}
+	}
+	if len(rest) > 0 {
+		out = append(out, &junitSuite{name: "gates", gates: rest})
 	}
 	for _, s := range out {
 		s.tests = len(s.gates) + s.n
@@ -177,6 +192,12 @@ func gateCase(r *gate.Result, g gate.GateResult) junitCase {
 	c := junitCase{Name: "gate " + xmlSafe(g.Name), Classname: "agentgate.gates"}
 	line := fmt.Sprintf("%s: %s, must be %s", xmlSafe(g.Name), gateValue(g), gateThreshold(g))
 	switch {
+	case g.Skipped && !g.Passed: // fail-on-skipped: it measured nothing
+		c.Failure = &junitMessage{
+			Message: upperFirst(breachPhrase(g, func(s string) string { return xmlLine(s, MaxCellRunes) })),
+			Type:    "gate",
+			Body:    fmt.Sprintf("%s: skipped (%s), must be %s", xmlSafe(g.Name), xmlLine(g.Note, junitMessageRunes), gateThreshold(g)),
+		}
 	case g.Skipped:
 		c.Skipped = &junitMessage{Message: xmlLine(g.Note, junitMessageRunes), Body: line}
 	case g.Passed:

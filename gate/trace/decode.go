@@ -250,7 +250,7 @@ func (d *decoder) decode(rec input.Record) (*Trace, error) {
 			return nil, err
 		}
 	}
-	if t.Usage, err = d.usage(jr); err != nil {
+	if t.Usage, t.PerCall, err = d.usage(jr); err != nil {
 		return nil, err
 	}
 	t.Task, t.Trial, t.HasTrial = taskTrial(jr)
@@ -367,7 +367,8 @@ func (d *decoder) pickList(jr *jsonRecord) error {
 	if len(keys) > 0 {
 		found = input.Cut(strings.Join(keys, ", "))
 	}
-	return d.rec.ErrorAt(0, `expected a message list under "messages", "trajectory", "traj" or "history"; found keys: %s`, found)
+	return d.rec.ErrorAt(0, `expected a message list under "messages", "trajectory", "traj" or "history"; found keys: %s`, found).
+		LooksLikeOther(d.rec.Data, input.KindTraces)
 }
 
 func allHaveRoles(l []jsonMessage) bool {
@@ -784,14 +785,10 @@ func (d *decoder) openAIResults(b *builder, m *jsonMessage, i int, content strin
 }
 
 // openAIFailure reports whether an OpenAI tool message's content says the call failed: it
-// begins with a return code other than 0 (returnCode), or with "Error" in any case (after
-// white space), or it is a JSON object whose
+// begins with "Error" in any case (after white space), or it is a JSON object whose
 // top-level "error" is not empty (null, false, 0, "", [] and {} are empty). It returns the
 // error text.
 func openAIFailure(content string) (string, bool) {
-	if n, ok := returnCode(content); ok { // mini-swe-agent's tool-call mode
-		return strings.TrimSpace(content), n != 0
-	}
 	s := strings.TrimLeft(content, " \t\r\n\f\v")
 	if len(s) >= 5 && strings.EqualFold(s[:5], "error") {
 		return strings.TrimSpace(s), true
@@ -908,9 +905,11 @@ func (d *decoder) blocks(b *builder, blocks []jsonBlock, i int) (string, error) 
 }
 
 // usage is the record-level usage when there is one (token_usage, else usage), else the sum
-// of the messages' usage. Every usage object is checked, used or not.
-func (d *decoder) usage(jr *jsonRecord) (Usage, error) {
+// of the messages' usage (and what the messages' calls were). Every usage object is checked,
+// used or not.
+func (d *decoder) usage(jr *jsonRecord) (Usage, CallUsage, error) {
 	var total Usage
+	var calls CallUsage
 	var fromRecord bool
 	for _, f := range [...]struct {
 		key string
@@ -918,7 +917,7 @@ func (d *decoder) usage(jr *jsonRecord) (Usage, error) {
 	}{{"token_usage", jr.TokenUsage}, {"usage", jr.Usage}} {
 		u, err := d.readUsage(f.u, jsonscan.PathOf(f.key))
 		if err != nil {
-			return total, err
+			return total, calls, err
 		}
 		if u.Recorded && !fromRecord {
 			total, fromRecord = u, true
@@ -935,7 +934,7 @@ func (d *decoder) usage(jr *jsonRecord) (Usage, error) {
 			}
 			u, err := d.readUsage(f.u, append(jsonscan.PathOf(d.key, i), jsonscan.PathOf(f.key...)...))
 			if err != nil {
-				return total, err
+				return total, calls, err
 			}
 			// A user message's usage is the simulated user's (tau2-bench), not the agent's.
 			if !fromRecord && m.Role != "user" {
@@ -943,10 +942,12 @@ func (d *decoder) usage(jr *jsonRecord) (Usage, error) {
 				total.Completion = satAdd(total.Completion, u.Completion)
 				total.Total = satAdd(total.Total, u.Total)
 				total.Recorded = true
+				calls.Calls++
+				calls.MaxPrompt = max(calls.MaxPrompt, u.Prompt)
 			}
 		}
 	}
-	return total, nil
+	return total, calls, nil
 }
 
 // readUsage reads one usage object in OpenAI/RS-1 terms (prompt_tokens, completion_tokens,

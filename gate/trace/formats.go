@@ -180,11 +180,21 @@ func readDocument(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := readBounded(f, maxDocument) // decompressed, without a BOM: input.Open sees to both
+	data, err := readBounded(f, maxDocument) // decompressed, bounded, without a BOM: input.Open sees to all three
 	if err != nil {
-		return nil, &input.Error{File: path, Msg: err.Error()}
+		return nil, docError(path, err)
 	}
 	return data, nil
+}
+
+// docError is the *input.Error for a document (or archive member) that could not be read:
+// an input over its limit as the input.LimitedReader said it, anything else named here.
+func docError(name string, err error) *input.Error {
+	var e *input.Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return &input.Error{File: name, Msg: err.Error()}
 }
 
 // errTooLarge says a document passed maxDocument.
@@ -208,6 +218,22 @@ func readBounded(r io.Reader, limit int64) ([]byte, error) {
 type doc struct {
 	rec input.Record // the document as a record starting at line 1 (for ErrorAt)
 	dec *json.Decoder
+	// seen is the position of byte seenAt, where pos last stopped
+	seen   jsonscan.Pos
+	seenAt int
+}
+
+// pos is the position of byte offset off. Records are met in order, so it counts on from
+// where it last stopped: finding the line of every record costs one pass over the document,
+// not one from its start per record.
+func (d *doc) pos(off int) jsonscan.Pos {
+	off = min(max(off, 0), len(d.rec.Data))
+	if off < d.seenAt || d.seenAt == 0 {
+		d.seen, d.seenAt = jsonscan.Start, 0
+	}
+	d.seen.Advance(d.rec.Data[d.seenAt:off])
+	d.seenAt = off
+	return d.seen
 }
 
 func newDoc(file string, data []byte) *doc {

@@ -302,7 +302,9 @@ func TestMiniSWEAgent(t *testing.T) {
 				`user "<pr_description>Fix the flake8 config</p"`,
 				`assistant "Let me look around." call[toolu_01 bash {"command":"ls tests/"}] call[toolu_02 bash {"command":"cat setup.cfg | grep -c flake8"}]`,
 				`tool "<returncode>0</returncode>" ok[toolu_01]`,
-				`tool "<returncode>1</returncode>" FAIL[toolu_02 "<returncode>1</returncode>"]`,
+				// an OpenAI result, read as its format says (the default profile reads the
+				// status in its text: "Failures written as text" in docs/trace-formats.md)
+				`tool "<returncode>1</returncode>" ok[toolu_02]`,
 				`assistant "Submitting." call[toolu_03 bash {"command":"echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && git diff"}]`,
 				// the submitting call ends the run before its output is written: the exit answers it
 				`exit "" ok[toolu_03]`,

@@ -114,8 +114,7 @@ func eachInspectJSON(ctx context.Context, path string, data []byte, o Options, f
 			if err := d.value(&s); err != nil {
 				return err
 			}
-			e := d.errAt(at, "")
-			t, err := s.trace(path, e.Line, func(format string, args ...any) error {
+			t, err := s.trace(path, d.pos(at).Line, func(format string, args ...any) error {
 				return d.errAt(at, "samples[%d]: %s", i, fmt.Sprintf(format, args...))
 			})
 			if err != nil {
@@ -199,6 +198,9 @@ func eachEval(ctx context.Context, path string, f io.ReaderAt, size int64, o Opt
 		return &input.Error{File: path, Msg: fmt.Sprintf("the .eval archive lists %d members, more than %d", len(zr.File), maxEvalMembers)}
 	}
 	n := 0
+	// the members read count toward the archive's limit, as one input; the ratio check holds
+	// what they expand to against the archive's size
+	limited := &input.LimitedReader{Name: path, Packed: func() int64 { return size }}
 	for _, zf := range zr.File {
 		if !strings.HasPrefix(zf.Name, "samples/") || !strings.HasSuffix(zf.Name, ".json") {
 			continue
@@ -207,9 +209,9 @@ func eachEval(ctx context.Context, path string, f io.ReaderAt, size int64, o Opt
 			return err
 		}
 		member := path + "[" + zf.Name + "]"
-		data, err := readMember(zf)
+		data, err := readMember(zf, limited)
 		if err != nil {
-			return &input.Error{File: member, Msg: err.Error()}
+			return docError(member, err)
 		}
 		if err := checkDoc(member, data); err != nil {
 			return err
@@ -244,9 +246,10 @@ func eachEval(ctx context.Context, path string, f io.ReaderAt, size int64, o Opt
 	return nil
 }
 
-// readMember reads one zip member, at most maxDocument bytes after decompression whatever
-// its header claims: a zip bomb is an error, not memory growth.
-func readMember(zf *zip.File) ([]byte, error) {
+// readMember reads one zip member through limited (the archive's input.LimitedReader), at most
+// maxDocument bytes after decompression whatever its header claims: a zip bomb is an error,
+// not memory growth.
+func readMember(zf *zip.File, limited *input.LimitedReader) ([]byte, error) {
 	if zf.UncompressedSize64 > uint64(maxDocument) {
 		return nil, errTooLarge()
 	}
@@ -258,7 +261,8 @@ func readMember(zf *zip.File) ([]byte, error) {
 		return nil, fmt.Errorf("cannot open the member: %v", err)
 	}
 	defer rc.Close()
-	return readBounded(rc, maxDocument)
+	limited.R = rc
+	return readBounded(limited, maxDocument)
 }
 
 // trace turns a sample into a Trace; fail makes an error at the sample.

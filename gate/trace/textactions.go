@@ -22,7 +22,8 @@ import (
 // turn: exactly one ```bash block (```mswea_bash_command since 2.0), as the harness's
 // action_regex finds it (a turn with none or several is a format error it did not run). The
 // next message answers it with "<returncode>N</returncode>" and the output: the action failed
-// when N ≠ 0. A tool message written that way (mini-swe-agent's tool-call mode) fails the same.
+// when N ≠ 0. (A tool message of its tool-call mode is an OpenAI result: the reader keeps its
+// format's reading, and the default profile reads the status in its text.)
 
 // textActionID is the id given to the call of the action at message i.
 func textActionID(i int) string { return "action-" + strconv.Itoa(i) }
