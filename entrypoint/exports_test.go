@@ -175,8 +175,9 @@ func TestSARIFAndOTelFlagConfigAndInput(t *testing.T) {
 	}
 }
 
-// A report path that cannot be written is an error (exit 3) naming it, and leaves no
-// temporary file behind.
+// A report path that cannot be written is an error (exit 3) naming it, found before any input
+// is read (issue 25's output check, which the sarif output joins), and leaves no temporary
+// file behind.
 func TestSARIFUnwritable(t *testing.T) {
 	dir := t.TempDir()
 	target := filepath.Join(dir, "a.sarif")
@@ -184,8 +185,9 @@ func TestSARIFUnwritable(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, stderr := cli(t, "", "gate", "--traces", "../fixtures/fail/traces.jsonl", "--sarif", target)
-	if code != 3 || !strings.Contains(stderr, "writing "+target) {
-		t.Errorf("exit %d, stderr %q; want 3 naming %s", code, stderr, target)
+	want := "agentgate: --sarif: " + target + " is a directory: name the file to write, as in " + filepath.Join(target, "report.sarif") + "\n"
+	if code != 3 || stderr != want {
+		t.Errorf("exit %d, stderr %q; want 3, %q", code, stderr, want)
 	}
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 1 {

@@ -81,6 +81,7 @@ func runGate(ctx context.Context, cmd string, args []string, stdout, stderr io.W
 	str(regressionAlpha, "family-wise significance level of the comparison, Holm's procedure (default 0.05)")
 	str(compare.PassKMin, "pass^k of repeated trials must be at least this (default: not gated)")
 	str(passK, "the k of pass-k-min (default 1)")
+	str(outcomeScorer, "the Inspect scorer whose score is a sample's outcome (default: each sample's first scorer)")
 	boolean(gate.FailOnSkipped, "a gate that was asked for and skipped (no baseline, too few trials for pass-k) breaches (default false)")
 	str(maxInputBytes, "the most bytes one input file may hold after decompression, as 1073741824 or 2GiB (default 1GiB, with compressed files also stopped past 64 MiB once they expand 100 times)")
 	pos, err := parseArgs(fs, args)

@@ -20,7 +20,7 @@ var settingKeys = []string{
 	"traces", "tasks", "pairs", "scholar", "auditor", "merge",
 	gate.CoherenceMin, gate.PAMin, gate.KappaMin, gate.AbstainMax, gate.MaxFailedTraces,
 	"baseline", "baseline-artifact", compare.FailOnRegression, compare.MaxNewFailures, regressionAlpha,
-	compare.PassKMin, passK, gate.FailOnSkipped,
+	compare.PassKMin, passK, gate.FailOnSkipped, outcomeScorer,
 	"allow-unmatched", "profile", "fail-on", "config", "json", "markdown", "junit", "sarif", "otel",
 	"comment", "comment-mode", "github-token", "pr-number",
 	maxInputBytes,
@@ -33,6 +33,8 @@ const maxInputBytes = "max-input-bytes"
 const (
 	regressionAlpha = "regression-alpha"
 	passK           = "pass-k"
+	// outcomeScorer names the Inspect scorer whose score is a sample's outcome (SPEC §15).
+	outcomeScorer = "outcome-scorer"
 	// defaultBaselineArtifact is the artifact `baseline: auto` looks for, and the one the
 	// README's push-to-main job uploads.
 	defaultBaselineArtifact = "agentgate-report"
@@ -169,6 +171,7 @@ func (s settings) gateConfig() (*gateConfig, error) {
 	if co.PassK, err = s.int(passK, def.Compare.PassK); err != nil {
 		return nil, err
 	}
+	c.options.OutcomeScorer = strings.TrimSpace(s.str(outcomeScorer))
 	if t.FailOnSkipped, err = s.bool(gate.FailOnSkipped, false); err != nil {
 		return nil, err
 	}

@@ -42,6 +42,9 @@ type Options struct {
 	// besides the one that reads them; 0 means one per CPU (GOMAXPROCS). The result is the
 	// same whatever the number.
 	Workers int
+	// OutcomeScorer names the Inspect scorer whose score is a sample's outcome (SPEC §15);
+	// empty means the first scorer of each sample.
+	OutcomeScorer string
 
 	// sequential reads and evaluates every input in the calling goroutine, one record at a
 	// time: the plain reading that the tests hold the pipeline to.
@@ -145,7 +148,7 @@ func runReliability(ctx context.Context, patterns []string, o Options) (*reliabi
 		return nil, fmt.Errorf("traces: %w", err)
 	}
 	if o.sequential {
-		return runReliabilitySequential(ctx, files, o.Profile)
+		return runReliabilitySequential(ctx, files, o.Profile, o.traceOptions())
 	}
 	workers := o.Workers
 	if workers <= 0 {
@@ -176,13 +179,16 @@ func runReliability(ctx context.Context, patterns []string, o Options) (*reliabi
 			i = j
 			continue
 		}
-		if err := eachWholeFile(ctx, files[i], sum, ids, &ev); err != nil {
+		if err := eachWholeFile(ctx, files[i], o.traceOptions(), sum, ids, &ev); err != nil {
 			return nil, err
 		}
 		i++
 	}
 	return sum, nil
 }
+
+// traceOptions are the options of the trace readers.
+func (o Options) traceOptions() trace.Options { return trace.Options{OutcomeScorer: o.OutcomeScorer} }
 
 // sniffTraces tells the format of every trace file (trace.Sniff); mixed is true when any
 // is not a file of trace records.
@@ -198,8 +204,8 @@ func sniffTraces(files []string) (formats []trace.Format, mixed bool, err error)
 }
 
 // eachWholeFile evaluates the traces of an OTLP file or an Inspect log into sum.
-func eachWholeFile(ctx context.Context, file string, sum *reliability.Summary, ids *input.IDs, ev *reliability.Evaluator) error {
-	return trace.EachFile(ctx, file, func(t *trace.Trace) error {
+func eachWholeFile(ctx context.Context, file string, to trace.Options, sum *reliability.Summary, ids *input.IDs, ev *reliability.Evaluator) error {
+	return trace.EachFileWith(ctx, file, to, func(t *trace.Trace) error {
 		if first, dup := ids.Add(t.ID, len(sum.Traces)); dup {
 			return ids.Duplicate(t.ID, input.Place{File: t.File, Line: t.Line}, tracePlace(&sum.Traces[first]))
 		}
@@ -210,12 +216,12 @@ func eachWholeFile(ctx context.Context, file string, sum *reliability.Summary, i
 
 // runReliabilitySequential reads and evaluates the trace files one record at a time, in one
 // goroutine: the reference that the parallel pipeline (parallel.go) must match.
-func runReliabilitySequential(ctx context.Context, files []string, p profile.Profile) (*reliability.Summary, error) {
+func runReliabilitySequential(ctx context.Context, files []string, p profile.Profile, to trace.Options) (*reliability.Summary, error) {
 	sum := &reliability.Summary{Traces: []reliability.Result{}}
 	ids := input.NewIDs("trace")
 	ev := reliability.Evaluator{Profile: p, Brief: true}
 	for _, f := range files {
-		err := trace.EachFile(ctx, f, func(t *trace.Trace) error {
+		err := trace.EachFileWith(ctx, f, to, func(t *trace.Trace) error {
 			if err := ctx.Err(); err != nil {
 				return err
 			}

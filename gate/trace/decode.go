@@ -82,6 +82,11 @@ type jsonRecord struct {
 	Lists                      [len(listKeys)][]jsonMessage // by listKeys
 	Present                    [len(listKeys)]bool          // the list was there and not null
 	TokenUsage, Usage          *jsonUsage
+	// tau2-bench's reward_info.reward (tau2.go); HasRewardInfo when reward_info is an object
+	HasRewardInfo    bool
+	RewardInfoReward rawRef
+	// mini-swe-agent (textactions.go)
+	InstanceID, TrajectoryFormat rawRef
 }
 
 // jsonMessage holds the fields most messages have. The others, which only some formats write
@@ -108,6 +113,13 @@ type jsonRare struct {
 	TokenUsage     *jsonUsage
 	// SWE-agent text actions (textactions.go)
 	Action, Observation, Thought, Response, MessageType rawRef
+	// tau2-bench tool messages: {"role": "tool", "id", "content", "error", "requestor"}
+	ID, Error rawRef
+	ByUser    bool // "requestor": "user" (tau2.go)
+	// mini-swe-agent: the usage of the model's response, in extra.response.usage, and why an
+	// exit message ended the run (extra.exit_status)
+	ExtraUsage *jsonUsage
+	ExitStatus rawRef
 }
 
 // noRare is the rare fields of a message that has none; it is never written.
@@ -124,6 +136,8 @@ func (m *jsonMessage) r() *jsonRare {
 type jsonCall struct {
 	ToolName, Arguments, CallID rawRef // RS-1
 	ID                          rawRef // OpenAI
+	Name                        rawRef // a flat call {id, name, arguments} (tau2-bench)
+	ByUser                      bool   // "requestor": "user" (tau2.go)
 	Function                    jsonFunction
 	HasFunction                 bool
 }
@@ -186,11 +200,14 @@ type decoder struct {
 	sawAnthro bool // Anthropic-style usage somewhere (a weak sign)
 
 	pendingAction string // id of a text action awaiting its observation (textactions.go)
+	mini          bool   // the record is a mini-swe-agent trajectory (textactions.go)
+	openCalls     []Call // the calls of the message before, when no result answered them yet
 }
 
 func (d *decoder) decode(rec input.Record) (*Trace, error) {
 	d.rec, d.key, d.msgs, d.shape, d.markAt, d.markWhat, d.sawAnthro = rec, "", nil, "", markPlace{}, "", false
 	d.pendingAction = ""
+	d.mini, d.openCalls = false, nil
 	// A new arena for every record, as the strings of the last trace point into the old one,
 	// unless they are known to be dead.
 	d.scratch.newArena(len(rec.Data), d.reuse)
@@ -212,6 +229,7 @@ func (d *decoder) decode(rec input.Record) (*Trace, error) {
 	if err := d.pickList(jr); err != nil {
 		return nil, err
 	}
+	d.mini = isMiniSWE(jr.TrajectoryFormat)
 	id, err := d.traceID(jr, sameLine)
 	if err != nil {
 		return nil, err
@@ -252,6 +270,9 @@ func (d *decoder) decode(rec input.Record) (*Trace, error) {
 		return nil, err
 	}
 	t.Task, t.Trial, t.HasTrial = taskTrial(jr)
+	if t.Outcome, err = d.rewardInfoOutcome(jr); err != nil {
+		return nil, err
+	}
 	if d.reuse {
 		d.calls, d.results = b.calls, b.results
 	}
@@ -376,13 +397,14 @@ func allHaveRoles(l []jsonMessage) bool {
 }
 
 // traceID is trace_id, else id, else task_id (with "#trial" when trial is given), else
-// <file>:<line>, or <file>:<line>:<col> for a record that starts on the same line as the one
-// before it. Numbers are kept as written; null or "" counts as absent.
+// instance_id (mini-swe-agent), else the instance a mini-swe-agent trajectory's file is named
+// for, else <file>:<line>, or <file>:<line>:<col> for a record that starts on the same line as
+// the one before it. Numbers are kept as written; null or "" counts as absent.
 func (d *decoder) traceID(jr *jsonRecord, sameLine bool) (string, error) {
 	for _, f := range [...]struct {
 		key string
 		raw rawRef
-	}{{"trace_id", jr.TraceID}, {"id", jr.ID}, {"task_id", jr.TaskID}} {
+	}{{"trace_id", jr.TraceID}, {"id", jr.ID}, {"task_id", jr.TaskID}, {"instance_id", jr.InstanceID}} {
 		id, ok, problem := idValue(f.raw)
 		if problem != "" {
 			return "", d.fieldErr(jsonscan.PathOf(f.key), problem)
@@ -400,6 +422,11 @@ func (d *decoder) traceID(jr *jsonRecord, sameLine bool) (string, error) {
 			}
 		}
 		return id, nil
+	}
+	if d.mini {
+		if id := miniInstance(d.rec.File); id != "" {
+			return id, nil // mini-swe-agent saves <instance_id>.traj.json
+		}
 	}
 	id := d.rec.File + ":" + strconv.Itoa(d.rec.Line)
 	if sameLine {
@@ -516,6 +543,11 @@ func (d *decoder) detect(jr *jsonRecord) (calls, results int, err error) {
 					return 0, 0, err
 				}
 			}
+			if isFlatCall(c) && d.shape != ShapeOpenAI {
+				if err := d.mark(ShapeOpenAI, `a flat tool call ("name", "arguments")`, markPlace{i, j, "tool_calls"}); err != nil {
+					return 0, 0, err
+				}
+			}
 		}
 		for _, f := range [...]struct {
 			present bool
@@ -598,6 +630,9 @@ func (d *decoder) message(i int, b *builder, out *Message) error {
 
 	// RS-1 and OpenAI tool calls
 	for j := range m.ToolCalls {
+		if m.ToolCalls[j].ByUser {
+			continue // tau2-bench: the simulated user's own tool, not the agent's (tau2.go)
+		}
 		c, err := d.call(&m.ToolCalls[j], i, j)
 		if err != nil {
 			return err
@@ -624,6 +659,9 @@ func (d *decoder) message(i int, b *builder, out *Message) error {
 			b.results = append(b.results, r)
 		}
 	case ShapeOpenAI:
+		if m.r().ByUser {
+			break // the result of a call of the simulated user's (tau2.go)
+		}
 		if m.Role == "tool" || m.Role == "function" || m.ToolCallID != nil || m.r().HasToolCallIDs {
 			if err := d.openAIResults(b, m, i, out.Content); err != nil {
 				return err
@@ -651,13 +689,19 @@ func (d *decoder) call(c *jsonCall, i, j int) (Call, error) {
 		nameRaw, idRaw, argsRaw, nameKey = c.ToolName, c.CallID, c.Arguments, "tool_name"
 	case c.HasFunction:
 		nameRaw, idRaw, argsRaw, nameKey = c.Function.Name, c.ID, c.Function.Arguments, "function.name"
+	case c.Name != nil:
+		nameRaw, idRaw, argsRaw, nameKey = c.Name, c.ID, c.Arguments, "name"
 	default:
-		return out, d.errAt(jsonscan.PathOf(d.key, i, "tool_calls", j), `has no tool name: expected "tool_name" (RS-1) or "function": {"name": ...} (OpenAI)`)
+		return out, d.errAt(jsonscan.PathOf(d.key, i, "tool_calls", j), `has no tool name: expected "tool_name" (RS-1), "function": {"name": ...} (OpenAI) or "name"`)
 	}
 	if !nameRaw.null() && jsonscan.KindOfValue(nameRaw) != jsonscan.KindString {
 		p := jsonscan.PathOf(d.key, i, "tool_calls", j, "tool_name")
-		if c.ToolName == nil {
+		switch {
+		case c.ToolName != nil:
+		case c.HasFunction:
 			p = jsonscan.PathOf(d.key, i, "tool_calls", j, "function", "name")
+		default:
+			p = jsonscan.PathOf(d.key, i, "tool_calls", j, "name")
 		}
 		return out, d.kindErr(p, "a string", nameRaw)
 	}
@@ -719,8 +763,18 @@ func (d *decoder) rs1Result(r *jsonResult, i, j int) (Result, error) {
 // openAIResults adds the results of an OpenAI tool message: one per id it answers.
 func (d *decoder) openAIResults(b *builder, m *jsonMessage, i int, content string) error {
 	r := Result{Content: content, Success: true}
-	if e, failed := openAIFailure(content); failed {
-		r.Success, r.Error = false, e
+	flagged, failed, err := d.errorFlag(m, i, content)
+	switch {
+	case err != nil:
+		return err
+	case flagged:
+		if failed {
+			r.Success, r.Error = false, content
+		}
+	default:
+		if e, failed := openAIFailure(content); failed {
+			r.Success, r.Error = false, e
+		}
 	}
 	if len(m.r().ToolCallIDs) > 0 {
 		for j, raw := range m.r().ToolCallIDs {
@@ -733,9 +787,13 @@ func (d *decoder) openAIResults(b *builder, m *jsonMessage, i int, content strin
 		}
 		return nil
 	}
-	id, has, problem := d.id(m.ToolCallID)
+	idRaw, idKey := m.ToolCallID, "tool_call_id"
+	if idRaw == nil && m.Role == "tool" {
+		idRaw, idKey = m.r().ID, "id" // tau2-bench names the call a tool message answers "id"
+	}
+	id, has, problem := d.id(idRaw)
 	if problem != "" {
-		return d.fieldErr(jsonscan.PathOf(d.key, i, "tool_call_id"), problem)
+		return d.fieldErr(jsonscan.PathOf(d.key, i, idKey), problem)
 	}
 	r.CallID, r.HasID = id, has
 	b.results = append(b.results, r)
@@ -884,17 +942,18 @@ func (d *decoder) usage(jr *jsonRecord) (Usage, CallUsage, error) {
 	for i := range d.msgs {
 		m := &d.msgs[i]
 		for _, f := range [...]struct {
-			key string
+			key []any // the path under the message
 			u   *jsonUsage
-		}{{"usage", m.r().Usage}, {"token_usage", m.r().TokenUsage}} {
+		}{{[]any{"usage"}, m.r().Usage}, {[]any{"token_usage"}, m.r().TokenUsage}, {[]any{"extra", "response", "usage"}, m.r().ExtraUsage}} {
 			if f.u == nil {
 				continue
 			}
-			u, err := d.readUsage(f.u, jsonscan.PathOf(d.key, i, f.key))
+			u, err := d.readUsage(f.u, append(jsonscan.PathOf(d.key, i), jsonscan.PathOf(f.key...)...))
 			if err != nil {
 				return total, calls, err
 			}
-			if !fromRecord {
+			// A user message's usage is the simulated user's (tau2-bench), not the agent's.
+			if !fromRecord && m.Role != "user" {
 				total.Prompt = satAdd(total.Prompt, u.Prompt)
 				total.Completion = satAdd(total.Completion, u.Completion)
 				total.Total = satAdd(total.Total, u.Total)

@@ -81,18 +81,19 @@ type span struct {
 	failed    bool   // status ERROR, error.type or an exception event
 	errText   string // why, where the span says
 	statusMsg string
+	evals     []otlpEvaluation // its gen_ai.evaluation.result events (otlpoutcome.go)
 }
 
 // EachOTLP streams the agent runs of an OTLP/JSON file at path to fn, one per traceId, in the
 // order their first span appears. The file holds one export, or one per line as the
 // collector's file exporter writes them. Problems are *input.Error values naming the file,
 // the line and the span.
-func EachOTLP(ctx context.Context, path string, fn func(*Trace) error) error {
+func EachOTLP(ctx context.Context, path string, o Options, fn func(*Trace) error) error {
 	data, err := readDocument(path)
 	if err != nil {
 		return err
 	}
-	traces, err := ReadOTLP(path, data)
+	traces, err := readOTLP(path, data, o)
 	if err != nil {
 		return err
 	}
@@ -108,13 +109,20 @@ func EachOTLP(ctx context.Context, path string, fn func(*Trace) error) error {
 }
 
 // ReadOTLP reads the agent runs of OTLP/JSON data; file names it in errors and traces.
-func ReadOTLP(file string, data []byte) ([]*Trace, error) {
+func ReadOTLP(file string, data []byte) ([]*Trace, error) { return readOTLP(file, data, Options{}) }
+
+// readOTLP is ReadOTLP with options: o.OutcomeScorer picks the evaluation that is a run's
+// outcome.
+func readOTLP(file string, data []byte, o Options) ([]*Trace, error) {
 	if err := checkDoc(file, data); err != nil {
 		return nil, err
 	}
-	spans, err := readSpans(file, data)
+	spans, logs, err := readSpans(file, data)
 	if err != nil {
 		return nil, err
+	}
+	if len(spans) == 0 && len(logs) > 0 {
+		return nil, &input.Error{File: file, Msg: "the OTLP file holds no spans, only log records: a run's " + evaluationEvent + " log records are read beside its spans, in the same file"}
 	}
 	if len(spans) == 0 {
 		return nil, &input.Error{File: file, Msg: "the OTLP file holds no spans"}
@@ -133,15 +141,53 @@ func ReadOTLP(file string, data []byte) ([]*Trace, error) {
 		if err != nil {
 			return nil, err
 		}
+		if t.Outcome, err = otlpOutcome(file, byTrace[id], logs[id], o.OutcomeScorer); err != nil {
+			return nil, err
+		}
 		out = append(out, t)
 	}
 	return out, nil
 }
 
-// readSpans reads every span of every export in data, in file order.
-func readSpans(file string, data []byte) ([]*span, error) {
+// readSpans reads every span of every export in data, in file order, and the
+// gen_ai.evaluation.result log records of the log exports among them, by traceId.
+func readSpans(file string, data []byte) ([]*span, map[string][]otlpEvaluation, error) {
 	d := newDoc(file, data)
 	var spans []*span
+	logs := map[string][]otlpEvaluation{}
+	nLogs := 0
+	readLog := func(_, at int) error {
+		var raw otlpLogRecord
+		if err := d.value(&raw); err != nil {
+			return err
+		}
+		e := d.errAt(at, "")
+		ev, ok, err := logEvaluation(&raw, nLogs, e.Line, e.Col)
+		nLogs++
+		if err != nil {
+			return &input.Error{File: file, Line: e.Line, Col: e.Col, Msg: err.Error()}
+		}
+		if ok {
+			logs[raw.TraceID] = append(logs[raw.TraceID], ev)
+		}
+		return nil
+	}
+	scopeLogs := func(_, _ int) error {
+		return d.object("a scopeLogs element", func(key string, _ int) error {
+			if key == "logRecords" {
+				return d.array("logRecords", readLog)
+			}
+			return d.skip()
+		})
+	}
+	resourceLogs := func(_, _ int) error {
+		return d.object("a resourceLogs element", func(key string, _ int) error {
+			if key == "scopeLogs" {
+				return d.array(key, scopeLogs)
+			}
+			return d.skip()
+		})
+	}
 	readSpan := func(_, at int) error {
 		var raw otlpSpan
 		if err := d.value(&raw); err != nil {
@@ -172,16 +218,19 @@ func readSpans(file string, data []byte) ([]*span, error) {
 	}
 	for d.next() < len(data) {
 		err := d.object("an OTLP export", func(key string, _ int) error {
-			if key == "resourceSpans" {
+			switch key {
+			case "resourceSpans":
 				return d.array("resourceSpans", resource)
+			case "resourceLogs":
+				return d.array("resourceLogs", resourceLogs)
 			}
 			return d.skip()
 		})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return spans, nil
+	return spans, logs, nil
 }
 
 // newSpan checks a span and converts its attributes; at is its offset in the document.
@@ -211,6 +260,14 @@ func newSpan(d *doc, raw *otlpSpan, index, at int) (*span, error) {
 		s.errText = textOf(et)
 	}
 	for i, ev := range raw.Events {
+		if ev.Name == evaluationEvent {
+			e, err := spanEvaluation(&ev, i)
+			if err != nil {
+				return nil, fail("%v", err)
+			}
+			s.evals = append(s.evals, e)
+			continue
+		}
 		if ev.Name != "exception" {
 			continue
 		}

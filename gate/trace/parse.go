@@ -362,6 +362,12 @@ func (p *parser) record(jr *jsonRecord, s *scratch) {
 			jr.Trial = p.skip()
 		case "metadata":
 			jr.MetaTrial = p.metaTrial()
+		case "reward_info":
+			jr.HasRewardInfo, jr.RewardInfoReward = p.rewardInfo()
+		case "instance_id":
+			jr.InstanceID = p.skip()
+		case "trajectory_format":
+			jr.TrajectoryFormat = p.skip()
 		case "messages", "trajectory", "traj", "history":
 			l := listIndex(string(k))
 			jr.Lists[l], jr.Present[l] = p.messages(s.lists[l][:0])
@@ -468,6 +474,15 @@ func (p *parser) message(m *jsonMessage) {
 			p.rare(m).Response = p.skip()
 		case "message_type":
 			p.rare(m).MessageType = p.skip()
+		case "id":
+			p.rare(m).ID = p.skip()
+		case "error":
+			p.rare(m).Error = p.skip()
+		case "requestor":
+			p.rare(m).ByUser = userRequested(p.skip())
+		case "extra":
+			r := p.rare(m)
+			r.ExtraUsage, r.ExitStatus = p.extra(r.ExtraUsage)
 		default:
 			p.skip()
 		}
@@ -482,6 +497,53 @@ func (p *parser) rare(m *jsonMessage) *jsonRare {
 		m.rare = &p.s.rare[len(p.s.rare)-1]
 	}
 	return m.rare
+}
+
+// rewardInfo reads tau2-bench's reward_info object: its reward, kept as text. A null
+// reward_info is absent (ok false); any other value that is not an object is a type error.
+func (p *parser) rewardInfo() (ok bool, reward rawRef) {
+	if !p.open('{', "an object") {
+		return false, nil
+	}
+	for n := 0; p.more('}', n); n++ {
+		if string(p.key()) == "reward" {
+			reward = p.skip()
+		} else {
+			p.skip()
+		}
+	}
+	return true, reward
+}
+
+// extra reads what mini-swe-agent keeps in a message's extra: the token usage of the model's
+// response (extra.response.usage, as litellm returned it) and, in an exit message, why the run
+// ended (extra.exit_status); anything else is skipped.
+func (p *parser) extra(prev *jsonUsage) (usage *jsonUsage, exitStatus rawRef) {
+	if p.peek() != '{' {
+		p.skip()
+		return prev, nil
+	}
+	p.open('{', "an object")
+	for n := 0; p.more('}', n); n++ {
+		k := p.key()
+		if string(k) == "exit_status" {
+			exitStatus = p.skip()
+			continue
+		}
+		if string(k) != "response" || p.peek() != '{' {
+			p.skip()
+			continue
+		}
+		p.open('{', "an object")
+		for n := 0; p.more('}', n); n++ {
+			if string(p.key()) == "usage" && p.peek() == '{' {
+				prev = p.usage(prev)
+			} else {
+				p.skip()
+			}
+		}
+	}
+	return prev, exitStatus
 }
 
 // role reads a message's role without allocating for the usual ones.
@@ -529,6 +591,10 @@ func (p *parser) calls() []jsonCall {
 				c.CallID = p.skip()
 			case "id":
 				c.ID = p.skip()
+			case "name":
+				c.Name = p.skip()
+			case "requestor":
+				c.ByUser = userRequested(p.skip())
 			case "function":
 				c.HasFunction = p.function(&c.Function)
 			default:
