@@ -3,7 +3,7 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 ACTIONLINT  := github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
 GOBIN       := $(shell go env GOPATH)/bin
 
-.PHONY: test testdata test-jsonv2 lint demo container release-test bench
+.PHONY: test testdata test-jsonv2 lint demo container release-test bench bench-go
 
 # The whole test suite: installs the npm test data (GitHub's OpenAPI description and real
 # webhook payloads, used by the GitHub emulator tests), then runs every Go test.
@@ -40,5 +40,11 @@ container:
 release-test:
 	bash test/container/release.sh
 
+# The gate's CPU time and peak RSS against a program that only checks each line with
+# encoding/json.Valid, and against an earlier commit, side by side in one run (test/benchcmp).
 bench:
+	go run ./test/benchcmp
+
+# Every Go benchmark of the repository.
+bench-go:
 	go test -run '^$$' -bench . -benchmem -count 5 ./...

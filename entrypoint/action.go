@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -29,19 +30,26 @@ type actionEnv struct {
 	a      *githubactions.Action
 	getenv func(string) string
 	log    io.Writer
+	red    *redactor
+	masked []string
 }
 
 // newActionEnv returns the Actions side of a run logging to log. When log is the guard that
 // run puts around stdout, go-githubactions writes its commands through the guard's command
 // channel and everything else (the log lines, which quote untrusted text) is neutralised.
 // Never call a.Infof: it writes its text unescaped to the command channel; log to e.log.
-func newActionEnv(getenv func(string) string, log io.Writer) *actionEnv {
-	cmds := log
-	if g, ok := log.(*actions.Guard); ok {
+// Commands go through red too: a secret is added to it only once masked, so the mask command
+// itself is written whole and every later command (an annotation, a warning) shows ***.
+func newActionEnv(getenv func(string) string, log io.Writer, red *redactor) *actionEnv {
+	var cmds io.Writer = log
+	if rw, ok := log.(*redactWriter); ok {
+		cmds = rw.w
+	}
+	if g, ok := cmds.(*actions.Guard); ok {
 		cmds = g.Commands()
 	}
-	a := githubactions.New(githubactions.WithGetenv(getenv), githubactions.WithWriter(cmds))
-	return &actionEnv{a: a, getenv: getenv, log: log}
+	a := githubactions.New(githubactions.WithGetenv(getenv), githubactions.WithWriter(red.Writer(cmds)))
+	return &actionEnv{a: a, getenv: getenv, log: log, red: red}
 }
 
 // logf writes one line to the step log, through the guard.
@@ -57,21 +65,24 @@ func (e *actionEnv) inputs() map[string]setting {
 			out[k] = setting{v, "input " + k}
 		}
 	}
-	if tok := out["github-token"].value; tok != "" {
-		actions.Mask(e.a, tok)
-	}
+	e.mask([]string{out["github-token"].value})
 	return out
 }
 
-// mask tells the runner to hide each secret (a github-token from the config file) in the log
-// from now on. A nil *actionEnv (not under Actions) has nothing to mask.
+// mask tells the runner to hide each secret (a github-token from the input or the config
+// file) in the log from now on, once each, then has red replace it in everything written
+// after. A nil *actionEnv (not under Actions) has nothing to mask.
 func (e *actionEnv) mask(secrets []string) {
 	if e == nil {
 		return
 	}
 	for _, s := range secrets {
-		actions.Mask(e.a, s)
+		if s != "" && !slices.Contains(e.masked, s) {
+			actions.Mask(e.a, s)
+			e.masked = append(e.masked, s)
+		}
 	}
+	e.red.add(secrets...)
 }
 
 // failRun reports a run that could not be evaluated (exit code 3) where a reviewer looks:
@@ -80,6 +91,7 @@ func (e *actionEnv) failRun(code int, err error) int {
 	if e == nil {
 		return code
 	}
+	err = e.red.Error(err)
 	ann := actions.Annotation{Title: "agentgate could not evaluate the suite", Message: err.Error()}
 	var ie *input.Error
 	if errors.As(err, &ie) {
@@ -99,7 +111,7 @@ func (e *actionEnv) publish(ctx context.Context, res *gate.Result, cfg *gateConf
 	reportPath := cfg.jsonPath
 	if reportPath == "" {
 		reportPath = defaultReportJSON
-		if err := writeReportFile(reportPath, func(w io.Writer) error { return report.JSON(w, res) }); err != nil {
+		if err := writeReportFile(reportPath, e.red.report(func(w io.Writer) error { return report.JSON(w, res) })); err != nil {
 			e.a.Warningf("could not write the JSON report: %v", err)
 			reportPath = ""
 		}
@@ -109,6 +121,7 @@ func (e *actionEnv) publish(ctx context.Context, res *gate.Result, cfg *gateConf
 	summary := report.Markdown(res, report.Options{Reproduce: reproduce, MaxBytes: report.SummaryMaxBytes, FullReport: "the JSON report (output `report-json`)"})
 	var anns []actions.Annotation
 	for _, a := range report.Annotations(res, actions.MaxAnnotations) {
+		a.File, a.Title, a.Message = e.red.String(a.File), e.red.String(a.Title), e.red.String(a.Message)
 		anns = append(anns, actions.Annotation(a))
 	}
 	actions.Annotate(e.a, anns)
@@ -123,7 +136,7 @@ func (e *actionEnv) publish(ctx context.Context, res *gate.Result, cfg *gateConf
 
 // writeSummary appends to the job summary; a failure is a warning, never a crash.
 func (e *actionEnv) writeSummary(md string) {
-	if ok, err := actions.WriteSummary(e.a, md); err != nil {
+	if ok, err := actions.WriteSummary(e.a, e.red.String(md)); err != nil {
 		e.a.Warningf("could not write the job summary: %v", err)
 	} else if !ok {
 		fmt.Fprintln(e.log, "agentgate: GITHUB_STEP_SUMMARY is not set: no job summary written")
@@ -132,6 +145,9 @@ func (e *actionEnv) writeSummary(md string) {
 
 // setOutputs writes the step outputs; a failure is a warning, never a crash.
 func (e *actionEnv) setOutputs(kv [][2]string) {
+	for i := range kv {
+		kv[i][1] = e.red.String(kv[i][1])
+	}
 	if ok, err := actions.SetOutputs(e.a, kv); err != nil {
 		e.a.Warningf("could not set the step outputs: %v", err)
 	} else if !ok {
@@ -175,7 +191,7 @@ func (e *actionEnv) comment(ctx context.Context, res *gate.Result, cfg *gateConf
 		}
 	}
 	body := report.Markdown(res, report.Options{Reproduce: reproduce, MaxBytes: report.CommentMaxBytes, FullReport: "the job summary or the JSON report (output `report-json`)"})
-	out, err := svc.Upsert(ctx, body)
+	out, err := svc.Upsert(ctx, e.red.String(body))
 	switch {
 	case errors.Is(err, comment.ErrNoPermission):
 		e.a.Warningf("could not comment on pull request #%d: the token cannot write comments (fork pull requests get a read-only token). The verdict is unchanged; the report and how to comment from a workflow_run workflow are in the job summary.", pr)

@@ -23,22 +23,44 @@ import (
 const baselineAuto = "auto"
 
 // resolveBaseline finds what the run is compared with (SPEC §10): nil when no baseline was
-// asked for; otherwise a report, or the one-line note of why there is none. Nothing here is
-// an error of the run: a missing, expired, forbidden or unreadable baseline leaves the
-// verdict and exit code as they would be without it.
-func resolveBaseline(ctx context.Context, cfg *gateConfig, act *actionEnv) *gate.Baseline {
+// asked for; otherwise a report, or the one-line note of why there is none. `auto` finding
+// nothing usable, or a file that is not a usable report (not JSON, another schema or
+// profile), is a note that leaves the verdict and exit code as they would be without it. A
+// path that does not exist or cannot be read is an error (SPEC §17): a typo must not switch
+// the regression gates off.
+func resolveBaseline(ctx context.Context, cfg *gateConfig, act *actionEnv) (*gate.Baseline, error) {
 	switch cfg.baseline {
 	case "":
-		return nil
+		return nil, nil
 	case baselineAuto:
-		return act.fetchBaseline(ctx, cfg)
+		return act.fetchBaseline(ctx, cfg), nil
 	}
 	f, err := os.Open(cfg.baseline)
 	if err != nil {
-		return noBaseline("baseline %s: cannot read it (%v)", cfg.baseline, unwrapPath(err))
+		return nil, unreadableBaseline(cfg, unwrapPath(err))
 	}
 	defer f.Close()
-	return readBaseline(f, cfg.baseline)
+	if st, err := f.Stat(); err != nil {
+		return nil, unreadableBaseline(cfg, unwrapPath(err))
+	} else if st.IsDir() {
+		return nil, unreadableBaseline(cfg, errors.New("it is a directory"))
+	}
+	b, err := compare.ReadBaseline(f, cfg.baseline)
+	var u *compare.Unusable
+	switch {
+	case errors.As(err, &u):
+		return noBaseline("%s", u.Reason), nil
+	case err != nil:
+		return nil, unreadableBaseline(cfg, err)
+	}
+	return &gate.Baseline{Report: b}, nil
+}
+
+// unreadableBaseline is the error for a baseline path that cannot be read, naming the flag,
+// input or config line it came from.
+func unreadableBaseline(cfg *gateConfig, err error) error {
+	return &gate.UsageError{Msg: fmt.Sprintf("%s: cannot read the baseline report %s (%v): a baseline given by path must be a readable file; give the base branch's report, or `auto` to look for its artifact",
+		cfg.baselineSource, cfg.baseline, err)}
 }
 
 // readBaseline reads a baseline report; a problem with its content is the note.

@@ -39,6 +39,10 @@ var errSecretValue = errors.New("the value is not a valid plain or quoted string
 
 func parseConfig(path string, r io.Reader) (out map[string]setting, secrets []string, err error) {
 	out = map[string]setting{}
+	// A token pasted under any key, or on a line of its own, is a secret too: the values of
+	// token shape go after those of the secret keys, whatever way the function returns.
+	var shaped []string
+	defer func() { secrets = append(secrets, shaped...) }()
 	// secret records the value of a secret key, and, when it could not be decoded, the raw
 	// text it came from.
 	secret := func(key string, vals ...string) {
@@ -95,6 +99,7 @@ func parseConfig(path string, r io.Reader) (out map[string]setting, secrets []st
 		if lineNo == 1 {
 			raw = strings.TrimPrefix(raw, "\ufeff")
 		}
+		shaped = append(shaped, tokensIn(raw)...)
 		trimmed := strings.TrimSpace(raw)
 		if strings.HasPrefix(raw, "\t") {
 			return nil, secrets, fail(lineNo, "tabs cannot indent YAML; use spaces")

@@ -48,8 +48,8 @@ fail-on: 'warn'
 
 func TestParseConfigErrors(t *testing.T) {
 	cases := []struct{ text, want string }{
-		{"pa_min: 0.9\n", `c.yml:1: unknown setting "pa_min"; known settings: traces, tasks, pairs, scholar, auditor, merge, coherence-min, pa-min, kappa-min, abstain-max, max-failed-traces, baseline, baseline-artifact, fail-on-regression, max-new-failures, regression-alpha, pass-k-min, pass-k, outcomes, success-threshold, success-rate-min, allow-unmatched, profile, fail-on, config, json, markdown, junit, comment, comment-mode, github-token, pr-number`},
-		{"gates:\n  pa-min: 0.9\n", `c.yml:1: unknown setting "gates"; known settings: traces, tasks, pairs, scholar, auditor, merge, coherence-min, pa-min, kappa-min, abstain-max, max-failed-traces, baseline, baseline-artifact, fail-on-regression, max-new-failures, regression-alpha, pass-k-min, pass-k, outcomes, success-threshold, success-rate-min, allow-unmatched, profile, fail-on, config, json, markdown, junit, comment, comment-mode, github-token, pr-number`},
+		{"pa_min: 0.9\n", `c.yml:1: unknown setting "pa_min"; known settings: ` + strings.Join(settingKeys, ", ")},
+		{"gates:\n  pa-min: 0.9\n", `c.yml:1: unknown setting "gates"; known settings: ` + strings.Join(settingKeys, ", ")},
 		{"traces:\n  pa-min: 0.9\n", "c.yml:2: expected a list item (`- value`) under \"traces\""},
 		{"  pa-min: 0.9\n", "c.yml:1: unexpected indentation: settings are top-level `key: value` lines (the action's input names)"},
 		{"pa-min 0.9\n", "c.yml:1: expected `key: value`, found \"pa-min\" without a colon"},
@@ -77,7 +77,7 @@ func TestSettingsValueErrorsNameTheirSource(t *testing.T) {
 		s    settings
 		want string
 	}{
-		{settings{"pa-min": {"high", "agentgate.yml:3"}}, `agentgate.yml:3: "high" is not a number`},
+		{settings{"pa-min": {"high", "agentgate.yml:3"}}, `agentgate.yml:3: pa-min: "high" is not a number`},
 		{settings{"max-failed-traces": {"1.5", "--max-failed-traces"}}, `--max-failed-traces: "1.5" is not a whole number`},
 		{settings{"comment": {"maybe", "input comment"}}, `input comment: "maybe" is not true or false`},
 		{settings{"profile": {"strict", "input profile"}}, `input profile: unknown profile "strict": want "default" or "reference"`},

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 
@@ -133,18 +136,43 @@ func runRCS(args []string, stdout, stderr io.Writer) int {
 	if err := fileArg("rcs", tasks, "one task file (.json or .jsonl)", "--tasks"); err != nil {
 		return fail(stderr, err)
 	}
-	var ts []coherence.Task
-	var rs []coherence.TaskResult
+	// Each task is scored as it is read and its result written at once to a temporary file:
+	// the report's head needs the average of all tasks, so it is written last, before the
+	// results are copied back. Memory does not grow with the number of tasks, unless there is
+	// no writable temporary directory (the container image has no /tmp): then they wait in
+	// memory.
+	var spool io.Writer
+	var results func() io.Reader
+	if f, err := os.CreateTemp("", "agentgate-rcs-*.json"); err == nil {
+		defer func() {
+			f.Close()
+			os.Remove(f.Name())
+		}()
+		spool, results = f, func() io.Reader { return io.NewSectionReader(f, 0, math.MaxInt64) }
+	} else {
+		var buf bytes.Buffer
+		spool, results = &buf, func() io.Reader { return &buf }
+	}
+	hw := coherence.NewHarnessWriter(spool)
+	var sc coherence.Scorer
 	err = coherence.Each(tasks, func(t coherence.Task) error {
-		ts = append(ts, t)
-		rs = append(rs, coherence.Score(t, p))
+		if err := hw.Add(t, sc.Score(t, p)); err != nil {
+			return fmt.Errorf("rcs: %w", err)
+		}
 		return nil
 	})
 	if err != nil {
 		return fail(stderr, err)
 	}
-	out := coherence.NewHarnessReport(ts, rs).AppendJSON(nil)
-	if _, err := stdout.Write(append(out, '\n')); err != nil {
+	out := bufio.NewWriterSize(stdout, 64<<10)
+	err = hw.Finish(out, results())
+	if err == nil {
+		_, err = out.Write([]byte{'\n'})
+	}
+	if err == nil {
+		err = out.Flush()
+	}
+	if err != nil {
 		return fail(stderr, err)
 	}
 	return 0

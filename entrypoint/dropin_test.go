@@ -127,6 +127,53 @@ func TestRCSDropInReproducesPublishedRun(t *testing.T) {
 	}
 }
 
+// agentgate rcs writes each result to a temporary file as it scores it: the published run is
+// reproduced through it, a bad task after good ones prints nothing on stdout and exits 3, and
+// neither run leaves the file behind. Without a temporary directory (the container image has
+// no /tmp) the results wait in memory, with the same output.
+func TestRCSSpool(t *testing.T) {
+	for _, missing := range []bool{false, true} {
+		tmp := t.TempDir()
+		if missing {
+			tmp = filepath.Join(tmp, "missing")
+		}
+		t.Setenv("TMPDIR", tmp)
+		testRCSSpool(t, tmp)
+	}
+}
+
+func testRCSSpool(t *testing.T, tmp string) {
+	published := refData(t, "rcs/rcs_echo_20251109-230939.json")
+	want, err := os.ReadFile(published)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.jsonl")
+	data := `{"id": "a", "intent": "book a flight", "understanding": "book a flight", "action": "booked it"}` + "\n" +
+		`{"id": "b", "intent": "book a flight", "understanding": 3, "action": "booked it"}` + "\n"
+	if err := os.WriteFile(bad, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		path   string
+		code   int
+		stdout string
+		stderr string
+	}{
+		{published, 0, strings.ReplaceAll(string(want), "\r\n", "\n") + "\n", ""},
+		{bad, 3, "", "agentgate: " + bad + ":2:57: task \"b\": field \"understanding\": expected a string, found a number\n"},
+	}
+	for _, c := range cases {
+		code, stdout, stderr := cli(t, "", "rcs", "--tasks", c.path, "--profile", "reference")
+		if code != c.code || stdout != c.stdout || stderr != c.stderr {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q", c.path, code, stdout, stderr)
+		}
+		if left, _ := os.ReadDir(tmp); len(left) != 0 {
+			t.Errorf("%s: left %s in the temporary directory", c.path, left[0].Name())
+		}
+	}
+}
+
 // agentgate consistency --profile reference prints what the seed's own scorer printed for the
 // failing fixture (run with python3 on fixtures/fail/pairs.jsonl), and writes its TSV.
 func TestConsistencyDropInMatchesSeed(t *testing.T) {

@@ -90,6 +90,12 @@ func workspace(t *testing.T) string {
 // step runs the binary as the action's entrypoint (`agentgate gate`) with the given inputs.
 func step(t *testing.T, ws, apiURL, eventName string, event []byte, inputs map[string]string) stepResult {
 	t.Helper()
+	return stepEnv(t, ws, apiURL, eventName, event, inputs, nil)
+}
+
+// stepEnv is step with some of the runner's variables set otherwise (GITHUB_REF of a push).
+func stepEnv(t *testing.T, ws, apiURL, eventName string, event []byte, inputs, env map[string]string) stepResult {
+	t.Helper()
 	files := t.TempDir()
 	eventPath := filepath.Join(files, "event.json")
 	if err := os.WriteFile(eventPath, event, 0o644); err != nil {
@@ -126,6 +132,9 @@ func step(t *testing.T, ws, apiURL, eventName string, event []byte, inputs map[s
 	}
 	for k, v := range inputs {
 		cmd.Env = append(cmd.Env, "INPUT_"+strings.ToUpper(k)+"="+v)
+	}
+	for k, v := range env {
+		cmd.Env = append(cmd.Env, k+"="+v) // the last of a duplicate key wins
 	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

@@ -11,6 +11,7 @@ import (
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/gate/compare"
 	"github.com/agentgate/agentgate/gate/input"
+	"github.com/agentgate/agentgate/gate/reliability"
 	"github.com/agentgate/agentgate/report"
 )
 
@@ -71,6 +72,8 @@ func runGate(ctx context.Context, cmd string, args []string, stdout, stderr io.W
 	str("json", "write the machine-readable JSON report to this file")
 	str("markdown", "write the markdown report to this file")
 	str("junit", "write JUnit XML for test reporters to this file")
+	str("sarif", "write SARIF 2.1.0 for GitHub code scanning (upload-sarif) to this file")
+	str("otel", "write OTLP/JSON logs of gen_ai.evaluation.result events to this file")
 	boolean("comment", "under GitHub Actions, post the report on the pull request (default true)")
 	str("comment-mode", "update or recreate the report comment (default \"update\")")
 	str("pr-number", "pull request to comment on when the event has none")
@@ -81,6 +84,9 @@ func runGate(ctx context.Context, cmd string, args []string, stdout, stderr io.W
 	str(regressionAlpha, "family-wise significance level of the comparison, Holm's procedure (default 0.05)")
 	str(compare.PassKMin, "pass^k of repeated trials must be at least this (default: not gated)")
 	str(passK, "the k of pass-k-min (default 1)")
+	str(outcomeScorer, "the Inspect scorer whose score is a sample's outcome (default: each sample's first scorer)")
+	boolean(gate.FailOnSkipped, "a gate that was asked for and skipped (no baseline, too few trials for pass-k) breaches (default false)")
+	str(maxInputBytes, "the most bytes one input file may hold after decompression, as 1073741824 or 2GiB (default 1GiB, with compressed files also stopped past 64 MiB once they expand 100 times)")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		if isHelp(err) {
@@ -98,13 +104,22 @@ func runGate(ctx context.Context, cmd string, args []string, stdout, stderr io.W
 			}
 			flags["merge"] = setting{p, "merge's arguments"}
 		}
+	case len(pos) > 0 && expandedGlob(pos[0]) && flagBefore(args, pos[0]) != "":
+		return fail(stderr, fmt.Errorf("gate takes no arguments, got %q: it looks like a file your shell expanded from an unquoted pattern; quote the pattern so that agentgate expands it, as in %s 'runs/**/*.jsonl'", pos[0], flagBefore(args, pos[0])))
 	case len(pos) > 0:
 		return fail(stderr, fmt.Errorf("gate takes no arguments, got %q: name input files with --traces, --tasks, --pairs or --scholar/--auditor", pos[0]))
 	}
 
+	// Everything written from here on goes through red, which learns the token's values as
+	// they are masked (SPEC §13).
+	red := &redactor{}
+	rout, rerr := red.Writer(stdout), red.Writer(stderr)
+	defer rerr.Flush()
+	defer rout.Flush()
+	stdout, stderr = rout, rerr
 	var act *actionEnv
 	if getenv("GITHUB_ACTIONS") == "true" {
-		act = newActionEnv(getenv, stdout)
+		act = newActionEnv(getenv, stdout, red)
 	}
 	merged := settings{}
 	var inputs map[string]setting
@@ -118,6 +133,7 @@ func runGate(ctx context.Context, cmd string, args []string, stdout, stderr io.W
 	if cfgPath.value != "" {
 		fromFile, secrets, err := readConfig(cfgPath.value)
 		act.mask(secrets) // before anything is printed, the error included
+		red.add(secrets...)
 		if err != nil {
 			return act.failRun(fail(stderr, err), err)
 		}
@@ -129,31 +145,49 @@ func runGate(ctx context.Context, cmd string, args []string, stdout, stderr io.W
 	if err != nil {
 		return act.failRun(fail(stderr, err), err)
 	}
+	input.SetMaxInputBytes(cfg.maxInputBytes)
+	if err := checkOutputs(merged); err != nil {
+		return act.failRun(fail(stderr, err), err)
+	}
 
 	cfg.options.Source = reportSource(act != nil, getenv)
 	in := cfg.inputs
 	cfg.options.Source.Inputs = &in
-	cfg.options.Baseline = resolveBaseline(ctx, cfg, act)
+	if cfg.options.Baseline, err = resolveBaseline(ctx, cfg, act); err != nil {
+		return act.failRun(fail(stderr, err), err)
+	}
 	res, err := evaluate(ctx, cfg)
 	if err != nil {
+		err = explainKind(err, cfg, act != nil)
 		return act.failRun(fail(stderr, err), err)
 	}
 	if err := report.Text(stdout, res); err != nil {
 		return fail(stderr, err)
 	}
 	if cfg.jsonPath != "" {
-		if err := writeReportFile(cfg.jsonPath, func(w io.Writer) error { return report.JSON(w, res) }); err != nil {
+		if err := writeReportFile(cfg.jsonPath, red.report(func(w io.Writer) error { return report.JSON(w, res) })); err != nil {
 			return fail(stderr, err)
 		}
 	}
 	if cfg.mdPath != "" {
 		md := report.Markdown(res, report.Options{Reproduce: reproduceCommand(cfg), MaxBytes: -1})
-		if err := writeReportFile(cfg.mdPath, func(w io.Writer) error { _, err := io.WriteString(w, md); return err }); err != nil {
+		if err := writeReportFile(cfg.mdPath, red.report(func(w io.Writer) error { _, err := io.WriteString(w, md); return err })); err != nil {
 			return fail(stderr, err)
 		}
 	}
 	if cfg.junitPath != "" {
-		if err := writeReportFile(cfg.junitPath, func(w io.Writer) error { return report.JUnit(w, res) }); err != nil {
+		if err := writeReportFile(cfg.junitPath, red.report(func(w io.Writer) error { return report.JUnit(w, res) })); err != nil {
+			return fail(stderr, err)
+		}
+	}
+	if cfg.sarifPath != "" {
+		base := comparedBaseline(res, cfg.options.Baseline)
+		if err := writeReportFile(cfg.sarifPath, red.report(func(w io.Writer) error { return report.SARIF(w, res, base) })); err != nil {
+			return fail(stderr, err)
+		}
+	}
+	if cfg.otelPath != "" {
+		if err := writeReportFile(cfg.otelPath, red.report(func(w io.Writer) error { return report.OTel(w, res) })); err != nil {
 			return fail(stderr, err)
 		}
 	}
@@ -161,6 +195,15 @@ func runGate(ctx context.Context, cmd string, args []string, stdout, stderr io.W
 		act.publish(ctx, res, cfg, stderr)
 	}
 	return res.ExitCode
+}
+
+// comparedBaseline is the reliability section of the baseline res was compared with, for
+// the SARIF results' baselineState; nil when there was no comparison.
+func comparedBaseline(res *gate.Result, b *gate.Baseline) *reliability.Summary {
+	if res.Comparison == nil || b == nil || b.Report == nil {
+		return nil
+	}
+	return b.Report.Reliability // nil when the baseline had no traces: every finding is new
 }
 
 // evaluate runs the gate over cfg's inputs, or merges the shards' reports cfg names with
@@ -251,6 +294,9 @@ func reproduceCommand(c *gateConfig) string {
 	if co.PassK != dco.PassK {
 		fmt.Fprintf(&b, " --%s %d", passK, co.PassK)
 	}
+	if t.FailOnSkipped {
+		fmt.Fprintf(&b, " --%s", gate.FailOnSkipped)
+	}
 	if c.options.AllowUnmatched {
 		b.WriteString(" --allow-unmatched")
 	}
@@ -259,6 +305,9 @@ func reproduceCommand(c *gateConfig) string {
 	}
 	if c.options.FailOn != gate.FailOnFail {
 		fmt.Fprintf(&b, " --fail-on %s", c.options.FailOn)
+	}
+	if c.maxInputBytes > 0 {
+		fmt.Fprintf(&b, " --%s %d", maxInputBytes, c.maxInputBytes)
 	}
 	return b.String()
 }

@@ -84,8 +84,8 @@ func runIn(t *testing.T, dir string, args ...string) (code int, stdout, stderr s
 }
 
 // The shards of a suite, gated one by one in their own workspaces and merged, give exactly
-// the report of one run over all the files: the same JSON, markdown, JUnit XML, log and
-// exit code, with a baseline too.
+// the report of one run over all the files: the same JSON, markdown, JUnit XML, SARIF,
+// OTLP/JSON, log and exit code, with a baseline too.
 func TestMergeEqualsOneRun(t *testing.T) {
 	dir := t.TempDir()
 	shardedSuite(t, dir)
@@ -118,7 +118,8 @@ func TestMergeEqualsOneRun(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			outs := func(ws, name string) []string {
-				return []string{"--json", filepath.Join(dir, name+".json"), "--markdown", filepath.Join(dir, name+".md"), "--junit", filepath.Join(dir, name+".xml")}
+				return []string{"--json", filepath.Join(dir, name+".json"), "--markdown", filepath.Join(dir, name+".md"), "--junit", filepath.Join(dir, name+".xml"),
+					"--sarif", filepath.Join(dir, name+".sarif"), "--otel", filepath.Join(dir, name+".otel.jsonl")}
 			}
 			args := append(append(append([]string{"gate"}, patterns...), c.flags...), outs("whole", "whole")...)
 			wholeCode, wholeLog, stderr := runIn(t, filepath.Join(dir, "whole"), args...)
@@ -149,7 +150,7 @@ func TestMergeEqualsOneRun(t *testing.T) {
 			if mergedLog != wholeLog {
 				t.Errorf("merge's log differs from one run's:\n%s\nwant\n%s", mergedLog, wholeLog)
 			}
-			for _, ext := range []string{".json", ".md", ".xml"} {
+			for _, ext := range []string{".json", ".md", ".xml", ".sarif", ".otel.jsonl"} {
 				want, _ := os.ReadFile(filepath.Join(dir, "whole"+ext))
 				got, err := os.ReadFile(filepath.Join(dir, "merged"+ext))
 				if err != nil || len(want) == 0 {

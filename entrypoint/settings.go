@@ -20,16 +20,22 @@ var settingKeys = []string{
 	"traces", "tasks", "pairs", "scholar", "auditor", "merge",
 	gate.CoherenceMin, gate.PAMin, gate.KappaMin, gate.AbstainMax, gate.MaxFailedTraces,
 	"baseline", "baseline-artifact", compare.FailOnRegression, compare.MaxNewFailures, regressionAlpha,
-	compare.PassKMin, passK,
+	compare.PassKMin, passK, gate.FailOnSkipped, outcomeScorer,
 	"outcomes", gate.SuccessThreshold, gate.SuccessRateMin,
-	"allow-unmatched", "profile", "fail-on", "config", "json", "markdown", "junit",
+	"allow-unmatched", "profile", "fail-on", "config", "json", "markdown", "junit", "sarif", "otel",
 	"comment", "comment-mode", "github-token", "pr-number",
+	maxInputBytes,
 }
+
+// maxInputBytes is the setting of the most bytes one input may hold after decompression.
+const maxInputBytes = "max-input-bytes"
 
 // The settings of the comparison that are not gates.
 const (
 	regressionAlpha = "regression-alpha"
 	passK           = "pass-k"
+	// outcomeScorer names the Inspect scorer whose score is a sample's outcome (SPEC §15).
+	outcomeScorer = "outcome-scorer"
 	// defaultBaselineArtifact is the artifact `baseline: auto` looks for, and the one the
 	// README's push-to-main job uploads.
 	defaultBaselineArtifact = "agentgate-report"
@@ -65,7 +71,7 @@ func (s settings) float(key string, def float64) (float64, error) {
 	}
 	f, err := strconv.ParseFloat(strings.TrimSpace(v.value), 64)
 	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
-		return 0, &gate.UsageError{Msg: fmt.Sprintf("%s: %q is not a number", v.source, v.value)}
+		return 0, &gate.UsageError{Msg: fmt.Sprintf("%s: %s is not a number", settingName(key, v.source), input.Quote(v.value))}
 	}
 	return f, nil
 }
@@ -77,7 +83,7 @@ func (s settings) int(key string, def int) (int, error) {
 	}
 	n, err := strconv.Atoi(strings.TrimSpace(v.value))
 	if err != nil {
-		return 0, &gate.UsageError{Msg: fmt.Sprintf("%s: %q is not a whole number", v.source, v.value)}
+		return 0, &gate.UsageError{Msg: fmt.Sprintf("%s: %s is not a whole number", settingName(key, v.source), input.Quote(v.value))}
 	}
 	return n, nil
 }
@@ -93,7 +99,7 @@ func (s settings) bool(key string, def bool) (bool, error) {
 	case "false", "no", "off", "0":
 		return false, nil
 	}
-	return false, &gate.UsageError{Msg: fmt.Sprintf("%s: %q is not true or false", v.source, v.value)}
+	return false, &gate.UsageError{Msg: fmt.Sprintf("%s: %s is not true or false", settingName(key, v.source), input.Quote(v.value))}
 }
 
 // gateConfig is everything `agentgate gate` needs, parsed and checked.
@@ -106,13 +112,18 @@ type gateConfig struct {
 	jsonPath  string
 	mdPath    string
 	junitPath string
+	sarifPath string // SARIF 2.1.0 for code scanning (SPEC §16)
+	otelPath  string // OTLP/JSON evaluation events (SPEC §16)
 	// baseline is a JSON report's path, "auto" (the base branch's artifact) or empty.
 	baseline         string
+	baselineSource   string // the flag, input or config line baseline came from
 	baselineArtifact string
 	comment          bool
 	commentMode      string
 	token            string
 	prNumber         string
+	// maxInputBytes is the most bytes one input may expand to; 0: input's default
+	maxInputBytes int64
 }
 
 func (s settings) gateConfig() (*gateConfig, error) {
@@ -124,6 +135,7 @@ func (s settings) gateConfig() (*gateConfig, error) {
 		},
 		merge:    s.list("merge"),
 		jsonPath: s.str("json"), mdPath: s.str("markdown"), junitPath: s.str("junit"),
+		sarifPath: s.str("sarif"), otelPath: s.str("otel"),
 		token: s.str("github-token"), prNumber: strings.TrimSpace(s.str("pr-number")),
 	}
 	def := gate.DefaultThresholds()
@@ -167,11 +179,16 @@ func (s settings) gateConfig() (*gateConfig, error) {
 	if co.PassK, err = s.int(passK, def.Compare.PassK); err != nil {
 		return nil, err
 	}
+	c.options.OutcomeScorer = strings.TrimSpace(s.str(outcomeScorer))
+	if t.FailOnSkipped, err = s.bool(gate.FailOnSkipped, false); err != nil {
+		return nil, err
+	}
 	c.options.Compare = compare.DefaultOptions()
 	if c.options.Compare.Alpha, err = s.float(regressionAlpha, compare.DefaultAlpha); err != nil {
 		return nil, err
 	}
 	c.baseline = strings.TrimSpace(s.str("baseline"))
+	c.baselineSource = s["baseline"].source
 	c.baselineArtifact = cmp.Or(strings.TrimSpace(s.str("baseline-artifact")), defaultBaselineArtifact)
 	if c.options.AllowUnmatched, err = s.bool("allow-unmatched", false); err != nil {
 		return nil, err
@@ -185,6 +202,9 @@ func (s settings) gateConfig() (*gateConfig, error) {
 	if c.comment, err = s.bool("comment", true); err != nil {
 		return nil, err
 	}
+	if c.maxInputBytes, err = s.size(maxInputBytes); err != nil {
+		return nil, err
+	}
 	switch c.commentMode = strings.TrimSpace(s.str("comment-mode")); c.commentMode {
 	case "":
 		c.commentMode = "update"
@@ -193,4 +213,31 @@ func (s settings) gateConfig() (*gateConfig, error) {
 		return nil, &gate.UsageError{Msg: fmt.Sprintf("%s: unknown comment-mode %q: want \"update\" or \"recreate\"", s["comment-mode"].source, c.commentMode)}
 	}
 	return c, nil
+}
+
+// size reads a number of bytes, written whole or with a binary unit (KiB, MiB, GiB, also K,
+// M, G): 0 when the setting is not given.
+func (s settings) size(key string) (int64, error) {
+	v, ok := s[key]
+	text := strings.TrimSpace(v.value)
+	if !ok || text == "" {
+		return 0, nil
+	}
+	digits := strings.TrimRightFunc(text, func(r rune) bool { return r < '0' || r > '9' })
+	shift := -1
+	switch strings.ToLower(strings.TrimSpace(text[len(digits):])) {
+	case "", "b":
+		shift = 0
+	case "k", "kib":
+		shift = 10
+	case "m", "mib":
+		shift = 20
+	case "g", "gib":
+		shift = 30
+	}
+	n, err := strconv.ParseInt(digits, 10, 64)
+	if err != nil || shift < 0 || n <= 0 || n > math.MaxInt64>>shift {
+		return 0, &gate.UsageError{Msg: fmt.Sprintf("%s: %q is not a size: want a positive number of bytes, as 1073741824 or 1GiB", v.source, v.value)}
+	}
+	return n << shift, nil
 }

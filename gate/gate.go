@@ -53,7 +53,14 @@ type Thresholds struct {
 	// Compare holds fail-on-regression and max-new-failures, which apply when a baseline was
 	// asked for, and pass-k-min with pass-k.
 	Compare compare.GateOptions
+	// FailOnSkipped makes every gate in the table that was skipped a breach (SPEC §17), so a
+	// check that measured nothing fails closed. It applies to every row, whatever added it.
+	FailOnSkipped bool
 }
+
+// FailOnSkipped is the setting that makes a skipped gate a breach, as a flag, input and
+// config key.
+const FailOnSkipped = "fail-on-skipped"
 
 // DefaultThresholds returns the defaults of SPEC §4, §10 and §11.
 func DefaultThresholds() Thresholds {
@@ -189,14 +196,19 @@ func (r *Result) Decide(t Thresholds, failOn FailOn) {
 		r.Gates = append(r.Gates, GateResult{Name: MaxFailedTraces, Value: float64(s.Fail), Op: "<=", Threshold: float64(t.MaxFailedTraces), Passed: s.Fail <= t.MaxFailedTraces})
 		r.Gates = append(r.Gates, successGate(r.Outcomes, t.SuccessRateMin)...)
 	}
-	// The comparison's gates apply only when a baseline was asked for (SPEC §10): then an
-	// unusable one skips them with its note. pass-k-min applies whenever it is set.
+	// fail-on-regression, on by default, applies only when a baseline was asked for (SPEC §10):
+	// then an unusable one skips it with its note. max-new-failures and pass-k-min apply
+	// whenever they are set: set without a baseline, max-new-failures is skipped ("no
+	// baseline was compared"), which fail-on-skipped turns into a breach (SPEC §17).
 	co := t.Compare
 	if r.Comparison == nil && r.BaselineNote == "" {
-		co.FailOnRegression, co.MaxNewFailures = false, -1
+		co.FailOnRegression = false
 	}
 	for _, c := range compare.Gates(r.Comparison, r.BaselineNote, r.PassK, co) {
 		r.Gates = append(r.Gates, GateResult(c))
+	}
+	if t.FailOnSkipped {
+		failSkipped(r.Gates)
 	}
 
 	r.Verdict = verdict.Pass
@@ -209,6 +221,16 @@ func (r *Result) Decide(t Thresholds, failOn FailOn) {
 		}
 	}
 	r.ExitCode = ExitCode(r.Verdict, failOn)
+}
+
+// failSkipped marks every skipped gate breached. The row stays Skipped, with its note of
+// why, so a report can say it breached because it measured nothing.
+func failSkipped(gates []GateResult) {
+	for i := range gates {
+		if gates[i].Skipped {
+			gates[i].Passed = false
+		}
+	}
 }
 
 // ExitCode maps an overall verdict to the process exit code of SPEC §4.

@@ -46,6 +46,9 @@ type Options struct {
 	// besides the one that reads them; 0 means one per CPU (GOMAXPROCS). The result is the
 	// same whatever the number.
 	Workers int
+	// OutcomeScorer names the Inspect scorer whose score is a sample's outcome (SPEC §15);
+	// empty means the first scorer of each sample.
+	OutcomeScorer string
 
 	// sequential reads and evaluates every input in the calling goroutine, one record at a
 	// time: the plain reading that the tests hold the pipeline to.
@@ -155,7 +158,7 @@ func runReliability(ctx context.Context, patterns []string, o Options) (*reliabi
 		return nil, nil, fmt.Errorf("traces: %w", err)
 	}
 	if o.sequential {
-		return runReliabilitySequential(ctx, files, o.Profile)
+		return runReliabilitySequential(ctx, files, o.Profile, o.traceOptions())
 	}
 	workers := o.Workers
 	if workers <= 0 {
@@ -187,13 +190,16 @@ func runReliability(ctx context.Context, patterns []string, o Options) (*reliabi
 			i = j
 			continue
 		}
-		if err := eachWholeFile(ctx, files[i], sum, &runs, ids, &ev); err != nil {
+		if err := eachWholeFile(ctx, files[i], o.traceOptions(), sum, &runs, ids, &ev); err != nil {
 			return nil, nil, err
 		}
 		i++
 	}
 	return sum, runs, nil
 }
+
+// traceOptions are the options of the trace readers.
+func (o Options) traceOptions() trace.Options { return trace.Options{OutcomeScorer: o.OutcomeScorer} }
 
 // sniffTraces tells the format of every trace file (trace.Sniff); mixed is true when any
 // is not a file of trace records.
@@ -210,8 +216,8 @@ func sniffTraces(files []string) (formats []trace.Format, mixed bool, err error)
 
 // eachWholeFile evaluates the traces of an OTLP file or an Inspect log into sum, and their
 // outcomes into runs.
-func eachWholeFile(ctx context.Context, file string, sum *reliability.Summary, runs *[]outcome.Run, ids *input.IDs, ev *reliability.Evaluator) error {
-	return trace.EachFile(ctx, file, func(t *trace.Trace) error {
+func eachWholeFile(ctx context.Context, file string, to trace.Options, sum *reliability.Summary, runs *[]outcome.Run, ids *input.IDs, ev *reliability.Evaluator) error {
+	return trace.EachFileWith(ctx, file, to, func(t *trace.Trace) error {
 		if first, dup := ids.Add(t.ID, len(sum.Traces)); dup {
 			return ids.Duplicate(t.ID, input.Place{File: t.File, Line: t.Line}, tracePlace(&sum.Traces[first]))
 		}
@@ -223,13 +229,13 @@ func eachWholeFile(ctx context.Context, file string, sum *reliability.Summary, r
 
 // runReliabilitySequential reads and evaluates the trace files one record at a time, in one
 // goroutine: the reference that the parallel pipeline (parallel.go) must match.
-func runReliabilitySequential(ctx context.Context, files []string, p profile.Profile) (*reliability.Summary, []outcome.Run, error) {
+func runReliabilitySequential(ctx context.Context, files []string, p profile.Profile, to trace.Options) (*reliability.Summary, []outcome.Run, error) {
 	sum := &reliability.Summary{Traces: []reliability.Result{}}
 	var runs []outcome.Run
 	ids := input.NewIDs("trace")
 	ev := reliability.Evaluator{Profile: p, Brief: true}
 	for _, f := range files {
-		err := trace.EachFile(ctx, f, func(t *trace.Trace) error {
+		err := trace.EachFileWith(ctx, f, to, func(t *trace.Trace) error {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
@@ -273,15 +279,15 @@ func runCoherence(ctx context.Context, patterns []string, o Options) (*coherence
 		})
 		return n, err
 	}
-	var all []coherence.TaskResult
+	s := coherence.Summarize(nil) // results go straight into the summary: it is all that is kept
 	ids := input.NewIDs("task")
 	merge := func(_ *pipeline.Batch, results *[]coherence.TaskResult, err error) error {
 		if results != nil {
 			for _, r := range *results {
-				if first, dup := ids.Add(r.ID, len(all)); dup {
-					return ids.Duplicate(r.ID, input.Place{File: r.File, Line: r.Line}, taskPlace(&all[first]))
+				if first, dup := ids.Add(r.ID, len(s.Tasks)); dup {
+					return ids.Duplicate(r.ID, input.Place{File: r.File, Line: r.Line}, taskPlace(&s.Tasks[first]))
 				}
-				all = append(all, r)
+				s.Add(r)
 			}
 		}
 		return err
@@ -290,31 +296,29 @@ func runCoherence(ctx context.Context, patterns []string, o Options) (*coherence
 	if err := pipeline.Run(ctx, files, pipeline.Options{Workers: o.Workers}, newWorker, work, merge); err != nil {
 		return nil, err
 	}
-	s := coherence.Summarize(all)
 	return &s, nil
 }
 
 // runCoherenceSequential reads and scores the task files one record at a time in the calling
 // goroutine: the reference the parallel pass must match.
 func runCoherenceSequential(ctx context.Context, files []string, p profile.Profile) (*coherence.Summary, error) {
-	var results []coherence.TaskResult
+	s := coherence.Summarize(nil)
 	ids := input.NewIDs("task")
 	for _, f := range files {
 		err := coherence.Each(f, func(t coherence.Task) error {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			if first, dup := ids.Add(t.ID, len(results)); dup {
-				return ids.Duplicate(t.ID, input.Place{File: t.File, Line: t.Line}, taskPlace(&results[first]))
+			if first, dup := ids.Add(t.ID, len(s.Tasks)); dup {
+				return ids.Duplicate(t.ID, input.Place{File: t.File, Line: t.Line}, taskPlace(&s.Tasks[first]))
 			}
-			results = append(results, coherence.Score(t, p))
+			s.Add(coherence.Score(t, p))
 			return nil
 		})
 		if err != nil {
 			return nil, err
 		}
 	}
-	s := coherence.Summarize(results)
 	return &s, nil
 }
 

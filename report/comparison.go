@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/olekukonko/tablewriter/tw"
@@ -99,26 +100,142 @@ func pValue(t *compare.Test) string {
 	return s
 }
 
-// outcomeLabel is a metric's outcome with its mark, and the note of an inconclusive one; esc
-// escapes the note and an unknown outcome.
+// outcomeLabel is a metric's outcome in words with its mark, and the note of an inconclusive
+// one; esc escapes the note and an unknown outcome.
 func outcomeLabel(t *compare.Test, esc func(string) string) string {
-	var s string
-	switch t.Outcome {
-	case compare.Degraded:
-		s = "❌ degraded"
-	case compare.Improved:
-		s = "✅ improved"
-	case compare.Unchanged:
-		s = "➖ unchanged"
-	case compare.Inconclusive:
-		s = "❔ inconclusive"
+	var mark string
+	switch {
+	case t.Outcome == compare.Degraded:
+		mark = "❌ "
+	case t.Outcome == compare.Improved:
+		mark = "✅ "
+	case t.Outcome == compare.Inconclusive:
+		mark = "❔ "
+	case t.Outcome == compare.Unchanged && t.Direction == compare.Worse:
+		mark = "⚠️ "
+	case t.Outcome == compare.Unchanged:
+		mark = "➖ "
 	default:
-		s = "❔ " + esc(string(t.Outcome))
+		mark = "❔ "
 	}
+	s := mark + outcomeWords(t, esc)
 	if t.Outcome == compare.Inconclusive && t.Note != "" {
 		s += ": " + esc(t.Note)
 	}
 	return s
+}
+
+// outcomeWords says what a metric's comparison concluded (SPEC §17): "degraded", "improved",
+// "unchanged" only when the estimate did not move, else "worse, not significant (p 0.031,
+// Holm 0.094)" or "better, not significant (…)"; an inconclusive change says which way it
+// went. esc escapes an unknown outcome.
+func outcomeWords(t *compare.Test, esc func(string) string) string {
+	way := ""
+	switch t.Direction {
+	case compare.Worse:
+		way = "worse"
+	case compare.Better:
+		way = "better"
+	}
+	switch t.Outcome {
+	case compare.Degraded, compare.Improved:
+		return string(t.Outcome)
+	case compare.Unchanged:
+		if way == "" {
+			return "unchanged"
+		}
+		ps := "p " + shortP(t.P)
+		if t.InFamily && t.AdjustedP != t.P {
+			ps += ", Holm " + shortP(t.AdjustedP)
+		}
+		return way + ", not significant (" + ps + ")"
+	case compare.Inconclusive:
+		if way == "" {
+			return "inconclusive"
+		}
+		return way + ", inconclusive"
+	}
+	return esc(string(t.Outcome))
+}
+
+// shortP formats a p-value in the outcome's words to three decimals: "0.031", "< 0.001".
+func shortP(v float64) string {
+	if v < 0.001 {
+		return "< 0.001"
+	}
+	return strconv.FormatFloat(v, 'f', 3, 64)
+}
+
+// probability formats a small probability such as a Holm threshold: four decimals, or three
+// significant digits under 0.0001 ("1.00e-06").
+func probability(v float64) string {
+	if v < 0.0001 {
+		return strconv.FormatFloat(v, 'e', 2, 64)
+	}
+	return num(v)
+}
+
+// powerLine says in one line what a metric's test could have detected at its matched units
+// and the Holm threshold it faced (SPEC §17); "" when it was not tested.
+func powerLine(metric string, t *compare.Test) string {
+	p := t.Power
+	if p == nil {
+		return ""
+	}
+	th := "Holm threshold " + probability(p.Threshold)
+	switch p.Method {
+	case compare.PowerMcNemarExact:
+		n := plural(t.Matched, "matched trace", "matched traces")
+		if !p.Detectable {
+			return fmt.Sprintf("%s: with %s, no change could be significant at %s: that takes %s with none fixed (exact McNemar)",
+				metric, n, th, plural(int(p.MinEffect), "new failure", "new failures"))
+		}
+		return fmt.Sprintf("%s: with %s, %s or more new failures with none fixed would be significant (exact McNemar, %s)",
+			metric, n, count(int(p.MinEffect)), th)
+	case compare.PowerPairedT:
+		n := plural(t.Matched, "matched task", "matched tasks")
+		if p.SD == 0 {
+			return fmt.Sprintf("%s: with %s whose changes are all equal (sd 0), any mean change would be significant (%s)", metric, n, th)
+		}
+		pct := strconv.FormatFloat(100*p.Power, 'f', -1, 64)
+		if !p.Detectable {
+			return fmt.Sprintf("%s: with %s, no possible mean RCS change would be detected with %s%% power: it would take %s, more than RCS's range (paired t at the observed sd %s, %s)",
+				metric, n, pct, num(p.MinEffect), num(p.SD), th)
+		}
+		return fmt.Sprintf("%s: with %s, a mean RCS change of %s either way would be detected with %s%% power (paired t at the observed sd %s, %s)",
+			metric, n, num(p.MinEffect), pct, num(p.SD), th)
+	case compare.PowerKappaZ:
+		pct := strconv.FormatFloat(100*p.Power, 'f', -1, 64)
+		if !p.Detectable {
+			return fmt.Sprintf("%s: no possible change in κ would be detected with %s%% power: it would take %s, more than κ's range (z-test at κ's standard errors, combined %s; %s)",
+				metric, pct, num(p.MinEffect), num(p.SE), th)
+		}
+		return fmt.Sprintf("%s: a change in κ of %s either way would be detected with %s%% power (z-test at κ's standard errors, combined %s; %s)",
+			metric, num(p.MinEffect), pct, num(p.SE), th)
+	}
+	return fmt.Sprintf("%s: no minimum detectable effect can be stated (%s)", metric, th) // κ's standard errors both 0
+}
+
+// powerLines returns the power line of each metric tested, in table order.
+func powerLines(c *compare.Comparison) []string {
+	var out []string
+	for _, m := range c.Metrics() {
+		if l := powerLine(m.Name, m.Test); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// anyWorse reports whether a compared metric's estimate moved the worse way, significant or
+// not: then the comparison's heading is not ✅.
+func anyWorse(c *compare.Comparison) bool {
+	for _, m := range c.Metrics() {
+		if m.Test.Direction == compare.Worse {
+			return true
+		}
+	}
+	return false
 }
 
 // metricRow is one row of the comparison table: metric, base, head, change, 95% CI or p,
@@ -338,7 +455,11 @@ func (d *doc) writeComparison(b *strings.Builder, k int, brief bool) bool {
 		}
 		return false
 	}
-	fmt.Fprintf(b, "### %sCompared with %s", d.mark(compare.FailOnRegression, compare.MaxNewFailures), baseName(c.Base, refText))
+	mark := d.mark(compare.FailOnRegression, compare.MaxNewFailures)
+	if mark != "❌ " && anyWorse(c) {
+		mark = "⚠️ " // a change the worse way is not a green heading, significant or not
+	}
+	fmt.Fprintf(b, "### %sCompared with %s", mark, baseName(c.Base, refText))
 	if id := plain(c.Base.RunID, 40); id != "" {
 		fmt.Fprintf(b, " (run %s)", EscapeCell(id))
 	}
@@ -355,6 +476,12 @@ func (d *doc) writeComparison(b *strings.Builder, k int, brief bool) bool {
 		}, cells)
 		fmt.Fprintf(b, "\nA change is degraded or improved when it is significant at α = %s (Holm's procedure over the metrics compared), and inconclusive with too few matched units or no test.\n",
 			threshold(c.Alpha))
+		if lines := powerLines(c); len(lines) > 0 && !brief {
+			b.WriteString("\nWhat each test could detect, two-sided, at the Holm threshold it faced (the largest p-value that would have been significant, the other metrics' p-values as they are):\n\n")
+			for _, l := range lines {
+				b.WriteString("- " + l + "\n")
+			}
+		}
 	} else {
 		b.WriteString("No metric was compared.\n")
 	}

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -244,9 +245,18 @@ func TestComparisonFigures(t *testing.T) {
 	checkStructure(t, md)
 	for _, want := range []string{
 		"\n### ❌ Compared with `main` @ `1a2b3c4` (run 9876543210)\n",
-		"| reliability: FAIL traces (11 matched traces) | 3 of 11 | 7 of 11 | 5 new failures, 1 fixed; mean score " + signed(rc.MeanScoreChange) + " | McNemar p " + num(rc.P) + " (Holm " + num(rc.AdjustedP) + ") | ➖ unchanged |",
+		"| reliability: FAIL traces (11 matched traces) | 3 of 11 | 7 of 11 | 5 new failures, 1 fixed; mean score " + signed(rc.MeanScoreChange) + " | McNemar p " + num(rc.P) + " (Holm " + num(rc.AdjustedP) + ") | ⚠️ worse, not significant (p 0.219, Holm 0.437) |",
 		"| coherence: mean RCS (12 matched tasks) | " + num(cc.BaseMean) + " | " + num(cc.HeadMean) + " | " + num(cc.MeanChange) + " | 95% CI [" + num(cc.CI[0]) + ", " + num(cc.CI[1]) + "]; p 0.0003 (Holm 0.0009) | ❌ degraded |",
-		"| agreement: κ (13 matched qids) | 0.4565 | 0.3000 | Δκ -0.1565; PA 0.0000 | p " + num(ac.P) + " | ➖ unchanged |",
+		"| agreement: κ (13 matched qids) | 0.4565 | 0.3000 | Δκ -0.1565; PA 0.0000 | p " + num(ac.P) + " | ⚠️ worse, not significant (p 0.503) |",
+		// 0.4375 is a tie at three decimals: to even, as num rounds 0.21875 to 0.2187.
+		// What each could detect, worked out independently (scipy, statsmodels): coherence's
+		// p is the smallest and faces α/3; once it is rejected the others face α/2. McNemar at
+		// 0.025 takes 7 new failures (2·2⁻⁷ = 0.0156; 2·2⁻⁶ = 0.031 > 0.025). The paired t
+		// at n = 12, α/3, sd 0.028000405841214646: 0.0301823 (see TestJSONComparisonPower). κ's z at 0.025 with
+		// SE √(0.17² + 0.16²) = 0.2335: (z(0.0125) + z(0.2))·0.2335 = 0.7197391906887013.
+		"\n- reliability: with 11 matched traces, 7 or more new failures with none fixed would be significant (exact McNemar, Holm threshold 0.0250)\n" +
+			"- coherence: with 12 matched tasks, a mean RCS change of 0.0302 either way would be detected with 80% power (paired t at the observed sd 0.0280, Holm threshold 0.0167)\n" +
+			"- agreement: a change in κ of 0.7197 either way would be detected with 80% power (z-test at κ's standard errors, combined 0.2335; Holm threshold 0.0250)\n",
 		"\n**5 new failures** (FAIL now, not FAIL in the baseline)",
 		"\n**1 fixed trace** (FAIL in the baseline, not now)",
 		"\n**2 FINAL flips** of matched qids (shipped: VALID or NOT_IN_CONTEXT): 1 shipped → REJECT, 1 REJECT → shipped:\n",
@@ -271,8 +281,9 @@ func TestComparisonFigures(t *testing.T) {
 	Text(&b, r)
 	for _, want := range []string{
 		"Compared with main @ 1a2b3c4 (run 9876543210):\n",
-		"  reliability  unchanged  FAIL 3 → 7 of 11 matched traces: 5 new failures, 1 fixed, McNemar p 0.2187 (Holm 0.4375)\n",
-		"  coherence    degraded   mean RCS " + num(cc.BaseMean) + " → " + num(cc.HeadMean) + " (-0.0418, 95% CI [" + num(cc.CI[0]) + ", " + num(cc.CI[1]) + "]) over 12 matched tasks, p 0.0003 (Holm 0.0009)\n",
+		"  reliability  worse, not significant (p 0.219, Holm 0.437)  FAIL 3 → 7 of 11 matched traces: 5 new failures, 1 fixed, McNemar p 0.2187 (Holm 0.4375)\n",
+		"  coherence    degraded                                      mean RCS " + num(cc.BaseMean) + " → " + num(cc.HeadMean) + " (-0.0418, 95% CI [" + num(cc.CI[0]) + ", " + num(cc.CI[1]) + "]) over 12 matched tasks, p 0.0003 (Holm 0.0009)\n",
+		"  reliability: with 11 matched traces, 7 or more new failures with none fixed would be significant (exact McNemar, Holm threshold 0.0250)\n",
 	} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("text lacks %q:\n%s", want, b.String())
@@ -526,5 +537,54 @@ func TestJSONComparison(t *testing.T) {
 	}
 	if r.Comparison.Reliability.NewFailureTraces[0].Base.Evidence != nil {
 		t.Errorf("JSON modified its input")
+	}
+}
+
+// The JSON report gives each metric its direction, p, Holm-adjusted p and what it could
+// detect (SPEC §17), beside the outcome of §10.
+func TestJSONComparisonPower(t *testing.T) {
+	var b bytes.Buffer
+	if err := JSON(&b, comparedResult(t)); err != nil {
+		t.Fatal(err)
+	}
+	type power struct {
+		Threshold  float64 `json:"threshold"`
+		Method     string  `json:"method"`
+		MinEffect  float64 `json:"min_effect"`
+		Power      float64 `json:"power"`
+		Detectable bool    `json:"detectable"`
+		SD         float64 `json:"sd"`
+		SE         float64 `json:"se"`
+	}
+	type metric struct {
+		Outcome   string  `json:"outcome"`
+		Direction string  `json:"direction"`
+		P         float64 `json:"p"`
+		PHolm     float64 `json:"p_holm"`
+		Power     power   `json:"power"`
+	}
+	var doc struct {
+		Comparison struct {
+			Reliability, Coherence, Agreement metric
+		} `json:"comparison"`
+	}
+	if err := json.Unmarshal(b.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	c := doc.Comparison
+	// The figures of TestComparisonFigures: the paired t's mean change is the root found
+	// tightly with scipy (0.03018230006284908), statsmodels' solve_power stopping at
+	// 0.030182363288311954.
+	if r := c.Reliability; r.Outcome != "unchanged" || r.Direction != "worse" || math.Abs(r.P-0.21875) > 1e-15 || math.Abs(r.PHolm-0.4375) > 1e-15 ||
+		r.Power != (power{Threshold: 0.025, Method: "mcnemar-exact", MinEffect: 7, Power: 1, Detectable: true}) {
+		t.Errorf("reliability %+v", r)
+	}
+	if h := c.Coherence; h.Outcome != "degraded" || h.Direction != "worse" || h.Power.Threshold != 0.05/3 || h.Power.Method != "paired-t" ||
+		math.Abs(h.Power.MinEffect-0.03018230006284908) > 3e-11 || math.Abs(h.Power.MinEffect-0.030182363288311954) > 1e-7 || math.Abs(h.Power.SD-0.028000405841214646) > 1e-12 || h.Power.Power != 0.8 {
+		t.Errorf("coherence %+v", h)
+	}
+	if a := c.Agreement; a.Outcome != "unchanged" || a.Direction != "worse" || a.Power.Threshold != 0.025 || a.Power.Method != "kappa-z" ||
+		math.Abs(a.Power.MinEffect-0.7197391906887013) > 1e-12 || a.P != a.PHolm {
+		t.Errorf("agreement %+v", a)
 	}
 }

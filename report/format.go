@@ -145,6 +145,9 @@ func isCountGate(name string) bool {
 // breachPhrase says in words why g is breached: "3 traces failed (max 0)",
 // "κ 0.6100 < 0.75". esc escapes the untrusted gate name for the target format.
 func breachPhrase(g gate.GateResult, esc func(string) string) string {
+	if g.Skipped { // breached by fail-on-skipped: it measured nothing
+		return esc(g.Name) + " was skipped, and fail-on-skipped is set"
+	}
 	v, t := gateValue(g), threshold(g.Threshold)
 	if isCountGate(g.Name) {
 		n, max := int(math.Round(g.Value)), count(int(math.Round(g.Threshold)))

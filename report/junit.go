@@ -1,10 +1,12 @@
 package report
 
 import (
+	"cmp"
 	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -28,7 +30,8 @@ const (
 // <testcase> per trace or task in report order. A FAIL trace and a breached gate are
 // <failure>s with their evidence as the message; a WARN trace passes and carries its evidence
 // in <system-out> (the Jenkins schema allows no <properties> in a testcase); a skipped gate
-// (κ undefined) is <skipped>. Nothing depends on the clock, so the same result gives the same
+// (κ undefined) is <skipped>. A task with repeated trials (SPEC §16) is one testcase: a
+// <failure> when every trial failed, else passed with a <flakyFailure> per failed trial. Nothing depends on the clock, so the same result gives the same
 // bytes. The output validates against report/testdata/junit.xsd (the Jenkins xUnit JUnit
 // schema's constraints).
 //
@@ -94,7 +97,16 @@ type junitCase struct {
 	Classname string        `xml:"classname,attr"`
 	Skipped   *junitMessage `xml:"skipped,omitempty"`
 	Failure   *junitMessage `xml:"failure,omitempty"`
+	Flaky     []junitFlaky  `xml:"flakyFailure"`
 	SystemOut string        `xml:"system-out,omitempty"`
+}
+
+// junitFlaky is Surefire's <flakyFailure>: one failed trial of a test that passed in others,
+// its evidence in <stackTrace> (which Surefire's schema requires).
+type junitFlaky struct {
+	Message    string `xml:"message,attr"`
+	Type       string `xml:"type,attr"`
+	StackTrace string `xml:"stackTrace"`
 }
 
 // junitMessage is a <failure> or <skipped>: a one-line message and a longer body.
@@ -132,6 +144,7 @@ func (s *junitSuite) encode(enc *xml.Encoder) error {
 // junitSuites builds the suites of the evaluators that ran.
 func junitSuites(r *gate.Result) []*junitSuite {
 	var out []*junitSuite
+	claimed := map[string]bool{}
 	gatesOf := func(names ...string) []junitCase {
 		var cs []junitCase
 		for _, g := range r.Gates {
@@ -141,11 +154,17 @@ func junitSuites(r *gate.Result) []*junitSuite {
 				}
 			}
 		}
+		for _, n := range names {
+			claimed[n] = true
+		}
 		return cs
 	}
+	var units *junitUnits
 	if s := r.Reliability; s != nil {
+		u := trialUnits(s)
+		units = u
 		out = append(out, &junitSuite{name: "reliability", gates: gatesOf(gate.MaxFailedTraces),
-			n: len(s.Traces), item: func(i int) junitCase { return traceCase(&s.Traces[i]) }})
+			n: len(u.units), item: u.testcase})
 	}
 	if s := r.Coherence; s != nil {
 		out = append(out, &junitSuite{name: "coherence", gates: gatesOf(gate.CoherenceMin),
@@ -153,6 +172,17 @@ func junitSuites(r *gate.Result) []*junitSuite {
 	}
 	if r.Agreement != nil { // its gates only: the items are many and have no verdict of their own
 		out = append(out, &junitSuite{name: "agreement", gates: gatesOf(gate.PAMin, gate.KappaMin, gate.AbstainMax)})
+	}
+	// The gates of no evaluator's suite (the comparison's, pass^k's, any added later), so that
+	// every row of the gate table is a testcase.
+	var rest []junitCase
+	for _, g := range r.Gates {
+		if !claimed[g.Name] {
+			rest = append(rest, gateCase(r, g))
+		}
+	}
+	if len(rest) > 0 {
+		out = append(out, &junitSuite{name: "gates", gates: rest})
 	}
 	for _, s := range out {
 		s.tests = len(s.gates) + s.n
@@ -166,9 +196,144 @@ func junitSuites(r *gate.Result) []*junitSuite {
 		}
 	}
 	if len(out) > 0 && out[0].name == "reliability" {
-		out[0].failures += r.Reliability.Fail
+		out[0].failures += units.failures
 	}
 	return out
+}
+
+// junitUnits are the testcases of the reliability suite: a trace each, except that the traces
+// of a task with repeated trials (SPEC §11: two or more traces naming the task and a trial)
+// are one testcase, at the place of its first trial. It holds indices only, about 9 bytes a
+// trace, so that a suite of a million traces is grouped beside its report in a few MB.
+type junitUnits struct {
+	s *reliability.Summary
+	// units are the testcases in order: i ≥ 0 is trace i, i < 0 is group −i−1.
+	units []int32
+	// trials are the indices of the traces with a task and a trial, by task, trial and id;
+	// group g is trials[bounds[g][0]:bounds[g][1]].
+	trials   []int32
+	bounds   [][2]int32
+	failures int // FAIL traces alone, and tasks that failed every trial
+}
+
+// isTrial reports whether t names its task and trial.
+func isTrial(t *reliability.Result) bool {
+	return t.Attempt != nil && t.Task != "" && t.Trial != nil
+}
+
+// trialUnits groups s's traces into testcases.
+func trialUnits(s *reliability.Summary) *junitUnits {
+	u := &junitUnits{s: s}
+	for i := range s.Traces {
+		if isTrial(&s.Traces[i]) {
+			u.trials = append(u.trials, int32(i))
+		}
+	}
+	slices.SortFunc(u.trials, func(a, b int32) int {
+		ta, tb := &s.Traces[a], &s.Traces[b]
+		return cmp.Or(cmp.Compare(ta.Task, tb.Task), cmp.Compare(*ta.Trial, *tb.Trial), cmp.Compare(ta.ID, tb.ID), cmp.Compare(a, b))
+	})
+	// The groups of two or more trials, each at its first trace in report order.
+	grouped := make([]bool, len(s.Traces))
+	type head struct{ first, group int32 }
+	var heads []head
+	for lo := 0; lo < len(u.trials); {
+		hi := lo + 1
+		for hi < len(u.trials) && s.Traces[u.trials[hi]].Task == s.Traces[u.trials[lo]].Task {
+			hi++
+		}
+		if hi-lo > 1 {
+			g := int32(len(u.bounds))
+			u.bounds = append(u.bounds, [2]int32{int32(lo), int32(hi)})
+			first := u.trials[lo]
+			for _, k := range u.trials[lo:hi] {
+				grouped[k] = true
+				first = min(first, k)
+			}
+			heads = append(heads, head{first, g})
+		}
+		lo = hi
+	}
+	slices.SortFunc(heads, func(a, b head) int { return cmp.Compare(a.first, b.first) })
+	for i, h := int32(0), 0; int(i) < len(s.Traces); i++ {
+		switch {
+		case h < len(heads) && heads[h].first == i:
+			g := heads[h].group
+			u.units = append(u.units, -g-1)
+			if u.failed(g) == len(u.group(g)) {
+				u.failures++
+			}
+			h++
+		case !grouped[i]:
+			u.units = append(u.units, i)
+			if s.Traces[i].Verdict == verdict.Fail {
+				u.failures++
+			}
+		}
+	}
+	return u
+}
+
+// group returns the traces of group g, by trial.
+func (u *junitUnits) group(g int32) []int32 {
+	return u.trials[u.bounds[g][0]:u.bounds[g][1]]
+}
+
+// failed counts the FAIL trials of group g: a trial passes when its verdict is not FAIL.
+func (u *junitUnits) failed(g int32) int {
+	n := 0
+	for _, i := range u.group(g) {
+		if u.s.Traces[i].Verdict == verdict.Fail {
+			n++
+		}
+	}
+	return n
+}
+
+// testcase is the i-th testcase of the suite.
+func (u *junitUnits) testcase(i int) junitCase {
+	k := u.units[i]
+	if k >= 0 {
+		return traceCase(&u.s.Traces[k])
+	}
+	return u.taskCase(-k - 1)
+}
+
+// taskCase is the testcase of a task with repeated trials: it fails when every trial failed,
+// with each trial's evidence in the body; it passes with a <flakyFailure> per failed trial
+// (Surefire's convention for a test that failed some reruns) when some trials passed.
+func (u *junitUnits) taskCase(g int32) junitCase {
+	trials := u.group(g)
+	first := &u.s.Traces[trials[0]]
+	c := junitCase{Name: xmlLine(first.Task, MaxCellRunes), Classname: "agentgate.reliability"}
+	failed := u.failed(g)
+	var summary strings.Builder
+	fmt.Fprintf(&summary, "%d of %d trials passed", len(trials)-failed, len(trials))
+	var all strings.Builder
+	for _, i := range trials {
+		t := &u.s.Traces[i]
+		line := fmt.Sprintf("trial %d: %s %s (%s), score %s", *t.Trial, t.Verdict, xmlLine(t.ID, MaxCellRunes),
+			xmlLine(location(t.File, t.Line), MaxCellRunes), num(t.Score))
+		summary.WriteString("\n" + line)
+		if t.Verdict != verdict.Fail {
+			continue
+		}
+		body := traceBody(t)
+		if all.Len() > 0 {
+			all.WriteString("\n\n")
+		}
+		fmt.Fprintf(&all, "trial %d: %s", *t.Trial, body)
+		if failed < len(trials) {
+			c.Flaky = append(c.Flaky, junitFlaky{Message: xmlLine(fmt.Sprintf("Trial %d failed: %s", *t.Trial, failMessage(t)), junitMessageRunes),
+				Type: "FAIL", StackTrace: body})
+		}
+	}
+	if failed == len(trials) {
+		c.Failure = &junitMessage{Message: xmlLine(fmt.Sprintf("All %d trials failed; trial %d: %s", len(trials), *first.Trial, failMessage(first)), junitMessageRunes),
+			Type: "FAIL", Body: all.String()}
+	}
+	c.SystemOut = summary.String()
+	return c
 }
 
 // gateCase is the testcase of one gate: a failure when breached, with the offending traces or
@@ -177,6 +342,12 @@ func gateCase(r *gate.Result, g gate.GateResult) junitCase {
 	c := junitCase{Name: "gate " + xmlSafe(g.Name), Classname: "agentgate.gates"}
 	line := fmt.Sprintf("%s: %s, must be %s", xmlSafe(g.Name), gateValue(g), gateThreshold(g))
 	switch {
+	case g.Skipped && !g.Passed: // fail-on-skipped: it measured nothing
+		c.Failure = &junitMessage{
+			Message: upperFirst(breachPhrase(g, func(s string) string { return xmlLine(s, MaxCellRunes) })),
+			Type:    "gate",
+			Body:    fmt.Sprintf("%s: skipped (%s), must be %s", xmlSafe(g.Name), xmlLine(g.Note, junitMessageRunes), gateThreshold(g)),
+		}
 	case g.Skipped:
 		c.Skipped = &junitMessage{Message: xmlLine(g.Note, junitMessageRunes), Body: line}
 	case g.Passed:
@@ -214,6 +385,22 @@ func gateCase(r *gate.Result, g gate.GateResult) junitCase {
 // traceCase is the testcase of one trace: a failure for FAIL, evidence in system-out for WARN.
 func traceCase(t *reliability.Result) junitCase {
 	c := junitCase{Name: xmlLine(t.ID, MaxCellRunes), Classname: "agentgate.reliability"}
+	body := traceBody(t)
+	switch t.Verdict {
+	case verdict.Fail:
+		c.Failure = &junitMessage{Message: xmlLine(failMessage(t), junitMessageRunes), Type: "FAIL", Body: body}
+	case verdict.Pass:
+		if len(t.Evidence) > 0 {
+			c.SystemOut = body
+		}
+	default:
+		c.SystemOut = body
+	}
+	return c
+}
+
+// traceBody is a trace's verdict, place, scores and evidence, one item a line.
+func traceBody(t *reliability.Result) string {
 	var body strings.Builder
 	fmt.Fprintf(&body, "%s %s, score %s (hallucination %s, loop %s, tool_misuse %s, cost %s)",
 		t.Verdict, xmlLine(location(t.File, t.Line), MaxCellRunes), num(t.Score),
@@ -224,22 +411,17 @@ func traceCase(t *reliability.Result) junitCase {
 			fmt.Fprintf(&body, " (messages %s)", intList(e.Messages))
 		}
 	}
-	switch t.Verdict {
-	case verdict.Fail:
-		signal, evidence, _ := finding(t, func(s string) string { return s })
-		msg := fmt.Sprintf("Score %s; strongest signal %s", num(t.Score), signal)
-		if evidence != "" {
-			msg += ": " + evidence
-		}
-		c.Failure = &junitMessage{Message: xmlLine(msg, junitMessageRunes), Type: "FAIL", Body: body.String()}
-	case verdict.Pass:
-		if len(t.Evidence) > 0 {
-			c.SystemOut = body.String()
-		}
-	default:
-		c.SystemOut = body.String()
+	return body.String()
+}
+
+// failMessage is the one line that says why a trace failed: its score and strongest finding.
+func failMessage(t *reliability.Result) string {
+	signal, evidence, _ := finding(t, func(s string) string { return s })
+	msg := fmt.Sprintf("Score %s; strongest signal %s", num(t.Score), signal)
+	if evidence != "" {
+		msg += ": " + evidence
 	}
-	return c
+	return msg
 }
 
 // taskCase is the testcase of one task: it passes (only the mean is gated) and says its score.

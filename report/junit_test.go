@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/gate/profile"
 	"github.com/agentgate/agentgate/gate/reliability"
 	"github.com/agentgate/agentgate/gate/verdict"
 )
@@ -47,7 +48,14 @@ type jCase struct {
 	Failure   *jOutcome  `xml:"failure"`
 	Skipped   *jOutcome  `xml:"skipped"`
 	Error     *jOutcome  `xml:"error"`
+	Flaky     []jFlaky   `xml:"flakyFailure"`
 	SystemOut *string    `xml:"system-out"`
+}
+
+type jFlaky struct {
+	Message    string `xml:"message,attr"`
+	Type       string `xml:"type,attr"`
+	StackTrace string `xml:"stackTrace"`
 }
 
 type jOutcome struct {
@@ -112,6 +120,11 @@ func parseJUnit(t *testing.T, doc []byte) jSuites {
 			if c.Skipped != nil {
 				ns++
 			}
+			for _, f := range c.Flaky {
+				if c.Failure != nil || c.Skipped != nil || f.Type == "" || f.StackTrace == "" || strings.ContainsAny(f.Message, "\r\n") {
+					t.Errorf("testcase %q: flakyFailure %+v beside failure %v, skipped %v", c.Name, f, c.Failure, c.Skipped)
+				}
+			}
 		}
 		if got := [4]string{su.Tests, su.Failures, su.Errors, su.Skipped}; got != [4]string{itoa(len(su.Cases)), itoa(nf), "0", itoa(ns)} {
 			t.Errorf("testsuite %q: tests/failures/errors/skipped = %v, but it holds %d cases, %d failures, %d skipped", su.Name, got, len(su.Cases), nf, ns)
@@ -139,6 +152,8 @@ func outline(s jSuites) []string {
 				mark = " F"
 			case c.Skipped != nil:
 				mark = " S"
+			case len(c.Flaky) > 0:
+				mark = " ~" + itoa(len(c.Flaky))
 			case c.SystemOut != nil:
 				mark = " o"
 			}
@@ -287,10 +302,11 @@ func TestJUnitSchema(t *testing.T) {
 	}
 	dir := t.TempDir()
 	docs := map[string][]byte{
-		"fail.xml": junitOf(t, failingResult()),
-		"pass.xml": junitOf(t, passingResult()),
-		"warn.xml": junitOf(t, warnResult()),
-		"big.xml":  junitOf(t, bigResult(500)),
+		"fail.xml":   junitOf(t, failingResult()),
+		"pass.xml":   junitOf(t, passingResult()),
+		"warn.xml":   junitOf(t, warnResult()),
+		"big.xml":    junitOf(t, bigResult(500)),
+		"trials.xml": junitOf(t, repeatedTrialsResult()),
 	}
 	var names []string
 	for name, doc := range docs {
@@ -314,5 +330,74 @@ func TestJUnitSchema(t *testing.T) {
 	var exit *exec.ExitError
 	if !errors.As(err, &exit) || !strings.Contains(string(out), "The attribute 'name' is required but missing") {
 		t.Errorf("xmllint accepted a testcase without a name (err %v):\n%s", err, out)
+	}
+	// Surefire's schema requires a flakyFailure's stackTrace, and refuses one beside a failure.
+	for _, c := range []string{`<flakyFailure type="FAIL" message="m"/>`, `<failure message="m"/><flakyFailure type="FAIL"><stackTrace>s</stackTrace></flakyFailure>`} {
+		os.WriteFile(bad, []byte(`<testsuites><testsuite name="x" tests="1" failures="0" errors="0"><testcase name="c">`+c+`</testcase></testsuite></testsuites>`), 0o644)
+		out, err = exec.Command(xmllint, "--noout", "--schema", "testdata/junit.xsd", bad).CombinedOutput()
+		if !errors.As(err, &exit) || !strings.Contains(string(out), "fails to validate") {
+			t.Errorf("xmllint accepted %s (err %v):\n%s", c, err, out)
+		}
+	}
+}
+
+// repeatedTrialsResult has tasks with repeated trials: flaky (one of three trials failed), broken
+// (every trial failed), fine (a WARN and a PASS), one task with a single trial, and a trace
+// without a task; their traces interleaved as shards of a matrix leave them.
+func repeatedTrialsResult() *gate.Result {
+	r := &gate.Result{Profile: profile.Default}
+	rel := &reliability.Summary{}
+	add := func(id, task string, trial int, v verdict.Verdict, loop float64) {
+		t := reliability.Result{ID: id, File: "runs/tau.json", Line: len(rel.Traces) + 1, Verdict: v, Score: loop / 2, Signals: reliability.Signals{Loop: loop}}
+		if v != verdict.Pass {
+			t.Evidence = []reliability.Evidence{{Signal: "loop", Text: "`get_order` called " + itoa(int(loop*10)) + " times with identical arguments", Messages: []int{3, 5}}}
+		}
+		if task != "" {
+			tr := trial
+			t.Attempt = &reliability.Attempt{Task: task, Trial: &tr}
+		}
+		rel.Add(t)
+	}
+	add("flaky#0", "flaky", 0, verdict.Pass, 0)
+	add("broken#1", "broken", 1, verdict.Fail, 0.9)
+	add("plain", "", 0, verdict.Pass, 0)
+	add("flaky#1", "flaky", 1, verdict.Fail, 1)
+	add("broken#0", "broken", 0, verdict.Fail, 0.8)
+	add("single#0", "single", 0, verdict.Fail, 0.8)
+	add("fine#0", "fine", 0, verdict.Warn, 0.5)
+	add("flaky#2", "flaky", 2, verdict.Pass, 0)
+	add("fine#1", "fine", 1, verdict.Pass, 0)
+	r.Reliability = rel
+	r.Decide(gate.DefaultThresholds(), gate.FailOnFail)
+	return r
+}
+
+func TestJUnitTrials(t *testing.T) {
+	doc := junitOf(t, repeatedTrialsResult())
+	s := parseJUnit(t, doc)
+	want := []string{"reliability 6/3/0: gate max-failed-traces F, flaky ~1, broken F, plain, single#0 F, fine o"}
+	if got := outline(s); !slices.Equal(got, want) {
+		t.Fatalf("outline:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	cs := s.Suites[0].Cases
+	checks := []struct{ what, got, want string }{
+		{"flaky message", cs[1].Flaky[0].Message, "Trial 1 failed: Score 0.5000; strongest signal loop 1.0000: `get_order` called 10 times with identical arguments"},
+		{"flaky evidence", cs[1].Flaky[0].StackTrace, "FAIL runs/tau.json:4, score 0.5000 (hallucination 0.0000, loop 1.0000, tool_misuse 0.0000, cost 0.0000)\n" +
+			"loop: `get_order` called 10 times with identical arguments (messages 3, 5)"},
+		{"flaky summary", *cs[1].SystemOut, "2 of 3 trials passed\n" +
+			"trial 0: PASS flaky#0 (runs/tau.json:1), score 0.0000\n" +
+			"trial 1: FAIL flaky#1 (runs/tau.json:4), score 0.5000\n" +
+			"trial 2: PASS flaky#2 (runs/tau.json:8), score 0.0000"},
+		{"broken message", cs[2].Failure.Message, "All 2 trials failed; trial 0: Score 0.4000; strongest signal loop 0.8000: `get_order` called 8 times with identical arguments"},
+		{"broken body", cs[2].Failure.Body, "trial 0: FAIL runs/tau.json:5, score 0.4000 (hallucination 0.0000, loop 0.8000, tool_misuse 0.0000, cost 0.0000)\n" +
+			"loop: `get_order` called 8 times with identical arguments (messages 3, 5)\n\n" +
+			"trial 1: FAIL runs/tau.json:2, score 0.4500 (hallucination 0.0000, loop 0.9000, tool_misuse 0.0000, cost 0.0000)\n" +
+			"loop: `get_order` called 9 times with identical arguments (messages 3, 5)"},
+		{"fine", *cs[5].SystemOut, "2 of 2 trials passed\ntrial 0: WARN fine#0 (runs/tau.json:7), score 0.2500\ntrial 1: PASS fine#1 (runs/tau.json:9), score 0.0000"},
+	}
+	for _, c := range checks {
+		if c.got != c.want {
+			t.Errorf("%s:\n got %q\nwant %q", c.what, c.got, c.want)
+		}
 	}
 }

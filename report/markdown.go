@@ -587,6 +587,9 @@ func (d *doc) writeHead(b *strings.Builder, k int, brief bool) {
 		switch {
 		case g.Skipped:
 			value, status = "—", "⏭️ skipped"
+			if !g.Passed {
+				status = "❌ **breached**: skipped, and fail-on-skipped is set"
+			}
 			if g.Name == gate.KappaMin && r.Agreement != nil && !r.Agreement.KappaDefined {
 				value = "undefined"
 			}

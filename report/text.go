@@ -42,6 +42,9 @@ func Text(w io.Writer, r *gate.Result) error {
 			switch {
 			case g.Skipped:
 				mark, value, status = "-", "n/a", "skipped"
+				if !g.Passed {
+					mark, status = "✗", "BREACHED (skipped, and fail-on-skipped is set)"
+				}
 				if g.Note != "" {
 					status += ": " + plain(g.Note, 0)
 				}
@@ -157,12 +160,7 @@ func textComparison(w io.Writer, r *gate.Result, esc func(string) string) {
 	}
 	fmt.Fprintln(w, ":")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	outcome := func(t *compare.Test) string {
-		if t.Outcome == compare.Inconclusive {
-			return "inconclusive"
-		}
-		return esc(string(t.Outcome))
-	}
+	outcome := func(t *compare.Test) string { return outcomeWords(t, esc) }
 	note := func(t *compare.Test) string {
 		if t.Outcome == compare.Inconclusive && t.Note != "" {
 			return " (" + esc(t.Note) + ")"
@@ -191,6 +189,9 @@ func textComparison(w io.Writer, r *gate.Result, esc func(string) string) {
 			plural(m.Matched, "matched qid", "matched qids"), orText(pValue(&m.Test)), note(&m.Test))
 	}
 	tw.Flush()
+	for _, l := range powerLines(c) {
+		fmt.Fprintf(w, "  %s\n", l)
+	}
 	ids := func(pairs []compare.TracePair) string {
 		list := make([]string, min(len(pairs), maxInlineIDs))
 		for i := range list {

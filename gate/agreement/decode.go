@@ -50,6 +50,9 @@ const allowedLabels = "VALID, NOT_IN_CONTEXT, REJECT or ABSTAIN (exact case)"
 type fieldError struct {
 	off int
 	msg string
+	// given is the kind of input being read (input.KindPairs or KindLabels) when the record
+	// lacks one of its kind's keys: it may be a record of another kind
+	given string
 }
 
 func (e *fieldError) Error() string { return e.msg }
@@ -70,6 +73,9 @@ func recordError(rec input.Record, err error) *input.Error {
 	case *jsonscan.Error:
 		return rec.ErrorAt(e.Off, "invalid JSON: %s", e.Msg)
 	case *fieldError:
+		if e.given != "" {
+			return rec.ErrorAt(e.off, "%s", e.msg).LooksLikeOther(rec.Data, e.given)
+		}
 		return rec.ErrorAt(e.off, "%s", e.msg)
 	}
 	return rec.Errorf("%v", err)
@@ -209,11 +215,11 @@ func (d *decoder) pair(data []byte, r *pairRec) error {
 	case err != nil:
 		return err
 	case !r.hasQID:
-		return fieldErr(start, "missing field \"qid\"")
+		return &fieldError{start, `missing field "qid"`, input.KindPairs}
 	case !r.hasSch:
-		return fieldErr(start, "missing field \"scholar\"")
+		return &fieldError{start, `missing field "scholar"`, input.KindPairs}
 	case !r.hasAud:
-		return fieldErr(start, "missing field \"auditor\"")
+		return &fieldError{start, `missing field "auditor"`, input.KindPairs}
 	}
 	return nil
 }
@@ -238,9 +244,9 @@ func (d *decoder) labelRecord(data []byte, r *labelRec) error {
 	case err != nil:
 		return err
 	case !r.hasQID:
-		return fieldErr(start, "missing field \"qid\"")
+		return &fieldError{start, `missing field "qid"`, input.KindLabels}
 	case !r.j.hasLabel:
-		return fieldErr(start, "missing field \"label\"")
+		return &fieldError{start, `missing field "label"`, input.KindLabels}
 	}
 	return nil
 }

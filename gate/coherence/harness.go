@@ -1,6 +1,9 @@
 package coherence
 
 import (
+	"bufio"
+	"io"
+
 	"github.com/agentgate/agentgate/gate/pystr"
 )
 
@@ -70,34 +73,112 @@ func Round4(x float64) float64 { return pystr.Round4(x) }
 // as it is, numbers as Python's repr (0.78, 1.0), no final newline. Go's encoding/json would
 // write the same values differently (1 for 1.0, \u003c for <).
 func (r HarnessReport) AppendJSON(dst []byte) []byte {
+	dst = appendHarnessHead(dst, r.Model, r.AverageRCS, len(r.Results))
+	for i, res := range r.Results {
+		dst = appendHarnessResult(dst, res, i == 0)
+	}
+	return appendHarnessTail(dst, len(r.Results))
+}
+
+// appendHarnessHead appends what comes before the report's first result: the model, the
+// average and the opening of the results array (all of it when there are no results).
+func appendHarnessHead(dst []byte, model string, average float64, n int) []byte {
 	dst = append(dst, "{\n  \"model\": "...)
-	dst = pystr.AppendJSONString(dst, r.Model, false)
+	dst = pystr.AppendJSONString(dst, model, false)
 	dst = append(dst, ",\n  \"average_rcs\": "...)
-	dst = pystr.AppendJSONFloat(dst, r.AverageRCS)
-	dst = append(dst, ",\n  \"results\": "...)
-	if len(r.Results) == 0 {
-		dst = append(dst, "[]"...)
-	} else {
-		dst = append(dst, '[')
-		for i, res := range r.Results {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = append(dst, "\n    {\n      \"task_id\": "...)
-			dst = pystr.AppendJSONString(dst, res.TaskID, false)
-			dst = append(dst, ",\n      \"rcs\": "...)
-			dst = pystr.AppendJSONFloat(dst, res.RCS)
-			dst = append(dst, ",\n      \"intent\": "...)
-			dst = pystr.AppendJSONString(dst, res.Intent, false)
-			dst = append(dst, ",\n      \"understanding\": "...)
-			dst = pystr.AppendJSONString(dst, res.Understanding, false)
-			dst = append(dst, ",\n      \"action\": "...)
-			dst = pystr.AppendJSONString(dst, res.Action, false)
-			dst = append(dst, ",\n      \"reference_action\": "...)
-			dst = pystr.AppendJSONString(dst, res.ReferenceAction, false)
-			dst = append(dst, "\n    }"...)
-		}
+	dst = pystr.AppendJSONFloat(dst, average)
+	if n == 0 {
+		return append(dst, ",\n  \"results\": []"...)
+	}
+	return append(dst, ",\n  \"results\": ["...)
+}
+
+// appendHarnessResult appends one result of the report's results array.
+func appendHarnessResult(dst []byte, res HarnessResult, first bool) []byte {
+	if !first {
+		dst = append(dst, ',')
+	}
+	dst = append(dst, "\n    {\n      \"task_id\": "...)
+	dst = pystr.AppendJSONString(dst, res.TaskID, false)
+	dst = append(dst, ",\n      \"rcs\": "...)
+	dst = pystr.AppendJSONFloat(dst, res.RCS)
+	dst = append(dst, ",\n      \"intent\": "...)
+	dst = pystr.AppendJSONString(dst, res.Intent, false)
+	dst = append(dst, ",\n      \"understanding\": "...)
+	dst = pystr.AppendJSONString(dst, res.Understanding, false)
+	dst = append(dst, ",\n      \"action\": "...)
+	dst = pystr.AppendJSONString(dst, res.Action, false)
+	dst = append(dst, ",\n      \"reference_action\": "...)
+	dst = pystr.AppendJSONString(dst, res.ReferenceAction, false)
+	return append(dst, "\n    }"...)
+}
+
+// appendHarnessTail appends what comes after the report's last result.
+func appendHarnessTail(dst []byte, n int) []byte {
+	if n > 0 {
 		dst = append(dst, "\n  ]"...)
 	}
 	return append(dst, "\n}"...)
+}
+
+// A HarnessWriter writes the harness report of tasks as they are scored, so that memory does
+// not grow with their number: the report's head holds the model and the average of all tasks,
+// so each result goes to a body writer (a temporary file) as it comes, and WriteTo writes the
+// head and then copies the body. Its bytes are those of NewHarnessReport(...).AppendJSON.
+type HarnessWriter struct {
+	body  *bufio.Writer
+	buf   []byte
+	n     int
+	sum   float64 // unrounded scores, summed in task order as the harness sums them
+	model string  // the first task's model
+	mixed bool    // some task names another model
+}
+
+// NewHarnessWriter returns a HarnessWriter whose results go to body.
+func NewHarnessWriter(body io.Writer) *HarnessWriter {
+	return &HarnessWriter{body: bufio.NewWriterSize(body, 64<<10)}
+}
+
+// Add writes the result of task t, scored as r.
+func (h *HarnessWriter) Add(t Task, r TaskResult) error {
+	if h.n == 0 {
+		h.model = t.Model
+	} else if t.Model != h.model {
+		h.mixed = true
+	}
+	h.buf = appendHarnessResult(h.buf[:0], HarnessResult{
+		TaskID:          t.ID,
+		RCS:             Round4(r.RCS),
+		Intent:          t.Intent,
+		Understanding:   t.Understanding,
+		Action:          t.Action,
+		ReferenceAction: t.ReferenceAction,
+	}, h.n == 0)
+	h.n++
+	h.sum += r.RCS
+	_, err := h.body.Write(h.buf)
+	return err
+}
+
+// Finish writes the whole report to out: its head, the results read back from body (what the
+// body writer received), and its end, without a final newline.
+func (h *HarnessWriter) Finish(out io.Writer, body io.Reader) error {
+	if err := h.body.Flush(); err != nil {
+		return err
+	}
+	model, average := DefaultHarnessModel, 0.0
+	if !h.mixed && h.model != "" {
+		model = h.model
+	}
+	if h.n > 0 {
+		average = Round4(h.sum / float64(h.n))
+	}
+	if _, err := out.Write(appendHarnessHead(nil, model, average, h.n)); err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, body); err != nil {
+		return err
+	}
+	_, err := out.Write(appendHarnessTail(nil, h.n))
+	return err
 }

@@ -1,10 +1,12 @@
 package coherence
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"testing"
 
+	"github.com/agentgate/agentgate/gate/profile"
 	"github.com/agentgate/agentgate/gate/pystr"
 )
 
@@ -107,5 +109,47 @@ func TestHarnessReport(t *testing.T) {
 	}
 	if rep := NewHarnessReport([]Task{{ID: "a"}, {ID: "b"}}, []TaskResult{{RCS: 0.5}}); len(rep.Results) != 1 || rep.AverageRCS != 0.5 {
 		t.Errorf("mismatched lengths: %+v", rep)
+	}
+}
+
+// TestHarnessWriter: the report written as tasks are scored is NewHarnessReport's, byte for
+// byte, for no task, tasks of one harness file's model, of plain records, and of two models.
+func TestHarnessWriter(t *testing.T) {
+	task := func(id, model string) Task {
+		return Task{ID: id, Intent: "book a flight", Understanding: "book a flight", Action: "booked a flight to Zürich <ok>", Model: model}
+	}
+	cases := []struct {
+		name  string
+		tasks []Task
+		model string
+	}{
+		{"none", nil, DefaultHarnessModel},
+		{"one model", []Task{task("a", "echo"), task("b", "echo")}, "echo"},
+		{"records", []Task{task("a", ""), task("b", "")}, DefaultHarnessModel},
+		{"two models", []Task{task("a", "echo"), task("b", "gpt"), task("c", "echo")}, DefaultHarnessModel},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var results []TaskResult
+			var body, out bytes.Buffer
+			hw := NewHarnessWriter(&body)
+			for _, task := range c.tasks {
+				r := Score(task, profile.Default)
+				results = append(results, r)
+				if err := hw.Add(task, r); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := hw.Finish(&out, &body); err != nil {
+				t.Fatal(err)
+			}
+			rep := NewHarnessReport(c.tasks, results)
+			if rep.Model != c.model {
+				t.Errorf("model %q, want %q", rep.Model, c.model)
+			}
+			if want := string(rep.AppendJSON(nil)); out.String() != want {
+				t.Errorf("streamed:\n%s\n--- want ---\n%s", out.String(), want)
+			}
+		})
 	}
 }

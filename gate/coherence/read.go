@@ -121,7 +121,9 @@ func eachInRecord(rec input.Record, fn func(Task) error) error {
 	switch {
 	case hasAny(ms, "id", "task_id", "intent", "understanding", "action"):
 		t, err := parseTask(rec, ms, start, lines.at(start), "", "")
-		if err != nil {
+		if ie, ok := err.(*input.Error); ok {
+			return ie.LooksLikeOther(rec.Data, input.KindTasks)
+		} else if err != nil {
 			return err
 		}
 		return fn(t)
@@ -147,7 +149,7 @@ func eachInRecord(rec input.Record, fn func(Task) error) error {
 		found = "keys " + strings.Join(quoted, ", ")
 	}
 	return rec.ErrorAt(start, `expected a task ("id" or "task_id", "intent", "understanding", "action") `+
-		`or an RCS harness results file ("model", "average_rcs", "results"), found %s`, found)
+		`or an RCS harness results file ("model", "average_rcs", "results"), found %s`, found).LooksLikeOther(rec.Data, input.KindTasks)
 }
 
 // eachInHarness passes the tasks of an RCS harness results file, one per result, to fn.

@@ -144,6 +144,20 @@ func TestReferenceEchoGolden(t *testing.T) {
 	if got := rep.AppendJSON(nil); string(got) != string(published) {
 		t.Errorf("harness JSON differs from the published file:\n%s\n--- want ---\n%s", got, published)
 	}
+	// So is the report written as the tasks are scored (agentgate rcs).
+	var body, out bytes.Buffer
+	hw := NewHarnessWriter(&body)
+	for i, task := range tasks {
+		if err := hw.Add(task, results[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := hw.Finish(&out, &body); err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != string(published) {
+		t.Errorf("streamed harness JSON differs from the published file:\n%s\n--- want ---\n%s", out.String(), published)
+	}
 
 	// The default profile agrees on this file: all four texts are English and none is empty.
 	for i, task := range tasks {

@@ -108,6 +108,22 @@ type namedTest struct {
 	t    *Test
 }
 
+// Metric is a compared metric's name with its test.
+type Metric struct {
+	Name string
+	Test *Test
+}
+
+// Metrics returns the metrics compared, with their tests, in table order: what a renderer
+// needs to say of every metric (its direction, its power) without naming each.
+func (c *Comparison) Metrics() []Metric {
+	var out []Metric
+	for _, m := range c.tests() {
+		out = append(out, Metric{m.name, m.t})
+	}
+	return out
+}
+
 // tests returns the tests of the metrics compared, in table order.
 func (c *Comparison) tests() []namedTest {
 	var out []namedTest
@@ -150,14 +166,43 @@ type Test struct {
 	PDefined bool    `json:"p_defined"`
 	// InFamily: the metric was one of the Holm family (p defined, enough matched units).
 	InFamily bool `json:"in_family"`
-	// AdjustedP is the Holm-adjusted p-value; meaningless unless InFamily.
-	AdjustedP   float64 `json:"adjusted_p"`
+	// AdjustedP is the Holm-adjusted p-value, min(1, max over j ≤ i of (m − j)·p_(j)):
+	// significant when it is at most Alpha. Meaningless unless InFamily.
+	AdjustedP   float64 `json:"p_holm"`
 	Significant bool    `json:"significant"`
 	Outcome     Outcome `json:"outcome"`
+	// Direction is which way the estimate moved, significant or not (SPEC §17).
+	Direction Direction `json:"direction"`
+	// Power says what the test could have detected; nil unless InFamily.
+	Power *Power `json:"power,omitempty"`
 	// Note explains an inconclusive outcome.
 	Note string `json:"note,omitempty"`
 	// direction is the sign of the change: +1 better, −1 worse, 0 none.
 	direction int
+	// detect gives Power at the threshold the metric faced; nil leaves Power its threshold.
+	detect detector
+}
+
+// Direction is which way a metric's estimate moved (SPEC §17): the count of FAIL traces, the
+// mean RCS, κ (percent agreement when κ is undefined). It is reported whether or not the
+// change is significant, so a change the wrong way is never called unchanged.
+type Direction string
+
+const (
+	Worse  Direction = "worse"
+	Better Direction = "better"
+	Same   Direction = "same" // the estimate did not move at all
+)
+
+// directionOf names the sign of a change: +1 better, −1 worse, 0 none.
+func directionOf(sign int) Direction {
+	switch {
+	case sign > 0:
+		return Better
+	case sign < 0:
+		return Worse
+	}
+	return Same
 }
 
 // ReliabilityChange compares the traces' verdicts. A new failure is a matched trace that is
@@ -349,6 +394,7 @@ func decide(tests []namedTest, o Options) {
 	var ps []float64
 	for _, nt := range tests {
 		t := nt.t
+		t.Direction = directionOf(t.direction)
 		switch {
 		case t.Matched < o.MinMatched:
 			t.Outcome = Inconclusive
@@ -366,9 +412,14 @@ func decide(tests []namedTest, o Options) {
 		}
 	}
 	rejected, adjusted := holm(ps, o.Alpha)
+	thresholds := holmThresholds(ps, o.Alpha)
 	for i, t := range family {
 		t.AdjustedP = adjusted[i]
 		t.Significant = rejected[i]
+		t.Power = &Power{Threshold: thresholds[i]}
+		if t.detect != nil {
+			t.Power = t.detect(thresholds[i])
+		}
 		switch {
 		case t.Significant && t.direction < 0:
 			t.Outcome = Degraded
@@ -492,6 +543,7 @@ func compareReliability(base, head []reliability.Result, dup dupFunc) (*Reliabil
 func (t *Test) mcnemar(b, c int) {
 	t.P, t.PDefined = mcnemarExact(b, c), true
 	t.direction = cmp.Compare(c, b)
+	t.detect = mcnemarDetector(t.Matched)
 }
 
 // compareSuccess compares the runs' outcomes of the traces that have one on both sides.
@@ -569,6 +621,7 @@ func compareCoherence(base, head []coherence.TaskResult, dup dupFunc) (*Coherenc
 	}
 	r.CI, r.CIDefined = s.ci, true
 	r.P, r.PDefined = s.p, true
+	r.detect = pairedTDetector(n, s.sd, 1) // RCS lies in [0, 1]
 	return r, nil
 }
 
@@ -672,6 +725,7 @@ func compareAgreement(base, head *Agreement, dup dupFunc) (*AgreementChange, err
 		se := math.Hypot(head.KappaSE, base.KappaSE)
 		switch {
 		case se > 0:
+			r.detect = kappaDetector(se)
 			r.Z = r.DeltaKappa / se
 			r.P, r.PDefined = normTwoSided(r.Z), true
 		case r.DeltaKappa == 0:
@@ -682,6 +736,7 @@ func compareAgreement(base, head *Agreement, dup dupFunc) (*AgreementChange, err
 	}
 	if !r.KappaDefined {
 		r.BaseKappa, r.HeadKappa = kappaOrZero(base), kappaOrZero(head)
+		r.direction = sign(r.DeltaPA) // the estimate the table shows
 	}
 	return r, nil
 }

@@ -38,6 +38,17 @@
 // its direction; the rest are unchanged. Every figure is checked against scipy, statsmodels
 // or mpmath in the tests.
 //
+// # What a comparison could detect (SPEC §17)
+//
+// Every metric has a Direction (worse, better, same: whether its estimate moved, significant
+// or not), and every metric of the Holm family a Power: the Holm threshold it faced (the
+// largest p-value that would have been significant, the others' p-values as they are) and its
+// minimum detectable effect there, two-sided — McNemar's fewest new failures with none fixed,
+// exactly; the paired t's mean change at 80% power and the observed sd, on the noncentral t
+// (Lenth's AS 243); κ's change at 80% power, (z(1 − threshold/2) + z(0.8))·√(SE_head² +
+// SE_base²). Comparison.Metrics lists the metrics with their tests, for renderers that need
+// not name each.
+//
 // # Repeated trials
 //
 // PassKOf groups (task, trial, verdict) triples by task and gives pass^k = C(c, k)/C(n, k)

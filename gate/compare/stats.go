@@ -51,7 +51,7 @@ func mcnemarExact(b, c int) float64 {
 // dbinomHalf returns P[X = x] for X ~ Binomial(n, 1/2), for integer 0 ≤ x ≤ n (Loader 2000).
 func dbinomHalf(x, n float64) float64 {
 	if x == 0 || x == n {
-		return math.Exp(-n * math.Ln2)
+		return math.Ldexp(1, -int(n)) // (1/2)^n exactly, so 2·(1/2)^6 is 0.03125 to the bit
 	}
 	half := n / 2
 	lc := stirlerr(n) - stirlerr(x) - stirlerr(n-x) - bd0(x, half) - bd0(n-x, half)

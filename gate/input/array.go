@@ -1,6 +1,7 @@
 package input
 
 import (
+	"bytes"
 	"errors"
 	"io"
 
@@ -23,7 +24,7 @@ var errFallBack = errors.New("input: read again with encoding/json")
 // eachValue reads r as an array of records if its first byte that is not white space is '[',
 // and as a sequence of values otherwise, with the scanner (falling back on encoding/json).
 func eachValue(name string, r io.Reader, fn func(Record) error) error {
-	src := newSource(r)
+	src := newSource(name, r)
 	layout, err := src.detect(name)
 	if err != nil {
 		return err
@@ -45,6 +46,9 @@ func eachScanned(name string, src *source, seq bool, fn func(Record) error) erro
 	})
 	if err != errFallBack {
 		return err
+	}
+	if stopsReading(src.failed) {
+		return readError(name, 0, src.failed) // an input over its limit: reading again meets it again
 	}
 	if err := src.rewind(); err != nil {
 		return &Error{File: name, Msg: "read error: " + err.Error()}
@@ -77,12 +81,7 @@ func (a *arrayReader) fill(keep int) bool {
 	if a.eof {
 		return false
 	}
-	if keep > 0 {
-		a.count(a.base + int64(keep))
-		n := copy(a.buf, a.buf[keep:])
-		a.buf = a.buf[:n]
-		a.base += int64(keep)
-	}
+	a.drop(keep)
 	if cap(a.buf)-len(a.buf) < 64<<10 {
 		// double the window, but not far past the largest record allowed
 		nb := make([]byte, len(a.buf), max(min(2*cap(a.buf), MaxRecord+128<<10), len(a.buf)+64<<10, 256<<10))
@@ -91,10 +90,27 @@ func (a *arrayReader) fill(keep int) bool {
 	}
 	// Read until the window is full, so that a value that needs more room is scanned again
 	// only as often as the window doubles, however little each read returns.
-	before, empty := len(a.buf), 0
-	for len(a.buf) < cap(a.buf) {
-		n, err := a.r.Read(a.buf[len(a.buf):cap(a.buf)])
-		a.buf = a.buf[:len(a.buf)+n]
+	before := len(a.buf)
+	a.buf = a.buf[:before+a.readFull(a.buf[before:cap(a.buf)])]
+	return len(a.buf) > before
+}
+
+// drop forgets the window's bytes before buf[keep].
+func (a *arrayReader) drop(keep int) {
+	if keep > 0 {
+		a.count(a.base + int64(keep))
+		n := copy(a.buf, a.buf[keep:])
+		a.buf = a.buf[:n]
+		a.base += int64(keep)
+	}
+}
+
+// readFull reads into b until it is full or the file ends, and returns how much it read.
+func (a *arrayReader) readFull(b []byte) int {
+	n, empty := 0, 0
+	for n < len(b) {
+		m, err := a.r.Read(b[n:])
+		n += m
 		if err != nil {
 			a.eof = true
 			if err != io.EOF {
@@ -102,14 +118,73 @@ func (a *arrayReader) fill(keep int) bool {
 			}
 			break
 		}
-		if n > 0 {
+		if m > 0 {
 			empty = 0
 		} else if empty++; empty == 100 {
 			a.eof, a.err = true, io.ErrNoProgress
 			break
 		}
 	}
-	return len(a.buf) > before
+	return n
+}
+
+// longValue is the length past which a value still unfinished is read on by fillLong.
+var longValue = 4 << 20 // a variable so that tests can lower it
+
+// fillLong is fill for a long value that starts at buf[keep] and has not ended in the window.
+// It reads on in blocks and joins them to the window only once a block holds a byte that can
+// end the value (ends) and the window would double, or at the end of the file: a value of
+// one string or of white space that passes MaxRecord is then refused (long) with about
+// MaxRecord bytes of memory, not three times that in a window grown by doubling.
+func (a *arrayReader) fillLong(keep int, ends func([]byte) bool) (more, long bool) {
+	if a.eof {
+		return false, false
+	}
+	a.drop(keep)
+	blocks := [][]byte{a.buf}
+	total, ended := len(a.buf), false
+	for !a.eof {
+		b := make([]byte, longValue)
+		b = b[:a.readFull(b)]
+		blocks = append(blocks, b)
+		total += len(b)
+		ended = ended || ends(b)
+		if total > MaxRecord+128<<10 {
+			if !ended {
+				return false, true
+			}
+			break
+		}
+		if ended && total >= 2*len(a.buf) {
+			break
+		}
+	}
+	before := len(a.buf)
+	nb := make([]byte, 0, total+64<<10)
+	for _, b := range blocks {
+		nb = append(nb, b...)
+	}
+	a.buf = nb
+	return len(a.buf) > before, false
+}
+
+// valueEnds returns whether a block of bytes holds one that can end a value that starts with
+// the byte c: its closing bracket or quote, or for a number any byte a number does not hold.
+func valueEnds(c byte) func([]byte) bool {
+	var closing byte
+	switch c {
+	case '{':
+		closing = '}'
+	case '[':
+		closing = ']'
+	case '"':
+		closing = '"'
+	default:
+		return func(b []byte) bool {
+			return len(bytes.Trim(b, "0123456789+-.eE")) > 0
+		}
+	}
+	return func(b []byte) bool { return bytes.IndexByte(b, closing) >= 0 }
 }
 
 // position returns the line and the column (in characters, as jsonscan counts them) of file
@@ -184,7 +259,17 @@ func eachArray(name string, r io.Reader, seq bool, fn func(Record) error) error 
 				return tooLarge(name, line, col)
 			}
 			keep := i
-			if !a.fill(keep) {
+			more := false
+			if len(a.buf)-i < longValue {
+				more = a.fill(keep)
+			} else {
+				var long bool
+				if more, long = a.fillLong(keep, valueEnds(a.buf[i])); long {
+					line, col := a.position(a.base)
+					return tooLarge(name, line, col)
+				}
+			}
+			if !more {
 				return errFallBack
 			}
 			i -= keep

@@ -3,7 +3,6 @@ package input
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"unicode/utf8"
 )
@@ -174,8 +173,12 @@ func (cr *ChunkReader) Next(buf []byte) (Chunk, error) {
 				cr.done = true
 				return Chunk{}, cr.finalErr()
 			}
-			// a line longer than the chunk: read on, with more room, up to the limit
-			scanned, size = len(buf), max(min(2*size, MaxRecord+2*minRead), size)
+			// a line longer than the chunk: read on to its end, up to the limit
+			scanned = len(buf)
+			if buf = cr.readLong(buf); buf == nil {
+				return Chunk{}, cr.finalErr()
+			}
+			size = len(buf) // nothing more to read: the loop above passes
 			continue
 		}
 		end++
@@ -228,5 +231,49 @@ func (cr *ChunkReader) finalErr() error {
 	if cr.err == nil || errors.Is(cr.err, io.EOF) {
 		return io.EOF
 	}
-	return &Error{File: cr.name, Line: cr.line, Msg: fmt.Sprintf("read error: %v", cr.err)}
+	return readError(cr.name, cr.line, cr.err)
+}
+
+// longBlock is the size of the blocks readLong reads a long line in.
+const longBlock = 4 << 20
+
+// readLong reads on a line that buf starts and that is longer than the chunk (buf holds no
+// newline), until its newline, the end of the input or a read error, and returns buf with
+// what it read; or nil, with the reader done, once the line passes MaxRecord. It reads in
+// blocks and joins them once at the end, rather than in one buffer grown by doubling, so that
+// a line too long costs about MaxRecord bytes of memory, not three times that, and a line
+// that fits is copied once.
+func (cr *ChunkReader) readLong(buf []byte) []byte {
+	blocks := [][]byte{buf}
+	total, empty := len(buf), 0
+	for found := false; !found && cr.err == nil; {
+		b := make([]byte, min(longBlock, max(len(buf), minRead)))
+		n := 0
+		for n < len(b) && cr.err == nil {
+			m, err := cr.r.Read(b[n:])
+			if bytes.IndexByte(b[n:n+m], '\n') >= 0 {
+				found = true
+			}
+			n += m
+			cr.err = err
+			if empty++; m > 0 {
+				empty = 0
+			} else if empty == 100 && err == nil {
+				cr.err = io.ErrNoProgress // as bufio gives up on such a reader
+			}
+			if found {
+				break
+			}
+		}
+		blocks = append(blocks, b[:n])
+		if total += n; !found && total > MaxRecord {
+			cr.done, cr.long = true, true
+			return nil
+		}
+	}
+	joined := make([]byte, 0, total+minRead)
+	for _, b := range blocks {
+		joined = append(joined, b...)
+	}
+	return joined
 }

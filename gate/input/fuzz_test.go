@@ -2,6 +2,8 @@ package input
 
 import (
 	"encoding/json"
+	"fmt"
+	"io"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -22,7 +24,7 @@ func FuzzEach(f *testing.F) {
 		if lines {
 			name = "f.jsonl"
 		}
-		layout, err := newSource(strings.NewReader(text)).detect(name)
+		layout, err := newSource(name, strings.NewReader(text)).detect(name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -93,6 +95,59 @@ func FuzzDecode(f *testing.F) {
 			if k := jsonscan.KindOfValue(r.Data[off:]).String(); k != found {
 				t.Fatalf("Decode(%q) = %v, but there is %s at %d", data, err, k, off)
 			}
+		}
+	})
+}
+
+// FuzzLimited checks the bounded reader and the readers behind it with small limits: a
+// LimitedReader returns the input up to the limit and then its error, never more; and the
+// readers, with the record limit and the length at which a value is read on in blocks both
+// small, deliver the records encoding/json does whenever neither limit is passed, and only
+// input errors otherwise.
+func FuzzLimited(f *testing.F) {
+	for _, s := range []string{"[{},{}]", `[{"a": "xxxxxxxxxxxxxxxxxxxxxxxx"}, {"b": [{}, {}, {}, {}, {}]}]`, `"xxxxxxxxxxxxxxxxxxxx" 123456789012345678 {}`, "   \n\n  {}", "{}\n{\"a\":1}\n"} {
+		f.Add(s, uint16(40), uint8(3))
+		f.Add(s, uint16(1000), uint8(7))
+	}
+	f.Fuzz(func(t *testing.T, text string, limit uint16, step uint8) {
+		oldRecord, oldLong := MaxRecord, longValue
+		defer func() { MaxRecord, longValue = oldRecord, oldLong; SetMaxInputBytes(0) }()
+		SetMaxInputBytes(int64(limit) + 1)
+		MaxRecord, longValue = 48, 8
+		// the LimitedReader alone, read in small steps
+		l := &LimitedReader{Name: "f", R: strings.NewReader(text)}
+		var got []byte
+		buf := make([]byte, int(step)%16+1)
+		var err error
+		for err == nil {
+			var n int
+			n, err = l.Read(buf)
+			got = append(got, buf[:n]...)
+		}
+		over := len(text) > int(limit)+1
+		if keep := min(len(text), int(limit)+1); string(got) != text[:keep] || over != IsInputError(err) || !over && err != io.EOF {
+			t.Fatalf("read %d of %d bytes with limit %d, then %v", len(got), len(text), limit+1, err)
+		}
+		// the readers
+		var recs []string
+		err = eachValue("f.json", strings.NewReader(text), func(r Record) error {
+			recs = append(recs, fmt.Sprintf("%d:%d %s", r.Line, r.Col, r.Data))
+			return nil
+		})
+		if err != nil {
+			if !IsInputError(err) {
+				t.Fatalf("error %T %v is not an input error", err, err)
+			}
+			return
+		}
+		MaxRecord, longValue = oldRecord, oldLong
+		SetMaxInputBytes(0)
+		var want []string
+		if eachValueStream("f.json", strings.NewReader(text), func(r Record) error {
+			want = append(want, fmt.Sprintf("%d:%d %s", r.Line, r.Col, r.Data))
+			return nil
+		}) != nil || strings.Join(recs, "\n") != strings.Join(want, "\n") {
+			t.Fatalf("records %q, encoding/json reads %q", recs, want)
 		}
 	})
 }

@@ -33,18 +33,25 @@ type Error struct {
 	Line int // 0 when the problem concerns the whole file
 	Col  int // 0 when unknown
 	Msg  string
+	// LooksLike is the kind of input (KindPairs, …) the record looks like, when that is not
+	// the kind it was given as; the message then ends with Hint, in its command-line form.
+	LooksLike string
 }
 
 func (e *Error) Error() string {
+	msg := e.Msg
+	if e.LooksLike != "" {
+		msg += "; " + Hint(e.LooksLike, true)
+	}
 	switch {
 	case e.Line > 0 && e.Col > 0:
-		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
+		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, msg)
 	case e.Line > 0:
-		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, msg)
 	case e.File != "":
-		return fmt.Sprintf("%s: %s", e.File, e.Msg)
+		return fmt.Sprintf("%s: %s", e.File, msg)
 	}
-	return e.Msg
+	return msg
 }
 
 // Errorf returns an *Error for the record rec.
@@ -99,7 +106,7 @@ func EachReader(name string, r io.Reader, fn func(Record) error) error {
 	if f, ok := r.(*File); ok {
 		src, layout = f.src, f.layout
 	} else {
-		src = newSource(r)
+		src = newSource(name, r)
 		var err error
 		if layout, err = src.detect(name); err != nil {
 			return err
@@ -176,7 +183,7 @@ func invalidUTF8(name string, line, startCol int, data []byte) *Error {
 // eachValueStream reads r as eachValue does, with encoding/json alone: the reference the
 // scanner is tested against.
 func eachValueStream(name string, r io.Reader, fn func(Record) error) error {
-	src := newSource(r)
+	src := newSource(name, r)
 	layout, err := src.detect(name)
 	if err != nil {
 		return err
@@ -383,7 +390,7 @@ func (t *lineTracker) failure(name string, err error, from int64, at grammarStat
 			return invalidUTF8(name, line, col, t.win[off:]) // the Decoder lets such bytes pass
 		}
 	case t.err != nil:
-		return &Error{File: name, Line: line, Msg: fmt.Sprintf("read error: %v", t.err)}
+		return readError(name, line, t.err)
 	case problem == nil:
 		// the Decoder failed on what jsonscan accepts, which the fuzz tests say does not
 		// happen; never let it pass all the same

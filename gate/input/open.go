@@ -110,18 +110,21 @@ func Open(path string) (*File, error) {
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			return nil, err
 		}
+		// read from the start again: the same bytes, counted toward the limit afresh
 		if !compressed {
-			return f, nil
+			return &LimitedReader{Name: path, R: f}, nil
 		}
+		packed := &countingReader{r: f}
 		if in.gz == nil {
-			gz, err := gzip.NewReader(f)
+			gz, err := gzip.NewReader(packed)
 			if err != nil {
 				return nil, err
 			}
 			in.gz = gz
-			return gz, nil
+		} else if err := in.gz.Reset(packed); err != nil {
+			return nil, err
 		}
-		return in.gz, in.gz.Reset(f)
+		return &LimitedReader{Name: path, R: in.gz, Packed: func() int64 { return packed.n }}, nil
 	}}
 	if err := in.src.rewind(); err != nil {
 		f.Close()
@@ -198,26 +201,32 @@ type source struct {
 	open func() (io.Reader, error) // the raw content from its start again; nil: cannot
 	r    io.Reader                 // the content from pos on
 	pos  int64                     // bytes of content read so far
+	// failed is the last error a read returned other than io.EOF
+	failed error
 }
 
-// newSource returns the source of r, which can be read again if r is an io.ReadSeeker.
-func newSource(r io.Reader) *source {
+// newSource returns the source of r, the input called name, which can be read again if r is
+// an io.ReadSeeker. It is read through a LimitedReader, as a file is.
+func newSource(name string, r io.Reader) *source {
 	s := &source{}
 	if rs, ok := r.(io.ReadSeeker); ok {
 		if start, err := rs.Seek(0, io.SeekCurrent); err == nil {
 			s.open = func() (io.Reader, error) {
 				_, err := rs.Seek(start, io.SeekStart)
-				return rs, err
+				return &LimitedReader{Name: name, R: rs}, err
 			}
 		}
 	}
-	s.r = skipBOM(r)
+	s.r = skipBOM(&LimitedReader{Name: name, R: r})
 	return s
 }
 
 func (s *source) Read(p []byte) (int, error) {
 	n, err := s.r.Read(p)
 	s.pos += int64(n)
+	if err != nil && err != io.EOF {
+		s.failed = err
+	}
 	return n, err
 }
 
@@ -229,7 +238,7 @@ func (s *source) rewind() error {
 	if err != nil {
 		return err
 	}
-	s.r, s.pos = skipBOM(raw), 0
+	s.r, s.pos, s.failed = skipBOM(raw), 0, nil
 	return nil
 }
 
@@ -277,9 +286,9 @@ const detectLimit = 64 << 10
 //   - The first byte that is not white space is '[': Array.
 //   - The first value starts a line and ends on it (the rest of the line is blank): Lines.
 //     Later lines must then hold one value each; a value spread over lines is an error there.
-//   - A file named as JSON Lines (.jsonl, .ndjson, with .gz or not) whose first line is not
-//     one whole value: Lines too, so that a broken first record is reported as a broken line,
-//     as it always was.
+//   - A file named as JSON Lines (.jsonl, .ndjson, with .gz or not) whose first line is
+//     not a value continued on the next line (one broken inside the line, or followed by
+//     more than white space): Lines too, so that the broken record is reported as a line.
 //   - Otherwise (one pretty-printed object, values sharing a line): Values.
 func (s *source) detect(name string) (Layout, error) {
 	keepAll := !s.canRewind()
@@ -335,6 +344,9 @@ func (s *source) detect(name string) (Layout, error) {
 			break
 		}
 	}
+	if readErr != nil && stopsReading(readErr) {
+		return layout, readError(name, 0, readErr) // an input over its limit: reading again meets it again
+	}
 	if keepAll {
 		s.r, s.pos = &prefixed{head: head, r: s.r, err: readErr}, 0
 		return layout, nil
@@ -352,8 +364,8 @@ func lineLayout(name string, line []byte, col1, eof bool) Layout {
 	if col1 && err == nil && (end < len(line) || eof) && blankJSON(line[end:]) {
 		return Lines
 	}
-	if namedLines(name) {
-		return Lines
+	if namedLines(name) && !(err != nil && jsonscan.AtEOF(err)) {
+		return Lines // not a value continued on the next line: report what is wrong as a line
 	}
 	return Values
 }

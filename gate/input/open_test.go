@@ -62,6 +62,11 @@ func TestLayoutByContent(t *testing.T) {
 		{"BOM before a pretty object", "a.json", "\xef\xbb\xbf{\n\"a\": 1}", "1:1 {\n\"a\": 1}"},
 		{"BOM in .jsonl", "a.jsonl", "\xef\xbb\xbf{\"a\":1}\n{}\n", `1:1 {"a":1} | 2:1 {}`},
 		{"any extension", "a.txt", "{\"a\":1}\n{\"b\":2}\n", `1:1 {"a":1} | 2:1 {"b":2}`},
+		// issue 25 item 3: a .jsonl or .ndjson whose first value spans lines is read as in .json
+		// (it was "unexpected end of input in an object" at 1:2)
+		{"pretty object in .jsonl", "a.jsonl", "{\n  \"a\": [1,\n 2]\n}\n", "1:1 {\n  \"a\": [1,\n 2]\n}"},
+		{"two pretty objects in .ndjson", "a.ndjson", "{\n \"a\": 1\n}\n{\n \"b\": 2\n}", "1:1 {\n \"a\": 1\n} | 4:1 {\n \"b\": 2\n}"},
+		{"BOM before a pretty object in .JSONL", "a.JSONL", "\xef\xbb\xbf{\n\"a\": 1}", "1:1 {\n\"a\": 1}"},
 	}
 	for _, c := range cases {
 		for _, gz := range []bool{false, true} {
@@ -90,6 +95,7 @@ func TestLayoutErrors(t *testing.T) {
 		{"bad UTF-8 in a pretty object", "a.json", "{\"a\":\n\"\xfe\"}", "a.json:2:2: invalid UTF-8: input files must be UTF-8 text"},
 		{"bad UTF-8 in a pretty array element", "a.json", "[{\"a\":\n  \"x\xfe\"}]", "a.json:2:5: invalid UTF-8: input files must be UTF-8 text"},
 		{"empty", "a.json", "\xef\xbb\xbf \n", "a.json: no records: the file is empty"},
+		{"pretty object cut short in .jsonl", "a.jsonl", "{\n  \"a\": [1,\n", "a.jsonl:3:1: invalid JSON: unexpected end of input, expected a value"},
 	}
 	for _, c := range cases {
 		for _, gz := range []bool{false, true} {
@@ -103,6 +109,38 @@ func TestLayoutErrors(t *testing.T) {
 				t.Errorf("%s (%s):\n got %v\nwant %s", c.name, file, err, want)
 			}
 		}
+	}
+}
+
+// TestOpenLayoutJSONL: a file named as JSON Lines is read by its content too, except that a
+// first line broken inside it (not merely continued on the next line) stays a line, so the
+// broken record is reported where it is, as a line of JSON Lines.
+func TestOpenLayoutJSONL(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name, text string
+		want       Layout
+	}{
+		{"a.jsonl", "{}\n{}\n", Lines},
+		{"a.jsonl", "{\n}\n", Values},
+		{"a.ndjson", "{\"a\":\n 1}", Values},
+		{"a.jsonl", "{} {}\n", Lines},
+		{"a.jsonl", "{\"a\": nope}\n{}\n", Lines},
+		{"a.jsonl", "{\"a\" 1,\n}\n", Lines},
+		{"a.json", "{\"a\": nope}\n{}\n", Values},
+	} {
+		path := filepath.Join(dir, c.name)
+		if err := os.WriteFile(path, []byte(c.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		f, err := Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := f.Layout(); got != c.want {
+			t.Errorf("layout of %s %q = %d, want %d", c.name, c.text, got, c.want)
+		}
+		f.Close()
 	}
 }
 

@@ -235,19 +235,19 @@ func (e *eval) falseSuccess() []Evidence {
 			}
 		}
 		for range m.Results {
-			r, c := e.results[k], e.pairs.callOf[k]
+			r, c, failed := e.results[k], e.pairs.callOf[k], e.failed(k)
 			k++
 			switch {
-			case !r.res.Success && c >= 0:
+			case failed && c >= 0:
 				tool := e.calls[c].call.Tool
 				pending = slices.DeleteFunc(pending, func(p pendingFailure) bool { return p.tool == tool })
 				if len(pending) == maxPending {
 					pending = append(pending[:0], pending[1:]...)
 				}
 				pending = append(pending, pendingFailure{tool: tool, callMsg: e.calls[c].msg, at: i})
-			case r.res.Success && strings.TrimSpace(r.res.Content) != "":
+			case !failed && strings.TrimSpace(r.res.Content) != "":
 				pending = pending[:0]
-			case r.res.Success && c >= 0:
+			case !failed && c >= 0:
 				tool := e.calls[c].call.Tool
 				pending = slices.DeleteFunc(pending, func(p pendingFailure) bool { return p.tool == tool })
 			}

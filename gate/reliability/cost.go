@@ -1,7 +1,6 @@
 package reliability
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 )
@@ -23,7 +22,13 @@ const (
 // Reference: (d) fires whenever the total is 0, which is every transcript that does not
 // record usage (all of tau-bench's), as RS-1 reads missing usage as zero.
 // Default: (d) fires only when usage was recorded and says 0; a transcript without usage is
-// not a run that used no tokens.
+// not a run that used no tokens. Where the record gives usage per model call (per message, per
+// span), every call's prompt re-sends the conversation so far, and their sum counts the same
+// context again at each call (forty messages of a clean rebooking sum to ten times the tokens
+// that were new): T counts the context once, as the largest prompt of one call plus all
+// completion tokens. A record-level usage is taken as it is.
+//
+// The evidence is written with strconv, not fmt: cost evidence is common on passing traces.
 func (e *eval) cost() (float64, []Evidence) {
 	n := len(e.t.Messages)
 	if n == 0 {
@@ -31,14 +36,36 @@ func (e *eval) cost() (float64, []Evidence) {
 	}
 	u := e.t.Usage
 	total := u.Total
+	pc := e.t.PerCall
+	once := !e.ref && pc.Calls >= 2 && pc.MaxPrompt > 0 && pc.MaxPrompt < u.Prompt
+	if once {
+		total = min(total, satAdd(pc.MaxPrompt, u.Completion))
+	}
 	var rk ranked
 	score, found := 0.0, false
-	factor := func(f float64, text string) {
+	factor := func(f float64, text []byte) {
 		if !found || f > score {
 			score = f
 		}
 		found = true
-		rk.add(f, Evidence{Signal: SignalCost, Text: text, Messages: []int{}})
+		rk.add(f, Evidence{Signal: SignalCost, Text: string(text), Messages: []int{}})
+	}
+	var b []byte
+	tokens := func() { // "N tokens" and how they were counted
+		b = strconv.AppendInt(b[:0], total, 10)
+		if !once {
+			b = append(b, " tokens"...)
+			return
+		}
+		b = append(b, " tokens counting the context once (the largest prompt of "...)
+		b = strconv.AppendInt(b, int64(pc.Calls), 10)
+		b = append(b, " calls, "...)
+		b = strconv.AppendInt(b, pc.MaxPrompt, 10)
+		b = append(b, ", plus "...)
+		b = strconv.AppendInt(b, u.Completion, 10)
+		b = append(b, " completion tokens; "...)
+		b = strconv.AppendInt(b, u.Total, 10)
+		b = append(b, " with every call's prompt summed)"...)
 	}
 
 	if total > normalTokens {
@@ -52,29 +79,60 @@ func (e *eval) cost() (float64, []Evidence) {
 		default:
 			f = float64(total-normalTokens) / float64(highTokens-normalTokens) * 0.5
 		}
-		factor(math.Min(1, f), fmt.Sprintf("%d tokens in total, above %d", total, tier))
+		tokens()
+		if !once {
+			b = append(b, " in total"...)
+		}
+		b = append(b, ", above "...)
+		b = strconv.AppendInt(b, int64(tier), 10)
+		factor(math.Min(1, f), b)
 	}
 	if perMessage := float64(total) / float64(n); perMessage > 1000 {
-		factor(float64(math.Min(1, (perMessage-1000)/2000)*0.7),
-			fmt.Sprintf("%d tokens over %d %s (%s per message, above 1000)", total, n, plural(n, "message", "messages"), number(perMessage)))
+		tokens()
+		b = append(b, " over "...)
+		b = strconv.AppendInt(b, int64(n), 10)
+		b = append(b, plural(n, " message (", " messages (")...)
+		b = append(b, number(perMessage)...)
+		b = append(b, " per message, above 1000)"...)
+		factor(float64(math.Min(1, (perMessage-1000)/2000)*0.7), b)
 	}
 	if u.Prompt > 0 {
 		if ratio := float64(u.Completion) / float64(u.Prompt); ratio > 2 {
-			factor(float64(math.Min(1, (ratio-2)/3)*0.5),
-				fmt.Sprintf("%d completion tokens for %d prompt tokens (ratio %s, above 2)", u.Completion, u.Prompt, number(ratio)))
+			b = strconv.AppendInt(b[:0], u.Completion, 10)
+			b = append(b, " completion tokens for "...)
+			b = strconv.AppendInt(b, u.Prompt, 10)
+			b = append(b, " prompt tokens (ratio "...)
+			b = append(b, number(ratio)...)
+			b = append(b, ", above 2)"...)
+			factor(float64(math.Min(1, (ratio-2)/3)*0.5), b)
 		}
 	}
 	if total == 0 && (e.ref || u.Recorded) {
-		text := fmt.Sprintf("usage records 0 tokens for %d %s", n, plural(n, "message", "messages"))
-		if !u.Recorded {
-			text = fmt.Sprintf("no token usage recorded for %d %s (RS-1 reads that as 0 tokens)", n, plural(n, "message", "messages"))
+		b = b[:0]
+		if u.Recorded {
+			b = append(b, "usage records 0 tokens for "...)
+		} else {
+			b = append(b, "no token usage recorded for "...)
 		}
-		factor(0.3, text)
+		b = strconv.AppendInt(b, int64(n), 10)
+		b = append(b, plural(n, " message", " messages")...)
+		if !u.Recorded {
+			b = append(b, " (RS-1 reads that as 0 tokens)"...)
+		}
+		factor(0.3, b)
 	}
 	if !found {
 		return 0, nil
 	}
 	return clamp(score), rk.evidence()
+}
+
+// satAdd is a + b for non-negative counts, saturating at the largest int64.
+func satAdd(a, b int64) int64 {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
 }
 
 // number formats a figure for evidence: an integer as such, anything else to 2 decimals.

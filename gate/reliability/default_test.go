@@ -275,14 +275,15 @@ var defaultCases = []struct {
 	{"long_chat", "PASS", 0.25 * 0.1, [4]float64{0, 0.1, 0, 0}},
 	// Four calls equal as values: (4−2)/8.
 	{"nested_arguments", "PASS", 0.25 * 0.25, [4]float64{0, 0.25, 0, 0}},
-	// Hallucination: "ran the" is a whole phrase: 0.5/3. Loop: three identical raw calls, two
-	// failed: max((3−2)/8, (2−1)/3) = 1/3. Misuse: the overall failure rate 3/5 gives
-	// min(1, 1.5·0.6) = 0.9; `run` failed 2 of 3, but only a's failure was never recovered
-	// (b repeats it identically and fails; c succeeds after b), 1 of 3, so the per-tool rule
-	// does not fire; the three `run` arguments are not valid JSON, 3 of 5 = 0.6 (`list` is
+	// Hallucination: "ran the" is a whole phrase: 0.5/3. Loop: three identical raw calls, a
+	// and b failed alike, but c, identical, succeeds after them: iteration, 0 (issue 23).
+	// Misuse: a's failure is never recovered (b repeats it identically and fails alike), b's
+	// is (c succeeds after it), and the failed result with a null id answers no call, so
+	// cannot be recovered: 2 of 5 unrecovered, min(1, 1.5·0.4) = 0.6 (RS-1 counts all 3 of 5
+	// failures: 0.9); the three `run` arguments are not valid JSON, 3 of 5 = 0.6 (`list` is
 	// never given arguments, so it is a parameterless tool and its two argument-less calls
-	// are not bad); the largest factor is 0.9. Cost: ratio 250/100 = 2.5 → 0.5·(0.5/3) = 1/12.
-	{"raw_and_missing_arguments", "WARN", 0.35*0.5/3 + 0.25/3 + 0.25*0.9 + 0.15/12, [4]float64{0.5 / 3, 1.0 / 3, 0.9, 1.0 / 12}},
+	// are not bad); the largest factor is 0.6. Cost: ratio 250/100 = 2.5 → 0.5·(0.5/3) = 1/12.
+	{"raw_and_missing_arguments", "PASS", 0.35*0.5/3 + 0.25*0.6 + 0.15/12, [4]float64{0.5 / 3, 0, 0.6, 1.0 / 12}},
 	// Only (b), {"q": null}: 1/4.
 	{"suspicious_arguments", "PASS", 0.25 * 0.25, [4]float64{0, 0, 0.25, 0}},
 	// "οδος" and "οδοσ" are different words; "i̇nvoked" is not "invoked".

@@ -8,7 +8,9 @@
 // thresholds and verdict rules but makes the detectors sound; every difference is listed in
 // the README and shown by a test in this package. Each signal lives in its own file
 // (hallucination.go, loop.go, misuse.go, cost.go); the pairing of results with calls is in
-// pair.go.
+// pair.go; the default profile's readings of text are in claims.go, external.go (claims of
+// external actions), exitstatus.go (failures written as text) and crash.go (a run that ends
+// in a traceback).
 package reliability
 
 import (
@@ -119,6 +121,12 @@ func (ev *Evaluator) evaluate(t *trace.Trace, p profile.Profile, brief bool) Res
 			r.Attempt.Trial = &trial
 		}
 	}
+	if t.Shape == trace.ShapeOTLP {
+		if r.Attempt == nil {
+			r.Attempt = &Attempt{}
+		}
+		r.Attempt.OTLP = &SpanContext{TraceID: t.ID, SpanID: t.SpanID}
+	}
 	var d *Detail
 	if !brief {
 		d = &Detail{Meta: Metadata{
@@ -138,6 +146,14 @@ func (ev *Evaluator) evaluate(t *trace.Trace, p profile.Profile, brief bool) Res
 	if e.floor {
 		r.Verdict = verdict.Worst(r.Verdict, verdict.Warn)
 	}
+	crashed := false
+	if !e.ref {
+		if ev, ok := e.crash(); ok {
+			crashed = true
+			r.Verdict = verdict.Worst(r.Verdict, verdict.Warn)
+			r.Evidence = append(r.Evidence, ev)
+		}
+	}
 	for i := range evs {
 		r.Evidence = append(r.Evidence, evs[i]...)
 		if brief {
@@ -153,7 +169,7 @@ func (ev *Evaluator) evaluate(t *trace.Trace, p profile.Profile, brief bool) Res
 		}
 	}
 	if !brief {
-		d.Reasoning = reasoning(r.Verdict, r.Score, scores, empty, e.floor)
+		d.Reasoning = reasoning(r.Verdict, r.Score, scores, empty, e.floor, crashed)
 	}
 	return r
 }
@@ -244,8 +260,9 @@ func level(score float64) string {
 }
 
 // reasoning is RS-1's explanation of the verdict; the default profile adds a sentence when the
-// trace had no messages, and one when an unsupported claim makes the run at least WARN.
-func reasoning(v verdict.Verdict, score float64, scores [4]float64, empty, claim bool) string {
+// trace had no messages, one when an unsupported claim makes the run at least WARN, and one
+// when the run ends in a crash.
+func reasoning(v verdict.Verdict, score float64, scores [4]float64, empty, claim, crashed bool) string {
 	b := make([]byte, 0, 320)
 	b = append(b, "Overall reliability score: "...)
 	b = strconv.AppendFloat(b, score, 'f', 2, 64) // Python's {:.2f}: both round the exact binary value
@@ -273,6 +290,9 @@ func reasoning(v verdict.Verdict, score float64, scores [4]float64, empty, claim
 	}
 	if claim {
 		b = append(b, " An assistant message claims tool use or success that no tool result supports (at least WARN)."...)
+	}
+	if crashed {
+		b = append(b, " The run ends in a traceback or an unhandled error (at least WARN)."...)
 	}
 	switch v {
 	case verdict.Fail:
@@ -329,18 +349,30 @@ type eval struct {
 	assistant   []int // indices of assistant messages
 	pairs       pairing
 	pairScratch pairScratch
+	resFailed   []bool // per result: whether it failed (see failed)
+	byStatus    []bool // default profile, per result: failed by the exit status in its text
 	scratch     []byte
 	texts       []msgText // per assistant message, see texts.go
 	similar     []int
 	members     []pystr.Member // of the calls' arguments, see args.go
 
 	// groups of identical calls, see loop.go
-	keys       []byte
-	keyEnds    []int
-	keyHashes  []keyHash
-	candidates []int
-	callGroups []callGroup
-	groupCalls []int
+	keys        []byte
+	keyEnds     []int
+	keyHashes   []keyHash
+	candidates  []int
+	callGroups  []callGroup
+	groupCalls  []int
+	grouped     bool    // callGroups is computed for this trace
+	nextSame    []int32 // per call: the next identical call, or -1
+	okLater     []bool  // per call: a later identical call succeeded, see succeedsLater
+	okLaterDone bool
+	turnKeys    []byte // the arguments of two calls compared by turnsInARow
+
+	// default profile: the message of the first call of a tool fitting each externalClass
+	// (bit b), -1 for none, see fittingCallBefore
+	firstFit [4]int
+	fitDone  bool
 
 	// tools: the distinct tool names in order of first call, the tool of each call, and
 	// per-tool scratch of the signals
@@ -350,6 +382,8 @@ type eval struct {
 	takesArgs              []bool
 	toolCounts, toolFailed []int
 	toolSlot               []int
+	unrecovered            []bool // per result, see unrecoveredFailures
+	toolEntry              []int
 
 	// misuse's lists
 	factors         []float64
@@ -390,6 +424,17 @@ func (e *eval) reset(t *trace.Trace, ref bool) {
 	}
 	e.pairs = pair(e.calls, e.results, e.pairs, &e.pairScratch)
 	e.resetTexts(len(e.assistant))
+	e.grouped, e.okLaterDone, e.fitDone = false, false, false
+	e.resFailed, e.byStatus = grow(e.resFailed, len(e.results)), grow(e.byStatus, len(e.results))
+	for k := range e.results {
+		r := e.results[k].res
+		switch {
+		case !r.Success:
+			e.resFailed[k] = true
+		case !ref && exitStatus(r.Content) != "":
+			e.resFailed[k], e.byStatus[k] = true, true
+		}
+	}
 }
 
 // toolID numbers tool names in order of their first call: by a linear search while there are
@@ -420,8 +465,9 @@ func (e *eval) toolID(name string) int32 {
 	return int32(len(e.tools) - 1)
 }
 
-// failed reports whether result k failed.
-func (e *eval) failed(k int) bool { return !e.results[k].res.Success }
+// failed reports whether result k failed: its format says so, or (default profile) its text
+// reports a non-zero exit status (exitstatus.go).
+func (e *eval) failed(k int) bool { return e.resFailed[k] }
 
 // resultTool names the tool of result k through the pairing, or "" for an orphan.
 func (e *eval) resultTool(k int) string {

@@ -22,9 +22,12 @@ var claimPhrases = []string{"called", "using the tool", "tool call", "executed",
 // counts as answered and a result that arrives before its call counts as paired.
 // Default: the pairing of pair.go, so each call and each result is counted on its own; a
 // claim of tool use needs "I" or "we" before called, executed, ran the or invoked (claims.go:
-// naming is not claiming); and two findings make the run at least WARN (e.floor): a claim of
-// tool use before any call was made, and a success claimed after a failed call with no
-// success since (falseSuccess), which also counts as a check scoring 1.
+// naming is not claiming); a first-person claim of an external action ("I visited", "we
+// contacted", external.go) is a claim of tool use when no call of a tool that could do it
+// came before it; and two findings make the run at least WARN (e.floor): a claim of tool use
+// before any call was made (of an external action: before any fitting call), and a success
+// claimed after a failed call with no success since (falseSuccess), which also counts as a
+// check scoring 1.
 func (e *eval) hallucination() (float64, []Evidence) {
 	if len(e.t.Messages) == 0 {
 		return 0, nil
@@ -97,6 +100,17 @@ func (e *eval) hallucination() (float64, []Evidence) {
 					e.floor = true
 				}
 				claims = append(claims, Evidence{Signal: SignalHallucination, Text: text, Messages: []int{i}})
+				continue
+			}
+			if e.ref {
+				continue
+			}
+			if phrase, class := externalClaim(e.wordsOf(k).words); phrase != "" && !e.fittingCallBefore(class, i) {
+				e.floor = true
+				claims = append(claims, Evidence{Signal: SignalHallucination,
+					Text: fmt.Sprintf("assistant message %d claims an external action (%q) but %s was called before it",
+						i, phrase, class.needs()),
+					Messages: []int{i}})
 			}
 		}
 		if len(claims) > 0 {

@@ -99,10 +99,10 @@ func evidenceTexts(r Result) string {
 
 const retailAddress = `{"order_id":"#W2378156","address1":"445 Maple Drive","address2":"%s","city":"Philadelphia","state":"PA","country":"USA","zip":"19122"}`
 
-// Item 1. A retail agent fails to change an address seven times of eight (the address
-// service rejects its state code), then gives up. RS-1's mean dilutes the failure rate (1.0)
-// with the busiest-tool factor (8 of 10 calls: 0.3): 0.65, PASS. The default takes the
-// largest factor: 1.0, WARN.
+// Item 1. A retail agent fails to change an address eight times (the address service
+// rejects its state code), then gives up. RS-1's mean dilutes the failure rate (1.0) with the
+// busiest-tool factor (8 of 10 calls: 0.3): 0.65, PASS. The default takes the largest factor:
+// 1.0, WARN.
 func TestJudgmentMisuseDilution(t *testing.T) {
 	msgs := []string{
 		oaUser("Hi, I need to change the shipping address on my order #W2378156. I'm Yusuf Rossi, zip 19122."),
@@ -118,11 +118,9 @@ func TestJudgmentMisuseDilution(t *testing.T) {
 			oaTool(id, "modify_pending_order_address", "Error: invalid state"))
 	}
 	msgs = append(msgs, oaAssistant("I'm sorry, I could not update the address. Please contact support."))
-	// seven of the eight fail: make the last one's result a success
-	msgs[len(msgs)-2] = oaTool("call_10", "modify_pending_order_address", `{"order_id": "#W2378156", "status": "pending"}`)
 	tr := decodeRun(t, tauRecord(12, msgs...))
 	ref, def := both(t, tr)
-	// 7 of 10 results failed: min(1, 1.5·0.7) = 1; busiest tool 8 of 10: 0.5·min(1, 2·0.3) = 0.3.
+	// 8 of 10 results failed: min(1, 1.5·0.8) = 1; busiest tool 8 of 10: 0.5·min(1, 2·0.3) = 0.3.
 	if !near(ref.Signals.ToolMisuse, 0.65) || ref.Verdict != verdict.Pass {
 		t.Errorf("reference: tool_misuse %v %s; RS-1's mean gives 0.65 PASS", ref.Signals.ToolMisuse, ref.Verdict)
 	}

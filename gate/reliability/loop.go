@@ -28,12 +28,14 @@ import (
 // sets of characters, which puts most pairs of English sentences above 0.7.
 // Default: arguments are compared as JSON values (key order and 1 versus 1.0 do not matter);
 // messages are alike by the Jaccard index of their word 3-shingles (word sets for texts of
-// fewer than three words); and (a) also counts identical calls that keep failing: an identical
-// call that failed f ≥ 2 times gives min(1, (f−1)/3), so an agent that repeats the same failing
-// call four times is a loop, as in tau-bench airline task 9 trial 2. Two more factors of 1
-// count runs of repeats whatever share of the trace they are: three or more identical calls
-// in a row (no other call between) that all failed, and three or more identical assistant
-// turns in a row (same text, same calls, same results). Length alone (c) is capped
+// fewer than three words); (a) counts a repeated call only while its results repeat too
+// (a call whose result changed since its last repetition, or that an identical call later
+// turns into a success, is iteration: see repeatedCalls), and also counts identical calls
+// that keep failing alike: f ≥ 2 such failures give min(1, (f−1)/3), so an agent that repeats
+// the same failing call four times is a loop, as in tau-bench airline task 9 trial 2. Two
+// more factors of 1 count runs of repeats whatever share of the trace they are: three or more
+// identical calls in a row (no other call between) that all failed with the same result, and
+// three or more identical assistant turns in a row (same text, same calls, same results). Length alone (c) is capped
 // at 0.5: a long run that makes progress (a 150-step SWE-agent fix) is worth a look, not a
 // FAIL; a long run that really loops is caught by (a) or (b).
 func (e *eval) loop() (float64, []Evidence) {
@@ -92,10 +94,28 @@ type callGroup struct {
 }
 
 // groups returns the groups of identical calls with more than one member, ordered by their
-// first call. Calls are identical when their keys are (the tool's name, then the arguments as
-// the profile compares them); keys are compared through their hashes, and exactly where two
+// first call, computed once per trace; e.nextSame then links each call to the next identical
+// one. Calls are identical when their keys are (the tool's name, then the arguments as the
+// profile compares them); keys are compared through their hashes, and exactly where two
 // hashes are equal.
 func (e *eval) groups() []callGroup {
+	if !e.grouped {
+		e.callGroups, e.grouped = e.findGroups(), true
+		next := grow(e.nextSame, len(e.calls))
+		for i := range next {
+			next[i] = -1
+		}
+		for _, g := range e.callGroups {
+			for j := 1; j < len(g.calls); j++ {
+				next[g.calls[j-1]] = int32(g.calls[j])
+			}
+		}
+		e.nextSame = next
+	}
+	return e.callGroups
+}
+
+func (e *eval) findGroups() []callGroup {
 	// Only calls of a tool called more than once can be alike.
 	counts := grow(e.toolCounts, len(e.tools))
 	e.toolCounts = counts
@@ -112,7 +132,7 @@ func (e *eval) groups() []callGroup {
 	}
 	e.candidates = cand
 	if len(cand) < 2 {
-		return nil
+		return e.callGroups[:0]
 	}
 	// Every candidate's key goes into one buffer; ends[k] is where candidate k's key stops.
 	buf, ends := e.keys[:0], e.keyEnds[:0]
@@ -191,6 +211,13 @@ type keyHash struct {
 var keySeed = maphash.MakeSeed()
 
 // repeatedCalls is factor (a) with its evidence.
+//
+// Default profile: a repeated call is a loop only while its results repeat too. Each group of
+// identical calls is cut where a call's result differs from the result of the call it repeats
+// (a call without a result continues the stretch: nothing shows it changed); a stretch of
+// failures that a later identical call turns into a success is iteration too. The factor is
+// that of the group's worst stretch of k calls (f of them failed): (k−2)/8, or (f−1)/3 when
+// larger.
 func (e *eval) repeatedCalls() (float64, []Evidence) {
 	if len(e.calls) < 2 || (e.ref && len(e.calls) < 3) {
 		return 0, nil
@@ -198,38 +225,107 @@ func (e *eval) repeatedCalls() (float64, []Evidence) {
 	score := 0.0
 	var ev []Evidence
 	for _, g := range e.groups() {
-		k := len(g.calls)
-		f := 0.0
-		if k >= 3 && len(e.calls) >= 3 {
-			f = math.Min(1, float64(k-2)/8.0)
-		}
-		failed := 0
+		k, failed := len(g.calls), 0
+		run := g.calls
 		if !e.ref {
-			for _, i := range g.calls {
-				if r := e.pairs.resultOf[i]; r >= 0 && e.failed(int(r)) {
-					failed++
-				}
-			}
-			if failed >= 2 {
-				f = math.Max(f, math.Min(1, float64(failed-1)/3))
-			}
+			run, failed = e.worstStretch(g.calls)
 		}
+		f := stretchFactor(len(run), failed, len(e.calls))
 		if f == 0 {
 			continue
 		}
 		score = math.Max(score, f)
-		msgs := make([]int, len(g.calls))
-		for j, i := range g.calls {
+		msgs := make([]int, len(run))
+		for j, i := range run {
 			msgs[j] = e.calls[i].msg
 		}
 		c := e.calls[g.calls[0]].call
-		text := fmt.Sprintf("`%s` called %d times with identical arguments %s at %s", c.Tool, k, shortArgs(c), messages(msgs))
+		var text string
+		if len(run) == k {
+			text = fmt.Sprintf("`%s` called %d times with identical arguments %s at %s", c.Tool, k, shortArgs(c), messages(msgs))
+		} else {
+			text = fmt.Sprintf("`%s` called %d times with identical arguments %s; %d of these calls in succession got the same result, at %s",
+				c.Tool, k, shortArgs(c), len(run), messages(msgs))
+		}
 		if failed >= 2 {
 			text += fmt.Sprintf(", failing %d times", failed)
 		}
 		ev = append(ev, Evidence{Signal: SignalLoop, Text: text, Messages: keep(msgs)})
 	}
 	return score, itemised(SignalLoop, ev, "groups of identical calls")
+}
+
+// stretchFactor is factor (a) for a stretch of k identical calls of which failed failed, in a
+// trace of n calls: (k−2)/8 for k ≥ 3 (with n ≥ 3), or (failed−1)/3 when larger.
+func stretchFactor(k, failed, n int) float64 {
+	f := 0.0
+	if k >= 3 && n >= 3 {
+		f = math.Min(1, float64(k-2)/8.0)
+	}
+	if failed >= 2 {
+		f = math.Max(f, math.Min(1, float64(failed-1)/3))
+	}
+	return f
+}
+
+// worstStretch returns the stretch of the group's calls (in trace order) whose results repeat
+// that scores highest (the first of equals), and how many of them failed; nil when every
+// stretch is iteration. See repeatedCalls.
+func (e *eval) worstStretch(calls []int) (best []int, bestFailed int) {
+	okLater := e.succeedsLater()
+	bestF := 0.0
+	consider := func(run []int) {
+		failed := 0
+		for _, i := range run {
+			if r := e.pairs.resultOf[i]; r >= 0 && e.failed(int(r)) {
+				failed++
+			}
+		}
+		if failed > 0 && okLater[run[len(run)-1]] {
+			return // failures that an identical call later turned into a success: iteration
+		}
+		if f := stretchFactor(len(run), failed, len(e.calls)); f > bestF {
+			best, bestFailed, bestF = run, failed, f
+		}
+	}
+	start, known := 0, -1 // known: the last call of the stretch with a result
+	for j, i := range calls {
+		if e.pairs.resultOf[i] < 0 {
+			continue
+		}
+		if known >= 0 && !e.sameResult(calls[known], i) {
+			consider(calls[start:j])
+			start = j
+		}
+		known = j
+	}
+	consider(calls[start:])
+	return best, bestFailed
+}
+
+// sameResult reports whether calls i and j, both answered, got the same result: both failed
+// or neither, with the same text and error.
+func (e *eval) sameResult(i, j int) bool {
+	a, b := int(e.pairs.resultOf[i]), int(e.pairs.resultOf[j])
+	ra, rb := e.results[a].res, e.results[b].res
+	return e.failed(a) == e.failed(b) && ra.Content == rb.Content && ra.Error == rb.Error
+}
+
+// succeedsLater returns, per call, whether a later identical call (see groups) succeeded.
+func (e *eval) succeedsLater() []bool {
+	if e.okLaterDone {
+		return e.okLater
+	}
+	e.groups()
+	ok := grow(e.okLater, len(e.calls))
+	for i := len(e.calls) - 1; i >= 0; i-- {
+		if n := e.nextSame[i]; n >= 0 {
+			r := e.pairs.resultOf[n]
+			ok[i] = ok[n] || (r >= 0 && !e.failed(int(r)))
+		}
+	}
+	e.okLater, e.okLaterDone = ok, true
+	return ok
 }
 
 // similarPairs compares consecutive assistant messages and returns the pairs (by the index
@@ -464,14 +560,15 @@ func sortedKeys(d []pystr.Member, idx []int) []int {
 const inARow = 3
 
 // failingInARow finds runs of at least inARow identical calls, one after another with no
-// other call between, that all failed: an agent sending the same wrong answer again and again
-// ("Wrong flag!" four times) learns nothing from the failures.
+// other call between, that all failed with the same result: an agent sending the same wrong
+// answer again and again ("Wrong flag!" four times) learns nothing from the failures. A run
+// that an identical call later turns into a success is iteration, not a loop.
 func (e *eval) failingInARow() []Evidence {
 	var ev []Evidence
-	var prev, cur []byte
+	e.groups()
 	start := 0
 	flush := func(end int) { // calls start…end−1 are one run
-		if end-start < inARow {
+		if end-start < inARow || e.succeedsLater()[end-1] {
 			return
 		}
 		msgs := make([]int, 0, end-start)
@@ -480,7 +577,7 @@ func (e *eval) failingInARow() []Evidence {
 		}
 		c := e.calls[start].call
 		ev = append(ev, Evidence{Signal: SignalLoop,
-			Text: fmt.Sprintf("`%s` sent %d times in a row with identical arguments %s, failing every time: %s",
+			Text: fmt.Sprintf("`%s` sent %d times in a row with identical arguments %s, failing every time with the same result: %s",
 				c.Tool, end-start, shortArgs(c), messages(msgs)),
 			Messages: keep(msgs)})
 	}
@@ -492,25 +589,22 @@ func (e *eval) failingInARow() []Evidence {
 		if !failedCall(i) {
 			flush(i)
 			start = i + 1
-			prev = prev[:0]
 			continue
 		}
-		cur = appendCanonical(append(cur[:0], e.calls[i].call.Tool...), &e.calls[i])
-		if i == start || !bytes.Equal(cur, prev) || e.toolOf[i] != e.toolOf[i-1] {
+		if i == start || e.nextSame[i-1] != int32(i) || !e.sameResult(i-1, i) {
 			flush(i)
 			start = i
 		}
-		prev, cur = cur, prev
 	}
 	flush(len(e.calls))
 	return itemised(SignalLoop, ev, "runs of identical failing calls")
 }
 
 // turnsInARow finds runs of at least inARow consecutive assistant turns that are the same:
-// the same text (not empty), the same calls, and the same results for them.
+// the same text (not empty), the same calls, and the same results for them. Turns are
+// compared by their text first, and by their calls only where the texts are equal (rare).
 func (e *eval) turnsInARow() []Evidence {
 	var ev []Evidence
-	var prev, cur []byte
 	start := 0
 	flush := func(end int) { // assistant turns start…end−1 are one run
 		if end-start < inARow {
@@ -521,39 +615,54 @@ func (e *eval) turnsInARow() []Evidence {
 			Text:     fmt.Sprintf("%d identical assistant turns in a row (same text, calls and results): %s", end-start, messages(msgs)),
 			Messages: keep(msgs)})
 	}
-	k := 0 // first call of the message
-	callAt := func(msg int) int {
-		for k < len(e.calls) && e.calls[k].msg < msg {
+	k := 0 // first call of the turn
+	prevText := ""
+	prevCalls := [2]int{} // calls prevCalls[0]…prevCalls[1]−1 are the previous turn's
+	for j, i := range e.assistant {
+		for k < len(e.calls) && e.calls[k].msg < i {
 			k++
 		}
-		return k
-	}
-	for j, i := range e.assistant {
-		m := &e.t.Messages[i]
-		text := strip(m.Content)
+		end := k
+		for end < len(e.calls) && e.calls[end].msg == i {
+			end++
+		}
+		text := strip(e.t.Messages[i].Content)
 		if text == "" {
 			flush(j)
 			start = j + 1
 			continue
 		}
-		cur = append(cur[:0], text...)
-		for c := callAt(i); c < len(e.calls) && e.calls[c].msg == i; c++ {
-			cur = append(cur, 0)
-			cur = append(cur, e.calls[c].call.Tool...)
-			cur = append(cur, 0)
-			cur = appendCanonical(cur, &e.calls[c])
-			if r := e.pairs.resultOf[c]; r >= 0 {
-				res := e.results[r].res
-				cur = strconv.AppendBool(append(cur, 0), res.Success)
-				cur = append(append(cur, 0), res.Content...)
-			}
-		}
-		if j == start || !bytes.Equal(cur, prev) {
+		if j == start || text != prevText || !e.sameTurnCalls(prevCalls[0], prevCalls[1], k, end) {
 			flush(j)
 			start = j
 		}
-		prev, cur = cur, prev
+		prevText, prevCalls = text, [2]int{k, end}
 	}
 	flush(len(e.assistant))
 	return itemised(SignalLoop, ev, "runs of identical assistant turns")
+}
+
+// sameTurnCalls reports whether calls a…aEnd−1 and b…bEnd−1 are the same calls, in order,
+// with the same results: same tool, arguments equal as values, both unanswered or both
+// answered alike (see sameResult).
+func (e *eval) sameTurnCalls(a, aEnd, b, bEnd int) bool {
+	if aEnd-a != bEnd-b {
+		return false
+	}
+	for ; a < aEnd; a, b = a+1, b+1 {
+		if e.toolOf[a] != e.toolOf[b] {
+			return false
+		}
+		e.turnKeys = appendCanonical(e.turnKeys[:0], &e.calls[a])
+		n := len(e.turnKeys)
+		e.turnKeys = appendCanonical(e.turnKeys, &e.calls[b])
+		if !bytes.Equal(e.turnKeys[:n], e.turnKeys[n:]) {
+			return false
+		}
+		ra, rb := e.pairs.resultOf[a], e.pairs.resultOf[b]
+		if (ra < 0) != (rb < 0) || ra >= 0 && !e.sameResult(a, b) {
+			return false
+		}
+	}
+	return true
 }

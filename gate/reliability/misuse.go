@@ -33,13 +33,16 @@ var errorLike = []string{"error", "failed", "undefined", "null", "none", "nan"}
 // never for a key or a word inside a sentence. (b) does not count an empty string (an
 // optional field left empty, "address2": ""), reads Python dict literals as values, and
 // reports arguments that are neither JSON nor such a literal on their own, as not valid JSON.
-// (a) also takes the failure rate of each tool with three or more results, so that a tool
-// that keeps failing is not hidden behind calls that cannot fail (tau-bench's think and
-// calculate): when more than half of one tool's results are failures the run never
-// recovered from, the factor is min(1, 1.5·that share) if larger. A failure is recovered
-// when a later call of the same tool succeeds and the failed call is not sent again,
-// identical, to fail again (a lookup that fails on a wrong zip code and succeeds once the
-// user corrects it is the agent doing its job).
+// (a) counts only failures the run never recovered from (unrecoveredFailures: a failure is
+// recovered when a later call of the same tool succeeds, after any number of corrected
+// retries, unless the failed call was sent again, identical, to fail alike; a lookup that
+// fails on two wrong zip codes and succeeds once the user corrects them is the agent doing
+// its job), and also takes the failure rate of each tool with three or more results, so that
+// a tool that keeps failing is not hidden behind calls that cannot fail (tau-bench's think
+// and calculate): when more than half of one tool's results are unrecovered failures, the
+// factor is min(1, 1.5·that share) if larger. (c) needs two tools or more: an agent with one
+// tool (mini-swe-agent's bash) cannot favour it. A result also fails when its text reports a
+// non-zero exit status (exitstatus.go).
 func (e *eval) misuse() (float64, []Evidence) {
 	if len(e.t.Messages) == 0 || len(e.calls) == 0 {
 		return 0, nil
@@ -51,8 +54,17 @@ func (e *eval) misuse() (float64, []Evidence) {
 	if len(e.results) > 0 {
 		failed := e.items[:0]
 		defer func() { e.items = failed[:0] }()
+		var unrecovered []bool
+		if !e.ref {
+			unrecovered = e.unrecoveredFailures()
+		}
+		recovered := 0
 		for k := range e.results {
-			if e.failed(k) {
+			switch {
+			case !e.failed(k):
+			case unrecovered != nil && !unrecovered[k]:
+				recovered++
+			default:
 				failed = append(failed, toolItem{tool: e.resultTool(k), msg: e.results[k].msg})
 			}
 		}
@@ -61,20 +73,32 @@ func (e *eval) misuse() (float64, []Evidence) {
 		if rate > 0.3 {
 			f, fired = math.Min(1, rate*1.5), true
 			list, msgs := byTool(failed)
-			rk.add(f, Evidence{Signal: SignalToolMisuse,
-				Text:     fmt.Sprintf("%d of %d tool results failed: %s", len(failed), len(e.results), list),
-				Messages: keep(msgs)})
+			text := fmt.Sprintf("%d of %d tool results failed: %s", len(failed), len(e.results), list)
+			if !e.ref {
+				text = fmt.Sprintf("%d of %d tool results failed and were never recovered: %s", len(failed), len(e.results), list)
+				if n := e.statusFailures(); n > 0 {
+					text += fmt.Sprintf(" (%d of the trace's failures read from a non-zero exit status in the result text)", n)
+				}
+				if recovered > 0 {
+					text += fmt.Sprintf(" (%d more failed and were recovered)", recovered)
+				}
+			}
+			rk.add(f, Evidence{Signal: SignalToolMisuse, Text: text, Messages: keep(msgs)})
 		}
 		if !e.ref {
-			for _, t := range e.failingTools() {
+			for _, t := range e.failingTools(unrecovered) {
 				tf := math.Min(1, float64(len(t.failedAt))/float64(t.results)*1.5)
 				if !fired || tf > f {
 					f = tf
 				}
 				fired = true
+				how := ""
+				if t.byStatus > 0 {
+					how = fmt.Sprintf(" (%d by a non-zero exit status in the result text)", t.byStatus)
+				}
 				rk.add(tf, Evidence{Signal: SignalToolMisuse,
-					Text: fmt.Sprintf("`%s` failed %d of %d times, %d of them never recovered (no later success, or sent again to fail again): %s",
-						t.tool, t.failed, t.results, len(t.failedAt), messages(t.failedAt)),
+					Text: fmt.Sprintf("`%s` failed %d of %d times%s, %d of them never recovered (no later success of the tool, or the same call sent again to fail alike): %s",
+						t.tool, t.failed, t.results, how, len(t.failedAt), messages(t.failedAt)),
 					Messages: keep(t.failedAt)})
 			}
 		}
@@ -113,7 +137,7 @@ func (e *eval) misuse() (float64, []Evidence) {
 			Messages: keep(msgs)})
 	}
 
-	if tool, calls := e.busiestTool(5); len(calls) > 5 {
+	if tool, calls := e.busiestTool(5); len(calls) > 5 && (e.ref || len(e.tools) > 1) {
 		share := float64(len(calls)) / float64(len(e.calls))
 		if share > 0.7 {
 			bf := float64(math.Min(1, (share-0.5)*2) * 0.5)
@@ -326,19 +350,59 @@ func (e *eval) busiestTool(atLeast int) (string, []int) {
 	return e.tools[best], msgs
 }
 
+// statusFailures counts the results failed by a non-zero exit status in their text.
+func (e *eval) statusFailures() int {
+	n := 0
+	for _, b := range e.byStatus {
+		if b {
+			n++
+		}
+	}
+	return n
+}
+
 // toolFailures is the failure count of one tool's paired results.
 type toolFailures struct {
 	tool            string
-	first           int // index of the tool's first result
 	results, failed int
+	byStatus        int   // failures read from an exit status in the result text
 	failedAt        []int // messages of the failed results the run never recovered from
 }
 
+// unrecoveredFailures returns, per result, whether it is a failure the run never recovered
+// from (default profile): one that answers no call, or after which no call of the same tool
+// succeeded, or whose call was sent again, identical, to fail with the same result. Corrected
+// retries that fail before a success are recovered, however many.
+func (e *eval) unrecoveredFailures() []bool {
+	out := grow(e.unrecovered, len(e.results))
+	e.unrecovered = out
+	lastOK := grow(e.toolSlot, len(e.tools)) // 1 + index of the tool's last success, 0 if none
+	e.toolSlot = lastOK
+	for k := len(e.results) - 1; k >= 0; k-- {
+		c := e.pairs.callOf[k]
+		switch {
+		case !e.failed(k):
+			if c >= 0 && lastOK[e.toolOf[c]] == 0 {
+				lastOK[e.toolOf[c]] = k + 1
+			}
+		case c < 0 || lastOK[e.toolOf[c]] == 0:
+			out[k] = true
+		default:
+			e.groups()
+			n := e.nextSame[c]
+			out[k] = n >= 0 && e.pairs.resultOf[n] >= 0 && e.failed(int(e.pairs.resultOf[n])) && e.sameResult(int(c), int(n))
+		}
+	}
+	return out
+}
+
 // failingTools returns the tools with at least three paired results of which more than half
-// are failures never recovered from (see misuse), in order of their first result.
-func (e *eval) failingTools() []toolFailures {
+// are failures never recovered from (unrecovered, per result), in order of their first result.
+func (e *eval) failingTools(unrecovered []bool) []toolFailures {
 	results, failed := grow(e.toolCounts, len(e.tools)), grow(e.toolFailed, len(e.tools))
 	e.toolCounts, e.toolFailed = results, failed
+	nu := grow(e.toolSlot, len(e.tools)) // unrecovered failures by tool
+	e.toolSlot = nu
 	any := false
 	for k := range e.results {
 		if c := e.pairs.callOf[k]; c >= 0 {
@@ -346,6 +410,9 @@ func (e *eval) failingTools() []toolFailures {
 			results[t]++
 			if e.failed(k) {
 				failed[t]++
+			}
+			if unrecovered[k] {
+				nu[t]++
 				any = true
 			}
 		}
@@ -353,50 +420,31 @@ func (e *eval) failingTools() []toolFailures {
 	if !any {
 		return nil
 	}
-	// Walk the results from the last: a failure is recovered when its tool succeeded later
-	// and no identical call failed later.
-	lastOK := grow(e.toolSlot, len(e.tools)) // 1 + index of the tool's last success, 0 if none
-	e.toolSlot = lastOK
-	failedLater := map[string]bool{} // keys of failed calls seen (later in the trace)
-	unrecovered := make([][]int, len(e.tools))
-	var key []byte
-	for k := len(e.results) - 1; k >= 0; k-- {
-		c := e.pairs.callOf[k]
-		if c < 0 {
-			continue
-		}
-		t := e.toolOf[c]
-		if results[t] < 3 || 2*failed[t] <= results[t] {
-			continue // cannot fire even if no failure was recovered
-		}
-		if !e.failed(k) {
-			if lastOK[t] == 0 {
-				lastOK[t] = k + 1
-			}
-			continue
-		}
-		key = appendCanonical(append(append(key[:0], e.tools[t]...), 0), &e.calls[c])
-		repeated := failedLater[string(key)]
-		failedLater[string(key)] = true
-		if lastOK[t] == 0 || repeated {
-			unrecovered[t] = append(unrecovered[t], e.results[k].msg)
-		}
-	}
+	// One pass in result order: a tool's entry is made at its first result, so the tools
+	// come in order of their first result.
 	var out []toolFailures
-	seen := make([]bool, len(e.tools))
+	slot := grow(e.toolEntry, len(e.tools)) // 1 + index of the tool's entry in out, 0 if none
+	e.toolEntry = slot
 	for k := range e.results {
 		c := e.pairs.callOf[k]
 		if c < 0 {
 			continue
 		}
 		t := e.toolOf[c]
-		if seen[t] || 2*len(unrecovered[t]) <= results[t] || results[t] < 3 {
+		if results[t] < 3 || 2*nu[t] <= results[t] {
 			continue
 		}
-		seen[t] = true // the tool's first result: results come in order
-		at := unrecovered[t]
-		slices.Reverse(at)
-		out = append(out, toolFailures{tool: e.tools[t], first: k, results: results[t], failed: failed[t], failedAt: at})
+		if slot[t] == 0 {
+			out = append(out, toolFailures{tool: e.tools[t], results: results[t], failed: failed[t]})
+			slot[t] = len(out)
+		}
+		if e.byStatus[k] {
+			out[slot[t]-1].byStatus++
+		}
+		if unrecovered[k] {
+			o := &out[slot[t]-1]
+			o.failedAt = append(o.failedAt, e.results[k].msg)
+		}
 	}
 	return out
 }

@@ -44,9 +44,20 @@ type Result struct {
 // Attempt is the task a trace attempted and its trial index (tau-bench's task_id and trial,
 // metadata.trial, Inspect's sample id and epoch): the traces of one task are its repeated
 // trials, for pass^k (SPEC §11).
+//
+// It also holds the run's own trace context when it was read from OTLP spans, so that its
+// exported evaluation attaches to the run a tracing backend holds (SPEC §16): like the task,
+// something most suites' traces do not have, kept behind the one pointer.
 type Attempt struct {
-	Task  string `json:"task,omitempty"`
-	Trial *int   `json:"trial,omitempty"`
+	Task  string       `json:"task,omitempty"`
+	Trial *int         `json:"trial,omitempty"`
+	OTLP  *SpanContext `json:"otlp,omitempty"`
+}
+
+// SpanContext is an OTLP run's traceId and root spanId, as the input wrote them (hex).
+type SpanContext struct {
+	TraceID string `json:"trace_id"`
+	SpanID  string `json:"span_id,omitempty"`
 }
 
 // Detail is the part of RS-1's report that the gate does not keep.

@@ -78,34 +78,68 @@ func (r rawRef) null() bool { return r == nil || string(r) == "null" }
 
 type jsonRecord struct {
 	TraceID, ID, TaskID, Trial rawRef
-	MetaTrial                  rawRef // metadata.trial
+	MetaTrial                  rawRef                       // metadata.trial
+	Lists                      [len(listKeys)][]jsonMessage // by listKeys
+	Present                    [len(listKeys)]bool          // the list was there and not null
+	TokenUsage, Usage          *jsonUsage
+	// tau2-bench's reward_info.reward (tau2.go); HasRewardInfo when reward_info is an object
+	HasRewardInfo    bool
+	RewardInfoReward rawRef
+	// mini-swe-agent (textactions.go)
+	InstanceID, TrajectoryFormat rawRef
 	// the outcome members (OutcomeKeys) at the top level and under metadata
 	Outcome, MetaOutcome [len(OutcomeKeys)]rawRef
-	Lists                [len(listKeys)][]jsonMessage // by listKeys
-	Present              [len(listKeys)]bool          // the list was there and not null
-	TokenUsage, Usage    *jsonUsage
 }
 
+// jsonMessage holds the fields most messages have. The others, which only some formats write
+// (legacy function calls, per-message usage, SWE-agent's ids and text actions), are in *rare,
+// so that the array of a long transcript's messages stays small (a 120 MB record has 300,000).
 type jsonMessage struct {
-	Role                           string
-	Content                        rawRef      // a string or null; nil when the content was a list
-	blocks                         []jsonBlock // the content, when it was a list (hasBlocks)
-	hasBlocks                      bool
-	ToolCalls                      []jsonCall
-	ToolResults                    []jsonResult // RS-1
-	ToolCallID                     rawRef       // OpenAI
-	ToolCallIDs                    []rawRef     // SWE-agent
-	HasToolResults, HasToolCallIDs bool         // the lists were there (even empty)
-	FunctionCall                   *jsonFunction
-	Usage                          *jsonUsage
-	TokenUsage                     *jsonUsage
+	Role           string
+	Content        rawRef      // a string or null; nil when the content was a list
+	blocks         []jsonBlock // the content, when it was a list (hasBlocks)
+	ToolCalls      []jsonCall
+	ToolResults    []jsonResult // RS-1
+	ToolCallID     rawRef       // OpenAI
+	rare           *jsonRare    // nil when the message has none of the rare fields
+	hasBlocks      bool
+	HasToolResults bool // the list was there (even empty)
+}
+
+// jsonRare holds the fields of a message that few messages have.
+type jsonRare struct {
+	ToolCallIDs    []rawRef // SWE-agent
+	HasToolCallIDs bool     // the list was there (even empty)
+	FunctionCall   *jsonFunction
+	Usage          *jsonUsage
+	TokenUsage     *jsonUsage
 	// SWE-agent text actions (textactions.go)
 	Action, Observation, Thought, Response, MessageType rawRef
+	// tau2-bench tool messages: {"role": "tool", "id", "content", "error", "requestor"}
+	ID, Error rawRef
+	ByUser    bool // "requestor": "user" (tau2.go)
+	// mini-swe-agent: the usage of the model's response, in extra.response.usage, and why an
+	// exit message ended the run (extra.exit_status)
+	ExtraUsage *jsonUsage
+	ExitStatus rawRef
+}
+
+// noRare is the rare fields of a message that has none; it is never written.
+var noRare jsonRare
+
+// r returns the message's rare fields, all zero when it has none. Only the parser writes them.
+func (m *jsonMessage) r() *jsonRare {
+	if m.rare == nil {
+		return &noRare
+	}
+	return m.rare
 }
 
 type jsonCall struct {
 	ToolName, Arguments, CallID rawRef // RS-1
 	ID                          rawRef // OpenAI
+	Name                        rawRef // a flat call {id, name, arguments} (tau2-bench)
+	ByUser                      bool   // "requestor": "user" (tau2.go)
 	Function                    jsonFunction
 	HasFunction                 bool
 }
@@ -168,18 +202,17 @@ type decoder struct {
 	sawAnthro bool // Anthropic-style usage somewhere (a weak sign)
 
 	pendingAction string // id of a text action awaiting its observation (textactions.go)
+	mini          bool   // the record is a mini-swe-agent trajectory (textactions.go)
+	openCalls     []Call // the calls of the message before, when no result answered them yet
 }
 
 func (d *decoder) decode(rec input.Record) (*Trace, error) {
 	d.rec, d.key, d.msgs, d.shape, d.markAt, d.markWhat, d.sawAnthro = rec, "", nil, "", markPlace{}, "", false
 	d.pendingAction = ""
+	d.mini, d.openCalls = false, nil
 	// A new arena for every record, as the strings of the last trace point into the old one,
 	// unless they are known to be dead.
-	if d.reuse && cap(d.scratch.arena) >= len(rec.Data) {
-		d.scratch.arena = d.scratch.arena[:0]
-	} else {
-		d.scratch.arena = make([]byte, 0, len(rec.Data))
-	}
+	d.scratch.newArena(len(rec.Data), d.reuse)
 	if len(d.intern) > 1024 {
 		d.intern = nil // do not keep a huge table for the records to come
 	}
@@ -198,6 +231,7 @@ func (d *decoder) decode(rec input.Record) (*Trace, error) {
 	if err := d.pickList(jr); err != nil {
 		return nil, err
 	}
+	d.mini = isMiniSWE(jr.TrajectoryFormat)
 	id, err := d.traceID(jr, sameLine)
 	if err != nil {
 		return nil, err
@@ -234,7 +268,7 @@ func (d *decoder) decode(rec input.Record) (*Trace, error) {
 			return nil, err
 		}
 	}
-	if t.Usage, err = d.usage(jr); err != nil {
+	if t.Usage, t.PerCall, err = d.usage(jr); err != nil {
 		return nil, err
 	}
 	t.Task, t.Trial, t.HasTrial = taskTrial(jr)
@@ -351,7 +385,8 @@ func (d *decoder) pickList(jr *jsonRecord) error {
 	if len(keys) > 0 {
 		found = input.Cut(strings.Join(keys, ", "))
 	}
-	return d.rec.ErrorAt(0, `expected a message list under "messages", "trajectory", "traj" or "history"; found keys: %s`, found)
+	return d.rec.ErrorAt(0, `expected a message list under "messages", "trajectory", "traj" or "history"; found keys: %s`, found).
+		LooksLikeOther(d.rec.Data, input.KindTraces)
 }
 
 func allHaveRoles(l []jsonMessage) bool {
@@ -364,13 +399,14 @@ func allHaveRoles(l []jsonMessage) bool {
 }
 
 // traceID is trace_id, else id, else task_id (with "#trial" when trial is given), else
-// <file>:<line>, or <file>:<line>:<col> for a record that starts on the same line as the one
-// before it. Numbers are kept as written; null or "" counts as absent.
+// instance_id (mini-swe-agent), else the instance a mini-swe-agent trajectory's file is named
+// for, else <file>:<line>, or <file>:<line>:<col> for a record that starts on the same line as
+// the one before it. Numbers are kept as written; null or "" counts as absent.
 func (d *decoder) traceID(jr *jsonRecord, sameLine bool) (string, error) {
 	for _, f := range [...]struct {
 		key string
 		raw rawRef
-	}{{"trace_id", jr.TraceID}, {"id", jr.ID}, {"task_id", jr.TaskID}} {
+	}{{"trace_id", jr.TraceID}, {"id", jr.ID}, {"task_id", jr.TaskID}, {"instance_id", jr.InstanceID}} {
 		id, ok, problem := idValue(f.raw)
 		if problem != "" {
 			return "", d.fieldErr(jsonscan.PathOf(f.key), problem)
@@ -389,6 +425,11 @@ func (d *decoder) traceID(jr *jsonRecord, sameLine bool) (string, error) {
 		}
 		return id, nil
 	}
+	if d.mini {
+		if id := miniInstance(d.rec.File); id != "" {
+			return id, nil // mini-swe-agent saves <instance_id>.traj.json
+		}
+	}
 	id := d.rec.File + ":" + strconv.Itoa(d.rec.Line)
 	if sameLine {
 		id += ":" + strconv.Itoa(d.rec.Col)
@@ -399,29 +440,41 @@ func (d *decoder) traceID(jr *jsonRecord, sameLine bool) (string, error) {
 // metaOutcomeSources name the outcome members under metadata, by OutcomeKeys.
 var metaOutcomeSources = [...]string{"metadata.reward", "metadata.score", "metadata.success", "metadata.passed", "metadata.resolved"}
 
-// outcome reads the record's own outcome (SPEC §15): the first of OutcomeKeys present at the
-// top level, else under metadata. tau-bench's reward is the first of them. A value that is
-// neither a boolean nor a finite number is an error at that value.
+// outcome reads the record's own outcome (SPEC §15), the first that applies: tau-bench's
+// top-level reward; tau2-bench's reward_info.reward; the first other of OutcomeKeys at the top
+// level; the first of them under metadata. A value that is neither a boolean nor a finite
+// number is an error at that value.
 func (d *decoder) outcome(jr *jsonRecord) (Outcome, error) {
-	for _, m := range [...]struct {
-		prefix string
-		raws   *[len(OutcomeKeys)]rawRef
-	}{{"", &jr.Outcome}, {"metadata", &jr.MetaOutcome}} {
-		for i, raw := range m.raws {
-			if raw == nil {
-				continue
-			}
-			path, source := jsonscan.PathOf(OutcomeKeys[i]), OutcomeKeys[i]
-			if m.prefix != "" {
-				path, source = jsonscan.PathOf(m.prefix, OutcomeKeys[i]), metaOutcomeSources[i]
-			}
-			o, ok, problem := ParseOutcome(raw, source)
-			if problem != "" {
-				return Outcome{}, d.fieldErr(path, problem)
-			}
-			if ok {
-				return o, nil
-			}
+	if o, err := d.memberOutcome(&jr.Outcome, "", 0, 1); err != nil || o.Known {
+		return o, err
+	}
+	if o, err := d.rewardInfoOutcome(jr); err != nil || o.Known {
+		return o, err
+	}
+	if o, err := d.memberOutcome(&jr.Outcome, "", 1, len(OutcomeKeys)); err != nil || o.Known {
+		return o, err
+	}
+	return d.memberOutcome(&jr.MetaOutcome, "metadata", 0, len(OutcomeKeys))
+}
+
+// memberOutcome reads the first present of OutcomeKeys[from:to] in raws, the members of the
+// record (prefix "") or of its metadata object.
+func (d *decoder) memberOutcome(raws *[len(OutcomeKeys)]rawRef, prefix string, from, to int) (Outcome, error) {
+	for i := from; i < to; i++ {
+		raw := raws[i]
+		if raw == nil {
+			continue
+		}
+		path, source := jsonscan.PathOf(OutcomeKeys[i]), OutcomeKeys[i]
+		if prefix != "" {
+			path, source = jsonscan.PathOf(prefix, OutcomeKeys[i]), metaOutcomeSources[i]
+		}
+		o, ok, problem := ParseOutcome(raw, source)
+		if problem != "" {
+			return Outcome{}, d.fieldErr(path, problem)
+		}
+		if ok {
+			return o, nil
 		}
 	}
 	return Outcome{}, nil
@@ -517,7 +570,7 @@ func (d *decoder) detect(jr *jsonRecord) (calls, results int, err error) {
 	d.sawAnthro = jr.Usage.anthropic() || jr.TokenUsage.anthropic()
 	for i := range d.msgs {
 		m := &d.msgs[i]
-		d.sawAnthro = d.sawAnthro || m.Usage.anthropic() || m.TokenUsage.anthropic()
+		d.sawAnthro = d.sawAnthro || m.r().Usage.anthropic() || m.r().TokenUsage.anthropic()
 		if m.HasToolResults && d.shape != ShapeRS1 {
 			if err := d.mark(ShapeRS1, `an RS-1 "tool_results" list`, markPlace{msg: i}); err != nil {
 				return 0, 0, err
@@ -535,11 +588,16 @@ func (d *decoder) detect(jr *jsonRecord) (calls, results int, err error) {
 					return 0, 0, err
 				}
 			}
+			if isFlatCall(c) && d.shape != ShapeOpenAI {
+				if err := d.mark(ShapeOpenAI, `a flat tool call ("name", "arguments")`, markPlace{i, j, "tool_calls"}); err != nil {
+					return 0, 0, err
+				}
+			}
 		}
 		for _, f := range [...]struct {
 			present bool
 			key     string
-		}{{m.ToolCallID != nil, "tool_call_id"}, {m.HasToolCallIDs, "tool_call_ids"}, {m.FunctionCall != nil, "function_call"}} {
+		}{{m.ToolCallID != nil, "tool_call_id"}, {m.r().HasToolCallIDs, "tool_call_ids"}, {m.r().FunctionCall != nil, "function_call"}} {
 			if f.present && d.shape != ShapeOpenAI {
 				if err := d.mark(ShapeOpenAI, `an OpenAI "`+f.key+`"`, markPlace{msg: i}); err != nil {
 					return 0, 0, err
@@ -547,8 +605,8 @@ func (d *decoder) detect(jr *jsonRecord) (calls, results int, err error) {
 			}
 		}
 		calls += len(m.ToolCalls)
-		results += len(m.ToolResults) + len(m.ToolCallIDs) + 1
-		if m.FunctionCall != nil {
+		results += len(m.ToolResults) + len(m.r().ToolCallIDs) + 1
+		if m.r().FunctionCall != nil {
 			calls++
 		}
 		if m.hasBlocks {
@@ -617,13 +675,16 @@ func (d *decoder) message(i int, b *builder, out *Message) error {
 
 	// RS-1 and OpenAI tool calls
 	for j := range m.ToolCalls {
+		if m.ToolCalls[j].ByUser {
+			continue // tau2-bench: the simulated user's own tool, not the agent's (tau2.go)
+		}
 		c, err := d.call(&m.ToolCalls[j], i, j)
 		if err != nil {
 			return err
 		}
 		b.calls = append(b.calls, c)
 	}
-	if f := m.FunctionCall; f != nil { // legacy OpenAI: no id
+	if f := m.r().FunctionCall; f != nil { // legacy OpenAI: no id
 		name, ok := d.scratch.str(f.Name)
 		if !ok || name == "" {
 			return d.errAt(jsonscan.PathOf(d.key, i, "function_call"), `has no tool name: expected "name" to be a non-empty string`)
@@ -643,7 +704,10 @@ func (d *decoder) message(i int, b *builder, out *Message) error {
 			b.results = append(b.results, r)
 		}
 	case ShapeOpenAI:
-		if m.Role == "tool" || m.Role == "function" || m.ToolCallID != nil || m.HasToolCallIDs {
+		if m.r().ByUser {
+			break // the result of a call of the simulated user's (tau2.go)
+		}
+		if m.Role == "tool" || m.Role == "function" || m.ToolCallID != nil || m.r().HasToolCallIDs {
 			if err := d.openAIResults(b, m, i, out.Content); err != nil {
 				return err
 			}
@@ -670,13 +734,19 @@ func (d *decoder) call(c *jsonCall, i, j int) (Call, error) {
 		nameRaw, idRaw, argsRaw, nameKey = c.ToolName, c.CallID, c.Arguments, "tool_name"
 	case c.HasFunction:
 		nameRaw, idRaw, argsRaw, nameKey = c.Function.Name, c.ID, c.Function.Arguments, "function.name"
+	case c.Name != nil:
+		nameRaw, idRaw, argsRaw, nameKey = c.Name, c.ID, c.Arguments, "name"
 	default:
-		return out, d.errAt(jsonscan.PathOf(d.key, i, "tool_calls", j), `has no tool name: expected "tool_name" (RS-1) or "function": {"name": ...} (OpenAI)`)
+		return out, d.errAt(jsonscan.PathOf(d.key, i, "tool_calls", j), `has no tool name: expected "tool_name" (RS-1), "function": {"name": ...} (OpenAI) or "name"`)
 	}
 	if !nameRaw.null() && jsonscan.KindOfValue(nameRaw) != jsonscan.KindString {
 		p := jsonscan.PathOf(d.key, i, "tool_calls", j, "tool_name")
-		if c.ToolName == nil {
+		switch {
+		case c.ToolName != nil:
+		case c.HasFunction:
 			p = jsonscan.PathOf(d.key, i, "tool_calls", j, "function", "name")
+		default:
+			p = jsonscan.PathOf(d.key, i, "tool_calls", j, "name")
 		}
 		return out, d.kindErr(p, "a string", nameRaw)
 	}
@@ -738,11 +808,21 @@ func (d *decoder) rs1Result(r *jsonResult, i, j int) (Result, error) {
 // openAIResults adds the results of an OpenAI tool message: one per id it answers.
 func (d *decoder) openAIResults(b *builder, m *jsonMessage, i int, content string) error {
 	r := Result{Content: content, Success: true}
-	if e, failed := openAIFailure(content); failed {
-		r.Success, r.Error = false, e
+	flagged, failed, err := d.errorFlag(m, i, content)
+	switch {
+	case err != nil:
+		return err
+	case flagged:
+		if failed {
+			r.Success, r.Error = false, content
+		}
+	default:
+		if e, failed := openAIFailure(content); failed {
+			r.Success, r.Error = false, e
+		}
 	}
-	if len(m.ToolCallIDs) > 0 {
-		for j, raw := range m.ToolCallIDs {
+	if len(m.r().ToolCallIDs) > 0 {
+		for j, raw := range m.r().ToolCallIDs {
 			id, has, problem := d.id(raw)
 			if problem != "" {
 				return d.fieldErr(jsonscan.PathOf(d.key, i, "tool_call_ids", j), problem)
@@ -752,9 +832,13 @@ func (d *decoder) openAIResults(b *builder, m *jsonMessage, i int, content strin
 		}
 		return nil
 	}
-	id, has, problem := d.id(m.ToolCallID)
+	idRaw, idKey := m.ToolCallID, "tool_call_id"
+	if idRaw == nil && m.Role == "tool" {
+		idRaw, idKey = m.r().ID, "id" // tau2-bench names the call a tool message answers "id"
+	}
+	id, has, problem := d.id(idRaw)
 	if problem != "" {
-		return d.fieldErr(jsonscan.PathOf(d.key, i, "tool_call_id"), problem)
+		return d.fieldErr(jsonscan.PathOf(d.key, i, idKey), problem)
 	}
 	r.CallID, r.HasID = id, has
 	b.results = append(b.results, r)
@@ -882,9 +966,11 @@ func (d *decoder) blocks(b *builder, blocks []jsonBlock, i int) (string, error) 
 }
 
 // usage is the record-level usage when there is one (token_usage, else usage), else the sum
-// of the messages' usage. Every usage object is checked, used or not.
-func (d *decoder) usage(jr *jsonRecord) (Usage, error) {
+// of the messages' usage (and what the messages' calls were). Every usage object is checked,
+// used or not.
+func (d *decoder) usage(jr *jsonRecord) (Usage, CallUsage, error) {
 	var total Usage
+	var calls CallUsage
 	var fromRecord bool
 	for _, f := range [...]struct {
 		key string
@@ -892,7 +978,7 @@ func (d *decoder) usage(jr *jsonRecord) (Usage, error) {
 	}{{"token_usage", jr.TokenUsage}, {"usage", jr.Usage}} {
 		u, err := d.readUsage(f.u, jsonscan.PathOf(f.key))
 		if err != nil {
-			return total, err
+			return total, calls, err
 		}
 		if u.Recorded && !fromRecord {
 			total, fromRecord = u, true
@@ -901,25 +987,28 @@ func (d *decoder) usage(jr *jsonRecord) (Usage, error) {
 	for i := range d.msgs {
 		m := &d.msgs[i]
 		for _, f := range [...]struct {
-			key string
+			key []any // the path under the message
 			u   *jsonUsage
-		}{{"usage", m.Usage}, {"token_usage", m.TokenUsage}} {
+		}{{[]any{"usage"}, m.r().Usage}, {[]any{"token_usage"}, m.r().TokenUsage}, {[]any{"extra", "response", "usage"}, m.r().ExtraUsage}} {
 			if f.u == nil {
 				continue
 			}
-			u, err := d.readUsage(f.u, jsonscan.PathOf(d.key, i, f.key))
+			u, err := d.readUsage(f.u, append(jsonscan.PathOf(d.key, i), jsonscan.PathOf(f.key...)...))
 			if err != nil {
-				return total, err
+				return total, calls, err
 			}
-			if !fromRecord {
+			// A user message's usage is the simulated user's (tau2-bench), not the agent's.
+			if !fromRecord && m.Role != "user" {
 				total.Prompt = satAdd(total.Prompt, u.Prompt)
 				total.Completion = satAdd(total.Completion, u.Completion)
 				total.Total = satAdd(total.Total, u.Total)
 				total.Recorded = true
+				calls.Calls++
+				calls.MaxPrompt = max(calls.MaxPrompt, u.Prompt)
 			}
 		}
 	}
-	return total, nil
+	return total, calls, nil
 }
 
 // readUsage reads one usage object in OpenAI/RS-1 terms (prompt_tokens, completion_tokens,

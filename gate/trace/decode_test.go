@@ -399,7 +399,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"block text number", `{"messages": [{"role": "user", "content": [{"type": "text", "text": 1}]}]}`, `1}`, `field "messages[0].content[0].text": expected a string, found a number`},
 		{"tool_calls object", `{"messages": [{"role": "assistant", "tool_calls": {"id": "1"}}]}`, `{"id"`, `field "messages[0].tool_calls": expected an array, found an object`},
 		{"tool call not object", `{"messages": [{"role": "assistant", "tool_calls": ["search"]}]}`, `"search"`, `field "messages[0].tool_calls[0]": expected an object, found a string`},
-		{"tool call without name", `{"messages": [{"role": "assistant", "tool_calls": [{"id": "1", "arguments": "{}"}]}]}`, `{"id"`, `messages[0].tool_calls[0] has no tool name: expected "tool_name" (RS-1) or "function": {"name": ...} (OpenAI)`},
+		{"tool call without name", `{"messages": [{"role": "assistant", "tool_calls": [{"id": "1", "arguments": "{}"}]}]}`, `{"id"`, `messages[0].tool_calls[0] has no tool name: expected "tool_name" (RS-1), "function": {"name": ...} (OpenAI) or "name"`},
 		{"openai empty name", `{"messages": [{"role": "assistant", "tool_calls": [{"id": "1", "function": {"arguments": "{}"}}]}]}`, `{"id"`, `messages[0].tool_calls[0] has no tool name: "function.name" is missing or empty`},
 		{"openai name number", `{"messages": [{"role": "assistant", "tool_calls": [{"id": "1", "function": {"name": 7}}]}]}`, `7}`, `field "messages[0].tool_calls[0].function.name": expected a string, found a number`},
 		{"rs1 empty name", `{"messages": [{"role": "assistant", "tool_calls": [{"tool_name": "", "call_id": "c"}], "tool_results": []}]}`, `{"tool_name"`, `messages[0].tool_calls[0] has no tool name: "tool_name" is missing or empty`},

@@ -26,6 +26,8 @@ const (
 	FormatInspectJSON
 	// FormatInspectEval is an Inspect AI .eval log (a zip archive), read by EachInspect.
 	FormatInspectEval
+	// FormatTau2 is a tau2-bench results file, read by EachTau2.
+	FormatTau2
 )
 
 // Limits on the formats read whole rather than streamed: they bound the memory that one
@@ -45,8 +47,11 @@ const (
 var maxDocument int64 = 256 << 20
 
 // Sniff tells the format of the trace file at path from its first bytes: a zip archive is an
-// Inspect .eval log; a JSON object whose top-level keys include "resourceSpans" is OTLP, one
-// with "eval" beside "samples", "version" or "status" an Inspect log; anything else is
+// Inspect .eval log; a JSON object whose top-level keys include "resourceSpans" (or
+// "resourceLogs") is OTLP, one
+// with "eval" beside "samples", "version" or "status" an Inspect log, one with "simulations",
+// or "info" (starting with tau2's git_commit, or followed by "tasks") before any message list,
+// a tau2-bench results file; anything else is
 // records, as is a file whose first sniffBytes do not tell. A gzip file is looked at through
 // its decompression (input.Open does that). It reads little and allocates little: the gate
 // asks it of every file.
@@ -87,7 +92,7 @@ func sniff(head []byte) Format {
 	if i >= len(head) || head[i] != '{' {
 		return FormatRecords
 	}
-	var hasEval, hasInspectKey bool
+	var hasEval, hasInspectKey, hasInfo, hasTasks, hasList bool
 	for i++; ; {
 		// The end of the object, of the head, or bad JSON: records, whose reader says what
 		// is wrong.
@@ -96,15 +101,34 @@ func sniff(head []byte) Format {
 			return FormatRecords
 		}
 		switch string(key) {
-		case `"resourceSpans"`:
+		case `"resourceSpans"`, `"resourceLogs"`:
 			return FormatOTLP
 		case `"eval"`:
 			hasEval = true
 		case `"samples"`, `"version"`, `"status"`:
 			hasInspectKey = true
+		case `"simulations"`:
+			if !hasList {
+				return FormatTau2
+			}
+		case `"info"`:
+			hasInfo = true
+			// tau2's Info starts with its git_commit, and may be longer than the head
+			if v < len(head) && head[v] == '{' && !hasList {
+				if k, _, err := jsonscan.Key(head, v+1); err == nil && string(k) == `"git_commit"` {
+					return FormatTau2
+				}
+			}
+		case `"tasks"`:
+			hasTasks = true
+		case `"messages"`, `"trajectory"`, `"traj"`, `"history"`:
+			hasList = true
 		}
 		if hasEval && hasInspectKey {
 			return FormatInspectJSON
+		}
+		if hasInfo && hasTasks && !hasList {
+			return FormatTau2 // tau2 writes info and tasks first, and tasks may be long
 		}
 		end, err := jsonscan.Skip(head, v)
 		if err != nil {
@@ -117,18 +141,33 @@ func sniff(head []byte) Format {
 	}
 }
 
+// Options are the settings that change how trace files are read.
+type Options struct {
+	// OutcomeScorer names the Inspect scorer whose score is a sample's outcome (SPEC §15,
+	// setting outcome-scorer); empty means the first scorer of each sample.
+	OutcomeScorer string
+}
+
 // EachFile streams the traces of the file at path to fn, whatever its format (Sniff): trace
-// records, OTLP spans or an Inspect log. Problems with the input are *input.Error values.
+// records, OTLP spans, an Inspect log or a tau2-bench results file. Problems with the input
+// are *input.Error values.
 func EachFile(ctx context.Context, path string, fn func(*Trace) error) error {
+	return EachFileWith(ctx, path, Options{}, fn)
+}
+
+// EachFileWith is EachFile with options.
+func EachFileWith(ctx context.Context, path string, o Options, fn func(*Trace) error) error {
 	format, err := Sniff(path)
 	if err != nil {
 		return err
 	}
 	switch format {
 	case FormatOTLP:
-		return EachOTLP(ctx, path, fn)
+		return EachOTLP(ctx, path, o, fn)
 	case FormatInspectJSON, FormatInspectEval:
-		return EachInspect(ctx, path, fn)
+		return EachInspect(ctx, path, o, fn)
+	case FormatTau2:
+		return EachTau2(ctx, path, fn)
 	}
 	return Each(path, fn)
 }
@@ -141,11 +180,21 @@ func readDocument(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := readBounded(f, maxDocument) // decompressed, without a BOM: input.Open sees to both
+	data, err := readBounded(f, maxDocument) // decompressed, bounded, without a BOM: input.Open sees to all three
 	if err != nil {
-		return nil, &input.Error{File: path, Msg: err.Error()}
+		return nil, docError(path, err)
 	}
 	return data, nil
+}
+
+// docError is the *input.Error for a document (or archive member) that could not be read:
+// an input over its limit as the input.LimitedReader said it, anything else named here.
+func docError(name string, err error) *input.Error {
+	var e *input.Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return &input.Error{File: name, Msg: err.Error()}
 }
 
 // errTooLarge says a document passed maxDocument.
@@ -169,6 +218,22 @@ func readBounded(r io.Reader, limit int64) ([]byte, error) {
 type doc struct {
 	rec input.Record // the document as a record starting at line 1 (for ErrorAt)
 	dec *json.Decoder
+	// seen is the position of byte seenAt, where pos last stopped
+	seen   jsonscan.Pos
+	seenAt int
+}
+
+// pos is the position of byte offset off. Records are met in order, so it counts on from
+// where it last stopped: finding the line of every record costs one pass over the document,
+// not one from its start per record.
+func (d *doc) pos(off int) jsonscan.Pos {
+	off = min(max(off, 0), len(d.rec.Data))
+	if off < d.seenAt || d.seenAt == 0 {
+		d.seen, d.seenAt = jsonscan.Start, 0
+	}
+	d.seen.Advance(d.rec.Data[d.seenAt:off])
+	d.seenAt = off
+	return d.seen
 }
 
 func newDoc(file string, data []byte) *doc {

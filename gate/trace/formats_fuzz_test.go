@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/agentgate/agentgate/gate/input"
@@ -36,6 +38,10 @@ func FuzzOTLP(f *testing.F) {
 		seedFile(f, name)
 	}
 	f.Add([]byte(`{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"t","attributes":[{"key":"gen_ai.input.messages","value":{"stringValue":"[{\"role\":\"user\",\"parts\":[{\"type\":\"tool_call\"}]}]"}}]}]}]}]}`))
+	// evaluation results (small seeds: the fuzzer minimizes what it finds, which takes long on
+	// large ones)
+	f.Add([]byte(`{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"t","spanId":"s","events":[{"name":"gen_ai.evaluation.result","attributes":[{"key":"gen_ai.evaluation.name","value":{"stringValue":"c"}},{"key":"gen_ai.evaluation.score.value","value":{"doubleValue":0.5}}]}]}]}]}]}
+{"resourceLogs":[{"scopeLogs":[{"logRecords":[{"traceId":"t","eventName":"gen_ai.evaluation.result","attributes":[{"key":"gen_ai.evaluation.score.label","value":{"stringValue":"pass"}}]}]}]}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		traces, err := ReadOTLP("f.json", data)
 		checkFormatError(t, err, "f.json")
@@ -50,9 +56,10 @@ func FuzzOTLP(f *testing.F) {
 // FuzzInspectJSON feeds arbitrary bytes to the reader of Inspect logs written as JSON.
 func FuzzInspectJSON(f *testing.F) {
 	seedFile(f, "inspect-tools.json")
+	f.Add([]byte(`{"version":2,"eval":{},"samples":[{"id":1,"epoch":1,"messages":[],"scores":{"a":{"value":{"x":1}},"b":{"value":"P"}}},{"id":1,"epoch":2,"messages":[],"scores":{"a":{"value":"1e3"}}}]}`))
 	f.Add([]byte(`{"version":2,"eval":{},"samples":[{"id":1,"epoch":1,"messages":[{"role":"tool","content":[{"type":"text","text":"attachment://a"}]}],"attachments":{"a":"x"}}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		err := eachInspectJSON(context.Background(), "f.json", data, func(tr *Trace) error {
+		err := eachInspectJSON(context.Background(), "f.json", data, Options{}, func(tr *Trace) error {
 			if tr.ID == "" || tr.Task == "" {
 				t.Fatalf("trace %+v", tr)
 			}
@@ -66,12 +73,65 @@ func FuzzInspectJSON(f *testing.F) {
 func FuzzInspectEval(f *testing.F) {
 	seedFile(f, "inspect-tools.eval")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		err := eachEval(context.Background(), "f.eval", bytes.NewReader(data), int64(len(data)), func(tr *Trace) error {
+		err := eachEval(context.Background(), "f.eval", bytes.NewReader(data), int64(len(data)), Options{}, func(tr *Trace) error {
 			if tr.ID == "" {
 				t.Fatalf("trace %+v", tr)
 			}
 			return nil
 		})
 		checkFormatError(t, err, "f.eval")
+	})
+}
+
+// FuzzTau2 feeds arbitrary bytes to the reader of tau2-bench results files: it must return
+// traces with ids and known or absent outcomes of finite value, or an *input.Error, and never
+// panic.
+func FuzzTau2(f *testing.F) {
+	f.Add([]byte(`{"timestamp": "t", "info": {}, "tasks": [], "simulation_index": [{"id": "s"}]}`))
+	f.Add([]byte(`{"simulations": [{"id": "s", "task_id": "t", "trial": 0, "reward_info": {"reward": 0.5}, "messages": [{"role": "assistant", "tool_calls": [{"id": "c", "name": "n", "arguments": {}, "requestor": "user"}]}, {"role": "tool", "id": "c", "content": "x", "error": true}]}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		err := eachTau2(context.Background(), "f.json", data, func(tr *Trace) error {
+			if tr.ID == "" || tr.Line < 1 || (tr.Outcome.Known && (math.IsNaN(tr.Outcome.Value) || math.IsInf(tr.Outcome.Value, 0))) ||
+				(!tr.Outcome.Known && tr.Outcome != Outcome{}) {
+				t.Fatalf("trace %+v", tr)
+			}
+			return nil
+		})
+		checkFormatError(t, err, "f.json")
+	})
+}
+
+// FuzzMiniSWE feeds arbitrary records to the decoder with mini-swe-agent trajectories as
+// seeds: every text action it finds is a bash call answered at most once.
+func FuzzMiniSWE(f *testing.F) {
+	// small seeds of the three kinds of trajectories of testdata/formats/minisweagent
+	f.Add([]byte("{\"trajectory_format\": \"mini-swe-agent-1\", \"instance_id\": \"a__b-1\", \"messages\": [{\"role\": \"assistant\", \"content\": \"T\\n```bash\\nls\\n```\", \"extra\": {\"response\": {\"usage\": {\"prompt_tokens\": 3, \"completion_tokens\": 1}}}}, {\"role\": \"user\", \"content\": \"<returncode>2</returncode>\\n<output>\\nx</output>\"}]}"))
+	f.Add([]byte("{\"trajectory_format\": \"mini-swe-agent-1.1\", \"messages\": [{\"role\": \"assistant\", \"content\": \"```mswea_bash_command\\necho x\\n```\", \"tool_calls\": null, \"extra\": {\"actions\": [{\"command\": \"echo x\"}]}}, {\"role\": \"exit\", \"content\": \"diff\"}]}"))
+	f.Add([]byte(`{"trajectory_format": "mini-swe-agent-1.1", "messages": [{"role": "assistant", "content": "", "tool_calls": [{"id": "t1", "type": "function", "function": {"name": "bash", "arguments": "{\"command\": \"ls\"}"}}]}, {"role": "tool", "tool_call_id": "t1", "content": "<returncode>1</returncode>"}, {"role": "assistant", "tool_calls": [{"id": "t2", "function": {"name": "bash", "arguments": "{}"}}]}, {"role": "exit", "content": ""}]}`))
+	f.Add([]byte("{\"trajectory_format\": \"mini-swe-agent-1\", \"messages\": [{\"role\": \"assistant\", \"content\": \"```bash\\nls\\n```\"}, {\"role\": \"exit\", \"content\": \"<exception>x</exception>\"}]}"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tr, err := Decode(input.Record{File: "i.traj.json", Line: 1, Col: 1, Data: data})
+		checkFormatError(t, err, "i.traj.json")
+		if err != nil {
+			return
+		}
+		answered := map[string]int{}
+		for _, m := range tr.Messages {
+			for _, r := range m.Results {
+				if strings.HasPrefix(r.CallID, "action-") {
+					answered[r.CallID]++
+				}
+			}
+			for _, c := range m.Calls {
+				if c.Tool == "" || (strings.HasPrefix(c.ID, "action-") && !c.ArgsValid) {
+					t.Fatalf("call %+v", c)
+				}
+			}
+		}
+		for id, n := range answered {
+			if n > 1 {
+				t.Fatalf("%s answered %d times", id, n)
+			}
+		}
 	})
 }

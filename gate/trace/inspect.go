@@ -7,13 +7,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/agentgate/agentgate/gate/input"
+	"github.com/agentgate/agentgate/internal/jsonscan"
 )
 
 // Inspect AI eval logs (SPEC §12): a .json log holds the whole log with its samples[]; a
@@ -66,8 +69,9 @@ type inspectModelUsage struct {
 }
 
 // EachInspect streams the traces of an Inspect log at path (.json or .eval, told by content)
-// to fn, one per sample and epoch, in the log's order.
-func EachInspect(ctx context.Context, path string, fn func(*Trace) error) error {
+// to fn, one per sample and epoch, in the log's order; o.OutcomeScorer picks the score that
+// is each sample's outcome.
+func EachInspect(ctx context.Context, path string, o Options, fn func(*Trace) error) error {
 	kind, err := input.KindOf(path)
 	if err != nil {
 		return err
@@ -82,17 +86,17 @@ func EachInspect(ctx context.Context, path string, fn func(*Trace) error) error 
 		if err != nil {
 			return &input.Error{File: path, Msg: fmt.Sprintf("cannot read: %v", err)}
 		}
-		return eachEval(ctx, path, f, st.Size(), fn)
+		return eachEval(ctx, path, f, st.Size(), o, fn)
 	}
 	data, err := readDocument(path)
 	if err != nil {
 		return err
 	}
-	return eachInspectJSON(ctx, path, data, fn)
+	return eachInspectJSON(ctx, path, data, o, fn)
 }
 
 // eachInspectJSON reads a whole log written as JSON: its samples, each decoded in turn.
-func eachInspectJSON(ctx context.Context, path string, data []byte, fn func(*Trace) error) error {
+func eachInspectJSON(ctx context.Context, path string, data []byte, o Options, fn func(*Trace) error) error {
 	if err := checkDoc(path, data); err != nil {
 		return err
 	}
@@ -110,12 +114,17 @@ func eachInspectJSON(ctx context.Context, path string, data []byte, fn func(*Tra
 			if err := d.value(&s); err != nil {
 				return err
 			}
-			e := d.errAt(at, "")
-			t, err := s.trace(path, e.Line, func(format string, args ...any) error {
+			t, err := s.trace(path, d.pos(at).Line, func(format string, args ...any) error {
 				return d.errAt(at, "samples[%d]: %s", i, fmt.Sprintf(format, args...))
 			})
 			if err != nil {
 				return err
+			}
+			sample := data[at:d.dec.InputOffset()]
+			var off int
+			var problem string
+			if t.Outcome, off, problem = inspectOutcome(sample, o.OutcomeScorer); problem != "" {
+				return d.errAt(at+off, "samples[%d].%s", i, problem)
 			}
 			n++
 			return fn(t)
@@ -179,7 +188,7 @@ type errReader struct{ err error }
 func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 
 // eachEval reads a .eval archive: its samples/*.json members in archive order.
-func eachEval(ctx context.Context, path string, f io.ReaderAt, size int64, fn func(*Trace) error) error {
+func eachEval(ctx context.Context, path string, f io.ReaderAt, size int64, o Options, fn func(*Trace) error) error {
 	zr, err := zip.NewReader(f, size)
 	if err != nil {
 		return &input.Error{File: path, Msg: fmt.Sprintf("not a readable .eval (zip) archive: %v", err)}
@@ -189,6 +198,9 @@ func eachEval(ctx context.Context, path string, f io.ReaderAt, size int64, fn fu
 		return &input.Error{File: path, Msg: fmt.Sprintf("the .eval archive lists %d members, more than %d", len(zr.File), maxEvalMembers)}
 	}
 	n := 0
+	// the members read count toward the archive's limit, as one input; the ratio check holds
+	// what they expand to against the archive's size
+	limited := &input.LimitedReader{Name: path, Packed: func() int64 { return size }}
 	for _, zf := range zr.File {
 		if !strings.HasPrefix(zf.Name, "samples/") || !strings.HasSuffix(zf.Name, ".json") {
 			continue
@@ -197,9 +209,9 @@ func eachEval(ctx context.Context, path string, f io.ReaderAt, size int64, fn fu
 			return err
 		}
 		member := path + "[" + zf.Name + "]"
-		data, err := readMember(zf)
+		data, err := readMember(zf, limited)
 		if err != nil {
-			return &input.Error{File: member, Msg: err.Error()}
+			return docError(member, err)
 		}
 		if err := checkDoc(member, data); err != nil {
 			return err
@@ -218,6 +230,11 @@ func eachEval(ctx context.Context, path string, f io.ReaderAt, size int64, fn fu
 		if err != nil {
 			return err
 		}
+		var off int
+		var problem string
+		if t.Outcome, off, problem = inspectOutcome(data, o.OutcomeScorer); problem != "" {
+			return d.errAt(off, "%s", problem)
+		}
 		n++
 		if err := fn(t); err != nil {
 			return err
@@ -229,9 +246,10 @@ func eachEval(ctx context.Context, path string, f io.ReaderAt, size int64, fn fu
 	return nil
 }
 
-// readMember reads one zip member, at most maxDocument bytes after decompression whatever
-// its header claims: a zip bomb is an error, not memory growth.
-func readMember(zf *zip.File) ([]byte, error) {
+// readMember reads one zip member through limited (the archive's input.LimitedReader), at most
+// maxDocument bytes after decompression whatever its header claims: a zip bomb is an error,
+// not memory growth.
+func readMember(zf *zip.File, limited *input.LimitedReader) ([]byte, error) {
 	if zf.UncompressedSize64 > uint64(maxDocument) {
 		return nil, errTooLarge()
 	}
@@ -243,7 +261,8 @@ func readMember(zf *zip.File) ([]byte, error) {
 		return nil, fmt.Errorf("cannot open the member: %v", err)
 	}
 	defer rc.Close()
-	return readBounded(rc, maxDocument)
+	limited.R = rc
+	return readBounded(limited, maxDocument)
 }
 
 // trace turns a sample into a Trace; fail makes an error at the sample.
@@ -456,4 +475,95 @@ func (s *inspectSample) resolveAll(v any) (any, error) {
 		}
 	}
 	return v, nil
+}
+
+// inspectOutcome reads a sample's outcome (SPEC §15) from its scores, in sample, the sample's
+// JSON text: the score of the scorer named scorer, else of the first scorer in the file's
+// order. Its value reads as Inspect's value_to_float reads it: "C" (correct) and "I"
+// (incorrect) are a success and a failure, as are true and false, "yes" and "no", "true" and
+// "false" (any case), and "N" (no answer) a failure; "P" (partial) is 0.5; a number, or a
+// string of one, is that number. A sample without scores has no outcome, as has one whose
+// first scorer gives a list or an object when no scorer is named. Any other value is a
+// problem, at offset at of sample.
+func inspectOutcome(sample []byte, scorer string) (o Outcome, at int, problem string) {
+	scores := -1
+	if _, err := jsonscan.EachMember(sample, 0, func(key []byte, start, _ int) error {
+		if jsonscan.KeyIs(key, "scores") {
+			scores = start
+		}
+		return nil
+	}); err != nil || scores < 0 || sample[scores] != '{' {
+		return Outcome{}, 0, "" // no scores (checkDoc and the decoder have checked the JSON)
+	}
+	var names []string
+	name, score := "", -1
+	_, _ = jsonscan.EachMember(sample, scores, func(key []byte, start, _ int) error {
+		k := jsonscan.Unquote(key, jsonscan.Replace)
+		names = append(names, k)
+		if (scorer == "" && score < 0) || (scorer != "" && k == scorer) {
+			name, score = k, start
+		}
+		return nil
+	})
+	if len(names) == 0 {
+		return Outcome{}, 0, ""
+	}
+	name = input.Cut(name) // the scorer's name is the input's: at most 200 characters of it
+	if score < 0 {
+		return Outcome{}, scores, fmt.Sprintf("scores has no scorer %s (outcome-scorer); it has %s", input.Quote(scorer), input.Cut(strings.Join(names, ", ")))
+	}
+	value := -1
+	if sample[score] == '{' {
+		_, _ = jsonscan.EachMember(sample, score, func(key []byte, start, _ int) error {
+			if jsonscan.KeyIs(key, "value") {
+				value = start
+			}
+			return nil
+		})
+	}
+	if value < 0 {
+		return Outcome{}, score, fmt.Sprintf("scores.%s: a score without a \"value\"", name)
+	}
+	end, _ := jsonscan.Skip(sample, value)
+	raw := sample[value:end]
+	o = Outcome{Known: true, Source: "scores." + name}
+	switch k := jsonscan.KindOfValue(raw); k {
+	case jsonscan.KindTrue, jsonscan.KindFalse:
+		o.IsBool = true
+		if k == jsonscan.KindTrue {
+			o.Value = 1
+		}
+		return o, 0, ""
+	case jsonscan.KindNumber:
+		v, p := outcomeNumber(raw)
+		if p != "" {
+			return Outcome{}, value, fmt.Sprintf("scores.%s.value %s", name, p)
+		}
+		o.Value = v
+		return o, 0, ""
+	case jsonscan.KindString:
+		s, _ := stringValue(raw)
+		switch strings.ToLower(s) {
+		case "c", "yes", "true":
+			o.IsBool, o.Value = true, 1
+			return o, 0, ""
+		case "i", "n", "no", "false":
+			o.IsBool = true
+			return o, 0, ""
+		case "p":
+			o.Value = 0.5
+			return o, 0, ""
+		}
+		if v, err := strconv.ParseFloat(strings.TrimSpace(s), 64); err == nil && !math.IsInf(v, 0) && !math.IsNaN(v) {
+			o.Value = v
+			return o, 0, ""
+		}
+		return Outcome{}, value, fmt.Sprintf(`scores.%s.value: %s is not a score agentgate can read as an outcome (want "C", "I", "P", "N", a number or true/false)`, name, input.Quote(s))
+	case jsonscan.KindArray, jsonscan.KindObject:
+		if scorer == "" {
+			return Outcome{}, 0, "" // several values: only a named scorer is asked for one
+		}
+		return Outcome{}, value, fmt.Sprintf("scores.%s.value: %s", name, jsonscan.Expected(`"C", "I", "P", "N", a number or true/false`, k))
+	}
+	return Outcome{}, 0, "" // null: no value
 }

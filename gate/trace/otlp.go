@@ -81,18 +81,19 @@ type span struct {
 	failed    bool   // status ERROR, error.type or an exception event
 	errText   string // why, where the span says
 	statusMsg string
+	evals     []otlpEvaluation // its gen_ai.evaluation.result events (otlpoutcome.go)
 }
 
 // EachOTLP streams the agent runs of an OTLP/JSON file at path to fn, one per traceId, in the
 // order their first span appears. The file holds one export, or one per line as the
 // collector's file exporter writes them. Problems are *input.Error values naming the file,
 // the line and the span.
-func EachOTLP(ctx context.Context, path string, fn func(*Trace) error) error {
+func EachOTLP(ctx context.Context, path string, o Options, fn func(*Trace) error) error {
 	data, err := readDocument(path)
 	if err != nil {
 		return err
 	}
-	traces, err := ReadOTLP(path, data)
+	traces, err := readOTLP(path, data, o)
 	if err != nil {
 		return err
 	}
@@ -108,13 +109,20 @@ func EachOTLP(ctx context.Context, path string, fn func(*Trace) error) error {
 }
 
 // ReadOTLP reads the agent runs of OTLP/JSON data; file names it in errors and traces.
-func ReadOTLP(file string, data []byte) ([]*Trace, error) {
+func ReadOTLP(file string, data []byte) ([]*Trace, error) { return readOTLP(file, data, Options{}) }
+
+// readOTLP is ReadOTLP with options: o.OutcomeScorer picks the evaluation that is a run's
+// outcome.
+func readOTLP(file string, data []byte, o Options) ([]*Trace, error) {
 	if err := checkDoc(file, data); err != nil {
 		return nil, err
 	}
-	spans, err := readSpans(file, data)
+	spans, logs, err := readSpans(file, data)
 	if err != nil {
 		return nil, err
+	}
+	if len(spans) == 0 && len(logs) > 0 {
+		return nil, &input.Error{File: file, Msg: "the OTLP file holds no spans, only log records: a run's " + evaluationEvent + " log records are read beside its spans, in the same file"}
 	}
 	if len(spans) == 0 {
 		return nil, &input.Error{File: file, Msg: "the OTLP file holds no spans"}
@@ -133,15 +141,53 @@ func ReadOTLP(file string, data []byte) ([]*Trace, error) {
 		if err != nil {
 			return nil, err
 		}
+		if t.Outcome, err = otlpOutcome(file, byTrace[id], logs[id], o.OutcomeScorer); err != nil {
+			return nil, err
+		}
 		out = append(out, t)
 	}
 	return out, nil
 }
 
-// readSpans reads every span of every export in data, in file order.
-func readSpans(file string, data []byte) ([]*span, error) {
+// readSpans reads every span of every export in data, in file order, and the
+// gen_ai.evaluation.result log records of the log exports among them, by traceId.
+func readSpans(file string, data []byte) ([]*span, map[string][]otlpEvaluation, error) {
 	d := newDoc(file, data)
 	var spans []*span
+	logs := map[string][]otlpEvaluation{}
+	nLogs := 0
+	readLog := func(_, at int) error {
+		var raw otlpLogRecord
+		if err := d.value(&raw); err != nil {
+			return err
+		}
+		e := d.errAt(at, "")
+		ev, ok, err := logEvaluation(&raw, nLogs, e.Line, e.Col)
+		nLogs++
+		if err != nil {
+			return &input.Error{File: file, Line: e.Line, Col: e.Col, Msg: err.Error()}
+		}
+		if ok {
+			logs[raw.TraceID] = append(logs[raw.TraceID], ev)
+		}
+		return nil
+	}
+	scopeLogs := func(_, _ int) error {
+		return d.object("a scopeLogs element", func(key string, _ int) error {
+			if key == "logRecords" {
+				return d.array("logRecords", readLog)
+			}
+			return d.skip()
+		})
+	}
+	resourceLogs := func(_, _ int) error {
+		return d.object("a resourceLogs element", func(key string, _ int) error {
+			if key == "scopeLogs" {
+				return d.array(key, scopeLogs)
+			}
+			return d.skip()
+		})
+	}
 	readSpan := func(_, at int) error {
 		var raw otlpSpan
 		if err := d.value(&raw); err != nil {
@@ -172,22 +218,25 @@ func readSpans(file string, data []byte) ([]*span, error) {
 	}
 	for d.next() < len(data) {
 		err := d.object("an OTLP export", func(key string, _ int) error {
-			if key == "resourceSpans" {
+			switch key {
+			case "resourceSpans":
 				return d.array("resourceSpans", resource)
+			case "resourceLogs":
+				return d.array("resourceLogs", resourceLogs)
 			}
 			return d.skip()
 		})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return spans, nil
+	return spans, logs, nil
 }
 
 // newSpan checks a span and converts its attributes; at is its offset in the document.
 func newSpan(d *doc, raw *otlpSpan, index, at int) (*span, error) {
-	e := d.errAt(at, "")
-	s := &span{index: index, line: e.Line, col: e.Col, traceID: raw.TraceID, spanID: raw.SpanID,
+	p := d.pos(at)
+	s := &span{index: index, line: p.Line, col: p.Col, traceID: raw.TraceID, spanID: raw.SpanID,
 		parentID: raw.ParentSpanID, name: raw.Name, statusMsg: raw.Status.Message}
 	fail := func(format string, args ...any) error {
 		return d.errAt(at, "span %d%s: %s", index, s.named(), fmt.Sprintf(format, args...))
@@ -211,6 +260,14 @@ func newSpan(d *doc, raw *otlpSpan, index, at int) (*span, error) {
 		s.errText = textOf(et)
 	}
 	for i, ev := range raw.Events {
+		if ev.Name == evaluationEvent {
+			e, err := spanEvaluation(&ev, i)
+			if err != nil {
+				return nil, fail("%v", err)
+			}
+			s.evals = append(s.evals, e)
+			continue
+		}
 		if ev.Name != "exception" {
 			continue
 		}
@@ -238,7 +295,7 @@ func (s *span) named() string {
 	if s.spanID == "" {
 		return ""
 	}
-	return " (spanId " + s.spanID + ")"
+	return " (spanId " + input.Cut(s.spanID) + ")"
 }
 
 // errf is an error about span s.
@@ -423,9 +480,13 @@ func messageResult(id string, content string) Result {
 // buildOTLP turns the spans of one traceId (in file order) into a Trace.
 func buildOTLP(file string, spans []*span) (*Trace, error) {
 	first := spans[0]
+	parents, err := parentLinks(file, spans)
+	if err != nil {
+		return nil, err
+	}
 	sorted := append([]*span(nil), spans...)
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].start < sorted[j].start })
-	b := &otlpBuilder{results: map[string][2]int{}, answered: map[[2]int]bool{}}
+	b := &otlpBuilder{results: map[string][2]int{}, callIDs: map[string]bool{}, open: map[string][][2]int{}, answered: map[[2]int]bool{}}
 	for _, s := range sorted {
 		in, out, err := spanMessages(file, s)
 		if err != nil {
@@ -441,11 +502,27 @@ func buildOTLP(file string, spans []*span) (*Trace, error) {
 			b.tool(call, s)
 		}
 	}
-	usage, err := otlpUsage(file, sorted)
+	usage, perCall, err := otlpUsage(file, spans, parents)
 	if err != nil {
 		return nil, err
 	}
-	return &Trace{ID: first.traceID, File: file, Line: first.line, Shape: ShapeOTLP, Messages: b.msgs, Usage: usage}, nil
+	return &Trace{ID: first.traceID, File: file, Line: first.line, Shape: ShapeOTLP, Messages: b.msgs, Usage: usage,
+		PerCall: perCall, SpanID: rootSpan(sorted)}, nil
+}
+
+// rootSpan is the id of the run's root span: the first span, in start order, whose parent is
+// not among the run's spans (none, or one another process recorded).
+func rootSpan(sorted []*span) string {
+	ids := make(map[string]bool, len(sorted))
+	for _, s := range sorted {
+		ids[s.spanID] = true
+	}
+	for _, s := range sorted {
+		if s.parentID == "" || !ids[s.parentID] {
+			return s.spanID
+		}
+	}
+	return "" // every span has a parent in the run: a cycle
 }
 
 // otlpBuilder assembles a run's messages.
@@ -453,11 +530,22 @@ type otlpBuilder struct {
 	msgs []Message
 	// results holds, by call id, where the result of that call is: message, result index
 	results map[string][2]int
+	// callIDs holds the ids of the calls the messages make
+	callIDs map[string]bool
+	// open holds, by tool, where its calls are (message, call index), in order: those a tool
+	// span answered are dropped from the end as openCall meets them
+	open map[string][][2]int
 	// answered marks calls without an id that a tool span answered: message, call index
 	answered map[[2]int]bool
 }
 
 func (b *otlpBuilder) add(m Message) {
+	for j, c := range m.Calls {
+		if c.HasID {
+			b.callIDs[c.ID] = true
+		}
+		b.open[c.Tool] = append(b.open[c.Tool], [2]int{len(b.msgs), j})
+	}
 	for j, r := range m.Results {
 		if r.HasID {
 			if _, seen := b.results[r.CallID]; !seen {
@@ -554,27 +642,22 @@ func (b *otlpBuilder) tool(call spanCall, s *span) {
 }
 
 // hasCall reports whether a message holds a call with that id.
-func (b *otlpBuilder) hasCall(id string) bool {
-	for i := len(b.msgs) - 1; i >= 0; i-- {
-		for _, c := range b.msgs[i].Calls {
-			if c.HasID && c.ID == id {
-				return true
-			}
-		}
-	}
-	return false
-}
+func (b *otlpBuilder) hasCall(id string) bool { return b.callIDs[id] }
 
 // openCall finds the last call of tool that no tool span without a call id answered yet.
+// Calls are only ever marked answered, so each is dropped from b.open at most once: the
+// calls of a run cost linear time in all, not a scan of the messages per tool span.
 func (b *otlpBuilder) openCall(tool string) (int, int, bool) {
-	for i := len(b.msgs) - 1; i >= 0; i-- {
-		for j := len(b.msgs[i].Calls) - 1; j >= 0; j-- {
-			if b.msgs[i].Calls[j].Tool == tool && !b.answered[[2]int{i, j}] {
-				return i, j, true
-			}
-		}
+	calls := b.open[tool]
+	for len(calls) > 0 && b.answered[calls[len(calls)-1]] {
+		calls = calls[:len(calls)-1]
 	}
-	return 0, 0, false
+	b.open[tool] = calls
+	if len(calls) == 0 {
+		return 0, 0, false
+	}
+	at := calls[len(calls)-1]
+	return at[0], at[1], true
 }
 
 // spanCall is a tool span's call and the text of its result.
@@ -890,18 +973,15 @@ var (
 )
 
 // otlpUsage sums the token usage of the spans that report it, leaving out a span whose
-// descendants report usage too (it totals theirs).
-func otlpUsage(file string, spans []*span) (Usage, error) {
+// descendants report usage too (it totals theirs), and says how many spans it summed; parents
+// are the spans' parentLinks.
+func otlpUsage(file string, spans []*span, parents []int) (Usage, CallUsage, error) {
 	type spanUsage struct {
 		prompt, completion, total int64
 		has                       bool
 	}
 	us := make([]spanUsage, len(spans))
-	byID := map[string]int{}
 	for i, s := range spans {
-		if s.spanID != "" {
-			byID[s.spanID] = i
-		}
 		var present [3]bool
 		var v [3]int64
 		for k, keys := range [3][]string{promptKeys, completionKeys, totalKeys} {
@@ -912,7 +992,7 @@ func otlpUsage(file string, spans []*span) (Usage, error) {
 				}
 				n, ok := tokenValue(x)
 				if !ok {
-					return Usage{}, s.attrErr(file, key, "must be a non-negative integer, got %s", textOf(x))
+					return Usage{}, CallUsage{}, s.attrErr(file, key, "must be a non-negative integer, got %s", textOf(x))
 				}
 				v[k], present[k] = n, true
 				break
@@ -926,31 +1006,102 @@ func otlpUsage(file string, spans []*span) (Usage, error) {
 			us[i] = spanUsage{v[0], v[1], total, true}
 		}
 	}
+	// A covered span's ancestors are all covered: a walk up stops at the first one already
+	// marked, so each span is marked once and the walks cost linear time in all.
 	covered := make([]bool, len(spans))
-	for i, s := range spans {
+	for i := range spans {
 		if !us[i].has {
 			continue
 		}
-		p := s.parentID
-		for steps := 0; p != "" && steps < len(spans); steps++ {
-			j, ok := byID[p]
-			if !ok {
-				break
-			}
+		for j := parents[i]; j >= 0 && !covered[j]; j = parents[j] {
 			covered[j] = true
-			p = spans[j].parentID
 		}
 	}
 	var u Usage
+	var calls CallUsage
 	for i := range spans {
 		if us[i].has && !covered[i] {
 			u.Prompt = satAdd(u.Prompt, us[i].prompt)
 			u.Completion = satAdd(u.Completion, us[i].completion)
 			u.Total = satAdd(u.Total, us[i].total)
 			u.Recorded = true
+			calls.Calls++
+			calls.MaxPrompt = max(calls.MaxPrompt, us[i].prompt)
 		}
 	}
-	return u, nil
+	return u, calls, nil
+}
+
+// parentLinks resolves each span's parentSpanId to the position of that span in spans, or -1
+// when it has none or the parent is not in the file (a trace exported in pieces, or a parent
+// in another service): such a span is a root. Where two spans share an id, the later one is
+// the parent. Links that form a cycle are an error naming the span of the cycle that comes
+// first in the file: OTLP spans form a tree, so a cycle is a broken or forged export, and no
+// reading of which span totals which would be right. Each span is visited once.
+func parentLinks(file string, spans []*span) ([]int, error) {
+	byID := make(map[string]int, len(spans))
+	for i, s := range spans {
+		if s.spanID != "" {
+			byID[s.spanID] = i
+		}
+	}
+	parents := make([]int, len(spans))
+	for i, s := range spans {
+		parents[i] = -1
+		if j, ok := byID[s.parentID]; ok && s.parentID != "" {
+			parents[i] = j
+		}
+	}
+	const (
+		unseen = iota
+		onPath // on the walk under way
+		rooted // its links end at a root
+	)
+	state := make([]uint8, len(spans))
+	var path []int
+	for i := range spans {
+		path = path[:0]
+		j := i
+		for j >= 0 && state[j] == unseen {
+			state[j] = onPath
+			path = append(path, j)
+			j = parents[j]
+		}
+		if j >= 0 && state[j] == onPath {
+			return nil, cycleError(file, spans, parents, j)
+		}
+		for _, k := range path {
+			state[k] = rooted
+		}
+	}
+	return parents, nil
+}
+
+// cycleError describes the cycle of parent links through spans[at], from the member of the
+// cycle that comes first in the file, naming at most four of its spans.
+func cycleError(file string, spans []*span, parents []int, at int) error {
+	first := at
+	for j := parents[at]; j != at; j = parents[j] {
+		if spans[j].index < spans[first].index {
+			first = j
+		}
+	}
+	var ids []string
+	n := 0
+	for j := first; ; {
+		if n < 4 {
+			ids = append(ids, input.Cut(spans[j].spanID))
+		}
+		n++
+		if j = parents[j]; j == first {
+			break
+		}
+	}
+	if n > 4 {
+		ids = append(ids, fmt.Sprintf("… %d more", n-4))
+	}
+	ids = append(ids, input.Cut(spans[first].spanID))
+	return spans[first].errf(file, "its parent links form a cycle (%s): a span cannot be its own ancestor", strings.Join(ids, " → "))
 }
 
 // tokenValue reads a token count attribute: an integer, an integral double or a string of

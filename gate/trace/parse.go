@@ -207,6 +207,7 @@ func (p *parser) boolean() bool {
 // array grows afterwards.
 type scratch struct {
 	lists   [len(listKeys)][]jsonMessage
+	rare    []jsonRare // the messages' rare fields, pointed to by jsonMessage.rare
 	calls   []jsonCall
 	results []jsonResult
 	ids     []rawRef
@@ -216,8 +217,34 @@ type scratch struct {
 
 	// arena holds the text of the record's strings, so that a trace costs one allocation for
 	// all of them rather than one each; a new arena is started for every record, and strings
-	// point into it (see str), so nothing written to it is ever overwritten.
+	// point into it (see str), so nothing written to it is ever overwritten. A full arena is
+	// not copied: a new one of piece bytes (or more) is started (see reserve).
 	arena []byte
+	piece int
+}
+
+// newArena starts the arena of a record of size bytes, reusing the last one's memory when
+// reuse says its strings are dead. A record's text is its size at most (unescaping only
+// shortens it), so a record up to 1 MB gets an arena of its size; a larger one, whose text is
+// often half of it, gets pieces of a sixteenth, so that at most that much is allocated unused.
+func (s *scratch) newArena(size int, reuse bool) {
+	s.piece = size
+	if size > 1<<20 {
+		s.piece = max(size/16, 1<<20)
+	}
+	if reuse && cap(s.arena) >= s.piece {
+		s.arena = s.arena[:0]
+	} else {
+		s.arena = make([]byte, 0, s.piece)
+	}
+}
+
+// reserve makes room for n more bytes in the arena, starting a new one when it is full (the
+// strings in the old one stay as they are).
+func (s *scratch) reserve(n int) {
+	if cap(s.arena)-len(s.arena) < n {
+		s.arena = make([]byte, 0, max(n, s.piece))
+	}
 }
 
 // extend adds a zero element to the end of *slab, the last element of the run that starts at
@@ -246,6 +273,9 @@ func (s *scratch) shrink() {
 			s.lists[l] = nil
 		}
 	}
+	if cap(s.rare) > keep {
+		s.rare = nil
+	}
 	if cap(s.calls) > keep {
 		s.calls = nil
 	}
@@ -268,13 +298,15 @@ func (s *scratch) text(b []byte) string {
 	if len(b) == 0 {
 		return ""
 	}
+	s.reserve(len(b))
 	start := len(s.arena)
-	s.arena = append(s.arena, b...) // a new backing array when full: the old one stays as it is
+	s.arena = append(s.arena, b...)
 	return unsafe.String(&s.arena[start], len(b))
 }
 
 // bytes returns a copy of b stored in the arena, with no room to append in place.
 func (s *scratch) bytes(b []byte) []byte {
+	s.reserve(len(b))
 	start := len(s.arena)
 	s.arena = append(s.arena, b...)
 	return s.arena[start:len(s.arena):len(s.arena)]
@@ -286,6 +318,7 @@ func (s *scratch) str(raw []byte) (string, bool) {
 	if len(raw) < 2 || raw[0] != '"' {
 		return "", false
 	}
+	s.reserve(len(raw) - 2)
 	start := len(s.arena)
 	s.arena = jsonscan.AppendUnescaped(s.arena, raw[1:len(raw)-1], jsonscan.Replace)
 	if len(s.arena) == start {
@@ -299,6 +332,7 @@ func (s *scratch) strBytes(raw []byte) ([]byte, bool) {
 	if len(raw) < 2 || raw[0] != '"' {
 		return nil, false
 	}
+	s.reserve(len(raw) - 2)
 	start := len(s.arena)
 	s.arena = jsonscan.AppendUnescaped(s.arena, raw[1:len(raw)-1], jsonscan.Replace)
 	return s.arena[start:len(s.arena):len(s.arena)], true
@@ -308,6 +342,7 @@ func (s *scratch) strBytes(raw []byte) ([]byte, bool) {
 func (p *parser) record(jr *jsonRecord, s *scratch) {
 	p.s = s
 	s.calls, s.results, s.ids, s.blocks, s.inner = s.calls[:0], s.results[:0], s.ids[:0], s.blocks[:0], s.inner[:0]
+	s.rare = s.rare[:0]
 	if !p.open('{', "an object") {
 		if !p.failed {
 			p.end() // null: nothing may follow it either
@@ -329,6 +364,12 @@ func (p *parser) record(jr *jsonRecord, s *scratch) {
 			p.metadata(jr)
 		case "reward", "score", "success", "passed", "resolved":
 			jr.Outcome[outcomeIndex(k)] = p.skip()
+		case "reward_info":
+			jr.HasRewardInfo, jr.RewardInfoReward = p.rewardInfo()
+		case "instance_id":
+			jr.InstanceID = p.skip()
+		case "trajectory_format":
+			jr.TrajectoryFormat = p.skip()
 		case "messages", "trajectory", "traj", "history":
 			l := listIndex(string(k))
 			jr.Lists[l], jr.Present[l] = p.messages(s.lists[l][:0])
@@ -388,7 +429,7 @@ func (p *parser) messages(out []jsonMessage) ([]jsonMessage, bool) {
 		return out, false
 	}
 	for n := 0; p.more(']', n); n++ {
-		out = append(out, jsonMessage{})
+		extend(&out, 0) // doubling: append's slower growth would leave ~4 times the list as garbage
 		p.message(&out[len(out)-1])
 	}
 	return out, true
@@ -421,31 +462,101 @@ func (p *parser) message(m *jsonMessage) {
 		case "tool_call_id":
 			m.ToolCallID = p.skip()
 		case "tool_call_ids":
-			m.ToolCallIDs, m.HasToolCallIDs = p.rawList()
+			r := p.rare(m)
+			r.ToolCallIDs, r.HasToolCallIDs = p.rawList()
 		case "function_call":
-			m.FunctionCall = nil
+			r := p.rare(m)
+			r.FunctionCall = nil
 			var f jsonFunction
 			if p.function(&f) {
-				m.FunctionCall = &f
+				r.FunctionCall = &f
 			}
 		case "usage":
-			m.Usage = p.usage(m.Usage)
+			r := p.rare(m)
+			r.Usage = p.usage(r.Usage)
 		case "token_usage":
-			m.TokenUsage = p.usage(m.TokenUsage)
+			r := p.rare(m)
+			r.TokenUsage = p.usage(r.TokenUsage)
 		case "action":
-			m.Action = p.skip()
+			p.rare(m).Action = p.skip()
 		case "observation":
-			m.Observation = p.skip()
+			p.rare(m).Observation = p.skip()
 		case "thought":
-			m.Thought = p.skip()
+			p.rare(m).Thought = p.skip()
 		case "response":
-			m.Response = p.skip()
+			p.rare(m).Response = p.skip()
 		case "message_type":
-			m.MessageType = p.skip()
+			p.rare(m).MessageType = p.skip()
+		case "id":
+			p.rare(m).ID = p.skip()
+		case "error":
+			p.rare(m).Error = p.skip()
+		case "requestor":
+			p.rare(m).ByUser = userRequested(p.skip())
+		case "extra":
+			r := p.rare(m)
+			r.ExtraUsage, r.ExitStatus = p.extra(r.ExtraUsage)
 		default:
 			p.skip()
 		}
 	}
+}
+
+// rare returns m's rare fields for the parser to fill, taking them from the scratch's slab the
+// first time.
+func (p *parser) rare(m *jsonMessage) *jsonRare {
+	if m.rare == nil {
+		extend(&p.s.rare, len(p.s.rare))
+		m.rare = &p.s.rare[len(p.s.rare)-1]
+	}
+	return m.rare
+}
+
+// rewardInfo reads tau2-bench's reward_info object: its reward, kept as text. A null
+// reward_info is absent (ok false); any other value that is not an object is a type error.
+func (p *parser) rewardInfo() (ok bool, reward rawRef) {
+	if !p.open('{', "an object") {
+		return false, nil
+	}
+	for n := 0; p.more('}', n); n++ {
+		if string(p.key()) == "reward" {
+			reward = p.skip()
+		} else {
+			p.skip()
+		}
+	}
+	return true, reward
+}
+
+// extra reads what mini-swe-agent keeps in a message's extra: the token usage of the model's
+// response (extra.response.usage, as litellm returned it) and, in an exit message, why the run
+// ended (extra.exit_status); anything else is skipped.
+func (p *parser) extra(prev *jsonUsage) (usage *jsonUsage, exitStatus rawRef) {
+	if p.peek() != '{' {
+		p.skip()
+		return prev, nil
+	}
+	p.open('{', "an object")
+	for n := 0; p.more('}', n); n++ {
+		k := p.key()
+		if string(k) == "exit_status" {
+			exitStatus = p.skip()
+			continue
+		}
+		if string(k) != "response" || p.peek() != '{' {
+			p.skip()
+			continue
+		}
+		p.open('{', "an object")
+		for n := 0; p.more('}', n); n++ {
+			if string(p.key()) == "usage" && p.peek() == '{' {
+				prev = p.usage(prev)
+			} else {
+				p.skip()
+			}
+		}
+	}
+	return prev, exitStatus
 }
 
 // role reads a message's role without allocating for the usual ones.
@@ -493,6 +604,10 @@ func (p *parser) calls() []jsonCall {
 				c.CallID = p.skip()
 			case "id":
 				c.ID = p.skip()
+			case "name":
+				c.Name = p.skip()
+			case "requestor":
+				c.ByUser = userRequested(p.skip())
 			case "function":
 				c.HasFunction = p.function(&c.Function)
 			default:

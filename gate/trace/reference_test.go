@@ -179,7 +179,7 @@ func TestDocExamples(t *testing.T) {
 	}
 	var blocks []string
 	for _, part := range strings.Split(string(text), "```json\n")[1:] {
-		blocks = append(blocks, part[:strings.Index(part, "```")])
+		blocks = append(blocks, part[:strings.Index(part, "\n```")+1]) // a fence closes at a line's start
 	}
 	want := []struct {
 		id    string
@@ -190,8 +190,8 @@ func TestDocExamples(t *testing.T) {
 		{"refund-3", ShapeOpenAI, Usage{812, 19, 831, true}},
 		{"weather-1", ShapeAnthropic, Usage{1520, 64, 1584, true}},
 	}
-	if len(blocks) != len(want)+2 {
-		t.Fatalf("%d json examples, want %d", len(blocks), len(want)+2)
+	if len(blocks) != len(want)+4 {
+		t.Fatalf("%d json examples, want %d", len(blocks), len(want)+4)
 	}
 	// the last two: an OTLP export and an Inspect log, each with one failed tool call
 	otlp, err := ReadOTLP("trace-formats.md", []byte(blocks[3]))
@@ -199,11 +199,26 @@ func TestDocExamples(t *testing.T) {
 		t.Fatalf("OTLP example: %d traces, %v", len(otlp), err)
 	}
 	var inspect []*Trace
-	if err := eachInspectJSON(context.Background(), "trace-formats.md", []byte(blocks[4]), func(tr *Trace) error {
+	if err := eachInspectJSON(context.Background(), "trace-formats.md", []byte(blocks[4]), Options{}, func(tr *Trace) error {
 		inspect = append(inspect, tr)
 		return nil
 	}); err != nil || len(inspect) != 1 {
 		t.Fatalf("Inspect example: %d traces, %v", len(inspect), err)
+	}
+	// then a tau2-bench results file and a mini-swe-agent trajectory
+	var tau2 []*Trace
+	if err := eachTau2(context.Background(), "trace-formats.md", []byte(blocks[5]), func(tr *Trace) error {
+		tau2 = append(tau2, tr)
+		return nil
+	}); err != nil || len(tau2) != 1 {
+		t.Fatalf("tau2 example: %d traces, %v", len(tau2), err)
+	}
+	if o := tau2[0].Outcome; o != (Outcome{Known: true, Value: 0, Source: "reward_info.reward"}) {
+		t.Errorf("tau2 example: outcome %+v", o)
+	}
+	mini, err := Decode(input.Record{File: "trace-formats.md", Line: 1, Col: 1, Data: []byte(blocks[6])})
+	if err != nil {
+		t.Fatalf("mini-swe-agent example: %v", err)
 	}
 	for i, c := range []struct {
 		tr    *Trace
@@ -212,6 +227,10 @@ func TestDocExamples(t *testing.T) {
 	}{
 		{otlp[0], counts{"5b8efff798038103d269b633813fc60c", 3, 1, 1, 1}, Usage{100, 20, 120, true}},
 		{inspect[0], counts{"s1#1", 4, 1, 1, 1}, Usage{120, 30, 150, true}},
+		// the user's usage is the simulator's: only the assistant's counts
+		{tau2[0], counts{"4f0c2a52", 4, 1, 1, 1}, Usage{1650, 30, 1680, true}},
+		// the test command failed; the submission answered the second
+		{mini, counts{"django__django-11133", 6, 2, 2, 1}, Usage{3100, 70, 3170, true}},
 	} {
 		if got := countTrace(c.tr); got != c.want || c.tr.Usage != c.usage {
 			t.Errorf("example %d: %+v %+v, want %+v %+v", i+3, got, c.tr.Usage, c.want, c.usage)

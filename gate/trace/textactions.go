@@ -2,6 +2,8 @@ package trace
 
 import (
 	"encoding/json"
+	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -14,12 +16,20 @@ import (
 // content) is the command, answered by the next user or tool message. The readers turn each
 // action into a call (the tool is the command's first word, the arguments {"command": the
 // action}) with a result, so that the signals see the run's calls and failures.
+//
+// mini-swe-agent trajectories ({"info", "messages", "trajectory_format": "mini-swe-agent-1…",
+// "instance_id"}, saved as <instance_id>.traj.json) hold the agent's command in its assistant
+// turn: exactly one ```bash block (```mswea_bash_command since 2.0), as the harness's
+// action_regex finds it (a turn with none or several is a format error it did not run). The
+// next message answers it with "<returncode>N</returncode>" and the output: the action failed
+// when N ≠ 0. (A tool message of its tool-call mode is an OpenAI result: the reader keeps its
+// format's reading, and the default profile reads the status in its text.)
 
 // textActionID is the id given to the call of the action at message i.
 func textActionID(i int) string { return "action-" + strconv.Itoa(i) }
 
 // isStep reports whether a list element is a trajectory step: no role, an action.
-func isStep(m *jsonMessage) bool { return m.Role == "" && !m.Action.null() }
+func isStep(m *jsonMessage) bool { return m.Role == "" && !m.r().Action.null() }
 
 func allSteps(l []jsonMessage) bool {
 	for i := range l {
@@ -39,6 +49,78 @@ func (d *decoder) textCall(action string, i int) Call {
 	return Call{ID: textActionID(i), HasID: true, Tool: tool, Args: args, ArgsValid: true}
 }
 
+// miniFormat is how mini-swe-agent names its trajectories' format ("mini-swe-agent-1",
+// "mini-swe-agent-1.1").
+const miniFormat = "mini-swe-agent"
+
+// isMiniSWE reports whether a record's trajectory_format names a mini-swe-agent trajectory.
+func isMiniSWE(format rawRef) bool {
+	s, ok := stringValue(format)
+	return ok && strings.HasPrefix(s, miniFormat)
+}
+
+// miniInstance is the instance id a mini-swe-agent trajectory file is named for
+// (<instance_id>.traj.json), or "" for a file named otherwise.
+func miniInstance(file string) string {
+	base := strings.TrimSuffix(filepath.Base(file), ".gz")
+	id, ok := strings.CutSuffix(base, ".traj.json")
+	if !ok {
+		return ""
+	}
+	return id
+}
+
+// miniActionRE is mini-swe-agent's action_regex: 1.x's ```bash block and 2.x's
+// ```mswea_bash_command block of its text-based models.
+var miniActionRE = regexp.MustCompile("(?s)```(?:bash|mswea_bash_command)\\s*\n(.*?)\n```")
+
+// miniAction returns the command of an assistant turn of mini-swe-agent's: its one action
+// block, or "" when it holds none or several (the harness ran nothing then).
+func miniAction(content string) string {
+	if !strings.Contains(content, "```") {
+		return ""
+	}
+	m := miniActionRE.FindAllStringSubmatchIndex(content, 2)
+	if len(m) != 1 {
+		return ""
+	}
+	return strings.TrimSpace(content[m[0][2]:m[0][3]])
+}
+
+// returnCode reads the exit status an observation of mini-swe-agent's begins with,
+// "<returncode>N</returncode>"; ok is false when it begins otherwise. One that begins with
+// "<exception>" (the command could not run) has the status -1.
+func returnCode(obs string) (n int, ok bool) {
+	s := strings.TrimLeft(obs, " \t\r\n")
+	if strings.HasPrefix(s, "<exception>") {
+		return -1, true
+	}
+	rest, found := strings.CutPrefix(s, "<returncode>")
+	if !found {
+		return 0, false
+	}
+	num, _, found := strings.Cut(rest, "</returncode>")
+	if !found {
+		return 0, false
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(num))
+	if err != nil {
+		return 0, false
+	}
+	return n, true
+}
+
+// exitResult is the result of a command that a mini-swe-agent exit message answers: a
+// success when the command submitted (exit_status "Submitted", or none given), a failure when
+// the run ended on an error while it ran (the exit's content is the error).
+func exitResult(id, content string, status rawRef) Result {
+	r := Result{CallID: id, HasID: true, Success: true, Content: content}
+	if s, ok := stringValue(status); ok && s != "Submitted" {
+		r.Success, r.Error = false, strings.TrimSpace(s+": "+content)
+	}
+	return r
+}
+
 // textResult builds the result of an action from its observation text.
 func textResult(id, observation string) Result {
 	r := Result{CallID: id, HasID: true, Success: true, Content: observation}
@@ -48,16 +130,20 @@ func textResult(id, observation string) Result {
 	return r
 }
 
-// textFailure reports whether an observation says the action failed: it begins with "error"
-// in any case, or it holds one of the shell's or SWE-agent's failure messages. A traceback is
+// textFailure reports whether an observation says the action failed: its return code is not 0,
+// it begins with "error" in any case, or it holds one of the shell's, SWE-agent's or
+// mini-swe-agent's failure messages. A traceback is
 // not one: running a script to reproduce a bug is meant to print it.
 func textFailure(obs string) bool {
+	if n, ok := returnCode(obs); ok {
+		return n != 0
+	}
 	s := strings.ToLower(strings.TrimSpace(obs))
 	if strings.HasPrefix(s, "error") {
 		return true
 	}
 	for _, f := range [...]string{"wrong flag", "command not found", "no such file or directory",
-		"introduced new syntax error", "usage: "} {
+		"introduced new syntax error", "usage: ", "timed out and has been killed"} {
 		if strings.Contains(s, f) {
 			return true
 		}
@@ -69,17 +155,17 @@ func textFailure(obs string) bool {
 // observation's result.
 func (d *decoder) step(i int, b *builder, out *Message) error {
 	m := &d.msgs[i]
-	action, ok := d.scratch.str(m.Action)
+	action, ok := d.scratch.str(m.r().Action)
 	if !ok {
-		return d.kindErr(jsonscan.PathOf(d.key, i, "action"), "a string", m.Action)
+		return d.kindErr(jsonscan.PathOf(d.key, i, "action"), "a string", m.r().Action)
 	}
 	var obs string
-	if !m.Observation.null() {
-		if obs, ok = d.scratch.str(m.Observation); !ok {
-			return d.kindErr(jsonscan.PathOf(d.key, i, "observation"), "a string or null", m.Observation)
+	if !m.r().Observation.null() {
+		if obs, ok = d.scratch.str(m.r().Observation); !ok {
+			return d.kindErr(jsonscan.PathOf(d.key, i, "observation"), "a string or null", m.r().Observation)
 		}
 	}
-	for _, raw := range [...]rawRef{m.Thought, m.Response} {
+	for _, raw := range [...]rawRef{m.r().Thought, m.r().Response} {
 		if s, ok := d.scratch.str(raw); ok && s != "" {
 			out.Content = s
 			break
@@ -99,33 +185,61 @@ func (d *decoder) step(i int, b *builder, out *Message) error {
 }
 
 // textAction adds the call of a history message's text action, or the result of the action
-// before it, to message i (out is built but for these).
+// before it, to message i (out is built but for these). In a mini-swe-agent trajectory an
+// exit message also answers the calls of the turn before it (see below).
 func (d *decoder) textAction(i int, b *builder, out *Message) {
 	m := &d.msgs[i]
+	open := d.openCalls
+	d.openCalls = nil
 	if len(out.Calls) > 0 || len(out.Results) > 0 {
 		d.pendingAction = ""
+		if d.mini && m.Role == "assistant" && len(out.Results) == 0 {
+			d.openCalls = out.Calls
+		}
 		return
 	}
-	if id := d.pendingAction; id != "" && (m.Role == "user" || m.Role == "tool") {
+	if d.mini && m.Role == "exit" && len(open) > 0 {
+		// mini-swe-agent's tool-call mode: the submitting command ends the run before its
+		// output is written, and the exit message (the submission) answers the turn's calls.
 		d.pendingAction = ""
 		nr := len(b.results)
-		b.results = append(b.results, textResult(id, out.Content))
+		for _, c := range open {
+			if c.HasID {
+				b.results = append(b.results, exitResult(c.ID, out.Content, m.r().ExitStatus))
+			}
+		}
+		out.Results = b.results[nr:len(b.results):len(b.results)]
+		return
+	}
+	if id := d.pendingAction; id != "" && (m.Role == "user" || m.Role == "tool" || d.mini && m.Role == "exit") {
+		d.pendingAction = ""
+		nr := len(b.results)
+		if m.Role == "exit" {
+			b.results = append(b.results, exitResult(id, out.Content, m.r().ExitStatus))
+		} else {
+			b.results = append(b.results, textResult(id, out.Content))
+		}
 		out.Results = b.results[nr:len(b.results):len(b.results)]
 		return
 	}
 	if m.Role != "assistant" {
 		return
 	}
-	action, _ := d.scratch.str(m.Action)
+	action, _ := d.scratch.str(m.r().Action)
 	if strings.TrimSpace(action) == "" {
-		if mt, _ := d.scratch.str(m.MessageType); mt == "action" {
+		if mt, _ := d.scratch.str(m.r().MessageType); mt == "action" {
 			action = lastFence(out.Content)
+		} else if d.mini {
+			action = miniAction(out.Content)
 		}
 	}
 	if strings.TrimSpace(action) == "" {
 		return
 	}
 	c := d.textCall(action, i)
+	if d.mini {
+		c.Tool = "bash" // mini-swe-agent runs every action in bash, as its tool-call mode names it
+	}
 	nc := len(b.calls)
 	b.calls = append(b.calls, c)
 	out.Calls = b.calls[nc:len(b.calls):len(b.calls)]

@@ -32,6 +32,21 @@ type Trace struct {
 	HasTrial bool
 	// Outcome is the run's own success as its harness recorded it (SPEC §15), when Known.
 	Outcome Outcome
+	// PerCall describes the model calls whose own usage was summed into Usage, where the
+	// record gives usage per call (per message, per span) rather than for the whole run.
+	PerCall CallUsage
+	// SpanID is the run's root span id (hex, as OTLP/JSON writes it) when Shape is ShapeOTLP,
+	// whose ID is the run's traceId: exported evaluations attach to them (SPEC §16).
+	SpanID string
+}
+
+// CallUsage describes the model calls whose usage a trace's Usage sums: how many there were
+// and the largest prompt of one of them. Every call re-sends the conversation, so the sum of
+// the prompts counts the context again at each call; the evaluator counts it once from these.
+// The zero value means the record gave one usage for the whole run.
+type CallUsage struct {
+	Calls     int
+	MaxPrompt int64
 }
 
 // Outcome is a run's own verdict as its harness recorded it (SPEC §15): tau-bench's reward,

@@ -217,3 +217,16 @@ func TestPosition(t *testing.T) {
 		t.Errorf("Chars = %d, want 10", got)
 	}
 }
+
+// TestIsSpace: exactly the four bytes RFC 8259 calls white space, of all 256.
+func TestIsSpace(t *testing.T) {
+	for c := range 256 {
+		want := c == 0x20 || c == 0x09 || c == 0x0a || c == 0x0d
+		if got := IsSpace(byte(c)); got != want {
+			t.Errorf("IsSpace(%#02x) = %v", c, got)
+		}
+	}
+	if got := SkipSpace([]byte(" \t\r\n\v x"), 0); got != 4 {
+		t.Errorf("SkipSpace stops at %d, want 4 (before the vertical tab)", got)
+	}
+}

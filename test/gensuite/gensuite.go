@@ -441,6 +441,7 @@ type Config struct {
 	Seed       uint64
 	TraceBytes int64 // at least this many bytes of traces
 	TraceFiles int   // split into this many .jsonl files (default 1)
+	Messages   int   // messages of every trace (default 20): a large number makes one huge record
 	Tasks      int   // coherence tasks
 	Pairs      int   // merged validator pairs
 }
@@ -463,6 +464,9 @@ func Write(dir string, c Config) (*Suite, error) {
 	if c.TraceBytes > 0 {
 		files := max(c.TraceFiles, 1)
 		g := NewTraces(c.Seed)
+		if c.Messages > 0 {
+			g.Messages = c.Messages
+		}
 		per := (c.TraceBytes + int64(files) - 1) / int64(files)
 		for f := range files {
 			path := filepath.Join(dir, fmt.Sprintf("traces-%03d.jsonl", f))

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/agentgate/agentgate/gate/input"
+)
+
+// explainKind finishes the hint of an input error whose record looks like another kind of
+// input (a pairs file given as traces): under Actions it names the action input rather than
+// the flag, and when the file came from a folder given to a setting, it says that a folder
+// means every JSON file under it. Other errors are returned as they are.
+func explainKind(err error, cfg *gateConfig, underActions bool) error {
+	var ie *input.Error
+	if !errors.As(err, &ie) || ie.LooksLike == "" {
+		return err
+	}
+	cliHint := input.Hint(ie.LooksLike, true)
+	hint := input.Hint(ie.LooksLike, !underActions)
+	for _, in := range []struct {
+		key, files string
+		patterns   []string
+	}{
+		{"traces", "trace files", cfg.inputs.Traces}, {"tasks", "task files", cfg.inputs.Tasks},
+		{"pairs", "pairs files", cfg.inputs.Pairs}, {"scholar", "label files", cfg.inputs.Scholar},
+		{"auditor", "label files", cfg.inputs.Auditor},
+	} {
+		for _, p := range in.patterns {
+			if st, serr := os.Stat(p); serr != nil || !st.IsDir() {
+				continue
+			}
+			rel, rerr := filepath.Rel(p, ie.File)
+			if rerr != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				continue
+			}
+			setting := "--" + in.key
+			if underActions {
+				setting = "the " + in.key + " input"
+			}
+			hint += " (" + setting + " names the folder " + p + ", which means every JSON file under it: name the " + in.files + " with a pattern instead)"
+			return &hintedError{msg: strings.Replace(err.Error(), cliHint, hint, 1), err: err}
+		}
+	}
+	if hint == cliHint {
+		return err
+	}
+	return &hintedError{msg: strings.Replace(err.Error(), cliHint, hint, 1), err: err}
+}
+
+// hintedError is an error with its hint reworded; Unwrap keeps its place for the annotation.
+type hintedError struct {
+	msg string
+	err error
+}
+
+func (e *hintedError) Error() string { return e.msg }
+func (e *hintedError) Unwrap() error { return e.err }
+
+// flagBefore is the flag that came before arg in args (the one whose pattern the shell
+// expanded), or "" when none did (a file named without its flag).
+func flagBefore(args []string, arg string) string {
+	i := slices.Index(args, arg)
+	for j := i - 1; j >= 0; j-- {
+		if strings.HasPrefix(args[j], "-") {
+			name, _, _ := strings.Cut(strings.TrimLeft(args[j], "-"), "=")
+			return "--" + name
+		}
+	}
+	return ""
+}
+
+// expandedGlob reports whether a stray argument looks like what a shell leaves of an
+// unquoted pattern: an existing file, or a name with an input file's extension.
+func expandedGlob(arg string) bool {
+	if strings.HasPrefix(arg, "-") {
+		return false
+	}
+	if st, err := os.Stat(arg); err == nil && !st.IsDir() {
+		return true
+	}
+	return input.Supported(arg)
+}

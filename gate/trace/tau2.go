@@ -1,0 +1,168 @@
+package trace
+
+import (
+	"bytes"
+	"context"
+	"math"
+	"strconv"
+
+	"github.com/agentgate/agentgate/gate/input"
+	"github.com/agentgate/agentgate/internal/jsonscan"
+)
+
+// tau2-bench results files (SPEC §15), read as tau2's Results.save writes them:
+// {"timestamp", "info", "tasks", "simulations": [SimulationRun...], "simulation_index"}.
+// Each simulation is a record the trace decoder reads as it is: its "id", "task_id" and
+// "trial" name it, its "messages" hold assistant tool calls written flat ({"id", "name",
+// "arguments": {...}, "requestor"}) and tool messages {"role": "tool", "id", "content",
+// "error": bool, "requestor"}, and its reward_info.reward is the run's outcome. A simulation
+// saved on its own (tau2's "dir" format, simulations/<id>.json) is the same record in a file of
+// its own, and reads the same way.
+
+// EachTau2 streams the simulations of the tau2-bench results file at path to fn, one trace
+// each, in file order. The file is read whole, up to the limit of the other documents read
+// whole (maxDocument); each simulation is decoded in turn, so that only one trace is held
+// at a time. Problems are *input.Error values naming the file, line and column.
+func EachTau2(ctx context.Context, path string, fn func(*Trace) error) error {
+	data, err := readDocument(path)
+	if err != nil {
+		return err
+	}
+	return eachTau2(ctx, path, data, fn)
+}
+
+// eachTau2 reads the simulations of a results file held in data.
+func eachTau2(ctx context.Context, path string, data []byte, fn func(*Trace) error) error {
+	if err := checkDoc(path, data); err != nil {
+		return err
+	}
+	doc := input.Record{File: path, Line: 1, Col: 1, Data: data}
+	var (
+		found, indexed bool
+		dec            Decoder
+		pos            = lineCounter{data: data, line: 1}
+	)
+	_, err := jsonscan.EachMember(data, 0, func(key []byte, v, _ int) error {
+		switch {
+		case jsonscan.KeyIs(key, "simulation_index"):
+			indexed = !bytes.HasPrefix(data[v:], []byte("null"))
+		case jsonscan.KeyIs(key, "simulations"):
+			found = true
+			if bytes.HasPrefix(data[v:], []byte("null")) {
+				return nil
+			}
+			if data[v] != '[' {
+				return doc.ErrorAt(v, "%s", input.Field("simulations", jsonscan.Expected("an array", jsonscan.KindOfValue(data[v:]))))
+			}
+			_, err := jsonscan.EachElement(data, v, func(at, end int) error {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				line, col := pos.at(at)
+				t, err := dec.Decode(input.Record{File: path, Line: line, Col: col, Data: data[at:end:end]})
+				if err != nil {
+					return err
+				}
+				return fn(t)
+			})
+			return err
+		}
+		return nil
+	})
+	if e, ok := err.(*jsonscan.Error); ok {
+		return doc.ErrorAt(e.Off, "%s", jsonscan.Expected("a tau2-bench results file (a JSON object)", jsonscan.KindOfValue(data[e.Off:])))
+	}
+	if err != nil {
+		return err
+	}
+	// A results file of tau2's "dir" format lists its simulations in simulation_index and
+	// keeps them in simulations/<id>.json beside it: those files are the traces.
+	if !found && !indexed {
+		return &input.Error{File: path, Msg: `the tau2-bench results file has no "simulations" list`}
+	}
+	return nil
+}
+
+// lineCounter turns increasing offsets of data into lines and columns, counting each newline
+// once.
+type lineCounter struct {
+	data            []byte
+	off             int // counted up to here
+	line, lineStart int // the line at off, and the offset where it starts
+}
+
+func (c *lineCounter) at(off int) (line, col int) {
+	for {
+		nl := bytes.IndexByte(c.data[c.off:off], '\n')
+		if nl < 0 {
+			break
+		}
+		c.off += nl + 1
+		c.line, c.lineStart = c.line+1, c.off
+	}
+	c.off = off
+	return c.line, off - c.lineStart + 1
+}
+
+// isFlatCall reports whether c is written flat, as tau2-bench writes its ToolCall:
+// {"id", "name", "arguments"}, with no RS-1 or OpenAI member.
+func isFlatCall(c *jsonCall) bool {
+	return c.Name != nil && c.ToolName == nil && c.CallID == nil && !c.HasFunction
+}
+
+// userRequested reports whether a call or tool message of tau2-bench's belongs to the
+// simulated user ("requestor": "user"): in its dual-control domains the user runs tools on
+// their own device, which are not the agent's calls.
+func userRequested(requestor []byte) bool { return string(requestor) == `"user"` }
+
+// errorFlag reads the "error" member of a tool message: tau2-bench writes true when the call
+// failed and false when it did not. flagged is false when there is none (or it is null), and
+// the content decides; a string or object says the call failed unless it is empty.
+func (d *decoder) errorFlag(m *jsonMessage, i int, content string) (flagged, failed bool, err error) {
+	raw := m.r().Error
+	if raw.null() {
+		return false, false, nil
+	}
+	switch k := jsonscan.KindOfValue(raw); k {
+	case jsonscan.KindTrue:
+		return true, true, nil
+	case jsonscan.KindFalse:
+		return true, false, nil
+	case jsonscan.KindString:
+		return true, string(raw) != `""`, nil
+	case jsonscan.KindObject:
+		return true, !isEmptyContainer(raw), nil
+	default:
+		return false, false, d.kindErr(jsonscan.PathOf(d.key, i, "error"), "true, false, a string or null", raw)
+	}
+}
+
+// rewardInfoOutcome is the outcome tau2-bench recorded for a simulation: reward_info.reward,
+// a number. A simulation without reward_info (or with a null one) has none.
+func (d *decoder) rewardInfoOutcome(jr *jsonRecord) (Outcome, error) {
+	if !jr.HasRewardInfo || jr.RewardInfoReward.null() {
+		return Outcome{}, nil
+	}
+	v, problem := outcomeNumber(jr.RewardInfoReward)
+	if problem != "" {
+		return Outcome{}, d.fieldErr(jsonscan.PathOf("reward_info", "reward"), problem)
+	}
+	return Outcome{Known: true, Value: v, Source: "reward_info.reward"}, nil
+}
+
+// outcomeNumber reads a recorded reward or score that must be a finite number; problem says
+// what is wrong with any other value, quoting it.
+func outcomeNumber(raw []byte) (float64, string) {
+	k := jsonscan.KindOfValue(raw)
+	if k != jsonscan.KindNumber {
+		if s, ok := stringValue(raw); ok {
+			return 0, jsonscan.Expected("a number", k) + " (" + input.Quote(s) + ")"
+		}
+		return 0, jsonscan.Expected("a number", k)
+	}
+	v, err := strconv.ParseFloat(string(raw), 64)
+	if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
+		return 0, "must be a finite number, got " + input.Cut(string(raw))
+	}
+	return v, ""
+}
