@@ -264,6 +264,11 @@ func outputs(res *gate.Result, reportPath, commentURL string) [][2]string {
 		regressions, baseSHA = strings.Join(c.Degraded(), ","), c.Base.SHA
 	}
 	kv = append(kv, [2]string{"new-failures", newFailures}, [2]string{"regressions", regressions}, [2]string{"baseline-sha", baseSHA})
+	var rate, successes string
+	if s := res.Outcomes; s != nil && s.Known > 0 {
+		rate, successes = num(s.SuccessRate), strconv.Itoa(s.Successes)
+	}
+	kv = append(kv, [2]string{"success-rate", rate}, [2]string{"successes", successes})
 	kv = append(kv, [2]string{"report-json", reportPath}, [2]string{"comment-url", commentURL})
 	return kv
 }

@@ -57,6 +57,9 @@ func runGate(ctx context.Context, cmd string, args []string, stdout, stderr io.W
 	list("scholar", "the Scholar's labels (with --auditor)")
 	list("auditor", "the Auditor's labels (with --scholar)")
 	list("merge", "the JSON reports of a sharded suite's shards, to merge into one report")
+	list("outcomes", "the runs' outcomes kept apart from the traces: JSONL {id, reward|success}, SWE-bench report.json or run summary")
+	str(gate.SuccessThreshold, "a numeric outcome at or above this succeeded (default 0.999999)")
+	str(gate.SuccessRateMin, "the share of runs with an outcome that succeeded must be at least this (default: not gated)")
 	str(gate.CoherenceMin, "mean RCS must be at least this (default 0.50)")
 	str(gate.PAMin, "percent agreement must be at least this (default 0.90)")
 	str(gate.KappaMin, "Cohen's kappa must be at least this (default 0.75)")
@@ -253,6 +256,7 @@ func reproduceCommand(c *gateConfig) string {
 	add("pairs", c.inputs.Pairs)
 	add("scholar", c.inputs.Scholar)
 	add("auditor", c.inputs.Auditor)
+	add("outcomes", c.inputs.Outcomes)
 	def := gate.DefaultThresholds()
 	t := c.options.Thresholds
 	num := func(flag string, v, d float64) {
@@ -266,6 +270,10 @@ func reproduceCommand(c *gateConfig) string {
 	num(gate.AbstainMax, t.AbstainMax, def.AbstainMax)
 	if t.MaxFailedTraces != def.MaxFailedTraces {
 		fmt.Fprintf(&b, " --%s %d", gate.MaxFailedTraces, t.MaxFailedTraces)
+	}
+	num(gate.SuccessThreshold, t.SuccessThreshold, def.SuccessThreshold)
+	if !math.IsNaN(t.SuccessRateMin) {
+		fmt.Fprintf(&b, " --%s %v", gate.SuccessRateMin, t.SuccessRateMin)
 	}
 	if c.baseline != "" && c.baseline != baselineAuto {
 		fmt.Fprintf(&b, " --baseline %s", shellQuote(c.baseline))

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -94,6 +95,14 @@ func TestMergeEqualsOneRun(t *testing.T) {
 	if code, _, stderr := runIn(t, "..", "gate", "--traces", "fixtures/pass/traces.jsonl", "--json", baseline); code != 0 {
 		t.Fatalf("baseline run: exit %d: %s", code, stderr)
 	}
+	outcomes := filepath.Join(dir, "outcomes.jsonl")
+	if err := os.WriteFile(outcomes, []byte(`{"id": "0#0", "reward": 1.0}
+{"id": "9#2", "success": true}
+{"id": "refund-lookup-001", "success": false}
+{"id": "ghost-run", "reward": 0.25}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		name  string
 		flags []string
@@ -101,8 +110,11 @@ func TestMergeEqualsOneRun(t *testing.T) {
 	}{
 		{"default gates", nil, 2},
 		{"lenient gates and a baseline", []string{"--max-failed-traces", "9", "--pa-min", "0.8", "--kappa-min", "0.7", "--abstain-max", "0.1", "--coherence-min", "0.4",
-			"--baseline", baseline, "--fail-on-regression", "false", "--pass-k-min", "0.2", "--pass-k", "2"}, 0},
+			"--baseline", baseline, "--fail-on-regression", "false", "--pass-k-min", "0", "--pass-k", "2"}, 0},
 		{"the reference profile", []string{"--profile", "reference", "--fail-on", "warn"}, 2},
+		// Every shard and the merge read the whole outcomes file: each shard leaves the others'
+		// ids unmatched, the merge only the id no trace has.
+		{"outcomes kept apart", []string{"--outcomes", outcomes, "--success-rate-min", "0.5"}, 2},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			outs := func(ws, name string) []string {
@@ -155,7 +167,11 @@ func TestMergeEqualsOneRun(t *testing.T) {
 	var r struct {
 		Reliability struct{ Total, Fail int }
 		Coherence   struct{ Total int }
-		Agreement   struct {
+		Outcomes    struct {
+			Known, Successes, Unmatched int
+			UnmatchedIDs                []string `json:"unmatched_ids"`
+		}
+		Agreement struct {
 			N     int
 			Files []struct {
 				File  string
@@ -169,6 +185,11 @@ func TestMergeEqualsOneRun(t *testing.T) {
 	}
 	if got := fmt.Sprintf("%d %d %d %v", r.Reliability.Total, r.Coherence.Total, r.Agreement.N, r.Agreement.Files); got != "18 6 100 [{suite/pairs/1.jsonl 20} {suite/pairs/2.jsonl 50} {suite/pairs/3.jsonl 30}]" {
 		t.Errorf("merged totals %s", got)
+	}
+	// The last case's outcomes: the ten tau-bench rewards, two of them overridden to success,
+	// and one fixture run's; the ghost run is the only id no trace has.
+	if o := r.Outcomes; o.Known != 11 || o.Successes != 2 || o.Unmatched != 1 || !slices.Equal(o.UnmatchedIDs, []string{"ghost-run"}) {
+		t.Errorf("merged outcomes %+v", o)
 	}
 }
 

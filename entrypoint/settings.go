@@ -21,6 +21,7 @@ var settingKeys = []string{
 	gate.CoherenceMin, gate.PAMin, gate.KappaMin, gate.AbstainMax, gate.MaxFailedTraces,
 	"baseline", "baseline-artifact", compare.FailOnRegression, compare.MaxNewFailures, regressionAlpha,
 	compare.PassKMin, passK, gate.FailOnSkipped, outcomeScorer,
+	"outcomes", gate.SuccessThreshold, gate.SuccessRateMin,
 	"allow-unmatched", "profile", "fail-on", "config", "json", "markdown", "junit", "sarif", "otel",
 	"comment", "comment-mode", "github-token", "pr-number",
 	maxInputBytes,
@@ -130,6 +131,7 @@ func (s settings) gateConfig() (*gateConfig, error) {
 		inputs: gate.Inputs{
 			Traces: s.list("traces"), Tasks: s.list("tasks"), Pairs: s.list("pairs"),
 			Scholar: s.list("scholar"), Auditor: s.list("auditor"),
+			Outcomes: s.list("outcomes"),
 		},
 		merge:    s.list("merge"),
 		jsonPath: s.str("json"), mdPath: s.str("markdown"), junitPath: s.str("junit"),
@@ -152,6 +154,12 @@ func (s settings) gateConfig() (*gateConfig, error) {
 		return nil, err
 	}
 	if t.MaxFailedTraces, err = s.int(gate.MaxFailedTraces, def.MaxFailedTraces); err != nil {
+		return nil, err
+	}
+	if t.SuccessThreshold, err = s.float(gate.SuccessThreshold, def.SuccessThreshold); err != nil {
+		return nil, err
+	}
+	if t.SuccessRateMin, err = s.float(gate.SuccessRateMin, def.SuccessRateMin); err != nil {
 		return nil, err
 	}
 	co := &t.Compare

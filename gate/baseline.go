@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/agentgate/agentgate/gate/compare"
+	"github.com/agentgate/agentgate/gate/outcome"
 	"github.com/agentgate/agentgate/gate/reliability"
 )
 
@@ -29,7 +30,7 @@ func (r *Result) compareWith(b *Baseline, headTrials []compare.Trial, o compare.
 		return nil
 	}
 	head := &compare.Run{Profile: r.Profile, Source: r.Source.Source, Reliability: r.Reliability,
-		Coherence: r.Coherence, Agreement: compare.AgreementOf(r.Agreement), Trials: headTrials}
+		Coherence: r.Coherence, Agreement: compare.AgreementOf(r.Agreement), Trials: headTrials, Runs: r.Runs}
 	c, err := compare.Compare(b.Report, head, o)
 	var u *compare.Unusable
 	switch {
@@ -43,15 +44,18 @@ func (r *Result) compareWith(b *Baseline, headTrials []compare.Trial, o compare.
 	return nil
 }
 
-// trials lists the traces that name their task and trial index, for pass^k (SPEC §11).
-func trials(s *reliability.Summary) []compare.Trial {
+// trials lists the traces that name their task and trial index, with their outcomes from runs,
+// for pass^k (SPEC §11, §15).
+func trials(s *reliability.Summary, runs []outcome.Run) []compare.Trial {
 	if s == nil {
 		return nil
 	}
 	var out []compare.Trial
-	for _, t := range s.Traces {
+	for i, t := range s.Traces {
 		if a := t.Attempt; a != nil && a.Task != "" && a.Trial != nil {
-			out = append(out, compare.Trial{Task: a.Task, Trial: strconv.Itoa(*a.Trial), Verdict: t.Verdict})
+			run := runOf(runs, i)
+			out = append(out, compare.Trial{Task: a.Task, Trial: strconv.Itoa(*a.Trial), Verdict: t.Verdict,
+				HasOutcome: run.Known, Succeeded: run.Success})
 		}
 	}
 	return out

@@ -10,6 +10,7 @@ import (
 	"github.com/agentgate/agentgate/gate/agreement"
 	"github.com/agentgate/agentgate/gate/coherence"
 	"github.com/agentgate/agentgate/gate/compare"
+	"github.com/agentgate/agentgate/gate/outcome"
 	"github.com/agentgate/agentgate/gate/profile"
 	"github.com/agentgate/agentgate/gate/reliability"
 	"github.com/agentgate/agentgate/gate/verdict"
@@ -30,6 +31,10 @@ const (
 	KappaMin        = "kappa-min"
 	AbstainMax      = "abstain-max"
 	MaxFailedTraces = "max-failed-traces"
+	// SuccessRateMin gates the suite's own success rate (SPEC §15); SuccessThreshold is the
+	// reward at or above which a run succeeded.
+	SuccessRateMin   = "success-rate-min"
+	SuccessThreshold = "success-threshold"
 )
 
 // Thresholds are the gate values of SPEC §4, and those of the comparison and of repeated
@@ -40,6 +45,11 @@ type Thresholds struct {
 	KappaMin        float64
 	AbstainMax      float64
 	MaxFailedTraces int
+	// SuccessThreshold is success-threshold: a numeric outcome at or above it succeeded
+	// (default outcome.DefaultThreshold). SuccessRateMin is success-rate-min; NaN means unset,
+	// not gated (the default).
+	SuccessThreshold float64
+	SuccessRateMin   float64
 	// Compare holds fail-on-regression and max-new-failures, which apply when a baseline was
 	// asked for, and pass-k-min with pass-k.
 	Compare compare.GateOptions
@@ -55,6 +65,7 @@ const FailOnSkipped = "fail-on-skipped"
 // DefaultThresholds returns the defaults of SPEC §4, §10 and §11.
 func DefaultThresholds() Thresholds {
 	return Thresholds{CoherenceMin: 0.50, PAMin: 0.90, KappaMin: 0.75, AbstainMax: 0.02, MaxFailedTraces: 0,
+		SuccessThreshold: outcome.DefaultThreshold, SuccessRateMin: math.NaN(),
 		Compare: compare.DefaultGateOptions()}
 }
 
@@ -70,6 +81,12 @@ func (t Thresholds) Validate() error {
 	}
 	if math.IsNaN(t.KappaMin) || t.KappaMin < -1 || t.KappaMin > 1 {
 		return fmt.Errorf("%s must be between -1 and 1, got %v", KappaMin, t.KappaMin)
+	}
+	if math.IsNaN(t.SuccessThreshold) || math.IsInf(t.SuccessThreshold, 0) {
+		return fmt.Errorf("%s must be a number, got %v", SuccessThreshold, t.SuccessThreshold)
+	}
+	if !math.IsNaN(t.SuccessRateMin) && (t.SuccessRateMin < 0 || t.SuccessRateMin > 1) {
+		return fmt.Errorf("%s must be between 0 and 1, got %v", SuccessRateMin, t.SuccessRateMin)
 	}
 	if t.MaxFailedTraces < 0 {
 		return fmt.Errorf("%s must be 0 or more, got %d", MaxFailedTraces, t.MaxFailedTraces)
@@ -138,6 +155,15 @@ type Result struct {
 	// PassK is pass^k of the traces that name their task and trial (SPEC §11); nil when none
 	// does.
 	PassK *compare.PassK `json:"pass_k,omitempty"`
+	// Outcomes summarises the runs' own outcomes (SPEC §15); nil when no trace has one and no
+	// outcomes input was given.
+	Outcomes *outcome.Summary `json:"outcomes,omitempty"`
+	// Runs[i] is the outcome and cost of Reliability.Traces[i], written as that trace's
+	// "outcome" when known; nil when no trace has an outcome.
+	Runs []outcome.Run `json:"-"`
+	// the outcomes input's ids that no trace has, and whether it was given at all
+	unmatchedOutcomes []string
+	outcomesGiven     bool
 	// Comparison is this run held against its baseline (SPEC §10); nil without one.
 	Comparison *compare.Comparison `json:"comparison,omitempty"`
 	// BaselineNote says, in one line, why a baseline that was asked for was not compared
@@ -168,6 +194,7 @@ func (r *Result) Decide(t Thresholds, failOn FailOn) {
 	}
 	if s := r.Reliability; s != nil {
 		r.Gates = append(r.Gates, GateResult{Name: MaxFailedTraces, Value: float64(s.Fail), Op: "<=", Threshold: float64(t.MaxFailedTraces), Passed: s.Fail <= t.MaxFailedTraces})
+		r.Gates = append(r.Gates, successGate(r.Outcomes, t.SuccessRateMin)...)
 	}
 	// fail-on-regression, on by default, applies only when a baseline was asked for (SPEC §10):
 	// then an unusable one skips it with its note. max-new-failures and pass-k-min apply

@@ -15,6 +15,7 @@ import (
 	"github.com/agentgate/agentgate/gate/coherence"
 	"github.com/agentgate/agentgate/gate/compare"
 	"github.com/agentgate/agentgate/gate/input"
+	"github.com/agentgate/agentgate/gate/outcome"
 	"github.com/agentgate/agentgate/gate/reliability"
 	"github.com/agentgate/agentgate/gate/verdict"
 	"github.com/agentgate/agentgate/internal/jsonscan"
@@ -73,11 +74,40 @@ func decodeShard(name string, data []byte) (*Result, error) {
 	case *head.Schema != SchemaVersion:
 		return nil, &input.Error{File: name, Msg: fmt.Sprintf("a report of schema %d, but this agentgate merges schema %d: gate every shard with the same agentgate version as the merge", *head.Schema, SchemaVersion)}
 	}
+	// The traces are decoded with their outcomes (SPEC §15), which reliability.Result does
+	// not hold: a shallower "reliability" member takes the place of Result's.
+	var doc struct {
+		*Result
+		Reliability *struct {
+			*reliability.Summary
+			Traces []outcome.Trace `json:"traces"`
+		} `json:"reliability,omitempty"`
+	}
 	r := new(Result)
+	doc.Result = r
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(r); err != nil {
+	if err := dec.Decode(&doc); err != nil {
 		return nil, shardError(name, data, err, dec.InputOffset())
+	}
+	if rel := doc.Reliability; rel != nil {
+		if rel.Summary == nil {
+			rel.Summary = new(reliability.Summary)
+		}
+		r.Reliability = rel.Summary
+		r.Reliability.Traces = make([]reliability.Result, len(rel.Traces))
+		for i := range rel.Traces {
+			r.Reliability.Traces[i] = rel.Traces[i].Result
+			if rel.Traces[i].Outcome != nil && r.Runs == nil {
+				r.Runs = make([]outcome.Run, len(rel.Traces))
+				for j := range r.Runs {
+					r.Runs[j] = outcome.RunOfJSON(nil)
+				}
+			}
+			if r.Runs != nil {
+				r.Runs[i] = outcome.RunOfJSON(rel.Traces[i].Outcome)
+			}
+		}
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, shardError(name, data, errors.New("more after the report's closing brace"), dec.InputOffset())
@@ -139,9 +169,10 @@ func Merge(ctx context.Context, shards []Shard, in Inputs, o Options) (*Result, 
 	res := &Result{Profile: o.Profile, Source: o.Source}
 	res.Source.Inputs = joinInputs(o.Source.Inputs, shards)
 	var err error
-	if res.Reliability, err = mergeReliability(shards); err != nil {
+	if res.Reliability, res.Runs, err = mergeReliability(shards); err != nil {
 		return nil, err
 	}
+	res.unmatchedOutcomes, res.outcomesGiven = mergeUnmatched(shards, res.Reliability)
 	if res.Coherence, err = mergeCoherence(shards); err != nil {
 		return nil, err
 	}
@@ -177,6 +208,11 @@ func Merge(ctx context.Context, shards []Shard, in Inputs, o Options) (*Result, 
 			return nil, err
 		}
 	}
+	// Outcomes given to the merge are matched to all the merged traces, as one run matches
+	// them; a trace whose shard recorded no usage then has no tokens to count.
+	if err := res.readOutcomes(ctx, in.Outcomes); err != nil {
+		return nil, err
+	}
 	if err := res.conclude(o); err != nil {
 		return nil, err
 	}
@@ -193,7 +229,7 @@ func joinInputs(own *Inputs, shards []Shard) *Inputs {
 		}
 		for _, l := range []struct{ to, from *[]string }{
 			{&out.Traces, &in.Traces}, {&out.Tasks, &in.Tasks}, {&out.Pairs, &in.Pairs},
-			{&out.Scholar, &in.Scholar}, {&out.Auditor, &in.Auditor},
+			{&out.Scholar, &in.Scholar}, {&out.Auditor, &in.Auditor}, {&out.Outcomes, &in.Outcomes},
 		} {
 			for _, p := range *l.from {
 				if !slices.Contains(*l.to, p) {
@@ -250,24 +286,67 @@ func mergeRecords[T any](shards []Shard, kind string, section func(*Result) ([]T
 	return out, true, nil
 }
 
-// mergeReliability merges the shards' traces; nil when no shard has the section.
-func mergeReliability(shards []Shard) (*reliability.Summary, error) {
-	traces, has, err := mergeRecords(shards, "trace", func(r *Result) ([]reliability.Result, bool) {
+// mergeReliability merges the shards' traces and their outcomes; nil when no shard has the
+// section.
+func mergeReliability(shards []Shard) (*reliability.Summary, []outcome.Run, error) {
+	type traceRun struct {
+		t   reliability.Result
+		run outcome.Run
+	}
+	traces, has, err := mergeRecords(shards, "trace", func(r *Result) ([]traceRun, bool) {
 		if r.Reliability == nil {
 			return nil, false
 		}
-		return r.Reliability.Traces, true
-	}, func(t *reliability.Result) (string, input.Place) {
-		return t.ID, input.Place{File: t.File, Line: t.Line}
+		out := make([]traceRun, len(r.Reliability.Traces))
+		for i, t := range r.Reliability.Traces {
+			out[i] = traceRun{t, outcome.RunOfJSON(nil)}
+			if i < len(r.Runs) {
+				out[i].run = r.Runs[i]
+			}
+		}
+		return out, true
+	}, func(t *traceRun) (string, input.Place) {
+		return t.t.ID, input.Place{File: t.t.File, Line: t.t.Line}
 	})
 	if !has || err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	sum := &reliability.Summary{Traces: make([]reliability.Result, 0, len(traces))}
-	for _, t := range traces {
-		sum.Add(t)
+	runs := make([]outcome.Run, len(traces))
+	for i, t := range traces {
+		sum.Add(t.t)
+		runs[i] = t.run
 	}
-	return sum, nil
+	return sum, runs, nil
+}
+
+// mergeUnmatched is the outcomes no trace of the merged suite matched: those no shard's
+// traces matched, less the ids of traces another shard holds. given is whether any shard was
+// given outcomes.
+func mergeUnmatched(shards []Shard, sum *reliability.Summary) (ids []string, given bool) {
+	if sum == nil {
+		return nil, false
+	}
+	has := make(map[string]bool, len(sum.Traces))
+	for i := range sum.Traces {
+		has[sum.Traces[i].ID] = true
+	}
+	seen := map[string]bool{}
+	for _, s := range shards {
+		o := s.Report.Outcomes
+		if o == nil {
+			continue
+		}
+		given = given || o.Unmatched > 0 || s.Report.Source.Inputs != nil && len(s.Report.Source.Inputs.Outcomes) > 0
+		for _, id := range o.UnmatchedIDs {
+			if !has[id] && !seen[id] {
+				seen[id] = true
+				ids = append(ids, id)
+			}
+		}
+	}
+	slices.Sort(ids)
+	return ids, given
 }
 
 // mergeCoherence merges the shards' tasks; nil when no shard has the section.

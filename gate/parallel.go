@@ -5,6 +5,7 @@ import (
 	"runtime"
 
 	"github.com/agentgate/agentgate/gate/input"
+	"github.com/agentgate/agentgate/gate/outcome"
 	"github.com/agentgate/agentgate/gate/pipeline"
 	"github.com/agentgate/agentgate/gate/profile"
 	"github.com/agentgate/agentgate/gate/reliability"
@@ -24,38 +25,46 @@ type traceWorker struct {
 	ev  *reliability.Evaluator
 }
 
-// work decodes and evaluates the batch's records into results.
-func (w *traceWorker) work(b *pipeline.Batch, results *[]reliability.Result) (int, error) {
-	*results = (*results)[:0]
+// traceBatch is what a worker makes of a batch: the traces' results and their outcomes.
+type traceBatch struct {
+	results []reliability.Result
+	runs    []outcome.Run
+}
+
+// work decodes and evaluates the batch's records into tb.
+func (w *traceWorker) work(b *pipeline.Batch, tb *traceBatch) (int, error) {
+	tb.results, tb.runs = tb.results[:0], tb.runs[:0]
 	w.dec.After(b.PrevFile, b.PrevLine)
 	err := b.Records(func(rec input.Record) error {
 		t, err := w.dec.Decode(rec)
 		if err != nil {
 			return err
 		}
+		tb.runs = append(tb.runs, outcome.RunOf(t.Outcome, t.Usage))
 		if w.ev == nil {
-			*results = append(*results, reliability.Result{ID: t.ID, File: t.File, Line: t.Line})
+			tb.results = append(tb.results, reliability.Result{ID: t.ID, File: t.File, Line: t.Line})
 			return nil
 		}
-		*results = append(*results, w.ev.Evaluate(t))
+		tb.results = append(tb.results, w.ev.Evaluate(t))
 		return nil
 	})
-	return len(*results), err
+	return len(tb.results), err
 }
 
 // runReliabilityParallel evaluates the trace files with workers goroutines; with decodeOnly
 // it does all but the evaluation (for the benchmarks).
-func runReliabilityParallel(ctx context.Context, files []string, p profile.Profile, workers int, decodeOnly bool) (*reliability.Summary, error) {
+func runReliabilityParallel(ctx context.Context, files []string, p profile.Profile, workers int, decodeOnly bool) (*reliability.Summary, []outcome.Run, error) {
 	sum := &reliability.Summary{Traces: []reliability.Result{}}
-	if err := reliabilityPipeline(ctx, files, p, workers, decodeOnly, sum, input.NewIDs("trace")); err != nil {
-		return nil, err
+	var runs []outcome.Run
+	if err := reliabilityPipeline(ctx, files, p, workers, decodeOnly, sum, &runs, input.NewIDs("trace")); err != nil {
+		return nil, nil, err
 	}
-	return sum, nil
+	return sum, runs, nil
 }
 
-// reliabilityPipeline evaluates the trace record files into sum, whose ids (ids) it checks
-// for duplicates along with those already there.
-func reliabilityPipeline(ctx context.Context, files []string, p profile.Profile, workers int, decodeOnly bool, sum *reliability.Summary, ids *input.IDs) error {
+// reliabilityPipeline evaluates the trace record files into sum, and their outcomes into runs,
+// whose ids (ids) it checks for duplicates along with those already there.
+func reliabilityPipeline(ctx context.Context, files []string, p profile.Profile, workers int, decodeOnly bool, sum *reliability.Summary, runs *[]outcome.Run, ids *input.IDs) error {
 	newWorker := func() *traceWorker {
 		w := &traceWorker{dec: trace.Decoder{Reuse: true}} // results keep no memory of a trace
 		if !decodeOnly {
@@ -63,10 +72,11 @@ func reliabilityPipeline(ctx context.Context, files []string, p profile.Profile,
 		}
 		return w
 	}
-	merge := func(b *pipeline.Batch, results *[]reliability.Result, err error) error {
+	merge := func(b *pipeline.Batch, tb *traceBatch, err error) error {
 		var rs []reliability.Result
-		if results != nil {
-			rs = *results
+		if tb != nil {
+			rs = tb.results
+			*runs = append(*runs, tb.runs...)
 		}
 		for i := range rs {
 			r := &rs[i]

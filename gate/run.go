@@ -10,6 +10,7 @@ import (
 	"github.com/agentgate/agentgate/gate/coherence"
 	"github.com/agentgate/agentgate/gate/compare"
 	"github.com/agentgate/agentgate/gate/input"
+	"github.com/agentgate/agentgate/gate/outcome"
 	"github.com/agentgate/agentgate/gate/pipeline"
 	"github.com/agentgate/agentgate/gate/profile"
 	"github.com/agentgate/agentgate/gate/reliability"
@@ -24,6 +25,9 @@ type Inputs struct {
 	Pairs   []string `json:"pairs,omitempty"`   // agreement, merged pairs
 	Scholar []string `json:"scholar,omitempty"` // agreement, two files joined by qid
 	Auditor []string `json:"auditor,omitempty"`
+	// Outcomes are the runs' outcomes kept apart from the traces (SPEC §15), matched by
+	// trace id and overriding a record's own.
+	Outcomes []string `json:"outcomes,omitempty"`
 }
 
 // Options are the settings of one gate run.
@@ -67,6 +71,8 @@ func (in Inputs) Validate() error {
 		return &UsageError{"auditor was given without scholar: the two label files are joined by qid, give both"}
 	case len(in.Traces) == 0 && len(in.Tasks) == 0 && len(in.Pairs) == 0 && len(in.Scholar) == 0:
 		return &UsageError{"nothing to evaluate: give at least one of traces, tasks, pairs, or scholar and auditor"}
+	case len(in.Outcomes) > 0 && len(in.Traces) == 0:
+		return &UsageError{"outcomes were given without traces: outcomes are matched to traces by id, give the traces too"}
 	}
 	return nil
 }
@@ -83,6 +89,9 @@ func Run(ctx context.Context, in Inputs, o Options) (*Result, error) {
 	}
 	res := &Result{Profile: o.Profile, Source: o.Source}
 	if err := res.evaluate(ctx, in, o); err != nil {
+		return nil, err
+	}
+	if err := res.readOutcomes(ctx, in.Outcomes); err != nil {
 		return nil, err
 	}
 	if err := res.conclude(o); err != nil {
@@ -112,7 +121,7 @@ func (o *Options) prepare() error {
 func (r *Result) evaluate(ctx context.Context, in Inputs, o Options) error {
 	var err error
 	if len(in.Traces) > 0 {
-		if r.Reliability, err = runReliability(ctx, in.Traces, o); err != nil {
+		if r.Reliability, r.Runs, err = runReliability(ctx, in.Traces, o); err != nil {
 			return err
 		}
 	}
@@ -131,7 +140,8 @@ func (r *Result) evaluate(ctx context.Context, in Inputs, o Options) error {
 
 // conclude computes pass^k and the comparison from r's sections, then decides the verdict.
 func (r *Result) conclude(o Options) error {
-	headTrials := trials(r.Reliability)
+	r.summarizeOutcomes(o.Thresholds.SuccessThreshold)
+	headTrials := trials(r.Reliability, r.Runs)
 	r.PassK = compare.PassKOf(headTrials)
 	if o.Baseline != nil {
 		if err := r.compareWith(o.Baseline, headTrials, o.Compare); err != nil {
@@ -142,10 +152,10 @@ func (r *Result) conclude(o Options) error {
 	return nil
 }
 
-func runReliability(ctx context.Context, patterns []string, o Options) (*reliability.Summary, error) {
+func runReliability(ctx context.Context, patterns []string, o Options) (*reliability.Summary, []outcome.Run, error) {
 	files, err := input.Expand(patterns)
 	if err != nil {
-		return nil, fmt.Errorf("traces: %w", err)
+		return nil, nil, fmt.Errorf("traces: %w", err)
 	}
 	if o.sequential {
 		return runReliabilitySequential(ctx, files, o.Profile, o.traceOptions())
@@ -156,7 +166,7 @@ func runReliability(ctx context.Context, patterns []string, o Options) (*reliabi
 	}
 	formats, mixed, err := sniffTraces(files)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if !mixed {
 		return runReliabilityParallel(ctx, files, o.Profile, workers, false)
@@ -165,6 +175,7 @@ func runReliability(ctx context.Context, patterns []string, o Options) (*reliabi
 	// runs of record files between them go through the pipeline. The results stay in file
 	// order, as the sequential reading gives them.
 	sum := &reliability.Summary{Traces: []reliability.Result{}}
+	var runs []outcome.Run
 	ids := input.NewIDs("trace")
 	ev := reliability.Evaluator{Profile: o.Profile, Brief: true}
 	for i := 0; i < len(files); {
@@ -173,18 +184,18 @@ func runReliability(ctx context.Context, patterns []string, o Options) (*reliabi
 			for j < len(files) && formats[j] == trace.FormatRecords {
 				j++
 			}
-			if err := reliabilityPipeline(ctx, files[i:j], o.Profile, workers, false, sum, ids); err != nil {
-				return nil, err
+			if err := reliabilityPipeline(ctx, files[i:j], o.Profile, workers, false, sum, &runs, ids); err != nil {
+				return nil, nil, err
 			}
 			i = j
 			continue
 		}
-		if err := eachWholeFile(ctx, files[i], o.traceOptions(), sum, ids, &ev); err != nil {
-			return nil, err
+		if err := eachWholeFile(ctx, files[i], o.traceOptions(), sum, &runs, ids, &ev); err != nil {
+			return nil, nil, err
 		}
 		i++
 	}
-	return sum, nil
+	return sum, runs, nil
 }
 
 // traceOptions are the options of the trace readers.
@@ -203,21 +214,24 @@ func sniffTraces(files []string) (formats []trace.Format, mixed bool, err error)
 	return formats, mixed, nil
 }
 
-// eachWholeFile evaluates the traces of an OTLP file or an Inspect log into sum.
-func eachWholeFile(ctx context.Context, file string, to trace.Options, sum *reliability.Summary, ids *input.IDs, ev *reliability.Evaluator) error {
+// eachWholeFile evaluates the traces of an OTLP file or an Inspect log into sum, and their
+// outcomes into runs.
+func eachWholeFile(ctx context.Context, file string, to trace.Options, sum *reliability.Summary, runs *[]outcome.Run, ids *input.IDs, ev *reliability.Evaluator) error {
 	return trace.EachFileWith(ctx, file, to, func(t *trace.Trace) error {
 		if first, dup := ids.Add(t.ID, len(sum.Traces)); dup {
 			return ids.Duplicate(t.ID, input.Place{File: t.File, Line: t.Line}, tracePlace(&sum.Traces[first]))
 		}
 		sum.Add(ev.Evaluate(t))
+		*runs = append(*runs, outcome.RunOf(t.Outcome, t.Usage))
 		return nil
 	})
 }
 
 // runReliabilitySequential reads and evaluates the trace files one record at a time, in one
 // goroutine: the reference that the parallel pipeline (parallel.go) must match.
-func runReliabilitySequential(ctx context.Context, files []string, p profile.Profile, to trace.Options) (*reliability.Summary, error) {
+func runReliabilitySequential(ctx context.Context, files []string, p profile.Profile, to trace.Options) (*reliability.Summary, []outcome.Run, error) {
 	sum := &reliability.Summary{Traces: []reliability.Result{}}
+	var runs []outcome.Run
 	ids := input.NewIDs("trace")
 	ev := reliability.Evaluator{Profile: p, Brief: true}
 	for _, f := range files {
@@ -229,13 +243,14 @@ func runReliabilitySequential(ctx context.Context, files []string, p profile.Pro
 				return ids.Duplicate(t.ID, input.Place{File: t.File, Line: t.Line}, tracePlace(&sum.Traces[first]))
 			}
 			sum.Add(ev.Evaluate(t))
+			runs = append(runs, outcome.RunOf(t.Outcome, t.Usage))
 			return nil
 		})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return sum, nil
+	return sum, runs, nil
 }
 
 // tracePlace is where the trace of r starts.

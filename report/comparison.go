@@ -258,6 +258,15 @@ func metricRows(c *compare.Comparison, esc func(string) string) []metricRow {
 			change, "McNemar " + orText(pValue(&r.Test)), outcomeLabel(&r.Test, esc),
 		})
 	}
+	if r := c.Success; r != nil {
+		rows = append(rows, metricRow{
+			"success: runs that succeeded by their outcomes (" + plural(r.Matched, "matched run", "matched runs") + ")",
+			fmt.Sprintf("%s of %s", count(r.BaseSuccesses), count(r.Matched)),
+			fmt.Sprintf("%s of %s", count(r.HeadSuccesses), count(r.Matched)),
+			fmt.Sprintf("%s, %s fixed", plural(r.NewFailures, "new failure", "new failures"), count(r.Fixed)),
+			"McNemar " + orText(pValue(&r.Test)), outcomeLabel(&r.Test, esc),
+		})
+	}
 	if r := c.Coherence; r != nil {
 		stat := pValue(&r.Test)
 		if r.CIDefined {
@@ -513,6 +522,21 @@ func (d *doc) writePassKSideBySide(b *strings.Builder, p *compare.PassKCompariso
 	if len(p.Rows) > maxPassKRows {
 		b.WriteString("\nEvery k is in the JSON report.\n")
 	}
+	basis := func(q *compare.PassK) string {
+		if q != nil && q.OnOutcomes {
+			return "when its outcome succeeded"
+		}
+		return "when its verdict is not FAIL"
+	}
+	// Said when outcomes are used on either side (SPEC §15): without them the section above
+	// says what a pass is.
+	if p.Base != nil && p.Head != nil && (p.Base.OnOutcomes || p.Head.OnOutcomes) {
+		if bb, hb := basis(p.Base), basis(p.Head); bb == hb {
+			fmt.Fprintf(b, "\nA trial passes %s, on both sides.\n", bb)
+		} else {
+			fmt.Fprintf(b, "\nA trial passes %s in the baseline, %s in head: the two are not measured alike.\n", bb, hb)
+		}
+	}
 }
 
 // writeChanges writes the comparison's lists: new failures, fixed traces, FINAL flips (at most
@@ -537,10 +561,16 @@ func (d *doc) writeChanges(b *strings.Builder, k int) {
 			plural(n, "FINAL flip", "FINAL flips"), count(len(c.Agreement.ShippedToRejected)), count(len(c.Agreement.RejectedToShipped)))
 		d.writeList(b, &d.flips, k)
 	}
+	if r := c.Success; r != nil {
+		d.writeSuccessChanges(b, r)
+	}
 	var lines []string
 	esc := func(s string) string { return EscapeCell(s) }
 	if r := c.Reliability; r != nil {
 		lines = append(lines, unitsLine("reliability", &r.Test, "trace", "traces", esc))
+	}
+	if r := c.Success; r != nil {
+		lines = append(lines, unitsLine("success", &r.Test, "run with an outcome", "runs with an outcome", esc))
 	}
 	if r := c.Coherence; r != nil {
 		lines = append(lines, unitsLine("coherence", &r.Test, "task", "tasks", esc))
@@ -564,6 +594,26 @@ func (d *doc) writeChanges(b *strings.Builder, k int) {
 	}
 }
 
+// writeSuccessChanges writes the runs whose own outcome changed, and tokens per success of
+// both sides.
+func (d *doc) writeSuccessChanges(b *strings.Builder, r *compare.SuccessChange) {
+	if r.NewFailures > 0 {
+		fmt.Fprintf(b, "\n**%s by outcome** (succeeded in the baseline, failed now): %s.\n",
+			plural(r.NewFailures, "new failure", "new failures"), idList(r.NewFailureIDs, r.NewFailures, len(r.NewFailureIDs), EscapeCell))
+	}
+	if r.Fixed > 0 {
+		fmt.Fprintf(b, "\n**%s by outcome** (failed in the baseline, succeeded now): %s.\n",
+			plural(r.Fixed, "fixed run", "fixed runs"), idList(r.FixedIDs, r.Fixed, len(r.FixedIDs), EscapeCell))
+	}
+	tps := func(v *float64) string {
+		if v == nil {
+			return "unknown"
+		}
+		return tokens(*v)
+	}
+	fmt.Fprintf(b, "\nTokens per successful run: base %s, head %s.\n", tps(r.BaseTokensPerSuccess), tps(r.HeadTokensPerSuccess))
+}
+
 // writePassK writes pass^k of this run's repeated trials (SPEC §11), with the flaky tasks.
 func (d *doc) writePassK(b *strings.Builder) {
 	p := d.r.PassK
@@ -575,7 +625,11 @@ func (d *doc) writePassK(b *strings.Builder) {
 	if p.MinTrials > maxPassKRows {
 		b.WriteString(" Every k is in the JSON report.")
 	}
-	b.WriteString(" pass^k is the chance that k trials of a task, drawn at random, all pass (not FAIL), averaged over the tasks.\n")
+	if p.OnOutcomes {
+		b.WriteString(" pass^k is the chance that k trials of a task, drawn at random, all succeeded by their own outcomes, averaged over the tasks (every trial has an outcome).\n")
+	} else {
+		b.WriteString(" pass^k is the chance that k trials of a task, drawn at random, all pass (not FAIL), averaged over the tasks.\n")
+	}
 	if n := len(p.Flaky); n > 0 {
 		fmt.Fprintf(b, "\n**%s** (passed some trials, failed others): %s.\n", plural(n, "flaky task", "flaky tasks"),
 			idList(p.Flaky, n, maxFlakyListed, EscapeCell))

@@ -17,6 +17,7 @@ import (
 	"github.com/agentgate/agentgate/gate/agreement"
 	"github.com/agentgate/agentgate/gate/coherence"
 	"github.com/agentgate/agentgate/gate/compare"
+	"github.com/agentgate/agentgate/gate/outcome"
 	"github.com/agentgate/agentgate/gate/reliability"
 )
 
@@ -46,7 +47,7 @@ func JSON(w io.Writer, r *gate.Result) error {
 		c.Reliability = &rel
 		if len(traces) > 0 {
 			lists = append(lists, streamedList{path: []string{"reliability", "traces"}, n: len(traces),
-				encode: func(e *elemWriter, i int) error { return e.json(withEvidenceLists(traces[i])) }})
+				encode: func(e *elemWriter, i int) error { return e.json(traceJSON(traces[i], r.Runs, i)) }})
 		}
 	}
 	if s := c.Coherence; s != nil && len(s.Tasks) > 0 {
@@ -143,7 +144,11 @@ func findSlot(doc []byte, path []string) int {
 
 // writeWhole encodes the whole of r at once: the fallback of writeStreamed.
 func writeWhole(w io.Writer, r *gate.Result) error {
+	if r.Outcomes != nil {
+		return errors.New("report: cannot write JSON: the traces' outcomes have no place in the document") // unreachable: writeStreamed finds its slots
+	}
 	c := withLists(r)
+	var doc any = c
 	if s := c.Reliability; s != nil {
 		rel := *s
 		rel.Traces = make([]reliability.Result, len(s.Traces))
@@ -156,7 +161,7 @@ func writeWhole(w io.Writer, r *gate.Result) error {
 	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(c); err != nil {
+	if err := enc.Encode(doc); err != nil {
 		return fmt.Errorf("report: cannot write JSON: %w", err)
 	}
 	_, err := w.Write(b.Bytes())
@@ -196,6 +201,15 @@ func (e *elemWriter) item(it *agreement.Item) error {
 	e.buf = appendItem(e.buf[:0], e.indent, it)
 	_, err := e.w.Write(e.buf)
 	return err
+}
+
+// traceJSON is trace i of the report, with its outcome from runs when known.
+func traceJSON(t reliability.Result, runs []outcome.Run, i int) any {
+	t = withEvidenceLists(t)
+	if i >= len(runs) || !runs[i].Known {
+		return t
+	}
+	return outcome.Trace{Result: t, Outcome: runs[i].JSON()}
 }
 
 // withEvidenceLists returns t with its nil evidence lists empty, so consumers need no null

@@ -521,6 +521,7 @@ func (d *doc) render(k int) string {
 	var b strings.Builder
 	d.writeHead(&b, k, false)
 	d.writeReliability(&b, k)
+	d.writeOutcomes(&b)
 	d.writePassK(&b)
 	d.writeCoherence(&b, k)
 	d.writeAgreement(&b, k)

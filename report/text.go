@@ -77,8 +77,27 @@ func Text(w io.Writer, r *gate.Result) error {
 		}
 	}
 
+	if o := r.Outcomes; o != nil {
+		fmt.Fprintf(bw, "\nOutcomes: %d of %s succeeded", o.Successes, plural(o.Known, "run", "runs"))
+		if o.Known > 0 {
+			fmt.Fprintf(bw, " (%s, Wilson 95%% %s–%s)", num(o.SuccessRate), num(o.Interval[0]), num(o.Interval[1]))
+		}
+		fmt.Fprintf(bw, "; %s without an outcome\n", plural(o.WithoutOutcome, "run", "runs"))
+		if o.Failures > 0 {
+			fmt.Fprintf(bw, "  %s, %d with no reliability signal\n", plural(o.Failures, "failed run", "failed runs"), o.Unexplained)
+		}
+		if o.Unmatched > 0 {
+			fmt.Fprintf(bw, "  %s in the outcomes input %s no trace: %s\n", plural(o.Unmatched, "outcome", "outcomes"),
+				pluralWord(o.Unmatched, "matches", "match"), idList(o.UnmatchedIDs, o.Unmatched, maxInlineIDs, esc))
+		}
+	}
+
 	if p := r.PassK; p != nil {
-		fmt.Fprintf(bw, "\nRepeated trials: %s over %s\n", passKValues(p), passKSummary(p))
+		basis := ""
+		if p.OnOutcomes {
+			basis = " (a trial passes when its outcome succeeded)"
+		}
+		fmt.Fprintf(bw, "\nRepeated trials%s: %s over %s\n", basis, passKValues(p), passKSummary(p))
 		if n := len(p.Flaky); n > 0 {
 			fmt.Fprintf(bw, "  %s: %s\n", plural(n, "flaky task", "flaky tasks"), idList(p.Flaky, n, maxInlineIDs, esc))
 		}
@@ -186,6 +205,14 @@ func textComparison(w io.Writer, r *gate.Result, esc func(string) string) {
 		}
 		if n := len(m.FixedTraces); n > 0 {
 			fmt.Fprintf(w, "  fixed: %s\n", ids(m.FixedTraces))
+		}
+	}
+	if m := c.Success; m != nil {
+		if m.NewFailures > 0 {
+			fmt.Fprintf(w, "  new failures by outcome: %s\n", idList(m.NewFailureIDs, m.NewFailures, maxInlineIDs, esc))
+		}
+		if m.Fixed > 0 {
+			fmt.Fprintf(w, "  fixed by outcome: %s\n", idList(m.FixedIDs, m.Fixed, maxInlineIDs, esc))
 		}
 	}
 	if m := c.Agreement; m != nil {

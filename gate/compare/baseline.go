@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentgate/agentgate/gate/coherence"
 	"github.com/agentgate/agentgate/gate/input"
+	"github.com/agentgate/agentgate/gate/outcome"
 	"github.com/agentgate/agentgate/gate/profile"
 	"github.com/agentgate/agentgate/gate/reliability"
 	"github.com/agentgate/agentgate/gate/verdict"
@@ -58,6 +59,8 @@ type Run struct {
 	Agreement *Agreement
 	// Trials are the traces that carry a trial index (SPEC §11), for pass^k.
 	Trials []Trial
+	// Runs[i] is the outcome of Reliability.Traces[i] (SPEC §15); nil when no trace has one.
+	Runs []outcome.Run
 }
 
 // Agreement is what a comparison needs of the agreement section: the side's overall figures
@@ -99,6 +102,9 @@ type Trial struct {
 	Task    string          `json:"task"`
 	Trial   string          `json:"trial"`
 	Verdict verdict.Verdict `json:"verdict"`
+	// HasOutcome is true when the run's own outcome is known (SPEC §15); Succeeded is it.
+	HasOutcome bool `json:"-"`
+	Succeeded  bool `json:"-"`
 }
 
 // Baseline is a report of an earlier run read by ReadBaseline.
@@ -406,6 +412,8 @@ type traceJSON struct {
 	Evidence []reliability.Evidence `json:"evidence"`
 	Task     json.RawMessage        `json:"task"`
 	Trial    json.RawMessage        `json:"trial"`
+	// Outcome is the run's own outcome (SPEC §15), absent when unknown.
+	Outcome *outcome.JSON `json:"outcome"`
 }
 
 // trace reads one element of reliability.traces.
@@ -436,9 +444,22 @@ func (br *baselineReader) trace(i int) error {
 		return bad("trial %s", err)
 	}
 	rel := br.b.Reliability
+	if t.Outcome != nil && br.b.Runs == nil {
+		br.b.Runs = make([]outcome.Run, len(rel.Traces), len(rel.Traces)+1)
+		for j := range br.b.Runs {
+			br.b.Runs[j] = outcome.RunOfJSON(nil)
+		}
+	}
+	if br.b.Runs != nil {
+		br.b.Runs = append(br.b.Runs, outcome.RunOfJSON(t.Outcome))
+	}
 	rel.Add(reliability.Result{ID: *t.ID, File: t.File, Line: t.Line, Verdict: t.Verdict, Score: *t.Score, Signals: t.Signals, Evidence: t.Evidence})
 	if hasTask && hasTrial {
-		br.b.Trials = append(br.b.Trials, Trial{Task: task, Trial: trial, Verdict: t.Verdict})
+		tr := Trial{Task: task, Trial: trial, Verdict: t.Verdict}
+		if t.Outcome != nil {
+			tr.HasOutcome, tr.Succeeded = true, t.Outcome.Success
+		}
+		br.b.Trials = append(br.b.Trials, tr)
 	}
 	return nil
 }

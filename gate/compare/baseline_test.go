@@ -6,9 +6,11 @@ import (
 	"io"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/agentgate/agentgate/gate/outcome"
 	"github.com/agentgate/agentgate/gate/profile"
 	"github.com/agentgate/agentgate/gate/reliability"
 	"github.com/agentgate/agentgate/gate/verdict"
@@ -99,7 +101,7 @@ func TestReadBaselineTrials(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Trial{{"a", "0", verdict.Pass}, {"a", "1", verdict.Fail}, {"7", "2.0", verdict.Warn}}
+	want := []Trial{{Task: "a", Trial: "0", Verdict: verdict.Pass}, {Task: "a", Trial: "1", Verdict: verdict.Fail}, {Task: "7", Trial: "2.0", Verdict: verdict.Warn}}
 	if len(b.Trials) != len(want) {
 		t.Fatalf("trials %v, want %v", b.Trials, want)
 	}
@@ -110,6 +112,28 @@ func TestReadBaselineTrials(t *testing.T) {
 	}
 	if b.Coherence != nil || b.Agreement != nil {
 		t.Error("sections that are absent must stay nil")
+	}
+}
+
+// TestReadBaselineOutcomes reads each trace's outcome (SPEC §15): the runs line up with the
+// traces, a trace without one has none, and a trial with one carries it for pass^k.
+func TestReadBaselineOutcomes(t *testing.T) {
+	doc := `{"schema": 2, "profile": "default", "reliability": {"traces": [
+ {"id": "a#0", "verdict": "PASS", "score": 0.1, "task": "a", "trial": 0},
+ {"id": "a#1", "verdict": "FAIL", "score": 0.9, "task": "a", "trial": 1, "outcome": {"value": 1, "success": true, "tokens": 120}},
+ {"id": "b", "verdict": "WARN", "score": 0.5, "outcome": {"value": 0.25, "success": false}}
+]}, "outcomes": {"runs": 3, "known": 2, "successes": 1}}`
+	b, err := ReadBaseline(strings.NewReader(doc), "b.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []outcome.Run{{Tokens: -1}, {Known: true, Value: 1, Success: true, Decided: true, Tokens: 120}, {Known: true, Value: 0.25, Decided: true, Tokens: -1}}
+	if !slices.Equal(b.Runs, want) {
+		t.Errorf("runs %+v, want %+v", b.Runs, want)
+	}
+	wantTrials := []Trial{{Task: "a", Trial: "0", Verdict: verdict.Pass}, {Task: "a", Trial: "1", Verdict: verdict.Fail, HasOutcome: true, Succeeded: true}}
+	if !slices.Equal(b.Trials, wantTrials) {
+		t.Errorf("trials %+v, want %+v", b.Trials, wantTrials)
 	}
 }
 

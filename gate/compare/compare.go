@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentgate/agentgate/gate/agreement"
 	"github.com/agentgate/agentgate/gate/coherence"
+	"github.com/agentgate/agentgate/gate/outcome"
 	"github.com/agentgate/agentgate/gate/reliability"
 	"github.com/agentgate/agentgate/gate/verdict"
 )
@@ -19,6 +20,8 @@ const (
 	MetricReliability = "reliability"
 	MetricCoherence   = "coherence"
 	MetricAgreement   = "agreement"
+	// MetricSuccess is the runs' own success by their outcomes (SPEC §15).
+	MetricSuccess = "success"
 )
 
 // Outcome is what a comparison concludes about one metric (SPEC §10).
@@ -76,8 +79,10 @@ type Comparison struct {
 	Alpha float64 `json:"alpha"`
 
 	Reliability *ReliabilityChange `json:"reliability,omitempty"`
-	Coherence   *CoherenceChange   `json:"coherence,omitempty"`
-	Agreement   *AgreementChange   `json:"agreement,omitempty"`
+	// Success compares the runs' own outcomes; nil unless both sides have some.
+	Success   *SuccessChange   `json:"success,omitempty"`
+	Coherence *CoherenceChange `json:"coherence,omitempty"`
+	Agreement *AgreementChange `json:"agreement,omitempty"`
 	// PassK puts pass^k of base and head side by side; nil when neither has trials.
 	PassK *PassKComparison `json:"pass_k,omitempty"`
 
@@ -124,6 +129,9 @@ func (c *Comparison) tests() []namedTest {
 	var out []namedTest
 	if c.Reliability != nil {
 		out = append(out, namedTest{MetricReliability, &c.Reliability.Test})
+	}
+	if c.Success != nil {
+		out = append(out, namedTest{MetricSuccess, &c.Success.Test})
 	}
 	if c.Coherence != nil {
 		out = append(out, namedTest{MetricCoherence, &c.Coherence.Test})
@@ -219,6 +227,26 @@ type ReliabilityChange struct {
 	// head's evidence explains a new failure.
 	NewFailureTraces []TracePair `json:"new_failure_traces"`
 	FixedTraces      []TracePair `json:"fixed_traces"`
+}
+
+// SuccessChange compares the runs' own outcomes over the traces that have one on both sides
+// (SPEC §15): a new failure succeeded in the baseline and failed in head; a fixed run the
+// other way round. McNemar's exact test on (new failures, fixed) gives P, as for the verdicts.
+// Degraded means more new failures than fixed.
+type SuccessChange struct {
+	Test
+	NewFailures int `json:"new_failures"`
+	Fixed       int `json:"fixed"`
+	// BaseSuccesses and HeadSuccesses count the matched runs that succeeded on each side.
+	BaseSuccesses int `json:"base_successes"`
+	HeadSuccesses int `json:"head_successes"`
+	// NewFailureIDs and FixedIDs are the first MaxListed of those runs' ids, sorted.
+	NewFailureIDs []string `json:"new_failure_ids"`
+	FixedIDs      []string `json:"fixed_ids"`
+	// Tokens per success of each side over all its runs with an outcome (nil when unknown),
+	// side by side.
+	BaseTokensPerSuccess *float64 `json:"base_tokens_per_success"`
+	HeadTokensPerSuccess *float64 `json:"head_tokens_per_success"`
 }
 
 // TracePair is one matched trace on both sides.
@@ -326,6 +354,13 @@ func Compare(base *Baseline, head *Run, o Options) (*Comparison, error) {
 			return nil, err
 		}
 		c.Reliability = r
+		if base.Runs != nil && head.Runs != nil {
+			s, err := compareSuccess(&base.Run, head, dup)
+			if err != nil {
+				return nil, err
+			}
+			c.Success = s
+		}
 	}
 	note(MetricCoherence, base.Coherence != nil, head.Coherence != nil)
 	if base.Coherence != nil && head.Coherence != nil {
@@ -498,9 +533,64 @@ func compareReliability(base, head []reliability.Result, dup dupFunc) (*Reliabil
 	if n := float64(r.Matched); n > 0 {
 		r.BaseMeanScore, r.HeadMeanScore, r.MeanScoreChange = sumB/n, sumH/n, sumD/n
 	}
-	r.P, r.PDefined = mcnemarExact(r.NewFailures, r.Fixed), true
-	r.direction = cmp.Compare(r.Fixed, r.NewFailures)
-	r.detect = mcnemarDetector(r.Matched)
+	r.mcnemar(r.NewFailures, r.Fixed)
+	return r, nil
+}
+
+// mcnemar sets t's p-value to McNemar's exact test of b new failures against c fixed units,
+// and its direction: better when more were fixed. Both paired pass/fail metrics (the
+// verdicts and the outcomes) are tested by it.
+func (t *Test) mcnemar(b, c int) {
+	t.P, t.PDefined = mcnemarExact(b, c), true
+	t.direction = cmp.Compare(c, b)
+	t.detect = mcnemarDetector(t.Matched)
+}
+
+// compareSuccess compares the runs' outcomes of the traces that have one on both sides.
+func compareSuccess(base, head *Run, dup dupFunc) (*SuccessChange, error) {
+	known := func(s *reliability.Summary, runs []outcome.Run) []int {
+		var out []int
+		for i := range s.Traces {
+			if i < len(runs) && runs[i].Known {
+				out = append(out, i)
+			}
+		}
+		return out
+	}
+	bt, ht := base.Reliability.Traces, head.Reliability.Traces
+	bk, hk := known(base.Reliability, base.Runs), known(head.Reliability, head.Runs)
+	r := &SuccessChange{NewFailureIDs: []string{}, FixedIDs: []string{}}
+	var newIDs, fixedIDs Units
+	err := merge(len(bk), func(i int) string { return bt[bk[i]].ID }, len(hk), func(j int) string { return ht[hk[j]].ID },
+		"trace id", dup, &r.Test, func(i, j int) {
+			b, h := base.Runs[bk[i]].Success, head.Runs[hk[j]].Success
+			if b {
+				r.BaseSuccesses++
+			}
+			if h {
+				r.HeadSuccesses++
+			}
+			switch {
+			case b && !h:
+				r.NewFailures++
+				newIDs.add(ht[hk[j]].ID)
+			case !b && h:
+				r.Fixed++
+				fixedIDs.add(ht[hk[j]].ID)
+			}
+		})
+	if err != nil {
+		return nil, err
+	}
+	if newIDs.First != nil {
+		r.NewFailureIDs = newIDs.First
+	}
+	if fixedIDs.First != nil {
+		r.FixedIDs = fixedIDs.First
+	}
+	r.mcnemar(r.NewFailures, r.Fixed)
+	r.BaseTokensPerSuccess = outcome.Summarize(bt, base.Runs, 0, nil).TokensPerSuccess
+	r.HeadTokensPerSuccess = outcome.Summarize(ht, head.Runs, 0, nil).TokensPerSuccess
 	return r, nil
 }
 

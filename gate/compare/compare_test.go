@@ -4,11 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/agentgate/agentgate/gate/agreement"
 	"github.com/agentgate/agentgate/gate/coherence"
+	"github.com/agentgate/agentgate/gate/outcome"
 	"github.com/agentgate/agentgate/gate/profile"
 	"github.com/agentgate/agentgate/gate/reliability"
 	"github.com/agentgate/agentgate/gate/verdict"
@@ -177,7 +179,7 @@ func TestCompareIdentical(t *testing.T) {
 		Reliability: traces("PPWFPPWFPPWF", func(i int) float64 { return float64(i) / 12 }),
 		Coherence:   tasks(rcsBase, "t"),
 		Agreement:   agree(0.6, 0.05, true, twelve(agreement.Valid)...),
-		Trials:      []Trial{{"a", "0", verdict.Pass}, {"a", "1", verdict.Fail}}}
+		Trials:      []Trial{{Task: "a", Trial: "0", Verdict: verdict.Pass}, {Task: "a", Trial: "1", Verdict: verdict.Fail}}}
 	c := mustCompare(t, &Baseline{Run: run}, &run)
 	checkTest(t, "reliability", c.Reliability.Test, 12, 1, true, 1, Unchanged, "")
 	checkTest(t, "coherence", c.Coherence.Test, 12, 1, true, 1, Unchanged, "")
@@ -297,5 +299,67 @@ func TestAgreementOf(t *testing.T) {
 	}
 	if AgreementOf(nil) != nil {
 		t.Error("AgreementOf(nil) must be nil")
+	}
+}
+
+// outcomes returns the runs of twelve traces: S succeeded, F failed, - no outcome; each used
+// tokens tokens.
+func outcomes(s string, tokens int64) []outcome.Run {
+	runs := make([]outcome.Run, len(s))
+	for i, c := range s {
+		runs[i] = outcome.Run{Known: c != '-', Success: c == 'S', Value: map[rune]float64{'S': 1}[c], Tokens: tokens}
+	}
+	return runs
+}
+
+// TestCompareSuccess: success by outcome is a member of the Holm family beside the verdicts.
+// Seven runs that succeeded fail now and one is fixed: McNemar's exact p = 2·P[X ≤ 1] for
+// X ~ Binomial(8, 1/2) = 2·9/256 = 0.0703125. The verdicts' six new failures (p = 2/64 =
+// 0.03125) face Holm's α/2 = 0.025 and are no longer significant: both unchanged, adjusted p
+// 2·0.03125 and max(0.0625, 0.0703125). Traces without an outcome on a side are not matched.
+func TestCompareSuccess(t *testing.T) {
+	base := &Baseline{Run: Run{Profile: profile.Default,
+		Reliability: traces("PPPPPPPPPPPP", constant(0.1)),
+		Runs:        outcomes("SSSSSSSFFFF-", 100)}}
+	head := &Run{Profile: profile.Default,
+		Reliability: traces("FFFFFFPPPPPP", constant(0.1)),
+		Runs:        outcomes("FFFFFFFSFFF-", 200)}
+	c := mustCompare(t, base, head)
+	checkTest(t, "reliability", c.Reliability.Test, 12, 0.03125, true, 0.0625, Unchanged, "")
+	s := c.Success
+	if s == nil {
+		t.Fatal("no success metric")
+	}
+	checkTest(t, "success", s.Test, 11, 0.0703125, true, 0.0703125, Unchanged, "")
+	if s.NewFailures != 7 || s.Fixed != 1 || s.BaseSuccesses != 7 || s.HeadSuccesses != 1 ||
+		!slices.Equal(s.NewFailureIDs, []string{"r01", "r02", "r03", "r04", "r05", "r06", "r07"}) || !slices.Equal(s.FixedIDs, []string{"r08"}) {
+		t.Errorf("success %+v", s)
+	}
+	// Base: 11 runs with an outcome × 100 tokens over 7 successes; head: 11 × 200 over 1.
+	if b, h := s.BaseTokensPerSuccess, s.HeadTokensPerSuccess; b == nil || h == nil || *b != 1100.0/7 || *h != 2200 {
+		t.Errorf("tokens per success %v %v", b, h)
+	}
+	if got := c.Degraded(); len(got) != 0 {
+		t.Errorf("degraded %v", got)
+	}
+	// The same change of outcomes alone (verdicts unchanged, p 1, still in the family): Holm
+	// adjusts the smaller p to 2·0.0703125.
+	head.Reliability = traces("PPPPPPPPPPPP", constant(0.1))
+	c = mustCompare(t, base, head)
+	checkTest(t, "success alone", c.Success.Test, 11, 0.0703125, true, 0.140625, Unchanged, "")
+	// Ten successes lost, none gained: p = 2·0.5¹⁰, adjusted 2·that; degraded, and named so.
+	base.Runs, head.Runs = outcomes("SSSSSSSSSSFF", 100), outcomes("FFFFFFFFFFFF", 100)
+	c = mustCompare(t, base, head)
+	checkTest(t, "success degraded", c.Success.Test, 12, 0.001953125, true, 0.00390625, Degraded, "")
+	if got := c.Degraded(); !slices.Equal(got, []string{"success"}) {
+		t.Errorf("degraded %v", got)
+	}
+	if c.Success.HeadTokensPerSuccess != nil {
+		t.Error("tokens per success with no success")
+	}
+	// Without outcomes on one side there is no success metric.
+	head.Runs = nil
+	if c = mustCompare(t, base, head); c.Success != nil {
+		t.Errorf("success compared without head outcomes: %+v", c.Success)
 	}
 }

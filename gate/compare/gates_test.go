@@ -14,7 +14,7 @@ func TestGates(t *testing.T) {
 		Coherence:   &CoherenceChange{Test: Test{Outcome: Unchanged}},
 		Agreement:   &AgreementChange{Test: Test{Outcome: Degraded}},
 	}
-	head := PassKOf([]Trial{{"a", "0", verdict.Pass}, {"a", "1", verdict.Fail}, {"b", "0", verdict.Pass}, {"b", "1", verdict.Pass}})
+	head := PassKOf([]Trial{{Task: "a", Trial: "0", Verdict: verdict.Pass}, {Task: "a", Trial: "1", Verdict: verdict.Fail}, {Task: "b", Trial: "0", Verdict: verdict.Pass}, {Task: "b", Trial: "1", Verdict: verdict.Pass}})
 	o := DefaultGateOptions()
 	o.MaxNewFailures, o.PassKMin, o.PassK = 2, 0.6, 2
 	got := Gates(c, "", head, o)

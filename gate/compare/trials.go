@@ -9,7 +9,8 @@ import (
 )
 
 // PassK is pass^k of one side's repeated trials (SPEC §11, tau-bench's definition). Trials
-// are grouped by task; a trial passes when its verdict is not FAIL. For a task with n trials
+// are grouped by task; a trial passes when it succeeded, if every trial has an outcome, else
+// when its verdict is not FAIL (SPEC §15). For a task with n trials
 // and c passes, pass^k = C(c, k)/C(n, k), the chance that k trials drawn without replacement
 // all pass; the suite's pass^k is its mean over the tasks with n ≥ k. Every trial given counts,
 // a repeated trial index included: the readers reject duplicate traces, not repeated indexes.
@@ -23,6 +24,10 @@ type PassK struct {
 	Values []float64 `json:"values"`
 	// Flaky lists the tasks that passed some trials and failed others (0 < c < n), sorted.
 	Flaky []string `json:"flaky"`
+	// OnOutcomes is true when every trial had an outcome, so a trial passed when it
+	// succeeded (tau-bench's own definition, SPEC §15); false when a trial passed when its
+	// verdict was not FAIL.
+	OnOutcomes bool `json:"on_outcomes,omitempty"`
 	// PerTask holds every task's trials and passes, sorted by task.
 	PerTask []TaskTrials `json:"-"`
 }
@@ -45,7 +50,10 @@ func PassKOf(trials []Trial) *PassK {
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(trials[a].Task, trials[b].Task) })
-	p := &PassK{Trials: len(trials), Flaky: []string{}}
+	p := &PassK{Trials: len(trials), Flaky: []string{}, OnOutcomes: true}
+	for i := range trials {
+		p.OnOutcomes = p.OnOutcomes && trials[i].HasOutcome
+	}
 	for _, i := range order {
 		t := &trials[i]
 		if n := len(p.PerTask); n == 0 || p.PerTask[n-1].Task != t.Task {
@@ -53,7 +61,7 @@ func PassKOf(trials []Trial) *PassK {
 		}
 		tt := &p.PerTask[len(p.PerTask)-1]
 		tt.Trials++
-		if t.Verdict != verdict.Fail {
+		if (p.OnOutcomes && t.Succeeded) || (!p.OnOutcomes && t.Verdict != verdict.Fail) {
 			tt.Passes++
 		}
 	}

@@ -75,7 +75,7 @@ func TestPassKEdges(t *testing.T) {
 		t.Errorf("no trials: %+v", p)
 	}
 	// One trial per task: pass^1 only, nothing flaky.
-	p := PassKOf([]Trial{{"a", "0", verdict.Pass}, {"b", "0", verdict.Fail}, {"c", "0", verdict.Warn}})
+	p := PassKOf([]Trial{{Task: "a", Trial: "0", Verdict: verdict.Pass}, {Task: "b", Trial: "0", Verdict: verdict.Fail}, {Task: "c", Trial: "0", Verdict: verdict.Warn}})
 	if p.MinTrials != 1 || !reflect.DeepEqual(p.Values, []float64{2.0 / 3}) || len(p.Flaky) != 0 {
 		t.Errorf("n=1: %+v", p)
 	}
@@ -108,5 +108,28 @@ func TestComparePassK(t *testing.T) {
 	}
 	if c := ComparePassK(nil, head); c.Base != nil || len(c.Rows) != 2 || c.Rows[0].HasBase {
 		t.Errorf("no base trials: %+v", c)
+	}
+}
+
+// TestPassKOnOutcomes: when every trial has an outcome a trial passes when it succeeded,
+// whatever its verdict (SPEC §15); one trial without an outcome puts every trial back on
+// verdicts.
+func TestPassKOnOutcomes(t *testing.T) {
+	trials := []Trial{
+		{Task: "a", Trial: "0", Verdict: verdict.Fail, HasOutcome: true, Succeeded: true},
+		{Task: "a", Trial: "1", Verdict: verdict.Pass, HasOutcome: true, Succeeded: false},
+		{Task: "b", Trial: "0", Verdict: verdict.Pass, HasOutcome: true, Succeeded: true},
+		{Task: "b", Trial: "1", Verdict: verdict.Fail, HasOutcome: true, Succeeded: true},
+	}
+	p := PassKOf(trials)
+	// a: 1 of 2 succeeded, b: 2 of 2. pass^1 = (1/2 + 1)/2, pass^2 = (0 + 1)/2.
+	if !p.OnOutcomes || p.Values[0] != 0.75 || p.Values[1] != 0.5 {
+		t.Errorf("on outcomes: %+v", p)
+	}
+	trials[3].HasOutcome = false
+	p = PassKOf(trials)
+	// verdicts: a 1 of 2 not FAIL, b 1 of 2. pass^1 = 1/2, pass^2 = 0.
+	if p.OnOutcomes || p.Values[0] != 0.5 || p.Values[1] != 0 || len(p.Flaky) != 2 {
+		t.Errorf("on verdicts: %+v", p)
 	}
 }

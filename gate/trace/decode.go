@@ -87,6 +87,8 @@ type jsonRecord struct {
 	RewardInfoReward rawRef
 	// mini-swe-agent (textactions.go)
 	InstanceID, TrajectoryFormat rawRef
+	// the outcome members (OutcomeKeys) at the top level and under metadata
+	Outcome, MetaOutcome [len(OutcomeKeys)]rawRef
 }
 
 // jsonMessage holds the fields most messages have. The others, which only some formats write
@@ -270,7 +272,7 @@ func (d *decoder) decode(rec input.Record) (*Trace, error) {
 		return nil, err
 	}
 	t.Task, t.Trial, t.HasTrial = taskTrial(jr)
-	if t.Outcome, err = d.rewardInfoOutcome(jr); err != nil {
+	if t.Outcome, err = d.outcome(jr); err != nil {
 		return nil, err
 	}
 	if d.reuse {
@@ -433,6 +435,49 @@ func (d *decoder) traceID(jr *jsonRecord, sameLine bool) (string, error) {
 		id += ":" + strconv.Itoa(d.rec.Col)
 	}
 	return id, nil
+}
+
+// metaOutcomeSources name the outcome members under metadata, by OutcomeKeys.
+var metaOutcomeSources = [...]string{"metadata.reward", "metadata.score", "metadata.success", "metadata.passed", "metadata.resolved"}
+
+// outcome reads the record's own outcome (SPEC §15), the first that applies: tau-bench's
+// top-level reward; tau2-bench's reward_info.reward; the first other of OutcomeKeys at the top
+// level; the first of them under metadata. A value that is neither a boolean nor a finite
+// number is an error at that value.
+func (d *decoder) outcome(jr *jsonRecord) (Outcome, error) {
+	if o, err := d.memberOutcome(&jr.Outcome, "", 0, 1); err != nil || o.Known {
+		return o, err
+	}
+	if o, err := d.rewardInfoOutcome(jr); err != nil || o.Known {
+		return o, err
+	}
+	if o, err := d.memberOutcome(&jr.Outcome, "", 1, len(OutcomeKeys)); err != nil || o.Known {
+		return o, err
+	}
+	return d.memberOutcome(&jr.MetaOutcome, "metadata", 0, len(OutcomeKeys))
+}
+
+// memberOutcome reads the first present of OutcomeKeys[from:to] in raws, the members of the
+// record (prefix "") or of its metadata object.
+func (d *decoder) memberOutcome(raws *[len(OutcomeKeys)]rawRef, prefix string, from, to int) (Outcome, error) {
+	for i := from; i < to; i++ {
+		raw := raws[i]
+		if raw == nil {
+			continue
+		}
+		path, source := jsonscan.PathOf(OutcomeKeys[i]), OutcomeKeys[i]
+		if prefix != "" {
+			path, source = jsonscan.PathOf(prefix, OutcomeKeys[i]), metaOutcomeSources[i]
+		}
+		o, ok, problem := ParseOutcome(raw, source)
+		if problem != "" {
+			return Outcome{}, d.fieldErr(path, problem)
+		}
+		if ok {
+			return o, nil
+		}
+	}
+	return Outcome{}, nil
 }
 
 // taskTrial returns the record's task id (task_id as written) and its trial index (trial, else

@@ -246,8 +246,8 @@ func TestFlatCallInOpenAIRecord(t *testing.T) {
 	if got := describe(tr); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if tr.ID != "7#2" || tr.Shape != ShapeOpenAI || tr.Outcome.Known {
-		t.Errorf("id %s shape %s outcome %+v", tr.ID, tr.Shape, tr.Outcome) // tau-bench's reward is read elsewhere
+	if tr.ID != "7#2" || tr.Shape != ShapeOpenAI || tr.Outcome != (Outcome{Known: true, Value: 1, Source: "reward"}) {
+		t.Errorf("id %s shape %s outcome %+v", tr.ID, tr.Shape, tr.Outcome) // tau-bench's reward
 	}
 }
 

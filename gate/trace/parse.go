@@ -361,7 +361,9 @@ func (p *parser) record(jr *jsonRecord, s *scratch) {
 		case "trial":
 			jr.Trial = p.skip()
 		case "metadata":
-			jr.MetaTrial = p.metaTrial()
+			p.metadata(jr)
+		case "reward", "score", "success", "passed", "resolved":
+			jr.Outcome[outcomeIndex(k)] = p.skip()
 		case "reward_info":
 			jr.HasRewardInfo, jr.RewardInfoReward = p.rewardInfo()
 		case "instance_id":
@@ -383,23 +385,34 @@ func (p *parser) record(jr *jsonRecord, s *scratch) {
 	p.end()
 }
 
-// metaTrial reads the trial index of a record's metadata object, if it has one; any other
-// metadata value is skipped.
-func (p *parser) metaTrial() rawRef {
+// metadata reads the trial index and the outcome members of a record's metadata object, if it
+// has them; any other metadata value is skipped.
+func (p *parser) metadata(jr *jsonRecord) {
 	if p.peek() != '{' {
 		p.skip()
-		return nil
+		return
 	}
-	var trial rawRef
 	p.open('{', "an object")
 	for n := 0; p.more('}', n); n++ {
-		if string(p.key()) == "trial" {
-			trial = p.skip()
-		} else {
+		switch k := p.key(); string(k) {
+		case "trial":
+			jr.MetaTrial = p.skip()
+		case "reward", "score", "success", "passed", "resolved":
+			jr.MetaOutcome[outcomeIndex(k)] = p.skip()
+		default:
 			p.skip()
 		}
 	}
-	return trial
+}
+
+// outcomeIndex is the index of key k in OutcomeKeys.
+func outcomeIndex(k []byte) int {
+	for i, o := range OutcomeKeys {
+		if o == string(k) {
+			return i
+		}
+	}
+	return 0
 }
 
 func listIndex(k string) int {

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"maps"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentgate/agentgate/test/ghemu"
+)
+
+// TestActionOutcomes runs the action on the passing fixture suite with a SWE-bench run summary
+// as its outcomes: two of its five runs resolved, one did not, two are not listed, and one
+// listed instance has no trace. success-rate-min 0.9 is breached by 2 of 3 although every trace passes the
+// evaluators, and the outputs carry the success rate.
+func TestActionOutcomes(t *testing.T) {
+	ws := workspace(t)
+	summary := `{
+    "total_instances": 4,
+    "completed_ids": ["absent-004", "docs-summary-003", "refund-lookup-001", "weather-brief-002"],
+    "resolved_ids": ["refund-lookup-001", "weather-brief-002"],
+    "unresolved_ids": ["absent-004", "docs-summary-003"],
+    "error_ids": [],
+    "schema_version": 2
+}
+`
+	if err := os.MkdirAll(filepath.Join(ws, "evals"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ws, "evals", "run.json"), []byte(summary), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e, api := emulator(t)
+	r := step(t, ws, api, "push", ghemu.WebhookExample(t, "push", "", nil), map[string]string{
+		"traces": "fixtures/pass/traces.jsonl", "outcomes": "evals/*.json", "success-rate-min": "0.9",
+	})
+	if r.exit != 2 {
+		t.Fatalf("exit %d, want 2\n%s%s", r.exit, r.stdout, r.stderr)
+	}
+	if len(e.Requests()) != 0 {
+		t.Errorf("a push sent %d API requests", len(e.Requests()))
+	}
+	want := map[string]string{
+		"verdict": "FAIL", "traces-total": "5", "traces-failed": "0", "traces-warned": "0",
+		"rcs": "", "percent-agreement": "", "kappa": "", "abstain-rate": "",
+		"new-failures": "", "regressions": "", "baseline-sha": "",
+		"success-rate": "0.6666666666666666", "successes": "2",
+		"report-json": ".agentgate/report.json", "comment-url": "",
+	}
+	if !maps.Equal(r.outputs, want) {
+		t.Errorf("outputs\n%v\nwant\n%v", r.outputs, want)
+	}
+	for _, s := range []string{
+		"### ❌ Outcomes: 2 of 3 runs succeeded (0.6667, Wilson 95% interval 0.2077–0.9385); 2 runs without an outcome",
+		"2651 tokens per successful run",
+		"1 outcome in the outcomes input matches no trace: absent-004.",
+		"| docs-summary-003 |  0.0000 | ✅ PASS | cost 0.0280       |",
+		"| cost                 |                 1 |                     0 |    1.0000 |",
+		"agentgate gate --traces fixtures/pass/traces.jsonl --outcomes 'evals/*.json' --success-rate-min 0.9",
+	} {
+		if !strings.Contains(r.summary, s) {
+			t.Errorf("the job summary lacks %q:\n%s", s, r.summary)
+		}
+	}
+}

@@ -1,0 +1,305 @@
+// Package outcome reads the outcomes of runs kept apart from their traces (the `outcomes`
+// input of SPEC §15: JSONL of {"id", "reward" | "success"}, SWE-bench harness reports) and
+// summarises a suite's outcomes for the report: success rate with its Wilson interval, tokens
+// per success, and how well each reliability signal tracks failure.
+package outcome
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/agentgate/agentgate/gate/input"
+	"github.com/agentgate/agentgate/gate/trace"
+	"github.com/agentgate/agentgate/internal/jsonscan"
+)
+
+// Source is the trace.Outcome.Source of an outcome read from the outcomes input.
+const Source = "outcomes file"
+
+// Set is the outcomes read from the outcomes input, by trace id, and which of them a trace
+// has taken.
+type Set struct {
+	ids     *input.IDs // for its words only: byID finds the duplicates
+	byID    map[string]int32
+	entries []entry
+}
+
+type entry struct {
+	id    string
+	o     trace.Outcome
+	at    input.Place
+	taken bool
+}
+
+// Read reads the outcome files (already expanded) in order. Every record is one of: a JSONL
+// record {"id", "reward" | "success" | "score" | "passed" | "resolved"}; a SWE-bench run
+// summary (an object with "resolved_ids"); a SWE-bench per-instance report.json
+// ({"<instance_id>": {"resolved": bool, ...}, ...}). An id given twice, in one file or two,
+// and a value that is not a boolean or a finite number are *input.Error values naming
+// file:line:col.
+func Read(ctx context.Context, files []string) (*Set, error) {
+	s := &Set{ids: input.NewIDs("outcome"), byID: map[string]int32{}}
+	for _, f := range files {
+		err := input.Each(f, func(rec input.Record) error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			return s.record(rec)
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// Len is how many outcomes were read.
+func (s *Set) Len() int { return len(s.entries) }
+
+// Take returns the outcome for trace id, if the input has one, and marks it as used.
+func (s *Set) Take(id string) (trace.Outcome, bool) {
+	i, ok := s.byID[id]
+	if !ok {
+		return trace.Outcome{}, false
+	}
+	s.entries[i].taken = true
+	return s.entries[i].o, true
+}
+
+// Unmatched returns the ids of the outcomes that no trace took, sorted.
+func (s *Set) Unmatched() []string {
+	var out []string
+	for i := range s.entries {
+		if !s.entries[i].taken {
+			out = append(out, s.entries[i].id)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// add keeps outcome o for id, read at place at.
+func (s *Set) add(id string, o trace.Outcome, at input.Place) error {
+	if first, dup := s.byID[id]; dup {
+		return s.ids.Duplicate(id, at, s.entries[first].at)
+	}
+	s.byID[id] = int32(len(s.entries))
+	s.entries = append(s.entries, entry{id: id, o: o, at: at})
+	return nil
+}
+
+// placer turns offsets into a record, visited in increasing order, into places, counting
+// every byte once.
+type placer struct {
+	rec input.Record
+	off int
+	pos jsonscan.Pos
+}
+
+func newPlacer(rec input.Record) *placer { return &placer{rec: rec, pos: jsonscan.Start} }
+
+func (p *placer) at(off int) input.Place {
+	if off > p.off {
+		p.pos.Advance(p.rec.Data[p.off:off])
+		p.off = off
+	}
+	line, col := p.rec.Line+p.pos.Line-1, p.pos.Col
+	if p.pos.Line == 1 && p.rec.Col > 1 {
+		col += p.rec.Col - 1 // the record starts inside its first line
+	}
+	return input.Place{File: p.rec.File, Line: line, Col: col}
+}
+
+// record reads one record of an outcomes file. The members of a JSONL outcome are gathered in
+// the one pass that also tells the record's kind.
+func (s *Set) record(rec input.Record) error {
+	data := rec.Data
+	start := jsonscan.SkipSpace(data, 0)
+	invalid := func(err error) error {
+		if e, ok := err.(*jsonscan.Error); ok {
+			return rec.ErrorAt(e.Off, "invalid JSON: %s", e.Msg)
+		}
+		return rec.ErrorAt(0, "%v", err)
+	}
+	if k := jsonscan.KindOfValue(data); k != jsonscan.KindObject {
+		if err := jsonscan.Validate(data); err != nil {
+			return invalid(err)
+		}
+		return rec.ErrorAt(start, "%s", jsonscan.Expected(`an outcome: {"id", "reward" | "success"}, a SWE-bench report.json or a SWE-bench run summary`, k))
+	}
+	var l outcomeLine
+	l.idAt = -1
+	var summary bool
+	members := 0
+	end, err := jsonscan.EachMember(data, start, func(key []byte, vs, ve int) error {
+		members++
+		switch {
+		case jsonscan.KeyIs(key, "id"):
+			l.id, l.idAt = data[vs:ve], vs
+		case jsonscan.KeyIs(key, "resolved_ids"):
+			summary = true
+		default:
+			for i, k := range trace.OutcomeKeys {
+				if jsonscan.KeyIs(key, k) {
+					l.vals[i], l.valAt[i] = data[vs:ve], vs
+				}
+			}
+		}
+		return nil
+	})
+	if err == nil && jsonscan.SkipSpace(data, end) < len(data) {
+		err = jsonscan.Validate(data) // says what follows the object
+	}
+	if err != nil {
+		return invalid(err)
+	}
+	switch {
+	case summary:
+		return s.summary(rec, start)
+	case l.idAt >= 0:
+		return s.line(rec, start, &l)
+	case members == 0:
+		return rec.ErrorAt(start, `an empty object: expected an outcome {"id", "reward" | "success"} or a SWE-bench report`)
+	}
+	return s.instances(rec, start)
+}
+
+// outcomeLine is the members of {"id", "reward" | "success" | …} and where their values start.
+type outcomeLine struct {
+	id    []byte
+	idAt  int
+	vals  [len(trace.OutcomeKeys)][]byte
+	valAt [len(trace.OutcomeKeys)]int
+}
+
+// line reads {"id", "reward" | "success" | …}.
+func (s *Set) line(rec input.Record, start int, l *outcomeLine) error {
+	id, problem := idOf(l.id)
+	if problem != "" {
+		return rec.ErrorAt(l.idAt, "%s", input.Field("id", problem))
+	}
+	for i, raw := range l.vals {
+		if raw == nil {
+			continue
+		}
+		o, ok, problem := trace.ParseOutcome(raw, Source)
+		if problem != "" {
+			return rec.ErrorAt(l.valAt[i], "%s", input.Field(trace.OutcomeKeys[i], problem))
+		}
+		if ok {
+			return s.add(id, o, newPlacer(rec).at(start))
+		}
+	}
+	return rec.ErrorAt(start, `outcome of id %s has no "reward" or "success" (true, false or a number)`, input.Quote(id))
+}
+
+// idOf reads an outcome's id: a non-empty string, or a number kept as written.
+func idOf(raw []byte) (string, string) {
+	switch k := jsonscan.KindOfValue(raw); k {
+	case jsonscan.KindString:
+		if id := jsonscan.Unquote(raw, jsonscan.Replace); id != "" {
+			return id, ""
+		}
+		return "", "expected a trace id, found an empty string"
+	case jsonscan.KindNumber:
+		return string(raw), ""
+	default:
+		return "", jsonscan.Expected("a trace id (a string or a number)", k)
+	}
+}
+
+// instances reads a SWE-bench per-instance report: {"<instance_id>": {"resolved": bool, …}}.
+func (s *Set) instances(rec input.Record, start int) error {
+	pl := newPlacer(rec)
+	_, err := jsonscan.ReadMembers(rec.Data, start, func(key []byte, vs int) (int, error) {
+		id := jsonscan.Unquote(key, jsonscan.Replace)
+		ve, _ := jsonscan.Skip(rec.Data, vs)
+		if k := jsonscan.KindOfValue(rec.Data[vs:]); k != jsonscan.KindObject {
+			return ve, rec.ErrorAt(vs, "%s", input.Field(id, jsonscan.Expected(`a SWE-bench instance report {"resolved": true | false, …} (an outcome record needs "id")`, k)))
+		}
+		var resolved []byte
+		resAt := vs
+		jsonscan.EachMember(rec.Data, vs, func(k []byte, rs, re int) error {
+			if jsonscan.KeyIs(k, "resolved") {
+				resolved, resAt = rec.Data[rs:re], rs
+			}
+			return nil
+		})
+		if resolved == nil {
+			return ve, rec.ErrorAt(vs, "%s", input.Field(id, `has no "resolved": not a SWE-bench report.json`))
+		}
+		o, ok, problem := trace.ParseOutcome(resolved, Source)
+		if problem == "" && (!ok || !o.IsBool) {
+			problem = jsonscan.Expected("true or false", jsonscan.KindOfValue(resolved))
+		}
+		if problem != "" {
+			return ve, rec.ErrorAt(resAt, "%s", input.Field(id+".resolved", problem))
+		}
+		if id == "" {
+			return ve, rec.ErrorAt(vs, "an instance report under an empty instance id")
+		}
+		return ve, s.add(id, o, pl.at(vs))
+	})
+	return err
+}
+
+// summary reads a SWE-bench run summary, its lists in the order they are written.
+func (s *Set) summary(rec input.Record, start int) error {
+	base := len(s.entries)
+	var lists []string // the list each entry of this record came from, by index − base
+	pl := newPlacer(rec)
+	_, err := jsonscan.EachMember(rec.Data, start, func(key []byte, vs, _ int) error {
+		for _, l := range summaryLists {
+			if !jsonscan.KeyIs(key, l.key) {
+				continue
+			}
+			if k := jsonscan.KindOfValue(rec.Data[vs:]); k != jsonscan.KindArray {
+				if k == jsonscan.KindNull {
+					return nil
+				}
+				return rec.ErrorAt(vs, "%s", input.Field(l.key, jsonscan.Expected("a list of instance ids", k)))
+			}
+			_, err := jsonscan.EachElement(rec.Data, vs, func(es, ee int) error {
+				if k := jsonscan.KindOfValue(rec.Data[es:]); k != jsonscan.KindString {
+					return rec.ErrorAt(es, "%s", input.Field(l.key, jsonscan.Expected("an instance id (a string)", k)))
+				}
+				id := jsonscan.Unquote(rec.Data[es:ee], jsonscan.Replace)
+				o := trace.Outcome{Known: true, IsBool: true, Source: Source}
+				if l.resolved {
+					o.Value = 1
+				}
+				j, seen := s.byID[id]
+				if !seen || int(j) < base {
+					lists = append(lists, l.key)
+					return s.add(id, o, pl.at(es))
+				}
+				// Listed twice in this summary: completed_ids holds the resolved runs too, so
+				// it only decides for the ids no other list names.
+				e, prev := &s.entries[j], lists[int(j)-base]
+				switch {
+				case l.key == "completed_ids":
+					return nil
+				case prev == "completed_ids":
+					e.o, e.at, lists[int(j)-base] = o, pl.at(es), l.key
+					return nil
+				case e.o.Value != o.Value:
+					return rec.ErrorAt(es, "%s", input.Field(l.key, fmt.Sprintf("instance %s is in %s too: a run is either resolved or not", input.Quote(id), prev)))
+				}
+				return s.ids.Duplicate(id, pl.at(es), e.at)
+			})
+			return err
+		}
+		return nil
+	})
+	return err
+}
+
+// summaryLists are the id lists of a SWE-bench run summary (make_run_report) and what each
+// says of its runs: resolved_ids succeeded; unresolved_ids, error_ids, empty_patch_ids and
+// completed_ids not among resolved_ids were submitted and did not resolve. incomplete_ids and
+// submitted_ids say nothing of the outcome.
+var summaryLists = [...]struct {
+	key      string
+	resolved bool
+}{{"resolved_ids", true}, {"unresolved_ids", false}, {"error_ids", false}, {"empty_patch_ids", false}, {"completed_ids", false}}

@@ -1,0 +1,164 @@
+package outcome
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentgate/agentgate/gate/trace"
+)
+
+func read(t *testing.T, files ...string) *Set {
+	t.Helper()
+	s, err := Read(context.Background(), files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestReadFormats(t *testing.T) {
+	s := read(t, "testdata/outcomes.jsonl", "testdata/report.json", "testdata/run.json")
+	for _, c := range []struct {
+		id   string
+		want trace.Outcome
+	}{
+		{"task-1", trace.Outcome{Known: true, Value: 1, Source: Source}},
+		{"7", trace.Outcome{Known: true, Value: 0, IsBool: true, Source: Source}},
+		{"task-3", trace.Outcome{Known: true, Value: 0.5, Source: Source}},
+		{"django__django-11099", trace.Outcome{Known: true, Value: 1, IsBool: true, Source: Source}},
+		{"django__django-11133", trace.Outcome{Known: true, Value: 1, IsBool: true, Source: Source}},
+		{"astropy__astropy-12907", trace.Outcome{Known: true, Value: 0, IsBool: true, Source: Source}},
+		{"sympy__sympy-20590", trace.Outcome{Known: true, Value: 0, IsBool: true, Source: Source}},
+		{"matplotlib__matplotlib-23314", trace.Outcome{Known: true, Value: 0, IsBool: true, Source: Source}},
+		{"sphinx-doc__sphinx-8435", trace.Outcome{Known: true, Value: 0, IsBool: true, Source: Source}},
+	} {
+		got, ok := s.Take(c.id)
+		if !ok || got != c.want {
+			t.Errorf("%s: %+v %v, want %+v", c.id, got, ok, c.want)
+		}
+	}
+	if _, ok := s.Take("pytest-dev__pytest-5103"); ok {
+		t.Error("an incomplete instance has no outcome")
+	}
+	if s.Len() != 9 {
+		t.Errorf("Len %d, want 9", s.Len())
+	}
+	if u := s.Unmatched(); len(u) != 0 {
+		t.Errorf("unmatched %q", u)
+	}
+	s = read(t, "testdata/outcomes.jsonl")
+	s.Take("task-3")
+	if u := s.Unmatched(); !slices.Equal(u, []string{"7", "task-1"}) {
+		t.Errorf("unmatched %q", u)
+	}
+}
+
+func write(t *testing.T, name, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestReadErrors(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{`{"id": "a", "reward": "yes"}`, `o.json:1:23: field "reward": expected true, false or a number, found the string "yes"`},
+		{`{"id": "a", "reward": 1e400}`, `o.json:1:23: field "reward": expected true, false or a finite number, found 1e400`},
+		{"{\"id\": \"a\", \"success\": true}\n{\"id\": \"a\", \"reward\": 0}", `o.json:2:1: duplicate outcome id "a": already used at o.json:1:1; every outcome needs its own id`},
+		{`{"id": "a"}`, `o.json:1:1: outcome of id "a" has no "reward" or "success" (true, false or a number)`},
+		{`{"id": "", "reward": 1}`, `o.json:1:8: field "id": expected a trace id, found an empty string`},
+		{`{"id": null, "reward": 1}`, `o.json:1:8: field "id": expected a trace id (a string or a number), found null`},
+		{`[1]`, `o.json:1:2: expected an outcome: {"id", "reward" | "success"}, a SWE-bench report.json or a SWE-bench run summary, found a number`},
+		{`{}`, `o.json:1:1: an empty object: expected an outcome {"id", "reward" | "success"} or a SWE-bench report`},
+		{`{"x__y-1": {"resolved": "yes"}}`, `o.json:1:25: field "x__y-1.resolved": expected true, false or a number, found the string "yes"`},
+		{`{"x__y-1": {"resolved": 1}}`, `o.json:1:25: field "x__y-1.resolved": expected true or false, found a number`},
+		{`{"x__y-1": {"patch_exists": true}}`, `o.json:1:12: field "x__y-1": has no "resolved": not a SWE-bench report.json`},
+		{`{"x__y-1": true}`, `o.json:1:12: field "x__y-1": expected a SWE-bench instance report {"resolved": true | false, …} (an outcome record needs "id"), found true`},
+		{`{"resolved_ids": ["a"], "unresolved_ids": ["b", "a"]}`, `o.json:1:49: field "unresolved_ids": instance "a" is in resolved_ids too: a run is either resolved or not`},
+		{`{"resolved_ids": ["a", 3]}`, `o.json:1:24: field "resolved_ids": expected an instance id (a string), found a number`},
+		{`{"resolved_ids": "a"}`, `o.json:1:18: field "resolved_ids": expected a list of instance ids, found a string`},
+		{"{\"resolved_ids\": [\"a\",\n \"a\"]}", `o.json:2:2: duplicate outcome id "a": already used at o.json:1:19; every outcome needs its own id`},
+		{`{"id": "a", "reward": 1`, `o.json:1:24: invalid JSON: unexpected end of input in an object`},
+	} {
+		p := write(t, "o.json", c.text)
+		_, err := Read(context.Background(), []string{p})
+		got := ""
+		if err != nil {
+			got = strings.ReplaceAll(err.Error(), p, "o.json")
+		}
+		if got != c.want {
+			t.Errorf("%s:\n got %s\nwant %s", c.text, got, c.want)
+		}
+	}
+}
+
+// TestReadScales reads 4n outcomes in at most 6 times the time of n (SPEC §13: no reader is
+// quadratic), for JSONL and for one run summary holding every id.
+func TestReadScales(t *testing.T) {
+	const n = 20000
+	// The garbage collector's pace depends on the heap's size, not on the reader: off while timing.
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	for _, kind := range []string{"jsonl", "summary"} {
+		make := func(n int) string {
+			var b strings.Builder
+			if kind == "summary" {
+				b.WriteString(`{"resolved_ids": [`)
+			}
+			for i := range n {
+				if kind == "summary" {
+					if i > 0 {
+						b.WriteString(", ")
+					}
+					fmt.Fprintf(&b, "\"id-%d\"", i)
+				} else {
+					fmt.Fprintf(&b, "{\"id\": \"id-%d\", \"reward\": 1}\n", i)
+				}
+			}
+			if kind == "summary" {
+				b.WriteString("]}")
+			}
+			return write(t, kind+".json", b.String())
+		}
+		small, large := make(n), make(4*n)
+		// Bytes allocated are counted exactly, unlike time on a shared machine.
+		alloc := func(p string) uint64 {
+			var m0, m1 runtime.MemStats
+			runtime.ReadMemStats(&m0)
+			read(t, p)
+			runtime.ReadMemStats(&m1)
+			return m1.TotalAlloc - m0.TotalAlloc
+		}
+		if as, al := alloc(small), alloc(large); al > 6*as {
+			t.Errorf("%s: 4n outcomes allocated %d bytes, n %d: more than 6x", kind, al, as)
+		}
+		// The process's CPU time, where the platform gives it: unlike the wall clock, it does
+		// not count the other test binaries running beside this one.
+		best := func(p string) time.Duration {
+			d := time.Duration(1 << 62)
+			for range 5 {
+				start, cpuOK := cpuTime()
+				wall := time.Now()
+				read(t, p)
+				took := time.Since(wall)
+				if end, ok := cpuTime(); cpuOK && ok {
+					took = end - start
+				}
+				d = min(d, took)
+			}
+			return d
+		}
+		if ds, dl := best(small), best(large); dl > 6*ds {
+			t.Errorf("%s: 4n outcomes took %v, n took %v: more than 6x", kind, dl, ds)
+		}
+	}
+}

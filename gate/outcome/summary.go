@@ -1,0 +1,211 @@
+package outcome
+
+import (
+	"math"
+
+	"github.com/agentgate/agentgate/gate/reliability"
+	"github.com/agentgate/agentgate/gate/trace"
+	"github.com/agentgate/agentgate/gate/verdict"
+)
+
+// DefaultThreshold is success-threshold's default: tau-bench's is_successful, reward ≥ 1 − 1e-6.
+const DefaultThreshold = 1 - 1e-6
+
+// Run is what the report keeps of one trace's outcome and cost. Tokens is the run's total
+// tokens, -1 when its usage was not recorded; Success is decided by Decide.
+type Run struct {
+	Value   float64
+	Tokens  int64
+	Known   bool
+	IsBool  bool
+	Success bool
+	// Decided is true when Success was read as decided (from a report), not to be decided
+	// again from Value.
+	Decided bool
+}
+
+// RunOf is the Run of outcome o of a trace that used u, its success not yet decided.
+func RunOf(o trace.Outcome, u trace.Usage) Run {
+	r := Run{Known: o.Known, Value: o.Value, IsBool: o.IsBool, Tokens: -1}
+	if u.Recorded {
+		r.Tokens = u.Total
+	}
+	return r
+}
+
+// Set replaces r's outcome with o, keeping its tokens.
+func (r *Run) Set(o trace.Outcome) {
+	r.Known, r.Value, r.IsBool, r.Success, r.Decided = o.Known, o.Value, o.IsBool, false, false
+}
+
+// Decide decides whether the run succeeded: a boolean as given, a number when at least
+// threshold.
+func (r *Run) Decide(threshold float64) {
+	if r.Known && !r.Decided {
+		r.Success = trace.Outcome{Known: true, Value: r.Value, IsBool: r.IsBool}.Succeeded(threshold)
+	}
+}
+
+// Summary is the outcomes section of the report (SPEC §15).
+type Summary struct {
+	Runs           int `json:"runs"`            // traces
+	Known          int `json:"known"`           // traces with an outcome
+	Successes      int `json:"successes"`       // of Known
+	Failures       int `json:"failures"`        // Known − Successes
+	WithoutOutcome int `json:"without_outcome"` // Runs − Known
+	// SuccessRate is Successes/Known, with its Wilson 95% interval; 0 and [0, 1] when no run
+	// has an outcome.
+	SuccessRate float64    `json:"success_rate"`
+	Interval    [2]float64 `json:"interval"`
+	Threshold   float64    `json:"threshold"`
+	// TokensPerSuccess is the tokens of every run with an outcome over the successes: what one
+	// success costs. Nil when there is no success or a run with an outcome recorded no usage.
+	TokensPerSuccess *float64 `json:"tokens_per_success"`
+	// Unexplained counts the failed runs that no reliability signal flags ("no signal").
+	Unexplained int `json:"unexplained"`
+	// Calibration says, for each reliability signal, which runs it flags.
+	Calibration []Calibration `json:"calibration"`
+	// UnmatchedIDs are the ids of the outcomes input that match no trace, sorted.
+	Unmatched    int      `json:"unmatched"`
+	UnmatchedIDs []string `json:"unmatched_ids"`
+}
+
+// Calibration is one reliability signal held against the outcomes: the failed and the
+// successful runs it flags, and its precision, the share of failed runs among those it flags
+// (nil when it flags none).
+type Calibration struct {
+	Signal           string   `json:"signal"`
+	FlaggedFailed    int      `json:"flagged_failed"`
+	FlaggedSucceeded int      `json:"flagged_succeeded"`
+	Precision        *float64 `json:"precision"`
+}
+
+// Signals are the calibration table's rows: the four RS-1 signals (a signal flags a run when
+// its score is above zero), then the verdicts (WARN or FAIL, and FAIL alone).
+var Signals = [...]string{"hallucination", "loop", "tool_misuse", "cost", "verdict WARN or FAIL", "verdict FAIL"}
+
+// Flags reports which of Signals flag the trace r.
+func Flags(r *reliability.Result) [len(Signals)]bool {
+	s := r.Signals
+	return [len(Signals)]bool{s.Hallucination > 0, s.Loop > 0, s.ToolMisuse > 0, s.Cost > 0,
+		r.Verdict != verdict.Pass, r.Verdict == verdict.Fail}
+}
+
+// Explained reports whether any reliability finding explains r: a signal above zero or any
+// evidence.
+func Explained(r *reliability.Result) bool {
+	s := r.Signals
+	return s.Hallucination > 0 || s.Loop > 0 || s.ToolMisuse > 0 || s.Cost > 0 || len(r.Evidence) > 0
+}
+
+// Summarize computes the outcomes section from the traces and their runs (runs[i] is the
+// outcome of traces[i]) and the ids of the outcomes input no trace matched.
+func Summarize(traces []reliability.Result, runs []Run, threshold float64, unmatched []string) *Summary {
+	s := &Summary{Runs: len(traces), Threshold: threshold, Unmatched: len(unmatched), UnmatchedIDs: unmatched}
+	if s.UnmatchedIDs == nil {
+		s.UnmatchedIDs = []string{}
+	}
+	var counts [len(Signals)][2]int // [signal][failed, succeeded]
+	var tokens float64
+	tokensKnown := true
+	for i := range traces {
+		if i >= len(runs) || !runs[i].Known {
+			continue
+		}
+		r := runs[i]
+		s.Known++
+		col := 0
+		if r.Success {
+			s.Successes++
+			col = 1
+		} else if !Explained(&traces[i]) {
+			s.Unexplained++
+		}
+		for j, f := range Flags(&traces[i]) {
+			if f {
+				counts[j][col]++
+			}
+		}
+		if r.Tokens < 0 {
+			tokensKnown = false
+		} else {
+			tokens += float64(r.Tokens)
+		}
+	}
+	s.Failures = s.Known - s.Successes
+	s.WithoutOutcome = s.Runs - s.Known
+	s.Interval = [2]float64{0, 1}
+	if s.Known > 0 {
+		s.SuccessRate = float64(s.Successes) / float64(s.Known)
+		lo, hi := Wilson(s.Successes, s.Known)
+		s.Interval = [2]float64{lo, hi}
+	}
+	if tokensKnown && s.Successes > 0 {
+		t := tokens / float64(s.Successes)
+		s.TokensPerSuccess = &t
+	}
+	s.Calibration = make([]Calibration, len(Signals))
+	for j, name := range Signals {
+		c := Calibration{Signal: name, FlaggedFailed: counts[j][0], FlaggedSucceeded: counts[j][1]}
+		if n := c.FlaggedFailed + c.FlaggedSucceeded; n > 0 {
+			p := float64(c.FlaggedFailed) / float64(n)
+			c.Precision = &p
+		}
+		s.Calibration[j] = c
+	}
+	return s
+}
+
+// z975 is the standard normal's 0.975 quantile, scipy.stats.norm.isf(0.025).
+const z975 = 1.959963984540054
+
+// Wilson returns the Wilson score 95% interval of s successes in n trials (n > 0), as
+// statsmodels' proportion_confint(s, n, method="wilson") computes it.
+func Wilson(s, n int) (lo, hi float64) {
+	p := float64(s) / float64(n)
+	nf := float64(n)
+	z2 := z975 * z975
+	denom := 1 + z2/nf
+	center := (p + z2/(2*nf)) / denom
+	dist := z975 * math.Sqrt(p*(1-p)/nf+z2/(4*nf*nf)) / denom
+	return max(center-dist, 0), min(center+dist, 1)
+}
+
+// JSON is a trace's "outcome" in the JSON report: {"value", "success", "tokens"}, tokens left
+// out when the run recorded no usage.
+type JSON struct {
+	Value   float64 `json:"value"`
+	Success bool    `json:"success"`
+	Tokens  *int64  `json:"tokens,omitempty"`
+}
+
+// JSON returns r as a trace's "outcome", nil when r is not known.
+func (r Run) JSON() *JSON {
+	if !r.Known {
+		return nil
+	}
+	j := &JSON{Value: r.Value, Success: r.Success}
+	if r.Tokens >= 0 {
+		t := r.Tokens
+		j.Tokens = &t
+	}
+	return j
+}
+
+// RunOfJSON is the Run a report's "outcome" (nil: none) and the trace's tokens stand for.
+func RunOfJSON(j *JSON) Run {
+	if j == nil {
+		return Run{Tokens: -1}
+	}
+	r := Run{Known: true, Value: j.Value, Success: j.Success, Decided: true, Tokens: -1}
+	if j.Tokens != nil {
+		r.Tokens = *j.Tokens
+	}
+	return r
+}
+
+// Trace is a trace of the JSON report: its reliability result and its outcome.
+type Trace struct {
+	reliability.Result
+	Outcome *JSON `json:"outcome,omitempty"`
+}
