@@ -15,8 +15,8 @@ import (
 
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/gate/input"
+	"github.com/agentgate/agentgate/internal/github/actions"
 	"github.com/agentgate/agentgate/report"
-	"github.com/agentgate/agentgate/report/actions"
 	"github.com/agentgate/agentgate/report/comment"
 )
 

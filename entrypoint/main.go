@@ -14,7 +14,7 @@ import (
 	"strings"
 
 	"github.com/agentgate/agentgate/gate"
-	"github.com/agentgate/agentgate/report/actions"
+	"github.com/agentgate/agentgate/internal/github/actions"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
