@@ -16,6 +16,7 @@ import (
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/gate/input"
 	"github.com/agentgate/agentgate/internal/github/actions"
+	"github.com/agentgate/agentgate/internal/github/api"
 	"github.com/agentgate/agentgate/report"
 	"github.com/agentgate/agentgate/report/comment"
 )
@@ -179,7 +180,7 @@ func (e *actionEnv) comment(ctx context.Context, res *gate.Result, cfg *gateConf
 		e.a.Warningf("not commenting: GITHUB_REPOSITORY %q is not owner/name", e.getenv("GITHUB_REPOSITORY"))
 		return "", ""
 	}
-	client, err := comment.NewClient(cfg.token, e.getenv("GITHUB_API_URL"), nil)
+	client, err := api.NewClient(cfg.token, e.getenv("GITHUB_API_URL"), nil)
 	if err != nil {
 		e.a.Warningf("not commenting: %v", err)
 		return "", ""
@@ -198,7 +199,7 @@ func (e *actionEnv) comment(ctx context.Context, res *gate.Result, cfg *gateConf
 		return "", comment.Hint()
 	case errors.Is(err, comment.ErrNotFound):
 		e.a.Warningf("could not comment on pull request #%d: %v. GitHub answers 404 when the pull request does not exist in %s/%s, when the token cannot see the repository, or when GITHUB_API_URL (%s) is not this repository's API; a read-only token would read and be refused writes with 403. The verdict is unchanged; the report is in the job summary.",
-			pr, err, owner, repo, cmp.Or(e.getenv("GITHUB_API_URL"), comment.DefaultAPIURL))
+			pr, err, owner, repo, cmp.Or(e.getenv("GITHUB_API_URL"), api.DefaultAPIURL))
 		return "", ""
 	case err != nil:
 		e.a.Warningf("could not comment on pull request #%d: %v", pr, err)

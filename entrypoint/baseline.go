@@ -15,6 +15,7 @@ import (
 
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/gate/compare"
+	"github.com/agentgate/agentgate/internal/github/api"
 	"github.com/agentgate/agentgate/report/artifact"
 	"github.com/agentgate/agentgate/report/comment"
 )
@@ -103,14 +104,14 @@ func (e *actionEnv) fetchBaseline(ctx context.Context, cfg *gateConfig) *gate.Ba
 	if !found {
 		return noBaseline("baseline auto: GITHUB_REPOSITORY %q is not owner/name", e.getenv("GITHUB_REPOSITORY"))
 	}
-	api, err := comment.NewClient(cfg.token, e.getenv("GITHUB_API_URL"), nil)
+	client, err := api.NewClient(cfg.token, e.getenv("GITHUB_API_URL"), nil)
 	if err != nil {
 		return noBaseline("baseline auto: %v", err)
 	}
 	// The storage URL is signed: it needs no credentials and must get none.
 	storage := &http.Client{Timeout: 2 * time.Minute}
 	q := artifact.Query{Owner: owner, Repo: repo, Name: cfg.baselineArtifact, Branch: branch}
-	got, err := artifact.Fetch(ctx, api, storage, q)
+	got, err := artifact.Fetch(ctx, client, storage, q)
 	switch {
 	case errors.Is(err, artifact.ErrNotFound):
 		return noBaseline("baseline auto: no unexpired artifact %q from a run on %s yet (the push-to-main job uploads it)", cfg.baselineArtifact, branch)
