@@ -17,6 +17,7 @@ import (
 	"github.com/agentgate/agentgate/gate/input"
 	"github.com/agentgate/agentgate/internal/github/actions"
 	"github.com/agentgate/agentgate/internal/github/api"
+	"github.com/agentgate/agentgate/internal/github/event"
 	"github.com/agentgate/agentgate/report"
 	"github.com/agentgate/agentgate/report/comment"
 )
@@ -33,6 +34,7 @@ type actionEnv struct {
 	log    io.Writer
 	red    *redactor
 	masked []string
+	ev     *event.Event // read on first use: see trigger
 }
 
 // newActionEnv returns the Actions side of a run logging to log. When log is the guard that
@@ -51,6 +53,15 @@ func newActionEnv(getenv func(string) string, log io.Writer, red *redactor) *act
 	}
 	a := githubactions.New(githubactions.WithGetenv(getenv), githubactions.WithWriter(red.Writer(cmds)))
 	return &actionEnv{a: a, getenv: getenv, log: log, red: red}
+}
+
+// trigger is the event that started the run, its payload read once for the pull request, the
+// base branch and the head commit.
+func (e *actionEnv) trigger() *event.Event {
+	if e.ev == nil {
+		e.ev = event.New(e.getenv("GITHUB_EVENT_NAME"), e.getenv("GITHUB_EVENT_PATH"))
+	}
+	return e.ev
 }
 
 // logf writes one line to the step log, through the guard.
@@ -162,7 +173,7 @@ func (e *actionEnv) comment(ctx context.Context, res *gate.Result, cfg *gateConf
 	if !cfg.comment {
 		return "", ""
 	}
-	pr, ok, err := comment.PRFromEvent(e.getenv("GITHUB_EVENT_NAME"), e.getenv("GITHUB_EVENT_PATH"), cfg.prNumber)
+	pr, ok, err := e.trigger().PR(cfg.prNumber)
 	if err != nil {
 		e.a.Warningf("not commenting: %v", err)
 		return "", ""
@@ -218,7 +229,7 @@ func (e *actionEnv) comment(ctx context.Context, res *gate.Result, cfg *gateConf
 // run could rewrite another pull request's FAIL report. On any doubt it posts nothing, warns
 // why and returns a note for the job summary; the verdict and exit code are unchanged.
 func (e *actionEnv) verifyHead(ctx context.Context, svc *comment.GitHub, pr int) (note string, ok bool) {
-	want, err := comment.WorkflowRunHeadSHA(e.getenv("GITHUB_EVENT_PATH"))
+	want, err := e.trigger().WorkflowRunHeadSHA()
 	if err == nil {
 		err = svc.VerifyHead(ctx, want)
 	}

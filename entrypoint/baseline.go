@@ -17,7 +17,6 @@ import (
 	"github.com/agentgate/agentgate/gate/compare"
 	"github.com/agentgate/agentgate/internal/github/api"
 	"github.com/agentgate/agentgate/report/artifact"
-	"github.com/agentgate/agentgate/report/comment"
 )
 
 // baselineAuto is the baseline setting that asks for the base branch's last report artifact.
@@ -89,13 +88,12 @@ func (e *actionEnv) fetchBaseline(ctx context.Context, cfg *gateConfig) *gate.Ba
 	if e == nil {
 		return noBaseline("baseline auto: the base branch's report artifact is looked for under GitHub Actions only; give a report's path to compare here")
 	}
-	event := e.getenv("GITHUB_EVENT_NAME")
-	branch, ok, err := comment.BaseBranch(event, e.getenv("GITHUB_EVENT_PATH"))
+	branch, ok, err := e.trigger().BaseBranch()
 	switch {
 	case err != nil:
 		return noBaseline("baseline auto: %v", err)
 	case !ok:
-		return noBaseline("baseline auto: a %s event has no base branch to compare with", event)
+		return noBaseline("baseline auto: a %s event has no base branch to compare with", e.trigger().Name)
 	}
 	if cfg.token == "" {
 		return noBaseline("baseline auto: no github-token to list the artifacts of %s with", branch)
