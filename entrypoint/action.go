@@ -17,9 +17,9 @@ import (
 	"github.com/agentgate/agentgate/gate/input"
 	"github.com/agentgate/agentgate/internal/github/actions"
 	"github.com/agentgate/agentgate/internal/github/api"
+	"github.com/agentgate/agentgate/internal/github/comment"
 	"github.com/agentgate/agentgate/internal/github/event"
 	"github.com/agentgate/agentgate/report"
-	"github.com/agentgate/agentgate/report/comment"
 )
 
 // defaultReportJSON is where the action keeps the JSON report when --json is not given: inside

@@ -16,7 +16,7 @@ import (
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/gate/compare"
 	"github.com/agentgate/agentgate/internal/github/api"
-	"github.com/agentgate/agentgate/report/artifact"
+	"github.com/agentgate/agentgate/internal/github/artifact"
 )
 
 // baselineAuto is the baseline setting that asks for the base branch's last report artifact.

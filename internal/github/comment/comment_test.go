@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/agentgate/agentgate/internal/github/api"
-	"github.com/agentgate/agentgate/report/comment"
+	"github.com/agentgate/agentgate/internal/github/comment"
 	"github.com/agentgate/agentgate/test/ghemu"
 )
 

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentgate/agentgate/report/comment"
+	"github.com/agentgate/agentgate/internal/github/comment"
 )
 
 func TestComposeAddsMarkerOnce(t *testing.T) {
