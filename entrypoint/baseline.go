@@ -17,6 +17,7 @@ import (
 	"github.com/agentgate/agentgate/gate/compare"
 	"github.com/agentgate/agentgate/internal/github/api"
 	"github.com/agentgate/agentgate/internal/github/artifact"
+	"github.com/agentgate/agentgate/internal/jsonreport"
 )
 
 // baselineAuto is the baseline setting that asks for the base branch's last report artifact.
@@ -45,7 +46,7 @@ func resolveBaseline(ctx context.Context, cfg *gateConfig, act *actionEnv) (*gat
 	} else if st.IsDir() {
 		return nil, unreadableBaseline(cfg, errors.New("it is a directory"))
 	}
-	b, err := compare.ReadBaseline(f, cfg.baseline)
+	b, err := jsonreport.ReadBaseline(f, cfg.baseline)
 	var u *compare.Unusable
 	switch {
 	case errors.As(err, &u):
@@ -65,7 +66,7 @@ func unreadableBaseline(cfg *gateConfig, err error) error {
 
 // readBaseline reads a baseline report; a problem with its content is the note.
 func readBaseline(f io.Reader, name string) *gate.Baseline {
-	b, err := compare.ReadBaseline(f, name)
+	b, err := jsonreport.ReadBaseline(f, name)
 	var u *compare.Unusable
 	switch {
 	case errors.As(err, &u):

@@ -12,6 +12,7 @@ import (
 	"github.com/agentgate/agentgate/gate/compare"
 	"github.com/agentgate/agentgate/gate/input"
 	"github.com/agentgate/agentgate/gate/reliability"
+	"github.com/agentgate/agentgate/internal/jsonreport"
 	"github.com/agentgate/agentgate/report"
 )
 
@@ -219,7 +220,7 @@ func evaluate(ctx context.Context, cfg *gateConfig) (*gate.Result, error) {
 	}
 	shards := make([]gate.Shard, len(files))
 	for i, f := range files {
-		if shards[i], err = gate.ReadShard(f); err != nil {
+		if shards[i], err = jsonreport.ReadShard(f); err != nil {
 			return nil, err
 		}
 	}

@@ -124,10 +124,6 @@ type GateResult struct {
 	Note      string  `json:"note"`
 }
 
-// SchemaVersion is the version of the JSON report's layout (SPEC §10): a comparison refuses a
-// baseline report of another version. Version 2 added schema, source and comparison.
-const SchemaVersion = 2
-
 // Source says which run a report came from (SPEC §10), so a comparison can name its baseline:
 // the commit, ref and run under GitHub Actions (empty strings elsewhere) and the binary's
 // version, and the patterns it read. It holds no wall-clock time: equal inputs give
@@ -142,7 +138,7 @@ type Source struct {
 // Result is the whole report: the document `gate --json` writes (SPEC §5). A section is nil
 // when its evaluator did not run.
 type Result struct {
-	// Schema is SchemaVersion in a written report; report.JSON fills it in.
+	// Schema is jsonreport.Schema in a written report; the writer fills it in.
 	Schema      int                  `json:"schema"`
 	Verdict     verdict.Verdict      `json:"verdict"`
 	Profile     profile.Profile      `json:"profile"`

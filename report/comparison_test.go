@@ -16,6 +16,7 @@ import (
 	"github.com/agentgate/agentgate/gate/profile"
 	"github.com/agentgate/agentgate/gate/reliability"
 	"github.com/agentgate/agentgate/gate/verdict"
+	"github.com/agentgate/agentgate/internal/jsonreport"
 )
 
 // rcsWorse is failingResult's coherence after a change that lowered most tasks a little (the
@@ -31,7 +32,7 @@ func readBaseline(t testing.TB) *compare.Baseline {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	base, err := compare.ReadBaseline(f, "fail.json")
+	base, err := jsonreport.ReadBaseline(f, "fail.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +167,7 @@ func trialsComparedResult(t testing.TB) *gate.Result {
 	if err := JSON(&b, before); err != nil {
 		t.Fatal(err)
 	}
-	base, err := compare.ReadBaseline(&b, "agentgate-report/report.json")
+	base, err := jsonreport.ReadBaseline(&b, "agentgate-report/report.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -453,7 +454,7 @@ func TestComparisonManyNewFailures(t *testing.T) {
 	if err := JSON(&b, before); err != nil {
 		t.Fatal(err)
 	}
-	base, err := compare.ReadBaseline(&b, "report.json")
+	base, err := jsonreport.ReadBaseline(&b, "report.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/agentgate/agentgate/gate/compare"
 	"github.com/agentgate/agentgate/gate/outcome"
 	"github.com/agentgate/agentgate/gate/reliability"
+	"github.com/agentgate/agentgate/internal/jsonreport"
 )
 
 // JSON writes r as the machine-readable report of SPEC §5: 2-space indent, numbers
@@ -240,7 +241,7 @@ func withEvidenceLists(t reliability.Result) reliability.Result {
 // every list without a null check. r itself is not modified.
 func withLists(r *gate.Result) *gate.Result {
 	c := *r
-	c.Schema = gate.SchemaVersion
+	c.Schema = jsonreport.Schema
 	if c.Gates == nil {
 		c.Gates = []gate.GateResult{}
 	}
