@@ -19,6 +19,7 @@ import (
 	"github.com/agentgate/agentgate/internal/github/api"
 	"github.com/agentgate/agentgate/internal/github/comment"
 	"github.com/agentgate/agentgate/internal/github/event"
+	"github.com/agentgate/agentgate/internal/jsonreport"
 	"github.com/agentgate/agentgate/report"
 )
 
@@ -123,7 +124,7 @@ func (e *actionEnv) publish(ctx context.Context, res *gate.Result, cfg *gateConf
 	reportPath := cfg.jsonPath
 	if reportPath == "" {
 		reportPath = defaultReportJSON
-		if err := writeReportFile(reportPath, e.red.report(func(w io.Writer) error { return report.JSON(w, res) })); err != nil {
+		if err := writeReportFile(reportPath, e.red.report(func(w io.Writer) error { return jsonreport.Write(w, res) })); err != nil {
 			e.a.Warningf("could not write the JSON report: %v", err)
 			reportPath = ""
 		}

@@ -166,7 +166,7 @@ func runGate(ctx context.Context, cmd string, args []string, stdout, stderr io.W
 		return fail(stderr, err)
 	}
 	if cfg.jsonPath != "" {
-		if err := writeReportFile(cfg.jsonPath, red.report(func(w io.Writer) error { return report.JSON(w, res) })); err != nil {
+		if err := writeReportFile(cfg.jsonPath, red.report(func(w io.Writer) error { return jsonreport.Write(w, res) })); err != nil {
 			return fail(stderr, err)
 		}
 	}

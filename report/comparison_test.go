@@ -164,7 +164,7 @@ func trialsComparedResult(t testing.TB) *gate.Result {
 	before := trialsResult("PPP", "PPP", "PPF", "PPPP")
 	before.Decide(th, gate.FailOnFail)
 	var b bytes.Buffer
-	if err := JSON(&b, before); err != nil {
+	if err := jsonreport.Write(&b, before); err != nil {
 		t.Fatal(err)
 	}
 	base, err := jsonreport.ReadBaseline(&b, "agentgate-report/report.json")
@@ -451,7 +451,7 @@ func TestComparisonManyNewFailures(t *testing.T) {
 	before := mk(false)
 	before.Decide(gate.DefaultThresholds(), gate.FailOnFail)
 	var b bytes.Buffer
-	if err := JSON(&b, before); err != nil {
+	if err := jsonreport.Write(&b, before); err != nil {
 		t.Fatal(err)
 	}
 	base, err := jsonreport.ReadBaseline(&b, "report.json")
@@ -512,10 +512,10 @@ func TestJSONComparison(t *testing.T) {
 	r.Comparison.Reliability.NewFailureTraces[0].Head.Evidence[0].Messages = nil
 	r.PassK = compare.PassKOf([]compare.Trial{{Task: "a", Trial: "1", Verdict: verdict.Pass}})
 	var a, b bytes.Buffer
-	if err := JSON(&a, r); err != nil {
+	if err := jsonreport.Write(&a, r); err != nil {
 		t.Fatal(err)
 	}
-	if err := JSON(&b, r); err != nil {
+	if err := jsonreport.Write(&b, r); err != nil {
 		t.Fatal(err)
 	}
 	s := a.String()
@@ -545,7 +545,7 @@ func TestJSONComparison(t *testing.T) {
 // detect (SPEC §17), beside the outcome of §10.
 func TestJSONComparisonPower(t *testing.T) {
 	var b bytes.Buffer
-	if err := JSON(&b, comparedResult(t)); err != nil {
+	if err := jsonreport.Write(&b, comparedResult(t)); err != nil {
 		t.Fatal(err)
 	}
 	type power struct {

@@ -294,9 +294,9 @@ func schemaText(n int) string {
 	return strconv.Itoa(n)
 }
 
-// traceJSON is a trace of the report as the baseline is read: reliability.Result's members,
+// baselineTrace is a trace of the report as the baseline is read: reliability.Result's members,
 // with pointers where absence must be told from zero, and the trial's task and index.
-type traceJSON struct {
+type baselineTrace struct {
 	ID       *string                `json:"id"`
 	File     string                 `json:"file"`
 	Line     int                    `json:"line"`
@@ -314,7 +314,7 @@ type traceJSON struct {
 func (br *baselineReader) trace(i int) error {
 	off := br.offset()
 	what := fmt.Sprintf("reliability.traces[%d]", i)
-	var t traceJSON
+	var t baselineTrace
 	if err := br.value(&t, what); err != nil {
 		return err
 	}
@@ -378,8 +378,8 @@ func idText(raw json.RawMessage) (string, bool, error) {
 	return "", false, errors.New("must be a string or a number")
 }
 
-// taskJSON is a task of the coherence section as the baseline is read.
-type taskJSON struct {
+// baselineTask is a task of the coherence section as the baseline is read.
+type baselineTask struct {
 	ID   *string  `json:"id"`
 	File string   `json:"file"`
 	Line int      `json:"line"`
@@ -390,7 +390,7 @@ type taskJSON struct {
 func (br *baselineReader) task(i int) error {
 	off := br.offset()
 	what := fmt.Sprintf("coherence.tasks[%d]", i)
-	var t taskJSON
+	var t baselineTask
 	if err := br.value(&t, what); err != nil {
 		return err
 	}
