@@ -58,7 +58,7 @@
 // # Gates
 //
 // RegressionGate (fail-on-regression), NewFailuresGate (max-new-failures) and PassKGate
-// (pass-k-min with pass-k) return Check rows, convertible to gate.GateResult; Gates applies
+// (pass-k-min with pass-k) return Check rows, which are gate.GateResult's; Gates applies
 // GateOptions, leaving out the gates that are unset.
 //
 // Everything costs O(n log n) for n units (sorting by id).
