@@ -65,8 +65,8 @@ type FinalList []Final
 
 // Final is one item's qid and FINAL label.
 type Final struct {
-	QID   string `json:"qid"`
-	Final string `json:"final"`
+	QID   string
+	Final string
 }
 
 // Len returns the number of items.
@@ -78,12 +78,12 @@ func (l FinalList) At(i int) (string, string) { return l[i].QID, l[i].Final }
 // Trial is one run of a task (SPEC §11): the task id, the trial index as written (a number or
 // a string), and the trace's verdict. A trial passes when its verdict is not FAIL.
 type Trial struct {
-	Task    string          `json:"task"`
-	Trial   string          `json:"trial"`
-	Verdict verdict.Verdict `json:"verdict"`
+	Task    string
+	Trial   string
+	Verdict verdict.Verdict
 	// HasOutcome is true when the run's own outcome is known (SPEC §15); Succeeded is it.
-	HasOutcome bool `json:"-"`
-	Succeeded  bool `json:"-"`
+	HasOutcome bool
+	Succeeded  bool
 }
 
 // Baseline is a report of an earlier run, as jsonreport.ReadBaseline reads it.
