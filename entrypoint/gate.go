@@ -1,4 +1,4 @@
-package main
+package entrypoint
 
 import (
 	"context"
@@ -234,7 +234,7 @@ func evaluate(ctx context.Context, cfg *gateConfig) (*gate.Result, error) {
 // reportSource says which run the report comes from (SPEC §10): the commit, ref and run under
 // Actions, empty strings elsewhere (a laptop's environment may hold stale GITHUB_* variables).
 func reportSource(underActions bool, getenv func(string) string) gate.Source {
-	src := gate.Source{Source: compare.Source{Version: version}}
+	src := gate.Source{Source: compare.Source{Version: Version}}
 	if underActions {
 		src.SHA, src.Ref = getenv("GITHUB_SHA"), getenv("GITHUB_REF")
 		src.RunID, src.RunAttempt = getenv("GITHUB_RUN_ID"), getenv("GITHUB_RUN_ATTEMPT")

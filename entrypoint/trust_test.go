@@ -1,4 +1,4 @@
-package main
+package entrypoint
 
 import (
 	"bytes"
@@ -40,7 +40,7 @@ func actionRun(t *testing.T, dir string, inputs map[string]string, args ...strin
 	}
 	defer os.Chdir(wd)
 	var stdout, stderr bytes.Buffer
-	code := run(context.Background(), append([]string{"gate"}, args...), nil, &stdout, &stderr, func(k string) string { return env[k] })
+	code := Main(context.Background(), append([]string{"gate"}, args...), nil, &stdout, &stderr, func(k string) string { return env[k] })
 	sum, _ := os.ReadFile(env["GITHUB_STEP_SUMMARY"])
 	return code, stdout.String(), stderr.String(), string(sum)
 }
