@@ -32,7 +32,7 @@ func runGate(ctx context.Context, cmd string, args []string, stdout, stderr io.W
 	flags := map[string]setting{}
 	str := func(name, help string) {
 		fs.Func(name, help, func(v string) error {
-			flags[name] = setting{v, "--" + name}
+			flags[name] = setting{value: v, source: "--" + name}
 			return nil
 		})
 	}
@@ -41,13 +41,13 @@ func runGate(ctx context.Context, cmd string, args []string, stdout, stderr io.W
 			if old, ok := flags[name]; ok {
 				v = old.value + "\n" + v
 			}
-			flags[name] = setting{v, "--" + name}
+			flags[name] = setting{value: v, source: "--" + name}
 			return nil
 		})
 	}
 	boolean := func(name, help string) {
 		fs.BoolFunc(name, help, func(v string) error {
-			flags[name] = setting{v, "--" + name}
+			flags[name] = setting{value: v, source: "--" + name}
 			return nil
 		})
 	}
@@ -102,7 +102,7 @@ func runGate(ctx context.Context, cmd string, args []string, stdout, stderr io.W
 			if old, ok := flags["merge"]; ok {
 				p = old.value + "\n" + p
 			}
-			flags["merge"] = setting{p, "merge's arguments"}
+			flags["merge"] = setting{value: p, source: "merge's arguments"}
 		}
 	case len(pos) > 0 && expandedGlob(pos[0]) && flagBefore(args, pos[0]) != "":
 		return fail(stderr, fmt.Errorf("gate takes no arguments, got %q: it looks like a file your shell expanded from an unquoted pattern; quote the pattern so that agentgate expands it, as in %s 'runs/**/*.jsonl'", pos[0], flagBefore(args, pos[0])))

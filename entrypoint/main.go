@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/agentgate/agentgate/gate"
@@ -133,17 +134,25 @@ func flagError(fs *flag.FlagSet, err error) string {
 	if !ok {
 		return err.Error()
 	}
-	best, bestDist := "", -1
-	fs.VisitAll(func(f *flag.Flag) { // in lexical order: ties go to the first name
-		if d := editDistance(name, f.Name); bestDist < 0 || d < bestDist {
-			best, bestDist = f.Name, d
-		}
-	})
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
 	msg := "unknown flag --" + name
-	if bestDist >= 0 && bestDist <= max(2, len(name)/3) {
+	if best, ok := closest(name, names); ok {
 		return msg + ": did you mean --" + best + "?"
 	}
 	return msg + " (agentgate " + fs.Name() + " --help lists the flags)"
+}
+
+// closest returns the name nearest to name, when it is near enough for name to be its typo;
+// ties go to the first of names.
+func closest(name string, names []string) (string, bool) {
+	best, bestDist := "", -1
+	for _, n := range slices.Sorted(slices.Values(names)) {
+		if d := editDistance(name, n); bestDist < 0 || d < bestDist {
+			best, bestDist = n, d
+		}
+	}
+	return best, bestDist >= 0 && bestDist <= max(2, len(name)/3)
 }
 
 // editDistance is the Levenshtein distance between a and b, in bytes (flag names are ASCII).

@@ -47,7 +47,10 @@ func knownKey(k string) bool { return slices.Contains(settingKeys, k) }
 // line to fix.
 type setting struct {
 	value  string
-	source string // "--pa-min", "input pa-min", "agentgate.yml:3"
+	source string // "--pa-min", "input pa-min", "agentgate.yml:3:9"
+	// items are a list's values as a config file's YAML list gave them, each whole (a comma
+	// in one is part of the name); nil when value is to be split (input.SplitList).
+	items []string
 }
 
 // settings merges the sources: a flag wins over an action input, which wins over the config
@@ -62,7 +65,12 @@ func (s settings) layer(over map[string]setting) {
 
 func (s settings) str(key string) string { return s[key].value }
 
-func (s settings) list(key string) []string { return input.SplitList(s[key].value) }
+func (s settings) list(key string) []string {
+	if v := s[key]; v.items != nil {
+		return slices.Clone(v.items)
+	}
+	return input.SplitList(s[key].value)
+}
 
 func (s settings) float(key string, def float64) (float64, error) {
 	v, ok := s[key]

@@ -143,14 +143,14 @@ func TestActionConfigTokenMaskedFirstAndNeverQuoted(t *testing.T) {
 		{
 			config: "github-token: " + secret + "\ntraces: a.jsonl\npa-min 0.9 " + secret + "\n",
 			stdout: "::add-mask::" + secret + "\n" +
-				"::error file=agentgate.yml,line=3,title=agentgate could not evaluate the suite::agentgate.yml:3: expected `key: value`, found \"pa-min\" without a colon\n",
-			stderr: "agentgate: agentgate.yml:3: expected `key: value`, found \"pa-min\" without a colon\n",
+				"::error file=agentgate.yml,line=3,title=agentgate could not evaluate the suite::agentgate.yml:3: invalid YAML: could not find expected ':'\n",
+			stderr: "agentgate: agentgate.yml:3: invalid YAML: could not find expected ':'\n",
 		},
 		{
 			config: "traces: a.jsonl\ngithub-token: \"" + secret + "\n",
 			stdout: "::add-mask::\"" + secret + "\n" + "::add-mask::" + secret + "\n" +
-				"::error file=agentgate.yml,line=2,title=agentgate could not evaluate the suite::agentgate.yml:2: github-token: the value is not a valid plain or quoted string (it is not shown: it is a secret)\n",
-			stderr: "agentgate: agentgate.yml:2: github-token: the value is not a valid plain or quoted string (it is not shown: it is a secret)\n",
+				"::error file=agentgate.yml,line=2,title=agentgate could not evaluate the suite::agentgate.yml:2: invalid YAML: found unexpected end of stream\n",
+			stderr: "agentgate: agentgate.yml:2: invalid YAML: found unexpected end of stream\n",
 		},
 	} {
 		write(t, filepath.Join(dir, "agentgate.yml"), c.config)
