@@ -14,19 +14,6 @@ import (
 	"github.com/agentgate/agentgate/gate/profile"
 )
 
-// settingKeys are the gate's settings: the action's input names, the --flags and the config
-// file's keys are all the same words.
-var settingKeys = []string{
-	"traces", "tasks", "pairs", "scholar", "auditor", "merge",
-	gate.CoherenceMin, gate.PAMin, gate.KappaMin, gate.AbstainMax, gate.MaxFailedTraces,
-	"baseline", "baseline-artifact", compare.FailOnRegression, compare.MaxNewFailures, regressionAlpha,
-	compare.PassKMin, passK, gate.FailOnSkipped, outcomeScorer,
-	"outcomes", gate.SuccessThreshold, gate.SuccessRateMin,
-	"allow-unmatched", "profile", "fail-on", "config", "json", "markdown", "junit", "sarif", "otel",
-	"comment", "comment-mode", "github-token", "pr-number",
-	maxInputBytes,
-}
-
 // maxInputBytes is the setting of the most bytes one input may hold after decompression.
 const maxInputBytes = "max-input-bytes"
 
@@ -40,8 +27,6 @@ const (
 	// README's push-to-main job uploads.
 	defaultBaselineArtifact = "agentgate-report"
 )
-
-func knownKey(k string) bool { return slices.Contains(settingKeys, k) }
 
 // setting is one value and where it came from, so errors can say which flag, input or config
 // line to fix.
