@@ -112,8 +112,12 @@ func (c *configReader) read(doc *yaml.Node) error {
 		if !knownKey(key) {
 			return nodeError(c.path, k, unknownSetting(key))
 		}
+		def := settingTable[slices.IndexFunc(settingTable, func(d settingDef) bool { return d.name == key })]
 		if key == "config" {
 			return nodeError(c.path, k, "a config file cannot name another config file")
+		}
+		if v := resolve(v); v.Kind == yaml.SequenceNode && def.kind != kindList {
+			return nodeError(c.path, v, fmt.Sprintf("%s takes one value, not a list", key))
 		}
 		if first, dup := seen[key]; dup {
 			return nodeError(c.path, k, fmt.Sprintf("%q is set twice (first on line %d)", key, first.Line))

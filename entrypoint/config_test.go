@@ -96,6 +96,8 @@ func TestParseConfigErrors(t *testing.T) {
 		{"pa-min: 1\npairs: [a,\n  b\n", "c.yml:2: invalid YAML: did not find expected ',' or ']'"},
 		{"traces: {a: 1}\n", "c.yml:1:9: traces: a setting's value is a single value or a list, not a mapping"},
 		{"config: other.yml\n", "c.yml:1:1: a config file cannot name another config file"},
+		{"pa-min: [0.9]\n", "c.yml:1:9: pa-min takes one value, not a list"},
+		{"profile:\n  - reference\n", "c.yml:2:3: profile takes one value, not a list"},
 		{"\tpa-min: 0.9\n", "c.yml:1: invalid YAML: found character that cannot start any token (a tab: YAML indents with spaces)"},
 		{"pa-min: 0.9\n---\npa-min: 0.8\n", "c.yml:2:1: a config file holds one YAML document; this is a second one"},
 		{"tasks: *nowhere\n", "c.yml:1: invalid YAML: unknown anchor 'nowhere' referenced"},
