@@ -26,7 +26,7 @@ func TestTokenUnderAnotherKeyNeverQuoted(t *testing.T) {
 			"::add-mask::" + shaped + "\n" +
 				"::error title=agentgate could not evaluate the suite::agentgate.yml:2:9: pa-min: \"***\" is not a number\n",
 			"agentgate: agentgate.yml:2:9: pa-min: \"***\" is not a number\n"},
-		{"the github-token input's value under kappa-min", "traces: a.jsonl\nkappa-min: [" + input + "]\n", map[string]string{"github-token": input}, input,
+		{"the github-token input's value under kappa-min", "traces: a.jsonl\nkappa-min: \"" + input + "\"\n", map[string]string{"github-token": input}, input,
 			"::add-mask::" + input + "\n" +
 				"::error title=agentgate could not evaluate the suite::agentgate.yml:2:12: kappa-min: \"***\" is not a number\n",
 			"agentgate: agentgate.yml:2:12: kappa-min: \"***\" is not a number\n"},
