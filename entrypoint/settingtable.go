@@ -109,6 +109,9 @@ var settingTable = []settingDef{
 	{name: "profile", kind: kindString, where: anywhere, def: "default", help: "`default` (sound detectors) or `reference` (reproduces the published RS-1, RCS and scorer figures exactly)."},
 	{name: "fail-on", kind: kindString, where: anywhere, def: "fail", help: "`fail` fails the step only on FAIL; `warn` fails it on WARN too (exit code 1)."},
 	{name: "config", kind: kindString, where: asFlag | asInput, help: "Path of a YAML file whose keys are these settings' names. A flag or an input given here wins over it."},
+	// json and markdown are no inputs of action.yml: under Actions the report is kept at
+	// .agentgate/report.json and rendered as the comment (the action reads an INPUT_ variable
+	// for every setting all the same, as it always has).
 	{name: "json", kind: kindString, where: asFlag | inConfig, help: "Path to write the machine-readable JSON report to. Under Actions it is `.agentgate/report.json` unless set (output `report-json`)."},
 	{name: "markdown", kind: kindString, where: asFlag | inConfig, help: "Path to write the markdown report (the pull request comment) to."},
 	{name: "junit", kind: kindString, where: anywhere, help: "Path (relative to the workspace) to write JUnit XML to, for test reporters " +

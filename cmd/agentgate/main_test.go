@@ -6,11 +6,11 @@ import (
 	"testing"
 )
 
-// TestVersionFlag builds the binary as the Dockerfile does and checks that the version given
+// TestVersionFlag builds the binary with -ldflags as the Dockerfile does and checks that the version given
 // with -ldflags reaches `agentgate version`, and that the process exits with Main's code.
 func TestVersionFlag(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), "agentgate")
-	build := exec.Command("go", "build", "-trimpath", "-ldflags=-X main.version=v9.8.7", "-o", bin, ".")
+	build := exec.Command("go", "build", "-ldflags=-X main.version=v9.8.7", "-o", bin, ".")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
