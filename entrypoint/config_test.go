@@ -1,6 +1,9 @@
 package entrypoint
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -207,5 +210,35 @@ func TestParseConfigSecrets(t *testing.T) {
 		if strings.Join(secrets, "|") != strings.Join(c.secrets, "|") {
 			t.Errorf("parseConfig(%q) secrets %q, want %q", c.text, secrets, c.secrets)
 		}
+	}
+}
+
+// A trace file whose name holds a comma is named whole by a quoted YAML list item, and the
+// gate reads it: the bundled passing suite split over "a,1.jsonl" (3 traces) and b.jsonl (2).
+func TestConfigListItemWithComma(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "fixtures", "pass", "traces.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(strings.TrimSuffix(string(b), "\n"), "\n")
+	if len(lines) != 5 {
+		t.Fatalf("fixtures/pass/traces.jsonl has %d traces, want 5", len(lines))
+	}
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "a,1.jsonl"), strings.Join(lines[:3], "")+"\n")
+	write(t, filepath.Join(dir, "b.jsonl"), strings.Join(lines[3:], "")+"\n")
+	report := filepath.Join(dir, "r.json")
+	cfg := filepath.Join(dir, "agentgate.yml")
+	write(t, cfg, fmt.Sprintf("traces: [%q, %q]\n\"json\": %q\n", filepath.Join(dir, "a,1.jsonl"), filepath.Join(dir, "b.jsonl"), report))
+	code, _, stderr := cli(t, "", "gate", "--config", cfg)
+	if code != 0 {
+		t.Fatalf("exit %d, want 0\n%s", code, stderr)
+	}
+	out, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(out), `"total": 5,`) {
+		t.Errorf("the report does not count 5 traces:\n%.600s", out)
 	}
 }
