@@ -86,6 +86,19 @@ func FuzzWords(f *testing.F) {
 		if got, _, ok := appendWordsRunes([]uint64{7}, nil, text); ok && !slices.Equal(got, append([]uint64{7}, want...)) {
 			t.Fatalf("appendWordsRunes of %q: %v, want %v", text, got, want)
 		}
+		// falseSuccess finds a claim by the hashes and quotes it from textWords: the same
+		// words in the same places
+		var hashed []uint64
+		for _, w := range textWords(text) {
+			h := uint64(fnvOffset)
+			for _, c := range []byte(w) {
+				h = (h ^ uint64(c)) * fnvPrime
+			}
+			hashed = append(hashed, h)
+		}
+		if !slices.Equal(hashed, want) {
+			t.Fatalf("textWords of %q: %q, hashed %v, want %v", text, textWords(text), hashed, want)
+		}
 
 	})
 }
