@@ -346,6 +346,7 @@ type eval struct {
 	resFailed   []bool // per result: whether it failed (see failed)
 	byStatus    []bool // default profile, per result: failed by the exit status in its text
 	scratch     []byte
+	lowered     []byte    // reference profile: the lower-cased copy of scratch, see suspicious
 	texts       []msgText // per assistant message, see texts.go
 	similar     []int
 	members     []pystr.Member // of the calls' arguments, see args.go

@@ -1,6 +1,7 @@
 package reliability
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"slices"
@@ -253,10 +254,11 @@ func grow[T any](s []T, n int) []T {
 // suspicious is check (d) for one call.
 func (e *eval) suspicious(c *callRef) bool {
 	if e.ref {
+		// str(arguments).lower(), in two buffers kept from call to call
 		e.scratch = c.args.AppendStr(e.scratch[:0])
-		low := pystr.Lower(string(e.scratch))
+		e.lowered = pystr.AppendLower(e.lowered[:0], bytesString(e.scratch))
 		for _, w := range suspiciousWords {
-			if strings.Contains(low, w) {
+			if bytes.Contains(e.lowered, []byte(w)) {
 				return true
 			}
 		}
