@@ -349,6 +349,9 @@ type eval struct {
 	lowered     []byte    // reference profile: the lower-cased copy of scratch, see suspicious
 	texts       []msgText // per assistant message, see texts.go
 	similar     []int
+	similarMsgs []int    // the messages of the similar pairs, see similarEvidence
+	callIDs     []string // reference profile: RS-1's id sets, see idSets
+	resultIDs   []string
 	members     []pystr.Member // of the calls' arguments, see args.go
 
 	// groups of identical calls, see loop.go
@@ -398,6 +401,8 @@ func (e *eval) reset(t *trace.Trace, ref bool) {
 	e.t, e.ref, e.floor = t, ref, false
 	clear(e.calls) // drop the pointers into the trace before
 	clear(e.results)
+	clear(e.callIDs)
+	clear(e.resultIDs)
 	clear(e.members)
 	e.members, e.argText = e.members[:0], e.argText[:0]
 	clear(e.tools)
