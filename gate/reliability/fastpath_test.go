@@ -266,3 +266,32 @@ func TestSketchBound(t *testing.T) {
 		}
 	}
 }
+
+// FuzzSuspicious checks suspiciousTokens against RS-1's way: str(arguments).lower() searched
+// for each of suspiciousWords.
+func FuzzSuspicious(f *testing.F) {
+	for _, s := range argSeeds {
+		f.Add(s)
+	}
+	for _, s := range []string{`{"a": "\u000eRROR"}`, `{"a": "\none"}`, `{"\u212aey": "NULL"}`, `["Nul", "l"]`, `{"x": 1e400}`,
+		`{"q": "FAILED"}`, `{"q": "unDefined\u0000"}`, `[true, false, "\u00e9rror"]`, `"plain error text"`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, data string) {
+		// the arguments as a string (not JSON) and, when they are JSON, as decoded
+		values := []pystr.Value{{Kind: pystr.KindStr, Text: data}}
+		if v, err := pystr.Parse([]byte(data)); err == nil {
+			values = append(values, v)
+		}
+		for _, v := range values {
+			low := pystr.Lower(string(v.AppendStr(nil)))
+			want := false
+			for _, w := range suspiciousWords {
+				want = want || strings.Contains(low, w)
+			}
+			if found, ok := suspiciousTokens(v); (found || ok) && found != want {
+				t.Fatalf("suspiciousTokens of str %q: %v, want %v", v.AppendStr(nil), found, want)
+			}
+		}
+	})
+}
