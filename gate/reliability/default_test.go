@@ -3,6 +3,7 @@ package reliability
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -351,5 +352,35 @@ func TestDefaultParameterlessToolIsNotMisuse(t *testing.T) {
 	tr.Messages[3] = withCalls(msg("assistant", ""), call("2", "edit", `{}`))
 	if got := Evaluate(tr, profile.Default).Signals.ToolMisuse; got != 0.5 {
 		t.Fatalf("default misuse with edit({}) = %v, want 0.5", got)
+	}
+}
+
+// TestSimilarPairsEvidence checks the loop evidence of many alike pairs: ten listed, the rest
+// counted, every message kept.
+func TestSimilarPairsEvidence(t *testing.T) {
+	texts := make([]string, 13)
+	for i := range texts {
+		texts[i] = "Let me check the order status once more for you."
+	}
+	ref, def := both(t, assistantTurns(texts...))
+	const listed = "12 of 12 consecutive assistant message pairs are more than 70% alike (HOW): messages " +
+		"1 and 2, 2 and 3, 3 and 4, 4 and 5, 5 and 6, 6 and 7, 7 and 8, 8 and 9, 9 and 10, 10 and 11, … (2 more)"
+	for _, c := range []struct {
+		r   Result
+		how string
+	}{{ref, "by their sets of characters"}, {def, "by word 3-shingles"}} {
+		want := strings.Replace(listed, "HOW", c.how, 1)
+		found := false
+		for _, ev := range c.r.Evidence {
+			if ev.Text == want {
+				found = true
+				if !slices.Equal(ev.Messages, []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13}) {
+					t.Errorf("%s: messages %v, want 1 to 13", c.how, ev.Messages)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s: no evidence %q in %+v", c.how, want, c.r.Evidence)
+		}
 	}
 }

@@ -352,8 +352,12 @@ type eval struct {
 	resFailed   []bool // per result: whether it failed (see failed)
 	byStatus    []bool // default profile, per result: failed by the exit status in its text
 	scratch     []byte
+	lowered     []byte    // reference profile: the lower-cased copy of scratch, see suspicious
 	texts       []msgText // per assistant message, see texts.go
 	similar     []int
+	similarMsgs []int    // the messages of the similar pairs, see similarEvidence
+	callIDs     []string // reference profile: RS-1's id sets, see idSets
+	resultIDs   []string
 	members     []pystr.Member // of the calls' arguments, see args.go
 
 	// groups of identical calls, see loop.go
@@ -403,6 +407,8 @@ func (e *eval) reset(t *trace.Trace, ref bool) {
 	e.t, e.ref, e.floor = t, ref, false
 	clear(e.calls) // drop the pointers into the trace before
 	clear(e.results)
+	clear(e.callIDs)
+	clear(e.resultIDs)
 	clear(e.members)
 	e.members, e.argText = e.members[:0], e.argText[:0]
 	clear(e.tools)
