@@ -12,8 +12,9 @@ import (
 	"github.com/agentgate/agentgate/gate/verdict"
 )
 
-// Each test here is one row of the README's "Differences from the reference" table: it shows
-// the reference profile (RS-1 1.0.0) getting a case wrong and the default getting it right.
+// Each test here is one row of the "Differences from the reference" table of
+// docs/reference.md: it shows the reference profile (RS-1 1.0.0) getting a case wrong and the
+// default getting it right.
 
 // both evaluates t under the two profiles.
 func both(t *testing.T, tr *trace.Trace) (ref, def Result) {

@@ -6,7 +6,7 @@
 // The reference profile reproduces RS-1 1.0.0 to 1e-9, Python semantics included (str.lower,
 // str.strip, str(dict), sets of code points). The default profile keeps RS-1's weights,
 // thresholds and verdict rules but makes the detectors sound; every difference is listed in
-// the README and shown by a test in this package. Each signal lives in its own file
+// docs/reference.md and shown by a test in this package. Each signal lives in its own file
 // (hallucination.go, loop.go, misuse.go, cost.go); the pairing of results with calls is in
 // pair.go; the default profile's readings of text are in claims.go, external.go (claims of
 // external actions), exitstatus.go (failures written as text) and crash.go (a run that ends
