@@ -242,3 +242,27 @@ func TestConfigListItemWithComma(t *testing.T) {
 		t.Errorf("the report does not count 5 traces:\n%.600s", out)
 	}
 }
+
+// The config file docs/reference.md shows is read as it is written.
+func TestDocumentedConfig(t *testing.T) {
+	b, err := os.ReadFile("../docs/reference.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, ok := strings.Cut(string(b), "```yaml\n# agentgate.yml\n")
+	block, _, closed := strings.Cut(block, "```\n")
+	if !ok || !closed {
+		t.Fatal("docs/reference.md shows no agentgate.yml")
+	}
+	got, _, err := parseConfig("agentgate.yml", strings.NewReader("# agentgate.yml\n"+block))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := settings(got).gateConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(cfg.inputs.Traces, []string{"evals/out/traces/*.jsonl"}) || cfg.options.Thresholds.MaxFailedTraces != 1 || cfg.options.Thresholds.KappaMin != 0.7 {
+		t.Errorf("docs/reference.md's agentgate.yml reads as %+v", cfg)
+	}
+}

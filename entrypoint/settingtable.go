@@ -126,7 +126,7 @@ var settingTable = []settingDef{
 		"otlpjsonfile receiver. Empty (the default) writes none."},
 	{name: "comment", kind: kindBool, where: anywhere, def: "true", actionDefault: "true", help: "Under GitHub Actions, post (or update) the report as one comment on the pull request."},
 	{name: "comment-mode", kind: kindString, where: anywhere, def: "update", actionDefault: "update", help: "`update` edits the existing report comment in place; `recreate` deletes it and posts a new one at the bottom."},
-	{name: "github-token", kind: kindString, where: anywhere, actionDefault: "${{ github.token }}", help: "Token used to comment (masked, never printed). Fork pull requests get a read-only token; see the README for the workflow_run pattern."},
+	{name: "github-token", kind: kindString, where: anywhere, actionDefault: "${{ github.token }}", help: "Token used to comment (masked, never printed). Fork pull requests get a read-only token; docs/reference.md shows the workflow_run pattern."},
 	{name: "pr-number", kind: kindString, where: anywhere, help: "Pull request to comment on when the event has none (for example in a workflow_run workflow)."},
 }
 
