@@ -141,10 +141,11 @@ var settingKeys = func() []string {
 
 func knownKey(k string) bool { return slices.Contains(settingKeys, k) }
 
-// usage is the setting's flag usage: its help without markdown's backquotes (which the flag
-// package would take for the value's name), how to give several values, its default.
+// usage is the setting's flag usage: its help with markdown's backquotes as single quotes (the
+// flag package would take a backquoted word for the value's name), how to give several
+// values, its default.
 func (d settingDef) usage() string {
-	u := strings.ReplaceAll(d.help, "`", "")
+	u := strings.ReplaceAll(d.help, "`", "'")
 	if d.kind == kindList {
 		u += listHint
 	}
