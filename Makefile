@@ -36,7 +36,7 @@ lint:
 
 # The gate on the bundled failing suite, as a newcomer's first look.
 demo:
-	go run ./entrypoint gate --traces 'fixtures/fail/traces.jsonl' --tasks fixtures/fail/tasks.json --pairs fixtures/fail/pairs.jsonl --markdown agentgate-report.md
+	go run ./cmd/agentgate gate --traces 'fixtures/fail/traces.jsonl' --tasks fixtures/fail/tasks.json --pairs fixtures/fail/pairs.jsonl --markdown agentgate-report.md
 
 # Build the Dockerfile and run the image as the GitHub runner does.
 container:

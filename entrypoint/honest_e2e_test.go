@@ -1,4 +1,4 @@
-package main
+package entrypoint
 
 import (
 	"maps"
@@ -149,7 +149,7 @@ func TestBaselinePathMustBeReadable(t *testing.T) {
 		{map[string]string{"traces": "fixtures/pass/traces.jsonl", "baseline": "reports/mian.json"},
 			"input baseline: cannot read the baseline report reports/mian.json (no such file or directory)" + tail},
 		{map[string]string{"config": "agentgate.yml"},
-			"agentgate.yml:3: cannot read the baseline report reports/main.json (no such file or directory)" + tail},
+			"agentgate.yml:3:11: cannot read the baseline report reports/main.json (no such file or directory)" + tail},
 		{map[string]string{"traces": "fixtures/pass/traces.jsonl", "baseline": "fixtures"},
 			"input baseline: cannot read the baseline report fixtures (it is a directory)" + tail},
 	} {
