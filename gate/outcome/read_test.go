@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentgate/agentgate/internal/cputime"
+
 	"github.com/agentgate/agentgate/gate/trace"
 )
 
@@ -146,11 +148,11 @@ func TestReadScales(t *testing.T) {
 		best := func(p string) time.Duration {
 			d := time.Duration(1 << 62)
 			for range 5 {
-				start, cpuOK := cpuTime()
+				start, cpuOK := cputime.Process()
 				wall := time.Now()
 				read(t, p)
 				took := time.Since(wall)
-				if end, ok := cpuTime(); cpuOK && ok {
+				if end, ok := cputime.Process(); cpuOK && ok {
 					took = end - start
 				}
 				d = min(d, took)
