@@ -21,7 +21,7 @@ RUN go mod download && go mod verify
 COPY . .
 # `agentgate --version` prints VERSION: `docker build --build-arg VERSION=v1.2.3 .` for a release.
 ARG VERSION=dev
-RUN go build -trimpath -ldflags="-s -w -X main.version=${VERSION}" -o /agentgate ./entrypoint
+RUN go build -trimpath -ldflags="-s -w -X main.version=${VERSION}" -o /agentgate ./cmd/agentgate
 
 FROM scratch
 # CA roots for HTTPS to api.github.com or a GitHub Enterprise Server (GITHUB_API_URL).

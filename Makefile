@@ -3,7 +3,7 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 ACTIONLINT  := github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
 GOBIN       := $(shell go env GOPATH)/bin
 
-.PHONY: test testdata test-jsonv2 lint demo container release-test bench bench-go
+.PHONY: test testdata reference-data test-jsonv2 lint demo container release-test bench bench-go
 
 # The whole test suite: installs the npm test data (GitHub's OpenAPI description and real
 # webhook payloads, used by the GitHub emulator tests), then runs every Go test.
@@ -18,6 +18,13 @@ test-jsonv2: testdata
 testdata:
 	cd test/github && npm ci --no-audit --no-fund --loglevel=error
 
+# The reference data the tests compare against, built from its public sources at pinned commits
+# into .reference-data/ (git-ignored), for a clone without ../shared/reference-data beside it.
+# Offline, git's url.<base>.insteadOf can answer the GitHub URLs from mirrors
+# (scripts/reference-data.sh says how).
+reference-data:
+	bash scripts/reference-data.sh .reference-data
+
 # gofmt, go vet, staticcheck and actionlint (workflows and the local action's inputs).
 lint:
 	@test -z "$$(gofmt -l .)" || { echo "gofmt would change:"; gofmt -l .; exit 1; }
@@ -29,7 +36,7 @@ lint:
 
 # The gate on the bundled failing suite, as a newcomer's first look.
 demo:
-	go run ./entrypoint gate --traces 'fixtures/fail/traces.jsonl' --tasks fixtures/fail/tasks.json --pairs fixtures/fail/pairs.jsonl --markdown agentgate-report.md
+	go run ./cmd/agentgate gate --traces 'fixtures/fail/traces.jsonl' --tasks fixtures/fail/tasks.json --pairs fixtures/fail/pairs.jsonl --markdown agentgate-report.md
 
 # Build the Dockerfile and run the image as the GitHub runner does.
 container:

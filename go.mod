@@ -10,6 +10,7 @@ require (
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/sethvargo/go-githubactions v1.4.0
 	go.opentelemetry.io/collector/pdata v1.65.0
+	go.yaml.in/yaml/v3 v3.0.6
 )
 
 require (

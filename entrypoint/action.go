@@ -1,4 +1,4 @@
-package main
+package entrypoint
 
 import (
 	"cmp"
@@ -75,7 +75,7 @@ func (e *actionEnv) inputs() map[string]setting {
 	out := map[string]setting{}
 	for _, k := range settingKeys {
 		if v := e.a.GetInput(k); v != "" {
-			out[k] = setting{v, "input " + k}
+			out[k] = setting{value: v, source: "input " + k}
 		}
 	}
 	e.mask([]string{out["github-token"].value})

@@ -1,4 +1,4 @@
-package main
+package entrypoint
 
 import (
 	"archive/zip"
@@ -83,8 +83,8 @@ func zipReport(t *testing.T, report []byte) []byte {
 	return buf.Bytes()
 }
 
-// The two workflows of the README, as the runner runs them: a push to main gates the clean
-// runs and leaves its report (uploaded as the artifact agentgate-report); the pull request's
+// The two workflows of docs/comparison-and-statistics.md, as the runner runs them: a push to
+// main gates the clean runs and leaves its report (uploaded as the artifact agentgate-report); the pull request's
 // run, with baseline: auto, finds that artifact among decoys, downloads it from the storage
 // host without the token, and fails on the regression alone (max-failed-traces is lifted).
 func TestActionComparesWithTheBaseBranch(t *testing.T) {
@@ -166,7 +166,7 @@ func TestActionComparesWithTheBaseBranch(t *testing.T) {
 	if !strings.Contains(r.stdout, "fail-on-regression") {
 		t.Errorf("the log does not name the breached gate:\n%s", r.stdout)
 	}
-	checkREADMEBlock(t, "compare-example", body, "### ⚠️ Reliability", 8)
+	checkDocBlock(t, "docs/comparison-and-statistics.md", "compare-example", body, "### ⚠️ Reliability", 8)
 }
 
 // A pull request opened before main ever uploaded a report: the note says so, and the verdict

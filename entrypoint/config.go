@@ -1,25 +1,33 @@
-package main
+package entrypoint
 
 import (
-	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/agentgate/agentgate/gate/input"
 )
 
-// readConfig reads a --config file: YAML with the action's inputs as top-level keys. Only the
-// YAML a flat settings file needs is accepted — `key: value` (plain, 'single' or "double"
-// quoted), block lists (`- item`), flow lists (`[a, b]`), literal blocks (`|`) and comments —
-// and anything else is an error naming the line, rather than a silently ignored setting.
+// maxConfigBytes is the largest config file read: a settings file is a few hundred bytes, and
+// a bigger one is a mistake (or hostile) rather than settings.
+const maxConfigBytes = 1 << 20
+
+// readConfig reads a --config file: a YAML mapping whose keys are the action's input names.
+// Any YAML is accepted (block or flow lists, quoted keys and values, | and > blocks, anchors);
+// a value must be a single value or a list of them, and anything else is an error naming its
+// line and column, rather than a silently ignored setting.
 //
-// secrets holds the values of secret keys (github-token) seen before any error, so the caller
-// can mask them before it prints anything; an error never quotes them (SPEC §13).
+// secrets holds the values of secret keys (github-token) and the token-shaped values of any
+// key, also when the file is malformed, so the caller can mask them before it prints anything;
+// an error never quotes them (SPEC §13).
 func readConfig(path string) (cfg map[string]setting, secrets []string, err error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -34,231 +42,249 @@ var secretKeys = []string{"github-token"}
 
 func isSecret(key string) bool { return slices.Contains(secretKeys, key) }
 
-// errSecretValue stands for a decoding error of a secret's value, which would quote it.
-var errSecretValue = errors.New("the value is not a valid plain or quoted string (it is not shown: it is a secret)")
+// yamlLine is the position and message of the YAML library's syntax errors.
+var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
 func parseConfig(path string, r io.Reader) (out map[string]setting, secrets []string, err error) {
-	out = map[string]setting{}
+	data, err := io.ReadAll(io.LimitReader(r, maxConfigBytes+1))
+	if err != nil {
+		return nil, nil, &input.Error{File: path, Msg: fmt.Sprintf("read error: %v", err)}
+	}
 	// A token pasted under any key, or on a line of its own, is a secret too: the values of
 	// token shape go after those of the secret keys, whatever way the function returns.
-	var shaped []string
+	shaped := tokensIn(string(data))
 	defer func() { secrets = append(secrets, shaped...) }()
-	// secret records the value of a secret key, and, when it could not be decoded, the raw
-	// text it came from.
-	secret := func(key string, vals ...string) {
+	if len(data) > maxConfigBytes {
+		return nil, nil, &input.Error{File: path, Msg: fmt.Sprintf("a config file holds at most %d bytes", maxConfigBytes)}
+	}
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	var doc yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return map[string]setting{}, nil, nil // empty, or comments only
+		}
+		return nil, salvageSecrets(data), yamlError(path, data, err)
+	}
+	var more yaml.Node
+	if err := dec.Decode(&more); !errors.Is(err, io.EOF) {
+		if err != nil {
+			return nil, salvageSecrets(data), yamlError(path, data, err)
+		}
+		return nil, salvageSecrets(data), nodeError(path, &more, "a config file holds one YAML document; this is a second one")
+	}
+	c := &configReader{path: path, out: map[string]setting{}}
+	err = c.read(&doc)
+	return c.out, c.secrets, err
+}
+
+// configReader turns a YAML document into settings, collecting secrets as it goes.
+type configReader struct {
+	path    string
+	out     map[string]setting
+	secrets []string
+}
+
+func (c *configReader) read(doc *yaml.Node) error {
+	root := doc
+	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
+		root = root.Content[0]
+	}
+	if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
+		return nil // "---" alone, or "~"
+	}
+	if root.Kind == yaml.ScalarNode {
+		return nodeError(c.path, root, "a config file is a mapping of settings (`key: value` lines, the action's input names); this is a single value: is a colon missing?")
+	}
+	if root.Kind != yaml.MappingNode {
+		return nodeError(c.path, root, "a config file is a mapping of settings (`key: value` lines, the action's input names), not a "+kindName(root))
+	}
+	seen := map[string]*yaml.Node{}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		if k.Kind != yaml.ScalarNode {
+			return nodeError(c.path, k, "a setting's name is a plain word (an action input's name), not a "+kindName(k))
+		}
+		key := k.Value
 		if isSecret(key) {
-			for _, v := range vals {
-				if v = strings.TrimSpace(v); v != "" {
-					secrets = append(secrets, v)
-				}
-			}
+			c.secretValues(v)
 		}
-	}
-	// scalarOf decodes a value of key; a secret's decoding error does not quote it.
-	scalarOf := func(key, raw string) (string, error) {
-		v, err := scalar(raw)
-		if err != nil {
-			secret(key, raw, strings.Trim(raw, `"' `))
-			if isSecret(key) {
-				return "", errSecretValue
-			}
-			return "", err
-		}
-		secret(key, v)
-		return v, nil
-	}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	fail := func(line int, format string, args ...any) error {
-		return &input.Error{File: path, Line: line, Msg: fmt.Sprintf(format, args...)}
-	}
-	var (
-		lineNo   int
-		curKey   string // key whose block list or literal block is being read
-		curLine  int
-		block    string // "list" or "literal"
-		items    []string
-		indent   = -1
-		finished = func() {
-			if curKey != "" {
-				sep := ","
-				if block == "literal" {
-					sep = "\n"
-				}
-				out[curKey] = setting{strings.Join(items, sep), fmt.Sprintf("%s:%d", path, curLine)}
-				if block == "literal" {
-					secret(curKey, items...) // the runner masks line by line
-				}
-			}
-			curKey, block, items, indent = "", "", nil, -1
-		}
-	)
-	for sc.Scan() {
-		lineNo++
-		raw := strings.TrimRight(sc.Text(), " \t\r")
-		if lineNo == 1 {
-			raw = strings.TrimPrefix(raw, "\ufeff")
-		}
-		shaped = append(shaped, tokensIn(raw)...)
-		trimmed := strings.TrimSpace(raw)
-		if strings.HasPrefix(raw, "\t") {
-			return nil, secrets, fail(lineNo, "tabs cannot indent YAML; use spaces")
-		}
-		lead := len(raw) - len(strings.TrimLeft(raw, " "))
-		if curKey != "" && (trimmed == "" || lead > 0) {
-			if trimmed == "" {
-				if block == "literal" {
-					items = append(items, "")
-				}
-				continue
-			}
-			switch block {
-			case "list":
-				if strings.HasPrefix(trimmed, "#") {
-					continue
-				}
-				if !strings.HasPrefix(trimmed, "- ") && trimmed != "-" {
-					return nil, secrets, fail(lineNo, "expected a list item (`- value`) under %q", curKey)
-				}
-				v, err := scalarOf(curKey, strings.TrimSpace(strings.TrimPrefix(trimmed, "-")))
-				if err != nil {
-					return nil, secrets, fail(lineNo, "%s: %v", curKey, err)
-				}
-				items = append(items, v)
-			case "literal":
-				if indent < 0 {
-					indent = lead
-				}
-				if lead < indent {
-					return nil, secrets, fail(lineNo, "the block under %q is indented less than its first line", curKey)
-				}
-				items = append(items, raw[indent:])
-			}
-			continue
-		}
-		finished()
-		if trimmed == "" || strings.HasPrefix(trimmed, "#") || trimmed == "---" {
-			continue
-		}
-		if lead > 0 {
-			return nil, secrets, fail(lineNo, "unexpected indentation: settings are top-level `key: value` lines (the action's input names)")
-		}
-		key, rest, ok := strings.Cut(trimmed, ":")
-		if !ok {
-			// The line is not quoted: it may be a secret pasted without its key.
-			if first, _, _ := strings.Cut(trimmed, " "); knownKey(first) {
-				return nil, secrets, fail(lineNo, "expected `key: value`, found %q without a colon", first)
-			}
-			return nil, secrets, fail(lineNo, "expected `key: value`; this line has no colon")
-		}
-		key = strings.TrimSpace(key)
 		if !knownKey(key) {
-			return nil, secrets, fail(lineNo, "unknown setting %q; known settings: %s", key, strings.Join(settingKeys, ", "))
+			return nodeError(c.path, k, unknownSetting(key))
 		}
+		def := settingTable[slices.IndexFunc(settingTable, func(d settingDef) bool { return d.name == key })]
 		if key == "config" {
-			return nil, secrets, fail(lineNo, "a config file cannot name another config file")
+			return nodeError(c.path, k, "a config file cannot name another config file")
 		}
-		if _, dup := out[key]; dup {
-			return nil, secrets, fail(lineNo, "%q is set twice", key)
+		if v := resolve(v); v.Kind == yaml.SequenceNode && def.kind != kindList {
+			return nodeError(c.path, v, fmt.Sprintf("%s takes one value, not a list", key))
 		}
-		rest = strings.TrimSpace(rest)
-		switch {
-		case rest == "" || strings.HasPrefix(rest, "#"):
-			curKey, curLine, block = key, lineNo, "list"
-		case rest == "|" || rest == "|-":
-			curKey, curLine, block = key, lineNo, "literal"
-		case strings.HasPrefix(rest, "["):
-			inner, ok := strings.CutSuffix(stripComment(rest), "]")
-			if !ok {
-				secret(key, rest)
-				return nil, secrets, fail(lineNo, "%s: a flow list must close on the same line with ]", key)
-			}
-			var vals []string
-			for _, part := range strings.Split(strings.TrimPrefix(inner, "["), ",") {
-				if part = strings.TrimSpace(part); part == "" {
-					continue
-				}
-				v, err := scalarOf(key, part)
-				if err != nil {
-					return nil, secrets, fail(lineNo, "%s: %v", key, err)
-				}
-				vals = append(vals, v)
-			}
-			out[key] = setting{strings.Join(vals, ","), fmt.Sprintf("%s:%d", path, lineNo)}
-		case strings.HasPrefix(rest, "{") || strings.HasPrefix(rest, "&") || strings.HasPrefix(rest, "*") || strings.HasPrefix(rest, ">"):
-			secret(key, rest)
-			return nil, secrets, fail(lineNo, "%s: only plain values, quoted strings, lists and | blocks are supported", key)
-		default:
-			v, err := scalarOf(key, rest)
-			if err != nil {
-				return nil, secrets, fail(lineNo, "%s: %v", key, err)
-			}
-			out[key] = setting{v, fmt.Sprintf("%s:%d", path, lineNo)}
+		if first, dup := seen[key]; dup {
+			return nodeError(c.path, k, fmt.Sprintf("%q is set twice (first on line %d)", key, first.Line))
 		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, secrets, &input.Error{File: path, Line: lineNo + 1, Msg: fmt.Sprintf("read error: %v", err)}
-	}
-	finished()
-	return out, secrets, nil
-}
-
-// scalar decodes one plain or quoted YAML scalar.
-func scalar(s string) (string, error) {
-	switch {
-	case strings.HasPrefix(s, `"`):
-		end := closingQuote(s)
-		if end < 0 {
-			return "", fmt.Errorf("unterminated double-quoted string")
-		}
-		v, err := strconv.Unquote(s[:end+1])
+		seen[key] = k
+		s, err := c.value(key, v)
 		if err != nil {
-			return "", fmt.Errorf("bad double-quoted string %s", s[:end+1])
+			return err
 		}
-		if rest := strings.TrimSpace(s[end+1:]); rest != "" && !strings.HasPrefix(rest, "#") {
-			return "", fmt.Errorf("unexpected %q after the quoted string", rest)
+		c.out[key] = s
+	}
+	return nil
+}
+
+// value is the setting a key's value node holds: a scalar, or a list of scalars.
+func (c *configReader) value(key string, v *yaml.Node) (setting, error) {
+	src := fmt.Sprintf("%s:%d:%d", c.path, v.Line, v.Column) // an alias's own place
+	v = resolve(v)
+	switch v.Kind {
+	case yaml.ScalarNode:
+		if v.Tag == "!!null" && v.Style == 0 {
+			return setting{source: src}, nil // `key:` with nothing after it
 		}
-		return v, nil
-	case strings.HasPrefix(s, "'"):
-		var b strings.Builder
-		for i := 1; i < len(s); i++ {
-			if s[i] == '\'' {
-				if i+1 < len(s) && s[i+1] == '\'' {
-					b.WriteByte('\'')
-					i++
-					continue
-				}
-				if rest := strings.TrimSpace(s[i+1:]); rest != "" && !strings.HasPrefix(rest, "#") {
-					return "", fmt.Errorf("unexpected %q after the quoted string", rest)
-				}
-				return b.String(), nil
+		return setting{value: v.Value, source: src}, nil
+	case yaml.SequenceNode:
+		items := []string{}
+		for _, it := range v.Content {
+			it = resolve(it)
+			if it.Kind != yaml.ScalarNode {
+				return setting{}, nodeError(c.path, it, fmt.Sprintf("%s: a list item is a single value, not a %s", key, kindName(it)))
 			}
-			b.WriteByte(s[i])
+			if it.Tag == "!!null" && it.Style == 0 {
+				continue // `- ` with nothing after it
+			}
+			items = append(items, it.Value)
 		}
-		return "", fmt.Errorf("unterminated single-quoted string")
+		return setting{value: strings.Join(items, "\n"), source: src, items: items}, nil
 	}
-	return stripComment(s), nil
+	return setting{}, nodeError(c.path, v, fmt.Sprintf("%s: a setting's value is a single value or a list, not a %s", key, kindName(v)))
 }
 
-// closingQuote returns the index of the quote closing the double-quoted string at s[0].
-func closingQuote(s string) int {
-	for i := 1; i < len(s); i++ {
-		switch s[i] {
-		case '\\':
-			i++
-		case '"':
-			return i
+// secretValues records the scalars under a secret key, and each line of a block (the runner
+// masks line by line).
+func (c *configReader) secretValues(v *yaml.Node) {
+	var add func(n *yaml.Node, depth int)
+	add = func(n *yaml.Node, depth int) {
+		n = resolve(n)
+		if n.Kind == yaml.ScalarNode {
+			for _, line := range strings.Split(n.Value, "\n") {
+				if line = strings.TrimSpace(line); line != "" {
+					c.secrets = append(c.secrets, line)
+				}
+			}
+			return
+		}
+		if depth < 2 {
+			for _, it := range n.Content {
+				add(it, depth+1)
+			}
 		}
 	}
-	return -1
+	add(v, 0)
 }
 
-// stripComment drops a trailing " # comment" from a plain scalar.
-func stripComment(s string) string {
-	if i := strings.Index(s, " #"); i >= 0 {
-		s = s[:i]
+// resolve follows an alias to the node it names.
+func resolve(n *yaml.Node) *yaml.Node {
+	if n.Kind == yaml.AliasNode && n.Alias != nil {
+		return n.Alias
 	}
-	return strings.TrimSpace(s)
+	return n
+}
+
+// kindName says what a node is, in the words of the error messages.
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "mapping"
+	case yaml.SequenceNode:
+		return "list"
+	case yaml.ScalarNode:
+		return "single value"
+	}
+	return "YAML node"
+}
+
+// unknownSetting is the error for a key that names no setting: the closest setting when the
+// key looks misspelled, as for flags.
+func unknownSetting(key string) string {
+	if len(tokensIn(key)) > 0 {
+		return "unknown setting (not shown: it looks like a token)"
+	}
+	msg := fmt.Sprintf("unknown setting %s", input.Quote(key))
+	if best, ok := closest(key, settingKeys); ok {
+		return msg + ": did you mean " + best + "?"
+	}
+	return msg + " (the settings are the action's inputs: agentgate gate --help lists them)"
+}
+
+// nodeError is an error at a node's line and column.
+func nodeError(path string, n *yaml.Node, msg string) error {
+	return &input.Error{File: path, Line: n.Line, Col: n.Column, Msg: msg}
+}
+
+// parserProblems begin the YAML library's parser errors (as opposed to its scanner's): their
+// line is counted from 0.
+var parserProblems = []string{"did not find expected ", "found duplicate %", "found incompatible YAML", "found undefined tag"}
+
+// yamlError turns the YAML library's error into an input error at its line. Its messages
+// name the problem, never the text where it is, so they cannot quote a secret. The library
+// counts the scanner's lines from 1 and the parser's from 0, and leaves out a line 0; a
+// parser error's line is where the mapping or list it was reading began.
+func yamlError(path string, data []byte, err error) error {
+	line, msg := 1, strings.TrimPrefix(err.Error(), "yaml: ")
+	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+		line, _ = strconv.Atoi(m[1])
+		msg = m[2]
+		if slices.ContainsFunc(parserProblems, func(p string) bool { return strings.HasPrefix(msg, p) }) {
+			line++
+		}
+	}
+	if lines := strings.Split(string(data), "\n"); line <= len(lines) && strings.HasPrefix(lines[line-1], "\t") {
+		msg += " (a tab: YAML indents with spaces)"
+	}
+	// An anchor's name is the one piece of text a message may hold.
+	msg = tokenShape.ReplaceAllString(msg, "***")
+	return &input.Error{File: path, Line: line, Msg: "invalid YAML: " + msg}
+}
+
+// secretLine is a line that sets a secret key, as far as a file that is not valid YAML shows.
+var secretLine = regexp.MustCompile(`^\s*(?:-\s+)?["']?([a-z-]+)["']?\s*:(.*)$`)
+
+// salvageSecrets finds the values of secret keys in a file the YAML library could not read:
+// the rest of each line that sets one, as written and without its quotes, and the lines of a
+// list or block under it. They are masked before the error is printed.
+func salvageSecrets(data []byte) []string {
+	var out []string
+	under := -1 // the indentation of the secret key whose lines are being collected
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimRight(line, " \t\r")
+		indent := len(line) - len(strings.TrimLeft(line, " \t"))
+		if under >= 0 && (indent > under || strings.TrimSpace(line) == "") {
+			if v := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), "- ")); v != "" {
+				out = appendRaw(out, v, `"' `)
+			}
+			continue
+		}
+		under = -1
+		m := secretLine.FindStringSubmatch(line)
+		if m == nil || !isSecret(m[1]) {
+			continue
+		}
+		if v := strings.TrimSpace(m[2]); v != "" && v != "|" && v != ">" && v != "|-" && v != ">-" {
+			out = appendRaw(out, v, `"'[]{} `)
+		} else {
+			under = indent
+		}
+	}
+	return out
+}
+
+// appendRaw appends v, and v without the cut characters around it when that differs.
+func appendRaw(out []string, v, cut string) []string {
+	out = append(out, v)
+	if t := strings.Trim(v, cut); t != "" && t != v {
+		out = append(out, t)
+	}
+	return out
 }
 
 func unwrapPath(err error) error {

@@ -1,4 +1,4 @@
-package main
+package entrypoint
 
 import (
 	"bytes"
@@ -16,7 +16,7 @@ import (
 func cli(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = run(context.Background(), args, strings.NewReader(stdin), &out, &errb, func(string) string { return "" })
+	code = Main(context.Background(), args, strings.NewReader(stdin), &out, &errb, func(string) string { return "" })
 	return code, out.String(), errb.String()
 }
 

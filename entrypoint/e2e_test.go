@@ -1,4 +1,4 @@
-package main
+package entrypoint
 
 import (
 	"bytes"
@@ -35,7 +35,7 @@ func TestMain(m *testing.M) {
 	if runtime.GOOS == "windows" {
 		binary += ".exe"
 	}
-	build := exec.Command("go", "build", "-o", binary, ".")
+	build := exec.Command("go", "build", "-o", binary, "../cmd/agentgate")
 	build.Stderr = os.Stderr
 	if err := build.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "building agentgate:", err)

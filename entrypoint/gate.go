@@ -1,4 +1,4 @@
-package main
+package entrypoint
 
 import (
 	"context"
@@ -31,63 +31,7 @@ func runGate(ctx context.Context, cmd string, args []string, stdout, stderr io.W
 	}
 	fs := newFlagSet(cmd, synopsis, stderr)
 	flags := map[string]setting{}
-	str := func(name, help string) {
-		fs.Func(name, help, func(v string) error {
-			flags[name] = setting{v, "--" + name}
-			return nil
-		})
-	}
-	list := func(name, help string) {
-		fs.Func(name, help+" (glob; repeat the flag or separate patterns with commas)", func(v string) error {
-			if old, ok := flags[name]; ok {
-				v = old.value + "\n" + v
-			}
-			flags[name] = setting{v, "--" + name}
-			return nil
-		})
-	}
-	boolean := func(name, help string) {
-		fs.BoolFunc(name, help, func(v string) error {
-			flags[name] = setting{v, "--" + name}
-			return nil
-		})
-	}
-	list("traces", "execution traces: RS-1, OpenAI or Anthropic transcripts, .json or .jsonl")
-	list("tasks", "intent/understanding/action tasks, or an RCS harness results file")
-	list("pairs", "merged Scholar/Auditor label pairs")
-	list("scholar", "the Scholar's labels (with --auditor)")
-	list("auditor", "the Auditor's labels (with --scholar)")
-	list("merge", "the JSON reports of a sharded suite's shards, to merge into one report")
-	list("outcomes", "the runs' outcomes kept apart from the traces: JSONL {id, reward|success}, SWE-bench report.json or run summary")
-	str(gate.SuccessThreshold, "a numeric outcome at or above this succeeded (default 0.999999)")
-	str(gate.SuccessRateMin, "the share of runs with an outcome that succeeded must be at least this (default: not gated)")
-	str(gate.CoherenceMin, "mean RCS must be at least this (default 0.50)")
-	str(gate.PAMin, "percent agreement must be at least this (default 0.90)")
-	str(gate.KappaMin, "Cohen's kappa must be at least this (default 0.75)")
-	str(gate.AbstainMax, "abstain rate must be at most this (default 0.02)")
-	str(gate.MaxFailedTraces, "at most this many FAIL traces (default 0)")
-	boolean("allow-unmatched", "with --scholar/--auditor, evaluate only the qids both labelled")
-	str("profile", "default or reference (default \"default\")")
-	str("fail-on", "fail or warn: which verdict fails the step (default \"fail\")")
-	str("config", "YAML file with the same keys as the action inputs")
-	str("json", "write the machine-readable JSON report to this file")
-	str("markdown", "write the markdown report to this file")
-	str("junit", "write JUnit XML for test reporters to this file")
-	str("sarif", "write SARIF 2.1.0 for GitHub code scanning (upload-sarif) to this file")
-	str("otel", "write OTLP/JSON logs of gen_ai.evaluation.result events to this file")
-	boolean("comment", "under GitHub Actions, post the report on the pull request (default true)")
-	str("comment-mode", "update or recreate the report comment (default \"update\")")
-	str("pr-number", "pull request to comment on when the event has none")
-	str("baseline", "compare with this JSON report of an earlier run, or \"auto\": the base branch's report artifact (under Actions)")
-	str("baseline-artifact", "the artifact baseline auto looks for (default \""+defaultBaselineArtifact+"\")")
-	str(compare.FailOnRegression, "with a baseline, fail when a metric is significantly worse (default true)")
-	str(compare.MaxNewFailures, "with a baseline, at most this many traces FAIL that did not before (default: not gated)")
-	str(regressionAlpha, "family-wise significance level of the comparison, Holm's procedure (default 0.05)")
-	str(compare.PassKMin, "pass^k of repeated trials must be at least this (default: not gated)")
-	str(passK, "the k of pass-k-min (default 1)")
-	str(outcomeScorer, "the Inspect scorer whose score is a sample's outcome (default: each sample's first scorer)")
-	boolean(gate.FailOnSkipped, "a gate that was asked for and skipped (no baseline, too few trials for pass-k) breaches (default false)")
-	str(maxInputBytes, "the most bytes one input file may hold after decompression, as 1073741824 or 2GiB (default 1GiB, with compressed files also stopped past 64 MiB once they expand 100 times)")
+	defineFlags(fs, flags)
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		if isHelp(err) {
@@ -103,7 +47,7 @@ func runGate(ctx context.Context, cmd string, args []string, stdout, stderr io.W
 			if old, ok := flags["merge"]; ok {
 				p = old.value + "\n" + p
 			}
-			flags["merge"] = setting{p, "merge's arguments"}
+			flags["merge"] = setting{value: p, source: "merge's arguments"}
 		}
 	case len(pos) > 0 && expandedGlob(pos[0]) && flagBefore(args, pos[0]) != "":
 		return fail(stderr, fmt.Errorf("gate takes no arguments, got %q: it looks like a file your shell expanded from an unquoted pattern; quote the pattern so that agentgate expands it, as in %s 'runs/**/*.jsonl'", pos[0], flagBefore(args, pos[0])))
@@ -235,7 +179,7 @@ func evaluate(ctx context.Context, cfg *gateConfig) (*gate.Result, error) {
 // reportSource says which run the report comes from (SPEC §10): the commit, ref and run under
 // Actions, empty strings elsewhere (a laptop's environment may hold stale GITHUB_* variables).
 func reportSource(underActions bool, getenv func(string) string) gate.Source {
-	src := gate.Source{Source: compare.Source{Version: version}}
+	src := gate.Source{Source: compare.Source{Version: Version}}
 	if underActions {
 		src.SHA, src.Ref = getenv("GITHUB_SHA"), getenv("GITHUB_REF")
 		src.RunID, src.RunAttempt = getenv("GITHUB_RUN_ID"), getenv("GITHUB_RUN_ATTEMPT")

@@ -1,4 +1,4 @@
-package main
+package entrypoint
 
 import (
 	"maps"
@@ -12,14 +12,14 @@ import (
 )
 
 // These tests hold SPEC §17 under the Actions emulator: the comparison's words and power
-// lines as the pull request's comment shows them (and the README quotes them), a baseline
+// lines as the pull request's comment shows them (and docs/comparison-and-statistics.md quotes them), a baseline
 // path that cannot be read, and fail-on-skipped.
 
-// checkREADMEBlock holds the README's example between `<!-- name:begin` and `<!-- name:end
-// -->` to the comment body it quotes: the fenced block is the body from its title up to the
-// line that starts with cut and more lines after it (more < 0: up to the line before cut),
-// then "…". With -update-readme it rewrites the block instead.
-func checkREADMEBlock(t *testing.T, name, body, cut string, more int) {
+// checkDocBlock holds the example in file (relative to the repository's root) between
+// `<!-- name:begin` and `<!-- name:end -->` to the comment body it quotes: the fenced block is
+// the body from its title up to the line that starts with cut and more lines after it (more <
+// 0: up to the line before cut), then "…". With -update-readme it rewrites the block instead.
+func checkDocBlock(t *testing.T, file, name, body, cut string, more int) {
 	t.Helper()
 	start := strings.Index(body, "## ")
 	if start < 0 {
@@ -34,7 +34,7 @@ func checkREADMEBlock(t *testing.T, name, body, cut string, more int) {
 		}
 	}
 	if end <= 0 || end > len(lines) {
-		t.Fatalf("the comment has no line %q to cut the README's example at:\n%s", cut, body)
+		t.Fatalf("the comment has no line %q to cut the example of %s at:\n%s", cut, file, body)
 	}
 	shown := strings.Join(lines[:end], "")
 	if more < 0 {
@@ -42,7 +42,8 @@ func checkREADMEBlock(t *testing.T, name, body, cut string, more int) {
 	}
 	want := "```markdown\n" + shown + "…\n```\n"
 
-	raw, err := os.ReadFile("../README.md")
+	path := filepath.Join("..", filepath.FromSlash(file))
+	raw, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,23 +51,23 @@ func checkREADMEBlock(t *testing.T, name, body, cut string, more int) {
 	begin, endMark := "<!-- "+name+":begin", "<!-- "+name+":end -->"
 	i, j := strings.Index(text, begin), strings.Index(text, endMark)
 	if i < 0 || j < i {
-		t.Fatalf("README.md has no %s markers", name)
+		t.Fatalf("%s has no %s markers", file, name)
 	}
 	i += strings.IndexByte(text[i:], '\n') + 1
 	if text[i:j] == want {
 		return
 	}
 	if !*updateREADME {
-		t.Fatalf("the README's example %s is not what the comment shows (go test ./entrypoint -run %s -update-readme rewrites it); the comment:\n%s",
-			name, t.Name(), want)
+		t.Fatalf("the example %s of %s is not what the comment shows (go test ./entrypoint -run %s -update-readme rewrites it); the comment:\n%s",
+			name, file, t.Name(), want)
 	}
-	if err := os.WriteFile("../README.md", []byte(text[:i]+want+text[j:]), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(text[:i]+want+text[j:]), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
 
-// baseAndHead runs the README's two workflows on the tau-bench runs of tauBenchRuns, with
-// extra inputs on both sides: the push to main leaves its report as the artifact, and the
+// baseAndHead runs the two workflows of docs/comparison-and-statistics.md on the tau-bench
+// runs of tauBenchRuns, with extra inputs on both sides: the push to main leaves its report as the artifact, and the
 // pull request's run compares with it (baseline: auto). It returns the pull request's step
 // and the comment it posted.
 func baseAndHead(t *testing.T, extra map[string]string) (stepResult, string) {
@@ -127,7 +128,7 @@ func TestActionWorseNotSignificant(t *testing.T) {
 	if !strings.Contains(r.stdout, "reliability  worse, not significant (p 0.031, Holm 0.062)") {
 		t.Errorf("the log lacks the words:\n%s", r.stdout)
 	}
-	checkREADMEBlock(t, "compare-suite-example", body, "**pass^k**", -1)
+	checkDocBlock(t, "docs/comparison-and-statistics.md", "compare-suite-example", body, "**pass^k**", -1)
 }
 
 // An explicit baseline path that does not exist or cannot be read is an error, exit 3,
@@ -148,7 +149,7 @@ func TestBaselinePathMustBeReadable(t *testing.T) {
 		{map[string]string{"traces": "fixtures/pass/traces.jsonl", "baseline": "reports/mian.json"},
 			"input baseline: cannot read the baseline report reports/mian.json (no such file or directory)" + tail},
 		{map[string]string{"config": "agentgate.yml"},
-			"agentgate.yml:3: cannot read the baseline report reports/main.json (no such file or directory)" + tail},
+			"agentgate.yml:3:11: cannot read the baseline report reports/main.json (no such file or directory)" + tail},
 		{map[string]string{"traces": "fixtures/pass/traces.jsonl", "baseline": "fixtures"},
 			"input baseline: cannot read the baseline report fixtures (it is a directory)" + tail},
 	} {

@@ -1,4 +1,4 @@
-package main
+package entrypoint
 
 import (
 	"bytes"
@@ -71,7 +71,7 @@ func TestMaxInputBytes(t *testing.T) {
 		return map[string]string{"GITHUB_ACTIONS": "true", "INPUT_TRACES": plain, "INPUT_MAX-INPUT-BYTES": "4KiB", "INPUT_COMMENT": "false"}[k]
 	}
 	var out, errb bytes.Buffer
-	if code := run(t.Context(), []string{"gate"}, strings.NewReader(""), &out, &errb, getenv); code != 3 || !strings.Contains(errb.String(), "more than 4 KiB, the most an input may hold") {
+	if code := Main(t.Context(), []string{"gate"}, strings.NewReader(""), &out, &errb, getenv); code != 3 || !strings.Contains(errb.String(), "more than 4 KiB, the most an input may hold") {
 		t.Errorf("action input: exit %d, stderr %q", code, errb.String())
 	}
 }

@@ -1,7 +1,8 @@
-// Command agentgate is the pre-merge gate for AI agents: the GitHub Action's entrypoint and a
-// CLI that gives the same answer anywhere. This package only turns flags or action inputs into
-// calls to gate/ and report/, and their result into an exit code; it evaluates nothing itself.
-package main
+// Package entrypoint is the agentgate command's wiring: the GitHub Action's entrypoint and a
+// CLI that gives the same answer anywhere (cmd/agentgate is its main). It only turns flags or
+// action inputs into calls to gate/ and report/, and their result into an exit code; it
+// evaluates nothing itself.
+package entrypoint
 
 import (
 	"context"
@@ -10,15 +11,16 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
+	"slices"
 	"strings"
 
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/internal/github/actions"
 )
 
-// version is set at build time with -ldflags "-X main.version=…".
-var version = "dev"
+// Version is what `agentgate version` prints and reports record; cmd/agentgate sets it from
+// its own version, which a build sets with -ldflags "-X main.version=…".
+var Version = "dev"
 
 const usage = `agentgate: a pre-merge gate for AI agents.
 
@@ -37,15 +39,9 @@ Run 'agentgate COMMAND --help' for a command's flags.
 Exit codes: 0 PASS (or WARN unless --fail-on warn), 1 WARN with --fail-on warn, 2 FAIL, 3 error.
 `
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv)
-	stop()
-	os.Exit(code)
-}
-
-// run is main without the process: it returns the exit code.
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+// Main runs one agentgate command (args without the program name) and returns its exit code;
+// an interrupt cancels ctx. It is the whole program without the process.
+func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	if getenv("GITHUB_ACTIONS") == "true" {
 		// Under Actions the runner acts on workflow commands in both streams, and trace ids,
 		// keys and file names reach both: every byte goes through a guard (SPEC §13).
@@ -71,7 +67,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "consistency":
 		return runConsistency(rest, stdout, stderr)
 	case "version", "--version", "-version":
-		fmt.Fprintf(stdout, "agentgate %s\n", version)
+		fmt.Fprintf(stdout, "agentgate %s\n", Version)
 		return 0
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
@@ -138,17 +134,25 @@ func flagError(fs *flag.FlagSet, err error) string {
 	if !ok {
 		return err.Error()
 	}
-	best, bestDist := "", -1
-	fs.VisitAll(func(f *flag.Flag) { // in lexical order: ties go to the first name
-		if d := editDistance(name, f.Name); bestDist < 0 || d < bestDist {
-			best, bestDist = f.Name, d
-		}
-	})
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
 	msg := "unknown flag --" + name
-	if bestDist >= 0 && bestDist <= max(2, len(name)/3) {
+	if best, ok := closest(name, names); ok {
 		return msg + ": did you mean --" + best + "?"
 	}
 	return msg + " (agentgate " + fs.Name() + " --help lists the flags)"
+}
+
+// closest returns the name nearest to name, when it is near enough for name to be its typo;
+// ties go to the first of names.
+func closest(name string, names []string) (string, bool) {
+	best, bestDist := "", -1
+	for _, n := range slices.Sorted(slices.Values(names)) {
+		if d := editDistance(name, n); bestDist < 0 || d < bestDist {
+			best, bestDist = n, d
+		}
+	}
+	return best, bestDist >= 0 && bestDist <= max(2, len(name)/3)
 }
 
 // editDistance is the Levenshtein distance between a and b, in bytes (flag names are ASCII).

@@ -1,4 +1,4 @@
-package main
+package entrypoint
 
 import (
 	"bytes"
@@ -270,7 +270,7 @@ func TestMergeErrors(t *testing.T) {
 	}
 }
 
-// The matrix of the README under Actions: the merge job, given the shards' reports, posts
+// The matrix of docs/reference.md under Actions: the merge job, given the shards' reports, posts
 // one comment with the whole suite's verdict and sets the outputs of one run.
 func TestActionMergesShards(t *testing.T) {
 	dir := t.TempDir()

@@ -1,4 +1,4 @@
-package main
+package entrypoint
 
 import (
 	"os"
@@ -47,11 +47,11 @@ func TestOutputPathsCheckedFirst(t *testing.T) {
 			}
 		})
 	}
-	// the same from a config file names the file, the line and the setting
+	// the same from a config file names the file, the line, the column and the setting
 	cfg := filepath.Join(dir, "agentgate.yml")
 	write(t, cfg, "traces: "+missing+"\njson: "+dir+"\n")
 	code, _, stderr := cli(t, "", "gate", "--config", cfg)
-	want := "agentgate: " + cfg + ":2: json: " + dir + " is a directory: name the file to write, as in " + filepath.Join(dir, "report.json") + "\n"
+	want := "agentgate: " + cfg + ":2:7: json: " + dir + " is a directory: name the file to write, as in " + filepath.Join(dir, "report.json") + "\n"
 	if code != 3 || stderr != want {
 		t.Errorf("config: exit %d\nstderr %q\n  want %q", code, stderr, want)
 	}

@@ -1,4 +1,4 @@
-package main
+package entrypoint
 
 import (
 	"os"
@@ -24,16 +24,16 @@ func TestTokenUnderAnotherKeyNeverQuoted(t *testing.T) {
 	}{
 		{"token-shaped value under pa-min", "traces: a.jsonl\npa-min: " + shaped + "\n", nil, shaped,
 			"::add-mask::" + shaped + "\n" +
-				"::error title=agentgate could not evaluate the suite::agentgate.yml:2: pa-min: \"***\" is not a number\n",
-			"agentgate: agentgate.yml:2: pa-min: \"***\" is not a number\n"},
-		{"the github-token input's value under kappa-min", "traces: a.jsonl\nkappa-min: [" + input + "]\n", map[string]string{"github-token": input}, input,
+				"::error title=agentgate could not evaluate the suite::agentgate.yml:2:9: pa-min: \"***\" is not a number\n",
+			"agentgate: agentgate.yml:2:9: pa-min: \"***\" is not a number\n"},
+		{"the github-token input's value under kappa-min", "traces: a.jsonl\nkappa-min: \"" + input + "\"\n", map[string]string{"github-token": input}, input,
 			"::add-mask::" + input + "\n" +
-				"::error title=agentgate could not evaluate the suite::agentgate.yml:2: kappa-min: \"***\" is not a number\n",
-			"agentgate: agentgate.yml:2: kappa-min: \"***\" is not a number\n"},
+				"::error title=agentgate could not evaluate the suite::agentgate.yml:2:12: kappa-min: \"***\" is not a number\n",
+			"agentgate: agentgate.yml:2:12: kappa-min: \"***\" is not a number\n"},
 		{"the config's github-token under fail-on", "github-token: " + input + "\nfail-on: " + input + "\n", nil, input,
 			"::add-mask::" + input + "\n" +
-				"::error title=agentgate could not evaluate the suite::agentgate.yml:2: unknown fail-on \"***\": want \"fail\" or \"warn\"\n",
-			"agentgate: agentgate.yml:2: unknown fail-on \"***\": want \"fail\" or \"warn\"\n"},
+				"::error title=agentgate could not evaluate the suite::agentgate.yml:2:10: unknown fail-on \"***\": want \"fail\" or \"warn\"\n",
+			"agentgate: agentgate.yml:2:10: unknown fail-on \"***\": want \"fail\" or \"warn\"\n"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -1,4 +1,4 @@
-package main
+package entrypoint
 
 import (
 	"cmp"
@@ -14,19 +14,6 @@ import (
 	"github.com/agentgate/agentgate/gate/profile"
 )
 
-// settingKeys are the gate's settings: the action's input names, the --flags and the config
-// file's keys are all the same words.
-var settingKeys = []string{
-	"traces", "tasks", "pairs", "scholar", "auditor", "merge",
-	gate.CoherenceMin, gate.PAMin, gate.KappaMin, gate.AbstainMax, gate.MaxFailedTraces,
-	"baseline", "baseline-artifact", compare.FailOnRegression, compare.MaxNewFailures, regressionAlpha,
-	compare.PassKMin, passK, gate.FailOnSkipped, outcomeScorer,
-	"outcomes", gate.SuccessThreshold, gate.SuccessRateMin,
-	"allow-unmatched", "profile", "fail-on", "config", "json", "markdown", "junit", "sarif", "otel",
-	"comment", "comment-mode", "github-token", "pr-number",
-	maxInputBytes,
-}
-
 // maxInputBytes is the setting of the most bytes one input may hold after decompression.
 const maxInputBytes = "max-input-bytes"
 
@@ -41,13 +28,14 @@ const (
 	defaultBaselineArtifact = "agentgate-report"
 )
 
-func knownKey(k string) bool { return slices.Contains(settingKeys, k) }
-
 // setting is one value and where it came from, so errors can say which flag, input or config
 // line to fix.
 type setting struct {
 	value  string
-	source string // "--pa-min", "input pa-min", "agentgate.yml:3"
+	source string // "--pa-min", "input pa-min", "agentgate.yml:3:9"
+	// items are a list's values as a config file's YAML list gave them, each whole (a comma
+	// in one is part of the name); nil when value is to be split (input.SplitList).
+	items []string
 }
 
 // settings merges the sources: a flag wins over an action input, which wins over the config
@@ -62,7 +50,12 @@ func (s settings) layer(over map[string]setting) {
 
 func (s settings) str(key string) string { return s[key].value }
 
-func (s settings) list(key string) []string { return input.SplitList(s[key].value) }
+func (s settings) list(key string) []string {
+	if v := s[key]; v.items != nil {
+		return slices.Clone(v.items)
+	}
+	return input.SplitList(s[key].value)
+}
 
 func (s settings) float(key string, def float64) (float64, error) {
 	v, ok := s[key]

@@ -1,4 +1,4 @@
-package main
+package entrypoint
 
 import (
 	"bytes"
@@ -40,7 +40,7 @@ func actionRun(t *testing.T, dir string, inputs map[string]string, args ...strin
 	}
 	defer os.Chdir(wd)
 	var stdout, stderr bytes.Buffer
-	code := run(context.Background(), append([]string{"gate"}, args...), nil, &stdout, &stderr, func(k string) string { return env[k] })
+	code := Main(context.Background(), append([]string{"gate"}, args...), nil, &stdout, &stderr, func(k string) string { return env[k] })
 	sum, _ := os.ReadFile(env["GITHUB_STEP_SUMMARY"])
 	return code, stdout.String(), stderr.String(), string(sum)
 }
@@ -143,14 +143,14 @@ func TestActionConfigTokenMaskedFirstAndNeverQuoted(t *testing.T) {
 		{
 			config: "github-token: " + secret + "\ntraces: a.jsonl\npa-min 0.9 " + secret + "\n",
 			stdout: "::add-mask::" + secret + "\n" +
-				"::error file=agentgate.yml,line=3,title=agentgate could not evaluate the suite::agentgate.yml:3: expected `key: value`, found \"pa-min\" without a colon\n",
-			stderr: "agentgate: agentgate.yml:3: expected `key: value`, found \"pa-min\" without a colon\n",
+				"::error file=agentgate.yml,line=3,title=agentgate could not evaluate the suite::agentgate.yml:3: invalid YAML: could not find expected ':'\n",
+			stderr: "agentgate: agentgate.yml:3: invalid YAML: could not find expected ':'\n",
 		},
 		{
 			config: "traces: a.jsonl\ngithub-token: \"" + secret + "\n",
 			stdout: "::add-mask::\"" + secret + "\n" + "::add-mask::" + secret + "\n" +
-				"::error file=agentgate.yml,line=2,title=agentgate could not evaluate the suite::agentgate.yml:2: github-token: the value is not a valid plain or quoted string (it is not shown: it is a secret)\n",
-			stderr: "agentgate: agentgate.yml:2: github-token: the value is not a valid plain or quoted string (it is not shown: it is a secret)\n",
+				"::error file=agentgate.yml,line=2,title=agentgate could not evaluate the suite::agentgate.yml:2: invalid YAML: found unexpected end of stream\n",
+			stderr: "agentgate: agentgate.yml:2: invalid YAML: found unexpected end of stream\n",
 		},
 	} {
 		write(t, filepath.Join(dir, "agentgate.yml"), c.config)

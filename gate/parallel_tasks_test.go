@@ -31,15 +31,13 @@ func writeTasks(t *testing.T, edit func(name, text string) string) []string {
 		files = append(files, filepath.Join(dir, fmt.Sprintf("t%d.jsonl", i)))
 		write(t, files[i], edit, string(b))
 	}
-	for _, src := range []string{
-		filepath.Join("..", "fixtures", "fail", "tasks.json"),
-		filepath.Join("..", "..", "shared", "reference-data", "rcs", "rcs_echo_20251109-230939.json"),
-	} {
+	srcs := []string{filepath.Join("..", "fixtures", "fail", "tasks.json")}
+	if echo, ok := refdata.Optional(t, "rcs/rcs_echo_20251109-230939.json"); ok {
+		srcs = append(srcs, echo)
+	}
+	for _, src := range srcs {
 		data, err := os.ReadFile(src)
 		if err != nil {
-			if os.IsNotExist(err) && strings.Contains(src, "reference-data") && !refdata.CI() {
-				continue
-			}
 			t.Fatal(err)
 		}
 		files = append(files, filepath.Join(dir, filepath.Base(src)))

@@ -29,7 +29,7 @@ func (d *doc) writeOutcomes(b *strings.Builder) {
 		fmt.Fprintf(b, " (%s, Wilson 95%% interval %s–%s)", num(s.SuccessRate), num(s.Interval[0]), num(s.Interval[1]))
 	}
 	fmt.Fprintf(b, "; %s without an outcome\n\n", plural(s.WithoutOutcome, "run", "runs"))
-	b.WriteString("A run's outcome is its harness's own verdict (reward, resolved, score); it is read, never inferred, and the evaluators' verdicts above are not changed by it.")
+	b.WriteString("A run's outcome is its harness's own verdict (reward, resolved, score); it is read, never inferred, and the evaluators' verdicts below are not changed by it.")
 	if t := s.TokensPerSuccess; t != nil {
 		fmt.Fprintf(b, " %s tokens per successful run (the tokens of every run with an outcome over the successes).", tokens(*t))
 	}

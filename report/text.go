@@ -56,6 +56,21 @@ func Text(w io.Writer, r *gate.Result) error {
 		tw.Flush()
 	}
 
+	if o := r.Outcomes; o != nil {
+		fmt.Fprintf(bw, "\nOutcomes: %d of %s succeeded", o.Successes, plural(o.Known, "run", "runs"))
+		if o.Known > 0 {
+			fmt.Fprintf(bw, " (%s, Wilson 95%% %s–%s)", num(o.SuccessRate), num(o.Interval[0]), num(o.Interval[1]))
+		}
+		fmt.Fprintf(bw, "; %s without an outcome\n", plural(o.WithoutOutcome, "run", "runs"))
+		if o.Failures > 0 {
+			fmt.Fprintf(bw, "  %s, %d with no reliability signal\n", plural(o.Failures, "failed run", "failed runs"), o.Unexplained)
+		}
+		if o.Unmatched > 0 {
+			fmt.Fprintf(bw, "  %s in the outcomes input %s no trace: %s\n", plural(o.Unmatched, "outcome", "outcomes"),
+				pluralWord(o.Unmatched, "matches", "match"), idList(o.UnmatchedIDs, o.Unmatched, maxInlineIDs, esc))
+		}
+	}
+
 	if s := r.Reliability; s != nil {
 		fmt.Fprintf(bw, "\nReliability: %s: %s FAIL, %s WARN, %s PASS\n", plural(s.Total, "trace", "traces"), count(s.Fail), count(s.Warn), count(s.Pass))
 		list := flagged(s)
@@ -74,21 +89,6 @@ func Text(w io.Writer, r *gate.Result) error {
 				signal += ": " + evidence
 			}
 			fmt.Fprintf(bw, "        %s\n", signal)
-		}
-	}
-
-	if o := r.Outcomes; o != nil {
-		fmt.Fprintf(bw, "\nOutcomes: %d of %s succeeded", o.Successes, plural(o.Known, "run", "runs"))
-		if o.Known > 0 {
-			fmt.Fprintf(bw, " (%s, Wilson 95%% %s–%s)", num(o.SuccessRate), num(o.Interval[0]), num(o.Interval[1]))
-		}
-		fmt.Fprintf(bw, "; %s without an outcome\n", plural(o.WithoutOutcome, "run", "runs"))
-		if o.Failures > 0 {
-			fmt.Fprintf(bw, "  %s, %d with no reliability signal\n", plural(o.Failures, "failed run", "failed runs"), o.Unexplained)
-		}
-		if o.Unmatched > 0 {
-			fmt.Fprintf(bw, "  %s in the outcomes input %s no trace: %s\n", plural(o.Unmatched, "outcome", "outcomes"),
-				pluralWord(o.Unmatched, "matches", "match"), idList(o.UnmatchedIDs, o.Unmatched, maxInlineIDs, esc))
 		}
 	}
 

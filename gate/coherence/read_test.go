@@ -72,7 +72,7 @@ func TestEachShapes(t *testing.T) {
 }
 
 func TestEachEcho(t *testing.T) {
-	needEcho(t)
+	echoPath := needEcho(t)
 	var lines []int
 	err := Each(echoPath, func(task Task) error {
 		if task.Model != "echo" || task.File != echoPath || task.ReferenceAction == "" {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"testing"
@@ -13,13 +12,11 @@ import (
 	"github.com/agentgate/agentgate/internal/refdata"
 )
 
-// echoPath is the RCS harness's published echo run, in the shared reference data beside the
-// clone (SPEC §9).
-var echoPath = filepath.Join("..", "..", "..", "shared", "reference-data", "rcs", "rcs_echo_20251109-230939.json")
-
-func needEcho(t testing.TB) {
+// needEcho returns the path of the RCS harness's published echo run in the reference data
+// (SPEC §9), or skips the test.
+func needEcho(t testing.TB) string {
 	t.Helper()
-	refdata.Path(t, "rcs/rcs_echo_20251109-230939.json")
+	return refdata.Path(t, "rcs/rcs_echo_20251109-230939.json")
 }
 
 func ptr(x float64) *float64 { return &x }
@@ -90,7 +87,7 @@ func TestScoreHandChecked(t *testing.T) {
 // come from an independent Python re-implementation of cr_loss.py run on the same file; the
 // rounded ones are the file's own.
 func TestReferenceEchoGolden(t *testing.T) {
-	needEcho(t)
+	echoPath := needEcho(t)
 	want := []struct {
 		id        string
 		rcs       float64 // unrounded (Python)

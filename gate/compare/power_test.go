@@ -39,7 +39,7 @@ func TestMcNemarMinDiscordant(t *testing.T) {
 	}{
 		{0.05, 6}, // p(6) = 0.03125, p(5) = 0.0625
 		{0.025, 7},
-		{0.05 / 3, 7}, // the README's three metrics: p(7) = 0.015625
+		{0.05 / 3, 7}, // docs/comparison-and-statistics.md's three metrics: p(7) = 0.015625
 		{0.0125, 8},
 		{0.03125, 6}, // exactly 2·(1/2)^6: at the threshold is significant
 		{0.001, 11},

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentgate/agentgate/internal/cputime"
+
 	"github.com/agentgate/agentgate/gate/trace"
 )
 
@@ -146,19 +148,28 @@ func TestReadScales(t *testing.T) {
 		best := func(p string) time.Duration {
 			d := time.Duration(1 << 62)
 			for range 5 {
-				start, cpuOK := cpuTime()
+				start, cpuOK := cputime.Process()
 				wall := time.Now()
 				read(t, p)
 				took := time.Since(wall)
-				if end, ok := cpuTime(); cpuOK && ok {
+				if end, ok := cputime.Process(); cpuOK && ok {
 					took = end - start
 				}
 				d = min(d, took)
 			}
 			return d
 		}
-		if ds, dl := best(small), best(large); dl > 6*ds {
-			t.Errorf("%s: 4n outcomes took %v, n took %v: more than 6x", kind, dl, ds)
+		// A quadratic reader takes 16x every time; a neighbour's burst of CPU (CI runs the
+		// packages side by side) or a page-faulting first touch of the heap only once in a
+		// while: the ratio must hold in one of three tries.
+		var ds, dl time.Duration
+		for range 3 {
+			if ds, dl = best(small), best(large); dl <= 6*ds {
+				break
+			}
+		}
+		if dl > 6*ds {
+			t.Errorf("%s: 4n outcomes took %v, n took %v: more than 6x, three times", kind, dl, ds)
 		}
 	}
 }

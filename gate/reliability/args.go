@@ -16,10 +16,18 @@ import (
 // they hold escapes) and the members into e.members, all valid until the next trace; anything
 // else, text that is not UTF-8 included (jsonscan refuses it), goes to pystr.Parse.
 func (e *eval) parseArgs(args []byte) (pystr.Value, error) {
+	v, _, err := e.parseArgsChecked(args)
+	return v, err
+}
+
+// parseArgsChecked is parseArgs that also reports whether the fast path decoded args, which
+// proves them UTF-8: jsonscan checks every string, and the rest of a flat object is ASCII.
+func (e *eval) parseArgsChecked(args []byte) (v pystr.Value, flat bool, err error) {
 	if v, ok := e.parseFlatObject(args); ok {
-		return v, nil
+		return v, true, nil
 	}
-	return pystr.Parse(args)
+	v, err = pystr.Parse(args)
+	return v, false, err
 }
 
 // parseFlatObject decodes args when it is an object whose values are all strings, integers,
@@ -149,13 +157,15 @@ func bytesString(b []byte) string {
 // json.loads would reject, are taken as the Python string of their raw text; the default
 // profile reads a Python dict literal among them as the dict it writes.
 func (e *eval) decodeCall(msg int, c *trace.Call) callRef {
-	r := callRef{msg: msg, call: c, plain: utf8.Valid(c.Args)}
+	r := callRef{msg: msg, call: c}
+	checked := false // r.plain is known
 	switch {
 	case c.Args == nil:
 		r.noArgs = true
 		r.args = pystr.Value{Kind: pystr.KindDict}
 	case c.ArgsValid:
-		v, err := e.parseArgs(c.Args)
+		v, flat, err := e.parseArgsChecked(c.Args)
+		r.plain, checked = flat, flat
 		if err == nil {
 			r.args = v
 			break
@@ -171,6 +181,9 @@ func (e *eval) decodeCall(msg int, c *trace.Call) callRef {
 		} else {
 			r.notJSON = true
 		}
+	}
+	if !checked {
+		r.plain = utf8.Valid(c.Args)
 	}
 	return r
 }

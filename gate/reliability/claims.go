@@ -83,16 +83,20 @@ func firstPerson(words []uint64, i int) bool {
 	return false
 }
 
-// Words of success claims, compared as lower-cased text.
+// Words of success claims, compared as word hashes (the lists are lower-cased words).
 var (
-	beHave       = []string{"has", "have", "had", "was", "were", "is", "are", "been", "ve"}
-	doneVerbs    = []string{"updated", "changed", "modified", "cancelled", "canceled", "booked", "processed", "issued", "refunded", "completed", "placed", "exchanged", "returned", "created", "saved", "applied", "added", "removed", "sent", "submitted", "confirmed", "reset", "fixed", "resolved", "deleted", "transferred", "scheduled", "reserved", "upgraded", "downgraded", "rebooked", "paid", "charged", "approved"}
-	troubleWords = []string{"error", "errors", "issue", "issues", "unable", "unfortunately", "failed", "fail", "fails", "failure", "couldn", "cannot", "can", "not", "didn", "wasn", "isn", "unsuccessful", "problem", "problems", "sorry", "apologize", "apologies", "however", "yet"}
+	beHave       = hashSet("has", "have", "had", "was", "were", "is", "are", "been", "ve")
+	doneVerbs    = hashSet("updated", "changed", "modified", "cancelled", "canceled", "booked", "processed", "issued", "refunded", "completed", "placed", "exchanged", "returned", "created", "saved", "applied", "added", "removed", "sent", "submitted", "confirmed", "reset", "fixed", "resolved", "deleted", "transferred", "scheduled", "reserved", "upgraded", "downgraded", "rebooked", "paid", "charged", "approved")
+	troubleWords = hashSet("error", "errors", "issue", "issues", "unable", "unfortunately", "failed", "fail", "fails", "failure", "couldn", "cannot", "can", "not", "didn", "wasn", "isn", "unsuccessful", "problem", "problems", "sorry", "apologize", "apologies", "however", "yet")
+	// may stand between a form of be or have and a done verb: "has now been", "was just sent"
+	wordSuccessfully = appendWords(nil, "successfully")[0]
+	successAdverbs   = hashSet("successfully", "now", "also", "just")
 	// toolStopWords say nothing about what a tool does.
 	toolStopWords = []string{"get", "find", "search", "list", "by", "id", "ids", "the", "a", "an", "of", "for", "to", "and", "or", "details", "detail", "info", "tool", "user", "do", "run", "call", "api", "pending", "new", "with", "from", "on", "in"}
 )
 
-// textWords splits text into lower-cased words (runs of letters and digits).
+// textWords splits text into lower-cased words (runs of letters and digits): the words whose
+// hashes appendWords gives, in the same order.
 func textWords(text string) []string {
 	low := pystr.Lower(text)
 	var out []string
@@ -115,36 +119,36 @@ func textWords(text string) []string {
 	return out
 }
 
-// successClaim returns the words of a success claim in words ("successfully updated", "has
-// been booked"), or "" when there is none or the message speaks of trouble.
-func successClaim(words []string) string {
-	claim := ""
+// successClaim finds a success claim in words (a message's word hashes): "successfully
+// updated", "has been booked". It returns the claim's words as words[from:to], or ok false
+// when there is none or the message speaks of trouble.
+func successClaim(words []uint64) (from, to int, ok bool) {
 	for i, w := range words {
-		if slices.Contains(troubleWords, w) {
-			return ""
+		if inSet(troubleWords, w) {
+			return 0, 0, false
 		}
-		if claim != "" {
+		if ok {
 			continue
 		}
 		switch {
-		case w == "successfully":
-			claim = w
-			if i+1 < len(words) && slices.Contains(doneVerbs, words[i+1]) {
-				claim += " " + words[i+1]
-			} else if i > 0 && slices.Contains(doneVerbs, words[i-1]) {
-				claim = words[i-1] + " " + claim
+		case w == wordSuccessfully:
+			from, to, ok = i, i+1, true
+			if i+1 < len(words) && inSet(doneVerbs, words[i+1]) {
+				to++
+			} else if i > 0 && inSet(doneVerbs, words[i-1]) {
+				from--
 			}
-		case slices.Contains(doneVerbs, w) && i > 0:
+		case inSet(doneVerbs, w) && i > 0:
 			j := i - 1
-			if words[j] == "successfully" || words[j] == "now" || words[j] == "also" || words[j] == "just" {
+			if inSet(successAdverbs, words[j]) {
 				j--
 			}
-			if j >= 0 && slices.Contains(beHave, words[j]) {
-				claim = strings.Join(words[j:i+1], " ")
+			if j >= 0 && inSet(beHave, words[j]) {
+				from, to, ok = j, i+1, true
 			}
 		}
 	}
-	return claim
+	return from, to, ok
 }
 
 // toolWords returns the words of a tool's name that say what it does: split at _, -, . and
@@ -216,12 +220,18 @@ type pendingFailure struct {
 func (e *eval) falseSuccess() []Evidence {
 	var pending []pendingFailure
 	var out []Evidence
-	k := 0 // next result
+	k, a := 0, 0 // next result, assistant messages so far
 	for i := range e.t.Messages {
 		m := &e.t.Messages[i]
+		if m.Role == "assistant" {
+			a++
+		}
 		if m.Role == "assistant" && len(m.Calls) == 0 && len(pending) > 0 && strings.TrimSpace(m.Content) != "" {
-			words := textWords(m.Content)
-			if claim := successClaim(words); claim != "" {
+			// the hashes tell whether there is a claim; the words themselves are needed
+			// only to quote it and to compare it with tool names
+			if from, to, ok := successClaim(e.wordsOf(a - 1).words); ok {
+				words := textWords(m.Content)
+				claim := strings.Join(words[from:to], " ")
 				for j := len(pending) - 1; j >= 0; j-- {
 					p := pending[j]
 					if mentionsTool(words, p.tool) {

@@ -3,6 +3,7 @@ package reliability
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -11,8 +12,9 @@ import (
 	"github.com/agentgate/agentgate/gate/verdict"
 )
 
-// Each test here is one row of the README's "Differences from the reference" table: it shows
-// the reference profile (RS-1 1.0.0) getting a case wrong and the default getting it right.
+// Each test here is one row of the "Differences from the reference" table of
+// docs/reference.md: it shows the reference profile (RS-1 1.0.0) getting a case wrong and the
+// default getting it right.
 
 // both evaluates t under the two profiles.
 func both(t *testing.T, tr *trace.Trace) (ref, def Result) {
@@ -351,5 +353,35 @@ func TestDefaultParameterlessToolIsNotMisuse(t *testing.T) {
 	tr.Messages[3] = withCalls(msg("assistant", ""), call("2", "edit", `{}`))
 	if got := Evaluate(tr, profile.Default).Signals.ToolMisuse; got != 0.5 {
 		t.Fatalf("default misuse with edit({}) = %v, want 0.5", got)
+	}
+}
+
+// TestSimilarPairsEvidence checks the loop evidence of many alike pairs: ten listed, the rest
+// counted, every message kept.
+func TestSimilarPairsEvidence(t *testing.T) {
+	texts := make([]string, 13)
+	for i := range texts {
+		texts[i] = "Let me check the order status once more for you."
+	}
+	ref, def := both(t, assistantTurns(texts...))
+	const listed = "12 of 12 consecutive assistant message pairs are more than 70% alike (HOW): messages " +
+		"1 and 2, 2 and 3, 3 and 4, 4 and 5, 5 and 6, 6 and 7, 7 and 8, 8 and 9, 9 and 10, 10 and 11, … (2 more)"
+	for _, c := range []struct {
+		r   Result
+		how string
+	}{{ref, "by their sets of characters"}, {def, "by word 3-shingles"}} {
+		want := strings.Replace(listed, "HOW", c.how, 1)
+		found := false
+		for _, ev := range c.r.Evidence {
+			if ev.Text == want {
+				found = true
+				if !slices.Equal(ev.Messages, []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13}) {
+					t.Errorf("%s: messages %v, want 1 to 13", c.how, ev.Messages)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s: no evidence %q in %+v", c.how, want, c.r.Evidence)
+		}
 	}
 }

@@ -6,7 +6,7 @@
 // The reference profile reproduces RS-1 1.0.0 to 1e-9, Python semantics included (str.lower,
 // str.strip, str(dict), sets of code points). The default profile keeps RS-1's weights,
 // thresholds and verdict rules but makes the detectors sound; every difference is listed in
-// the README and shown by a test in this package. Each signal lives in its own file
+// docs/reference.md and shown by a test in this package. Each signal lives in its own file
 // (hallucination.go, loop.go, misuse.go, cost.go); the pairing of results with calls is in
 // pair.go; the default profile's readings of text are in claims.go, external.go (claims of
 // external actions), exitstatus.go (failures written as text) and crash.go (a run that ends
@@ -352,8 +352,12 @@ type eval struct {
 	resFailed   []bool // per result: whether it failed (see failed)
 	byStatus    []bool // default profile, per result: failed by the exit status in its text
 	scratch     []byte
+	lowered     []byte    // reference profile: the lower-cased copy of scratch, see suspicious
 	texts       []msgText // per assistant message, see texts.go
 	similar     []int
+	similarMsgs []int    // the messages of the similar pairs, see similarEvidence
+	callIDs     []string // reference profile: RS-1's id sets, see idSets
+	resultIDs   []string
 	members     []pystr.Member // of the calls' arguments, see args.go
 
 	// groups of identical calls, see loop.go
@@ -403,6 +407,8 @@ func (e *eval) reset(t *trace.Trace, ref bool) {
 	e.t, e.ref, e.floor = t, ref, false
 	clear(e.calls) // drop the pointers into the trace before
 	clear(e.results)
+	clear(e.callIDs)
+	clear(e.resultIDs)
 	clear(e.members)
 	e.members, e.argText = e.members[:0], e.argText[:0]
 	clear(e.tools)

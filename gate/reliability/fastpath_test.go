@@ -86,6 +86,19 @@ func FuzzWords(f *testing.F) {
 		if got, _, ok := appendWordsRunes([]uint64{7}, nil, text); ok && !slices.Equal(got, append([]uint64{7}, want...)) {
 			t.Fatalf("appendWordsRunes of %q: %v, want %v", text, got, want)
 		}
+		// falseSuccess finds a claim by the hashes and quotes it from textWords: the same
+		// words in the same places
+		var hashed []uint64
+		for _, w := range textWords(text) {
+			h := uint64(fnvOffset)
+			for _, c := range []byte(w) {
+				h = (h ^ uint64(c)) * fnvPrime
+			}
+			hashed = append(hashed, h)
+		}
+		if !slices.Equal(hashed, want) {
+			t.Fatalf("textWords of %q: %q, hashed %v, want %v", text, textWords(text), hashed, want)
+		}
 
 	})
 }
@@ -252,4 +265,33 @@ func TestSketchBound(t *testing.T) {
 			t.Fatalf("index %v, but the sketches rule it out", j)
 		}
 	}
+}
+
+// FuzzSuspicious checks suspiciousTokens against RS-1's way: str(arguments).lower() searched
+// for each of suspiciousWords.
+func FuzzSuspicious(f *testing.F) {
+	for _, s := range argSeeds {
+		f.Add(s)
+	}
+	for _, s := range []string{`{"a": "\u000eRROR"}`, `{"a": "\none"}`, `{"\u212aey": "NULL"}`, `["Nul", "l"]`, `{"x": 1e400}`,
+		`{"q": "FAILED"}`, `{"q": "unDefined\u0000"}`, `[true, false, "\u00e9rror"]`, `"plain error text"`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, data string) {
+		// the arguments as a string (not JSON) and, when they are JSON, as decoded
+		values := []pystr.Value{{Kind: pystr.KindStr, Text: data}}
+		if v, err := pystr.Parse([]byte(data)); err == nil {
+			values = append(values, v)
+		}
+		for _, v := range values {
+			low := pystr.Lower(string(v.AppendStr(nil)))
+			want := false
+			for _, w := range suspiciousWords {
+				want = want || strings.Contains(low, w)
+			}
+			if found, ok := suspiciousTokens(v); (found || ok) && found != want {
+				t.Fatalf("suspiciousTokens of str %q: %v, want %v", v.AppendStr(nil), found, want)
+			}
+		}
+	})
 }

@@ -150,6 +150,7 @@ func (e *eval) claim(k int) string {
 
 // idSets returns RS-1's sets: the distinct non-null ids of calls and of results, sorted.
 func (e *eval) idSets() (calls, results []string) {
+	calls, results = e.callIDs[:0], e.resultIDs[:0]
 	for i := range e.calls {
 		if c := e.calls[i].call; c.HasID {
 			calls = append(calls, c.ID)
@@ -162,6 +163,7 @@ func (e *eval) idSets() (calls, results []string) {
 	}
 	slices.Sort(calls)
 	slices.Sort(results)
+	e.callIDs, e.resultIDs = calls, results // their memory, for the next trace
 	return slices.Compact(calls), slices.Compact(results)
 }
 

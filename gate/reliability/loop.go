@@ -362,27 +362,34 @@ func (e *eval) similarEvidence(similar []int, pairs int) Evidence {
 	if e.ref {
 		how = "by their sets of characters"
 	}
-	var b strings.Builder
-	var msgs []int
+	// written with strconv, not fmt: the reference finds this on most traces
+	b := make([]byte, 0, 128+12*min(len(similar), maxListed+1))
+	b = strconv.AppendInt(b, int64(len(similar)), 10)
+	b = append(b, " of "...)
+	b = strconv.AppendInt(b, int64(pairs), 10)
+	b = append(b, " consecutive assistant message pairs are more than 70% alike ("...)
+	b = append(b, how...)
+	b = append(b, "): messages "...)
+	msgs := e.similarMsgs[:0]
 	for j, k := range similar {
 		a, c := e.assistant[k], e.assistant[k+1]
 		msgs = append(msgs, a, c)
-		if j == maxListed {
-			fmt.Fprintf(&b, ", … (%d more)", len(similar)-maxListed)
-			continue
+		switch {
+		case j < maxListed:
+			if j > 0 {
+				b = append(b, ", "...)
+			}
+			b = strconv.AppendInt(b, int64(a), 10)
+			b = append(b, " and "...)
+			b = strconv.AppendInt(b, int64(c), 10)
+		case j == maxListed:
+			b = append(b, ", … ("...)
+			b = strconv.AppendInt(b, int64(len(similar)-maxListed), 10)
+			b = append(b, " more)"...)
 		}
-		if j > maxListed {
-			continue
-		}
-		if j > 0 {
-			b.WriteString(", ")
-		}
-		fmt.Fprintf(&b, "%d and %d", a, c)
 	}
-	return Evidence{Signal: SignalLoop,
-		Text: fmt.Sprintf("%d of %d consecutive assistant message pairs are more than 70%% alike (%s): messages %s",
-			len(similar), pairs, how, b.String()),
-		Messages: keep(msgs)}
+	e.similarMsgs = msgs
+	return Evidence{Signal: SignalLoop, Text: string(b), Messages: keep(msgs)}
 }
 
 // stripBytes is pystr.Strip on bytes: it trims what Python's str.strip() trims.

@@ -1,6 +1,7 @@
 package reliability
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"slices"
@@ -253,16 +254,76 @@ func grow[T any](s []T, n int) []T {
 // suspicious is check (d) for one call.
 func (e *eval) suspicious(c *callRef) bool {
 	if e.ref {
+		if found, ok := suspiciousTokens(c.args); found || ok {
+			return found
+		}
+		// str(arguments).lower(), in two buffers kept from call to call
 		e.scratch = c.args.AppendStr(e.scratch[:0])
-		low := pystr.Lower(string(e.scratch))
+		e.lowered = pystr.AppendLower(e.lowered[:0], bytesString(e.scratch))
 		for _, w := range suspiciousWords {
-			if strings.Contains(low, w) {
+			if bytes.Contains(e.lowered, []byte(w)) {
 				return true
 			}
 		}
 		return false
 	}
 	return hasErrorLikeValue(c.args)
+}
+
+// suspiciousTokens is RS-1's check (one of suspiciousWords in str(v).lower()) without writing
+// str(v), for arguments whose strings (keys included) are all printable ASCII: str() then
+// adds only quotes, backslashes, separators and brackets, none of them letters, around the
+// strings and the None, True, False and number tokens, so a word lies within one token. It
+// returns ok false, unless it found a word, when some string holds other characters: repr's
+// escapes (\n, \x0e) and lower-casing beyond ASCII can make letters.
+func suspiciousTokens(v pystr.Value) (found, ok bool) {
+	switch v.Kind {
+	case pystr.KindNone:
+		return true, true // "none"
+	case pystr.KindBool, pystr.KindInt, pystr.KindFloat:
+		return false, true // true, false, digits, inf, nan, e
+	case pystr.KindStr:
+		return suspiciousText(v.Text)
+	case pystr.KindList:
+		ok = true
+		for i := range v.List {
+			f, o := suspiciousTokens(v.List[i])
+			if f {
+				return true, true
+			}
+			ok = ok && o
+		}
+		return false, ok
+	case pystr.KindDict:
+		ok = true
+		for i := range v.Dict {
+			fk, ok1 := suspiciousText(v.Dict[i].Key)
+			fv, ok2 := suspiciousTokens(v.Dict[i].Value)
+			if fk || fv {
+				return true, true
+			}
+			ok = ok && ok1 && ok2
+		}
+		return false, ok
+	}
+	return false, false
+}
+
+// suspiciousText is suspiciousTokens for one string.
+func suspiciousText(s string) (found, ok bool) {
+	for i := 0; i < len(s); i++ {
+		if s[i] < ' ' || s[i] > '~' {
+			return false, false
+		}
+	}
+	for _, w := range suspiciousWords {
+		for i := 0; i+len(w) <= len(s); i++ {
+			if lowerIs(s[i:i+len(w)], w) {
+				return true, true
+			}
+		}
+	}
+	return false, true
 }
 
 // hasErrorLikeValue reports whether some string value in v, at any depth, is error-like.

@@ -132,13 +132,11 @@ func (e *eval) charsOf(k int) *msgText {
 	if isASCII(text) {
 		// Python's lower-casing and white space, for ASCII: A–Z, and \t \n \v \f \r, the
 		// separators U+001C–U+001F and the space
-		low := t.buf[:0]
-		for i := 0; i < len(text); i++ {
-			c := text[i]
+		low := append(t.buf[:0], text...)
+		for i, c := range low {
 			if c-'A' < 26 {
-				c += 'a' - 'A'
+				low[i] = c + 'a' - 'A'
 			}
-			low = append(low, c)
 		}
 		t.buf = low
 		start, end := 0, len(low)
@@ -149,18 +147,14 @@ func (e *eval) charsOf(k int) *msgText {
 			end--
 		}
 		t.low = low[start:end]
-		t.charBits = [2]uint64{}
-		for _, c := range t.low {
-			t.charBits[c>>6] |= 1 << (c & 63)
-		}
+		t.charBits = asciiSet(t.low)
 		return t
 	}
 	t.buf = pystr.AppendLower(t.buf[:0], text)
 	t.low = stripBytes(t.buf)
-	t.charBits = [2]uint64{}
+	t.charBits = asciiSet(t.low)
 	for i := 0; i < len(t.low); {
-		if c := t.low[i]; c < utf8.RuneSelf {
-			t.charBits[c>>6] |= 1 << (c & 63)
+		if t.low[i] < utf8.RuneSelf {
 			i++
 			continue
 		}
@@ -171,6 +165,26 @@ func (e *eval) charsOf(k int) *msgText {
 	t.runes = sortedSet(t.runes)
 	return t
 }
+
+// asciiSet returns the set of the ASCII characters in b as bits: character c is bit c%64 of
+// word c/64. Bytes beyond ASCII (those of longer UTF-8 sequences) are left out. The two words
+// are locals, not an array indexed by c, so that they stay in registers: the loop carries no
+// dependency through memory, and no branch on the text.
+func asciiSet(b []byte) [2]uint64 {
+	var lo, hi uint64
+	for _, c := range b {
+		bit := uint64(1) << (c & 63)
+		lo |= bit & loMask[c>>6]
+		hi |= bit & hiMask[c>>6]
+	}
+	return [2]uint64{lo, hi}
+}
+
+// loMask and hiMask select, by c/64, the word of asciiSet that character c goes in.
+var (
+	loMask = [4]uint64{^uint64(0), 0, 0, 0}
+	hiMask = [4]uint64{0, ^uint64(0), 0, 0}
+)
 
 // refSimilarity is RS-1's _simple_similarity: 0 if either text is empty, 1 if the lower-cased
 // stripped texts are equal, else the Jaccard index of their sets of code points, counted as

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentgate/agentgate/internal/cputime"
+
 	"github.com/agentgate/agentgate/gate/input"
 	"github.com/agentgate/agentgate/internal/refdata"
 	"github.com/agentgate/agentgate/test/gensuite"
@@ -104,7 +106,7 @@ func BenchmarkEachRS1(b *testing.B) {
 	b.SetBytes(size)
 	b.ReportAllocs()
 	iters := 0
-	cpu0, cpuOK := cpuTime()
+	cpu0, cpuOK := cputime.Process()
 	for b.Loop() {
 		iters++
 		n, calls := 0, 0
@@ -118,7 +120,7 @@ func BenchmarkEachRS1(b *testing.B) {
 	b.ReportMetric(float64(records)*float64(iters)/b.Elapsed().Seconds(), "records/s")
 	// Throughput per CPU second (all threads, the garbage collector's included): steadier
 	// than MB/s on a shared machine, where the wall clock also counts other processes.
-	if cpu1, ok := cpuTime(); ok && cpuOK && cpu1 > cpu0 {
+	if cpu1, ok := cputime.Process(); ok && cpuOK && cpu1 > cpu0 {
 		b.ReportMetric(float64(size)*float64(iters)/1e6/(cpu1-cpu0).Seconds(), "MB/cpu-s")
 	}
 }

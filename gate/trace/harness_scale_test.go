@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentgate/agentgate/internal/cputime"
+
 	"github.com/agentgate/agentgate/gate/input"
 )
 
@@ -19,12 +21,12 @@ func bestCPU(t *testing.T, f func()) time.Duration {
 	t.Helper()
 	best := time.Duration(1<<63 - 1)
 	for range 3 {
-		c0, ok := cpuTime()
+		c0, ok := cputime.Process()
 		if !ok {
 			t.Skip("no CPU time on this platform")
 		}
 		f()
-		c1, _ := cpuTime()
+		c1, _ := cputime.Process()
 		best = min(best, c1-c0)
 	}
 	return best

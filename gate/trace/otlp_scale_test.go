@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentgate/agentgate/internal/cputime"
+
 	"github.com/agentgate/agentgate/gate/input"
 )
 
@@ -89,11 +91,11 @@ func cost(fn func()) time.Duration {
 	best := time.Duration(-1)
 	for r := 0; r < 5; r++ {
 		runtime.GC()
-		c0, ok := cpuTime()
+		c0, ok := cputime.Process()
 		w0 := time.Now()
 		fn()
 		d := time.Since(w0)
-		if c1, ok1 := cpuTime(); ok && ok1 && c1 > c0 {
+		if c1, ok1 := cputime.Process(); ok && ok1 && c1 > c0 {
 			d = c1 - c0
 		}
 		if best < 0 || d < best {

@@ -1,6 +1,7 @@
 package refdata
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -39,7 +40,11 @@ func TestMissing(t *testing.T) {
 }
 
 func TestFindRelative(t *testing.T) {
-	want := filepath.Join("..", "..", "..", "shared", "reference-data", "README.md")
+	dir := filepath.Join("..", "..", builtDir)
+	if _, err := os.Stat(dir); err != nil {
+		dir = filepath.Join("..", "..", filepath.FromSlash(sharedDir))
+	}
+	want := filepath.Join(dir, "README.md")
 	p, err := Find("README.md")
 	if _, statErr := os.Stat(want); statErr != nil {
 		if err == nil {
@@ -49,5 +54,99 @@ func TestFindRelative(t *testing.T) {
 	}
 	if err != nil || p != want {
 		t.Fatalf("Find = %q, %v; want %q", p, err, want)
+	}
+}
+
+// TestFindOrder builds a clone with the shared folder beside it: Find takes the shared file,
+// then, once `make reference-data` has built the folder in the clone, the built one, and a file
+// missing from the built folder is missing (the two are not mixed).
+func TestFindOrder(t *testing.T) {
+	top := t.TempDir()
+	write := func(rel string) {
+		p := filepath.Join(top, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("{}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("repo/go.mod")
+	write("repo/gate/trace/x_test.go")
+	write("shared/reference-data/rs1/a.json")
+	write("shared/reference-data/rs1/b.json")
+	t.Chdir(filepath.Join(top, "repo", "gate", "trace"))
+
+	check := func(rel, want string) {
+		t.Helper()
+		p, err := Find(rel)
+		if want == "" {
+			if err == nil || !strings.Contains(err.Error(), "make reference-data") {
+				t.Errorf("Find(%q) = %q, %v; want an error saying how to build the data", rel, p, err)
+			}
+			return
+		}
+		if err != nil || p != filepath.FromSlash(want) {
+			t.Errorf("Find(%q) = %q, %v; want %q", rel, p, err, want)
+		}
+	}
+	check("rs1/a.json", "../../../shared/reference-data/rs1/a.json")
+	check("rs1/c.json", "")
+	write("repo/.reference-data/rs1/a.json")
+	check("rs1/a.json", "../../.reference-data/rs1/a.json")
+	check("rs1/b.json", "")
+	check("", "../../.reference-data")
+}
+
+// TestBuiltMatchesShared checks `make reference-data` against the folder beside the clone
+// where both are present: every file but the README byte for byte the same, none missing or
+// extra.
+func TestBuiltMatchesShared(t *testing.T) {
+	root, err := Root()
+	if err != nil {
+		t.Fatal(err)
+	}
+	built, shared := filepath.Join(root, builtDir), filepath.Join(root, filepath.FromSlash(sharedDir))
+	for _, dir := range []string{built, shared} {
+		if _, err := os.Stat(dir); err != nil {
+			t.Skipf("skipping: %s is needed to compare the two (make reference-data builds the one, CI places the other): %v", dir, err)
+		}
+	}
+	files := func(dir string) map[string][]byte {
+		m := map[string][]byte{}
+		err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			rel, err := filepath.Rel(dir, p)
+			if err != nil || rel == "README.md" {
+				return err
+			}
+			b, err := os.ReadFile(p)
+			m[filepath.ToSlash(rel)] = b
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	b, s := files(built), files(shared)
+	if len(s) == 0 {
+		t.Fatalf("%s holds no files", shared)
+	}
+	for rel, want := range s {
+		got, ok := b[rel]
+		switch {
+		case !ok:
+			t.Errorf("%s: missing from %s", rel, built)
+		case !bytes.Equal(got, want):
+			t.Errorf("%s: %s differs from %s (%d bytes, want %d)", rel, built, shared, len(got), len(want))
+		}
+	}
+	for rel := range b {
+		if _, ok := s[rel]; !ok {
+			t.Errorf("%s: in %s, not in %s", rel, built, shared)
+		}
 	}
 }

@@ -111,7 +111,7 @@ func run(base string, rounds int, mb float64) error {
 	}
 	fmt.Printf("building agentgate from this tree and at %s\n", base)
 	head := filepath.Join(tmp, "agentgate-head")
-	if err := command("", "go", "build", "-o", head, "./entrypoint"); err != nil {
+	if err := command("", "go", "build", "-o", head, "./cmd/agentgate"); err != nil {
 		return err
 	}
 	old, err := buildAt(base, tmp)
@@ -159,7 +159,16 @@ func buildAt(rev, tmp string) (string, error) {
 	}
 	defer command("", "git", "worktree", "remove", "--force", dir)
 	bin := filepath.Join(tmp, "agentgate-base")
-	return bin, command(dir, "go", "build", "-o", bin, "./entrypoint")
+	return bin, command(dir, "go", "build", "-o", bin, mainPackage(dir))
+}
+
+// mainPackage is the agentgate main package of the tree at dir: ./cmd/agentgate, or
+// ./entrypoint in trees from before the binary moved there.
+func mainPackage(dir string) string {
+	if _, err := os.Stat(filepath.Join(dir, "cmd", "agentgate", "main.go")); err == nil {
+		return "./cmd/agentgate"
+	}
+	return "./entrypoint"
 }
 
 // measure runs the program once and notes its CPU time and peak RSS.

@@ -101,8 +101,9 @@ if ((ctx_rc == 0)); then
 	unwanted=$(grep -E '^\./(\.git/|\.github/|test/|fixtures/)|/node_modules/|/testdata/|_test\.go$' "$TMP/context.files" | head -5 | tr '\n' ' ' || true)
 	check "build context leaves out .git, tests, fixtures, node_modules ($CONTEXT_FILES files, $CONTEXT_KB KB)" "" "$unwanted"
 	need_files=$(for f in ./go.mod ./go.sum; do grep -qxF "$f" "$TMP/context.files" || printf '%s ' "$f"; done)
-	grep -q '^\./entrypoint/.*\.go$' "$TMP/context.files" || need_files+="./entrypoint/*.go"
-	check "build context has go.mod, go.sum, entrypoint/" "" "$need_files"
+	grep -q '^\./entrypoint/.*\.go$' "$TMP/context.files" || need_files+="./entrypoint/*.go "
+	grep -qxF './cmd/agentgate/main.go' "$TMP/context.files" || need_files+="./cmd/agentgate/main.go"
+	check "build context has go.mod, go.sum, cmd/agentgate/, entrypoint/" "" "$need_files"
 else
 	bad "build context probe" "$(tail -5 "$TMP/context-build.log")"
 fi
@@ -135,7 +136,7 @@ podman image unmount "$IMAGE" >/dev/null && MOUNTED=""
 # the same bytes (only meaningful with the stand-in, which carries this very toolchain).
 host_build_rc=0
 (cd "$SRC" && CGO_ENABLED=0 GOFLAGS="-mod=readonly -buildvcs=false" \
-	go build -trimpath -ldflags="-s -w -X main.version=dev" -o "$TMP/agentgate.host" ./entrypoint) >"$TMP/host-build.log" 2>&1 || host_build_rc=$?
+	go build -trimpath -ldflags="-s -w -X main.version=dev" -o "$TMP/agentgate.host" ./cmd/agentgate) >"$TMP/host-build.log" 2>&1 || host_build_rc=$?
 if ((host_build_rc == 0)); then
 	check "binary is reproducible: image build == host build (sha256)" "$image_sha" "$(sha256sum "$TMP/agentgate.host" | cut -c1-64)"
 else

@@ -1,6 +1,6 @@
 // Package gensuite generates large, deterministic eval suites for agentgate's benchmarks and
-// for anyone who wants to reproduce the performance figures of the README: RS-1 execution
-// traces (many small messages and tool calls), coherence tasks and merged validator pairs.
+// for anyone who wants to reproduce the figures of docs/performance.md: RS-1 execution traces
+// (many small messages and tool calls), coherence tasks and merged validator pairs.
 //
 // The same seed always gives the same bytes, on every platform and Go version: the generator
 // uses its own pseudo-random numbers (splitmix64) and writes JSON by hand, in the layout of

@@ -1,14 +1,15 @@
 //go:build unix
 
-package trace
+package cputime
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpuTime returns the CPU time (user and system) the process has used so far.
-func cpuTime() (time.Duration, bool) {
+// Process returns the CPU time, user and system, the process has used so far; ok is false
+// where the platform does not tell.
+func Process() (d time.Duration, ok bool) {
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
 		return 0, false

@@ -1,4 +1,4 @@
-package main
+package entrypoint
 
 import (
 	"os"
@@ -7,9 +7,10 @@ import (
 	"testing"
 )
 
-// TestREADMEOutcomes keeps the README's tau-bench run true: the log lines and the outcomes
-// section it shows are what the gate prints and renders for the real sample today.
-func TestREADMEOutcomes(t *testing.T) {
+// TestDocOutcomes keeps the tau-bench run of docs/comparison-and-statistics.md true: the log
+// lines and the outcomes section it shows are what the gate prints and renders for the real
+// sample today.
+func TestDocOutcomes(t *testing.T) {
 	dir := t.TempDir()
 	data, err := os.ReadFile(refData(t, "transcripts/tau-bench-airline-sample.json"))
 	if err != nil {
@@ -26,28 +27,30 @@ func TestREADMEOutcomes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme, err := os.ReadFile("../README.md")
+	doc, err := os.ReadFile("../docs/comparison-and-statistics.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	text := string(readme)
+	text := string(doc)
 	report := string(md)
-	i, j := strings.Index(report, "### Outcomes"), strings.Index(report, "### Repeated")
-	if i < 0 || j < i {
+	// the outcomes section comes first and ends where the next section starts
+	i := strings.Index(report, "### Outcomes")
+	j := i + 1 + strings.Index(report[i+1:], "\n### ")
+	if i < 0 || j <= i {
 		t.Fatalf("the report has no outcomes section:\n%s", report)
 	}
 	section := strings.TrimRight(report[i:j], "\n") + "\n````"
 	if !strings.Contains(text, "````markdown\n"+section) {
-		t.Errorf("the README's tau-bench outcomes section is stale; the report's is:\n%s", section)
+		t.Errorf("docs/comparison-and-statistics.md's tau-bench outcomes section is stale; the report's is:\n%s", section)
 	}
 	for _, l := range strings.Split(log, "\n") {
 		if strings.HasPrefix(l, "Outcomes:") || strings.HasPrefix(l, "  10 failed runs") || strings.HasPrefix(l, "Repeated trials") {
 			if !strings.Contains(text, "\n"+l+"\n") {
-				t.Errorf("the README lacks the log line %q", l)
+				t.Errorf("docs/comparison-and-statistics.md lacks the log line %q", l)
 			}
 		}
 	}
 	if !strings.Contains(text, "agentgate gate --traces tau-bench-airline-sample.json --markdown report.md") {
-		t.Error("the README lacks the command")
+		t.Error("docs/comparison-and-statistics.md lacks the command")
 	}
 }

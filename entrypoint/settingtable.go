@@ -1,0 +1,247 @@
+package entrypoint
+
+import (
+	"cmp"
+	"flag"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/gate/compare"
+)
+
+// settingDef declares one setting of `agentgate gate` once: the flag, the config file's key,
+// the action's input (action.yml) and the README's inputs table are made from it or checked
+// against it (settingtable_test.go), so they cannot drift apart.
+type settingDef struct {
+	name string
+	kind settingKind
+	// def is the value the binary uses when the setting is not given, written as a user would
+	// write it; "" when there is none (the gate is not applied, the file not written, …).
+	def string
+	// help says what the setting does, in one paragraph: the flag's usage, the input's
+	// description and the README's "meaning" column.
+	help string
+	// where says which of the flag, the config key and the action.yml input exist.
+	where where
+	// actionDefault is the input's `default:` in action.yml, when it has one: the runner
+	// then always passes it, and a config file cannot change it.
+	actionDefault string
+	// valueFlag makes a bool's flag take its value as the next argument, as
+	// `--fail-on-regression false` (which reproduce commands print), rather than stand alone.
+	valueFlag bool
+}
+
+// settingKind is the type of a setting's value.
+type settingKind uint8
+
+const (
+	kindString settingKind = iota // a word or a path
+	kindList                      // file patterns: repeated, comma- or line-separated
+	kindNumber                    // a decimal number
+	kindWhole                     // a whole number
+	kindBool                      // true or false
+	kindSize                      // a number of bytes, as 1073741824 or 2GiB
+)
+
+// where is the set of places a setting can be given.
+type where uint8
+
+const (
+	asFlag   where = 1 << iota // --name on the command line
+	inConfig                   // name: in the --config file
+	asInput                    // an input declared in action.yml
+	anywhere = asFlag | inConfig | asInput
+)
+
+// listHint is what a list setting's flag usage adds, and listInputHint what its input
+// description adds.
+const (
+	listHint      = " Several patterns: repeat the flag, or separate them with commas."
+	listInputHint = " Several patterns: one per line or comma-separated."
+)
+
+// settingTable is every setting of `agentgate gate`, in the order of the README's table.
+var settingTable = []settingDef{
+	{name: "traces", kind: kindList, where: anywhere, help: "Glob(s) or directories of execution traces, relative to the workspace: RS-1 " +
+		"ExecutionTrace, OpenAI, Anthropic or tau-bench transcripts, tau2-bench results, mini-swe-agent " +
+		"trajectories, OTLP/JSON spans, Inspect AI logs (.json, .jsonl, .eval, gzipped or not; a " +
+		"directory means every such file under it). `**` matches any depth."},
+	{name: "tasks", kind: kindList, where: anywhere, help: "Glob(s) of intent/understanding/action task files, or an RCS harness results file."},
+	{name: "pairs", kind: kindList, where: anywhere, help: "Glob(s) of merged Scholar/Auditor label pairs (.jsonl)."},
+	{name: "scholar", kind: kindList, where: anywhere, help: "Glob(s) of the Scholar's labels, joined with `auditor` by qid. Use instead of `pairs`."},
+	{name: "auditor", kind: kindList, where: anywhere, help: "Glob(s) of the Auditor's labels, joined with `scholar` by qid."},
+	{name: "merge", kind: kindList, where: anywhere, help: "Glob(s) of the JSON reports of a suite's shards (each shard's `report-json` " +
+		"output, downloaded from its artifact), merged into exactly the report one run over " +
+		"all their files gives, then gated and posted once. Inputs for a section no shard holds may be " +
+		"given beside it."},
+	{name: gate.CoherenceMin, kind: kindNumber, where: anywhere, def: "0.50", help: "Mean RCS must be at least this."},
+	{name: gate.PAMin, kind: kindNumber, where: anywhere, def: "0.90", help: "Percent agreement between the validators must be at least this."},
+	{name: gate.KappaMin, kind: kindNumber, where: anywhere, def: "0.75", help: "Cohen's kappa must be at least this (skipped when kappa is undefined)."},
+	{name: gate.AbstainMax, kind: kindNumber, where: anywhere, def: "0.02", help: "The abstain rate must be at most this."},
+	{name: gate.MaxFailedTraces, kind: kindWhole, where: anywhere, def: "0", help: "At most this many traces may have verdict FAIL."},
+	{name: "baseline", kind: kindString, where: anywhere, help: "Compare with an earlier run: the path of its JSON report, or `auto` for " +
+		"the newest report artifact (`baseline-artifact`) of a run on the pull request's base branch " +
+		"(needs `actions: read`). No usable baseline is a one-line note, never a failure, except a " +
+		"path that does not exist or cannot be read, which is an error (exit code 3) so that a typo " +
+		"cannot switch the regression gates off."},
+	{name: "baseline-artifact", kind: kindString, where: anywhere, def: defaultBaselineArtifact, help: "The artifact `baseline: auto` looks for."},
+	{name: compare.FailOnRegression, kind: kindBool, where: anywhere, def: "true", valueFlag: true, help: "With a baseline, fail when a metric is significantly worse (Holm at `regression-alpha`)."},
+	{name: compare.MaxNewFailures, kind: kindWhole, where: anywhere, help: "With a baseline, at most this many traces may FAIL that did not FAIL in it. Unset: not gated."},
+	{name: regressionAlpha, kind: kindNumber, where: anywhere, def: "0.05", help: "Family-wise significance level of the comparison (Holm's procedure)."},
+	{name: compare.PassKMin, kind: kindNumber, where: anywhere, help: "pass^k of repeated trials (traces with a task and trial index) must be at least this. Unset: not gated."},
+	{name: passK, kind: kindWhole, where: anywhere, def: "1", help: "The k of `pass-k-min`."},
+	{name: "outcomes", kind: kindList, where: anywhere, help: "The runs' own outcomes kept apart from the traces, matched by trace id: " +
+		"JSONL `{\"id\", \"reward\" | \"success\"}`, SWE-bench `report.json` or run summaries " +
+		"(`resolved_ids`). They override an outcome the trace records itself."},
+	{name: gate.SuccessThreshold, kind: kindNumber, where: anywhere, def: "0.999999", help: "A numeric outcome (a reward or score) at or above this succeeded (tau-bench's is_successful)."},
+	{name: gate.SuccessRateMin, kind: kindNumber, where: anywhere, help: "The share of runs with an outcome that succeeded must be at least this. Unset: not gated."},
+	{name: outcomeScorer, kind: kindString, where: anywhere, help: "The Inspect scorer whose score is each sample's outcome (its own success). Unset: each sample's first scorer."},
+	{name: gate.FailOnSkipped, kind: kindBool, where: anywhere, def: "false", help: "A gate that was asked for and skipped breaches: " +
+		"`fail-on-regression` or `max-new-failures` without a usable baseline, `pass-k-min` when no " +
+		"task has `pass-k` trials, `success-rate-min` when no run has an outcome, `kappa-min` when " +
+		"kappa is undefined, any gate added later. For a check that must not pass having measured nothing."},
+	{name: "allow-unmatched", kind: kindBool, where: anywhere, def: "false", help: "With `scholar`/`auditor`, evaluate the qids both labelled instead of failing when a qid is in one file only."},
+	{name: maxInputBytes, kind: kindSize, where: anywhere, help: "The most bytes one input file may hold after decompression, as " +
+		"`1073741824` or `2GiB`. Unset: 1 GiB, with compressed files also stopped past 64 MiB once " +
+		"they expand more than 100 times; setting it turns that check off."},
+	{name: "profile", kind: kindString, where: anywhere, def: "default", help: "`default` (sound detectors) or `reference` (reproduces the published RS-1, RCS and scorer figures exactly)."},
+	{name: "fail-on", kind: kindString, where: anywhere, def: "fail", help: "`fail` fails the step only on FAIL; `warn` fails it on WARN too (exit code 1)."},
+	{name: "config", kind: kindString, where: asFlag | asInput, help: "Path of a YAML file whose keys are these settings' names. A flag or an input given here wins over it."},
+	// json and markdown are no inputs of action.yml: under Actions the report is kept at
+	// .agentgate/report.json and rendered as the comment (the action reads an INPUT_ variable
+	// for every setting all the same, as it always has).
+	{name: "json", kind: kindString, where: asFlag | inConfig, help: "Path to write the machine-readable JSON report to. Under Actions it is `.agentgate/report.json` unless set (output `report-json`)."},
+	{name: "markdown", kind: kindString, where: asFlag | inConfig, help: "Path to write the markdown report (the pull request comment) to."},
+	{name: "junit", kind: kindString, where: anywhere, help: "Path (relative to the workspace) to write JUnit XML to, for test reporters " +
+		"such as dorny/test-reporter, GitLab or Jenkins: a testsuite per evaluator, a testcase per " +
+		"trace, task and gate (a task's repeated trials one testcase, failed trials beside passing " +
+		"ones as `<flakyFailure>`). Empty (the default) writes none."},
+	{name: "sarif", kind: kindString, where: anywhere, help: "Path (relative to the workspace) to write SARIF 2.1.0 to, for " +
+		"github/codeql-action/upload-sarif (code scanning alerts at each failing trace's file and " +
+		"line, a rule per signal and gate). Empty (the default) writes none."},
+	{name: "otel", kind: kindString, where: anywhere, help: "Path (relative to the workspace) to write OTLP/JSON logs to: a " +
+		"gen_ai.evaluation.result event per trace and task, for an OpenTelemetry collector's " +
+		"otlpjsonfile receiver. Empty (the default) writes none."},
+	{name: "comment", kind: kindBool, where: anywhere, def: "true", actionDefault: "true", help: "Under GitHub Actions, post (or update) the report as one comment on the pull request."},
+	{name: "comment-mode", kind: kindString, where: anywhere, def: "update", actionDefault: "update", help: "`update` edits the existing report comment in place; `recreate` deletes it and posts a new one at the bottom."},
+	{name: "github-token", kind: kindString, where: anywhere, actionDefault: "${{ github.token }}", help: "Token used to comment (masked, never printed). Fork pull requests get a read-only token; docs/reference.md shows the workflow_run pattern."},
+	{name: "pr-number", kind: kindString, where: anywhere, help: "Pull request to comment on when the event has none (for example in a workflow_run workflow)."},
+}
+
+// settingKeys are the names of the settings, in the table's order.
+var settingKeys = func() []string {
+	keys := make([]string, len(settingTable))
+	for i, d := range settingTable {
+		keys[i] = d.name
+	}
+	return keys
+}()
+
+func knownKey(k string) bool { return slices.Contains(settingKeys, k) }
+
+// usage is the setting's flag usage: its help with markdown's backquotes as single quotes (the
+// flag package would take a backquoted word for the value's name), how to give several
+// values, its default.
+func (d settingDef) usage() string {
+	u := strings.ReplaceAll(d.help, "`", "'")
+	if d.kind == kindList {
+		u += listHint
+	}
+	if d.def != "" {
+		u += fmt.Sprintf(" (default %s)", d.def)
+	}
+	return u
+}
+
+// inputDescription is the setting's description in action.yml.
+func (d settingDef) inputDescription() string {
+	u := d.help
+	if d.kind == kindList {
+		u += listInputHint
+	}
+	if d.def != "" && d.actionDefault == "" {
+		u += fmt.Sprintf(" Default `%s`.", d.def)
+	}
+	return u
+}
+
+// defineFlags declares a flag for every setting that has one; each records its value in
+// flags, with the flag as its source. A list flag given twice keeps both values.
+func defineFlags(fs *flag.FlagSet, flags map[string]setting) {
+	for _, d := range settingTable {
+		if d.where&asFlag == 0 {
+			continue
+		}
+		name, record := d.name, func(name, v string) error {
+			flags[name] = setting{value: v, source: "--" + name}
+			return nil
+		}
+		switch {
+		case d.kind == kindBool && !d.valueFlag:
+			fs.BoolFunc(name, d.usage(), func(v string) error { return record(name, v) })
+		case d.kind == kindList:
+			fs.Func(name, d.usage(), func(v string) error {
+				if old, ok := flags[name]; ok {
+					v = old.value + "\n" + v
+				}
+				return record(name, v)
+			})
+		default:
+			fs.Func(name, d.usage(), func(v string) error { return record(name, v) })
+		}
+	}
+}
+
+// readmeInputs is the README's inputs table: a row for each action input.
+func readmeInputs() string {
+	var b strings.Builder
+	b.WriteString("| input | default | meaning |\n|---|---|---|\n")
+	for _, d := range settingTable {
+		if d.where&asInput == 0 {
+			continue
+		}
+		def := cmp.Or(d.actionDefault, d.def)
+		if def != "" {
+			def = "`" + def + "` "
+		}
+		fmt.Fprintf(&b, "| `%s` | %s| %s |\n", d.name, def, mdCell(d.help))
+	}
+	return b.String()
+}
+
+// outputDef declares one output of the action: its name and description, for action.yml
+// and the README's outputs table; outputs() writes them in this order.
+type outputDef struct{ name, help string }
+
+var outputTable = []outputDef{
+	{"verdict", "PASS, WARN or FAIL; ERROR when the run could not be evaluated (exit code 3)."},
+	{"traces-total", "Number of traces evaluated (empty when no traces were given)."},
+	{"traces-failed", "Number of traces with verdict FAIL (empty when no traces were given)."},
+	{"traces-warned", "Number of traces with verdict WARN (empty when no traces were given)."},
+	{"rcs", "Mean Rose Coherence Score over the tasks."},
+	{"percent-agreement", "Percent agreement between the two validators."},
+	{"kappa", "Cohen's kappa between the two validators (empty when undefined)."},
+	{"abstain-rate", "Share of items where a validator abstained."},
+	{"new-failures", "With a baseline, the number of traces FAIL now and not in it (empty without a comparison)."},
+	{"regressions", "With a baseline, the degraded metrics, comma-separated (empty when none)."},
+	{"baseline-sha", "The commit of the baseline report compared with (empty without one)."},
+	{"success-rate", "The share of runs with an outcome that succeeded (empty when no run has one)."},
+	{"successes", "How many runs succeeded by their own outcomes (empty when no run has one)."},
+	{"report-json", "Path (relative to the workspace) of the machine-readable JSON report: `.agentgate/report.json` unless `json` is set in the config."},
+	{"comment-url", "URL of the report comment on the pull request, when one was posted."},
+}
+
+// readmeOutputs is the README's outputs table.
+func readmeOutputs() string {
+	var b strings.Builder
+	b.WriteString("| output | value |\n|---|---|\n")
+	for _, o := range outputTable {
+		fmt.Fprintf(&b, "| `%s` | %s |\n", o.name, mdCell(o.help))
+	}
+	return b.String()
+}
+
+// mdCell escapes what would end a markdown table cell.
+func mdCell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
