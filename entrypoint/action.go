@@ -15,9 +15,12 @@ import (
 
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/gate/input"
+	"github.com/agentgate/agentgate/internal/github/actions"
+	"github.com/agentgate/agentgate/internal/github/api"
+	"github.com/agentgate/agentgate/internal/github/comment"
+	"github.com/agentgate/agentgate/internal/github/event"
+	"github.com/agentgate/agentgate/internal/jsonreport"
 	"github.com/agentgate/agentgate/report"
-	"github.com/agentgate/agentgate/report/actions"
-	"github.com/agentgate/agentgate/report/comment"
 )
 
 // defaultReportJSON is where the action keeps the JSON report when --json is not given: inside
@@ -32,6 +35,7 @@ type actionEnv struct {
 	log    io.Writer
 	red    *redactor
 	masked []string
+	ev     *event.Event // read on first use: see trigger
 }
 
 // newActionEnv returns the Actions side of a run logging to log. When log is the guard that
@@ -50,6 +54,15 @@ func newActionEnv(getenv func(string) string, log io.Writer, red *redactor) *act
 	}
 	a := githubactions.New(githubactions.WithGetenv(getenv), githubactions.WithWriter(red.Writer(cmds)))
 	return &actionEnv{a: a, getenv: getenv, log: log, red: red}
+}
+
+// trigger is the event that started the run, its payload read once for the pull request, the
+// base branch and the head commit.
+func (e *actionEnv) trigger() *event.Event {
+	if e.ev == nil {
+		e.ev = event.New(e.getenv("GITHUB_EVENT_NAME"), e.getenv("GITHUB_EVENT_PATH"))
+	}
+	return e.ev
 }
 
 // logf writes one line to the step log, through the guard.
@@ -111,7 +124,7 @@ func (e *actionEnv) publish(ctx context.Context, res *gate.Result, cfg *gateConf
 	reportPath := cfg.jsonPath
 	if reportPath == "" {
 		reportPath = defaultReportJSON
-		if err := writeReportFile(reportPath, e.red.report(func(w io.Writer) error { return report.JSON(w, res) })); err != nil {
+		if err := writeReportFile(reportPath, e.red.report(func(w io.Writer) error { return jsonreport.Write(w, res) })); err != nil {
 			e.a.Warningf("could not write the JSON report: %v", err)
 			reportPath = ""
 		}
@@ -161,7 +174,7 @@ func (e *actionEnv) comment(ctx context.Context, res *gate.Result, cfg *gateConf
 	if !cfg.comment {
 		return "", ""
 	}
-	pr, ok, err := comment.PRFromEvent(e.getenv("GITHUB_EVENT_NAME"), e.getenv("GITHUB_EVENT_PATH"), cfg.prNumber)
+	pr, ok, err := e.trigger().PR(cfg.prNumber)
 	if err != nil {
 		e.a.Warningf("not commenting: %v", err)
 		return "", ""
@@ -179,7 +192,7 @@ func (e *actionEnv) comment(ctx context.Context, res *gate.Result, cfg *gateConf
 		e.a.Warningf("not commenting: GITHUB_REPOSITORY %q is not owner/name", e.getenv("GITHUB_REPOSITORY"))
 		return "", ""
 	}
-	client, err := comment.NewClient(cfg.token, e.getenv("GITHUB_API_URL"), nil)
+	client, err := api.NewClient(cfg.token, e.getenv("GITHUB_API_URL"), nil)
 	if err != nil {
 		e.a.Warningf("not commenting: %v", err)
 		return "", ""
@@ -198,7 +211,7 @@ func (e *actionEnv) comment(ctx context.Context, res *gate.Result, cfg *gateConf
 		return "", comment.Hint()
 	case errors.Is(err, comment.ErrNotFound):
 		e.a.Warningf("could not comment on pull request #%d: %v. GitHub answers 404 when the pull request does not exist in %s/%s, when the token cannot see the repository, or when GITHUB_API_URL (%s) is not this repository's API; a read-only token would read and be refused writes with 403. The verdict is unchanged; the report is in the job summary.",
-			pr, err, owner, repo, cmp.Or(e.getenv("GITHUB_API_URL"), comment.DefaultAPIURL))
+			pr, err, owner, repo, cmp.Or(e.getenv("GITHUB_API_URL"), api.DefaultAPIURL))
 		return "", ""
 	case err != nil:
 		e.a.Warningf("could not comment on pull request #%d: %v", pr, err)
@@ -217,7 +230,7 @@ func (e *actionEnv) comment(ctx context.Context, res *gate.Result, cfg *gateConf
 // run could rewrite another pull request's FAIL report. On any doubt it posts nothing, warns
 // why and returns a note for the job summary; the verdict and exit code are unchanged.
 func (e *actionEnv) verifyHead(ctx context.Context, svc *comment.GitHub, pr int) (note string, ok bool) {
-	want, err := comment.WorkflowRunHeadSHA(e.getenv("GITHUB_EVENT_PATH"))
+	want, err := e.trigger().WorkflowRunHeadSHA()
 	if err == nil {
 		err = svc.VerifyHead(ctx, want)
 	}

@@ -15,8 +15,9 @@ import (
 
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/gate/compare"
-	"github.com/agentgate/agentgate/report/artifact"
-	"github.com/agentgate/agentgate/report/comment"
+	"github.com/agentgate/agentgate/internal/github/api"
+	"github.com/agentgate/agentgate/internal/github/artifact"
+	"github.com/agentgate/agentgate/internal/jsonreport"
 )
 
 // baselineAuto is the baseline setting that asks for the base branch's last report artifact.
@@ -45,7 +46,7 @@ func resolveBaseline(ctx context.Context, cfg *gateConfig, act *actionEnv) (*gat
 	} else if st.IsDir() {
 		return nil, unreadableBaseline(cfg, errors.New("it is a directory"))
 	}
-	b, err := compare.ReadBaseline(f, cfg.baseline)
+	b, err := jsonreport.ReadBaseline(f, cfg.baseline)
 	var u *compare.Unusable
 	switch {
 	case errors.As(err, &u):
@@ -65,7 +66,7 @@ func unreadableBaseline(cfg *gateConfig, err error) error {
 
 // readBaseline reads a baseline report; a problem with its content is the note.
 func readBaseline(f io.Reader, name string) *gate.Baseline {
-	b, err := compare.ReadBaseline(f, name)
+	b, err := jsonreport.ReadBaseline(f, name)
 	var u *compare.Unusable
 	switch {
 	case errors.As(err, &u):
@@ -88,13 +89,12 @@ func (e *actionEnv) fetchBaseline(ctx context.Context, cfg *gateConfig) *gate.Ba
 	if e == nil {
 		return noBaseline("baseline auto: the base branch's report artifact is looked for under GitHub Actions only; give a report's path to compare here")
 	}
-	event := e.getenv("GITHUB_EVENT_NAME")
-	branch, ok, err := comment.BaseBranch(event, e.getenv("GITHUB_EVENT_PATH"))
+	branch, ok, err := e.trigger().BaseBranch()
 	switch {
 	case err != nil:
 		return noBaseline("baseline auto: %v", err)
 	case !ok:
-		return noBaseline("baseline auto: a %s event has no base branch to compare with", event)
+		return noBaseline("baseline auto: a %s event has no base branch to compare with", e.trigger().Name)
 	}
 	if cfg.token == "" {
 		return noBaseline("baseline auto: no github-token to list the artifacts of %s with", branch)
@@ -103,14 +103,14 @@ func (e *actionEnv) fetchBaseline(ctx context.Context, cfg *gateConfig) *gate.Ba
 	if !found {
 		return noBaseline("baseline auto: GITHUB_REPOSITORY %q is not owner/name", e.getenv("GITHUB_REPOSITORY"))
 	}
-	api, err := comment.NewClient(cfg.token, e.getenv("GITHUB_API_URL"), nil)
+	client, err := api.NewClient(cfg.token, e.getenv("GITHUB_API_URL"), nil)
 	if err != nil {
 		return noBaseline("baseline auto: %v", err)
 	}
 	// The storage URL is signed: it needs no credentials and must get none.
 	storage := &http.Client{Timeout: 2 * time.Minute}
 	q := artifact.Query{Owner: owner, Repo: repo, Name: cfg.baselineArtifact, Branch: branch}
-	got, err := artifact.Fetch(ctx, api, storage, q)
+	got, err := artifact.Fetch(ctx, client, storage, q)
 	switch {
 	case errors.Is(err, artifact.ErrNotFound):
 		return noBaseline("baseline auto: no unexpired artifact %q from a run on %s yet (the push-to-main job uploads it)", cfg.baselineArtifact, branch)

@@ -12,6 +12,7 @@ import (
 	"github.com/agentgate/agentgate/gate/compare"
 	"github.com/agentgate/agentgate/gate/input"
 	"github.com/agentgate/agentgate/gate/reliability"
+	"github.com/agentgate/agentgate/internal/jsonreport"
 	"github.com/agentgate/agentgate/report"
 )
 
@@ -109,7 +110,7 @@ func runGate(ctx context.Context, cmd string, args []string, stdout, stderr io.W
 		return fail(stderr, err)
 	}
 	if cfg.jsonPath != "" {
-		if err := writeReportFile(cfg.jsonPath, red.report(func(w io.Writer) error { return report.JSON(w, res) })); err != nil {
+		if err := writeReportFile(cfg.jsonPath, red.report(func(w io.Writer) error { return jsonreport.Write(w, res) })); err != nil {
 			return fail(stderr, err)
 		}
 	}
@@ -163,7 +164,7 @@ func evaluate(ctx context.Context, cfg *gateConfig) (*gate.Result, error) {
 	}
 	shards := make([]gate.Shard, len(files))
 	for i, f := range files {
-		if shards[i], err = gate.ReadShard(f); err != nil {
+		if shards[i], err = jsonreport.ReadShard(f); err != nil {
 			return nil, err
 		}
 	}

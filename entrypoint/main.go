@@ -15,7 +15,7 @@ import (
 	"strings"
 
 	"github.com/agentgate/agentgate/gate"
-	"github.com/agentgate/agentgate/report/actions"
+	"github.com/agentgate/agentgate/internal/github/actions"
 )
 
 // Version is what `agentgate version` prints and reports record; cmd/agentgate sets it from

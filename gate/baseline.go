@@ -10,7 +10,7 @@ import (
 )
 
 // Baseline is what a run is compared with (SPEC §10): a report of an earlier run read by
-// compare.ReadBaseline, or, when none is usable, the one line that says why. An unusable
+// jsonreport.ReadBaseline, or, when none is usable, the one line that says why. An unusable
 // baseline is not an error: the report shows the note, the comparison gates are skipped with
 // it, and the verdict is what it would be without a baseline.
 type Baseline struct {

@@ -18,7 +18,7 @@ import (
 	"github.com/agentgate/agentgate/gate/input"
 	"github.com/agentgate/agentgate/gate/profile"
 	"github.com/agentgate/agentgate/gate/trace"
-	"github.com/agentgate/agentgate/report"
+	"github.com/agentgate/agentgate/internal/jsonreport"
 	"github.com/agentgate/agentgate/test/gensuite"
 )
 
@@ -125,7 +125,7 @@ func BenchmarkGate(b *testing.B) {
 					b.Fatal(err)
 				}
 				if c.json {
-					if err := report.JSON(io.Discard, res); err != nil {
+					if err := jsonreport.Write(io.Discard, res); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -113,20 +113,10 @@ func ParseFailOn(s string) (FailOn, error) {
 	return "", fmt.Errorf("unknown fail-on %q: want \"fail\" or \"warn\"", s)
 }
 
-// GateResult is one row of the gate table.
-type GateResult struct {
-	Name      string  `json:"name"`
-	Value     float64 `json:"value"`
-	Op        string  `json:"op"` // ">=" or "<="
-	Threshold float64 `json:"threshold"`
-	Passed    bool    `json:"passed"`
-	Skipped   bool    `json:"skipped"`
-	Note      string  `json:"note"`
-}
-
-// SchemaVersion is the version of the JSON report's layout (SPEC §10): a comparison refuses a
-// baseline report of another version. Version 2 added schema, source and comparison.
-const SchemaVersion = 2
+// GateResult is one row of the gate table. It is compare.Check, declared there because the
+// comparison's gates (fail-on-regression, max-new-failures, pass-k-min) make rows too, and
+// compare may not import gate.
+type GateResult = compare.Check
 
 // Source says which run a report came from (SPEC §10), so a comparison can name its baseline:
 // the commit, ref and run under GitHub Actions (empty strings elsewhere) and the binary's
@@ -142,7 +132,7 @@ type Source struct {
 // Result is the whole report: the document `gate --json` writes (SPEC §5). A section is nil
 // when its evaluator did not run.
 type Result struct {
-	// Schema is SchemaVersion in a written report; report.JSON fills it in.
+	// Schema is jsonreport.Schema in a written report; the writer fills it in.
 	Schema      int                  `json:"schema"`
 	Verdict     verdict.Verdict      `json:"verdict"`
 	Profile     profile.Profile      `json:"profile"`
@@ -204,9 +194,7 @@ func (r *Result) Decide(t Thresholds, failOn FailOn) {
 	if r.Comparison == nil && r.BaselineNote == "" {
 		co.FailOnRegression = false
 	}
-	for _, c := range compare.Gates(r.Comparison, r.BaselineNote, r.PassK, co) {
-		r.Gates = append(r.Gates, GateResult(c))
-	}
+	r.Gates = append(r.Gates, compare.Gates(r.Comparison, r.BaselineNote, r.PassK, co)...)
 	if t.FailOnSkipped {
 		failSkipped(r.Gates)
 	}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/gate/outcome"
-	"github.com/agentgate/agentgate/report"
+	"github.com/agentgate/agentgate/internal/jsonreport"
 )
 
 // outcomeSuite writes four clean runs with outcomes in each of the record shapes, and an
@@ -69,7 +69,7 @@ func TestOutcomes(t *testing.T) {
 
 	// The JSON report: each trace with an outcome carries it, tokens included.
 	var buf bytes.Buffer
-	if err := report.JSON(&buf, res); err != nil {
+	if err := jsonreport.Write(&buf, res); err != nil {
 		t.Fatal(err)
 	}
 	var doc struct {

@@ -11,7 +11,7 @@ import (
 
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/gate/profile"
-	"github.com/agentgate/agentgate/report"
+	"github.com/agentgate/agentgate/internal/jsonreport"
 	"github.com/agentgate/agentgate/test/gensuite"
 )
 
@@ -72,7 +72,7 @@ func runInputs(t *testing.T, in gate.Inputs, p profile.Profile, workers int) str
 		return "error: " + err.Error()
 	}
 	var b bytes.Buffer
-	if err := report.JSON(&b, res); err != nil {
+	if err := jsonreport.Write(&b, res); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()

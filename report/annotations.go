@@ -5,8 +5,11 @@ import (
 
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/gate/verdict"
-	"github.com/agentgate/agentgate/report/actions"
 )
+
+// MaxAnnotations is how many annotations a report carries at most (SPEC §6): the runner shows
+// only 10 error annotations per step.
+const MaxAnnotations = 10
 
 // maxAnnotationRunes bounds an annotation's message; titles are bounded by MaxCellRunes.
 const maxAnnotationRunes = 1000
@@ -15,7 +18,8 @@ const maxAnnotationRunes = 1000
 // are empty and zero when there is no place to point at; Line is zero when only the file is
 // known, Col when the column is not (a trace's result knows only its line). Title and Message
 // are plain one-line text (no control characters); escaping them for a workflow command is the
-// caller's job. It has the fields of actions.Annotation, so actions.Annotation(a) converts it.
+// caller's job. It has the fields of the runner's annotation (internal/github/actions), so
+// actions.Annotation(a) converts it.
 type Annotation struct {
 	File    string
 	Line    int
@@ -24,7 +28,7 @@ type Annotation struct {
 	Message string
 }
 
-// Annotations returns at most max annotations, and never more than actions.MaxAnnotations,
+// Annotations returns at most max annotations, and never more than MaxAnnotations,
 // what the action emits (SPEC §6; max ≤ 0 gives none): the breached gates first, in gate-table order, then the FAIL traces, highest
 // score first. A breached gate points at the first offending input file when one is known: the
 // worst FAIL trace's file for max-failed-traces, the lowest-coherence task's file for
@@ -33,7 +37,7 @@ func Annotations(r *gate.Result, max int) []Annotation {
 	if r == nil || max <= 0 {
 		return nil
 	}
-	max = min(max, actions.MaxAnnotations)
+	max = min(max, MaxAnnotations)
 	var out []Annotation
 	fails := flagged(r.Reliability)
 	for len(fails) > 0 && fails[len(fails)-1].Verdict != verdict.Fail {

@@ -3,13 +3,11 @@ package report
 import (
 	"reflect"
 	"testing"
-
-	"github.com/agentgate/agentgate/report/actions"
 )
 
 func TestAnnotations(t *testing.T) {
 	r := failingResult()
-	got := Annotations(r, actions.MaxAnnotations)
+	got := Annotations(r, MaxAnnotations)
 	want := []Annotation{
 		{File: "evals/tasks.jsonl", Title: "agentgate: gate coherence-min breached", Message: "Mean coherence (RCS) 0.4342 < 0.50."},
 		{Title: "agentgate: gate kappa-min breached", Message: "κ 0.4565 < 0.75."},

@@ -16,6 +16,7 @@ import (
 	"github.com/agentgate/agentgate/gate/profile"
 	"github.com/agentgate/agentgate/gate/reliability"
 	"github.com/agentgate/agentgate/gate/verdict"
+	"github.com/agentgate/agentgate/internal/jsonreport"
 )
 
 // rcsWorse is failingResult's coherence after a change that lowered most tasks a little (the
@@ -31,7 +32,7 @@ func readBaseline(t testing.TB) *compare.Baseline {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	base, err := compare.ReadBaseline(f, "fail.json")
+	base, err := jsonreport.ReadBaseline(f, "fail.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,10 +164,10 @@ func trialsComparedResult(t testing.TB) *gate.Result {
 	before := trialsResult("PPP", "PPP", "PPF", "PPPP")
 	before.Decide(th, gate.FailOnFail)
 	var b bytes.Buffer
-	if err := JSON(&b, before); err != nil {
+	if err := jsonreport.Write(&b, before); err != nil {
 		t.Fatal(err)
 	}
-	base, err := compare.ReadBaseline(&b, "agentgate-report/report.json")
+	base, err := jsonreport.ReadBaseline(&b, "agentgate-report/report.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -450,10 +451,10 @@ func TestComparisonManyNewFailures(t *testing.T) {
 	before := mk(false)
 	before.Decide(gate.DefaultThresholds(), gate.FailOnFail)
 	var b bytes.Buffer
-	if err := JSON(&b, before); err != nil {
+	if err := jsonreport.Write(&b, before); err != nil {
 		t.Fatal(err)
 	}
-	base, err := compare.ReadBaseline(&b, "report.json")
+	base, err := jsonreport.ReadBaseline(&b, "report.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -511,10 +512,10 @@ func TestJSONComparison(t *testing.T) {
 	r.Comparison.Reliability.NewFailureTraces[0].Head.Evidence[0].Messages = nil
 	r.PassK = compare.PassKOf([]compare.Trial{{Task: "a", Trial: "1", Verdict: verdict.Pass}})
 	var a, b bytes.Buffer
-	if err := JSON(&a, r); err != nil {
+	if err := jsonreport.Write(&a, r); err != nil {
 		t.Fatal(err)
 	}
-	if err := JSON(&b, r); err != nil {
+	if err := jsonreport.Write(&b, r); err != nil {
 		t.Fatal(err)
 	}
 	s := a.String()
@@ -544,7 +545,7 @@ func TestJSONComparison(t *testing.T) {
 // detect (SPEC §17), beside the outcome of §10.
 func TestJSONComparisonPower(t *testing.T) {
 	var b bytes.Buffer
-	if err := JSON(&b, comparedResult(t)); err != nil {
+	if err := jsonreport.Write(&b, comparedResult(t)); err != nil {
 		t.Fatal(err)
 	}
 	type power struct {

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/json"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -189,70 +188,4 @@ func truncate(s string, limit int) string {
 		n++
 	}
 	return s
-}
-
-// hexDigits are the digits of a \u escape, lower case as encoding/json writes them.
-const hexDigits = "0123456789abcdef"
-
-// appendJSONString appends s as a JSON string exactly as encoding/json writes it with
-// SetEscapeHTML(false): `"` and `\` backslash-escaped; \b, \f, \n, \r and \t by name; the
-// other control characters below U+0020 as \u00XX; each byte of invalid UTF-8 as \ufffd;
-// U+2028 and U+2029 as \u2028 and \u2029; everything else (DEL, <, >, & included) as is.
-// invalidUTF8 is what encoding/json writes for a byte that is not UTF-8: `\ufffd`, or since
-// encoding/json/v2 (GOEXPERIMENT=jsonv2) the replacement character itself. appendJSONString
-// writes what it writes, so that the streamed report stays byte for byte the whole encoding.
-var invalidUTF8 = func() string {
-	b, _ := json.Marshal("\xff")
-	return string(b[1 : len(b)-1])
-}()
-
-// FuzzItemByHand holds it to encoding/json's bytes.
-func appendJSONString(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		b := s[i]
-		if b < utf8.RuneSelf {
-			if b >= 0x20 && b != '"' && b != '\\' {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			switch b {
-			case '"', '\\':
-				dst = append(dst, '\\', b)
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[b>>4], hexDigits[b&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, invalidUTF8...)
-		case r == '\u2028' || r == '\u2029':
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
 }

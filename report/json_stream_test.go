@@ -2,9 +2,7 @@ package report
 
 import (
 	"bytes"
-	"encoding"
 	"encoding/json"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -13,6 +11,7 @@ import (
 	"github.com/agentgate/agentgate/gate/coherence"
 	"github.com/agentgate/agentgate/gate/compare"
 	"github.com/agentgate/agentgate/gate/reliability"
+	"github.com/agentgate/agentgate/internal/jsonreport"
 )
 
 // awkward strings: every class of character JSON escapes or might, and text that looks like
@@ -166,86 +165,13 @@ func TestJSONStreamedEqualsWhole(t *testing.T) {
 	for name, r := range streamCases() {
 		want := wholeJSON(t, r)
 		var b bytes.Buffer
-		if err := JSON(&b, r); err != nil {
+		if err := jsonreport.Write(&b, r); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		if got := b.String(); got != want {
 			t.Errorf("%s: streamed JSON differs from the whole encoding\n got: %.2000q\nwant: %.2000q", name, got, want)
 		}
 	}
-}
-
-// When a slot cannot be found the whole result is encoded at once, with the same bytes.
-func TestJSONSlotFallback(t *testing.T) {
-	r := failingResult()
-	r.Agreement.Items = agreement.ItemsOf(awkwardItems())
-	var b bytes.Buffer
-	if err := writeStreamed(&b, []byte("{}\n"), []streamedList{{path: []string{"agreement", "items"}}}, r); err != nil {
-		t.Fatal(err)
-	}
-	if b.String() != wholeJSON(t, r) {
-		t.Errorf("fallback differs from the whole encoding")
-	}
-	doc := []byte("{\n  \"agreement\": {\n    \"n\": 1,\n    \"unmatched\": [\n      {\n        \"items\": []\n      }\n    ],\n    \"items\": []\n  }\n}\n")
-	if at := findSlot(doc, []string{"agreement", "items"}); at != strings.LastIndex(string(doc), "[]") {
-		t.Errorf("findSlot = %d", at)
-	}
-	for _, path := range [][]string{{"agreement", "unmatched"}, {"reliability", "items"}, {"items"}, {"agreement", "n"}} {
-		if at := findSlot(doc, path); at >= 0 {
-			t.Errorf("findSlot(%q) = %d, want -1", path, at)
-		}
-	}
-}
-
-// encodeItem is an item as encoding/json writes it as an element of the items list.
-func encodeItem(t testing.TB, it agreement.Item) string {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetIndent("      ", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(it); err != nil {
-		t.Fatal(err)
-	}
-	return strings.TrimSuffix(b.String(), "\n")
-}
-
-func TestItemByHand(t *testing.T) {
-	if !itemLayoutKnown() {
-		t.Error("agreement.Item changed: update appendItem and itemFields")
-	}
-	if !itemProbeMatches() {
-		t.Error("encoding/json escapes strings differently: update appendJSONString")
-	}
-	for _, it := range awkwardItems() {
-		if got, want := string(appendItem(nil, "      ", &it)), encodeItem(t, it); got != want {
-			t.Errorf("item %q:\n got %q\nwant %q", it.QID, got, want)
-		}
-	}
-	// Every single byte and every 2-byte sequence starting with a non-ASCII byte.
-	for b := range 256 {
-		for c := range 256 {
-			if b < 0x80 && c > 0 {
-				break
-			}
-			s := string([]byte{byte(b), byte(c)})[:1+min(c, 1)]
-			it := agreement.Item{QID: s, Why: s + "x"}
-			if got, want := string(appendItem(nil, "      ", &it)), encodeItem(t, it); got != want {
-				t.Fatalf("%q: got %q, want %q", s, got, want)
-			}
-		}
-	}
-}
-
-func FuzzItemByHand(f *testing.F) {
-	for i, s := range awkward {
-		f.Add(s, awkward[(i+1)%len(awkward)], "VALID", "REJECT", "auditor_veto")
-	}
-	f.Fuzz(func(t *testing.T, qid, scholar, auditor, final, why string) {
-		it := agreement.Item{QID: qid, Scholar: scholar, Auditor: auditor, Final: final, Why: why}
-		if got, want := string(appendItem(nil, "      ", &it)), encodeItem(t, it); got != want {
-			t.Errorf("got  %q\nwant %q", got, want)
-		}
-	})
 }
 
 // The streamed JSON of a large result equals the whole encoding too.
@@ -255,44 +181,10 @@ func TestJSONStreamedLarge(t *testing.T) {
 	}
 	r := largeResult(20_000, 4_000, 100_000, 10_000)
 	var b bytes.Buffer
-	if err := JSON(&b, r); err != nil {
+	if err := jsonreport.Write(&b, r); err != nil {
 		t.Fatal(err)
 	}
 	if b.String() != wholeJSON(t, r) {
 		t.Errorf("streamed JSON differs from the whole encoding")
 	}
-}
-
-// itemLayoutKnown tells whether agreement.Item is still the struct appendItem knows: five plain
-// string fields tagged with itemFields' names, without custom marshalling.
-func itemLayoutKnown() bool {
-	t := reflect.TypeFor[agreement.Item]()
-	if t.NumField() != len(itemFields) || t.Implements(reflect.TypeFor[json.Marshaler]()) ||
-		reflect.PointerTo(t).Implements(reflect.TypeFor[json.Marshaler]()) ||
-		t.Implements(reflect.TypeFor[encoding.TextMarshaler]()) ||
-		reflect.PointerTo(t).Implements(reflect.TypeFor[encoding.TextMarshaler]()) {
-		return false
-	}
-	for i, name := range itemFields {
-		f := t.Field(i)
-		if !f.IsExported() || f.Type != reflect.TypeFor[string]() || f.Tag != reflect.StructTag(`json:"`+name+`"`) {
-			return false
-		}
-	}
-	return true
-}
-
-// itemProbeMatches tells whether appendItem writes an item holding every kind of character
-// encoding/json escapes, and some it does not, with encoding/json's bytes.
-func itemProbeMatches() bool {
-	const s = "\"\\/\x00\x01\x1f\b\f\n\r\t\x7f <>&\u2027\u2028\u2029\u00e9\u4e2d\U0001f600\xff\xc3(\xed\xa0\x80\xe2\x80"
-	it := agreement.Item{QID: s, Scholar: "VALID", Auditor: "", Final: s, Why: "hard_flag"}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetIndent("  ", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(it); err != nil {
-		return false
-	}
-	return bytes.Equal(bytes.TrimSuffix(b.Bytes(), []byte("\n")), appendItem(nil, "  ", &it))
 }

@@ -10,11 +10,12 @@ import (
 
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/gate/agreement"
+	"github.com/agentgate/agentgate/internal/jsonreport"
 )
 
 func TestJSONGolden(t *testing.T) {
 	var b bytes.Buffer
-	if err := JSON(&b, failingResult()); err != nil {
+	if err := jsonreport.Write(&b, failingResult()); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "fail.json", b.String())
@@ -26,7 +27,7 @@ func TestJSONRoundTrip(t *testing.T) {
 	a, b3 := 0.1, 0.2
 	r.Coherence.Mean = a + b3 // 0.30000000000000004
 	var b bytes.Buffer
-	if err := JSON(&b, r); err != nil {
+	if err := jsonreport.Write(&b, r); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(b.String(), `"mean": 0.30000000000000004,`) {
@@ -36,10 +37,7 @@ func TestJSONRoundTrip(t *testing.T) {
 	if err := json.Unmarshal(b.Bytes(), &back); err != nil {
 		t.Fatal(err)
 	}
-	r = withLists(r) // nil lists are written as []
-	for i, tr := range r.Reliability.Traces {
-		r.Reliability.Traces[i] = withEvidenceLists(tr)
-	}
+	r = normalized(r) // nil lists are written as []
 	if !reflect.DeepEqual(back.Gates, r.Gates) || !reflect.DeepEqual(back.Reliability.Traces, r.Reliability.Traces) ||
 		!reflect.DeepEqual(back.Coherence.Tasks, r.Coherence.Tasks) || !reflect.DeepEqual(*back.Agreement, *r.Agreement) {
 		t.Errorf("round trip changed the result")
@@ -53,7 +51,7 @@ func TestJSONEmptyLists(t *testing.T) {
 	r.Reliability.Traces[0].Evidence[0].Messages = nil
 	r.Agreement.Items, r.Agreement.Unmatched = agreement.Items{}, nil
 	var b bytes.Buffer
-	if err := JSON(&b, r); err != nil {
+	if err := jsonreport.Write(&b, r); err != nil {
 		t.Fatal(err)
 	}
 	s := b.String()
@@ -78,14 +76,14 @@ func TestJSONNaN(t *testing.T) {
 	r := failingResult()
 	r.Reliability.Traces[1].Signals.Loop = math.NaN()
 	var b bytes.Buffer
-	err := JSON(&b, r)
+	err := jsonreport.Write(&b, r)
 	if err == nil || !strings.Contains(err.Error(), `reliability.traces[1] ("refund-003"): signals.loop is NaN`) {
 		t.Errorf("err = %v", err)
 	}
 	if b.Len() != 0 {
 		t.Errorf("wrote %d bytes", b.Len())
 	}
-	if err := JSON(&b, nil); err == nil {
-		t.Errorf("JSON(nil) succeeded")
+	if err := jsonreport.Write(&b, nil); err == nil {
+		t.Errorf("jsonreport.Write(nil) succeeded")
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/agentgate/agentgate/gate/profile"
 	"github.com/agentgate/agentgate/gate/reliability"
 	"github.com/agentgate/agentgate/gate/verdict"
+	"github.com/agentgate/agentgate/internal/jsonreport"
 )
 
 // largeResult is a suite-scale result: traces traces of which failing do not pass (a quarter
@@ -84,14 +85,14 @@ func BenchmarkJSONItems(b *testing.B) {
 	const n = 200_000
 	r := largeResult(100, 10, n, n/10)
 	var buf bytes.Buffer
-	if err := JSON(&buf, r); err != nil {
+	if err := jsonreport.Write(&buf, r); err != nil {
 		b.Fatal(err)
 	}
 	b.SetBytes(int64(buf.Len()))
 	b.ReportAllocs()
 	loops := 0
 	for b.Loop() {
-		if err := JSON(io.Discard, r); err != nil {
+		if err := jsonreport.Write(io.Discard, r); err != nil {
 			b.Fatal(err)
 		}
 		loops++

@@ -12,6 +12,7 @@ import (
 	"github.com/agentgate/agentgate/gate/coherence"
 	"github.com/agentgate/agentgate/gate/reliability"
 	"github.com/agentgate/agentgate/gate/verdict"
+	"github.com/agentgate/agentgate/internal/jsonreport"
 )
 
 // OTelSchemaURL is the OpenTelemetry semantic conventions release the events follow: 1.38.0,
@@ -70,7 +71,7 @@ func OTel(w io.Writer, r *gate.Result) error {
 }
 
 // otelRecord appends one OTLP LogRecord as OTLP/JSON writes it (enums as numbers, int64 as
-// decimal strings, every string through appendJSONString): by hand rather than through
+// decimal strings, every string through jsonreport.AppendString): by hand rather than through
 // encoding/json, so that a million events do not leave a million sets of reflection garbage.
 type otelRecord struct{ b []byte }
 
@@ -117,7 +118,7 @@ func (r *otelRecord) key(k string) {
 		r.b = append(r.b, ',')
 	}
 	r.b = append(r.b, `{"key":`...)
-	r.b = appendJSONString(r.b, k)
+	r.b = jsonreport.AppendString(r.b, k)
 	r.b = append(r.b, `,"value":{`...)
 }
 
@@ -125,7 +126,7 @@ func (r *otelRecord) key(k string) {
 func (r *otelRecord) str(k, v string) {
 	r.key(k)
 	r.b = append(r.b, `"stringValue":`...)
-	r.b = appendJSONString(r.b, v)
+	r.b = jsonreport.AppendString(r.b, v)
 	r.b = append(r.b, "}}"...)
 }
 
@@ -250,13 +251,13 @@ func (o *otelWriter) flush() error {
 	head := []byte(`{"resourceLogs":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"agentgate"}}`)
 	if o.version != "" {
 		head = append(head, `,{"key":"service.version","value":{"stringValue":`...)
-		head = appendJSONString(head, o.version)
+		head = jsonreport.AppendString(head, o.version)
 		head = append(head, "}}"...)
 	}
 	head = append(head, `]},"scopeLogs":[{"scope":{"name":"agentgate"`...)
 	if o.version != "" {
 		head = append(head, `,"version":`...)
-		head = appendJSONString(head, o.version)
+		head = jsonreport.AppendString(head, o.version)
 	}
 	head = append(head, `},"logRecords":[`...)
 	tail := fmt.Appendf(nil, `],"schemaUrl":%q}],"schemaUrl":%q}]}`+"\n", OTelSchemaURL, OTelSchemaURL)

@@ -445,6 +445,17 @@ func byID(n int, id func(i int) string) ([]int, int) {
 	return order, -1
 }
 
+// firstDup returns the index of the first id of a sorted list of n that equals the one before
+// it, or -1.
+func firstDup(n int, id func(i int) string) int {
+	for i := 1; i < n; i++ {
+		if id(i) == id(i-1) {
+			return i
+		}
+	}
+	return -1
+}
+
 // dupFunc builds the error for an id that occurs twice on a side.
 type dupFunc func(side, what, id string) error
 

@@ -1,20 +1,20 @@
 // Package compare holds a run against a baseline, a JSON report of an earlier run (SPEC §10),
-// and computes pass^k of repeated trials (SPEC §11). It is pure evaluation: no GitHub code, no
-// rendering, no I/O but the reader it is given; package gate does not need to be imported, so
-// gate may import this package.
+// and computes pass^k of repeated trials (SPEC §11). It is statistics over the values it is
+// handed: no GitHub code, no rendering, no I/O (internal/jsonreport reads a baseline report
+// into a Baseline); package gate does not need to be imported, so gate may import this package.
 //
 // # Use
 //
-//	base, err := compare.ReadBaseline(f, "report.json") // *Unusable: a note, not an error
+//	base, err := jsonreport.ReadBaseline(f, "report.json") // *Unusable: a note, not an error
 //	head := &compare.Run{Profile: res.Profile, Source: src, Reliability: res.Reliability,
 //		Coherence: res.Coherence, Agreement: compare.AgreementOf(res.Agreement), Trials: trials}
 //	cmp, err := compare.Compare(base, head, compare.Options{Alpha: alpha, MinMatched: 10})
 //	rows := compare.Gates(cmp, note, compare.PassKOf(head.Trials), gateOptions)
 //
 // An unusable baseline (another schema or profile, not JSON, over 1 GiB, an id twice) comes
-// back as an *Unusable from ReadBaseline or Compare, whose Reason is the one-line note the
-// report shows; pass it to Gates as the reason the comparison gates are skipped. Any other
-// error is an I/O error of the reader or a bug of the caller.
+// back as an *Unusable from jsonreport.ReadBaseline or Compare, whose Reason is the one-line
+// note the report shows; pass it to Gates as the reason the comparison gates are skipped. Any
+// other error is an I/O error of the reader or a bug of the caller.
 //
 // # What is compared
 //
@@ -58,9 +58,8 @@
 // # Gates
 //
 // RegressionGate (fail-on-regression), NewFailuresGate (max-new-failures) and PassKGate
-// (pass-k-min with pass-k) return Check rows, convertible to gate.GateResult; Gates applies
+// (pass-k-min with pass-k) return Check rows, which are gate.GateResult's; Gates applies
 // GateOptions, leaving out the gates that are unset.
 //
-// Everything costs O(n log n) for n units (sorting by id), and the baseline is decoded one
-// list element at a time.
+// Everything costs O(n log n) for n units (sorting by id).
 package compare

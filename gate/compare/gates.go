@@ -14,9 +14,8 @@ const (
 	PassKMin         = "pass-k-min"
 )
 
-// Check is one row of the gate table. It has gate.GateResult's fields, names and types, so
-// the caller converts it with gate.GateResult(check) (this package does not import gate, so
-// that gate may import it).
+// Check is one row of the gate table, of the comparison's gates here and of all gates as
+// gate.GateResult, which is this type (declared here because gate imports this package).
 type Check struct {
 	Name      string  `json:"name"`
 	Value     float64 `json:"value"`

@@ -1,4 +1,4 @@
-package report
+package jsonreport
 
 import (
 	"bufio"
@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/gate/agreement"
@@ -21,12 +22,12 @@ import (
 	"github.com/agentgate/agentgate/gate/reliability"
 )
 
-// JSON writes r as the machine-readable report of SPEC §5: 2-space indent, numbers
+// Write writes r as the machine-readable report of SPEC §5: 2-space indent, numbers
 // unrounded, fields in the order of the struct declarations, a section absent when its
 // evaluator did not run. Lists are never null: an empty list is written as []. Nothing is
 // written when r cannot be encoded (nil, or a NaN or infinite number, which JSON cannot hold);
 // the error then names the field.
-func JSON(w io.Writer, r *gate.Result) error {
+func Write(w io.Writer, r *gate.Result) error {
 	if r == nil {
 		return errors.New("report: no result to write as JSON")
 	}
@@ -240,7 +241,7 @@ func withEvidenceLists(t reliability.Result) reliability.Result {
 // every list without a null check. r itself is not modified.
 func withLists(r *gate.Result) *gate.Result {
 	c := *r
-	c.Schema = gate.SchemaVersion
+	c.Schema = Schema
 	if c.Gates == nil {
 		c.Gates = []gate.GateResult{}
 	}
@@ -364,9 +365,75 @@ func appendItem(dst []byte, indent string, it *agreement.Item) []byte {
 		dst = append(dst, `  "`...)
 		dst = append(dst, itemFields[i]...)
 		dst = append(dst, `": `...)
-		dst = appendJSONString(dst, v)
+		dst = AppendString(dst, v)
 	}
 	dst = append(dst, '\n')
 	dst = append(dst, indent...)
 	return append(dst, '}')
+}
+
+// hexDigits are the digits of a \u escape, lower case as encoding/json writes them.
+const hexDigits = "0123456789abcdef"
+
+// invalidUTF8 is what encoding/json writes for a byte that is not UTF-8: `\ufffd`, or since
+// encoding/json/v2 (GOEXPERIMENT=jsonv2) the replacement character itself.
+var invalidUTF8 = func() string {
+	b, _ := json.Marshal("\xff")
+	return string(b[1 : len(b)-1])
+}()
+
+// AppendString appends s as a JSON string exactly as encoding/json writes it with
+// SetEscapeHTML(false): `"` and `\` backslash-escaped; \b, \f, \n, \r and \t by name; the
+// other control characters below U+0020 as \u00XX; each byte of invalid UTF-8 as invalidUTF8;
+// U+2028 and U+2029 as \u2028 and \u2029; everything else (DEL, <, >, & included) as is. The
+// report's streamed items and the OpenTelemetry export write their strings with it, so that
+// they are byte for byte what encoding/json writes; FuzzItemByHand holds it to that.
+func AppendString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		b := s[i]
+		if b < utf8.RuneSelf {
+			if b >= 0x20 && b != '"' && b != '\\' {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch b {
+			case '"', '\\':
+				dst = append(dst, '\\', b)
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[b>>4], hexDigits[b&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, invalidUTF8...)
+		case r == '\u2028' || r == '\u2029':
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
 }

@@ -13,7 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentgate/agentgate/report/comment"
+	"github.com/agentgate/agentgate/internal/github/api"
+	"github.com/agentgate/agentgate/internal/github/comment"
 	"github.com/agentgate/agentgate/test/ghemu"
 )
 
@@ -60,7 +61,7 @@ func newHarness(t *testing.T, prefix string) *harness {
 // builds it, with a Sleep that records instead of sleeping.
 func (h *harness) service(token string, opts comment.Options) *comment.GitHub {
 	h.t.Helper()
-	client, err := comment.NewClient(token, h.srv.URL+h.prefix, h.srv.Client())
+	client, err := api.NewClient(token, h.srv.URL+h.prefix, h.srv.Client())
 	if err != nil {
 		h.t.Fatalf("NewClient: %v", err)
 	}
@@ -714,7 +715,7 @@ func TestBadArguments(t *testing.T) {
 	if _, err := h.upsert(userToken, comment.Options{Mode: "append"}, "r"); err == nil || !strings.Contains(err.Error(), `comment-mode "append"`) {
 		t.Errorf("bad mode: %v", err)
 	}
-	client, _ := comment.NewClient(userToken, h.srv.URL, nil)
+	client, _ := api.NewClient(userToken, h.srv.URL, nil)
 	if _, err := comment.NewGitHub(client, "acme", "agent", 0, comment.Options{}).Upsert(context.Background(), "r"); err == nil {
 		t.Error("pull request 0 accepted")
 	}
@@ -725,7 +726,7 @@ func TestContextCancelledWhileWaiting(t *testing.T) {
 	h := newHarness(t, "")
 	h.emu.AddFault(ghemu.Fault{Method: "GET", Path: listPath, Status: 502})
 	ctx, cancel := context.WithCancel(context.Background())
-	client, _ := comment.NewClient(userToken, h.srv.URL, h.srv.Client())
+	client, _ := api.NewClient(userToken, h.srv.URL, h.srv.Client())
 	g := comment.NewGitHub(client, "acme", "agent", pr, comment.Options{Retry: comment.RetryPolicy{
 		Sleep: func(ctx context.Context, d time.Duration) error { cancel(); return ctx.Err() },
 	}})

@@ -1,4 +1,4 @@
-package compare
+package jsonreport
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentgate/agentgate/gate/compare"
 	"github.com/agentgate/agentgate/gate/outcome"
 	"github.com/agentgate/agentgate/gate/profile"
 	"github.com/agentgate/agentgate/gate/reliability"
@@ -40,7 +41,7 @@ func TestReadBaselineFailJSON(t *testing.T) {
 	if b.Name != "fail.json" || b.Profile != profile.Default {
 		t.Errorf("name %q profile %q", b.Name, b.Profile)
 	}
-	if want := (Source{SHA: "1a2b3c4d5e6f", Ref: "refs/heads/main", RunID: "42", RunAttempt: "1", Version: "v0.3.0"}); b.Source != want {
+	if want := (compare.Source{SHA: "1a2b3c4d5e6f", Ref: "refs/heads/main", RunID: "42", RunAttempt: "1", Version: "v0.3.0"}); b.Source != want {
 		t.Errorf("source %+v, want %+v", b.Source, want)
 	}
 	// Traces sorted by id; counts as in the file (7 PASS, 2 WARN, 3 FAIL).
@@ -101,7 +102,7 @@ func TestReadBaselineTrials(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Trial{{Task: "a", Trial: "0", Verdict: verdict.Pass}, {Task: "a", Trial: "1", Verdict: verdict.Fail}, {Task: "7", Trial: "2.0", Verdict: verdict.Warn}}
+	want := []compare.Trial{{Task: "a", Trial: "0", Verdict: verdict.Pass}, {Task: "a", Trial: "1", Verdict: verdict.Fail}, {Task: "7", Trial: "2.0", Verdict: verdict.Warn}}
 	if len(b.Trials) != len(want) {
 		t.Fatalf("trials %v, want %v", b.Trials, want)
 	}
@@ -131,7 +132,7 @@ func TestReadBaselineOutcomes(t *testing.T) {
 	if !slices.Equal(b.Runs, want) {
 		t.Errorf("runs %+v, want %+v", b.Runs, want)
 	}
-	wantTrials := []Trial{{Task: "a", Trial: "0", Verdict: verdict.Pass}, {Task: "a", Trial: "1", Verdict: verdict.Fail, HasOutcome: true, Succeeded: true}}
+	wantTrials := []compare.Trial{{Task: "a", Trial: "0", Verdict: verdict.Pass}, {Task: "a", Trial: "1", Verdict: verdict.Fail, HasOutcome: true, Succeeded: true}}
 	if !slices.Equal(b.Trials, wantTrials) {
 		t.Errorf("trials %+v, want %+v", b.Trials, wantTrials)
 	}
@@ -191,9 +192,9 @@ func TestReadBaselineUnusable(t *testing.T) {
 				r = noSeek{r}
 			}
 			b, err := ReadBaseline(r, "b.json")
-			var u *Unusable
+			var u *compare.Unusable
 			if !errors.As(err, &u) {
-				t.Fatalf("got %v, %v; want an *Unusable", b, err)
+				t.Fatalf("got %v, %v; want an *compare.Unusable", b, err)
 			}
 			if u.Reason != c.want {
 				t.Errorf("reason\n%s\nwant\n%s", u.Reason, c.want)
@@ -207,7 +208,7 @@ func TestReadBaselineTooLarge(t *testing.T) {
 	maxBaselineSize = 40
 	doc := `{"schema": 2, "profile": "default", "x": 1}` // 43 bytes
 	_, err := ReadBaseline(strings.NewReader(doc), "b.json")
-	var u *Unusable
+	var u *compare.Unusable
 	if !errors.As(err, &u) || u.Reason != "baseline b.json is larger than 40 bytes: not read" {
 		t.Errorf("got %v", err)
 	}
@@ -231,20 +232,8 @@ func (e *errReader) Read(p []byte) (int, error) {
 // TestReadBaselineIOError: an I/O error is an error of the run, not an unusable baseline.
 func TestReadBaselineIOError(t *testing.T) {
 	_, err := ReadBaseline(&errReader{strings.NewReader(`{"schema": 2,`)}, "b.json")
-	var u *Unusable
+	var u *compare.Unusable
 	if err == nil || errors.As(err, &u) || err.Error() != "reading baseline b.json: disk on fire" {
 		t.Errorf("got %v", err)
-	}
-}
-
-func TestBaselineCheckProfile(t *testing.T) {
-	b := &Baseline{Run: Run{Profile: profile.Reference}, Name: "b.json"}
-	err := b.Check(profile.Default)
-	var u *Unusable
-	if !errors.As(err, &u) || u.Reason != `baseline b.json was written with profile "reference", this run uses "default": not compared` {
-		t.Errorf("got %v", err)
-	}
-	if err := b.Check(profile.Reference); err != nil {
-		t.Errorf("same profile: %v", err)
 	}
 }

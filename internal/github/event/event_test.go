@@ -1,4 +1,4 @@
-package comment_test
+package event_test
 
 import (
 	"encoding/json"
@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentgate/agentgate/report/comment"
+	"github.com/agentgate/agentgate/internal/github/event"
 	"github.com/agentgate/agentgate/test/ghemu"
 )
 
@@ -62,7 +62,7 @@ func TestPRFromRealEventPayloads(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			pr, ok, err := comment.PRFromEvent(c.event, writeEvent(t, c.payload), c.input)
+			pr, ok, err := event.New(c.event, writeEvent(t, c.payload)).PR(c.input)
 			if err != nil || pr != c.pr || ok != c.ok {
 				t.Fatalf("got (%d, %v, %v), want (%d, %v, nil)", pr, ok, err, c.pr, c.ok)
 			}
@@ -70,16 +70,16 @@ func TestPRFromRealEventPayloads(t *testing.T) {
 	}
 }
 
-// TestPRFromEventErrors needs no npm data.
-func TestPRFromEventErrors(t *testing.T) {
+// TestPRErrors needs no npm data.
+func TestPRErrors(t *testing.T) {
 	for _, in := range []string{"abc", "0", "-3", "+5", "1.5", "12 13", "#"} {
-		if _, _, err := comment.PRFromEvent("workflow_run", "", in); err == nil || !strings.Contains(err.Error(), "pr-number input") {
+		if _, _, err := event.New("workflow_run", "").PR(in); err == nil || !strings.Contains(err.Error(), "pr-number input") {
 			t.Errorf("input %q: %v", in, err)
 		}
 	}
 	// push and unknown events never read the payload.
 	for _, ev := range []string{"push", "schedule", "workflow_dispatch", ""} {
-		if pr, ok, err := comment.PRFromEvent(ev, "/nonexistent/event.json", ""); pr != 0 || ok || err != nil {
+		if pr, ok, err := event.New(ev, "/nonexistent/event.json").PR(""); pr != 0 || ok || err != nil {
 			t.Errorf("%s: (%d, %v, %v)", ev, pr, ok, err)
 		}
 	}
@@ -95,15 +95,15 @@ func TestPRFromEventErrors(t *testing.T) {
 		if c.payload != "" {
 			path = writeEvent(t, []byte(c.payload))
 		}
-		if _, _, err := comment.PRFromEvent(c.event, path, ""); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, _, err := event.New(c.event, path).PR(""); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s %s: %v, want %q", c.event, c.payload, err, c.want)
 		}
 	}
 	p := writeEvent(t, []byte(`{"merge_group":{"head_ref":"refs/heads/gh-readonly-queue/release/v2/pr-4242-0123abcd"}}`))
-	if pr, ok, err := comment.PRFromEvent("merge_group", p, ""); pr != 4242 || !ok || err != nil {
+	if pr, ok, err := event.New("merge_group", p).PR(""); pr != 4242 || !ok || err != nil {
 		t.Errorf("base branch with a slash: (%d, %v, %v)", pr, ok, err)
 	}
-	if _, _, err := comment.PRFromEvent("pull_request", filepath.Join(t.TempDir(), "missing.json"), ""); err == nil {
+	if _, _, err := event.New("pull_request", filepath.Join(t.TempDir(), "missing.json")).PR(""); err == nil {
 		t.Error("missing payload file accepted")
 	}
 }
@@ -129,13 +129,61 @@ func TestBaseBranchFromRealEventPayloads(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			branch, ok, err := comment.BaseBranch(c.event, writeEvent(t, c.payload))
+			branch, ok, err := event.New(c.event, writeEvent(t, c.payload)).BaseBranch()
 			if err != nil || branch != c.branch || ok != c.ok {
 				t.Errorf("BaseBranch = %q, %v, %v; want %q, %v, nil", branch, ok, err, c.branch, c.ok)
 			}
 		})
 	}
-	if _, _, err := comment.BaseBranch("pull_request", ""); err == nil || !strings.Contains(err.Error(), "GITHUB_EVENT_PATH is not set") {
+	if _, _, err := event.New("pull_request", "").BaseBranch(); err == nil || !strings.Contains(err.Error(), "GITHUB_EVENT_PATH is not set") {
 		t.Errorf("no event path: %v", err)
 	}
+}
+
+// The payload is read once: what PR read, BaseBranch and WorkflowRunHeadSHA answer from
+// without the file.
+func TestPayloadIsReadOnce(t *testing.T) {
+	const sha = "0123456789abcdef0123456789abcdef01234567"
+	path := writeEvent(t, []byte(`{"workflow_run":{"head_sha":"`+sha+`","pull_requests":[{"number":7,"base":{"ref":"release/v2"}}]}}`))
+	ev := event.New("workflow_run", path)
+	if pr, ok, err := ev.PR(""); pr != 7 || !ok || err != nil {
+		t.Fatalf("PR = %d, %v, %v; want 7, true, nil", pr, ok, err)
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	if branch, ok, err := ev.BaseBranch(); branch != "release/v2" || !ok || err != nil {
+		t.Errorf("BaseBranch = %q, %v, %v; want release/v2, true, nil", branch, ok, err)
+	}
+	if got, err := ev.WorkflowRunHeadSHA(); got != sha || err != nil {
+		t.Errorf("WorkflowRunHeadSHA = %q, %v", got, err)
+	}
+	bad := event.New("workflow_run", writeEvent(t, []byte(`{"workflow_run":{"head_sha":"HEAD"}}`)))
+	if _, err := bad.WorkflowRunHeadSHA(); err == nil || !strings.Contains(err.Error(), "has no workflow_run.head_sha commit id") {
+		t.Errorf("head_sha HEAD: %v", err)
+	}
+	if _, err := event.New("workflow_run", "").WorkflowRunHeadSHA(); err == nil || err.Error() != "event workflow_run: GITHUB_EVENT_PATH is not set, cannot read workflow_run.head_sha" {
+		t.Errorf("no event path: %v", err)
+	}
+}
+
+// FuzzEvent: no payload makes the event's readers panic, and a pull request found is positive.
+func FuzzEvent(f *testing.F) {
+	f.Add("pull_request", []byte(`{"number":3,"pull_request":{"number":3,"base":{"ref":"main"}}}`))
+	f.Add("merge_group", []byte(`{"merge_group":{"head_ref":"refs/heads/gh-readonly-queue/main/pr-5-abc","base_ref":"refs/heads/main"}}`))
+	f.Add("issue_comment", []byte(`{"issue":{"number":1,"pull_request":{}}}`))
+	f.Add("workflow_run", []byte(`{"workflow_run":{"head_sha":"x","pull_requests":[{"number":2}]}}`))
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, name string, payload []byte) {
+		path := filepath.Join(dir, "event.json")
+		if err := os.WriteFile(path, payload, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ev := event.New(name, path)
+		if pr, ok, err := ev.PR(""); ok && (pr <= 0 || err != nil) {
+			t.Errorf("PR = %d, %v, %v", pr, ok, err)
+		}
+		ev.BaseBranch()
+		ev.WorkflowRunHeadSHA()
+	})
 }

@@ -1,4 +1,4 @@
-package compare
+package jsonreport
 
 import (
 	"bytes"
@@ -12,16 +12,13 @@ import (
 	"strings"
 
 	"github.com/agentgate/agentgate/gate/coherence"
+	"github.com/agentgate/agentgate/gate/compare"
 	"github.com/agentgate/agentgate/gate/input"
 	"github.com/agentgate/agentgate/gate/outcome"
-	"github.com/agentgate/agentgate/gate/profile"
 	"github.com/agentgate/agentgate/gate/reliability"
 	"github.com/agentgate/agentgate/gate/verdict"
 	"github.com/agentgate/agentgate/internal/jsonscan"
 )
-
-// Schema is the version of the JSON report that a baseline must carry ("schema": 2).
-const Schema = 2
 
 // MaxBaselineSize is the most bytes ReadBaseline reads; a longer baseline is unusable. The
 // file is untrusted (an artifact anyone with write access could have uploaded), so its size
@@ -31,120 +28,16 @@ const MaxBaselineSize = 1 << 30
 // maxBaselineSize is MaxBaselineSize, smaller in tests.
 var maxBaselineSize int64 = MaxBaselineSize
 
-// Source says which run wrote a report (SPEC §10): the commit, ref, workflow run and attempt,
-// and the agentgate version. Outside Actions every field but Version is empty.
-type Source struct {
-	SHA        string `json:"sha"`
-	Ref        string `json:"ref"`
-	RunID      string `json:"run_id"`
-	RunAttempt string `json:"run_attempt"`
-	Version    string `json:"version"`
-}
-
-// Run is one side of a comparison: what a comparison needs of a report, the head's (built
-// from the gate's result) or the baseline's (read by ReadBaseline). A nil section means its
-// evaluator did not run.
-//
-// Build the head's Run from the gate result without copying:
-//
-//	head := &compare.Run{Profile: r.Profile, Source: src, Reliability: r.Reliability,
-//		Coherence: r.Coherence, Agreement: compare.AgreementOf(r.Agreement), Trials: trials}
-type Run struct {
-	Profile profile.Profile
-	Source  Source
-	// Reliability's Traces are matched by ID; its counts are not used.
-	Reliability *reliability.Summary
-	// Coherence's Tasks are matched by ID; its Total and Mean are not used.
-	Coherence *coherence.Summary
-	Agreement *Agreement
-	// Trials are the traces that carry a trial index (SPEC §11), for pass^k.
-	Trials []Trial
-	// Runs[i] is the outcome of Reliability.Traces[i] (SPEC §15); nil when no trace has one.
-	Runs []outcome.Run
-}
-
-// Agreement is what a comparison needs of the agreement section: the side's overall figures
-// and the FINAL label of each item.
-type Agreement struct {
-	N                int
-	PercentAgreement float64
-	Kappa            float64 // meaningless unless KappaDefined
-	KappaDefined     bool
-	KappaSE          float64
-	Finals           Finals
-}
-
-// Finals lists the items' qids with their FINAL labels.
-type Finals interface {
-	Len() int
-	// At returns item i's qid and FINAL label.
-	At(i int) (qid, final string)
-}
-
-// FinalList is a Finals held as a slice (the baseline's).
-type FinalList []Final
-
-// Final is one item's qid and FINAL label.
-type Final struct {
-	QID   string `json:"qid"`
-	Final string `json:"final"`
-}
-
-// Len returns the number of items.
-func (l FinalList) Len() int { return len(l) }
-
-// At returns item i's qid and FINAL label.
-func (l FinalList) At(i int) (string, string) { return l[i].QID, l[i].Final }
-
-// Trial is one run of a task (SPEC §11): the task id, the trial index as written (a number or
-// a string), and the trace's verdict. A trial passes when its verdict is not FAIL.
-type Trial struct {
-	Task    string          `json:"task"`
-	Trial   string          `json:"trial"`
-	Verdict verdict.Verdict `json:"verdict"`
-	// HasOutcome is true when the run's own outcome is known (SPEC §15); Succeeded is it.
-	HasOutcome bool `json:"-"`
-	Succeeded  bool `json:"-"`
-}
-
-// Baseline is a report of an earlier run read by ReadBaseline.
-type Baseline struct {
-	Run
-	Name string // the file name the baseline was read from, for notes
-}
-
-// Unusable says why a baseline cannot be compared with: not an error of the run (SPEC §10),
-// but a one-line note in the report. Reason names the file and, where known, the place.
-type Unusable struct {
-	Reason string
-}
-
-func (u *Unusable) Error() string { return u.Reason }
-
-// unusable returns an *Unusable with a formatted reason.
-func unusable(format string, args ...any) *Unusable {
-	return &Unusable{Reason: fmt.Sprintf(format, args...)}
-}
-
-// Check returns an *Unusable when b cannot be compared with a head run under profile head:
-// its profile differs, so its scores mean something else.
-func (b *Baseline) Check(head profile.Profile) error {
-	if b.Profile != head {
-		return unusable("baseline %s was written with profile %q, this run uses %q: not compared", b.Name, b.Profile, head)
-	}
-	return nil
-}
-
 // ReadBaseline reads a JSON report (SPEC §5) of schema 2 from r; name is the file's name for
 // messages. Every problem with the content (not JSON, too large, another schema, a malformed
-// record, a duplicate id) is an *Unusable whose reason names the file and the place (line and
+// record, a duplicate id) is an *compare.Unusable whose reason names the file and the place (line and
 // column, in characters, of the value at fault); an error of another type is an I/O error of
 // r. The traces, tasks and items come back sorted by id. Members the comparison does not need
 // are skipped, and unknown members are ignored, so a later report still reads.
 //
 // The text is checked by jsonscan first, so that a syntax error is worded and placed as every
 // other reader's; only then is it decoded, member by member.
-func ReadBaseline(r io.Reader, name string) (*Baseline, error) {
+func ReadBaseline(r io.Reader, name string) (*compare.Baseline, error) {
 	data, err := io.ReadAll(io.LimitReader(r, maxBaselineSize+1))
 	if err != nil {
 		return nil, fmt.Errorf("reading baseline %s: %w", name, err)
@@ -159,7 +52,7 @@ func ReadBaseline(r io.Reader, name string) (*Baseline, error) {
 		}
 		return nil, unusable("baseline %s: not valid JSON: %v", name, err)
 	}
-	br := &baselineReader{data: data, dec: json.NewDecoder(bytes.NewReader(data)), name: name, b: &Baseline{Name: name}}
+	br := &baselineReader{data: data, dec: json.NewDecoder(bytes.NewReader(data)), name: name, b: &compare.Baseline{Name: name}}
 	if err := br.read(); err != nil {
 		var pe *posError
 		if errors.As(err, &pe) {
@@ -168,6 +61,11 @@ func ReadBaseline(r io.Reader, name string) (*Baseline, error) {
 		return nil, err
 	}
 	return br.b, nil
+}
+
+// unusable returns a *compare.Unusable with a formatted reason.
+func unusable(format string, args ...any) *compare.Unusable {
+	return &compare.Unusable{Reason: fmt.Sprintf(format, args...)}
 }
 
 // posError is a problem at byte offset off of the baseline.
@@ -192,7 +90,7 @@ type baselineReader struct {
 	data []byte
 	dec  *json.Decoder
 	name string
-	b    *Baseline
+	b    *compare.Baseline
 }
 
 // offset is where the decoder stands in data.
@@ -360,36 +258,32 @@ func (br *baselineReader) read() error {
 func (br *baselineReader) sortUnits() error {
 	b := br.b
 	if s := b.Reliability; s != nil {
-		slices.SortFunc(s.Traces, func(x, y reliability.Result) int { return strings.Compare(x.ID, y.ID) })
-		if i := firstDup(len(s.Traces), func(i int) string { return s.Traces[i].ID }); i >= 0 {
-			return unusable("baseline %s: trace id %q occurs twice", br.name, s.Traces[i].ID)
+		if id, dup := sortByID(s.Traces, func(t *reliability.Result) string { return t.ID }); dup {
+			return unusable("baseline %s: trace id %q occurs twice", br.name, id)
 		}
 	}
 	if s := b.Coherence; s != nil {
-		slices.SortFunc(s.Tasks, func(x, y coherence.TaskResult) int { return strings.Compare(x.ID, y.ID) })
-		if i := firstDup(len(s.Tasks), func(i int) string { return s.Tasks[i].ID }); i >= 0 {
-			return unusable("baseline %s: task id %q occurs twice", br.name, s.Tasks[i].ID)
+		if id, dup := sortByID(s.Tasks, func(t *coherence.TaskResult) string { return t.ID }); dup {
+			return unusable("baseline %s: task id %q occurs twice", br.name, id)
 		}
 	}
 	if a := b.Agreement; a != nil {
-		l := a.Finals.(FinalList)
-		slices.SortFunc(l, func(x, y Final) int { return strings.Compare(x.QID, y.QID) })
-		if i := firstDup(len(l), func(i int) string { return l[i].QID }); i >= 0 {
-			return unusable("baseline %s: item qid %q occurs twice", br.name, l[i].QID)
+		if qid, dup := sortByID(a.Finals.(compare.FinalList), func(f *compare.Final) string { return f.QID }); dup {
+			return unusable("baseline %s: item qid %q occurs twice", br.name, qid)
 		}
 	}
 	return nil
 }
 
-// firstDup returns the index of the first id of a sorted list of n that equals the one before
-// it, or -1.
-func firstDup(n int, id func(i int) string) int {
-	for i := 1; i < n; i++ {
-		if id(i) == id(i-1) {
-			return i
+// sortByID sorts units by id and returns the first id that occurs twice, if one does.
+func sortByID[T any](units []T, id func(*T) string) (string, bool) {
+	slices.SortFunc(units, func(x, y T) int { return strings.Compare(id(&x), id(&y)) })
+	for i := 1; i < len(units); i++ {
+		if a := id(&units[i]); a == id(&units[i-1]) {
+			return a, true
 		}
 	}
-	return -1
+	return "", false
 }
 
 // schemaText writes a schema number, or "that is not a whole number".
@@ -400,9 +294,9 @@ func schemaText(n int) string {
 	return strconv.Itoa(n)
 }
 
-// traceJSON is a trace of the report as the baseline is read: reliability.Result's members,
+// baselineTrace is a trace of the report as the baseline is read: reliability.Result's members,
 // with pointers where absence must be told from zero, and the trial's task and index.
-type traceJSON struct {
+type baselineTrace struct {
 	ID       *string                `json:"id"`
 	File     string                 `json:"file"`
 	Line     int                    `json:"line"`
@@ -420,7 +314,7 @@ type traceJSON struct {
 func (br *baselineReader) trace(i int) error {
 	off := br.offset()
 	what := fmt.Sprintf("reliability.traces[%d]", i)
-	var t traceJSON
+	var t baselineTrace
 	if err := br.value(&t, what); err != nil {
 		return err
 	}
@@ -455,7 +349,7 @@ func (br *baselineReader) trace(i int) error {
 	}
 	rel.Add(reliability.Result{ID: *t.ID, File: t.File, Line: t.Line, Verdict: t.Verdict, Score: *t.Score, Signals: t.Signals, Evidence: t.Evidence})
 	if hasTask && hasTrial {
-		tr := Trial{Task: task, Trial: trial, Verdict: t.Verdict}
+		tr := compare.Trial{Task: task, Trial: trial, Verdict: t.Verdict}
 		if t.Outcome != nil {
 			tr.HasOutcome, tr.Succeeded = true, t.Outcome.Success
 		}
@@ -484,8 +378,8 @@ func idText(raw json.RawMessage) (string, bool, error) {
 	return "", false, errors.New("must be a string or a number")
 }
 
-// taskJSON is a task of the coherence section as the baseline is read.
-type taskJSON struct {
+// baselineTask is a task of the coherence section as the baseline is read.
+type baselineTask struct {
 	ID   *string  `json:"id"`
 	File string   `json:"file"`
 	Line int      `json:"line"`
@@ -496,7 +390,7 @@ type taskJSON struct {
 func (br *baselineReader) task(i int) error {
 	off := br.offset()
 	what := fmt.Sprintf("coherence.tasks[%d]", i)
-	var t taskJSON
+	var t baselineTask
 	if err := br.value(&t, what); err != nil {
 		return err
 	}
@@ -513,8 +407,8 @@ func (br *baselineReader) task(i int) error {
 // agreement reads the agreement section.
 func (br *baselineReader) agreement() error {
 	start := br.offset()
-	a := &Agreement{}
-	finals := FinalList{}
+	a := &compare.Agreement{}
+	finals := compare.FinalList{}
 	var have struct{ n, pa, kappa, defined, se bool }
 	err := br.object("agreement", func(key string) error {
 		switch key {
@@ -547,7 +441,7 @@ func (br *baselineReader) agreement() error {
 				if it.QID == nil {
 					return &posError{off: off, msg: what + ": no \"qid\""}
 				}
-				finals = append(finals, Final{QID: *it.QID, Final: it.Final})
+				finals = append(finals, compare.Final{QID: *it.QID, Final: it.Final})
 				return nil
 			})
 		}

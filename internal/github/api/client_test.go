@@ -1,4 +1,4 @@
-package comment_test
+package api_test
 
 import (
 	"context"
@@ -7,9 +7,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentgate/agentgate/report/comment"
+	"github.com/agentgate/agentgate/internal/github/api"
 	"github.com/agentgate/agentgate/test/ghemu"
 )
+
+// botToken is the secret of these tests: it may reach only the API origin.
+const botToken = "ghs_installTokenSecret0123456789abcdefAB"
 
 // The token goes to the API origin and not across a 302 to another host: neither when the
 // http.Client follows the redirect, nor when the caller fetches go-github's DownloadArtifact URL.
@@ -23,7 +26,7 @@ func TestTokenNeverLeavesTheAPIOrigin(t *testing.T) {
 		// the token
 		st, blob := ghemu.StartStorage(t, emu)
 		emu.AddArtifact(ghemu.Artifact{ID: 42, Name: "agentgate-report", Zip: []byte("PK-zip-bytes")})
-		client, err := comment.NewClient(botToken, srv.URL+prefix, nil)
+		client, err := api.NewClient(botToken, srv.URL+prefix, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -99,7 +102,7 @@ func TestTokenOrigin(t *testing.T) {
 			[]string{"Bearer " + botToken, "Bearer " + botToken, "", ""}},
 	} {
 		rec := &recordTransport{}
-		client, err := comment.NewClient(botToken, c.apiURL, &http.Client{Transport: rec})
+		client, err := api.NewClient(botToken, c.apiURL, &http.Client{Transport: rec})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -114,6 +117,35 @@ func TestTokenOrigin(t *testing.T) {
 			if want := u + " auth=" + c.want[i]; rec.seen[i] != want {
 				t.Errorf("API %q: got %q, want %q", c.apiURL, rec.seen[i], want)
 			}
+		}
+	}
+}
+
+func TestNewClient(t *testing.T) {
+	const secret = "ghp_bad token with spaces"
+	if _, err := api.NewClient("", "", nil); err != api.ErrNoToken {
+		t.Errorf("empty token: %v", err)
+	}
+	_, err := api.NewClient(secret, "", nil)
+	if err == nil || strings.Contains(err.Error(), "bad token") {
+		t.Errorf("token with spaces: %v", err)
+	}
+	c, err := api.NewClient("t", "", nil)
+	if err != nil || c.BaseURL.String() != "https://api.github.com/" {
+		t.Errorf("default: %v %v", c.BaseURL, err)
+	}
+	c, err = api.NewClient("t", "https://api.github.com", http.DefaultClient)
+	if err != nil || c.BaseURL.String() != "https://api.github.com/" {
+		t.Errorf("github.com: %v %v", c.BaseURL, err)
+	}
+	c, err = api.NewClient("t", "https://ghe.example.com/api/v3", nil)
+	if err != nil || c.BaseURL.String() != "https://ghe.example.com/api/v3/" || c.UploadURL.String() != "https://ghe.example.com/api/uploads/" {
+		t.Errorf("GHES: %v %v %v", c.BaseURL, c.UploadURL, err)
+	}
+	for _, bad := range []string{"ftp://x/api/v3", "not a url", "https://user:pw@ghe.example.com/api/v3", "https://ghe.example.com/api/v3?x=1"} {
+		_, err := api.NewClient("t", bad, nil)
+		if err == nil || strings.Contains(err.Error(), "pw@") {
+			t.Errorf("%q: %v", bad, err)
 		}
 	}
 }

@@ -1,11 +1,10 @@
 package comment_test
 
 import (
-	"net/http"
 	"strings"
 	"testing"
 
-	"github.com/agentgate/agentgate/report/comment"
+	"github.com/agentgate/agentgate/internal/github/comment"
 )
 
 func TestComposeAddsMarkerOnce(t *testing.T) {
@@ -68,34 +67,5 @@ func TestParseMode(t *testing.T) {
 	}
 	if _, err := comment.ParseMode("upsert"); err == nil {
 		t.Error("ParseMode accepted upsert")
-	}
-}
-
-func TestNewClient(t *testing.T) {
-	const secret = "ghp_bad token with spaces"
-	if _, err := comment.NewClient("", "", nil); err != comment.ErrNoToken {
-		t.Errorf("empty token: %v", err)
-	}
-	_, err := comment.NewClient(secret, "", nil)
-	if err == nil || strings.Contains(err.Error(), "bad token") {
-		t.Errorf("token with spaces: %v", err)
-	}
-	c, err := comment.NewClient("t", "", nil)
-	if err != nil || c.BaseURL.String() != "https://api.github.com/" {
-		t.Errorf("default: %v %v", c.BaseURL, err)
-	}
-	c, err = comment.NewClient("t", "https://api.github.com", http.DefaultClient)
-	if err != nil || c.BaseURL.String() != "https://api.github.com/" {
-		t.Errorf("github.com: %v %v", c.BaseURL, err)
-	}
-	c, err = comment.NewClient("t", "https://ghe.example.com/api/v3", nil)
-	if err != nil || c.BaseURL.String() != "https://ghe.example.com/api/v3/" || c.UploadURL.String() != "https://ghe.example.com/api/uploads/" {
-		t.Errorf("GHES: %v %v %v", c.BaseURL, c.UploadURL, err)
-	}
-	for _, bad := range []string{"ftp://x/api/v3", "not a url", "https://user:pw@ghe.example.com/api/v3", "https://ghe.example.com/api/v3?x=1"} {
-		_, err := comment.NewClient("t", bad, nil)
-		if err == nil || strings.Contains(err.Error(), "pw@") {
-			t.Errorf("%q: %v", bad, err)
-		}
 	}
 }

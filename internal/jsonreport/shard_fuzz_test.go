@@ -1,4 +1,4 @@
-package gate
+package jsonreport
 
 import (
 	"context"
@@ -6,13 +6,14 @@ import (
 	"os"
 	"testing"
 
+	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/gate/input"
 )
 
 // FuzzReadShard: any bytes as a shard's report give a report or an *input.Error, never a
 // panic; a report that reads merges, alone, without a panic.
 func FuzzReadShard(f *testing.F) {
-	seed, err := os.ReadFile("../report/testdata/fail.json")
+	seed, err := os.ReadFile("../../report/testdata/fail.json")
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -30,8 +31,8 @@ func FuzzReadShard(f *testing.F) {
 			}
 			return
 		}
-		_, err = Merge(context.Background(), []Shard{{Name: "shard.json", Report: r}}, Inputs{}, Options{Profile: r.Profile})
-		if err != nil && !errors.As(err, new(*input.Error)) && !IsUsage(err) {
+		_, err = gate.Merge(context.Background(), []gate.Shard{{Name: "shard.json", Report: r}}, gate.Inputs{}, gate.Options{Profile: r.Profile})
+		if err != nil && !errors.As(err, new(*input.Error)) && !gate.IsUsage(err) {
 			t.Fatalf("merge: %T %v", err, err)
 		}
 	})

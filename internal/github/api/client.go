@@ -1,4 +1,6 @@
-package comment
+// Package api makes the go-github client every GitHub call of agentgate goes through: the
+// token sent only to the API's own origin, GitHub Enterprise Server's API root taken as given.
+package api
 
 import (
 	"errors"

@@ -115,7 +115,7 @@ type GitHub struct {
 var _ Service = (*GitHub)(nil)
 
 // NewGitHub returns a Service that keeps the report comment of pull request
-// pr in owner/repo, calling GitHub through client (see NewClient).
+// pr in owner/repo, calling GitHub through client (see api.NewClient).
 func NewGitHub(client *github.Client, owner, repo string, pr int, opts Options) *GitHub {
 	if opts.Marker == "" {
 		opts.Marker = DefaultMarker

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentgate/agentgate/report/comment"
+	"github.com/agentgate/agentgate/internal/github/api"
 	"github.com/agentgate/agentgate/test/ghemu"
 )
 
@@ -45,12 +45,12 @@ func setup(t *testing.T) (*ghemu.Emulator, *ghemu.Storage, func() (*Found, error
 	t.Helper()
 	e, srv := ghemu.Start(t, ghemu.Config{Owner: owner, Repo: repo, Tokens: map[string]ghemu.Identity{token: ghemu.ActionsBot()}})
 	st, _ := ghemu.StartStorage(t, e)
-	api, err := comment.NewClient(token, srv.URL, nil)
+	client, err := api.NewClient(token, srv.URL, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	fetch := func() (*Found, error) {
-		return Fetch(context.Background(), api, &http.Client{Timeout: 10 * time.Second}, Query{Owner: owner, Repo: repo, Name: "agentgate-report", Branch: "main"})
+		return Fetch(context.Background(), client, &http.Client{Timeout: 10 * time.Second}, Query{Owner: owner, Repo: repo, Name: "agentgate-report", Branch: "main"})
 	}
 	return e, st, fetch
 }

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentgate/agentgate/report/actions"
+	"github.com/agentgate/agentgate/internal/github/actions"
 	"github.com/sethvargo/go-githubactions"
 )
 

@@ -1,0 +1,115 @@
+package compare
+
+import (
+	"fmt"
+
+	"github.com/agentgate/agentgate/gate/coherence"
+	"github.com/agentgate/agentgate/gate/outcome"
+	"github.com/agentgate/agentgate/gate/profile"
+	"github.com/agentgate/agentgate/gate/reliability"
+	"github.com/agentgate/agentgate/gate/verdict"
+)
+
+// Source says which run wrote a report (SPEC §10): the commit, ref, workflow run and attempt,
+// and the agentgate version. Outside Actions every field but Version is empty.
+type Source struct {
+	SHA        string `json:"sha"`
+	Ref        string `json:"ref"`
+	RunID      string `json:"run_id"`
+	RunAttempt string `json:"run_attempt"`
+	Version    string `json:"version"`
+}
+
+// Run is one side of a comparison: what a comparison needs of a report, the head's (built
+// from the gate's result) or the baseline's (read by jsonreport.ReadBaseline). A nil section
+// means its evaluator did not run.
+//
+// Build the head's Run from the gate result without copying:
+//
+//	head := &compare.Run{Profile: r.Profile, Source: src, Reliability: r.Reliability,
+//		Coherence: r.Coherence, Agreement: compare.AgreementOf(r.Agreement), Trials: trials}
+type Run struct {
+	Profile profile.Profile
+	Source  Source
+	// Reliability's Traces are matched by ID; its counts are not used.
+	Reliability *reliability.Summary
+	// Coherence's Tasks are matched by ID; its Total and Mean are not used.
+	Coherence *coherence.Summary
+	Agreement *Agreement
+	// Trials are the traces that carry a trial index (SPEC §11), for pass^k.
+	Trials []Trial
+	// Runs[i] is the outcome of Reliability.Traces[i] (SPEC §15); nil when no trace has one.
+	Runs []outcome.Run
+}
+
+// Agreement is what a comparison needs of the agreement section: the side's overall figures
+// and the FINAL label of each item.
+type Agreement struct {
+	N                int
+	PercentAgreement float64
+	Kappa            float64 // meaningless unless KappaDefined
+	KappaDefined     bool
+	KappaSE          float64
+	Finals           Finals
+}
+
+// Finals lists the items' qids with their FINAL labels.
+type Finals interface {
+	Len() int
+	// At returns item i's qid and FINAL label.
+	At(i int) (qid, final string)
+}
+
+// FinalList is a Finals held as a slice (the baseline's).
+type FinalList []Final
+
+// Final is one item's qid and FINAL label.
+type Final struct {
+	QID   string
+	Final string
+}
+
+// Len returns the number of items.
+func (l FinalList) Len() int { return len(l) }
+
+// At returns item i's qid and FINAL label.
+func (l FinalList) At(i int) (string, string) { return l[i].QID, l[i].Final }
+
+// Trial is one run of a task (SPEC §11): the task id, the trial index as written (a number or
+// a string), and the trace's verdict. A trial passes when its verdict is not FAIL.
+type Trial struct {
+	Task    string
+	Trial   string
+	Verdict verdict.Verdict
+	// HasOutcome is true when the run's own outcome is known (SPEC §15); Succeeded is it.
+	HasOutcome bool
+	Succeeded  bool
+}
+
+// Baseline is a report of an earlier run, as jsonreport.ReadBaseline reads it.
+type Baseline struct {
+	Run
+	Name string // the file name the baseline was read from, for notes
+}
+
+// Unusable says why a baseline cannot be compared with: not an error of the run (SPEC §10),
+// but a one-line note in the report. Reason names the file and, where known, the place.
+type Unusable struct {
+	Reason string
+}
+
+func (u *Unusable) Error() string { return u.Reason }
+
+// unusable returns an *Unusable with a formatted reason.
+func unusable(format string, args ...any) *Unusable {
+	return &Unusable{Reason: fmt.Sprintf(format, args...)}
+}
+
+// Check returns an *Unusable when b cannot be compared with a head run under profile head:
+// its profile differs, so its scores mean something else.
+func (b *Baseline) Check(head profile.Profile) error {
+	if b.Profile != head {
+		return unusable("baseline %s was written with profile %q, this run uses %q: not compared", b.Name, b.Profile, head)
+	}
+	return nil
+}

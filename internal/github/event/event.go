@@ -1,0 +1,208 @@
+// Package event reads the webhook payload of the event that started a workflow run
+// (GITHUB_EVENT_NAME, GITHUB_EVENT_PATH) once, into go-github's types, and answers what
+// agentgate asks of it: the pull request to comment on, the branch it would merge into, and a
+// workflow_run's head commit.
+package event
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/google/go-github/v66/github"
+)
+
+// Event is one run's triggering event. Its payload is read and decoded on first use, once;
+// events that carry no pull request never read it.
+type Event struct {
+	// Name is the event's name (GITHUB_EVENT_NAME): pull_request, push, workflow_run, ...
+	Name string
+	// Path is the payload file (GITHUB_EVENT_PATH).
+	Path string
+
+	read bool
+	p    payload
+	err  error
+}
+
+// New returns the event called name whose payload is the file at path.
+func New(name, path string) *Event {
+	return &Event{Name: name, Path: path}
+}
+
+// payload holds the members of the webhook payloads agentgate reads: the union of go-github's
+// PullRequestEvent (and its review variants), MergeGroupEvent, WorkflowRunEvent and
+// IssueCommentEvent, which share one object each.
+type payload struct {
+	Number      *int                `json:"number"`
+	PullRequest *github.PullRequest `json:"pull_request"`
+	MergeGroup  *github.MergeGroup  `json:"merge_group"`
+	WorkflowRun *github.WorkflowRun `json:"workflow_run"`
+	Issue       *github.Issue       `json:"issue"`
+}
+
+// payload returns the decoded payload, reading it on the first call; need says what the
+// caller looks for, for the error when there is no payload file to read.
+func (e *Event) payload(need string) (*payload, error) {
+	if e.Path == "" {
+		return nil, fmt.Errorf("event %s: GITHUB_EVENT_PATH is not set, %s", e.Name, need)
+	}
+	if !e.read {
+		e.read = true
+		raw, err := os.ReadFile(e.Path)
+		if err != nil {
+			e.err = fmt.Errorf("event %s: read payload: %w", e.Name, err)
+		} else if err := json.Unmarshal(raw, &e.p); err != nil {
+			e.err = fmt.Errorf("event %s: decode payload %s: %w", e.Name, e.Path, err)
+		}
+	}
+	if e.err != nil {
+		return nil, e.err
+	}
+	return &e.p, nil
+}
+
+// mergeQueueRef matches the head ref of a merge group, which names the pull
+// request: refs/heads/gh-readonly-queue/<base branch>/pr-<number>-<sha>.
+// The base branch may itself contain slashes.
+var mergeQueueRef = regexp.MustCompile(`^refs/heads/gh-readonly-queue/.+/pr-([0-9]+)-[0-9a-f]+$`)
+
+// PR finds the pull request the run is about, from the event and the
+// pr-number action input prInput.
+//
+// A non-empty prInput wins for every event: it is how a workflow_run
+// workflow (or any other) names the pull request explicitly. It must be a
+// positive decimal integer, optionally written "#123"; anything else is an
+// error rather than a silent skip, since the user asked for a comment.
+//
+// Without it:
+//   - pull_request, pull_request_target, pull_request_review and
+//     pull_request_review_comment: .pull_request.number, else .number;
+//   - merge_group: the payload has no number field, so it is parsed from
+//     .merge_group.head_ref (refs/heads/gh-readonly-queue/main/pr-123-<sha>);
+//   - workflow_run: .workflow_run.pull_requests[0].number when GitHub filled
+//     it in; it leaves the list empty for pull requests from forks, which is
+//     why such workflows must pass pr-number;
+//   - issue_comment on a pull request (.issue.pull_request present):
+//     .issue.number;
+//   - push and every other event: no pull request (ok false, err nil).
+//
+// An unreadable or malformed payload for an event that should carry a pull
+// request is an error.
+func (e *Event) PR(prInput string) (pr int, ok bool, err error) {
+	if in := strings.TrimSpace(prInput); in != "" {
+		n, err := strconv.Atoi(strings.TrimPrefix(in, "#"))
+		if err != nil || n <= 0 || strings.HasPrefix(in, "#+") || strings.HasPrefix(in, "+") {
+			return 0, false, fmt.Errorf("pr-number input %q: want a pull request number such as 123", prInput)
+		}
+		return n, true, nil
+	}
+
+	switch e.Name {
+	case "pull_request", "pull_request_target", "pull_request_review",
+		"pull_request_review_comment", "merge_group", "workflow_run", "issue_comment":
+	default:
+		return 0, false, nil
+	}
+	p, err := e.payload("cannot find the pull request")
+	if err != nil {
+		return 0, false, err
+	}
+
+	switch e.Name {
+	case "merge_group":
+		if p.MergeGroup == nil {
+			return 0, false, fmt.Errorf("event merge_group: payload %s has no merge_group object", e.Path)
+		}
+		m := mergeQueueRef.FindStringSubmatch(p.MergeGroup.GetHeadRef())
+		if m == nil {
+			return 0, false, fmt.Errorf("event merge_group: head_ref %q is not refs/heads/gh-readonly-queue/<branch>/pr-<number>-<sha>", p.MergeGroup.GetHeadRef())
+		}
+		return positive(m[1], "merge_group.head_ref")
+	case "workflow_run":
+		if p.WorkflowRun == nil || len(p.WorkflowRun.PullRequests) == 0 {
+			return 0, false, nil
+		}
+		return checkNumber(p.WorkflowRun.PullRequests[0].GetNumber(), "workflow_run.pull_requests[0].number")
+	case "issue_comment":
+		if p.Issue == nil || !p.Issue.IsPullRequest() {
+			return 0, false, nil // a comment on an issue, not on a pull request
+		}
+		return checkNumber(p.Issue.GetNumber(), "issue.number")
+	default: // pull_request family
+		if n := p.PullRequest.GetNumber(); n > 0 {
+			return n, true, nil
+		}
+		return checkNumber(p.number(), "number")
+	}
+}
+
+// number is the payload's top-level .number, 0 when absent.
+func (p *payload) number() int {
+	if p.Number == nil {
+		return 0
+	}
+	return *p.Number
+}
+
+// BaseBranch returns the branch the run's pull request would merge into, whose last report is
+// the baseline of `baseline: auto` (SPEC §10): .pull_request.base.ref for the pull_request
+// family, .merge_group.base_ref (without refs/heads/) for the merge queue, and
+// .workflow_run.pull_requests[0].base.ref for workflow_run when GitHub filled it in. ok is
+// false for every other event (a push has no base) and for a payload without it.
+func (e *Event) BaseBranch() (branch string, ok bool, err error) {
+	switch e.Name {
+	case "pull_request", "pull_request_target", "pull_request_review", "pull_request_review_comment", "merge_group", "workflow_run":
+	default:
+		return "", false, nil
+	}
+	p, err := e.payload("cannot find the base branch")
+	if err != nil {
+		return "", false, err
+	}
+	switch {
+	case e.Name == "merge_group" && p.MergeGroup != nil:
+		branch = strings.TrimPrefix(p.MergeGroup.GetBaseRef(), "refs/heads/")
+	case e.Name == "workflow_run" && p.WorkflowRun != nil && len(p.WorkflowRun.PullRequests) > 0:
+		branch = p.WorkflowRun.PullRequests[0].GetBase().GetRef()
+	case p.PullRequest != nil:
+		branch = p.PullRequest.GetBase().GetRef()
+	}
+	return branch, branch != "", nil
+}
+
+func checkNumber(n int, field string) (int, bool, error) {
+	if n <= 0 {
+		return 0, false, fmt.Errorf("event payload: %s is missing or not a positive number", field)
+	}
+	return n, true, nil
+}
+
+func positive(s, field string) (int, bool, error) {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return 0, false, fmt.Errorf("event payload: %s: pull request number %q: %w", field, s, err)
+	}
+	return checkNumber(n, field)
+}
+
+// sha1Hex matches a full commit id as GitHub writes it (40 lower-case hex digits).
+var sha1Hex = regexp.MustCompile(`^[0-9a-f]{40}$`)
+
+// WorkflowRunHeadSHA returns .workflow_run.head_sha of a workflow_run event: the commit the
+// triggering run gated. The pull request a workflow_run workflow comments on must have this
+// head (SPEC §13), since its number may come from the other run's artifact. A payload without
+// a 40-hex-digit head_sha is an error.
+func (e *Event) WorkflowRunHeadSHA() (string, error) {
+	p, err := e.payload("cannot read workflow_run.head_sha")
+	if err != nil {
+		return "", err
+	}
+	if p.WorkflowRun == nil || !sha1Hex.MatchString(p.WorkflowRun.GetHeadSHA()) {
+		return "", fmt.Errorf("event %s: payload %s has no workflow_run.head_sha commit id", e.Name, e.Path)
+	}
+	return p.WorkflowRun.GetHeadSHA(), nil
+}
