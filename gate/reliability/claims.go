@@ -151,30 +151,15 @@ func successClaim(words []uint64) (from, to int, ok bool) {
 	return from, to, ok
 }
 
-// toolWords returns the words of a tool's name that say what it does: split at _, -, . and
-// lower-to-upper case changes, lower-cased, without toolStopWords.
+// toolWords returns the words of a tool's name that say what it does: its nameWords of three
+// letters or more, without toolStopWords.
 func toolWords(name string) []string {
 	var out []string
-	start := 0
-	flush := func(end int) {
-		if end > start {
-			if w := strings.ToLower(name[start:end]); !slices.Contains(toolStopWords, w) && len(w) >= 3 {
-				out = append(out, w)
-			}
+	for _, w := range nameWords(name) {
+		if len(w) >= 3 && !slices.Contains(toolStopWords, w) {
+			out = append(out, w)
 		}
 	}
-	for i := 0; i < len(name); i++ {
-		c := name[i]
-		switch {
-		case c == '_' || c == '-' || c == '.' || c == ' ' || c == '/':
-			flush(i)
-			start = i + 1
-		case 'A' <= c && c <= 'Z' && i > start && 'a' <= name[i-1] && name[i-1] <= 'z':
-			flush(i)
-			start = i
-		}
-	}
-	flush(len(name))
 	return out
 }
 
