@@ -55,7 +55,7 @@ func (e *eval) parseFlatObject(args []byte) (v pystr.Value, ok bool) {
 				return fail()
 			}
 			k := e.argString(key, bytes.IndexByte(key, '\\') >= 0)
-			m := e.setMember(start, k)
+			m := e.setMember(&start, k)
 			if m == nil {
 				return fail() // pystr indexes large objects; leave them to it
 			}
@@ -78,17 +78,29 @@ func (e *eval) parseFlatObject(args []byte) (v pystr.Value, ok bool) {
 	return v, true
 }
 
+// memberBlock is the most members a block of e.members holds (about 400 KB).
+const memberBlock = 4096
+
 // setMember returns where the value of key k goes in the object whose members start at
-// e.members[start], as a dict keeps it: a repeated key keeps its first place and takes the new
-// value. It returns nil for a 17th key.
-func (e *eval) setMember(start int, k string) *pystr.Value {
-	for j := start; j < len(e.members); j++ {
+// e.members[*start], as a dict keeps it: a repeated key keeps its first place and takes the
+// new value. It returns nil for a 17th key. A full e.members moves to a new block (twice as
+// large, up to memberBlock members) taking only the open object along, which *start then
+// follows: the objects decoded before keep the old block alive, so copying them too (as
+// append does) would hold the members of a large trace twice over (issue 26: 96 MB of
+// members for a 120 MB trace, now about 35 MB).
+func (e *eval) setMember(start *int, k string) *pystr.Value {
+	for j := *start; j < len(e.members); j++ {
 		if e.members[j].Key == k {
 			return &e.members[j].Value
 		}
 	}
-	if len(e.members)-start == 16 {
+	if len(e.members)-*start == 16 {
 		return nil
+	}
+	if len(e.members) == cap(e.members) {
+		moved := make([]pystr.Member, len(e.members)-*start, min(max(2*cap(e.members), 16), memberBlock))
+		copy(moved, e.members[*start:])
+		e.members, *start = moved, 0
 	}
 	e.members = append(e.members, pystr.Member{Key: k})
 	return &e.members[len(e.members)-1].Value

@@ -15,6 +15,7 @@ package reliability
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -415,6 +416,7 @@ func (e *eval) reset(t *trace.Trace, ref bool) {
 	e.tools, e.toolOf = e.tools[:0], e.toolOf[:0]
 	clear(e.toolIndex)
 	e.calls, e.results, e.assistant = e.calls[:0], e.results[:0], e.assistant[:0]
+	e.presize(t)
 	for i := range t.Messages {
 		m := &t.Messages[i]
 		if m.Role == "assistant" {
@@ -441,6 +443,24 @@ func (e *eval) reset(t *trace.Trace, ref bool) {
 			e.resFailed[k], e.byStatus[k] = true, true
 		}
 	}
+}
+
+// presize gives e's per-call, per-result and per-message lists the room trace t needs, so that
+// a large trace fills them in place rather than growing them by doubling, which would leave
+// the copies before as garbage (issue 26: a 120 MB trace of 300,000 messages).
+func (e *eval) presize(t *trace.Trace) {
+	calls, results, assistant := 0, 0, 0
+	for i := range t.Messages {
+		m := &t.Messages[i]
+		calls, results = calls+len(m.Calls), results+len(m.Results)
+		if m.Role == "assistant" {
+			assistant++
+		}
+	}
+	e.calls = slices.Grow(e.calls, calls)
+	e.toolOf = slices.Grow(e.toolOf, calls)
+	e.results = slices.Grow(e.results, results)
+	e.assistant = slices.Grow(e.assistant, assistant)
 }
 
 // toolID numbers tool names in order of their first call: by a linear search while there are
