@@ -40,6 +40,11 @@ func (w *traceWorker) work(b *pipeline.Batch, tb *traceBatch) (int, error) {
 		if err != nil {
 			return err
 		}
+		if len(rec.Data) >= input.HugeRecord {
+			// the record is decoded: let its memory go before the trace is evaluated
+			b.Release()
+			runtime.GC()
+		}
 		tb.runs = append(tb.runs, outcome.RunOf(t.Outcome, t.Usage))
 		if w.ev == nil {
 			tb.results = append(tb.results, reliability.Result{ID: t.ID, File: t.File, Line: t.Line})

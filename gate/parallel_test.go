@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/gate/input"
 	"github.com/agentgate/agentgate/gate/profile"
 	"github.com/agentgate/agentgate/internal/jsonreport"
 	"github.com/agentgate/agentgate/test/gensuite"
@@ -217,6 +218,33 @@ func TestParallelCancel(t *testing.T) {
 		_, err := gate.Run(ctx, gate.Inputs{Traces: files}, o)
 		if err != context.Canceled {
 			t.Errorf("%d workers: %v, want %v", workers, err, context.Canceled)
+		}
+	}
+}
+
+// TestHugeTraceParallel: a huge trace (over input.HugeRecord bytes), whose memory the worker
+// lets go before evaluating it, is evaluated as the sequential reading evaluates it, and so
+// are the traces on the lines before and after it.
+func TestHugeTraceParallel(t *testing.T) {
+	g := gensuite.NewTraces(3)
+	b := g.Append(nil)
+	g.Messages = 90_000
+	b = g.Append(b)
+	if len(b) < input.HugeRecord {
+		t.Fatalf("the huge trace has %d bytes, want at least %d", len(b), input.HugeRecord)
+	}
+	g.Messages = 20
+	b = g.Append(g.Append(b))
+	path := filepath.Join(t.TempDir(), "huge.jsonl")
+	write(t, path, nil, string(b))
+	p := profile.Default
+	want := run(t, []string{path}, p, 0)
+	if got := run(t, []string{path}, p, 2); got != want {
+		t.Errorf("parallel report differs from the sequential one:\n%s\nwant:\n%s", got, want)
+	}
+	for _, id := range []string{"run-0000000", "run-0000001", "run-0000002", "run-0000003"} {
+		if !strings.Contains(want, `"id": "`+id+`"`) {
+			t.Errorf("the report has no trace %s:\n%s", id, want)
 		}
 	}
 }

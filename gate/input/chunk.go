@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"runtime"
 	"unicode/utf8"
 )
 
@@ -49,6 +50,9 @@ func (c *Chunk) eachRecord(checkUTF8 bool, fn func(Record) error) error {
 			l, data = data[:i+1], data[i+1:]
 		} else {
 			l, data = data, nil
+		}
+		if len(data) == 0 {
+			data = nil // not an empty slice still pointing into the memory after l's line
 		}
 		if line == 1 {
 			l = bytes.TrimPrefix(l, bom)
@@ -124,8 +128,9 @@ func (cr *ChunkReader) Next(buf []byte) (Chunk, error) {
 	size := max(cap(buf), 2*minRead)
 	buf = append(buf[:0], cr.rest...)
 	cr.rest = cr.rest[:0]
-	scanned := 0 // buf[:scanned] holds no newline
-	empty := 0   // reads in a row that returned nothing
+	scanned := 0     // buf[:scanned] holds no newline
+	oneLine := false // buf holds a line longer than the chunk, which the chunk ends with
+	empty := 0       // reads in a row that returned nothing
 	for {
 		for cr.err == nil && len(buf) <= size-minRead {
 			if cap(buf)-len(buf) < minRead {
@@ -149,6 +154,11 @@ func (cr *ChunkReader) Next(buf []byte) (Chunk, error) {
 		// the line being read (after the last newline) may already be too long: the lines
 		// before it go first, then the error
 		last := bytes.LastIndexByte(buf[scanned:], '\n')
+		if oneLine && last >= 0 {
+			// a long line's chunk ends with it, so that a worker done with it can let its
+			// memory go (see pipeline.Batch.Release) without waiting for the lines after it
+			last = bytes.IndexByte(buf[scanned:], '\n')
+		}
 		if last >= 0 {
 			last += scanned
 		}
@@ -179,6 +189,7 @@ func (cr *ChunkReader) Next(buf []byte) (Chunk, error) {
 				return Chunk{}, cr.finalErr()
 			}
 			size = len(buf) // nothing more to read: the loop above passes
+			oneLine = true
 			continue
 		}
 		end++
@@ -274,6 +285,12 @@ func (cr *ChunkReader) readLong(buf []byte) []byte {
 	joined := make([]byte, 0, total+minRead)
 	for _, b := range blocks {
 		joined = append(joined, b...)
+	}
+	if total >= HugeRecord {
+		// the collection the join's allocation started found the blocks and the line both
+		// live, and would let the heap grow to twice that before the next: collect now, with
+		// only bytes to mark (a 120 MB trace peaked ~90 MB lower)
+		runtime.GC()
 	}
 	return joined
 }

@@ -65,6 +65,7 @@ type Batch struct {
 	recs  []input.Record // records of another file, whose Data point into buf
 	buf   []byte         // the memory behind chunk or recs, reused
 	err   error          // a problem of the file itself, after the batch's records
+	freed bool           // Release let go of chunk, which held records
 	eof   bool           // the file's last batch
 }
 
@@ -92,8 +93,15 @@ func (b *Batch) RecordsUnchecked(fn func(input.Record) error) error {
 	return b.Records(fn)
 }
 
+// Release lets go of the batch's input memory for a worker done with a record (a huge one)
+// before it goes on to evaluate it: the records after it in the batch are still delivered,
+// and the batch's next file chunk gets memory of its own.
+func (b *Batch) Release() {
+	b.chunk.Data, b.buf, b.freed = nil, nil, b.chunk.Data != nil || b.freed
+}
+
 // empty reports whether the batch holds no input for a worker.
-func (b *Batch) empty() bool { return b.chunk.Data == nil && len(b.recs) == 0 }
+func (b *Batch) empty() bool { return b.chunk.Data == nil && len(b.recs) == 0 && !b.freed }
 
 // size returns the bytes of input the batch holds.
 func (b *Batch) size() int64 {

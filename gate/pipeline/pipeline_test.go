@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
+	"weak"
 
 	"github.com/agentgate/agentgate/gate/input"
 )
@@ -238,5 +240,50 @@ func TestGrow(t *testing.T) {
 	}
 	if got := Grow([]string(nil), 1, 0, 0); len(got) != 0 || cap(got) != 1 {
 		t.Errorf("Grow(nil) = %v, cap %d", got, cap(got))
+	}
+}
+
+// TestReleaseHugeRecord: a worker done with a huge record lets its memory go with Release
+// before it evaluates it, though the line after the record was read with it; the records after
+// it are still delivered, and the batch still reaches merge with its results.
+func TestReleaseHugeRecord(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "huge.jsonl")
+	huge := `"` + strings.Repeat("x", input.HugeRecord) + `"`
+	if err := os.WriteFile(path, []byte("1\n"+huge+"\n2\n3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	type result struct {
+		line  int
+		size  int
+		freed bool // the huge record's memory was collected after Release
+	}
+	work := func(_ struct{}, b *Batch, out *[]result) (int, error) {
+		*out = (*out)[:0]
+		err := b.Records(func(rec input.Record) error {
+			r := result{line: rec.Line, size: len(rec.Data)}
+			if len(rec.Data) >= input.HugeRecord {
+				data := weak.Make(&rec.Data[0])
+				b.Release()
+				runtime.GC()
+				r.freed = data.Value() == nil
+			}
+			*out = append(*out, r)
+			return nil
+		})
+		return len(*out), err
+	}
+	var got []result
+	merge := func(_ *Batch, out *[]result, err error) error {
+		if out != nil {
+			got = append(got, *out...)
+		}
+		return err
+	}
+	if err := Run(context.Background(), []string{path}, Options{Workers: 1}, func() struct{} { return struct{}{} }, work, merge); err != nil {
+		t.Fatal(err)
+	}
+	want := []result{{1, 1, false}, {2, len(huge), true}, {3, 1, false}, {4, 1, false}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("got %v, want %v", got, want)
 	}
 }

@@ -279,7 +279,12 @@ func (d *decoder) decode(rec input.Record) (*Trace, error) {
 		d.calls, d.results = b.calls, b.results
 	}
 	d.msgs, d.jr = nil, jsonRecord{} // the parser's arrays are dead now: see shrink
-	d.scratch.shrink()
+	if len(rec.Data) >= input.HugeRecord {
+		d.scratch.drop()
+		d.rec.Data = nil
+	} else {
+		d.scratch.shrink()
+	}
 	return t, nil
 }
 

@@ -3,6 +3,7 @@ package trace
 import (
 	"runtime"
 	"testing"
+	"weak"
 
 	"github.com/agentgate/agentgate/gate/input"
 	"github.com/agentgate/agentgate/test/gensuite"
@@ -95,4 +96,32 @@ func TestExtend(t *testing.T) {
 	if cap(slab) > 2*780 {
 		t.Errorf("last array has room for %d elements", cap(slab))
 	}
+}
+
+// TestHugeRecordLetGo: once a huge record (input.HugeRecord bytes or more) is decoded, neither
+// the decoder nor the trace points into it, so that its memory can be collected before the
+// trace is evaluated (issue 26: the parser's small arrays and the decoder kept the 120 MB
+// record of a trace alive while it was evaluated).
+func TestHugeRecordLetGo(t *testing.T) {
+	g := gensuite.NewTraces(1)
+	g.Messages = 90_000
+	data := g.Append(nil)
+	if len(data) <= input.HugeRecord {
+		t.Fatalf("the record has %d bytes, want more than %d", len(data), input.HugeRecord)
+	}
+	record := weak.Make(&data[0])
+	d := &Decoder{Reuse: true}
+	tr, err := d.Decode(input.Record{File: "big.jsonl", Line: 1, Data: data[:len(data)-1]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = nil
+	runtime.GC()
+	if record.Value() != nil {
+		t.Error("the record is still reachable after its trace was decoded")
+	}
+	if len(tr.Messages) != 90_000 || tr.ID != "run-0000000" {
+		t.Errorf("trace %q with %d messages", tr.ID, len(tr.Messages))
+	}
+	runtime.KeepAlive(d)
 }

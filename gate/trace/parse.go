@@ -293,6 +293,13 @@ func (s *scratch) shrink() {
 	}
 }
 
+// drop lets go of all the parser's arrays, whose values point into the record, after a huge
+// record (see input.HugeRecord), so that the record can be collected before its trace is
+// evaluated.
+func (s *scratch) drop() {
+	*s = scratch{arena: s.arena, piece: s.piece}
+}
+
 // text returns a string of its own holding b, stored in the arena.
 func (s *scratch) text(b []byte) string {
 	if len(b) == 0 {
