@@ -48,9 +48,10 @@ release-test:
 	bash test/container/release.sh
 
 # The gate's CPU time and peak RSS against a program that only checks each line with
-# encoding/json.Valid, and against an earlier commit, side by side in one run (test/benchcmp).
+# encoding/json.Valid, and against an earlier commit, side by side in one run (test/benchcmp);
+# with RS1=<a checkout of github.com/anand008186/RS-1>, RS-1's own evaluator beside them too.
 bench:
-	go run ./test/benchcmp
+	go run ./test/benchcmp $(if $(RS1),-rs1 $(RS1))
 
 # Every Go benchmark of the repository.
 bench-go:

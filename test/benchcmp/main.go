@@ -1,26 +1,33 @@
 //go:build unix
 
-// Command benchcmp measures agentgate against two references, side by side in one run, on a
+// Command benchcmp measures agentgate against references, side by side in one run, on a
 // generated suite (test/gensuite): a floor program that only reads the traces file line by line
 // and checks each line with encoding/json.Valid (the least any gate must do: read and validate
-// every byte), and agentgate built at an earlier commit (the newest release tag, else 4902d2b).
+// every byte), agentgate built at an earlier commit (the newest release tag, else 4902d2b), and,
+// given a checkout of RS-1 (-rs1), RS-1's own Python evaluator over the same traces.
 //
-//	go run ./test/benchcmp [-base REV] [-rounds 5] [-traces-mb 93]
+//	go run ./test/benchcmp [-base REV] [-rounds 5] [-traces-mb 93] [-messages 12] [-rs1 DIR]
 //
-// It is run from the repository's root (make bench). The three programs run in turn, round
-// after round, so that the load of a shared machine falls on all of them alike; each figure
-// is the median over the rounds of a process's CPU time (user + system, all cores) and peak
-// RSS, both from the kernel's accounting of the child (getrusage), so no /usr/bin/time is
-// needed. The ratios are the result; absolute times depend on the machine.
+// It is run from the repository's root (make bench). The programs run in turn, round after
+// round, so that the load of a shared machine falls on all of them alike; each figure is the
+// median over the rounds of a process's CPU time (user + system, all cores), its wall time and
+// its peak RSS, the first and last from the kernel's accounting of the child (getrusage), so no
+// /usr/bin/time is needed. The ratios are the result; absolute times depend on the machine.
+//
+// With -rs1, RS-1's reports are also checked against agentgate's reference profile, trace by
+// trace: the same verdict and an overall score within 1e-9, as the parity tests demand of RS-1's
+// two sample traces, here over the whole suite.
 package main
 
 import (
 	"bufio"
+	_ "embed"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -31,6 +38,11 @@ import (
 
 	"github.com/agentgate/agentgate/test/gensuite"
 )
+
+// rs1eval is the Python program that runs RS-1's evaluator over a JSON Lines file.
+//
+//go:embed rs1eval.py
+var rs1eval []byte
 
 // defaultBase is the commit compared against while the repository has no release tag.
 const defaultBase = "4902d2b"
@@ -43,14 +55,27 @@ func main() {
 		}
 		return
 	}
-	base := flag.String("base", "", "the commit or tag to compare with (default: the newest tag, else "+defaultBase+")")
-	rounds := flag.Int("rounds", 5, "runs of each program")
-	mb := flag.Float64("traces-mb", 93, "megabytes of generated traces")
+	var c config
+	flag.StringVar(&c.base, "base", "", "the commit or tag to compare with (default: the newest tag, else "+defaultBase+")")
+	flag.IntVar(&c.rounds, "rounds", 5, "runs of each program")
+	flag.Float64Var(&c.mb, "traces-mb", 93, "megabytes of generated traces")
+	flag.IntVar(&c.messages, "messages", 12, "messages a trace (12: about 20,000 traces in 93 MB)")
+	flag.StringVar(&c.rs1, "rs1", "", "a checkout of RS-1 (github.com/anand008186/RS-1) whose evaluator to run too")
+	flag.StringVar(&c.python, "python", "python3", "the Python that runs RS-1")
 	flag.Parse()
-	if err := run(*base, *rounds, *mb); err != nil {
+	if err := run(c); err != nil {
 		fmt.Fprintln(os.Stderr, "benchcmp:", err)
 		os.Exit(1)
 	}
+}
+
+// config is what the flags ask for.
+type config struct {
+	base        string
+	rounds      int
+	mb          float64
+	messages    int
+	rs1, python string
 }
 
 // floor reads the file at path line by line and checks each line with json.Valid.
@@ -86,16 +111,24 @@ func floor(path string) error {
 
 // program is one command measured.
 type program struct {
-	name string
-	argv []string
-	cpu  []time.Duration
-	rss  []int64 // bytes
-	code int     // exit code of the first run; every run must give the same
+	name   string
+	argv   []string
+	env    []string // its environment; nil: this process's
+	stdout string   // the file its standard output goes to; "" discards it
+	cpu    []time.Duration
+	wall   []time.Duration
+	rss    []int64 // bytes
+	code   int     // exit code of the first run; every run must give the same
 }
 
-func run(base string, rounds int, mb float64) error {
+func run(c config) error {
 	if _, err := os.Stat("go.mod"); err != nil {
 		return errors.New("run me from the repository's root (make bench)")
+	}
+	if c.rs1 != "" {
+		if _, err := os.Stat(filepath.Join(c.rs1, "rs1", "core", "evaluator.py")); err != nil {
+			return fmt.Errorf("-rs1 %s: not a checkout of RS-1 (no rs1/core/evaluator.py)", c.rs1)
+		}
 	}
 	tmp, err := os.MkdirTemp("", "agentgate-bench-")
 	if err != nil {
@@ -103,6 +136,7 @@ func run(base string, rounds int, mb float64) error {
 	}
 	defer os.RemoveAll(tmp)
 
+	base := c.base
 	if base == "" {
 		base = defaultBase
 		if tag, err := output("git", "describe", "--tags", "--abbrev=0"); err == nil && tag != "" {
@@ -123,18 +157,35 @@ func run(base string, rounds int, mb float64) error {
 		return err
 	}
 
-	suite, err := gensuite.Write(filepath.Join(tmp, "suite"), gensuite.Config{Seed: 1, TraceBytes: int64(mb * 1e6)})
+	suite, err := gensuite.Write(filepath.Join(tmp, "suite"), gensuite.Config{Seed: 1, TraceBytes: int64(c.mb * 1e6), Messages: c.messages})
 	if err != nil {
 		return err
 	}
 	traces := suite.Traces[0]
-	fmt.Printf("suite: %d traces, %.0f MB (test/gensuite, seed 1); %d rounds\n\n", suite.TraceRecords, float64(suite.TraceBytes)/1e6, rounds)
+	fmt.Printf("suite: %d traces of %d messages, %.0f MB (test/gensuite, seed 1); %d rounds\n\n",
+		suite.TraceRecords, c.messages, float64(suite.TraceBytes)/1e6, c.rounds)
 
 	floorP := &program{name: "floor: encoding/json.Valid per line", argv: []string{self, "floor", traces}}
 	headP := &program{name: "agentgate gate (this tree)", argv: []string{head, "gate", "--traces", traces}}
 	baseP := &program{name: "agentgate gate (" + base + ")", argv: []string{old, "gate", "--traces", traces}}
 	progs := []*program{floorP, headP, baseP}
-	for r := range rounds {
+	var rs1Eval, rs1CLI, jsonP *program
+	if c.rs1 != "" {
+		python, env, err := pythonFor(c.python)
+		if err != nil {
+			return err
+		}
+		driver := filepath.Join(tmp, "rs1eval.py")
+		if err := os.WriteFile(driver, rs1eval, 0o644); err != nil {
+			return err
+		}
+		jsonP = &program{name: "agentgate gate --json (this tree)", argv: []string{head, "gate", "--traces", traces, "--json", filepath.Join(tmp, "report.json")}}
+		rs1Eval = &program{name: "RS-1 1.0.0: read and evaluate", argv: []string{python, "-B", driver, c.rs1, traces}, env: env}
+		rs1CLI = &program{name: "RS-1 1.0.0: + json.dump reports (CLI)", argv: []string{python, "-B", driver, c.rs1, traces, "--reports"},
+			env: env, stdout: filepath.Join(tmp, "rs1.jsonl")}
+		progs = append(progs, jsonP, rs1Eval, rs1CLI)
+	}
+	for r := range c.rounds {
 		for _, p := range progs {
 			if err := p.measure(r == 0); err != nil {
 				return err
@@ -142,13 +193,97 @@ func run(base string, rounds int, mb float64) error {
 		}
 	}
 
-	fmt.Printf("%-40s %10s %10s %10s\n", "program", "CPU s", "÷ floor", "peak RSS")
+	fmt.Printf("%-42s %8s %8s %8s %10s\n", "program", "CPU s", "÷ floor", "wall s", "peak RSS")
 	for _, p := range progs {
-		fmt.Printf("%-40s %10.3f %10.2f %7.0f MB\n", p.name, median(p.cpu).Seconds(), ratio(median(p.cpu), median(floorP.cpu)), float64(median(p.rss))/1e6)
+		fmt.Printf("%-42s %8.3f %8.2f %8.3f %7.0f MB\n", p.name, median(p.cpu).Seconds(),
+			ratio(median(p.cpu), median(floorP.cpu)), median(p.wall).Seconds(), float64(median(p.rss))/1e6)
 	}
 	fmt.Printf("\ngate CPU: %.2fx the floor, %.2fx %s (medians of %d alternating runs)\n",
-		ratio(median(headP.cpu), median(floorP.cpu)), ratio(median(headP.cpu), median(baseP.cpu)), base, rounds)
+		ratio(median(headP.cpu), median(floorP.cpu)), ratio(median(headP.cpu), median(baseP.cpu)), base, c.rounds)
+	if c.rs1 == "" {
+		fmt.Println("RS-1's evaluator: not run (make bench RS1=<a checkout of github.com/anand008186/RS-1>)")
+		return nil
+	}
+	fmt.Printf("RS-1 evaluating takes %.1fx the gate's CPU time and %.1fx its wall time\n",
+		ratio(median(rs1Eval.cpu), median(headP.cpu)), ratio(median(rs1Eval.wall), median(headP.wall)))
+	fmt.Printf("RS-1 writing its reports takes %.1fx the CPU time of the gate writing its JSON report, %.1fx its wall time\n",
+		ratio(median(rs1CLI.cpu), median(jsonP.cpu)), ratio(median(rs1CLI.wall), median(jsonP.wall)))
+	n, err := parity(head, traces, rs1CLI.stdout, filepath.Join(tmp, "reference.json"))
+	if err != nil {
+		return err
+	}
+	fmt.Printf("parity: RS-1 and agentgate --profile reference give every one of the %d traces the same verdict and score (within 1e-9)\n", n)
 	return nil
+}
+
+// pythonFor returns the interpreter that name runs (not a launcher such as pyenv's shim, whose
+// start would be measured), and an environment without PYTHONUNBUFFERED, under which RS-1's
+// json.dump makes a write system call for every piece of every report and takes twice as long.
+func pythonFor(name string) (string, []string, error) {
+	exe, err := output(name, "-c", "import sys; print(sys.executable)")
+	if err != nil || exe == "" {
+		return "", nil, fmt.Errorf("%s: cannot run it to find its interpreter: %v", name, err)
+	}
+	env := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "PYTHONUNBUFFERED=") })
+	return exe, env, nil
+}
+
+// parity runs agentgate's reference profile over traces and checks its verdict and score of
+// every trace against RS-1's reports (one JSON object a line, in the traces' order). It
+// returns the number of traces compared.
+func parity(agentgate, traces, rs1Reports, reportPath string) (int, error) {
+	cmd := exec.Command(agentgate, "gate", "--traces", traces, "--profile", "reference", "--json", reportPath)
+	cmd.Stderr = os.Stderr
+	if err := cmd.Run(); err != nil && cmd.ProcessState.ExitCode() >= 3 {
+		return 0, fmt.Errorf("agentgate --profile reference: %w", err)
+	}
+	var ours struct {
+		Reliability struct {
+			Traces []struct {
+				ID      string  `json:"id"`
+				Verdict string  `json:"verdict"`
+				Score   float64 `json:"score"`
+			} `json:"traces"`
+		} `json:"reliability"`
+	}
+	data, err := os.ReadFile(reportPath)
+	if err != nil {
+		return 0, err
+	}
+	if err := json.Unmarshal(data, &ours); err != nil {
+		return 0, fmt.Errorf("%s: %w", reportPath, err)
+	}
+	f, err := os.Open(rs1Reports)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	dec := json.NewDecoder(bufio.NewReader(f))
+	n := 0
+	for ; ; n++ {
+		var theirs struct {
+			TraceID string  `json:"trace_id"`
+			Verdict string  `json:"verdict"`
+			Score   float64 `json:"overall_score"`
+		}
+		if err := dec.Decode(&theirs); err == io.EOF {
+			break
+		} else if err != nil {
+			return 0, fmt.Errorf("RS-1's report %d: %w", n+1, err)
+		}
+		if n >= len(ours.Reliability.Traces) {
+			return 0, fmt.Errorf("RS-1 reported %d traces or more, agentgate %d", n+1, len(ours.Reliability.Traces))
+		}
+		t := ours.Reliability.Traces[n]
+		if t.ID != theirs.TraceID || t.Verdict != theirs.Verdict || math.Abs(t.Score-theirs.Score) > 1e-9 {
+			return 0, fmt.Errorf("trace %d: RS-1 says %s %s %v, agentgate --profile reference %s %s %v",
+				n+1, theirs.TraceID, theirs.Verdict, theirs.Score, t.ID, t.Verdict, t.Score)
+		}
+	}
+	if n != len(ours.Reliability.Traces) {
+		return 0, fmt.Errorf("RS-1 reported %d traces, agentgate %d", n, len(ours.Reliability.Traces))
+	}
+	return n, nil
 }
 
 // buildAt builds agentgate at rev from a temporary git worktree, and returns the binary.
@@ -174,15 +309,25 @@ func mainPackage(dir string) string {
 // measure runs the program once and notes its CPU time and peak RSS.
 func (p *program) measure(first bool) error {
 	cmd := exec.Command(p.argv[0], p.argv[1:]...)
-	cmd.Stderr = os.Stderr
+	cmd.Stderr, cmd.Env = os.Stderr, p.env
+	if p.stdout != "" {
+		out, err := os.Create(p.stdout)
+		if err != nil {
+			return err
+		}
+		defer out.Close()
+		cmd.Stdout = out
+	}
+	start := time.Now()
 	err := cmd.Run()
+	wall := time.Since(start)
 	var exit *exec.ExitError
 	if err != nil && !errors.As(err, &exit) {
 		return fmt.Errorf("%s: %w", p.name, err)
 	}
 	code := cmd.ProcessState.ExitCode()
 	switch {
-	case code >= 3 || code < 0: // agentgate's exit code for an error; the gate's verdicts are 0-2
+	case code >= 3 || code < 0: // an error, for agentgate and RS-1 alike; verdicts are 0-2
 		return fmt.Errorf("%s: exit code %d", p.name, code)
 	case first:
 		p.code = code
@@ -191,6 +336,7 @@ func (p *program) measure(first bool) error {
 	}
 	st := cmd.ProcessState
 	p.cpu = append(p.cpu, st.UserTime()+st.SystemTime())
+	p.wall = append(p.wall, wall)
 	if ru, ok := st.SysUsage().(*syscall.Rusage); ok {
 		p.rss = append(p.rss, int64(ru.Maxrss)*1024) // kilobytes on Linux
 	}
