@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"strings"
 
 	"github.com/agentgate/agentgate/gate"
@@ -173,6 +172,13 @@ func evaluate(ctx context.Context, cfg *gateConfig) (*gate.Result, error) {
 		return nil, err
 	}
 	cfg.inputs = *res.Source.Inputs
+	for name, patterns := range inputLists(&cfg.inputs) {
+		if len(*patterns) > 0 {
+			cfg.answer[name] = *patterns
+		} else {
+			delete(cfg.answer, name)
+		}
+	}
 	return res, nil
 }
 
@@ -187,72 +193,27 @@ func reportSource(underActions bool, getenv func(string) string) gate.Source {
 	return src
 }
 
-// reproduceCommand is the CLI line that gives the same answer locally, shown in the report.
+// reproduceCommand is the CLI line that gives the same answer locally, shown in the report:
+// `--name value` for each setting in the table's order that changes the answer (see
+// settingDef.noEffect) and is given with another value than its default, a list's patterns
+// one flag each. A bool whose flag stands alone prints as `--name` (`--name=false` when its
+// default is true); one with settingDef.valueFlag prints its value as the next argument.
 func reproduceCommand(c *gateConfig) string {
 	var b strings.Builder
 	b.WriteString("agentgate gate")
-	add := func(flag string, vals []string) {
-		for _, v := range vals {
-			fmt.Fprintf(&b, " --%s %s", flag, shellQuote(v))
+	for _, d := range settingTable {
+		vals, ok := c.answer[d.name]
+		switch {
+		case !ok:
+		case d.kind == kindBool && !d.valueFlag && vals[0] == "true":
+			fmt.Fprintf(&b, " --%s", d.name)
+		case d.kind == kindBool && !d.valueFlag:
+			fmt.Fprintf(&b, " --%s=%s", d.name, vals[0])
+		default:
+			for _, v := range vals {
+				fmt.Fprintf(&b, " --%s %s", d.name, shellQuote(v))
+			}
 		}
-	}
-	add("traces", c.inputs.Traces)
-	add("tasks", c.inputs.Tasks)
-	add("pairs", c.inputs.Pairs)
-	add("scholar", c.inputs.Scholar)
-	add("auditor", c.inputs.Auditor)
-	add("outcomes", c.inputs.Outcomes)
-	def := gate.DefaultThresholds()
-	t := c.options.Thresholds
-	num := func(flag string, v, d float64) {
-		if v != d {
-			fmt.Fprintf(&b, " --%s %v", flag, v)
-		}
-	}
-	num(gate.CoherenceMin, t.CoherenceMin, def.CoherenceMin)
-	num(gate.PAMin, t.PAMin, def.PAMin)
-	num(gate.KappaMin, t.KappaMin, def.KappaMin)
-	num(gate.AbstainMax, t.AbstainMax, def.AbstainMax)
-	if t.MaxFailedTraces != def.MaxFailedTraces {
-		fmt.Fprintf(&b, " --%s %d", gate.MaxFailedTraces, t.MaxFailedTraces)
-	}
-	num(gate.SuccessThreshold, t.SuccessThreshold, def.SuccessThreshold)
-	if !math.IsNaN(t.SuccessRateMin) {
-		fmt.Fprintf(&b, " --%s %v", gate.SuccessRateMin, t.SuccessRateMin)
-	}
-	if c.baseline != "" && c.baseline != baselineAuto {
-		fmt.Fprintf(&b, " --baseline %s", shellQuote(c.baseline))
-	}
-	co, dco := t.Compare, def.Compare
-	if co.FailOnRegression != dco.FailOnRegression {
-		fmt.Fprintf(&b, " --%s %v", compare.FailOnRegression, co.FailOnRegression)
-	}
-	if co.MaxNewFailures != dco.MaxNewFailures {
-		fmt.Fprintf(&b, " --%s %d", compare.MaxNewFailures, co.MaxNewFailures)
-	}
-	if a := c.options.Compare.Alpha; a != compare.DefaultAlpha {
-		fmt.Fprintf(&b, " --%s %v", regressionAlpha, a)
-	}
-	if !math.IsNaN(co.PassKMin) {
-		fmt.Fprintf(&b, " --%s %v", compare.PassKMin, co.PassKMin)
-	}
-	if co.PassK != dco.PassK {
-		fmt.Fprintf(&b, " --%s %d", passK, co.PassK)
-	}
-	if t.FailOnSkipped {
-		fmt.Fprintf(&b, " --%s", gate.FailOnSkipped)
-	}
-	if c.options.AllowUnmatched {
-		b.WriteString(" --allow-unmatched")
-	}
-	if c.options.Profile != "default" {
-		fmt.Fprintf(&b, " --profile %s", c.options.Profile)
-	}
-	if c.options.FailOn != gate.FailOnFail {
-		fmt.Fprintf(&b, " --fail-on %s", c.options.FailOn)
-	}
-	if c.maxInputBytes > 0 {
-		fmt.Fprintf(&b, " --%s %d", maxInputBytes, c.maxInputBytes)
 	}
 	return b.String()
 }

@@ -117,19 +117,20 @@ type gateConfig struct {
 	prNumber         string
 	// maxInputBytes is the most bytes one input may expand to; 0: input's default
 	maxInputBytes int64
+	// answer holds, by name, the value of each setting that changes the answer
+	// (settingDef.noEffect) and differs from its default, as reproduceCommand prints it.
+	answer map[string][]string
 }
 
 func (s settings) gateConfig() (*gateConfig, error) {
 	c := &gateConfig{
-		inputs: gate.Inputs{
-			Traces: s.list("traces"), Tasks: s.list("tasks"), Pairs: s.list("pairs"),
-			Scholar: s.list("scholar"), Auditor: s.list("auditor"),
-			Outcomes: s.list("outcomes"),
-		},
 		merge:    s.list("merge"),
 		jsonPath: s.str("json"), mdPath: s.str("markdown"), junitPath: s.str("junit"),
 		sarifPath: s.str("sarif"), otelPath: s.str("otel"),
 		token: s.str("github-token"), prNumber: strings.TrimSpace(s.str("pr-number")),
+	}
+	for name, patterns := range inputLists(&c.inputs) {
+		*patterns = s.list(name)
 	}
 	def := gate.DefaultThresholds()
 	t := &c.options.Thresholds
@@ -205,7 +206,75 @@ func (s settings) gateConfig() (*gateConfig, error) {
 	default:
 		return nil, &gate.UsageError{Msg: fmt.Sprintf("%s: unknown comment-mode %q: want \"update\" or \"recreate\"", s["comment-mode"].source, c.commentMode)}
 	}
+	if c.answer, err = s.answer(); err != nil {
+		return nil, err
+	}
 	return c, nil
+}
+
+// inputLists are the settings that name the input files, each with its place in in.
+func inputLists(in *gate.Inputs) map[string]*[]string {
+	return map[string]*[]string{
+		"traces": &in.Traces, "tasks": &in.Tasks, "pairs": &in.Pairs,
+		"scholar": &in.Scholar, "auditor": &in.Auditor, "outcomes": &in.Outcomes,
+	}
+}
+
+// answer is gateConfig.answer: the value of each setting that changes the answer and is
+// given with another value than its default, read as gateConfig reads it.
+func (s settings) answer() (map[string][]string, error) {
+	answer := map[string][]string{}
+	for _, d := range settingTable {
+		if d.noEffect != "" {
+			continue
+		}
+		v, err := s.canonical(d)
+		if err != nil {
+			return nil, err
+		}
+		def, err := settings{d.name: {value: d.def, source: "the default of " + d.name}}.canonical(d)
+		if err != nil {
+			return nil, err
+		}
+		if len(v) == 0 || slices.Equal(v, def) || d.actionsOnly != "" && slices.Equal(v, []string{d.actionsOnly}) {
+			continue
+		}
+		answer[d.name] = v
+	}
+	return answer, nil
+}
+
+// canonical is the setting's value in one spelling, whichever the user chose ("0.50" is
+// 0.5, "yes" is true, "2GiB" is 2147483648): a list's patterns, or one value; nil when the
+// setting is not given.
+func (s settings) canonical(d settingDef) ([]string, error) {
+	if d.kind == kindList {
+		return s.list(d.name), nil
+	}
+	text := strings.TrimSpace(s[d.name].value)
+	if text == "" {
+		return nil, nil
+	}
+	var err error
+	switch d.kind {
+	case kindNumber:
+		var f float64
+		f, err = s.float(d.name, 0)
+		text = fmt.Sprint(f)
+	case kindWhole:
+		var n int
+		n, err = s.int(d.name, 0)
+		text = strconv.Itoa(n)
+	case kindBool:
+		var b bool
+		b, err = s.bool(d.name, false)
+		text = strconv.FormatBool(b)
+	case kindSize:
+		var n int64
+		n, err = s.size(d.name)
+		text = strconv.FormatInt(n, 10)
+	}
+	return []string{text}, err
 }
 
 // size reads a number of bytes, written whole or with a binary unit (KiB, MiB, GiB, also K,

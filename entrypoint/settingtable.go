@@ -31,6 +31,20 @@ type settingDef struct {
 	// valueFlag makes a bool's flag take its value as the next argument, as
 	// `--fail-on-regression false` (which reproduce commands print), rather than stand alone.
 	valueFlag bool
+	// noEffect says why the setting does not change the answer (the verdicts, the figures,
+	// the exit code) a local run over the same files gives, when it does not; the command a
+	// report prints to reproduce that answer (reproduceCommand) leaves it out. The rule:
+	// where the reports are written (json, markdown, junit, sarif, otel), whether and how
+	// they are posted under Actions (comment, comment-mode, github-token, pr-number), where
+	// the other settings are read from (config: they are printed themselves), the shards
+	// of a merge (their input patterns are printed instead) and the artifact only
+	// `baseline: auto` fetches (baseline-artifact) change nothing a local run gives; every
+	// other setting decides a verdict, a figure or the exit code, and is printed when it
+	// differs from its default.
+	noEffect string
+	// actionsOnly is a value of the setting that only a run under GitHub Actions can act on
+	// (baseline's `auto`): the reproduce command leaves the setting out when it has it.
+	actionsOnly string
 }
 
 // settingKind is the type of a setting's value.
@@ -72,7 +86,7 @@ var settingTable = []settingDef{
 	{name: "pairs", kind: kindList, where: anywhere, help: "Glob(s) of merged Scholar/Auditor label pairs (.jsonl)."},
 	{name: "scholar", kind: kindList, where: anywhere, help: "Glob(s) of the Scholar's labels, joined with `auditor` by qid. Use instead of `pairs`."},
 	{name: "auditor", kind: kindList, where: anywhere, help: "Glob(s) of the Auditor's labels, joined with `scholar` by qid."},
-	{name: "merge", kind: kindList, where: anywhere, help: "Glob(s) of the JSON reports of a suite's shards (each shard's `report-json` " +
+	{name: "merge", kind: kindList, where: anywhere, noEffect: "the shards' own input patterns, which the merged report records, are printed in its place", help: "Glob(s) of the JSON reports of a suite's shards (each shard's `report-json` " +
 		"output, downloaded from its artifact), merged into exactly the report one run over " +
 		"all their files gives, then gated and posted once. Inputs for a section no shard holds may be " +
 		"given beside it."},
@@ -81,12 +95,12 @@ var settingTable = []settingDef{
 	{name: gate.KappaMin, kind: kindNumber, where: anywhere, def: "0.75", help: "Cohen's kappa must be at least this (skipped when kappa is undefined)."},
 	{name: gate.AbstainMax, kind: kindNumber, where: anywhere, def: "0.02", help: "The abstain rate must be at most this."},
 	{name: gate.MaxFailedTraces, kind: kindWhole, where: anywhere, def: "0", help: "At most this many traces may have verdict FAIL."},
-	{name: "baseline", kind: kindString, where: anywhere, help: "Compare with an earlier run: the path of its JSON report, or `auto` for " +
+	{name: "baseline", kind: kindString, where: anywhere, actionsOnly: baselineAuto, help: "Compare with an earlier run: the path of its JSON report, or `auto` for " +
 		"the newest report artifact (`baseline-artifact`) of a run on the pull request's base branch " +
 		"(needs `actions: read`). No usable baseline is a one-line note, never a failure, except a " +
 		"path that does not exist or cannot be read, which is an error (exit code 3) so that a typo " +
 		"cannot switch the regression gates off."},
-	{name: "baseline-artifact", kind: kindString, where: anywhere, def: defaultBaselineArtifact, help: "The artifact `baseline: auto` looks for."},
+	{name: "baseline-artifact", kind: kindString, where: anywhere, def: defaultBaselineArtifact, noEffect: "only `baseline: auto` reads it, which a local run cannot", help: "The artifact `baseline: auto` looks for."},
 	{name: compare.FailOnRegression, kind: kindBool, where: anywhere, def: "true", valueFlag: true, help: "With a baseline, fail when a metric is significantly worse (Holm at `regression-alpha`)."},
 	{name: compare.MaxNewFailures, kind: kindWhole, where: anywhere, help: "With a baseline, at most this many traces may FAIL that did not FAIL in it. Unset: not gated."},
 	{name: regressionAlpha, kind: kindNumber, where: anywhere, def: "0.05", help: "Family-wise significance level of the comparison (Holm's procedure)."},
@@ -108,26 +122,26 @@ var settingTable = []settingDef{
 		"they expand more than 100 times; setting it turns that check off."},
 	{name: "profile", kind: kindString, where: anywhere, def: "default", help: "`default` (sound detectors) or `reference` (reproduces the published RS-1, RCS and scorer figures exactly)."},
 	{name: "fail-on", kind: kindString, where: anywhere, def: "fail", help: "`fail` fails the step only on FAIL; `warn` fails it on WARN too (exit code 1)."},
-	{name: "config", kind: kindString, where: asFlag | asInput, help: "Path of a YAML file whose keys are these settings' names. A flag or an input given here wins over it."},
+	{name: "config", kind: kindString, where: asFlag | asInput, noEffect: "the settings it gives are printed one by one", help: "Path of a YAML file whose keys are these settings' names. A flag or an input given here wins over it."},
 	// json and markdown are no inputs of action.yml: under Actions the report is kept at
 	// .agentgate/report.json and rendered as the comment (the action reads an INPUT_ variable
 	// for every setting all the same, as it always has).
-	{name: "json", kind: kindString, where: asFlag | inConfig, help: "Path to write the machine-readable JSON report to. Under Actions it is `.agentgate/report.json` unless set (output `report-json`)."},
-	{name: "markdown", kind: kindString, where: asFlag | inConfig, help: "Path to write the markdown report (the pull request comment) to."},
-	{name: "junit", kind: kindString, where: anywhere, help: "Path (relative to the workspace) to write JUnit XML to, for test reporters " +
+	{name: "json", kind: kindString, where: asFlag | inConfig, noEffect: "where a report is written, not what it says", help: "Path to write the machine-readable JSON report to. Under Actions it is `.agentgate/report.json` unless set (output `report-json`)."},
+	{name: "markdown", kind: kindString, where: asFlag | inConfig, noEffect: "where a report is written, not what it says", help: "Path to write the markdown report (the pull request comment) to."},
+	{name: "junit", kind: kindString, where: anywhere, noEffect: "where a report is written, not what it says", help: "Path (relative to the workspace) to write JUnit XML to, for test reporters " +
 		"such as dorny/test-reporter, GitLab or Jenkins: a testsuite per evaluator, a testcase per " +
 		"trace, task and gate (a task's repeated trials one testcase, failed trials beside passing " +
 		"ones as `<flakyFailure>`). Empty (the default) writes none."},
-	{name: "sarif", kind: kindString, where: anywhere, help: "Path (relative to the workspace) to write SARIF 2.1.0 to, for " +
+	{name: "sarif", kind: kindString, where: anywhere, noEffect: "where a report is written, not what it says", help: "Path (relative to the workspace) to write SARIF 2.1.0 to, for " +
 		"github/codeql-action/upload-sarif (code scanning alerts at each failing trace's file and " +
 		"line, a rule per signal and gate). Empty (the default) writes none."},
-	{name: "otel", kind: kindString, where: anywhere, help: "Path (relative to the workspace) to write OTLP/JSON logs to: a " +
+	{name: "otel", kind: kindString, where: anywhere, noEffect: "where a report is written, not what it says", help: "Path (relative to the workspace) to write OTLP/JSON logs to: a " +
 		"gen_ai.evaluation.result event per trace and task, for an OpenTelemetry collector's " +
 		"otlpjsonfile receiver. Empty (the default) writes none."},
-	{name: "comment", kind: kindBool, where: anywhere, def: "true", actionDefault: "true", help: "Under GitHub Actions, post (or update) the report as one comment on the pull request."},
-	{name: "comment-mode", kind: kindString, where: anywhere, def: "update", actionDefault: "update", help: "`update` edits the existing report comment in place; `recreate` deletes it and posts a new one at the bottom."},
-	{name: "github-token", kind: kindString, where: anywhere, actionDefault: "${{ github.token }}", help: "Token used to comment (masked, never printed). Fork pull requests get a read-only token; docs/reference.md shows the workflow_run pattern."},
-	{name: "pr-number", kind: kindString, where: anywhere, help: "Pull request to comment on when the event has none (for example in a workflow_run workflow)."},
+	{name: "comment", kind: kindBool, where: anywhere, def: "true", actionDefault: "true", noEffect: "whether and how the report is posted as a comment", help: "Under GitHub Actions, post (or update) the report as one comment on the pull request."},
+	{name: "comment-mode", kind: kindString, where: anywhere, def: "update", actionDefault: "update", noEffect: "whether and how the report is posted as a comment", help: "`update` edits the existing report comment in place; `recreate` deletes it and posts a new one at the bottom."},
+	{name: "github-token", kind: kindString, where: anywhere, actionDefault: "${{ github.token }}", noEffect: "the credential of the calls to GitHub's API (the comment, `baseline: auto`)", help: "Token used to comment (masked, never printed). Fork pull requests get a read-only token; docs/reference.md shows the workflow_run pattern."},
+	{name: "pr-number", kind: kindString, where: anywhere, noEffect: "which pull request the comment goes to", help: "Pull request to comment on when the event has none (for example in a workflow_run workflow)."},
 }
 
 // settingKeys are the names of the settings, in the table's order.

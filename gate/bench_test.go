@@ -8,9 +8,7 @@ import (
 	"io"
 	"os"
 	"sync"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/gate/agreement"
@@ -18,6 +16,7 @@ import (
 	"github.com/agentgate/agentgate/gate/input"
 	"github.com/agentgate/agentgate/gate/profile"
 	"github.com/agentgate/agentgate/gate/trace"
+	"github.com/agentgate/agentgate/internal/cputime"
 	"github.com/agentgate/agentgate/internal/jsonreport"
 	"github.com/agentgate/agentgate/test/gensuite"
 )
@@ -74,7 +73,7 @@ func TestMain(m *testing.M) {
 func measure(b *testing.B, s *gensuite.Suite, op func() int) {
 	b.SetBytes(s.TraceBytes)
 	b.ReportAllocs()
-	cpu0 := cpuTime()
+	cpu0, _ := cputime.Process()
 	records := 0
 	for b.Loop() {
 		records += op()
@@ -83,17 +82,9 @@ func measure(b *testing.B, s *gensuite.Suite, op func() int) {
 		b.Fatalf("%d records, want %d", records, s.TraceRecords*b.N)
 	}
 	b.ReportMetric(float64(records)/b.Elapsed().Seconds(), "records/s")
-	if cpu := cpuTime() - cpu0; cpu > 0 {
-		b.ReportMetric(float64(s.TraceBytes)*float64(b.N)/1e6/cpu.Seconds(), "MB/cpu-s")
+	if cpu1, ok := cputime.Process(); ok && cpu1 > cpu0 {
+		b.ReportMetric(float64(s.TraceBytes)*float64(b.N)/1e6/(cpu1-cpu0).Seconds(), "MB/cpu-s")
 	}
-}
-
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkGate measures the gate end to end over the trace suite: reading, decoding,

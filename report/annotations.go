@@ -7,10 +7,6 @@ import (
 	"github.com/agentgate/agentgate/gate/verdict"
 )
 
-// MaxAnnotations is how many annotations a report carries at most (SPEC §6): the runner shows
-// only 10 error annotations per step.
-const MaxAnnotations = 10
-
 // maxAnnotationRunes bounds an annotation's message; titles are bounded by MaxCellRunes.
 const maxAnnotationRunes = 1000
 
@@ -28,16 +24,15 @@ type Annotation struct {
 	Message string
 }
 
-// Annotations returns at most max annotations, and never more than MaxAnnotations,
-// what the action emits (SPEC §6; max ≤ 0 gives none): the breached gates first, in gate-table order, then the FAIL traces, highest
-// score first. A breached gate points at the first offending input file when one is known: the
-// worst FAIL trace's file for max-failed-traces, the lowest-coherence task's file for
-// coherence-min.
+// Annotations returns at most max annotations (the caller's cap: the action passes
+// actions.MaxAnnotations, SPEC §6; max ≤ 0 gives none): the breached gates first, in
+// gate-table order, then the FAIL traces, highest score first. A breached gate points at the
+// first offending input file when one is known: the worst FAIL trace's file for
+// max-failed-traces, the lowest-coherence task's file for coherence-min.
 func Annotations(r *gate.Result, max int) []Annotation {
 	if r == nil || max <= 0 {
 		return nil
 	}
-	max = min(max, MaxAnnotations)
 	var out []Annotation
 	fails := flagged(r.Reliability)
 	for len(fails) > 0 && fails[len(fails)-1].Verdict != verdict.Fail {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/agentgate/agentgate/gate/profile"
+	"github.com/agentgate/agentgate/internal/cputime"
 )
 
 // writeSuite writes n deterministic merged pairs to a .jsonl file and returns its path and
@@ -67,7 +68,7 @@ func BenchmarkLoadMergedCompute(b *testing.B) {
 			b.Run(name, func(b *testing.B) {
 				b.SetBytes(size)
 				b.ReportAllocs()
-				cpu := cpuTime()
+				cpu, _ := cputime.Process()
 				for i := 0; i < b.N; i++ {
 					pairs, err := LoadMerged([]string{path}, p)
 					if err != nil {
@@ -78,8 +79,8 @@ func BenchmarkLoadMergedCompute(b *testing.B) {
 					}
 				}
 				b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "pairs/s")
-				if cpu > 0 {
-					b.ReportMetric(float64(cpuTime()-cpu)/float64(n)/float64(b.N), "cpu-ns/pair")
+				if end, ok := cputime.Process(); ok {
+					b.ReportMetric(float64(end-cpu)/float64(n)/float64(b.N), "cpu-ns/pair")
 				}
 			})
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/agentgate/agentgate/gate/profile"
+	"github.com/agentgate/agentgate/internal/cputime"
 )
 
 // BenchmarkEvaluateMerged is what the gate does with a merged pairs file in the page cache:
@@ -23,7 +24,7 @@ func BenchmarkEvaluateMerged(b *testing.B) {
 				b.Run(name, func(b *testing.B) {
 					b.SetBytes(size)
 					b.ReportAllocs()
-					cpu := cpuTime()
+					cpu, _ := cputime.Process()
 					for i := 0; i < b.N; i++ {
 						s, err := EvaluateMerged(context.Background(), []string{path}, p, workers)
 						if err != nil {
@@ -34,8 +35,8 @@ func BenchmarkEvaluateMerged(b *testing.B) {
 						}
 					}
 					b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "pairs/s")
-					if cpu > 0 {
-						b.ReportMetric(float64(cpuTime()-cpu)/float64(n)/float64(b.N), "cpu-ns/pair")
+					if end, ok := cputime.Process(); ok {
+						b.ReportMetric(float64(end-cpu)/float64(n)/float64(b.N), "cpu-ns/pair")
 					}
 				})
 			}
