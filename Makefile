@@ -33,6 +33,9 @@ lint:
 	$(GOBIN)/staticcheck ./...
 	go install $(ACTIONLINT)
 	$(GOBIN)/actionlint
+	# the CLI builds for a developer's laptop too (its tests use Unix FIFOs and run on Linux)
+	GOOS=darwin go build -o /dev/null ./cmd/agentgate
+	GOOS=windows go build -o /dev/null ./cmd/agentgate
 
 # The gate on the bundled failing suite, as a newcomer's first look.
 demo:

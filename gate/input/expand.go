@@ -90,7 +90,7 @@ func expandOne(p string) ([]string, error) {
 		if !st.IsDir() {
 			return []string{name}, nil
 		}
-		if err := w.walk(name, "", true, []fileID{idOf(st)}); err != nil {
+		if err := w.walk(name, "", true, []os.FileInfo{st}); err != nil {
 			return nil, err
 		}
 		return w.out, nil
@@ -103,7 +103,7 @@ func expandOne(p string) ([]string, error) {
 	if err != nil || !st.IsDir() {
 		return nil, nil // the part before the wildcards names no directory: nothing matches
 	}
-	if err := w.walk(base, "", false, []fileID{idOf(st)}); err != nil {
+	if err := w.walk(base, "", false, []os.FileInfo{st}); err != nil {
 		return nil, err
 	}
 	return w.out, nil
@@ -116,16 +116,6 @@ type walker struct {
 	prefix  []string // the segments of rest before the first "**"
 	deep    bool     // rest holds "**" (or something too complex to prune on)
 	out     []string
-}
-
-// fileID identifies a directory, to notice a link leading back to one being walked.
-type fileID struct{ dev, ino uint64 }
-
-func idOf(st os.FileInfo) fileID {
-	if s, ok := st.Sys().(*syscall.Stat_t); ok {
-		return fileID{uint64(s.Dev), uint64(s.Ino)}
-	}
-	return fileID{}
 }
 
 // splitPrefix returns the segments of a pattern before its first "**", and whether the
@@ -164,8 +154,9 @@ func (w *walker) mayMatchBelow(rel string, depth int) bool {
 
 // walk visits the directory dir (rel from the walk's start). Under a directory that was
 // named or matched (under), every supported file counts; elsewhere, what the pattern matches.
-// ancestors are the directories being walked, dir included, to stop at a link loop.
-func (w *walker) walk(dir, rel string, under bool, ancestors []fileID) error {
+// ancestors are the directories being walked, dir included, to stop at a link loop (compared
+// with os.SameFile: device and inode on Unix).
+func (w *walker) walk(dir, rel string, under bool, ancestors []os.FileInfo) error {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return &Error{File: dir, Msg: fmt.Sprintf("cannot read directory: %v", unwrapPathError(err))}
@@ -197,13 +188,12 @@ func (w *walker) walk(dir, rel string, under bool, ancestors []fileID) error {
 		if !under && !matched && !w.mayMatchBelow(r, depth) {
 			continue
 		}
-		id := idOf(st)
 		for _, a := range ancestors {
-			if a == id {
+			if os.SameFile(a, st) {
 				return &Error{File: name, Msg: fmt.Sprintf("symbolic link loop: it leads back to a directory that holds it (while expanding %q)", w.pattern)}
 			}
 		}
-		if err := w.walk(name, r, under || matched, append(ancestors[:len(ancestors):len(ancestors)], id)); err != nil {
+		if err := w.walk(name, r, under || matched, append(ancestors[:len(ancestors):len(ancestors)], st)); err != nil {
 			return err
 		}
 	}
