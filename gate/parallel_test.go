@@ -224,7 +224,7 @@ func TestParallelCancel(t *testing.T) {
 
 // TestHugeTraceParallel: a huge trace (over input.HugeRecord bytes), whose memory the worker
 // lets go before evaluating it, is evaluated as the sequential reading evaluates it, and so
-// are the traces on the lines before and after it.
+// are the traces on the lines before and after it, in JSON Lines or as elements of an array.
 func TestHugeTraceParallel(t *testing.T) {
 	g := gensuite.NewTraces(3)
 	b := g.Append(nil)
@@ -245,6 +245,15 @@ func TestHugeTraceParallel(t *testing.T) {
 	for _, id := range []string{"run-0000000", "run-0000001", "run-0000002", "run-0000003"} {
 		if !strings.Contains(want, `"id": "`+id+`"`) {
 			t.Errorf("the report has no trace %s:\n%s", id, want)
+		}
+	}
+	// the same records as the elements of a JSON array, one to a line: the same report
+	array := filepath.Join(t.TempDir(), "huge.json")
+	write(t, array, nil, "["+strings.ReplaceAll(strings.TrimSuffix(string(b), "\n"), "\n", ",\n")+"]\n")
+	want = strings.ReplaceAll(want, path, array)
+	for _, workers := range []int{0, 2} {
+		if got := run(t, []string{array}, p, workers); got != want {
+			t.Errorf("%d workers: the array's report differs from the lines':\n%s\nwant:\n%s", workers, got, want)
 		}
 	}
 }

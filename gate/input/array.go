@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"runtime"
 
 	"github.com/agentgate/agentgate/internal/jsonscan"
 )
@@ -105,6 +106,13 @@ func (a *arrayReader) drop(keep int) {
 	}
 }
 
+// shrink is drop for a window grown to hold a huge record: the bytes after buf[keep] move to
+// a window of their own size, so that the grown one can be collected.
+func (a *arrayReader) shrink(keep int) {
+	a.drop(keep)
+	a.buf = bytes.Clone(a.buf)
+}
+
 // readFull reads into b until it is full or the file ends, and returns how much it read.
 func (a *arrayReader) readFull(b []byte) int {
 	n, empty := 0, 0
@@ -165,6 +173,11 @@ func (a *arrayReader) fillLong(keep int, ends func([]byte) bool) (more, long boo
 		nb = append(nb, b...)
 	}
 	a.buf = nb
+	if total >= HugeRecord {
+		// collect the blocks and the old window now, as ChunkReader.readLong does: the
+		// collection the join started found them live, and the heap would grow to twice that
+		runtime.GC()
+	}
 	return len(a.buf) > before, false
 }
 
@@ -284,6 +297,13 @@ func eachArray(name string, r io.Reader, seq bool, fn func(Record) error) error 
 			return err
 		}
 		i = end
+		if len(data) >= HugeRecord {
+			// the record is delivered: let go of the window grown to hold it, and collect it
+			// now (see HugeRecord), before the caller decodes its copy
+			a.shrink(i)
+			i = 0
+			runtime.GC()
+		}
 		if seq {
 			if !skipSpace() {
 				if a.err != nil {

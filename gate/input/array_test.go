@@ -3,8 +3,10 @@ package input
 import (
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
 	"testing"
+	"weak"
 )
 
 // smallReads is a ReadSeeker that reads at most n bytes at a time, so that values straddle
@@ -101,6 +103,43 @@ func TestColumnsInCharacters(t *testing.T) {
 		err = each("f.json", strings.NewReader(`[{"a": "ééééé"}, x]`), func(Record) error { return nil })
 		if err == nil || !strings.HasPrefix(err.Error(), "f.json:1:18: invalid JSON") {
 			t.Errorf("syntax error: %v, want at f.json:1:18", err)
+		}
+	}
+}
+
+// TestHugeElementLetGo: once a huge element (HugeRecord bytes or more) of an array or of a
+// sequence of values is delivered, the scanner lets go of the window it grew to hold it, so that
+// only the caller's copy is left while the caller decodes it (issue 26: a 120 MB trace as the
+// one element of an array peaked ~130 MB above the same trace on a line of its own). The
+// values after it keep their exact positions, and so does a syntax error after them.
+func TestHugeElementLetGo(t *testing.T) {
+	huge := `"` + strings.Repeat("x", HugeRecord) + `"`
+	for _, tc := range []struct{ text, want string }{
+		{"[1,\n " + huge + ",\n  \"é\", 2]\n", `1:2 1|2:2 huge|3:3 "é" let go|3:8 2 let go|error: <nil>`},
+		{"1\n " + huge + "\n  \"é\" 2\n", `1:1 1|2:2 huge|3:3 "é" let go|3:7 2 let go|error: <nil>`},
+		{"[1,\n " + huge + ",\n  \"é\", x]\n", `1:2 1|2:2 huge|3:3 "é" let go|error: f.json:3:8: invalid JSON: expected a value, found 'x'`},
+	} {
+		var element weak.Pointer[byte] // the huge element's bytes in the scanner's window
+		var got []string
+		err := eachValue("f.json", strings.NewReader(tc.text), func(rec Record) error {
+			if len(rec.Data) == len(huge) {
+				element = weak.Make(&rec.Data[0])
+				got = append(got, fmt.Sprintf("%d:%d huge", rec.Line, rec.Col))
+				return nil
+			}
+			s := fmt.Sprintf("%d:%d %s", rec.Line, rec.Col, rec.Data)
+			if element != (weak.Pointer[byte]{}) {
+				runtime.GC()
+				if element.Value() == nil {
+					s += " let go"
+				}
+			}
+			got = append(got, s)
+			return nil
+		})
+		got = append(got, fmt.Sprintf("error: %v", err))
+		if g := strings.Join(got, "|"); g != tc.want {
+			t.Errorf("%.20q...:\n got %s\nwant %s", tc.text, g, tc.want)
 		}
 	}
 }

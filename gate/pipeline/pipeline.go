@@ -66,6 +66,7 @@ type Batch struct {
 	buf   []byte         // the memory behind chunk or recs, reused
 	err   error          // a problem of the file itself, after the batch's records
 	freed bool           // Release let go of chunk, which held records
+	taken int            // records of recs delivered so far
 	eof   bool           // the file's last batch
 }
 
@@ -75,8 +76,9 @@ func (b *Batch) Records(fn func(input.Record) error) error {
 	if b.chunk.Data != nil {
 		return b.chunk.EachRecord(fn)
 	}
-	for _, rec := range b.recs {
-		if err := fn(rec); err != nil {
+	for i := range b.recs {
+		b.taken = i + 1
+		if err := fn(b.recs[i]); err != nil {
 			return err
 		}
 	}
@@ -98,6 +100,7 @@ func (b *Batch) RecordsUnchecked(fn func(input.Record) error) error {
 // and the batch's next file chunk gets memory of its own.
 func (b *Batch) Release() {
 	b.chunk.Data, b.buf, b.freed = nil, nil, b.chunk.Data != nil || b.freed
+	clear(b.recs[:b.taken]) // the records delivered, which point into buf
 }
 
 // empty reports whether the batch holds no input for a worker.

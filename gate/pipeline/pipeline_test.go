@@ -244,46 +244,53 @@ func TestGrow(t *testing.T) {
 }
 
 // TestReleaseHugeRecord: a worker done with a huge record lets its memory go with Release
-// before it evaluates it, though the line after the record was read with it; the records after
-// it are still delivered, and the batch still reaches merge with its results.
+// before it evaluates it, though the line after the record was read with it, or the record
+// before it (an element of a JSON array) was copied into the same batch; the records after it
+// are still delivered, and the batch still reaches merge with its results.
 func TestReleaseHugeRecord(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "huge.jsonl")
 	huge := `"` + strings.Repeat("x", input.HugeRecord) + `"`
-	if err := os.WriteFile(path, []byte("1\n"+huge+"\n2\n3\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	type result struct {
-		line  int
-		size  int
-		freed bool // the huge record's memory was collected after Release
-	}
-	work := func(_ struct{}, b *Batch, out *[]result) (int, error) {
-		*out = (*out)[:0]
-		err := b.Records(func(rec input.Record) error {
-			r := result{line: rec.Line, size: len(rec.Data)}
-			if len(rec.Data) >= input.HugeRecord {
-				data := weak.Make(&rec.Data[0])
-				b.Release()
-				runtime.GC()
-				r.freed = data.Value() == nil
-			}
-			*out = append(*out, r)
-			return nil
-		})
-		return len(*out), err
-	}
-	var got []result
-	merge := func(_ *Batch, out *[]result, err error) error {
-		if out != nil {
-			got = append(got, *out...)
+	for _, f := range []struct{ name, text string }{
+		{"huge.jsonl", "1\n" + huge + "\n2\n3\n"},
+		{"huge.json", "[1,\n" + huge + ",\n2,\n3]\n"},
+	} {
+		name := f.name
+		path := filepath.Join(t.TempDir(), name)
+		if err := os.WriteFile(path, []byte(f.text), 0o644); err != nil {
+			t.Fatal(err)
 		}
-		return err
-	}
-	if err := Run(context.Background(), []string{path}, Options{Workers: 1}, func() struct{} { return struct{}{} }, work, merge); err != nil {
-		t.Fatal(err)
-	}
-	want := []result{{1, 1, false}, {2, len(huge), true}, {3, 1, false}, {4, 1, false}}
-	if fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Errorf("got %v, want %v", got, want)
+		type result struct {
+			line  int
+			size  int
+			freed bool // the huge record's memory was collected after Release
+		}
+		work := func(_ struct{}, b *Batch, out *[]result) (int, error) {
+			*out = (*out)[:0]
+			err := b.Records(func(rec input.Record) error {
+				r := result{line: rec.Line, size: len(rec.Data)}
+				if len(rec.Data) >= input.HugeRecord {
+					data := weak.Make(&rec.Data[0])
+					b.Release()
+					runtime.GC()
+					r.freed = data.Value() == nil
+				}
+				*out = append(*out, r)
+				return nil
+			})
+			return len(*out), err
+		}
+		var got []result
+		merge := func(_ *Batch, out *[]result, err error) error {
+			if out != nil {
+				got = append(got, *out...)
+			}
+			return err
+		}
+		if err := Run(context.Background(), []string{path}, Options{Workers: 1}, func() struct{} { return struct{}{} }, work, merge); err != nil {
+			t.Fatal(err)
+		}
+		want := []result{{1, 1, false}, {2, len(huge), true}, {3, 1, false}, {4, 1, false}}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s: got %v, want %v", name, got, want)
+		}
 	}
 }
