@@ -125,7 +125,7 @@ func TestActionWorseNotSignificant(t *testing.T) {
 			t.Errorf("the comment lacks %q:\n%s", s, body)
 		}
 	}
-	if !strings.Contains(r.stdout, "reliability  worse, not significant (p 0.031, Holm 0.062)") {
+	if !strings.Contains(r.stdout, "\n  reliability: FAIL traces (10 matched traces)  worse, not significant (p 0.031, Holm 0.062)  1 of 10 → 7 of 10  6 new failures, 0 fixed; mean score +0.2137  McNemar p 0.0312 (Holm 0.0625)\n") {
 		t.Errorf("the log lacks the words:\n%s", r.stdout)
 	}
 	checkDocBlock(t, "docs/comparison-and-statistics.md", "compare-suite-example", body, "**pass^k**", -1)

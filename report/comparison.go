@@ -238,33 +238,44 @@ func anyWorse(c *compare.Comparison) bool {
 	return false
 }
 
-// metricRow is one row of the comparison table: metric, base, head, change, 95% CI or p,
-// outcome; esc escapes untrusted text.
-type metricRow [6]string
+// metricRow is one row of the comparison table, which the markdown report and the terminal
+// summary both render, in the same words: the metric with its matched units, base, head,
+// change, the 95% CI or p, and the test whose outcome each renders its own way.
+type metricRow struct {
+	metric, base, head, change, stat string
+	test                             *compare.Test
+}
 
-// metricRows returns the comparison table's rows, in the order reliability, coherence,
-// agreement.
-func metricRows(c *compare.Comparison, esc func(string) string) []metricRow {
+// metricRows returns the comparison table's rows, one per metric compared, in the order
+// reliability, success, coherence, agreement (Comparison.Metrics's). A metric with no matched
+// unit says "nothing matched" instead of a p-value, which would test nothing.
+func metricRows(c *compare.Comparison) []metricRow {
 	var rows []metricRow
+	add := func(r metricRow) {
+		if r.test.Matched == 0 {
+			r.stat = "nothing matched"
+		}
+		rows = append(rows, r)
+	}
 	if r := c.Reliability; r != nil {
 		change := fmt.Sprintf("%s, %s fixed", plural(r.NewFailures, "new failure", "new failures"), count(r.Fixed))
 		if r.Matched > 0 {
 			change += "; mean score " + signed(r.MeanScoreChange)
 		}
-		rows = append(rows, metricRow{
+		add(metricRow{
 			"reliability: FAIL traces (" + plural(r.Matched, "matched trace", "matched traces") + ")",
 			fmt.Sprintf("%s of %s", count(r.BaseFail), count(r.Matched)),
 			fmt.Sprintf("%s of %s", count(r.HeadFail), count(r.Matched)),
-			change, "McNemar " + orText(pValue(&r.Test)), outcomeLabel(&r.Test, esc),
+			change, "McNemar " + orText(pValue(&r.Test)), &r.Test,
 		})
 	}
 	if r := c.Success; r != nil {
-		rows = append(rows, metricRow{
+		add(metricRow{
 			"success: runs that succeeded by their outcomes (" + plural(r.Matched, "matched run", "matched runs") + ")",
 			fmt.Sprintf("%s of %s", count(r.BaseSuccesses), count(r.Matched)),
 			fmt.Sprintf("%s of %s", count(r.HeadSuccesses), count(r.Matched)),
 			fmt.Sprintf("%s, %s fixed", plural(r.NewFailures, "new failure", "new failures"), count(r.Fixed)),
-			"McNemar " + orText(pValue(&r.Test)), outcomeLabel(&r.Test, esc),
+			"McNemar " + orText(pValue(&r.Test)), &r.Test,
 		})
 	}
 	if r := c.Coherence; r != nil {
@@ -272,26 +283,46 @@ func metricRows(c *compare.Comparison, esc func(string) string) []metricRow {
 		if r.CIDefined {
 			stat = fmt.Sprintf("95%% CI [%s, %s]; %s", signed(r.CI[0]), signed(r.CI[1]), stat)
 		}
-		rows = append(rows, metricRow{
+		add(metricRow{
 			"coherence: mean RCS (" + plural(r.Matched, "matched task", "matched tasks") + ")",
-			num(r.BaseMean), num(r.HeadMean), signed(r.MeanChange), stat, outcomeLabel(&r.Test, esc),
+			num(r.BaseMean), num(r.HeadMean), signed(r.MeanChange), stat, &r.Test,
 		})
 	}
 	if r := c.Agreement; r != nil {
 		matched := " (" + plural(r.Matched, "matched qid", "matched qids") + ")"
 		if r.KappaDefined {
-			rows = append(rows, metricRow{
+			add(metricRow{
 				"agreement: κ" + matched, num(r.BaseKappa), num(r.HeadKappa),
-				"Δκ " + signed(r.DeltaKappa) + "; PA " + signed(r.DeltaPA), pValue(&r.Test), outcomeLabel(&r.Test, esc),
+				"Δκ " + signed(r.DeltaKappa) + "; PA " + signed(r.DeltaPA), pValue(&r.Test), &r.Test,
 			})
 		} else {
-			rows = append(rows, metricRow{
+			add(metricRow{
 				"agreement: percent agreement" + matched, num(r.BasePA), num(r.HeadPA),
-				"ΔPA " + signed(r.DeltaPA), pValue(&r.Test), outcomeLabel(&r.Test, esc),
+				"ΔPA " + signed(r.DeltaPA), pValue(&r.Test), &r.Test,
 			})
 		}
 	}
 	return rows
+}
+
+// unitsLines returns, for each metric compared in table order, the line that says which of
+// its units are only in head or only in the baseline (unitsLine; "" when none are). esc
+// escapes the ids.
+func unitsLines(c *compare.Comparison, esc func(string) string) []string {
+	var lines []string
+	if r := c.Reliability; r != nil {
+		lines = append(lines, unitsLine("reliability", &r.Test, "trace", "traces", esc))
+	}
+	if r := c.Success; r != nil {
+		lines = append(lines, unitsLine("success", &r.Test, "run with an outcome", "runs with an outcome", esc))
+	}
+	if r := c.Coherence; r != nil {
+		lines = append(lines, unitsLine("coherence", &r.Test, "task", "tasks", esc))
+	}
+	if r := c.Agreement; r != nil {
+		lines = append(lines, unitsLine("agreement", &r.Test, "qid", "qids", esc))
+	}
+	return lines
 }
 
 // orText returns s, or "no test" when s is "—".
@@ -362,6 +393,19 @@ func shownKs(n int) []int {
 		ks = append(ks, k)
 	}
 	return ks
+}
+
+// outcomesWhen says when pass^k would use the trials' outcomes instead (SPEC §15).
+const outcomesWhen = "it counts a trial's outcome only when every trial has one"
+
+// flakyBasis qualifies "flaky task" with what a pass is when it is not the obvious one: " by
+// verdict" when pass^k is by verdict although some trial has an outcome, so that no flaky
+// task does not read as a contradiction of the failed runs listed under the outcomes.
+func flakyBasis(p *compare.PassK) string {
+	if p.VerdictNote() != "" {
+		return " by verdict"
+	}
+	return ""
 }
 
 // passKSummary says what pass^k is over: "4 tasks, 12 trials, at least 3 trials a task".
@@ -464,11 +508,11 @@ func (d *doc) writeComparison(b *strings.Builder, k int, brief bool) bool {
 		fmt.Fprintf(b, " (run %s)", EscapeCell(id))
 	}
 	b.WriteString("\n\n")
-	rows := metricRows(c, EscapeCell)
+	rows := metricRows(c)
 	if len(rows) > 0 {
 		cells := make([][]string, len(rows))
 		for i, r := range rows {
-			cells[i] = r[:]
+			cells[i] = []string{r.metric, r.base, r.head, r.change, r.stat, outcomeLabel(r.test, EscapeCell)}
 		}
 		writeTable(b, []column{
 			{"metric", tw.AlignLeft}, {"base", tw.AlignRight}, {"head", tw.AlignRight},
@@ -564,20 +608,7 @@ func (d *doc) writeChanges(b *strings.Builder, k int) {
 	if r := c.Success; r != nil {
 		d.writeSuccessChanges(b, r)
 	}
-	var lines []string
-	esc := func(s string) string { return EscapeCell(s) }
-	if r := c.Reliability; r != nil {
-		lines = append(lines, unitsLine("reliability", &r.Test, "trace", "traces", esc))
-	}
-	if r := c.Success; r != nil {
-		lines = append(lines, unitsLine("success", &r.Test, "run with an outcome", "runs with an outcome", esc))
-	}
-	if r := c.Coherence; r != nil {
-		lines = append(lines, unitsLine("coherence", &r.Test, "task", "tasks", esc))
-	}
-	if r := c.Agreement; r != nil {
-		lines = append(lines, unitsLine("agreement", &r.Test, "qid", "qids", esc))
-	}
+	lines := unitsLines(c, EscapeCell)
 	for _, n := range c.Notes {
 		lines = append(lines, escapeMarkdown(n, maxProseRunes))
 	}
@@ -621,19 +652,29 @@ func (d *doc) writePassK(b *strings.Builder) {
 		return
 	}
 	fmt.Fprintf(b, "\n### %sRepeated trials: %s\n\n", d.mark(compare.PassKMin), passKSummary(p))
-	fmt.Fprintf(b, "%s.", passKValues(p))
+	b.WriteString(passKValues(p))
+	why := p.VerdictNote()
+	if why != "" {
+		b.WriteString(", **" + why + "**")
+	}
+	b.WriteString(".")
 	if p.MinTrials > maxPassKRows {
 		b.WriteString(" Every k is in the JSON report.")
 	}
 	if p.OnOutcomes {
 		b.WriteString(" pass^k is the chance that k trials of a task, drawn at random, all succeeded by their own outcomes, averaged over the tasks (every trial has an outcome).\n")
 	} else {
-		b.WriteString(" pass^k is the chance that k trials of a task, drawn at random, all pass (not FAIL), averaged over the tasks.\n")
+		b.WriteString(" pass^k is the chance that k trials of a task, drawn at random, all pass (not FAIL), averaged over the tasks")
+		if why != "" {
+			b.WriteString("; " + outcomesWhen)
+		}
+		b.WriteString(".\n")
 	}
+	byWhat := flakyBasis(p)
 	if n := len(p.Flaky); n > 0 {
-		fmt.Fprintf(b, "\n**%s** (passed some trials, failed others): %s.\n", plural(n, "flaky task", "flaky tasks"),
+		fmt.Fprintf(b, "\n**%s%s** (passed some trials, failed others): %s.\n", plural(n, "flaky task", "flaky tasks"), byWhat,
 			idList(p.Flaky, n, maxFlakyListed, EscapeCell))
 	} else {
-		b.WriteString("\nNo flaky task: every task passed all its trials or none.\n")
+		fmt.Fprintf(b, "\nNo flaky task%s: every task passed all its trials or none.\n", byWhat)
 	}
 }

@@ -282,11 +282,13 @@ func TestComparisonFigures(t *testing.T) {
 	Text(&b, r)
 	for _, want := range []string{
 		"Compared with main @ 1a2b3c4 (run 9876543210):\n",
-		"  reliability  worse, not significant (p 0.219, Holm 0.437)  FAIL 3 → 7 of 11 matched traces: 5 new failures, 1 fixed, McNemar p 0.2187 (Holm 0.4375)\n",
-		"  coherence    degraded                                      mean RCS " + num(cc.BaseMean) + " → " + num(cc.HeadMean) + " (-0.0418, 95% CI [" + num(cc.CI[0]) + ", " + num(cc.CI[1]) + "]) over 12 matched tasks, p 0.0003 (Holm 0.0009)\n",
-		"  reliability: with 11 matched traces, 7 or more new failures with none fixed would be significant (exact McNemar, Holm threshold 0.0250)\n",
+		// The markdown table's rows in the same words, the outcome second (padding squeezed).
+		"\n reliability: FAIL traces (11 matched traces) worse, not significant (p 0.219, Holm 0.437) 3 of 11 → 7 of 11 5 new failures, 1 fixed; mean score +0.1427 McNemar p 0.2187 (Holm 0.4375)\n",
+		"\n coherence: mean RCS (12 matched tasks) degraded " + num(cc.BaseMean) + " → " + num(cc.HeadMean) + " -0.0418 95% CI [" + num(cc.CI[0]) + ", " + num(cc.CI[1]) + "]; p 0.0003 (Holm 0.0009)\n",
+		"\n agreement: κ (13 matched qids) worse, not significant (p 0.503) 0.4565 → 0.3000 Δκ -0.1565; PA 0.0000 p 0.5026\n",
+		"\n reliability: with 11 matched traces, 7 or more new failures with none fixed would be significant (exact McNemar, Holm threshold 0.0250)\n",
 	} {
-		if !strings.Contains(b.String(), want) {
+		if !strings.Contains(squeeze(b.String()), want) {
 			t.Errorf("text lacks %q:\n%s", want, b.String())
 		}
 	}

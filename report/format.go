@@ -78,6 +78,27 @@ func plural(n int, one, many string) string {
 	return count(n) + " " + many
 }
 
+// every says that a statement holds of each of n things (n ≥ 1), in words that read right for
+// any n: "the one trace passes", "both traces pass", "all 3 traces pass". one and many are the
+// noun, verbOne and verbMany the verb, singular and plural.
+func every(n int, one, many, verbOne, verbMany string) string {
+	switch n {
+	case 1:
+		return "the one " + one + " " + verbOne
+	case 2:
+		return "both " + many + " " + verbMany
+	}
+	return "all " + count(n) + " " + many + " " + verbMany
+}
+
+// capitalized returns s with its first letter in upper case (s is ASCII-led prose).
+func capitalized(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
 // pluralWord returns one or many by n, without the number.
 func pluralWord(n int, one, many string) string {
 	if n == 1 {
@@ -216,7 +237,7 @@ func sentence(r *gate.Result, esc func(string) string) string {
 	case len(r.Gates) == 1:
 		b.WriteString("The gate holds")
 	default:
-		fmt.Fprintf(&b, "All %s gates hold", count(len(r.Gates)))
+		b.WriteString(capitalized(every(len(r.Gates), "gate", "gates", "holds", "hold")))
 	}
 	switch {
 	case len(skipped) == 0:
@@ -243,7 +264,7 @@ func sentence(r *gate.Result, esc func(string) string) string {
 		b.WriteString(strings.Join(p, ", "))
 		b.WriteString(".")
 	case rel != nil && rel.Total > 0:
-		fmt.Fprintf(&b, "; all %s pass.", plural(rel.Total, "trace", "traces"))
+		fmt.Fprintf(&b, "; %s.", every(rel.Total, "trace", "traces", "passes", "pass"))
 	default:
 		b.WriteString(".")
 	}

@@ -329,7 +329,7 @@ func (u *junitUnits) taskCase(g int32) junitCase {
 		}
 	}
 	if failed == len(trials) {
-		c.Failure = &junitMessage{Message: xmlLine(fmt.Sprintf("All %d trials failed; trial %d: %s", len(trials), *first.Trial, failMessage(first)), junitMessageRunes),
+		c.Failure = &junitMessage{Message: xmlLine(fmt.Sprintf("%s; trial %d: %s", capitalized(every(len(trials), "trial", "trials", "failed", "failed")), *first.Trial, failMessage(first)), junitMessageRunes),
 			Type: "FAIL", Body: all.String()}
 	}
 	c.SystemOut = summary.String()

@@ -388,7 +388,7 @@ func TestJUnitTrials(t *testing.T) {
 			"trial 0: PASS flaky#0 (runs/tau.json:1), score 0.0000\n" +
 			"trial 1: FAIL flaky#1 (runs/tau.json:4), score 0.5000\n" +
 			"trial 2: PASS flaky#2 (runs/tau.json:8), score 0.0000"},
-		{"broken message", cs[2].Failure.Message, "All 2 trials failed; trial 0: Score 0.4000; strongest signal loop 0.8000: `get_order` called 8 times with identical arguments"},
+		{"broken message", cs[2].Failure.Message, "Both trials failed; trial 0: Score 0.4000; strongest signal loop 0.8000: `get_order` called 8 times with identical arguments"},
 		{"broken body", cs[2].Failure.Body, "trial 0: FAIL runs/tau.json:5, score 0.4000 (hallucination 0.0000, loop 0.8000, tool_misuse 0.0000, cost 0.0000)\n" +
 			"loop: `get_order` called 8 times with identical arguments (messages 3, 5)\n\n" +
 			"trial 1: FAIL runs/tau.json:2, score 0.4500 (hallucination 0.0000, loop 0.9000, tool_misuse 0.0000, cost 0.0000)\n" +

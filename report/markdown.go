@@ -629,7 +629,7 @@ func (d *doc) writeReliability(b *strings.Builder, k int) {
 		b.WriteString("no traces\n")
 		return
 	case d.traces.len() == 0:
-		fmt.Fprintf(b, "all %s pass\n", plural(s.Total, "trace", "traces"))
+		fmt.Fprintf(b, "%s\n", every(s.Total, "trace", "traces", "passes", "pass"))
 		return
 	}
 	for _, c := range []struct {
@@ -646,13 +646,15 @@ func (d *doc) writeReliability(b *strings.Builder, k int) {
 }
 
 // mark is a section heading's status: "❌ " when one of the named gates is breached, "✅ "
-// when they all hold, "" when none of them ran.
+// when the others hold and one of them measured something, "❔ " when each was skipped (asked
+// for, it measured nothing), "" when none of them was asked for.
 func (d *doc) mark(names ...string) string {
-	ran, breached := false, false
+	held, skipped, breached := false, false, false
 	for _, g := range d.r.Gates {
 		for _, n := range names {
 			if g.Name == n {
-				ran = true
+				held = held || (g.Passed && !g.Skipped)
+				skipped = skipped || g.Skipped
 				breached = breached || !g.Passed
 			}
 		}
@@ -660,8 +662,10 @@ func (d *doc) mark(names ...string) string {
 	switch {
 	case breached:
 		return "❌ "
-	case ran:
+	case held:
 		return "✅ "
+	case skipped:
+		return "❔ " // asked for, and measured nothing
 	}
 	return ""
 }

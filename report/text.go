@@ -98,8 +98,13 @@ func Text(w io.Writer, r *gate.Result) error {
 			basis = " (a trial passes when its outcome succeeded)"
 		}
 		fmt.Fprintf(bw, "\nRepeated trials%s: %s over %s\n", basis, passKValues(p), passKSummary(p))
+		if why := p.VerdictNote(); why != "" {
+			fmt.Fprintf(bw, "  pass^k %s, so a trial passes when its verdict is not FAIL (%s)\n", why, outcomesWhen)
+		}
 		if n := len(p.Flaky); n > 0 {
-			fmt.Fprintf(bw, "  %s: %s\n", plural(n, "flaky task", "flaky tasks"), idList(p.Flaky, n, maxInlineIDs, esc))
+			fmt.Fprintf(bw, "  %s%s: %s\n", plural(n, "flaky task", "flaky tasks"), flakyBasis(p), idList(p.Flaky, n, maxInlineIDs, esc))
+		} else if flakyBasis(p) != "" {
+			fmt.Fprintf(bw, "  no flaky task%s: every task passed all its trials or none\n", flakyBasis(p))
 		}
 	}
 
@@ -160,33 +165,12 @@ func textComparison(w io.Writer, r *gate.Result, esc func(string) string) {
 	}
 	fmt.Fprintln(w, ":")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	outcome := func(t *compare.Test) string { return outcomeWords(t, esc) }
-	note := func(t *compare.Test) string {
-		if t.Outcome == compare.Inconclusive && t.Note != "" {
-			return " (" + esc(t.Note) + ")"
+	for _, m := range metricRows(c) {
+		outcome := outcomeWords(m.test, esc)
+		if m.test.Outcome == compare.Inconclusive && m.test.Note != "" {
+			outcome += " (" + esc(m.test.Note) + ")"
 		}
-		return ""
-	}
-	if m := c.Reliability; m != nil {
-		fmt.Fprintf(tw, "  reliability\t%s\tFAIL %s → %s of %s: %s, %s fixed, McNemar %s%s\n", outcome(&m.Test),
-			count(m.BaseFail), count(m.HeadFail), plural(m.Matched, "matched trace", "matched traces"),
-			plural(m.NewFailures, "new failure", "new failures"), count(m.Fixed), orText(pValue(&m.Test)), note(&m.Test))
-	}
-	if m := c.Coherence; m != nil {
-		ci := ""
-		if m.CIDefined {
-			ci = fmt.Sprintf(", 95%% CI [%s, %s]", signed(m.CI[0]), signed(m.CI[1]))
-		}
-		fmt.Fprintf(tw, "  coherence\t%s\tmean RCS %s → %s (%s%s) over %s, %s%s\n", outcome(&m.Test), num(m.BaseMean), num(m.HeadMean),
-			signed(m.MeanChange), ci, plural(m.Matched, "matched task", "matched tasks"), orText(pValue(&m.Test)), note(&m.Test))
-	}
-	if m := c.Agreement; m != nil {
-		what, base, head, delta := "κ", m.BaseKappa, m.HeadKappa, m.DeltaKappa
-		if !m.KappaDefined {
-			what, base, head, delta = "percent agreement", m.BasePA, m.HeadPA, m.DeltaPA
-		}
-		fmt.Fprintf(tw, "  agreement\t%s\t%s %s → %s (%s) over %s, %s%s\n", outcome(&m.Test), what, num(base), num(head), signed(delta),
-			plural(m.Matched, "matched qid", "matched qids"), orText(pValue(&m.Test)), note(&m.Test))
+		fmt.Fprintf(tw, "  %s\t%s\t%s → %s\t%s\t%s\n", m.metric, outcome, m.base, m.head, m.change, m.stat)
 	}
 	tw.Flush()
 	for _, l := range powerLines(c) {
@@ -223,16 +207,7 @@ func textComparison(w io.Writer, r *gate.Result, esc func(string) string) {
 			fmt.Fprintf(w, "  FINAL REJECT → shipped: %s\n", idList(m.RejectedToShipped, n, maxInlineIDs, esc))
 		}
 	}
-	var lines []string
-	if m := c.Reliability; m != nil {
-		lines = append(lines, unitsLine("reliability", &m.Test, "trace", "traces", esc))
-	}
-	if m := c.Coherence; m != nil {
-		lines = append(lines, unitsLine("coherence", &m.Test, "task", "tasks", esc))
-	}
-	if m := c.Agreement; m != nil {
-		lines = append(lines, unitsLine("agreement", &m.Test, "qid", "qids", esc))
-	}
+	lines := unitsLines(c, esc)
 	for _, n := range c.Notes {
 		lines = append(lines, plain(n, maxProseRunes))
 	}

@@ -32,11 +32,16 @@ const noBaseline = "no baseline was compared"
 
 // RegressionGate is fail-on-regression: breached when a metric is degraded. Value is the
 // number of degraded metrics, which must be ≤ 0; the note names them. Without a comparison
-// (c nil) it is skipped with why, the reason there is none (e.g. the *Unusable's reason).
+// (c nil) it is skipped with why, the reason there is none (e.g. the *Unusable's reason); a
+// comparison that matched no unit in any metric skips it too, saying so: it measured nothing,
+// which fail-on-skipped turns into a breach (SPEC §17).
 func RegressionGate(c *Comparison, why string) Check {
 	g := Check{Name: FailOnRegression, Op: "<=", Threshold: 0, Passed: true}
 	if c == nil {
 		return skipped(g, why)
+	}
+	if note := c.nothingMatched(); note != "" {
+		return skipped(g, note)
 	}
 	deg := c.Degraded()
 	g.Value = float64(len(deg))
@@ -49,7 +54,8 @@ func RegressionGate(c *Comparison, why string) Check {
 
 // NewFailuresGate is max-new-failures: breached when more than max matched traces are FAIL
 // in head and not in the baseline. The caller adds it only when max-new-failures is set.
-// Without a comparison, or without reliability on both sides, it is skipped with a note.
+// Without a comparison, without reliability on both sides, or when no trace matched, it is
+// skipped with a note.
 func NewFailuresGate(c *Comparison, max int, why string) Check {
 	g := Check{Name: MaxNewFailures, Op: "<=", Threshold: float64(max), Passed: true}
 	switch {
@@ -57,6 +63,8 @@ func NewFailuresGate(c *Comparison, max int, why string) Check {
 		return skipped(g, why)
 	case c.Reliability == nil:
 		return skipped(g, "reliability was not compared")
+	case c.Reliability.Matched == 0:
+		return skipped(g, noMatch([]string{"trace"}))
 	}
 	g.Value = float64(c.Reliability.NewFailures)
 	g.Passed = c.Reliability.NewFailures <= max
@@ -78,7 +86,43 @@ func PassKGate(p *PassK, k int, min float64) Check {
 	g.Value = v
 	g.Passed = v >= min
 	g.Note = fmt.Sprintf("pass^%d over %d tasks", k, tasks)
+	if why := p.VerdictNote(); why != "" {
+		g.Note += ", " + why
+	}
 	return g
+}
+
+// nothingMatched returns, when the comparison compared nothing (no metric compared, or none
+// with a matched unit), the note that says so; "" when some metric matched a unit.
+func (c *Comparison) nothingMatched() string {
+	var units []string
+	for _, m := range c.tests() {
+		if m.t.Matched > 0 {
+			return ""
+		}
+		switch m.name {
+		case MetricReliability:
+			units = append(units, "trace")
+		case MetricCoherence:
+			units = append(units, "task")
+		case MetricAgreement:
+			units = append(units, "qid")
+		} // success's runs are traces, named with reliability's
+	}
+	if len(units) == 0 {
+		return "no evaluator ran in both this run and the baseline, so nothing was compared"
+	}
+	return noMatch(units)
+}
+
+// noMatch says that no unit of the kinds named matched: "no trace or task of this run matches
+// the baseline's ids, so nothing was compared".
+func noMatch(units []string) string {
+	what := units[0]
+	if n := len(units); n > 1 {
+		what = strings.Join(units[:n-1], ", ") + " or " + units[n-1]
+	}
+	return "no " + what + " of this run matches the baseline's ids, so nothing was compared"
 }
 
 // skipped marks g skipped (and so passed) with note, or noBaseline when note is empty.

@@ -10,9 +10,9 @@ import (
 
 func TestGates(t *testing.T) {
 	c := &Comparison{
-		Reliability: &ReliabilityChange{Test: Test{Outcome: Degraded}, NewFailures: 3},
-		Coherence:   &CoherenceChange{Test: Test{Outcome: Unchanged}},
-		Agreement:   &AgreementChange{Test: Test{Outcome: Degraded}},
+		Reliability: &ReliabilityChange{Test: Test{Matched: 12, Outcome: Degraded}, NewFailures: 3},
+		Coherence:   &CoherenceChange{Test: Test{Matched: 12, Outcome: Unchanged}},
+		Agreement:   &AgreementChange{Test: Test{Matched: 40, Outcome: Degraded}},
 	}
 	head := PassKOf([]Trial{{Task: "a", Trial: "0", Verdict: verdict.Pass}, {Task: "a", Trial: "1", Verdict: verdict.Fail}, {Task: "b", Trial: "0", Verdict: verdict.Pass}, {Task: "b", Trial: "1", Verdict: verdict.Pass}})
 	o := DefaultGateOptions()
@@ -43,7 +43,7 @@ func TestGates(t *testing.T) {
 	if g := NewFailuresGate(c, 3, ""); !g.Passed || g.Skipped || g.Value != 3 {
 		t.Errorf("three new failures allowed: %+v", g)
 	}
-	if g := RegressionGate(&Comparison{Coherence: &CoherenceChange{Test: Test{Outcome: Inconclusive}}}, ""); !g.Passed || g.Value != 0 || g.Note != "" {
+	if g := RegressionGate(&Comparison{Coherence: &CoherenceChange{Test: Test{Matched: 3, Outcome: Inconclusive}}}, ""); !g.Passed || g.Value != 0 || g.Note != "" {
 		t.Errorf("nothing degraded: %+v", g)
 	}
 	if g := PassKGate(nil, 1, 0.5); !g.Skipped || g.Note != "no trace carries a trial index" {
@@ -54,6 +54,47 @@ func TestGates(t *testing.T) {
 	}
 	if g := PassKGate(head, 1, 0.75); !g.Passed || g.Value != 0.75 {
 		t.Errorf("pass^1 at the threshold: %+v", g)
+	}
+}
+
+// TestGatesNothingMatched: a comparison that matched no unit in any metric measured nothing,
+// so fail-on-regression is skipped with a note naming the units that did not match, and
+// max-new-failures whenever no trace matched; one matched unit anywhere and the regression
+// gate is evaluated.
+func TestGatesNothingMatched(t *testing.T) {
+	none := func() *ReliabilityChange { return &ReliabilityChange{Test: Test{Outcome: Inconclusive}} }
+	for _, c := range []struct {
+		name      string
+		c         *Comparison
+		regSkip   string // fail-on-regression's note when skipped, "" when evaluated
+		newSkip   string // max-new-failures's note when skipped, "" when evaluated
+		regPassed bool
+	}{
+		{"no trace matched", &Comparison{Reliability: none()},
+			"no trace of this run matches the baseline's ids, so nothing was compared",
+			"no trace of this run matches the baseline's ids, so nothing was compared", true},
+		{"no trace, run, task or qid matched", &Comparison{Reliability: none(), Success: &SuccessChange{},
+			Coherence: &CoherenceChange{}, Agreement: &AgreementChange{}},
+			"no trace, task or qid of this run matches the baseline's ids, so nothing was compared",
+			"no trace of this run matches the baseline's ids, so nothing was compared", true},
+		{"no evaluator on both sides", &Comparison{Notes: []string{"coherence: not in the baseline, not compared"}},
+			"no evaluator ran in both this run and the baseline, so nothing was compared", "reliability was not compared", true},
+		{"a task matched, no trace", &Comparison{Reliability: none(),
+			Coherence: &CoherenceChange{Test: Test{Matched: 12, Outcome: Degraded}}},
+			"", "no trace of this run matches the baseline's ids, so nothing was compared", false},
+		{"one trace matched", &Comparison{Reliability: &ReliabilityChange{Test: Test{Matched: 1, Outcome: Inconclusive}}},
+			"", "", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			g := RegressionGate(c.c, "")
+			if g.Skipped != (c.regSkip != "") || g.Note != c.regSkip && c.regSkip != "" || g.Passed != c.regPassed {
+				t.Errorf("fail-on-regression %+v, want skipped with %q, passed %v", g, c.regSkip, c.regPassed)
+			}
+			g = NewFailuresGate(c.c, 0, "")
+			if g.Skipped != (c.newSkip != "") || g.Note != c.newSkip || !g.Passed {
+				t.Errorf("max-new-failures %+v, want skipped with %q", g, c.newSkip)
+			}
+		})
 	}
 }
 

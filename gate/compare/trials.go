@@ -28,8 +28,34 @@ type PassK struct {
 	// succeeded (tau-bench's own definition, SPEC §15); false when a trial passed when its
 	// verdict was not FAIL.
 	OnOutcomes bool `json:"on_outcomes,omitempty"`
+	// Basis says what a pass is, in one word for the JSON report: BasisOutcome or
+	// BasisVerdict.
+	Basis string `json:"basis"`
+	// WithoutOutcome counts the trials without an outcome: pass^k is by verdict when it is
+	// more than 0, and the report says how many so a reader knows why.
+	WithoutOutcome int `json:"trials_without_outcome"`
 	// PerTask holds every task's trials and passes, sorted by task.
 	PerTask []TaskTrials `json:"-"`
+}
+
+// PassK.Basis values: a trial passed when it succeeded, or when its verdict was not FAIL.
+const (
+	BasisOutcome = "outcome"
+	BasisVerdict = "verdict"
+)
+
+// VerdictNote says, when pass^k is by verdict although some trial has an outcome, why: "by
+// verdict: 1 of 9 trials has no outcome"; "" when it is by outcome or no trial has one (then
+// a verdict is the only pass there is).
+func (p *PassK) VerdictNote() string {
+	if p == nil || p.OnOutcomes || p.WithoutOutcome == p.Trials {
+		return ""
+	}
+	has := "have"
+	if p.WithoutOutcome == 1 {
+		has = "has"
+	}
+	return fmt.Sprintf("by verdict: %d of %d trials %s no outcome", p.WithoutOutcome, p.Trials, has)
 }
 
 // TaskTrials is one task's number of trials and of passes.
@@ -52,7 +78,14 @@ func PassKOf(trials []Trial) *PassK {
 	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(trials[a].Task, trials[b].Task) })
 	p := &PassK{Trials: len(trials), Flaky: []string{}, OnOutcomes: true}
 	for i := range trials {
-		p.OnOutcomes = p.OnOutcomes && trials[i].HasOutcome
+		if !trials[i].HasOutcome {
+			p.WithoutOutcome++
+		}
+	}
+	p.OnOutcomes = p.WithoutOutcome == 0
+	p.Basis = BasisVerdict
+	if p.OnOutcomes {
+		p.Basis = BasisOutcome
 	}
 	for _, i := range order {
 		t := &trials[i]

@@ -123,13 +123,30 @@ func TestPassKOnOutcomes(t *testing.T) {
 	}
 	p := PassKOf(trials)
 	// a: 1 of 2 succeeded, b: 2 of 2. pass^1 = (1/2 + 1)/2, pass^2 = (0 + 1)/2.
-	if !p.OnOutcomes || p.Values[0] != 0.75 || p.Values[1] != 0.5 {
+	if !p.OnOutcomes || p.Basis != BasisOutcome || p.WithoutOutcome != 0 || p.VerdictNote() != "" || p.Values[0] != 0.75 || p.Values[1] != 0.5 {
 		t.Errorf("on outcomes: %+v", p)
 	}
 	trials[3].HasOutcome = false
 	p = PassKOf(trials)
 	// verdicts: a 1 of 2 not FAIL, b 1 of 2. pass^1 = 1/2, pass^2 = 0.
-	if p.OnOutcomes || p.Values[0] != 0.5 || p.Values[1] != 0 || len(p.Flaky) != 2 {
+	if p.OnOutcomes || p.Basis != BasisVerdict || p.WithoutOutcome != 1 || p.Values[0] != 0.5 || p.Values[1] != 0 || len(p.Flaky) != 2 {
 		t.Errorf("on verdicts: %+v", p)
+	}
+	if got, want := p.VerdictNote(), "by verdict: 1 of 4 trials has no outcome"; got != want {
+		t.Errorf("verdict note %q, want %q", got, want)
+	}
+	if g := PassKGate(p, 2, 0.1); g.Passed || g.Note != "pass^2 over 2 tasks, by verdict: 1 of 4 trials has no outcome" {
+		t.Errorf("pass-k-min by verdict: %+v", g)
+	}
+	trials[1].HasOutcome = false
+	if got, want := PassKOf(trials).VerdictNote(), "by verdict: 2 of 4 trials have no outcome"; got != want {
+		t.Errorf("verdict note %q, want %q", got, want)
+	}
+	// No trial with an outcome: a verdict is the only pass there is, and nothing needs saying.
+	for i := range trials {
+		trials[i].HasOutcome = false
+	}
+	if p := PassKOf(trials); p.Basis != BasisVerdict || p.WithoutOutcome != 4 || p.VerdictNote() != "" {
+		t.Errorf("no outcomes: %+v, note %q", p, p.VerdictNote())
 	}
 }
