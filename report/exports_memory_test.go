@@ -12,24 +12,32 @@ import (
 	"github.com/agentgate/agentgate/gate/reliability"
 )
 
-// liveWriter discards what is written and samples the live heap (as of the last GC) at each
-// write, keeping the highest: how much a renderer holds while it writes.
+// liveWriter discards what is written and, after every MiB written (and at the first write, as
+// a renderer may build an index before it writes at all), collects and samples the live heap,
+// keeping the highest: how much a renderer holds while it writes. Only samples taken right
+// after a full collection count: those the collector's own cycles leave count what was
+// allocated while they marked as live, and came out several MB high on a loaded machine.
 type liveWriter struct {
 	sample   []metrics.Sample
 	peak     uint64
 	bytes    int64
+	sinceGC  int64
 	maxWrite int
 }
 
 func newLiveWriter() *liveWriter {
-	return &liveWriter{sample: []metrics.Sample{{Name: "/gc/heap/live:bytes"}}}
+	return &liveWriter{sample: []metrics.Sample{{Name: "/gc/heap/live:bytes"}}, sinceGC: 1 << 20}
 }
 
 func (w *liveWriter) Write(p []byte) (int, error) {
-	metrics.Read(w.sample)
-	w.peak = max(w.peak, w.sample[0].Value.Uint64())
 	w.bytes += int64(len(p))
 	w.maxWrite = max(w.maxWrite, len(p))
+	if w.sinceGC += int64(len(p)); w.sinceGC >= 1<<20 {
+		w.sinceGC = 0
+		runtime.GC()
+		metrics.Read(w.sample)
+		w.peak = max(w.peak, w.sample[0].Value.Uint64())
+	}
 	return len(p), nil
 }
 
@@ -53,15 +61,16 @@ func withTrials(r *gate.Result) {
 }
 
 // extraLive renders r and returns the highest live heap seen while writing, above the live
-// heap before, with the GC run often so that the samples are close to the truth.
+// heap before.
 func extraLive(r *gate.Result, render func(io.Writer, *gate.Result) error) (extra uint64, w *liveWriter, err error) {
 	defer debug.SetGCPercent(debug.SetGCPercent(5))
 	runtime.GC()
 	w = newLiveWriter()
 	w.Write(nil)
 	before := w.peak
+	w.sinceGC = 1 << 20
 	err = render(w, r)
-	runtime.GC()
+	w.sinceGC = 1 << 20 // and once it has written all
 	w.Write(nil)
 	if w.peak < before {
 		return 0, w, err
