@@ -372,6 +372,9 @@ type eval struct {
 	nextSame    []int32 // per call: the next identical call, or -1
 	okLater     []bool  // per call: a later identical call succeeded, see succeedsLater
 	okLaterDone bool
+	moved       []bool  // per call: a later identical call got a different answer, see movesOn
+	nextAnswer  []int32 // per call: the next identical call that got a result, or -1
+	movedDone   bool
 	turnKeys    []byte // the arguments of two calls compared by turnsInARow
 
 	// default profile: the message of the first call of a tool fitting each externalClass
@@ -432,7 +435,7 @@ func (e *eval) reset(t *trace.Trace, ref bool) {
 	}
 	e.pairs = pair(e.calls, e.results, e.pairs, &e.pairScratch)
 	e.resetTexts(len(e.assistant))
-	e.grouped, e.okLaterDone, e.fitDone = false, false, false
+	e.grouped, e.okLaterDone, e.movedDone, e.fitDone = false, false, false, false
 	e.resFailed, e.byStatus = grow(e.resFailed, len(e.results)), grow(e.byStatus, len(e.results))
 	for k := range e.results {
 		r := e.results[k].res
