@@ -187,3 +187,49 @@ func TestCleanReferenceUnchanged(t *testing.T) {
 		t.Errorf("reference loop %v; RS-1 gives 7/8", ref.Signals.Loop)
 	}
 }
+
+// Decisive names the finding that decided the verdict, not merely the highest signal: tb-ok as
+// the default profile judged it before (WARN by the crash, its highest signal a hallucination
+// of 0.1667) must show the crash.
+func TestDecisive(t *testing.T) {
+	crash := Evidence{Signal: SignalTrace, Text: `the run ends in a crash: message 7 holds "Traceback (most recent call last):"`, Messages: []int{7}}
+	claimAfter := Evidence{Signal: SignalHallucination, Text: `assistant message 7 claims tool use ("ran the") but makes no tool call`, Messages: []int{7}}
+	claimBefore := Evidence{Signal: SignalHallucination, Text: `assistant message 1 claims tool use ("ran the") but no tool call was made before it`, Messages: []int{1}}
+	unanswered := Evidence{Signal: SignalHallucination, Text: "call `x` (id a) at message 2 never got a result", Messages: []int{2}}
+	misuse := Evidence{Signal: SignalToolMisuse, Text: "3 of 4 tool results failed", Messages: []int{2}}
+	cost := Evidence{Signal: SignalCost, Text: "60000 tokens in total", Messages: []int{}}
+	loop := Evidence{Signal: SignalLoop, Text: "`a` called 10 times", Messages: []int{1}}
+	for _, c := range []struct {
+		name   string
+		r      Result
+		signal string
+		score  float64
+		ev     *Evidence
+	}{
+		{"crash raised the verdict", Result{Verdict: verdict.Warn, Score: 0.35 / 6, Signals: Signals{Hallucination: 1.0 / 6},
+			Evidence: []Evidence{crash, claimAfter}}, SignalTrace, 0, &crash},
+		{"a claim raised the verdict", Result{Verdict: verdict.Warn, Score: 0.35*0.25 + 0.15*0.3, Signals: Signals{Hallucination: 0.25, Cost: 0.3},
+			Evidence: []Evidence{unanswered, claimBefore, cost}}, SignalHallucination, 0.25, &claimBefore},
+		{"tool_misuse past its threshold, cost higher", Result{Verdict: verdict.Warn, Score: 0.25*0.7 + 0.15*0.85, Signals: Signals{ToolMisuse: 0.7, Cost: 0.85},
+			Evidence: []Evidence{misuse, cost}}, SignalToolMisuse, 0.7, &misuse},
+		{"loop past its threshold, cost higher", Result{Verdict: verdict.Fail, Score: 0.25*0.8 + 0.15*0.95, Signals: Signals{Loop: 0.8, Cost: 0.95},
+			Evidence: []Evidence{loop, cost}}, SignalLoop, 0.8, &loop},
+		{"PASS: the highest signal", Result{Verdict: verdict.Pass, Score: 0.25*0.3 + 0.15*0.3, Signals: Signals{Loop: 0.3, Cost: 0.3},
+			Evidence: []Evidence{loop, cost}}, SignalLoop, 0.3, &loop},
+		{"no evidence", Result{Verdict: verdict.Pass, Evidence: []Evidence{}}, SignalHallucination, 0, nil},
+	} {
+		signal, score, ev := Decisive(&c.r)
+		if signal != c.signal || score != c.score || (ev == nil) != (c.ev == nil) || ev != nil && ev.Text != c.ev.Text {
+			t.Errorf("%s: %s %v %+v; want %s %v %+v", c.name, signal, score, ev, c.signal, c.score, c.ev)
+		}
+	}
+
+	// A real evaluation: the claim before any call decides the WARN.
+	tr := cleanRun(t, "claims.jsonl", "tb-ok")
+	tr.Messages = append([]trace.Message{tr.Messages[0], tr.Messages[7]}, tr.Messages[1:7]...)
+	r := Evaluate(tr, profile.Default)
+	if signal, _, ev := Decisive(&r); r.Verdict != verdict.Warn || signal != SignalHallucination || ev == nil ||
+		ev.Text != `assistant message 1 claims tool use ("ran the") but no tool call was made before it` {
+		t.Errorf("%s: decisive %s %+v%s", r.Verdict, signal, ev, evidenceTexts(r))
+	}
+}
