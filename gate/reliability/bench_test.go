@@ -49,6 +49,7 @@ func FuzzEvaluate(f *testing.F) {
 	f.Add("I called it", []byte(`{"q":"error"}`), "id", uint16(0x0f0f), int64(8000))
 	f.Add("", []byte(`{not json`), "", uint16(0xffff), int64(0))
 	f.Add("ΟΔΟΣ İ", []byte("\"\xff\""), "x\x00", uint16(0x1234), int64(1<<40))
+	f.Add("I ran the tests.\nTraceback (most recent call last):\nValueError", []byte(`{"n":1}`), "c", uint16(0x2a16), int64(10))
 	f.Fuzz(func(t *testing.T, text string, args []byte, id string, shape uint16, tokens int64) {
 		tr := &trace.Trace{ID: id, Usage: trace.Usage{Total: max(tokens, 0), Prompt: max(tokens/2, 0),
 			Completion: max(tokens/3, 0), Recorded: shape&1 == 1}}

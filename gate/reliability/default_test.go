@@ -277,7 +277,9 @@ var defaultCases = []struct {
 	{"long_chat", "PASS", 0.25 * 0.1, [4]float64{0, 0.1, 0, 0}},
 	// Four calls equal as values: (4−2)/8.
 	{"nested_arguments", "PASS", 0.25 * 0.25, [4]float64{0, 0.25, 0, 0}},
-	// Hallucination: "ran the" is a whole phrase: 0.5/3. Loop: three identical raw calls, a
+	// Hallucination 0: "I ran the commands" follows the calls it reports (it was 0.5/3 before
+	// a claim after calls stopped counting; TestDefaultClaimsAreWholeWords keeps the phrase
+	// check without calls). Loop: three identical raw calls, a
 	// and b failed alike, but c, identical, succeeds after them: iteration, 0 (issue 23).
 	// Misuse: a's failure is never recovered (b repeats it identically and fails alike), b's
 	// is (c succeeds after it), and the failed result with a null id answers no call, so
@@ -285,7 +287,7 @@ var defaultCases = []struct {
 	// failures: 0.9); the three `run` arguments are not valid JSON, 3 of 5 = 0.6 (`list` is
 	// never given arguments, so it is a parameterless tool and its two argument-less calls
 	// are not bad); the largest factor is 0.6. Cost: ratio 250/100 = 2.5 → 0.5·(0.5/3) = 1/12.
-	{"raw_and_missing_arguments", "PASS", 0.35*0.5/3 + 0.25*0.6 + 0.15/12, [4]float64{0.5 / 3, 0, 0.6, 1.0 / 12}},
+	{"raw_and_missing_arguments", "PASS", 0.25*0.6 + 0.15/12, [4]float64{0, 0, 0.6, 1.0 / 12}},
 	// Only (b), {"q": null}: 1/4.
 	{"suspicious_arguments", "PASS", 0.25 * 0.25, [4]float64{0, 0, 0.25, 0}},
 	// "οδος" and "οδοσ" are different words; "i̇nvoked" is not "invoked".

@@ -372,6 +372,9 @@ type eval struct {
 	nextSame    []int32 // per call: the next identical call, or -1
 	okLater     []bool  // per call: a later identical call succeeded, see succeedsLater
 	okLaterDone bool
+	moved       []bool  // per call: a later identical call got a different answer, see movesOn
+	nextAnswer  []int32 // per call: the next identical call that got a result, or -1
+	movedDone   bool
 	turnKeys    []byte // the arguments of two calls compared by turnsInARow
 
 	// default profile: the message of the first call of a tool fitting each externalClass
@@ -432,7 +435,7 @@ func (e *eval) reset(t *trace.Trace, ref bool) {
 	}
 	e.pairs = pair(e.calls, e.results, e.pairs, &e.pairScratch)
 	e.resetTexts(len(e.assistant))
-	e.grouped, e.okLaterDone, e.fitDone = false, false, false
+	e.grouped, e.okLaterDone, e.movedDone, e.fitDone = false, false, false, false
 	e.resFailed, e.byStatus = grow(e.resFailed, len(e.results)), grow(e.byStatus, len(e.results))
 	for k := range e.results {
 		r := e.results[k].res
@@ -501,4 +504,58 @@ func (e *eval) resultTool(k int) string {
 		return e.calls[c].call.Tool
 	}
 	return ""
+}
+
+// Decisive returns the finding that decided r's verdict, which is what a report should name
+// first: for a FAIL or WARN that RS-1's policy gives, the signal past its critical threshold
+// (the highest of them; the first of equals in Signals order) or, when the overall score
+// decided, the highest signal; for a verdict the default profile raised to WARN (a crash, no
+// messages, a claim no call supports), that finding; for a PASS, the highest signal. ev is the
+// evidence for it (nil when there is none) and score the signal's score (0 for a "trace"
+// finding).
+func Decisive(r *Result) (signal string, score float64, ev *Evidence) {
+	scores := [4]float64{r.Signals.Hallucination, r.Signals.Loop, r.Signals.ToolMisuse, r.Signals.Cost}
+	best := func(from, to int, limits [4]float64) int { // the highest signal in from…to−1 at its limit, or -1
+		k := -1
+		for i := from; i < to; i++ {
+			if scores[i] >= limits[i] && (k < 0 || scores[i] > scores[k]) {
+				k = i
+			}
+		}
+		return k
+	}
+	limits := [4]float64{failHallucination, failLoop, warnToolMisuse, warnCost}
+	highest := best(0, 4, [4]float64{})
+	k := highest
+	switch policy(r.Score, scores) {
+	case verdict.Fail:
+		if c := best(0, 2, limits); c >= 0 {
+			k = c
+		}
+	case verdict.Warn:
+		if c := best(2, 4, limits); c >= 0 {
+			k = c
+		}
+	default:
+		if r.Verdict == verdict.Warn || r.Verdict == verdict.Fail {
+			// raised by the default profile: a "trace" finding, else a claim
+			for i := range r.Evidence {
+				if e := &r.Evidence[i]; e.Signal == SignalTrace {
+					return SignalTrace, 0, e
+				}
+			}
+			for i := range r.Evidence {
+				if e := &r.Evidence[i]; e.Signal == SignalHallucination && strings.HasPrefix(e.Text, "assistant message") {
+					return SignalHallucination, scores[0], e
+				}
+			}
+		}
+	}
+	signal, score = signalNames[k], scores[k]
+	for i := range r.Evidence {
+		if r.Evidence[i].Signal == signal {
+			return signal, score, &r.Evidence[i]
+		}
+	}
+	return signal, score, nil
 }

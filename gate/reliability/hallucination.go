@@ -22,12 +22,14 @@ var claimPhrases = []string{"called", "using the tool", "tool call", "executed",
 // counts as answered and a result that arrives before its call counts as paired.
 // Default: the pairing of pair.go, so each call and each result is counted on its own; a
 // claim of tool use needs "I" or "we" before called, executed, ran the or invoked (claims.go:
-// naming is not claiming); a first-person claim of an external action ("I visited", "we
-// contacted", external.go) is a claim of tool use when no call of a tool that could do it
-// came before it; and two findings make the run at least WARN (e.floor): a claim of tool use
-// before any call was made (of an external action: before any fitting call), and a success
-// claimed after a failed call with no success since (falseSuccess), which also counts as a
-// check scoring 1.
+// naming is not claiming) and, after calls, counts only when it names a tool that none of the
+// tools called before it is ("I ran the tests" reports work the run did; "I called the
+// booking tool" after `get_order` alone does not: see namesUncalledTool); a
+// first-person claim of an external action ("I visited", "we contacted", external.go) is a
+// claim of tool use when no call of a tool that could do it came before it; and two findings
+// make the run at least WARN (e.floor): a claim of tool use before any call was made (of an
+// external action: before any fitting call), and a success claimed after a failed call with
+// no success since (falseSuccess), which also counts as a check scoring 1.
 func (e *eval) hallucination() (float64, []Evidence) {
 	if len(e.t.Messages) == 0 {
 		return 0, nil
@@ -88,16 +90,26 @@ func (e *eval) hallucination() (float64, []Evidence) {
 		if len(e.calls) > 0 {
 			firstCall = e.calls[0].msg
 		}
+		var recent recentTools // default profile: the tools called before message i
 		for k, i := range e.assistant {
 			msg := &e.t.Messages[i]
+			if !e.ref {
+				recent.advance(e, i)
+			}
 			if len(msg.Calls) > 0 {
 				continue
 			}
-			if phrase := e.claim(k); phrase != "" {
+			// after calls, "I ran the tests" reports work the run did: a finding only when
+			// it names a tool that was not called
+			if phrase := e.claim(k); phrase != "" && (e.ref || i < firstCall || recent.namesUncalledTool(e, msg.Content)) {
 				text := fmt.Sprintf("assistant message %d claims tool use (%q) but makes no tool call", i, phrase)
-				if !e.ref && i < firstCall {
+				switch {
+				case e.ref:
+				case i < firstCall:
 					text = fmt.Sprintf("assistant message %d claims tool use (%q) but no tool call was made before it", i, phrase)
 					e.floor = true
+				default:
+					text = fmt.Sprintf("assistant message %d claims tool use (%q) but names no tool called before it", i, phrase)
 				}
 				claims = append(claims, Evidence{Signal: SignalHallucination, Text: text, Messages: []int{i}})
 				continue
@@ -242,3 +254,60 @@ func (e *eval) orphanEvidence(results []int) []Evidence {
 	}
 	return itemised(SignalHallucination, items, "results answer no call")
 }
+
+// maxRecentTools bounds the tools a claim made after calls is compared with (the last ones
+// called), so that a hostile trace of many tools and many claims cannot make it quadratic.
+const maxRecentTools = 32
+
+// recentTools follows the calls in trace order, keeping the distinct tools most recently
+// called (at most maxRecentTools, latest last).
+type recentTools struct {
+	next  int     // the next call of e.calls to take in
+	tools []int32 // tool ids
+}
+
+// advance takes in the calls made before message i.
+func (r *recentTools) advance(e *eval, i int) {
+	for ; r.next < len(e.calls) && e.calls[r.next].msg < i; r.next++ {
+		t := e.toolOf[r.next]
+		if j := slices.Index(r.tools, t); j >= 0 {
+			r.tools = slices.Delete(r.tools, j, j+1)
+		} else if len(r.tools) == maxRecentTools {
+			r.tools = slices.Delete(r.tools, 0, 1)
+		}
+		r.tools = append(r.tools, t)
+	}
+}
+
+// namesUncalledTool reports whether text names a tool ("the booking tool", "the refund API":
+// a word of three letters or more, not a determiner or a toolStopWords word, before tool, tools,
+// api or function) that shares a stem with no word of the tools called before it (see related).
+func (r *recentTools) namesUncalledTool(e *eval, text string) bool {
+	words := textWords(text)
+	for j := 1; j < len(words); j++ {
+		switch words[j] {
+		case "tool", "tools", "api", "function":
+		default:
+			continue
+		}
+		name := words[j-1]
+		if len(name) < 3 || slices.Contains(toolStopWords, name) || slices.Contains(determiners, name) {
+			continue
+		}
+		called := false
+		for _, t := range r.tools {
+			if called = mentionsTool([]string{name}, e.tools[t]); called {
+				break
+			}
+		}
+		if !called {
+			return true
+		}
+	}
+	return false
+}
+
+// determiners stand before a tool's name without naming it: "the same tool", "two tool calls".
+var determiners = []string{"this", "that", "these", "those", "my", "our", "your", "its", "their",
+	"one", "two", "three", "same", "each", "every", "any", "some", "all", "right", "correct",
+	"appropriate", "available", "relevant", "necessary", "other", "another", "first", "next", "last"}

@@ -215,7 +215,8 @@ var keySeed = maphash.MakeSeed()
 // Default profile: a repeated call is a loop only while its results repeat too. Each group of
 // identical calls is cut where a call's result differs from the result of the call it repeats
 // (a call without a result continues the stretch: nothing shows it changed); a stretch of
-// failures that a later identical call turns into a success is iteration too. The factor is
+// successes so cut (polling a job until it is done) and a stretch of failures that a later
+// identical call turns into a success are iteration too. The factor is
 // that of the group's worst stretch of k calls (f of them failed): (k−2)/8, or (f−1)/3 when
 // larger.
 func (e *eval) repeatedCalls() (float64, []Evidence) {
@@ -270,11 +271,13 @@ func stretchFactor(k, failed, n int) float64 {
 
 // worstStretch returns the stretch of the group's calls (in trace order) whose results repeat
 // that scores highest (the first of equals), and how many of them failed; nil when every
-// stretch is iteration. See repeatedCalls.
+// stretch is iteration. See repeatedCalls. A stretch of successes followed by one whose
+// answer differs is polling (a job "running" three times, then "done"), and counts only when
+// it is the group's last: answers that never change again.
 func (e *eval) worstStretch(calls []int) (best []int, bestFailed int) {
 	okLater := e.succeedsLater()
 	bestF := 0.0
-	consider := func(run []int) {
+	consider := func(run []int, last bool) { // last: no stretch follows
 		failed := 0
 		for _, i := range run {
 			if r := e.pairs.resultOf[i]; r >= 0 && e.failed(int(r)) {
@@ -283,6 +286,9 @@ func (e *eval) worstStretch(calls []int) (best []int, bestFailed int) {
 		}
 		if failed > 0 && okLater[run[len(run)-1]] {
 			return // failures that an identical call later turned into a success: iteration
+		}
+		if failed == 0 && !last {
+			return // answers that the next identical call saw change: polling, not a loop
 		}
 		if f := stretchFactor(len(run), failed, len(e.calls)); f > bestF {
 			best, bestFailed, bestF = run, failed, f
@@ -294,12 +300,12 @@ func (e *eval) worstStretch(calls []int) (best []int, bestFailed int) {
 			continue
 		}
 		if known >= 0 && !e.sameResult(calls[known], i) {
-			consider(calls[start:j])
+			consider(calls[start:j], false)
 			start = j
 		}
 		known = j
 	}
-	consider(calls[start:])
+	consider(calls[start:], true)
 	return best, bestFailed
 }
 
@@ -330,6 +336,9 @@ func (e *eval) succeedsLater() []bool {
 
 // similarPairs compares consecutive assistant messages and returns the pairs (by the index
 // of the first message in e.assistant) that are more than 70% alike, and the number of pairs.
+// The default profile also asks that the two turns make the same calls with the same results
+// (see sameTurnActions): a stock sentence ("Let me run the next command.") over different
+// actions is progress, and turns without calls are compared by their text alone.
 // It stops as soon as too few pairs are left for more than half of them to be alike: the
 // factor cannot fire then, and what it returns says so (at most half the pairs).
 //
@@ -346,7 +355,7 @@ func (e *eval) similarPairs() ([]int, int) {
 		} else {
 			sim = e.wordSimilarity(k-1, k)
 		}
-		if sim > 0.7 {
+		if sim > 0.7 && (e.ref || e.sameTurnActions(k-1, k)) {
 			similar = append(similar, k-1)
 		} else if unlike++; 2*(pairs-unlike) <= pairs {
 			break
@@ -610,11 +619,14 @@ func (e *eval) failingInARow() []Evidence {
 // turnsInARow finds runs of at least inARow consecutive assistant turns that are the same:
 // the same text (not empty), the same calls, and the same results for them. Turns are
 // compared by their text first, and by their calls only where the texts are equal (rare).
+// A run whose call a later identical call answers differently (a job "running" three times,
+// then "done") is polling, not a loop: the agent waited for the world to move, and it did.
 func (e *eval) turnsInARow() []Evidence {
 	var ev []Evidence
 	start := 0
-	flush := func(end int) { // assistant turns start…end−1 are one run
-		if end-start < inARow {
+	var prevCalls [2]int     // calls prevCalls[0]…prevCalls[1]−1 are the previous turn's
+	flush := func(end int) { // assistant turns start…end−1 are one run; prevCalls, the last's
+		if end-start < inARow || e.turnMovesOn(prevCalls[0], prevCalls[1]) {
 			return
 		}
 		msgs := slices.Clone(e.assistant[start:end])
@@ -624,7 +636,6 @@ func (e *eval) turnsInARow() []Evidence {
 	}
 	k := 0 // first call of the turn
 	prevText := ""
-	prevCalls := [2]int{} // calls prevCalls[0]…prevCalls[1]−1 are the previous turn's
 	for j, i := range e.assistant {
 		for k < len(e.calls) && e.calls[k].msg < i {
 			k++
@@ -672,4 +683,70 @@ func (e *eval) sameTurnCalls(a, aEnd, b, bEnd int) bool {
 		}
 	}
 	return true
+}
+
+// turnMovesOn reports whether one of calls a…end−1 (a turn's) is answered and a later identical
+// call got a different answer (see movesOn).
+func (e *eval) turnMovesOn(a, end int) bool {
+	if a == end {
+		return false
+	}
+	moved := e.movesOn()
+	for c := a; c < end; c++ {
+		if moved[c] {
+			return true
+		}
+	}
+	return false
+}
+
+// movesOn returns, per answered call, whether the world was seen to move on after it: a later
+// identical call got a different answer (for a failed call: succeeded, as succeedsLater). A
+// repetition that ends so is polling or iteration, not a loop. An unanswered call shows
+// nothing: false.
+func (e *eval) movesOn() []bool {
+	if e.movedDone {
+		return e.moved
+	}
+	ok := e.succeedsLater() // computes the groups, e.nextSame
+	moved, next := grow(e.moved, len(e.calls)), grow(e.nextAnswer, len(e.calls))
+	answered := func(i int) bool { return e.pairs.resultOf[i] >= 0 }
+	for i := len(e.calls) - 1; i >= 0; i-- {
+		next[i], moved[i] = -1, false
+		if n := e.nextSame[i]; n >= 0 {
+			if answered(int(n)) {
+				next[i] = n
+			} else {
+				next[i] = next[n]
+			}
+		}
+		switch m := next[i]; {
+		case !answered(i):
+		case e.failed(int(e.pairs.resultOf[i])):
+			moved[i] = ok[i]
+		case m >= 0:
+			moved[i] = !e.sameResult(i, int(m)) || moved[m]
+		}
+	}
+	e.moved, e.nextAnswer, e.movedDone = moved, next, true
+	return moved
+}
+
+// sameTurnActions reports whether assistant turns j and k (indices into e.assistant) make the
+// same calls, in order, with the same results (see sameTurnCalls); two turns without calls do.
+func (e *eval) sameTurnActions(j, k int) bool {
+	a, aEnd := e.turnCalls(e.assistant[j])
+	b, bEnd := e.turnCalls(e.assistant[k])
+	return e.sameTurnCalls(a, aEnd, b, bEnd)
+}
+
+// turnCalls returns the calls of message i as the range a…end−1 of e.calls, which are in
+// message order.
+func (e *eval) turnCalls(i int) (a, end int) {
+	a, _ = slices.BinarySearchFunc(e.calls, i, func(c callRef, i int) int { return cmp.Compare(c.msg, i) })
+	end = a
+	for end < len(e.calls) && e.calls[end].msg == i {
+		end++
+	}
+	return a, end
 }
