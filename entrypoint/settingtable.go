@@ -97,9 +97,10 @@ var settingTable = []settingDef{
 	{name: gate.MaxFailedTraces, kind: kindWhole, where: anywhere, def: "0", help: "At most this many traces may have verdict FAIL."},
 	{name: "baseline", kind: kindString, where: anywhere, actionsOnly: baselineAuto, help: "Compare with an earlier run: the path of its JSON report, or `auto` for " +
 		"the newest report artifact (`baseline-artifact`) of a run on the pull request's base branch " +
-		"(needs `actions: read`). No usable baseline is a one-line note, never a failure, except a " +
-		"path that does not exist or cannot be read, which is an error (exit code 3) so that a typo " +
-		"cannot switch the regression gates off."},
+		"(needs `actions: read`). Nothing to compare with is a one-line note, never a failure: `auto` " +
+		"finding no usable artifact, or a report of another schema version or profile. A path that " +
+		"cannot be read or holds no agentgate report (a traces file; an empty, truncated or malformed " +
+		"file) is an error (exit code 3), so that a typo cannot switch the regression gates off."},
 	{name: "baseline-artifact", kind: kindString, where: anywhere, def: defaultBaselineArtifact, noEffect: "only `baseline: auto` reads it, which a local run cannot", help: "The artifact `baseline: auto` looks for."},
 	{name: compare.FailOnRegression, kind: kindBool, where: anywhere, def: "true", valueFlag: true, help: "With a baseline, fail when a metric is significantly worse (Holm at `regression-alpha`)."},
 	{name: compare.MaxNewFailures, kind: kindWhole, where: anywhere, help: "With a baseline, at most this many traces may FAIL that did not FAIL in it. Unset: not gated."},
