@@ -186,8 +186,8 @@ func (d settingDef) inputDescription() string {
 // flags, with the flag as its source. A list flag given twice keeps both values.
 func defineFlags(fs *flag.FlagSet, flags map[string]setting) {
 	for _, d := range settingTable {
-		if d.where&asFlag == 0 {
-			continue
+		if d.where&asFlag == 0 || d.name == "merge" && fs.Name() == cmdMerge {
+			continue // merge names its reports as arguments, not with --merge
 		}
 		name, record := d.name, func(name, v string) error {
 			flags[name] = setting{value: v, source: "--" + name}
