@@ -110,7 +110,7 @@ var settingTable = []settingDef{
 	{name: "outcomes", kind: kindList, where: anywhere, help: "The runs' own outcomes kept apart from the traces, matched by trace id: " +
 		"JSONL `{\"id\", \"reward\" | \"success\"}`, SWE-bench `report.json` or run summaries " +
 		"(`resolved_ids`). They override an outcome the trace records itself."},
-	{name: gate.SuccessThreshold, kind: kindNumber, where: anywhere, def: "0.999999", help: "A numeric outcome (a reward or score) at or above this succeeded (tau-bench's is_successful)."},
+	{name: gate.SuccessThreshold, kind: kindNumber, where: anywhere, def: "0.999999", help: "A numeric outcome (a reward or score) at or above this succeeded (tau-bench's is_successful). It is on the scale of the suite's rewards, which need not be 0 to 1, so any number is accepted."},
 	{name: gate.SuccessRateMin, kind: kindNumber, where: anywhere, help: "The share of runs with an outcome that succeeded must be at least this. Unset: not gated."},
 	{name: outcomeScorer, kind: kindString, where: anywhere, help: "The Inspect scorer whose score is each sample's outcome (its own success). Unset: each sample's first scorer."},
 	{name: gate.FailOnSkipped, kind: kindBool, where: anywhere, def: "false", help: "A gate that was asked for and skipped breaches: " +
