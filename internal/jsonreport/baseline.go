@@ -166,7 +166,9 @@ func checkSchema(name string, data []byte, at int) error {
 }
 
 // notReport is the error for data, read from the file name, that is not an agentgate report
-// of this schema: msg says what is wrong with the value at byte offset off.
+// of this schema: msg says what is wrong with the value at byte offset off. The decoder's
+// offset is where it stopped: before the separator and spaces that lead to the value at
+// fault, which is what the place names.
 func notReport(name string, data []byte, off int, msg string) *input.Error {
 	p := jsonscan.Position(data, jsonscan.SkipSeparators(data, off))
 	return &input.Error{File: name, Line: p.Line, Col: p.Col, Msg: "not an agentgate JSON report: " + msg}
@@ -188,14 +190,6 @@ type posError struct {
 }
 
 func (e *posError) Error() string { return fmt.Sprintf("offset %d: %s", e.off, e.msg) }
-
-// place names byte offset off of data as "line:col". The decoder's offset is where it
-// stopped: before the separator and spaces that lead to the value at fault, which is what the
-// place names.
-func place(data []byte, off int) string {
-	p := jsonscan.Position(data, jsonscan.SkipSeparators(data, off))
-	return strconv.Itoa(p.Line) + ":" + strconv.Itoa(p.Col)
-}
 
 // baselineReader decodes a report member by member with encoding/json's token stream, over
 // text that jsonscan has found valid.
