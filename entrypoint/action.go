@@ -161,9 +161,13 @@ func (e *actionEnv) setOutputs(kv [][2]string) {
 	for i := range kv {
 		kv[i][1] = e.red.String(kv[i][1])
 	}
-	if ok, err := actions.SetOutputs(e.a, kv); err != nil {
+	ok, err := actions.SetOutputs(e.a, kv)
+	switch {
+	case err != nil && ok:
+		e.a.Warningf("step output refused (the others are set): %v", err)
+	case err != nil:
 		e.a.Warningf("could not set the step outputs: %v", err)
-	} else if !ok {
+	case !ok:
 		fmt.Fprintln(e.log, "agentgate: GITHUB_OUTPUT is not set: no step outputs written")
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"strings"
 	"time"
 
@@ -15,6 +14,7 @@ import (
 
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/gate/compare"
+	"github.com/agentgate/agentgate/gate/input"
 	"github.com/agentgate/agentgate/internal/github/api"
 	"github.com/agentgate/agentgate/internal/github/artifact"
 	"github.com/agentgate/agentgate/internal/jsonreport"
@@ -25,10 +25,11 @@ const baselineAuto = "auto"
 
 // resolveBaseline finds what the run is compared with (SPEC §10): nil when no baseline was
 // asked for; otherwise a report, or the one-line note of why there is none. `auto` finding
-// nothing usable, or a file that is not a usable report (not JSON, another schema or
-// profile), is a note that leaves the verdict and exit code as they would be without it. A
-// path that does not exist or cannot be read is an error (SPEC §17): a typo must not switch
-// the regression gates off.
+// nothing usable is a note, as is a well-formed report of another schema version or profile:
+// there is nothing to compare with, and the verdict and exit code are as they would be
+// without a baseline. A path that cannot be read, or that holds no agentgate report (a
+// traces file, an empty or truncated file, malformed JSON), is an error (SPEC §17): a typo
+// must not switch the regression gates off.
 func resolveBaseline(ctx context.Context, cfg *gateConfig, act *actionEnv) (*gate.Baseline, error) {
 	switch cfg.baseline {
 	case "":
@@ -36,35 +37,37 @@ func resolveBaseline(ctx context.Context, cfg *gateConfig, act *actionEnv) (*gat
 	case baselineAuto:
 		return act.fetchBaseline(ctx, cfg), nil
 	}
-	f, err := os.Open(cfg.baseline)
-	if err != nil {
-		return nil, unreadableBaseline(cfg, unwrapPath(err))
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err != nil {
-		return nil, unreadableBaseline(cfg, unwrapPath(err))
-	} else if st.IsDir() {
-		return nil, unreadableBaseline(cfg, errors.New("it is a directory"))
-	}
-	b, err := jsonreport.ReadBaseline(f, cfg.baseline)
+	b, err := jsonreport.ReadBaselineFile(cfg.baseline)
 	var u *compare.Unusable
 	switch {
 	case errors.As(err, &u):
 		return noBaseline("%s", u.Reason), nil
 	case err != nil:
-		return nil, unreadableBaseline(cfg, err)
+		return nil, badBaseline(cfg, err, act != nil)
 	}
 	return &gate.Baseline{Report: b}, nil
 }
 
-// unreadableBaseline is the error for a baseline path that cannot be read, naming the flag,
-// input or config line it came from.
-func unreadableBaseline(cfg *gateConfig, err error) error {
-	return &gate.UsageError{Msg: fmt.Sprintf("%s: cannot read the baseline report %s (%v): a baseline given by path must be a readable file; give the base branch's report, or `auto` to look for its artifact",
-		cfg.baselineSource, cfg.baseline, err)}
+// badBaseline is the error for a baseline path that cannot be read or holds no agentgate
+// report, naming the flag, input or config line it came from. A file that looks like
+// another kind of input gets the hint of the setting that takes it (as a flag, or under
+// Actions as an input); any other the reminder of what a baseline is.
+func badBaseline(cfg *gateConfig, err error, underActions bool) error {
+	msg := err.Error()
+	var ie *input.Error
+	if errors.As(err, &ie) && ie.LooksLike != "" {
+		bare := *ie
+		bare.LooksLike = ""
+		cli := !underActions || strings.HasPrefix(cfg.baselineSource, "--")
+		msg = bare.Error() + "; " + input.Hint(ie.LooksLike, cli)
+	} else {
+		msg += "; a baseline given by path must be an agentgate JSON report (the base branch's, written with --json), or `auto` to look for its artifact"
+	}
+	return &gate.UsageError{Msg: cfg.baselineSource + ": " + msg}
 }
 
-// readBaseline reads a baseline report; a problem with its content is the note.
+// readBaseline reads a baseline report fetched for `auto`; a problem with its content is the
+// note (SPEC §10: whatever the artifact holds, `auto` finding nothing usable is no failure).
 func readBaseline(f io.Reader, name string) *gate.Baseline {
 	b, err := jsonreport.ReadBaseline(f, name)
 	var u *compare.Unusable
@@ -72,7 +75,7 @@ func readBaseline(f io.Reader, name string) *gate.Baseline {
 	case errors.As(err, &u):
 		return noBaseline("%s", u.Reason)
 	case err != nil:
-		return noBaseline("baseline %s: cannot read it (%v)", name, err)
+		return noBaseline("baseline %v", err)
 	}
 	return &gate.Baseline{Report: b}
 }

@@ -192,9 +192,10 @@ func TestActionWithoutBaselineArtifactPasses(t *testing.T) {
 	}
 }
 
-// A baseline file that cannot be used (another profile or schema, not JSON) is a note in the
+// A baseline report that cannot be compared with (another profile or schema) is a note in the
 // JSON report, not an error: the exit code is that of the same run without a baseline. One
-// that cannot be read at all is an error (TestBaselinePathMustBeReadable).
+// that cannot be read at all, or holds no agentgate report, is an error
+// (TestBaselinePathMustBeReadable, TestCLIBaselineNotAReport).
 func TestCLIUnusableBaselineIsANote(t *testing.T) {
 	dir := t.TempDir()
 	pass := []string{"gate", "--traces", "../fixtures/pass/traces.jsonl", "--tasks", "../fixtures/pass/tasks.json", "--pairs", "../fixtures/pass/pairs.jsonl"}
@@ -202,14 +203,11 @@ func TestCLIUnusableBaselineIsANote(t *testing.T) {
 	if code, _, stderr := cli(t, "", append(pass, "--profile", "reference", "--json", reference)...); code != 0 {
 		t.Fatalf("reference run: exit %d: %s", code, stderr)
 	}
-	garbage := filepath.Join(dir, "garbage.json")
-	os.WriteFile(garbage, []byte("{\"schema\": 2, \"verdict\": [}"), 0o644)
 	old := filepath.Join(dir, "old.json")
 	os.WriteFile(old, []byte(`{"schema": 1, "verdict": "PASS"}`), 0o644)
 	for _, c := range []struct{ baseline, note string }{
 		{reference, "baseline " + reference + ` was written with profile "reference", this run uses "default": not compared`},
-		{old, "not compared"},
-		{garbage, "not compared"},
+		{old, "baseline " + old + " has schema 1, this agentgate reads schema 2: not compared"},
 		{"auto", "baseline auto: the base branch's report artifact is looked for under GitHub Actions only; give a report's path to compare here: not compared"},
 	} {
 		out := filepath.Join(dir, "out.json")

@@ -29,12 +29,20 @@ const maxConfigBytes = 1 << 20
 // key, also when the file is malformed, so the caller can mask them before it prints anything;
 // an error never quotes them (SPEC §13).
 func readConfig(path string) (cfg map[string]setting, secrets []string, err error) {
-	f, err := os.Open(path)
+	f, err := input.OpenRegular(path) // a FIFO or device is refused, without blocking
 	if err != nil {
-		return nil, nil, &input.Error{File: path, Msg: fmt.Sprintf("cannot open config: %v", unwrapPath(err))}
+		return nil, nil, err
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.Size() > maxConfigBytes {
+		return nil, nil, configTooLarge(path)
+	}
 	return parseConfig(path, f)
+}
+
+// configTooLarge is the error for a config file over maxConfigBytes.
+func configTooLarge(path string) error {
+	return &input.Error{File: path, Msg: fmt.Sprintf("not read: a config file holds at most %d bytes (1 MiB) of settings", maxConfigBytes)}
 }
 
 // secretKeys are the settings whose values are secrets: masked under Actions, never quoted.
@@ -55,7 +63,7 @@ func parseConfig(path string, r io.Reader) (out map[string]setting, secrets []st
 	shaped := tokensIn(string(data))
 	defer func() { secrets = append(secrets, shaped...) }()
 	if len(data) > maxConfigBytes {
-		return nil, nil, &input.Error{File: path, Msg: fmt.Sprintf("a config file holds at most %d bytes", maxConfigBytes)}
+		return nil, nil, configTooLarge(path)
 	}
 	data = bytes.TrimPrefix(data, []byte("\ufeff"))
 	var doc yaml.Node

@@ -120,7 +120,7 @@ func TestParseConfigErrors(t *testing.T) {
 func TestParseConfigTooLarge(t *testing.T) {
 	text := "traces: a.jsonl\n" + strings.Repeat("# padding\n", maxConfigBytes/10+1)
 	_, _, err := parseConfig("c.yml", strings.NewReader(text))
-	if err == nil || err.Error() != "c.yml: a config file holds at most 1048576 bytes" {
+	if err == nil || err.Error() != "c.yml: not read: a config file holds at most 1048576 bytes (1 MiB) of settings" {
 		t.Errorf("got %v", err)
 	}
 }

@@ -50,7 +50,7 @@ func runRS1(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	verbose := fs.Bool("verbose", false, "also explain each signal on standard error")
 	var prof string
 	profileFlag(fs, &prof)
-	pos, err := parseArgs(fs, args)
+	pos, err := parseArgs(fs, args, stdout)
 	if err != nil {
 		if isHelp(err) {
 			return 0
@@ -117,7 +117,7 @@ func runRCS(args []string, stdout, stderr io.Writer) int {
 	var tasks, prof string
 	fs.StringVar(&tasks, "tasks", "", "task file (.json or .jsonl), or an RCS harness results file")
 	profileFlag(fs, &prof)
-	pos, err := parseArgs(fs, args)
+	pos, err := parseArgs(fs, args, stdout)
 	if err != nil {
 		if isHelp(err) {
 			return 0
@@ -195,7 +195,7 @@ func runConsistency(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&tsv, "tsv", filepath.Join("runs", "consistency_disagreements.tsv"), "where to write the disagreements TSV (written only when there are disagreements, as the seed does)")
 	fs.BoolVar(&allowUnmatched, "allow-unmatched", false, "evaluate only the qids both files hold (default profile)")
 	profileFlag(fs, &prof)
-	pos, err := parseArgs(fs, args)
+	pos, err := parseArgs(fs, args, stdout)
 	if err != nil {
 		if isHelp(err) {
 			return 0

@@ -230,7 +230,7 @@ func TestGateUsage(t *testing.T) {
 		{[]string{"gate", "traces.jsonl"}, 3, "agentgate: gate takes no arguments, got \"traces.jsonl\": name input files with --traces, --tasks, --pairs or --scholar/--auditor\n"},
 		{[]string{"gate", "--scholar", "s.jsonl"}, 3, "agentgate: scholar was given without auditor: the two label files are joined by qid, give both\n"},
 		{[]string{"frobnicate"}, 3, ""},
-		{[]string{"gate", "--traces", "../fixtures/pass/traces.jsonl", "--pa-min", "2"}, 3, "agentgate: pa-min must be between 0 and 1, got 2\n"},
+		{[]string{"gate", "--traces", "../fixtures/pass/traces.jsonl", "--pa-min", "2"}, 3, "agentgate: --pa-min must be between 0 and 1, got 2\n"},
 	}
 	for _, c := range cases {
 		code, _, stderr := cli(t, "", c.args...)

@@ -60,6 +60,8 @@ type stepResult struct {
 	stdout  string
 	stderr  string
 	outputs map[string]string
+	// output is GITHUB_OUTPUT's content, byte for byte
+	output  string
 	summary string
 }
 
@@ -148,7 +150,7 @@ func stepEnv(t *testing.T, ws, apiURL, eventName string, event []byte, inputs, e
 		t.Fatal(err)
 	}
 	out, _ := os.ReadFile(outPath)
-	r.outputs = parseOutputs(t, string(out))
+	r.output, r.outputs = string(out), parseOutputs(t, string(out))
 	sum, _ := os.ReadFile(sumPath)
 	r.summary = string(sum)
 	// The one line allowed to carry the token is the mask command that tells the runner to hide

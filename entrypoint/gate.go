@@ -31,7 +31,7 @@ func runGate(ctx context.Context, cmd string, args []string, stdout, stderr io.W
 	fs := newFlagSet(cmd, synopsis, stderr)
 	flags := map[string]setting{}
 	defineFlags(fs, flags)
-	pos, err := parseArgs(fs, args)
+	pos, err := parseArgs(fs, args, stdout)
 	if err != nil {
 		if isHelp(err) {
 			return 0
@@ -39,7 +39,7 @@ func runGate(ctx context.Context, cmd string, args []string, stdout, stderr io.W
 		return gate.ExitError
 	}
 	switch {
-	case cmd == cmdMerge && len(pos) == 0 && flags["merge"].value == "":
+	case cmd == cmdMerge && len(pos) == 0:
 		return fail(stderr, errors.New("merge: name the shards' JSON reports, as in agentgate merge shards/*/report.json"))
 	case cmd == cmdMerge:
 		for _, p := range pos {
@@ -50,6 +50,9 @@ func runGate(ctx context.Context, cmd string, args []string, stdout, stderr io.W
 		}
 	case len(pos) > 0 && expandedGlob(pos[0]) && flagBefore(args, pos[0]) != "":
 		return fail(stderr, fmt.Errorf("gate takes no arguments, got %q: it looks like a file your shell expanded from an unquoted pattern; quote the pattern so that agentgate expands it, as in %s 'runs/**/*.jsonl'", pos[0], flagBefore(args, pos[0])))
+	case len(pos) > 0 && boolValue(fs, args, pos[0]) != "":
+		f := boolValue(fs, args, pos[0])
+		return fail(stderr, fmt.Errorf("gate takes no arguments, got %q (a bool flag takes its value as %s=%s)", pos[0], f, pos[0]))
 	case len(pos) > 0:
 		return fail(stderr, fmt.Errorf("gate takes no arguments, got %q: name input files with --traces, --tasks, --pairs or --scholar/--auditor", pos[0]))
 	}

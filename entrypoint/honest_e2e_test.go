@@ -131,27 +131,29 @@ func TestActionWorseNotSignificant(t *testing.T) {
 	checkDocBlock(t, "docs/comparison-and-statistics.md", "compare-suite-example", body, "**pass^k**", -1)
 }
 
-// An explicit baseline path that does not exist or cannot be read is an error, exit 3,
-// wherever it was set: as the action's input, in the config file, on the command line. The
-// runner's outputs say ERROR and nothing is posted.
+// An explicit baseline path that does not exist, cannot be read or holds no agentgate report
+// is an error, exit 3, wherever it was set: as the action's input, in the config file, on the
+// command line. The runner's outputs say ERROR and nothing is posted.
 func TestBaselinePathMustBeReadable(t *testing.T) {
 	e, api := emulator(t)
 	ws := workspace(t)
 	if err := os.WriteFile(filepath.Join(ws, "agentgate.yml"), []byte("traces: fixtures/pass/traces.jsonl\n\nbaseline: reports/main.json\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	const tail = ": a baseline given by path must be a readable file; give the base branch's report, or `auto` to look for its artifact"
+	const tail = "; a baseline given by path must be an agentgate JSON report (the base branch's, written with --json), or `auto` to look for its artifact"
 	event := ghemu.WebhookExample(t, "pull_request", "opened", nil)
 	for _, c := range []struct {
 		inputs map[string]string
 		msg    string
 	}{
 		{map[string]string{"traces": "fixtures/pass/traces.jsonl", "baseline": "reports/mian.json"},
-			"input baseline: cannot read the baseline report reports/mian.json (no such file or directory)" + tail},
+			"input baseline: reports/mian.json: cannot open: no such file or directory" + tail},
 		{map[string]string{"config": "agentgate.yml"},
-			"agentgate.yml:3:11: cannot read the baseline report reports/main.json (no such file or directory)" + tail},
+			"agentgate.yml:3:11: reports/main.json: cannot open: no such file or directory" + tail},
 		{map[string]string{"traces": "fixtures/pass/traces.jsonl", "baseline": "fixtures"},
-			"input baseline: cannot read the baseline report fixtures (it is a directory)" + tail},
+			"input baseline: fixtures: not a regular file (a directory): inputs must be regular files" + tail},
+		{map[string]string{"traces": "fixtures/pass/traces.jsonl", "baseline": "fixtures/pass/traces.jsonl"},
+			"input baseline: fixtures/pass/traces.jsonl:1:1: not an agentgate JSON report: expected an object with \"schema\"; this looks like a traces file: give it as the traces input"},
 	} {
 		e.ResetRequests()
 		r := step(t, ws, api, "pull_request", event, c.inputs)
@@ -176,7 +178,7 @@ func TestBaselinePathMustBeReadable(t *testing.T) {
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "missing.json")
 	code, _, stderr := cli(t, "", "gate", "--traces", "../fixtures/pass/traces.jsonl", "--baseline", missing)
-	if want := "agentgate: --baseline: cannot read the baseline report " + missing + " (no such file or directory)" + tail + "\n"; code != 3 || stderr != want {
+	if want := "agentgate: --baseline: " + missing + ": cannot open: no such file or directory" + tail + "\n"; code != 3 || stderr != want {
 		t.Errorf("CLI: exit %d stderr %q, want 3 and %q", code, stderr, want)
 	}
 }

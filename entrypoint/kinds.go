@@ -2,9 +2,11 @@ package entrypoint
 
 import (
 	"errors"
+	"flag"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/agentgate/agentgate/gate/input"
@@ -83,4 +85,26 @@ func expandedGlob(arg string) bool {
 		return true
 	}
 	return input.Supported(arg)
+}
+
+// boolValue returns the flag (as "--comment") when arg follows a bool flag that stands alone
+// and is one of the words the flag would take as its value (`--comment false`), the mistake
+// of giving a bool flag its value as the next argument; "" otherwise.
+func boolValue(fs *flag.FlagSet, args []string, arg string) string {
+	i := slices.Index(args, arg)
+	if i < 1 || !strings.HasPrefix(args[i-1], "-") || strings.Contains(args[i-1], "=") {
+		return ""
+	}
+	if _, err := strconv.ParseBool(arg); err != nil {
+		return ""
+	}
+	name := strings.TrimLeft(args[i-1], "-")
+	f := fs.Lookup(name)
+	if f == nil {
+		return ""
+	}
+	if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !ok || !b.IsBoolFlag() {
+		return ""
+	}
+	return "--" + name
 }

@@ -98,19 +98,21 @@ func flush(w io.Writer) {
 
 // parseArgs parses flags that may come before or after positional arguments, as users type
 // them (`agentgate rs1 trace.json --pretty`). It returns the positional arguments. A bad flag
-// is reported on one line, naming the closest known flag when it looks misspelled ("unknown
-// flag --trace: did you mean --traces?"); only -h/--help prints the usage.
-func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+// is reported on one line to the flag set's output (stderr), naming the closest known flag
+// when it looks misspelled ("unknown flag --trace: did you mean --traces?"); only -h/--help
+// prints the usage, to stdout: it was asked for.
+func parseArgs(fs *flag.FlagSet, args []string, stdout io.Writer) ([]string, error) {
 	out := fs.Output()
 	fs.SetOutput(io.Discard) // the flag package would print the error and the whole usage
 	defer fs.SetOutput(out)
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
-			fs.SetOutput(out)
 			if isHelp(err) {
+				fs.SetOutput(stdout)
 				fs.Usage()
 			} else {
+				fs.SetOutput(out)
 				fmt.Fprintf(out, "agentgate %s: %s\n", fs.Name(), flagError(fs, err))
 			}
 			return nil, err

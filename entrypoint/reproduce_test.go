@@ -131,7 +131,7 @@ func checkReproduces(t *testing.T, name string, s settings, want string) {
 	fs := newFlagSet(cmdGate, "[flags]", io.Discard)
 	flags := map[string]setting{}
 	defineFlags(fs, flags)
-	if pos, err := parseArgs(fs, shellWords(t, got)); err != nil || len(pos) > 0 {
+	if pos, err := parseArgs(fs, shellWords(t, got), io.Discard); err != nil || len(pos) > 0 {
 		t.Errorf("%s: %s: arguments %q, %v", name, got, pos, err)
 		return
 	}

@@ -206,10 +206,32 @@ func (s settings) gateConfig() (*gateConfig, error) {
 	default:
 		return nil, &gate.UsageError{Msg: fmt.Sprintf("%s: unknown comment-mode %q: want \"update\" or \"recreate\"", s["comment-mode"].source, c.commentMode)}
 	}
+	// The ranges are gate's to say (gate.Run checks them again); checked here, an error
+	// names where the value was given, as a value that is not a number does.
+	if err := c.options.Thresholds.Validate(); err != nil {
+		return nil, s.located(err)
+	}
+	if err := c.options.Compare.Validate(); err != nil {
+		return nil, s.located(err)
+	}
 	if c.answer, err = s.answer(); err != nil {
 		return nil, err
 	}
 	return c, nil
+}
+
+// located is a range error of gate's ("pa-min must be between 0 and 1, got 1.5") with the
+// setting it names said as the user gave it: "--pa-min must …", "input pa-min must …",
+// "agentgate.yml:3:9: pa-min must …". An error that names no setting is a usage error as it
+// is.
+func (s settings) located(err error) error {
+	msg := err.Error()
+	for _, d := range settingTable {
+		if rest, ok := strings.CutPrefix(msg, d.name+" must "); ok {
+			return &gate.UsageError{Msg: settingName(d.name, s[d.name].source) + " must " + rest}
+		}
+	}
+	return &gate.UsageError{Msg: msg}
 }
 
 // inputLists are the settings that name the input files, each with its place in in.

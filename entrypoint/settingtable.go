@@ -97,9 +97,10 @@ var settingTable = []settingDef{
 	{name: gate.MaxFailedTraces, kind: kindWhole, where: anywhere, def: "0", help: "At most this many traces may have verdict FAIL."},
 	{name: "baseline", kind: kindString, where: anywhere, actionsOnly: baselineAuto, help: "Compare with an earlier run: the path of its JSON report, or `auto` for " +
 		"the newest report artifact (`baseline-artifact`) of a run on the pull request's base branch " +
-		"(needs `actions: read`). No usable baseline is a one-line note, never a failure, except a " +
-		"path that does not exist or cannot be read, which is an error (exit code 3) so that a typo " +
-		"cannot switch the regression gates off."},
+		"(needs `actions: read`). Nothing to compare with is a one-line note, never a failure: `auto` " +
+		"finding no usable artifact, or a report of another schema version or profile. A path that " +
+		"cannot be read or holds no agentgate report (a traces file; an empty, truncated or malformed " +
+		"file) is an error (exit code 3), so that a typo cannot switch the regression gates off."},
 	{name: "baseline-artifact", kind: kindString, where: anywhere, def: defaultBaselineArtifact, noEffect: "only `baseline: auto` reads it, which a local run cannot", help: "The artifact `baseline: auto` looks for."},
 	{name: compare.FailOnRegression, kind: kindBool, where: anywhere, def: "true", valueFlag: true, help: "With a baseline, fail when a metric is significantly worse (Holm at `regression-alpha`)."},
 	{name: compare.MaxNewFailures, kind: kindWhole, where: anywhere, help: "With a baseline, at most this many traces may FAIL that did not FAIL in it. Unset: not gated."},
@@ -109,7 +110,7 @@ var settingTable = []settingDef{
 	{name: "outcomes", kind: kindList, where: anywhere, help: "The runs' own outcomes kept apart from the traces, matched by trace id: " +
 		"JSONL `{\"id\", \"reward\" | \"success\"}`, SWE-bench `report.json` or run summaries " +
 		"(`resolved_ids`). They override an outcome the trace records itself."},
-	{name: gate.SuccessThreshold, kind: kindNumber, where: anywhere, def: "0.999999", help: "A numeric outcome (a reward or score) at or above this succeeded (tau-bench's is_successful)."},
+	{name: gate.SuccessThreshold, kind: kindNumber, where: anywhere, def: "0.999999", help: "A numeric outcome (a reward or score) at or above this succeeded (tau-bench's is_successful). It is on the scale of the suite's rewards, which need not be 0 to 1, so any number is accepted."},
 	{name: gate.SuccessRateMin, kind: kindNumber, where: anywhere, help: "The share of runs with an outcome that succeeded must be at least this. Unset: not gated."},
 	{name: outcomeScorer, kind: kindString, where: anywhere, help: "The Inspect scorer whose score is each sample's outcome (its own success). Unset: each sample's first scorer."},
 	{name: gate.FailOnSkipped, kind: kindBool, where: anywhere, def: "false", help: "A gate that was asked for and skipped breaches: " +
@@ -185,8 +186,8 @@ func (d settingDef) inputDescription() string {
 // flags, with the flag as its source. A list flag given twice keeps both values.
 func defineFlags(fs *flag.FlagSet, flags map[string]setting) {
 	for _, d := range settingTable {
-		if d.where&asFlag == 0 {
-			continue
+		if d.where&asFlag == 0 || d.name == "merge" && fs.Name() == cmdMerge {
+			continue // merge names its reports as arguments, not with --merge
 		}
 		name, record := d.name, func(name, v string) error {
 			flags[name] = setting{value: v, source: "--" + name}

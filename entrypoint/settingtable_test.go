@@ -66,12 +66,12 @@ func TestSettingKindsAreTheBinarys(t *testing.T) {
 
 // The flags of `agentgate gate` are the table's, each with its usage; --help shows them.
 func TestGateFlagsFromTheTable(t *testing.T) {
-	code, stdout, stderr := cli(t, "", "gate", "--help")
-	if code != 0 || stdout != "" {
-		t.Fatalf("gate --help: exit %d, stdout %q", code, stdout)
+	code, help, stderr := cli(t, "", "gate", "--help")
+	if code != 0 || stderr != "" {
+		t.Fatalf("gate --help: exit %d, stderr %q", code, stderr)
 	}
 	var flags []string
-	for _, line := range strings.Split(stderr, "\n") {
+	for _, line := range strings.Split(help, "\n") {
 		if name, ok := strings.CutPrefix(line, "  -"); ok {
 			name, _, _ = strings.Cut(name, " ")
 			flags = append(flags, name)
@@ -92,8 +92,8 @@ func TestGateFlagsFromTheTable(t *testing.T) {
 		"  -traces value\n    \tGlob(s) or directories of execution traces, relative to the workspace: RS-1 ExecutionTrace, OpenAI, Anthropic or tau-bench transcripts, tau2-bench results, mini-swe-agent trajectories, OTLP/JSON spans, Inspect AI logs (.json, .jsonl, .eval, gzipped or not; a directory means every such file under it). '**' matches any depth. Several patterns: repeat the flag, or separate them with commas.\n",
 		"  -comment\n    \tUnder GitHub Actions, post (or update) the report as one comment on the pull request. (default true)\n",
 	} {
-		if !strings.Contains(stderr, s) {
-			t.Errorf("gate --help does not hold %q:\n%s", s, stderr)
+		if !strings.Contains(help, s) {
+			t.Errorf("gate --help does not hold %q:\n%s", s, help)
 		}
 	}
 }

@@ -32,11 +32,57 @@ func TestUnknownFlagOneLine(t *testing.T) {
 	}
 }
 
-// --help still prints the usage, and exits 0.
+// --help still prints the usage, to stdout as it was asked for, and exits 0.
 func TestHelpStillPrintsUsage(t *testing.T) {
-	code, _, stderr := cli(t, "", "rcs", "--help")
-	if code != 0 || !strings.HasPrefix(stderr, "Usage: agentgate rcs --tasks FILE\n\nFlags:\n  -profile string\n") {
-		t.Errorf("rcs --help: exit %d, stderr %q", code, stderr)
+	for _, args := range [][]string{{"rcs", "--help"}, {"rcs", "-h"}, {"gate", "-help"}, {"merge", "--help"}} {
+		code, stdout, stderr := cli(t, "", args...)
+		want := "Usage: agentgate " + args[0] + " "
+		if code != 0 || !strings.HasPrefix(stdout, want) || stderr != "" {
+			t.Errorf("%v: exit %d, stdout %.60q, stderr %q; want exit 0 and the usage on stdout", args, code, stdout, stderr)
+		}
+	}
+	code, stdout, stderr := cli(t, "", "rcs", "--help")
+	if code != 0 || !strings.HasPrefix(stdout, "Usage: agentgate rcs --tasks FILE\n\nFlags:\n  -profile string\n") || stderr != "" {
+		t.Errorf("rcs --help: exit %d, stdout %q", code, stdout)
+	}
+}
+
+// merge names its reports as arguments: its flags are the gate's but for --merge, which
+// would be a second way of naming them.
+func TestMergeHasNoMergeFlag(t *testing.T) {
+	_, stdout, _ := cli(t, "", "merge", "--help")
+	if !strings.HasPrefix(stdout, "Usage: agentgate merge [flags] REPORT.json...\n") || strings.Contains(stdout, "  -merge") || !strings.Contains(stdout, "  -traces value\n") {
+		t.Errorf("merge --help:\n%s", stdout)
+	}
+	code, stdout, stderr := cli(t, "", "merge", "--merge", "a.json")
+	if code != 3 || stdout != "" || stderr != "agentgate merge: unknown flag --merge (agentgate merge --help lists the flags)\n" {
+		t.Errorf("merge --merge: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	_, stdout, _ = cli(t, "", "gate", "--help")
+	if !strings.Contains(stdout, "  -merge value\n") {
+		t.Errorf("gate --help has no -merge:\n%s", stdout)
+	}
+}
+
+// A bool flag given its value as the next argument (--comment false) leaves a stray
+// argument: the error says how a bool flag takes its value. A stray word after a flag that
+// takes a value, or a word that is no bool, gets the usual message.
+func TestStrayBoolValue(t *testing.T) {
+	const plain = ": name input files with --traces, --tasks, --pairs or --scholar/--auditor\n"
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"gate", "--traces", "../fixtures/pass/traces.jsonl", "--comment", "false"}, `agentgate: gate takes no arguments, got "false" (a bool flag takes its value as --comment=false)` + "\n"},
+		{[]string{"gate", "-allow-unmatched", "true", "--traces", "../fixtures/pass/traces.jsonl"}, `agentgate: gate takes no arguments, got "true" (a bool flag takes its value as --allow-unmatched=true)` + "\n"},
+		{[]string{"gate", "--comment=true", "false"}, `agentgate: gate takes no arguments, got "false"` + plain},
+		{[]string{"gate", "--comment", "maybe"}, `agentgate: gate takes no arguments, got "maybe"` + plain},
+		{[]string{"gate", "--profile", "default", "false"}, `agentgate: gate takes no arguments, got "false"` + plain},
+	} {
+		code, stdout, stderr := cli(t, "", c.args...)
+		if code != 3 || stdout != "" || stderr != c.want {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 3 and %q", c.args, code, stdout, stderr, c.want)
+		}
 	}
 }
 

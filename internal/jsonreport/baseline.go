@@ -20,7 +20,7 @@ import (
 	"github.com/agentgate/agentgate/internal/jsonscan"
 )
 
-// MaxBaselineSize is the most bytes ReadBaseline reads; a longer baseline is unusable. The
+// MaxBaselineSize is the most bytes ReadBaseline reads; a longer baseline is not read. The
 // file is untrusted (an artifact anyone with write access could have uploaded), so its size
 // is bounded; jsonscan bounds its nesting depth.
 const MaxBaselineSize = 1 << 30
@@ -28,35 +28,114 @@ const MaxBaselineSize = 1 << 30
 // maxBaselineSize is MaxBaselineSize, smaller in tests.
 var maxBaselineSize int64 = MaxBaselineSize
 
+// ReadBaselineFile reads the baseline report at path as ReadBaseline does. It opens the file
+// as every input is opened (input.OpenRegular: a FIFO, device or directory is refused without
+// blocking) and refuses one larger than MaxBaselineSize by its size, before reading any of it.
+func ReadBaselineFile(path string) (*compare.Baseline, error) {
+	f, err := input.OpenRegular(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("reading baseline %s: %w", path, err)
+	}
+	return readBaseline(f, path, st.Size())
+}
+
 // ReadBaseline reads a JSON report (SPEC §5) of schema 2 from r; name is the file's name for
-// messages. Every problem with the content (not JSON, too large, another schema, a malformed
-// record, a duplicate id) is an *compare.Unusable whose reason names the file and the place (line and
-// column, in characters, of the value at fault); an error of another type is an I/O error of
-// r. The traces, tasks and items come back sorted by id. Members the comparison does not need
-// are skipped, and unknown members are ignored, so a later report still reads.
+// messages. The traces, tasks and items come back sorted by id. Members the comparison does
+// not need are skipped, and unknown members are ignored, so a later report still reads.
+//
+// Its errors say whether there is anything to compare with (SPEC §10, §17):
+//   - a well-formed report of another schema version (or an agentgate report older than
+//     schema 2, which had no "schema") is an *compare.Unusable: nothing to compare with, a
+//     note;
+//   - content that is not an agentgate report of schema 2 (empty, not JSON, not an object
+//     with "schema", a malformed or duplicate record, larger than MaxBaselineSize) is an
+//     *input.Error naming the file and the line and column (in characters) of the value at
+//     fault;
+//   - any other error is an I/O error of r.
 //
 // The text is checked by jsonscan first, so that a syntax error is worded and placed as every
 // other reader's; only then is it decoded, member by member.
 func ReadBaseline(r io.Reader, name string) (*compare.Baseline, error) {
-	data, err := io.ReadAll(io.LimitReader(r, maxBaselineSize+1))
-	if err != nil {
+	return readBaseline(r, name, -1)
+}
+
+// readBaseline is ReadBaseline of r, whose size is size bytes when it is not negative (a
+// file's: it is then checked before reading, and the buffer made to fit).
+func readBaseline(r io.Reader, name string, size int64) (*compare.Baseline, error) {
+	tooLarge := &input.Error{File: name, Msg: fmt.Sprintf("not read: a baseline report holds at most %d bytes", maxBaselineSize)}
+	if size > maxBaselineSize {
+		return nil, tooLarge
+	}
+	var buf bytes.Buffer
+	if size >= 0 {
+		buf.Grow(int(size) + bytes.MinRead)
+	}
+	if _, err := buf.ReadFrom(io.LimitReader(r, maxBaselineSize+1)); err != nil {
 		return nil, fmt.Errorf("reading baseline %s: %w", name, err)
 	}
-	if int64(len(data)) > maxBaselineSize {
-		return nil, unusable("baseline %s is larger than %d bytes: not read", name, maxBaselineSize)
+	if int64(buf.Len()) > maxBaselineSize {
+		return nil, tooLarge
 	}
-	if err := jsonscan.Validate(data); err != nil {
-		var se *jsonscan.Error
-		if errors.As(err, &se) {
-			return nil, unusable("baseline %s:%s: not valid JSON: %s", name, place(data, se.Off), se.Msg)
+	return decodeBaseline(buf.Bytes(), name)
+}
+
+// decodeBaseline reads the report data: first its top level, to tell a report of another
+// version (a note) from something that is no report (an error), then the whole of it.
+func decodeBaseline(data []byte, name string) (*compare.Baseline, error) {
+	start := jsonscan.SkipSpace(data, 0)
+	if start == len(data) {
+		return nil, notReport(name, data, start, "the file holds no JSON value (expected an object with \"schema\")")
+	}
+	if data[start] != '{' {
+		if k := jsonscan.KindOf(data[start]); k != jsonscan.KindInvalid {
+			return nil, notReport(name, data, start, "expected an object with \"schema\", found "+k.String())
 		}
-		return nil, unusable("baseline %s: not valid JSON: %v", name, err)
+		return nil, syntaxError(name, data, jsonscan.Validate(data))
+	}
+	schemaAt := -1
+	var older struct{ verdict, gates bool }
+	end, err := jsonscan.EachMember(data, start, func(key []byte, at, _ int) error {
+		switch {
+		case jsonscan.KeyIs(key, "schema"):
+			schemaAt = at
+		case jsonscan.KeyIs(key, "verdict"):
+			older.verdict = true
+		case jsonscan.KeyIs(key, "gates"):
+			older.gates = true
+		}
+		return nil
+	})
+	if err != nil {
+		if verr := jsonscan.Validate(data); verr != nil {
+			err = verr // placed as in the whole text, as every reader places it
+		}
+		return nil, syntaxError(name, data, err)
+	}
+	if schemaAt < 0 {
+		if older.verdict && older.gates {
+			return nil, unusable("baseline %s has no \"schema\": it was written by an agentgate older than schema %d", name, Schema)
+		}
+		// The first record of a JSON Lines file, most likely: say which setting takes it.
+		e := notReport(name, data, start, "expected an object with \"schema\"")
+		e.LooksLike = input.LooksLike(data[start:end])
+		return nil, e
+	}
+	if jsonscan.SkipSpace(data, end) != len(data) {
+		return nil, syntaxError(name, data, jsonscan.Validate(data)) // Validate says what follows
+	}
+	if err := checkSchema(name, data, schemaAt); err != nil {
+		return nil, err
 	}
 	br := &baselineReader{data: data, dec: json.NewDecoder(bytes.NewReader(data)), name: name, b: &compare.Baseline{Name: name}}
 	if err := br.read(); err != nil {
 		var pe *posError
 		if errors.As(err, &pe) {
-			return nil, unusable("baseline %s:%s: %s", name, place(data, pe.off), pe.msg)
+			return nil, notReport(name, data, pe.off, pe.msg)
 		}
 		return nil, err
 	}
@@ -68,6 +147,42 @@ func unusable(format string, args ...any) *compare.Unusable {
 	return &compare.Unusable{Reason: fmt.Sprintf(format, args...)}
 }
 
+// checkSchema reads the "schema" member whose value starts at offset at: a whole number,
+// Schema or the note that the report is of another version.
+func checkSchema(name string, data []byte, at int) error {
+	end, _ := jsonscan.Skip(data, at) // the text is valid
+	raw := data[at:end]
+	if k := jsonscan.KindOfValue(raw); k != jsonscan.KindNumber {
+		return notReport(name, data, at, `field "schema": `+jsonscan.Expected("a number", k))
+	}
+	s, err := strconv.ParseFloat(string(raw), 64)
+	if err != nil || s != math.Trunc(s) || s < 0 {
+		return notReport(name, data, at, fmt.Sprintf(`"schema" must be a whole number, got %s`, input.Quote(string(raw))))
+	}
+	if s != Schema {
+		return unusable("baseline %s has schema %s, this agentgate reads schema %d", name, strconv.FormatFloat(s, 'g', -1, 64), Schema)
+	}
+	return nil
+}
+
+// notReport is the error for data, read from the file name, that is not an agentgate report
+// of this schema: msg says what is wrong with the value at byte offset off. The decoder's
+// offset is where it stopped: before the separator and spaces that lead to the value at
+// fault, which is what the place names.
+func notReport(name string, data []byte, off int, msg string) *input.Error {
+	p := jsonscan.Position(data, jsonscan.SkipSeparators(data, off))
+	return &input.Error{File: name, Line: p.Line, Col: p.Col, Msg: "not an agentgate JSON report: " + msg}
+}
+
+// syntaxError is notReport for an error of jsonscan's: the text is not JSON.
+func syntaxError(name string, data []byte, err error) error {
+	var se *jsonscan.Error
+	if errors.As(err, &se) {
+		return notReport(name, data, se.Off, "not valid JSON: "+se.Msg)
+	}
+	return &input.Error{File: name, Msg: "not an agentgate JSON report: not valid JSON: " + err.Error()}
+}
+
 // posError is a problem at byte offset off of the baseline.
 type posError struct {
 	off int
@@ -75,14 +190,6 @@ type posError struct {
 }
 
 func (e *posError) Error() string { return fmt.Sprintf("offset %d: %s", e.off, e.msg) }
-
-// place names byte offset off of data as "line:col". The decoder's offset is where it
-// stopped: before the separator and spaces that lead to the value at fault, which is what the
-// place names.
-func place(data []byte, off int) string {
-	p := jsonscan.Position(data, jsonscan.SkipSeparators(data, off))
-	return strconv.Itoa(p.Line) + ":" + strconv.Itoa(p.Col)
-}
 
 // baselineReader decodes a report member by member with encoding/json's token stream, over
 // text that jsonscan has found valid.
@@ -201,19 +308,8 @@ func (br *baselineReader) skip(what string) error {
 // read decodes the whole report and checks its schema.
 func (br *baselineReader) read() error {
 	b := br.b
-	schema := -1
 	err := br.object("the report", func(key string) error {
 		switch key {
-		case "schema":
-			var s float64
-			if err := br.value(&s, "schema"); err != nil {
-				return err
-			}
-			schema = -2 // not a whole number: another schema
-			if s == math.Trunc(s) && s >= 0 && s < 1<<30 {
-				schema = int(s)
-			}
-			return nil
 		case "profile":
 			return br.value(&b.Profile, "profile")
 		case "source":
@@ -242,13 +338,11 @@ func (br *baselineReader) read() error {
 	if err != nil {
 		return err
 	}
-	switch {
-	case schema == -1:
-		return unusable("baseline %s has no \"schema\": it was written by an agentgate older than schema %d", br.name, Schema)
-	case schema != Schema:
-		return unusable("baseline %s has schema %s, this agentgate reads schema %d", br.name, schemaText(schema), Schema)
-	case b.Profile == "":
-		return unusable("baseline %s has no \"profile\"", br.name)
+	if b.Profile == "" {
+		return &posError{off: jsonscan.SkipSpace(br.data, 0), msg: `it has no "profile"`}
+	}
+	if !validSHA(b.Source.SHA) {
+		b.Source.SHA = "" // not a commit: unknown, rather than text that reaches outputs and headers
 	}
 	return br.sortUnits()
 }
@@ -259,21 +353,46 @@ func (br *baselineReader) sortUnits() error {
 	b := br.b
 	if s := b.Reliability; s != nil {
 		if id, dup := sortByID(s.Traces, func(t *reliability.Result) string { return t.ID }); dup {
-			return unusable("baseline %s: trace id %q occurs twice", br.name, id)
+			return br.duplicate("reliability", "traces", "id", id)
 		}
 	}
 	if s := b.Coherence; s != nil {
 		if id, dup := sortByID(s.Tasks, func(t *coherence.TaskResult) string { return t.ID }); dup {
-			return unusable("baseline %s: task id %q occurs twice", br.name, id)
+			return br.duplicate("coherence", "tasks", "id", id)
 		}
 	}
 	if a := b.Agreement; a != nil {
 		if qid, dup := sortByID(a.Finals.(compare.FinalList), func(f *compare.Final) string { return f.QID }); dup {
-			return unusable("baseline %s: item qid %q occurs twice", br.name, qid)
+			return br.duplicate("agreement", "items", "qid", qid)
 		}
 	}
 	return nil
 }
+
+// duplicate is the error for the id that occurs twice in the list section.list, placed at
+// its second occurrence: the units were sorted, so the text is searched again for it, once.
+func (br *baselineReader) duplicate(section, list, key, id string) error {
+	at := jsonscan.Locate(br.data, jsonscan.PathOf(section, list))
+	first, i := -1, 0
+	second := at
+	_, _ = jsonscan.EachElement(br.data, at, func(start, end int) error {
+		var u map[string]json.RawMessage
+		var got string
+		if json.Unmarshal(br.data[start:end], &u) == nil && json.Unmarshal(u[key], &got) == nil && got == id {
+			if first >= 0 {
+				second = start
+				return errStop
+			}
+			first = i
+		}
+		i++
+		return nil
+	})
+	return &posError{off: second, msg: fmt.Sprintf("%s.%s[%d]: %s %s occurs twice (first in %s.%s[%d])", section, list, i, key, input.Quote(id), section, list, first)}
+}
+
+// errStop ends a walk early.
+var errStop = errors.New("stop")
 
 // sortByID sorts units by id and returns the first id that occurs twice, if one does.
 func sortByID[T any](units []T, id func(*T) string) (string, bool) {
@@ -286,12 +405,18 @@ func sortByID[T any](units []T, id func(*T) string) (string, bool) {
 	return "", false
 }
 
-// schemaText writes a schema number, or "that is not a whole number".
-func schemaText(n int) string {
-	if n < 0 {
-		return "that is not a whole number"
+// validSHA reports whether sha names a commit: 7 to 64 hex digits (an abbreviation, SHA-1 or
+// SHA-256).
+func validSHA(sha string) bool {
+	if len(sha) < 7 || len(sha) > 64 {
+		return false
 	}
-	return strconv.Itoa(n)
+	for i := 0; i < len(sha); i++ {
+		if c := sha[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
 }
 
 // baselineTrace is a trace of the report as the baseline is read: reliability.Result's members,

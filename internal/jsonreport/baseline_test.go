@@ -2,15 +2,20 @@ package jsonreport
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"io"
 	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/agentgate/agentgate/gate/compare"
+	"github.com/agentgate/agentgate/gate/input"
 	"github.com/agentgate/agentgate/gate/outcome"
 	"github.com/agentgate/agentgate/gate/profile"
 	"github.com/agentgate/agentgate/gate/reliability"
@@ -143,55 +148,18 @@ type noSeek struct{ r io.Reader }
 
 func (n noSeek) Read(p []byte) (int, error) { return n.r.Read(p) }
 
+// TestReadBaselineUnusable: a well-formed report of another version is nothing to compare
+// with, a note (SPEC §10), not an error.
 func TestReadBaselineUnusable(t *testing.T) {
-	for _, c := range []struct {
-		name, doc, want string
-		seek            bool
-	}{
-		{"no schema", `{"profile": "default"}`, `baseline b.json has no "schema": it was written by an agentgate older than schema 2`, true},
-		{"schema 1", `{"schema": 1, "profile": "default"}`, `baseline b.json has schema 1, this agentgate reads schema 2`, true},
-		{"schema 3", `{"schema": 3, "profile": "default"}`, `baseline b.json has schema 3, this agentgate reads schema 2`, true},
-		{"schema 2.5", `{"schema": 2.5, "profile": "default"}`, `baseline b.json has schema that is not a whole number, this agentgate reads schema 2`, true},
-		{"schema string", `{"schema": "2"}`, `baseline b.json:1:12: field "schema": expected a number, found a string`, true},
-		{"no profile", `{"schema": 2}`, `baseline b.json has no "profile"`, true},
-		{"empty", ``, `baseline b.json:1:1: not valid JSON: unexpected end of input, expected a value`, true},
-		{"not an object", `[1]`, `baseline b.json:1:1: the report must be an object`, true},
-		{"not JSON", "{\"schema\": 2,\n  \"profile\": x}", `baseline b.json:2:14: not valid JSON: expected a value, found 'x'`, true},
-		{"not JSON, no seek", "{\"schema\": 2,\n  \"profile\": x}", `baseline b.json:2:14: not valid JSON: expected a value, found 'x'`, false},
-		{"cut short", `{"schema": 2, "profile": "default", "reliability": {"traces": [`, `baseline b.json:1:64: not valid JSON: unexpected end of input, expected a value`, true},
-		{"two reports", `{"schema": 2, "profile": "default"} {}`, `baseline b.json:1:37: not valid JSON: unexpected '{' after the value`, true},
-		{"traces not a list", `{"schema": 2, "profile": "default", "reliability": {"traces": {}}}`, `baseline b.json:1:63: reliability.traces must be an array`, true},
-		{"bad verdict", "{\"schema\": 2, \"profile\": \"default\", \"reliability\": {\"traces\": [\n {\"id\": \"x\", \"verdict\": \"OK\", \"score\": 1}]}}",
-			`baseline b.json:2:2: reliability.traces[0]: verdict must be PASS, WARN or FAIL, got "OK"`, true},
-		{"no score", `{"schema": 2, "profile": "default", "reliability": {"traces": [{"id": "x", "verdict": "PASS"}]}}`,
-			`baseline b.json:1:64: reliability.traces[0]: no "score"`, true},
-		{"score a string", `{"schema": 2, "profile": "default", "reliability": {"traces": [{"id": "x", "verdict": "PASS", "score": "1"}]}}`,
-			`baseline b.json:1:104: field "reliability.traces[0].score": expected a number, found a string`, true},
-		{"trial an object", `{"schema": 2, "profile": "default", "reliability": {"traces": [{"id": "x", "verdict": "PASS", "score": 1, "task": "t", "trial": {}}]}}`,
-			`baseline b.json:1:64: reliability.traces[0]: trial must be a string or a number`, true},
-		{"duplicate trace", `{"schema": 2, "profile": "default", "reliability": {"traces": [{"id": "x", "verdict": "PASS", "score": 1}, {"id": "x", "verdict": "FAIL", "score": 1}]}}`,
-			`baseline b.json: trace id "x" occurs twice`, true},
-		{"duplicate task", `{"schema": 2, "profile": "default", "coherence": {"tasks": [{"id": "t", "rcs": 1}, {"id": "t", "rcs": 0}]}}`,
-			`baseline b.json: task id "t" occurs twice`, true},
-		{"no rcs", `{"schema": 2, "profile": "default", "coherence": {"tasks": [{"id": "t"}]}}`,
-			`baseline b.json:1:61: coherence.tasks[0]: no "rcs"`, true},
-		{"duplicate qid", `{"schema": 2, "profile": "default", "agreement": {"n": 2, "percent_agreement": 1, "kappa": 0, "kappa_defined": false, "kappa_se": 0, "items": [{"qid": "q", "final": "VALID"}, {"qid": "q", "final": "REJECT"}]}}`,
-			`baseline b.json: item qid "q" occurs twice`, true},
-		{"n a string", `{"schema": 2, "profile": "default", "agreement": {"n": "2"}}`,
-			`baseline b.json:1:56: field "agreement.n": expected an integer, found a string`, true},
-		{"signals a list", "{\"schema\": 2, \"profile\": \"default\", \"reliability\": {\"traces\": [\n  {\"id\": \"é\", \"verdict\": \"PASS\", \"score\": 1, \"signals\": []}]}}",
-			`baseline b.json:2:57: field "reliability.traces[0].signals": expected an object, found an array`, true},
-		{"no kappa_se", `{"schema": 2, "profile": "default", "agreement": {"n": 2, "percent_agreement": 1, "kappa": 0, "kappa_defined": false, "items": []}}`,
-			`baseline b.json:1:50: agreement has no "kappa_se"`, true},
-		{"too deep", `{"schema": 2, "profile": "default", "x": ` + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + `}`,
-			`baseline b.json:1:10041: not valid JSON: nesting deeper than 10000 levels`, true},
+	for _, c := range []struct{ name, doc, want string }{
+		{"older, no schema", `{"verdict": "PASS", "profile": "default", "exit_code": 0, "gates": []}`, `baseline b.json has no "schema": it was written by an agentgate older than schema 2`},
+		{"schema 1", `{"schema": 1, "profile": "default"}`, `baseline b.json has schema 1, this agentgate reads schema 2`},
+		{"schema 3", `{"schema": 3, "profile": "default"}`, `baseline b.json has schema 3, this agentgate reads schema 2`},
+		{"schema 99, other layout", `{"schema": 99, "reliability": [1, 2]}`, `baseline b.json has schema 99, this agentgate reads schema 2`},
+		{"schema 1e3", `{"schema": 1e3}`, `baseline b.json has schema 1000, this agentgate reads schema 2`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			var r io.Reader = strings.NewReader(c.doc)
-			if !c.seek {
-				r = noSeek{r}
-			}
-			b, err := ReadBaseline(r, "b.json")
+			b, err := ReadBaseline(strings.NewReader(c.doc), "b.json")
 			var u *compare.Unusable
 			if !errors.As(err, &u) {
 				t.Fatalf("got %v, %v; want an *compare.Unusable", b, err)
@@ -203,18 +171,162 @@ func TestReadBaselineUnusable(t *testing.T) {
 	}
 }
 
+// TestReadBaselineNotAReport: content that is no agentgate report of schema 2 is an
+// *input.Error placed at the value at fault (SPEC §17: an explicit path must not switch the
+// regression gates off by holding something else).
+func TestReadBaselineNotAReport(t *testing.T) {
+	traces, err := os.ReadFile("../../fixtures/pass/traces.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, doc, want string
+		seek            bool
+	}{
+		{"traces file", string(traces), `b.json:1:1: not an agentgate JSON report: expected an object with "schema"; this looks like a traces file: pass it with --traces`, true},
+		{"empty object", `{}`, `b.json:1:1: not an agentgate JSON report: expected an object with "schema"`, true},
+		{"verdict only", `{"verdict": "PASS"}`, `b.json:1:1: not an agentgate JSON report: expected an object with "schema"`, true},
+		{"schema string", `{"schema": "2"}`, `b.json:1:12: not an agentgate JSON report: field "schema": expected a number, found a string`, true},
+		{"schema 2.5", `{"schema": 2.5, "profile": "default"}`, `b.json:1:12: not an agentgate JSON report: "schema" must be a whole number, got "2.5"`, true},
+		{"schema -1", `{"schema": -1}`, `b.json:1:12: not an agentgate JSON report: "schema" must be a whole number, got "-1"`, true},
+		{"schema 1e999", `{"schema": 1e999}`, `b.json:1:12: not an agentgate JSON report: "schema" must be a whole number, got "1e999"`, true},
+		{"no profile", "\n {\"schema\": 2}", `b.json:2:2: not an agentgate JSON report: it has no "profile"`, true},
+		{"empty", ``, `b.json:1:1: not an agentgate JSON report: the file holds no JSON value (expected an object with "schema")`, true},
+		{"blank", "\n\n  ", `b.json:3:3: not an agentgate JSON report: the file holds no JSON value (expected an object with "schema")`, true},
+		{"not an object", `[1]`, `b.json:1:1: not an agentgate JSON report: expected an object with "schema", found an array`, true},
+		{"a word", `hello`, `b.json:1:1: not an agentgate JSON report: not valid JSON: expected a value, found 'h'`, true},
+		{"not JSON", "{\"schema\": 2,\n  \"profile\": x}", `b.json:2:14: not an agentgate JSON report: not valid JSON: expected a value, found 'x'`, true},
+		{"not JSON, no seek", "{\"schema\": 2,\n  \"profile\": x}", `b.json:2:14: not an agentgate JSON report: not valid JSON: expected a value, found 'x'`, false},
+		{"cut short", `{"schema": 2, "profile": "default", "reliability": {"traces": [`, `b.json:1:64: not an agentgate JSON report: not valid JSON: unexpected end of input, expected a value`, true},
+		{"two reports", `{"schema": 2, "profile": "default"} {}`, `b.json:1:37: not an agentgate JSON report: not valid JSON: unexpected '{' after the value`, true},
+		{"traces not a list", `{"schema": 2, "profile": "default", "reliability": {"traces": {}}}`, `b.json:1:63: not an agentgate JSON report: reliability.traces must be an array`, true},
+		{"bad verdict", "{\"schema\": 2, \"profile\": \"default\", \"reliability\": {\"traces\": [\n {\"id\": \"x\", \"verdict\": \"OK\", \"score\": 1}]}}",
+			`b.json:2:2: not an agentgate JSON report: reliability.traces[0]: verdict must be PASS, WARN or FAIL, got "OK"`, true},
+		{"no score", `{"schema": 2, "profile": "default", "reliability": {"traces": [{"id": "x", "verdict": "PASS"}]}}`,
+			`b.json:1:64: not an agentgate JSON report: reliability.traces[0]: no "score"`, true},
+		{"score a string", `{"schema": 2, "profile": "default", "reliability": {"traces": [{"id": "x", "verdict": "PASS", "score": "1"}]}}`,
+			`b.json:1:104: not an agentgate JSON report: field "reliability.traces[0].score": expected a number, found a string`, true},
+		{"trial an object", `{"schema": 2, "profile": "default", "reliability": {"traces": [{"id": "x", "verdict": "PASS", "score": 1, "task": "t", "trial": {}}]}}`,
+			`b.json:1:64: not an agentgate JSON report: reliability.traces[0]: trial must be a string or a number`, true},
+		{"duplicate trace", "{\"schema\": 2, \"profile\": \"default\", \"reliability\": {\"traces\": [\n{\"id\": \"y\", \"verdict\": \"PASS\", \"score\": 1},\n{\"id\": \"x\", \"verdict\": \"PASS\", \"score\": 1},\n {\"id\": \"x\", \"verdict\": \"FAIL\", \"score\": 1}]}}",
+			`b.json:4:2: not an agentgate JSON report: reliability.traces[2]: id "x" occurs twice (first in reliability.traces[1])`, true},
+		{"duplicate task", `{"schema": 2, "profile": "default", "coherence": {"tasks": [{"id": "t", "rcs": 1}, {"id": "t", "rcs": 0}]}}`,
+			`b.json:1:84: not an agentgate JSON report: coherence.tasks[1]: id "t" occurs twice (first in coherence.tasks[0])`, true},
+		{"no rcs", `{"schema": 2, "profile": "default", "coherence": {"tasks": [{"id": "t"}]}}`,
+			`b.json:1:61: not an agentgate JSON report: coherence.tasks[0]: no "rcs"`, true},
+		{"duplicate qid", `{"schema": 2, "profile": "default", "agreement": {"n": 2, "percent_agreement": 1, "kappa": 0, "kappa_defined": false, "kappa_se": 0, "items": [{"qid": "q", "final": "VALID"}, {"qid": "q", "final": "REJECT"}]}}`,
+			`b.json:1:176: not an agentgate JSON report: agreement.items[1]: qid "q" occurs twice (first in agreement.items[0])`, true},
+		{"n a string", `{"schema": 2, "profile": "default", "agreement": {"n": "2"}}`,
+			`b.json:1:56: not an agentgate JSON report: field "agreement.n": expected an integer, found a string`, true},
+		{"signals a list", "{\"schema\": 2, \"profile\": \"default\", \"reliability\": {\"traces\": [\n  {\"id\": \"é\", \"verdict\": \"PASS\", \"score\": 1, \"signals\": []}]}}",
+			`b.json:2:57: not an agentgate JSON report: field "reliability.traces[0].signals": expected an object, found an array`, true},
+		{"no kappa_se", `{"schema": 2, "profile": "default", "agreement": {"n": 2, "percent_agreement": 1, "kappa": 0, "kappa_defined": false, "items": []}}`,
+			`b.json:1:50: not an agentgate JSON report: agreement has no "kappa_se"`, true},
+		{"too deep", `{"schema": 2, "profile": "default", "x": ` + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + `}`,
+			`b.json:1:10041: not an agentgate JSON report: not valid JSON: nesting deeper than 10000 levels`, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var r io.Reader = strings.NewReader(c.doc)
+			if !c.seek {
+				r = noSeek{r}
+			}
+			b, err := ReadBaseline(r, "b.json")
+			var ie *input.Error
+			if !errors.As(err, &ie) {
+				t.Fatalf("got %v, %T %v; want an *input.Error", b, err, err)
+			}
+			if err.Error() != c.want {
+				t.Errorf("error\n%s\nwant\n%s", err, c.want)
+			}
+		})
+	}
+}
+
+// TestReadBaselineSHA: a source.sha that is not a commit (7 to 64 hex digits) is dropped, as
+// if unknown: it reaches the baseline-sha output and the report's header, and a value holding
+// the runner's file-command delimiter would take every other output with it.
+func TestReadBaselineSHA(t *testing.T) {
+	for _, c := range []struct{ sha, want string }{
+		{"1a2b3c4", "1a2b3c4"},
+		{"1A2B3C4D5E6F", "1A2B3C4D5E6F"},
+		{strings.Repeat("ab", 32), strings.Repeat("ab", 32)},
+		{strings.Repeat("a", 65), ""},
+		{"1a2b3c", ""},
+		{"", ""},
+		{"main", ""},
+		{"abc\n_GitHubActionsFileCommandDelimeter_\nverdict<<X\nPASS\nX", ""},
+		{"1a2b3c4 ", ""},
+	} {
+		doc, _ := json.Marshal(map[string]any{"schema": 2, "profile": "default", "source": map[string]string{"sha": c.sha, "ref": "refs/heads/main"}})
+		b, err := ReadBaseline(bytes.NewReader(doc), "b.json")
+		if err != nil {
+			t.Fatalf("%q: %v", c.sha, err)
+		}
+		if b.Source.SHA != c.want || b.Source.Ref != "refs/heads/main" {
+			t.Errorf("sha %q: read %+v, want sha %q", c.sha, b.Source, c.want)
+		}
+	}
+}
+
 func TestReadBaselineTooLarge(t *testing.T) {
 	defer func(n int64) { maxBaselineSize = n }(maxBaselineSize)
 	maxBaselineSize = 40
 	doc := `{"schema": 2, "profile": "default", "x": 1}` // 43 bytes
 	_, err := ReadBaseline(strings.NewReader(doc), "b.json")
-	var u *compare.Unusable
-	if !errors.As(err, &u) || u.Reason != "baseline b.json is larger than 40 bytes: not read" {
+	var ie *input.Error
+	if !errors.As(err, &ie) || err.Error() != "b.json: not read: a baseline report holds at most 40 bytes" {
 		t.Errorf("got %v", err)
 	}
 	maxBaselineSize = 43
 	if _, err := ReadBaseline(strings.NewReader(doc), "b.json"); err != nil {
 		t.Errorf("exactly at the limit: %v", err)
+	}
+}
+
+// TestReadBaselineFile: a file is opened as every input is: a FIFO with no writer, a device
+// and a directory are refused at once, and a file over the limit by its size, before any of
+// it is read (a sparse file of 1 GiB and one byte: reading it would take seconds and a GiB).
+func TestReadBaselineFile(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "ff.json")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	huge := filepath.Join(dir, "huge.json")
+	if err := os.WriteFile(huge, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(huge, MaxBaselineSize+1); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ path, want string }{
+		{fifo, fifo + ": not a regular file (a FIFO): inputs must be regular files"},
+		{"/dev/zero", "/dev/zero: not a regular file (a character device): inputs must be regular files"},
+		{dir, dir + ": not a regular file (a directory): inputs must be regular files"},
+		{filepath.Join(dir, "missing.json"), filepath.Join(dir, "missing.json") + ": cannot open: no such file or directory"},
+		{huge, huge + ": not read: a baseline report holds at most 1073741824 bytes"},
+	} {
+		start := time.Now()
+		_, err := ReadBaselineFile(c.path)
+		if took := time.Since(start); took > 500*time.Millisecond {
+			t.Errorf("%s: took %v", c.path, took)
+		}
+		var ie *input.Error
+		if !errors.As(err, &ie) || err.Error() != c.want {
+			t.Errorf("%s: got %T %v\nwant %s", c.path, err, err, c.want)
+		}
+	}
+	doc, err := os.ReadFile("../../report/testdata/fail.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := filepath.Join(dir, "fail.json")
+	if err := os.WriteFile(good, doc, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, err := ReadBaselineFile(good)
+	if err != nil || b.Name != good || b.Reliability.Total != 12 {
+		t.Errorf("a report: %v, %v", b, err)
 	}
 }
 

@@ -49,29 +49,33 @@ type Annotation struct {
 // SetOutputs writes step outputs in the given order. It returns false, and
 // writes nothing, when GITHUB_OUTPUT is unset (not running under Actions).
 // An output name must be non-empty and one line; a value must not contain
-// the file-command delimiter. Nothing is written when any pair is invalid.
+// the file-command delimiter. A pair that breaks these rules is refused
+// and the others are written all the same: one untrusted value (a
+// baseline's commit) must not take the verdict's output with it. The
+// error then names each refused output.
 func SetOutputs(a *githubactions.Action, kv [][2]string) (bool, error) {
 	path := a.Getenv("GITHUB_OUTPUT")
 	if path == "" {
 		return false, nil
 	}
-	for _, p := range kv {
-		if p[0] == "" || strings.ContainsAny(p[0], "\r\n=<") {
-			return false, fmt.Errorf("output name %q: want a single word such as verdict", p[0])
-		}
-		if strings.Contains(p[1], fileCommandDelimiter) {
-			return false, fmt.Errorf("output %s: value contains the runner's file-command delimiter; refusing to write it", p[0])
-		}
-	}
 	if err := checkWritable(path); err != nil {
 		return false, fmt.Errorf("GITHUB_OUTPUT: %w", err)
 	}
+	var refused []error
 	for _, p := range kv {
+		switch {
+		case p[0] == "" || strings.ContainsAny(p[0], "\r\n=<"):
+			refused = append(refused, fmt.Errorf("output name %q: want a single word such as verdict; not written", p[0]))
+			continue
+		case strings.Contains(p[1], fileCommandDelimiter):
+			refused = append(refused, fmt.Errorf("output %s: value contains the runner's file-command delimiter; not written", p[0]))
+			continue
+		}
 		if err := guard(func() { a.SetOutput(p[0], p[1]) }); err != nil {
 			return false, fmt.Errorf("set output %s: %w", p[0], err)
 		}
 	}
-	return true, nil
+	return true, errors.Join(refused...)
 }
 
 // WriteSummary appends markdown to the job summary. It returns false, and
