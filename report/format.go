@@ -280,24 +280,12 @@ func sentence(r *gate.Result, esc func(string) string) string {
 // signalNames lists the RS-1 signals in Signals order.
 var signalNames = [4]string{"hallucination", "loop", "tool_misuse", "cost"}
 
-// strongest returns the trace's highest signal (the first of equals, in Signals order), its
-// score, the evidence for it (or the first evidence when none names it; nil when there is
-// none) and how many other evidence items there are.
+// strongest returns the finding that decided the trace's verdict (reliability.Decisive: a
+// signal past its threshold, or the crash or claim the default profile raised a verdict for,
+// rather than merely the highest score), its score, the evidence for it (or the first evidence
+// when none names it; nil when there is none) and how many other evidence items there are.
 func strongest(t *reliability.Result) (name string, score float64, ev *reliability.Evidence, others int) {
-	vals := [4]float64{t.Signals.Hallucination, t.Signals.Loop, t.Signals.ToolMisuse, t.Signals.Cost}
-	best := 0
-	for i := 1; i < 4; i++ {
-		if vals[i] > vals[best] {
-			best = i
-		}
-	}
-	name, score = signalNames[best], vals[best]
-	for i := range t.Evidence {
-		if t.Evidence[i].Signal == name {
-			ev = &t.Evidence[i]
-			break
-		}
-	}
+	name, score, ev = reliability.Decisive(t)
 	if ev == nil && len(t.Evidence) > 0 {
 		ev = &t.Evidence[0]
 	}
@@ -314,6 +302,9 @@ func strongest(t *reliability.Result) (name string, score float64, ev *reliabili
 func finding(t *reliability.Result, esc func(string) string) (signal, text string, others int) {
 	name, score, ev, others := strongest(t)
 	signal = name + " " + num(score)
+	if name == reliability.SignalTrace { // a finding about the run as a whole, with no score
+		signal = name
+	}
 	if ev == nil {
 		return signal, "", 0
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/gate/reliability"
+	"github.com/agentgate/agentgate/gate/verdict"
 )
 
 // The sentence under the verdict and the reliability heading read right for one, two and many
@@ -50,5 +51,39 @@ func TestEvery(t *testing.T) {
 	}
 	if got := capitalized(every(2, "gate", "gates", "holds", "hold")); got != "Both gates hold" {
 		t.Errorf("capitalized: %q", got)
+	}
+}
+
+// TestFindingIsDecisive: the strongest finding a report names is the one that decided the
+// verdict, not the highest score. A WARN raised by a crash names the crash, though a weak
+// hallucination scored higher than any other signal (the reviewer's tb-ok showed
+// "hallucination 0.1667" for a WARN that came from its crash); a FAIL names the signal past
+// its threshold.
+func TestFindingIsDecisive(t *testing.T) {
+	crash := &reliability.Result{ID: "tb", Verdict: verdict.Warn, Score: 0.0417,
+		Signals: reliability.Signals{Hallucination: 0.1667},
+		Evidence: []reliability.Evidence{
+			{Signal: reliability.SignalHallucination, Text: "call `x` (id c1) at message 3 never got a result"},
+			{Signal: reliability.SignalTrace, Text: "the run ends in a crash: Traceback (most recent call last)"},
+		}}
+	loop := &reliability.Result{ID: "lp", Verdict: verdict.Fail, Score: 0.45,
+		Signals: reliability.Signals{Hallucination: 0.7, Loop: 1, Cost: 0.8},
+		Evidence: []reliability.Evidence{
+			{Signal: reliability.SignalHallucination, Text: "h"},
+			{Signal: reliability.SignalLoop, Text: "`f` called 3 times with identical arguments"},
+			{Signal: reliability.SignalCost, Text: "c"},
+		}}
+	for _, c := range []struct {
+		r            *reliability.Result
+		signal, text string
+		others       int
+	}{
+		{crash, "trace", "the run ends in a crash: Traceback (most recent call last)", 1},
+		{loop, "loop 1.0000", "`f` called 3 times with identical arguments", 2},
+	} {
+		signal, text, others := finding(c.r, func(s string) string { return s })
+		if signal != c.signal || text != c.text || others != c.others {
+			t.Errorf("%s: finding = %q, %q, +%d; want %q, %q, +%d", c.r.ID, signal, text, others, c.signal, c.text, c.others)
+		}
 	}
 }
