@@ -2,6 +2,7 @@ package entrypoint
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,7 +15,7 @@ const bigOK = `{"trace_id": "big-ok", "reward": 1.0, "token_usage": {"prompt_tok
 // token-budget lets a team say what a run may spend: at RS-1's 100000 the reviewer's big-ok is
 // WARN on cost 1 and the report does not name a budget; at 200000 its cost is factor (b)'s
 // 0.7 (28750 tokens a message; factor (a) is 0.575), PASS, and the JSON report, the markdown
-// footer and its reproduce command carry the budget.
+// footer and its reproduce command, and SARIF's run properties carry the budget.
 func TestTokenBudgetReport(t *testing.T) {
 	dir := t.TempDir()
 	traces := filepath.Join(dir, "traces.jsonl")
@@ -50,8 +51,8 @@ func TestTokenBudgetReport(t *testing.T) {
 			"Profile `default`, token budget 20000 a run (cost reads 1 above it). Reproduce locally:\n\n```sh\nagentgate gate --traces " + traces + " --token-budget 20000\n```\n",
 			`"token_budget": 20000,`},
 	} {
-		js, md := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.md")
-		args := append([]string{"gate", "--traces", traces, "--json", js, "--markdown", md}, c.args...)
+		js, md, sarif := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.md"), filepath.Join(dir, "r.sarif")
+		args := append([]string{"gate", "--traces", traces, "--json", js, "--markdown", md, "--sarif", sarif}, c.args...)
 		if code, _, stderr := cli(t, "", args...); code != 0 {
 			t.Fatalf("%q: exit %d: %s", c.args, code, stderr)
 		}
@@ -75,6 +76,11 @@ func TestTokenBudgetReport(t *testing.T) {
 		}
 		if !strings.Contains(string(b), c.fragment) {
 			t.Errorf("%q: no %q in\n%s", c.args, c.fragment, b)
+		}
+		sa, _ := os.ReadFile(sarif)
+		if got, want := strings.Contains(string(sa), `"agentgate/tokenBudget"`), c.budget != 0; got != want ||
+			want && !strings.Contains(string(sa), fmt.Sprintf(`"agentgate/tokenBudget": %d,`, c.budget)) {
+			t.Errorf("%q: SARIF's run properties name the budget: %t, want %t", c.args, got, want)
 		}
 		m, _ := os.ReadFile(md)
 		if !strings.HasSuffix(string(m), c.footer) {
