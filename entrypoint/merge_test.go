@@ -221,6 +221,7 @@ func TestMergeErrors(t *testing.T) {
 	os.Rename(filepath.Join(dir, "shard-1/suite/traces/a-fixture-fail.jsonl"), filepath.Join(dir, "shard-1/suite/traces/copy.jsonl"))
 	copied := gateTo("shard-1", "copy.json", "--traces", "suite/traces/copy.jsonl")
 	ref := gateTo("shard-2", "reference.json", "--traces", "suite/traces/b-tau-bench.json", "--profile", "reference")
+	budget := gateTo("shard-2", "budget.json", "--traces", "suite/traces/b-tau-bench.json", "--token-budget", "200000")
 	os.WriteFile(filepath.Join(dir, "whole/scholar.jsonl"), []byte(`{"qid": "Q1", "label": "VALID", "reason": "cited"}`+"\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "whole/auditor.jsonl"), []byte(`{"qid": "Q1", "label": "REJECT", "reason": "uncited"}`+"\n"), 0o644)
 	joined := gateTo("whole", "joined.json", "--scholar", "scholar.jsonl", "--auditor", "auditor.jsonl")
@@ -248,6 +249,10 @@ func TestMergeErrors(t *testing.T) {
 			`agentgate: suite/traces/copy.jsonl:1: duplicate trace id "flight-search-loop-101": already used at suite/traces/a-fixture-fail.jsonl:1; every trace needs its own id (shards one.json and copy.json)` + "\n"},
 		{"another profile", []string{"merge", one, ref},
 			`agentgate: reference.json was gated with profile "reference", but the merge uses "default": give the merge the shards' profile` + "\n"},
+		{"another token budget", []string{"merge", one, budget},
+			"agentgate: budget.json was gated with token-budget 200000, but the merge uses 100000: give the merge the shards' token-budget\n"},
+		{"the merge's token budget", []string{"merge", "--token-budget", "200000", budget, one},
+			"agentgate: one.json was gated with token-budget 100000, but the merge uses 200000: give the merge the shards' token-budget\n"},
 		{"another version", []string{"merge", one, "v2.json"},
 			`agentgate: v2.json was written by agentgate "v2.0.0", one.json by "dev": gate every shard with the same version` + "\n"},
 		{"another schema", []string{"merge", "old.json"},

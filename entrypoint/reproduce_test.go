@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentgate/agentgate/gate"
 )
 
 // TestReproduceCommand pins the command for settings given as a user would write them, through
@@ -75,6 +77,8 @@ func TestReproduceEverySetting(t *testing.T) {
 	}
 	words := map[string]string{"profile": "reference", "fail-on": "warn"}
 	all, allWant := settings{}, "agentgate gate"
+	var budget setting
+	var budgetWant string
 	n := 0
 	for _, d := range settingTable {
 		if d.noEffect != "" {
@@ -105,12 +109,22 @@ func TestReproduceEverySetting(t *testing.T) {
 		want := "agentgate gate" + strings.ReplaceAll(o.flags, "NAME", d.name)
 		s := settings{d.name: {value: o.value, source: "input " + d.name}}
 		checkReproduces(t, d.name, s, want)
+		if d.name == gate.TokenBudget {
+			// the reference profile (profile's other value) refuses any budget but RS-1's:
+			// token-budget joins the others in place of profile below
+			budget, budgetWant = s[d.name], strings.TrimPrefix(want, "agentgate gate")
+			continue
+		}
 		all[d.name] = s[d.name]
 		allWant += strings.TrimPrefix(want, "agentgate gate")
 	}
 	checkReproduces(t, "every setting at once", all, allWant)
-	if n != 25 {
-		t.Errorf("%d settings change the answer, want 24", n)
+	delete(all, "profile")
+	all[gate.TokenBudget] = budget
+	allWant = strings.Replace(allWant, " --profile reference", budgetWant, 1)
+	checkReproduces(t, "every setting at once, token-budget for profile", all, allWant)
+	if n != 26 {
+		t.Errorf("%d settings change the answer, want 26", n)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/agentgate/agentgate/gate/compare"
 	"github.com/agentgate/agentgate/gate/input"
 	"github.com/agentgate/agentgate/gate/profile"
+	"github.com/agentgate/agentgate/gate/reliability"
 )
 
 // maxInputBytes is the setting of the most bytes one input may hold after decompression.
@@ -190,6 +191,9 @@ func (s settings) gateConfig() (*gateConfig, error) {
 	if c.options.Profile, err = profile.Parse(strings.TrimSpace(s.str("profile"))); err != nil {
 		return nil, &gate.UsageError{Msg: fmt.Sprintf("%s: %v", s["profile"].source, err)}
 	}
+	if c.options.TokenBudget, err = s.tokenBudget(c.options.Profile); err != nil {
+		return nil, err
+	}
 	if c.options.FailOn, err = gate.ParseFailOn(strings.TrimSpace(s.str("fail-on"))); err != nil {
 		return nil, &gate.UsageError{Msg: fmt.Sprintf("%s: %v", s["fail-on"].source, err)}
 	}
@@ -324,4 +328,22 @@ func (s settings) size(key string) (int64, error) {
 		return 0, &gate.UsageError{Msg: fmt.Sprintf("%s: %q is not a size: want a positive number of bytes, as 1073741824 or 1GiB", v.source, v.value)}
 	}
 	return n << shift, nil
+}
+
+// tokenBudget reads token-budget: a whole number of tokens, 1 or more, and under the reference
+// profile RS-1's own (an error names where each of the two settings was given).
+func (s settings) tokenBudget(p profile.Profile) (int64, error) {
+	n, err := s.int(gate.TokenBudget, reliability.DefaultTokenBudget)
+	if err != nil {
+		return 0, err
+	}
+	if err := gate.CheckTokenBudget(int64(n), p); err != nil {
+		v := s[gate.TokenBudget]
+		if n < 1 {
+			return 0, s.located(err)
+		}
+		return 0, &gate.UsageError{Msg: fmt.Sprintf("%s is %d, but %s is %q, which reproduces RS-1 and its budget of %d tokens: use profile %q, or leave %s unset",
+			settingName(gate.TokenBudget, v.source), n, settingName("profile", s["profile"].source), p, reliability.DefaultTokenBudget, profile.Default, gate.TokenBudget)}
+	}
+	return int64(n), nil
 }

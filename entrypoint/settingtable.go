@@ -122,6 +122,10 @@ var settingTable = []settingDef{
 		"`1073741824` or `2GiB`. Unset: 1 GiB, with compressed files also stopped past 64 MiB once " +
 		"they expand more than 100 times; setting it turns that check off."},
 	{name: "profile", kind: kindString, where: anywhere, def: "default", help: "`default` (sound detectors) or `reference` (reproduces the published RS-1, RCS and scorer figures exactly)."},
+	{name: gate.TokenBudget, kind: kindWhole, where: anywhere, def: "100000", help: "The tokens one run may spend before its cost signal reads 1 (WARN on its own). " +
+		"The cost signal's thresholds are 10%, 50% and 100% of it: RS-1's 10,000, 50,000 and 100,000 at the " +
+		"default. Raise it when a clean run of your agent spends more. The `reference` profile keeps RS-1's " +
+		"100000 and refuses any other value (exit code 3)."},
 	{name: "fail-on", kind: kindString, where: anywhere, def: "fail", help: "`fail` fails the step only on FAIL; `warn` fails it on WARN too (exit code 1)."},
 	{name: "config", kind: kindString, where: asFlag | asInput, noEffect: "the settings it gives are printed one by one", help: "Path of a YAML file whose keys are these settings' names. A flag or an input given here wins over it."},
 	// json and markdown are no inputs of action.yml: under Actions the report is kept at

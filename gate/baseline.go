@@ -29,7 +29,7 @@ func (r *Result) compareWith(b *Baseline, headTrials []compare.Trial, o compare.
 		}
 		return nil
 	}
-	head := &compare.Run{Profile: r.Profile, Source: r.Source.Source, Reliability: r.Reliability,
+	head := &compare.Run{Profile: r.Profile, TokenBudget: r.TokenBudget, Source: r.Source.Source, Reliability: r.Reliability,
 		Coherence: r.Coherence, Agreement: compare.AgreementOf(r.Agreement), Trials: headTrials, Runs: r.Runs}
 	c, err := compare.Compare(b.Report, head, o)
 	var u *compare.Unusable

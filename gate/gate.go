@@ -62,6 +62,31 @@ type Thresholds struct {
 // config key.
 const FailOnSkipped = "fail-on-skipped"
 
+// TokenBudget is the setting of the tokens a run may spend before its cost signal reads 1
+// (Options.TokenBudget), as a flag, input and config key.
+const TokenBudget = "token-budget"
+
+// CheckTokenBudget rejects a token budget below 1, and any but RS-1's under the reference
+// profile, which reproduces RS-1 exactly.
+func CheckTokenBudget(budget int64, p profile.Profile) error {
+	if budget < 1 {
+		return fmt.Errorf("%s must be 1 or more, got %d", TokenBudget, budget)
+	}
+	if p == profile.Reference && budget != reliability.DefaultTokenBudget {
+		return fmt.Errorf("%s %d cannot be used with profile %q, which reproduces RS-1 and its budget of %d tokens: use profile %q, or leave %s unset", TokenBudget, budget, p, reliability.DefaultTokenBudget, profile.Default, TokenBudget)
+	}
+	return nil
+}
+
+// recordedBudget is a run's token budget as its report records it: 0, left out of the JSON,
+// for reliability.DefaultTokenBudget, so that a report at the default reads as before.
+func recordedBudget(budget int64) int64 {
+	if budget == reliability.DefaultTokenBudget {
+		return 0
+	}
+	return budget
+}
+
 // DefaultThresholds returns the defaults of SPEC §4, §10 and §11.
 func DefaultThresholds() Thresholds {
 	return Thresholds{CoherenceMin: 0.50, PAMin: 0.90, KappaMin: 0.75, AbstainMax: 0.02, MaxFailedTraces: 0,
@@ -133,9 +158,12 @@ type Source struct {
 // when its evaluator did not run.
 type Result struct {
 	// Schema is jsonreport.Schema in a written report; the writer fills it in.
-	Schema      int                  `json:"schema"`
-	Verdict     verdict.Verdict      `json:"verdict"`
-	Profile     profile.Profile      `json:"profile"`
+	Schema  int             `json:"schema"`
+	Verdict verdict.Verdict `json:"verdict"`
+	Profile profile.Profile `json:"profile"`
+	// TokenBudget is the token budget of the cost signal (Options.TokenBudget) when it is not
+	// reliability.DefaultTokenBudget; 0, and not written, at the default.
+	TokenBudget int64                `json:"token_budget,omitempty"`
 	ExitCode    int                  `json:"exit_code"`
 	Source      Source               `json:"source"`
 	Gates       []GateResult         `json:"gates"`

@@ -35,15 +35,19 @@ func Merge(ctx context.Context, shards []Shard, in Inputs, o Options) (*Result, 
 		return nil, &UsageError{"nothing to merge: name the shards' JSON reports"}
 	}
 	first := shards[0]
+	budget := recordedBudget(o.TokenBudget)
 	for _, s := range shards {
 		if s.Report.Profile != o.Profile {
 			return nil, &UsageError{fmt.Sprintf("%s was gated with profile %q, but the merge uses %q: give the merge the shards' profile", s.Name, s.Report.Profile, o.Profile)}
+		}
+		if b := cmp.Or(s.Report.TokenBudget, reliability.DefaultTokenBudget); b != o.TokenBudget {
+			return nil, &UsageError{fmt.Sprintf("%s was gated with %s %d, but the merge uses %d: give the merge the shards' %s", s.Name, TokenBudget, b, o.TokenBudget, TokenBudget)}
 		}
 		if v, w := s.Report.Source.Version, first.Report.Source.Version; v != w {
 			return nil, &UsageError{fmt.Sprintf("%s was written by agentgate %s, %s by %s: gate every shard with the same version", s.Name, input.Quote(v), first.Name, input.Quote(w))}
 		}
 	}
-	res := &Result{Profile: o.Profile, Source: o.Source}
+	res := &Result{Profile: o.Profile, TokenBudget: budget, Source: o.Source}
 	res.Source.Inputs = joinInputs(o.Source.Inputs, shards)
 	var err error
 	if res.Reliability, res.Runs, err = mergeReliability(shards); err != nil {

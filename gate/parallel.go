@@ -7,7 +7,6 @@ import (
 	"github.com/agentgate/agentgate/gate/input"
 	"github.com/agentgate/agentgate/gate/outcome"
 	"github.com/agentgate/agentgate/gate/pipeline"
-	"github.com/agentgate/agentgate/gate/profile"
 	"github.com/agentgate/agentgate/gate/reliability"
 	"github.com/agentgate/agentgate/gate/trace"
 )
@@ -58,10 +57,10 @@ func (w *traceWorker) work(b *pipeline.Batch, tb *traceBatch) (int, error) {
 
 // runReliabilityParallel evaluates the trace files with workers goroutines; with decodeOnly
 // it does all but the evaluation (for the benchmarks).
-func runReliabilityParallel(ctx context.Context, files []string, p profile.Profile, workers int, decodeOnly bool) (*reliability.Summary, []outcome.Run, error) {
+func runReliabilityParallel(ctx context.Context, files []string, o Options, workers int, decodeOnly bool) (*reliability.Summary, []outcome.Run, error) {
 	sum := &reliability.Summary{Traces: []reliability.Result{}}
 	var runs []outcome.Run
-	if err := reliabilityPipeline(ctx, files, p, workers, decodeOnly, sum, &runs, input.NewIDs("trace")); err != nil {
+	if err := reliabilityPipeline(ctx, files, o, workers, decodeOnly, sum, &runs, input.NewIDs("trace")); err != nil {
 		return nil, nil, err
 	}
 	return sum, runs, nil
@@ -69,11 +68,11 @@ func runReliabilityParallel(ctx context.Context, files []string, p profile.Profi
 
 // reliabilityPipeline evaluates the trace record files into sum, and their outcomes into runs,
 // whose ids (ids) it checks for duplicates along with those already there.
-func reliabilityPipeline(ctx context.Context, files []string, p profile.Profile, workers int, decodeOnly bool, sum *reliability.Summary, runs *[]outcome.Run, ids *input.IDs) error {
+func reliabilityPipeline(ctx context.Context, files []string, o Options, workers int, decodeOnly bool, sum *reliability.Summary, runs *[]outcome.Run, ids *input.IDs) error {
 	newWorker := func() *traceWorker {
 		w := &traceWorker{dec: trace.Decoder{Reuse: true}} // results keep no memory of a trace
 		if !decodeOnly {
-			w.ev = &reliability.Evaluator{Profile: p, Brief: true}
+			w.ev = o.evaluator()
 		}
 		return w
 	}
@@ -102,8 +101,7 @@ func reliabilityPipeline(ctx context.Context, files []string, p profile.Profile,
 		clear(rs) // the summary has its own copies
 		return err
 	}
-	o := pipeline.Options{Workers: workers}
-	return pipeline.Run(ctx, files, o, newWorker, (*traceWorker).work, merge)
+	return pipeline.Run(ctx, files, pipeline.Options{Workers: workers}, newWorker, (*traceWorker).work, merge)
 }
 
 // defaultWorkers is the number of workers when the options do not say.

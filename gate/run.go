@@ -49,6 +49,10 @@ type Options struct {
 	// OutcomeScorer names the Inspect scorer whose score is a sample's outcome (SPEC §15);
 	// empty means the first scorer of each sample.
 	OutcomeScorer string
+	// TokenBudget is the tokens a run may spend before its cost signal reads 1
+	// (reliability.Evaluator.TokenBudget); 0 means reliability.DefaultTokenBudget, RS-1's,
+	// the only budget the reference profile takes.
+	TokenBudget int64
 
 	// sequential reads and evaluates every input in the calling goroutine, one record at a
 	// time: the plain reading that the tests hold the pipeline to.
@@ -87,7 +91,7 @@ func Run(ctx context.Context, in Inputs, o Options) (*Result, error) {
 	if err := o.prepare(); err != nil {
 		return nil, err
 	}
-	res := &Result{Profile: o.Profile, Source: o.Source}
+	res := &Result{Profile: o.Profile, TokenBudget: recordedBudget(o.TokenBudget), Source: o.Source}
 	if err := res.evaluate(ctx, in, o); err != nil {
 		return nil, err
 	}
@@ -107,6 +111,12 @@ func (o *Options) prepare() error {
 	}
 	if o.Profile == "" {
 		o.Profile = profile.Default
+	}
+	if o.TokenBudget == 0 {
+		o.TokenBudget = reliability.DefaultTokenBudget
+	}
+	if err := CheckTokenBudget(o.TokenBudget, o.Profile); err != nil {
+		return &UsageError{err.Error()}
 	}
 	if o.Compare == (compare.Options{}) {
 		o.Compare = compare.DefaultOptions()
@@ -158,7 +168,7 @@ func runReliability(ctx context.Context, patterns []string, o Options) (*reliabi
 		return nil, nil, fmt.Errorf("traces: %w", err)
 	}
 	if o.sequential {
-		return runReliabilitySequential(ctx, files, o.Profile, o.traceOptions())
+		return runReliabilitySequential(ctx, files, o)
 	}
 	workers := o.Workers
 	if workers <= 0 {
@@ -169,7 +179,7 @@ func runReliability(ctx context.Context, patterns []string, o Options) (*reliabi
 		return nil, nil, err
 	}
 	if !mixed {
-		return runReliabilityParallel(ctx, files, o.Profile, workers, false)
+		return runReliabilityParallel(ctx, files, o, workers, false)
 	}
 	// OTLP files and Inspect logs are read whole, one after another in this goroutine; the
 	// runs of record files between them go through the pipeline. The results stay in file
@@ -177,25 +187,30 @@ func runReliability(ctx context.Context, patterns []string, o Options) (*reliabi
 	sum := &reliability.Summary{Traces: []reliability.Result{}}
 	var runs []outcome.Run
 	ids := input.NewIDs("trace")
-	ev := reliability.Evaluator{Profile: o.Profile, Brief: true}
+	ev := o.evaluator()
 	for i := 0; i < len(files); {
 		if formats[i] == trace.FormatRecords {
 			j := i
 			for j < len(files) && formats[j] == trace.FormatRecords {
 				j++
 			}
-			if err := reliabilityPipeline(ctx, files[i:j], o.Profile, workers, false, sum, &runs, ids); err != nil {
+			if err := reliabilityPipeline(ctx, files[i:j], o, workers, false, sum, &runs, ids); err != nil {
 				return nil, nil, err
 			}
 			i = j
 			continue
 		}
-		if err := eachWholeFile(ctx, files[i], o.traceOptions(), sum, &runs, ids, &ev); err != nil {
+		if err := eachWholeFile(ctx, files[i], o.traceOptions(), sum, &runs, ids, ev); err != nil {
 			return nil, nil, err
 		}
 		i++
 	}
 	return sum, runs, nil
+}
+
+// evaluator is a new reliability evaluator of the run's profile and token budget.
+func (o Options) evaluator() *reliability.Evaluator {
+	return &reliability.Evaluator{Profile: o.Profile, TokenBudget: o.TokenBudget, Brief: true}
 }
 
 // traceOptions are the options of the trace readers.
@@ -229,13 +244,13 @@ func eachWholeFile(ctx context.Context, file string, to trace.Options, sum *reli
 
 // runReliabilitySequential reads and evaluates the trace files one record at a time, in one
 // goroutine: the reference that the parallel pipeline (parallel.go) must match.
-func runReliabilitySequential(ctx context.Context, files []string, p profile.Profile, to trace.Options) (*reliability.Summary, []outcome.Run, error) {
+func runReliabilitySequential(ctx context.Context, files []string, o Options) (*reliability.Summary, []outcome.Run, error) {
 	sum := &reliability.Summary{Traces: []reliability.Result{}}
 	var runs []outcome.Run
 	ids := input.NewIDs("trace")
-	ev := reliability.Evaluator{Profile: p, Brief: true}
+	ev := o.evaluator()
 	for _, f := range files {
-		err := trace.EachFileWith(ctx, f, to, func(t *trace.Trace) error {
+		err := trace.EachFileWith(ctx, f, o.traceOptions(), func(t *trace.Trace) error {
 			if err := ctx.Err(); err != nil {
 				return err
 			}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -865,7 +866,7 @@ func (d *doc) writeFooter(b *strings.Builder) {
 	if profile == "" {
 		profile = "default"
 	}
-	fmt.Fprintf(b, "\n---\n\nProfile %s. Reproduce locally:\n\n", codeSpan(plain(profile, 40)))
+	fmt.Fprintf(b, "\n---\n\nProfile %s%s. Reproduce locally:\n\n", codeSpan(plain(profile, 40)), budgetNote(d.r))
 	fence := strings.Repeat("`", max(3, longestRun(cmd, '`')+1))
 	fmt.Fprintf(b, "%ssh\n%s\n%s\n", fence, cmd, fence)
 }
@@ -886,7 +887,20 @@ func defaultCommand(r *gate.Result) string {
 	if profile == "" {
 		profile = "default"
 	}
-	return cmd + " --profile " + plain(profile, 40)
+	cmd += " --profile " + plain(profile, 40)
+	if r.TokenBudget != 0 {
+		cmd += " --" + gate.TokenBudget + " " + strconv.FormatInt(r.TokenBudget, 10)
+	}
+	return cmd
+}
+
+// budgetNote names a token budget other than RS-1's beside the profile, so that a reader
+// knows why the cost signal reads differently: "" at the default.
+func budgetNote(r *gate.Result) string {
+	if r.TokenBudget == 0 {
+		return ""
+	}
+	return ", token budget " + strconv.FormatInt(r.TokenBudget, 10) + " a run (cost reads 1 above it)"
 }
 
 // codeSpan wraps one line of text in a code span that its own backticks cannot end.

@@ -457,12 +457,14 @@ func (s *sarifRun) write(w io.Writer) error {
 		}
 	}
 	props := struct {
-		Verdict  string `json:"agentgate/verdict"`
-		Profile  string `json:"agentgate/profile"`
-		Results  int    `json:"agentgate/results"`
-		Omitted  int    `json:"agentgate/resultsOmitted"`
-		Baseline bool   `json:"agentgate/comparedWithBaseline"`
-	}{string(s.r.Verdict), string(s.r.Profile), s.total, omitted, s.compared}
+		Verdict string `json:"agentgate/verdict"`
+		Profile string `json:"agentgate/profile"`
+		// a token budget other than RS-1's, as the JSON report records it
+		TokenBudget int64 `json:"agentgate/tokenBudget,omitempty"`
+		Results     int   `json:"agentgate/results"`
+		Omitted     int   `json:"agentgate/resultsOmitted"`
+		Baseline    bool  `json:"agentgate/comparedWithBaseline"`
+	}{string(s.r.Verdict), string(s.r.Profile), s.r.TokenBudget, s.total, omitted, s.compared}
 	buf.WriteString(",\n      \"properties\": ")
 	if err := encodeIndented(&buf, props, "      "); err != nil {
 		return err

@@ -143,7 +143,7 @@ func Text(w io.Writer, r *gate.Result) error {
 	if profile == "" {
 		profile = "default"
 	}
-	fmt.Fprintf(bw, "\nProfile: %s\n", esc(profile))
+	fmt.Fprintf(bw, "\nProfile: %s%s\n", esc(profile), budgetNote(r))
 	return bw.Flush()
 }
 

@@ -328,7 +328,7 @@ func Compare(base *Baseline, head *Run, o Options) (*Comparison, error) {
 	if base == nil || head == nil {
 		return nil, errors.New("compare: no baseline or no head run")
 	}
-	if err := base.Check(head.Profile); err != nil {
+	if err := base.Check(head); err != nil {
 		return nil, err
 	}
 	c := &Comparison{Base: base.Source, Alpha: o.Alpha, Notes: []string{}}

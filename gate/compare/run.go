@@ -30,7 +30,10 @@ type Source struct {
 //		Coherence: r.Coherence, Agreement: compare.AgreementOf(r.Agreement), Trials: trials}
 type Run struct {
 	Profile profile.Profile
-	Source  Source
+	// TokenBudget is the token budget of the cost signal as the report records it: 0 for
+	// reliability.DefaultTokenBudget.
+	TokenBudget int64
+	Source      Source
 	// Reliability's Traces are matched by ID; its counts are not used.
 	Reliability *reliability.Summary
 	// Coherence's Tasks are matched by ID; its Total and Mean are not used.
@@ -105,11 +108,22 @@ func unusable(format string, args ...any) *Unusable {
 	return &Unusable{Reason: fmt.Sprintf(format, args...)}
 }
 
-// Check returns an *Unusable when b cannot be compared with a head run under profile head:
-// its profile differs, so its scores mean something else.
-func (b *Baseline) Check(head profile.Profile) error {
-	if b.Profile != head {
-		return unusable("baseline %s was written with profile %q, this run uses %q: not compared", b.Name, b.Profile, head)
+// Check returns an *Unusable when b cannot be compared with the run head: its profile or its
+// token budget differs, so its scores and verdicts mean something else.
+func (b *Baseline) Check(head *Run) error {
+	if b.Profile != head.Profile {
+		return unusable("baseline %s was written with profile %q, this run uses %q: not compared", b.Name, b.Profile, head.Profile)
+	}
+	if bb, hb := budget(b.TokenBudget), budget(head.TokenBudget); bb != hb {
+		return unusable("baseline %s was written with token-budget %d, this run uses %d: not compared", b.Name, bb, hb)
 	}
 	return nil
+}
+
+// budget is a recorded token budget with 0 read as the default.
+func budget(recorded int64) int64 {
+	if recorded == 0 {
+		return reliability.DefaultTokenBudget
+	}
+	return recorded
 }

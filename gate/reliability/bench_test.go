@@ -44,7 +44,7 @@ func BenchmarkEvaluate(b *testing.B) {
 
 // FuzzEvaluate builds traces from arbitrary text, arguments and ids (valid JSON or not,
 // invalid UTF-8, repeated and missing ids) and checks that evaluation never panics, keeps
-// scores in [0, 1] and keeps the evidence contract, under both profiles.
+// scores in [0, 1] and keeps the evidence contract, under both profiles and any token budget.
 func FuzzEvaluate(f *testing.F) {
 	f.Add("I called it", []byte(`{"q":"error"}`), "id", uint16(0x0f0f), int64(8000))
 	f.Add("", []byte(`{not json`), "", uint16(0xffff), int64(0))
@@ -83,6 +83,13 @@ func FuzzEvaluate(f *testing.F) {
 			checkEvidence(t, r)
 			_ = r.RS1().PythonJSON(true)
 		}
+		// any token budget of 1 or more (here 1 to 65536) keeps the cost in [0, 1]
+		ev := Evaluator{TokenBudget: int64(shape) + 1}
+		r := ev.Evaluate(tr)
+		if c := r.Signals.Cost; !(c >= 0 && c <= 1) || !(r.Score >= 0 && r.Score <= 1) {
+			t.Fatalf("budget %d: cost %v, score %v out of [0, 1]", ev.TokenBudget, c, r.Score)
+		}
+		checkEvidence(t, r)
 	})
 }
 

@@ -5,16 +5,20 @@ import (
 	"strconv"
 )
 
-// RS-1's token thresholds.
-const (
-	normalTokens    = 10000
-	highTokens      = 50000
-	excessiveTokens = 100000
-)
+// DefaultTokenBudget is the tokens a run may spend before its cost reads 1: RS-1's excessive
+// threshold, whose 10% and 50% are RS-1's normal and high ones.
+const DefaultTokenBudget = 100000
 
-// cost is RS-1's cost signal, the largest of the factors found, with T the total tokens:
+// tokenTiers are the thresholds of the cost signal's factor (a) under budget B: B/10 (RS-1's
+// normal), B/2 (high) and B (excessive), rounded down; 10000, 50000 and 100000 at the default.
+func tokenTiers(budget int64) (normal, high, excessive int64) {
+	return budget / 10, budget / 2, budget
+}
+
+// cost is RS-1's cost signal, the largest of the factors found, with T the total tokens and
+// B the token budget (DefaultTokenBudget, 100000, unless the Evaluator says otherwise):
 //
-//	(a) T > 10000: 1 above 100000, 0.5 + 0.5·(T−50000)/50000 above 50000, else 0.5·(T−10000)/40000;
+//	(a) T > B/10: 1 above B, 0.5 + 0.5·(T−B/2)/(B−B/2) above B/2, else 0.5·(T−B/10)/(B/2−B/10);
 //	(b) T per message above 1000: 0.7·min(1, (T/messages − 1000)/2000);
 //	(c) completion/prompt above 2: 0.5·min(1, (ratio − 2)/3);
 //	(d) T = 0 with messages: 0.3.
@@ -68,7 +72,9 @@ func (e *eval) cost() (float64, []Evidence) {
 		b = append(b, " with every call's prompt summed)"...)
 	}
 
-	if total > normalTokens {
+	// Each branch divides by a positive number for any budget of 1 or more: B−B/2 ≥ 1, and
+	// B/10 < T ≤ B/2 makes B/2−B/10 ≥ 1.
+	if normalTokens, highTokens, excessiveTokens := tokenTiers(e.budget); total > normalTokens {
 		var f float64
 		tier := normalTokens // the threshold the total crossed, named in the evidence
 		switch {
@@ -84,7 +90,7 @@ func (e *eval) cost() (float64, []Evidence) {
 			b = append(b, " in total"...)
 		}
 		b = append(b, ", above "...)
-		b = strconv.AppendInt(b, int64(tier), 10)
+		b = strconv.AppendInt(b, tier, 10)
 		factor(math.Min(1, f), b)
 	}
 	if perMessage := float64(total) / float64(n); perMessage > 1000 {

@@ -80,6 +80,10 @@ type Evaluator struct {
 	// Brief leaves out what only the RS-1 drop-in report shows (Result.Detail is nil), which
 	// the gate report does not keep.
 	Brief bool
+	// TokenBudget is the tokens a run may spend before its cost reads 1, the budget B of the
+	// cost signal's thresholds B/10, B/2 and B (see cost); 0 or less means DefaultTokenBudget,
+	// RS-1's. The gate refuses any other budget under the reference profile.
+	TokenBudget int64
 
 	e eval
 }
@@ -96,6 +100,10 @@ func (ev *Evaluator) evaluate(t *trace.Trace, p profile.Profile, brief bool) Res
 	}
 	e := &ev.e
 	e.reset(t, p == profile.Reference)
+	e.budget = ev.TokenBudget
+	if e.budget <= 0 {
+		e.budget = DefaultTokenBudget
+	}
 	var scores [4]float64
 	var evs [4][]Evidence
 	scores[0], evs[0] = e.hallucination()
@@ -344,7 +352,8 @@ type resultRef struct {
 type eval struct {
 	t           *trace.Trace
 	ref         bool
-	floor       bool // the default profile found a claim that makes the run at least WARN
+	budget      int64 // the token budget of the cost signal (Evaluator.TokenBudget)
+	floor       bool  // the default profile found a claim that makes the run at least WARN
 	calls       []callRef
 	results     []resultRef
 	assistant   []int // indices of assistant messages
@@ -401,7 +410,7 @@ type eval struct {
 
 // newEval returns the evaluation state of trace t.
 func newEval(t *trace.Trace, ref bool) *eval {
-	e := &eval{}
+	e := &eval{budget: DefaultTokenBudget}
 	e.reset(t, ref)
 	return e
 }

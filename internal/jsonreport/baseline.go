@@ -312,6 +312,8 @@ func (br *baselineReader) read() error {
 		switch key {
 		case "profile":
 			return br.value(&b.Profile, "profile")
+		case "token_budget":
+			return br.value(&b.TokenBudget, "token_budget")
 		case "source":
 			return br.value(&b.Source, "source")
 		case "reliability":

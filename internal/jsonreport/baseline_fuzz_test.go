@@ -22,6 +22,8 @@ func FuzzReadBaseline(f *testing.F) {
 	f.Add([]byte(`{"schema": 2, "profile": "default", "source": {"sha": "1a2b3c4"}, "coherence": {"tasks": [{"id": "t", "rcs": 1}, {"id": "t", "rcs": 0}]}}`))
 	f.Add([]byte(`{"schema": 2, "profile": "default", "agreement": {"n": 2, "percent_agreement": 1, "kappa": 0, "kappa_defined": false, "kappa_se": 0, "items": [{"qid": "q"}, {"qid": "q"}]}}`))
 	f.Add([]byte(`{"schema": 2, "profile": "default", "reliability": {"traces": [{"id": "x", "verdict": "PASS", "score": 1, "task": 1, "trial": "0", "outcome": {"success": true}}, {"id": "x", "verdict": "FAIL", "score": 0}]}}`))
+	f.Add([]byte(`{"schema": 2, "profile": "default", "token_budget": 200000, "reliability": {"traces": []}}`))
+	f.Add([]byte(`{"schema": 2, "profile": "default", "token_budget": "many"}`))
 	f.Add([]byte(`{"verdict": "PASS", "gates": []}`))
 	f.Add([]byte(`{"schema": 1e999}`))
 	f.Add([]byte("{\"id\": \"t1\", \"messages\": []}\n{\"id\": \"t2\"}\n"))

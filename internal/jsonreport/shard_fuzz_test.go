@@ -21,6 +21,8 @@ func FuzzReadShard(f *testing.F) {
 	f.Add([]byte(`{"schema": 2, "profile": "default", "agreement": {"items": [{"qid": "1"}], "files": [{"file": "a", "items": 2}]}}`))
 	f.Add([]byte(`{"schema": 2, "profile": "default", "reliability": {"traces": [{"id": "x", "verdict": "PASS", "task": "t", "trial": 0}]}}`))
 	f.Add([]byte(`{"schema": 2, "profile": "default", "reliability": {"traces": [{"id": "x", "verdict": "PASS", "outcome": {"value": 0.5, "success": false, "tokens": 7}}, {"id": "y", "verdict": "FAIL"}]}, "outcomes": {"unmatched": 1, "unmatched_ids": ["z", "y"]}}`))
+	f.Add([]byte(`{"schema": 2, "profile": "default", "token_budget": 200000, "reliability": {"traces": [{"id": "x", "verdict": "PASS"}]}}`))
+	f.Add([]byte(`{"schema": 2, "profile": "default", "token_budget": -1}`))
 	f.Add([]byte(`{"schema": 1}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := decodeShard("shard.json", data)
