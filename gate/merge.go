@@ -40,7 +40,7 @@ func Merge(ctx context.Context, shards []Shard, in Inputs, o Options) (*Result, 
 		if s.Report.Profile != o.Profile {
 			return nil, &UsageError{fmt.Sprintf("%s was gated with profile %q, but the merge uses %q: give the merge the shards' profile", s.Name, s.Report.Profile, o.Profile)}
 		}
-		if b := cmp.Or(s.Report.TokenBudget, reliability.DefaultTokenBudget); b != o.TokenBudget {
+		if b := reliability.Budget(s.Report.TokenBudget); b != o.TokenBudget {
 			return nil, &UsageError{fmt.Sprintf("%s was gated with %s %d, but the merge uses %d: give the merge the shards' %s", s.Name, TokenBudget, b, o.TokenBudget, TokenBudget)}
 		}
 		if v, w := s.Report.Source.Version, first.Report.Source.Version; v != w {

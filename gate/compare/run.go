@@ -114,16 +114,8 @@ func (b *Baseline) Check(head *Run) error {
 	if b.Profile != head.Profile {
 		return unusable("baseline %s was written with profile %q, this run uses %q: not compared", b.Name, b.Profile, head.Profile)
 	}
-	if bb, hb := budget(b.TokenBudget), budget(head.TokenBudget); bb != hb {
+	if bb, hb := reliability.Budget(b.TokenBudget), reliability.Budget(head.TokenBudget); bb != hb {
 		return unusable("baseline %s was written with token-budget %d, this run uses %d: not compared", b.Name, bb, hb)
 	}
 	return nil
-}
-
-// budget is a recorded token budget with 0 read as the default.
-func budget(recorded int64) int64 {
-	if recorded == 0 {
-		return reliability.DefaultTokenBudget
-	}
-	return recorded
 }

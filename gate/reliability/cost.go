@@ -9,6 +9,15 @@ import (
 // threshold, whose 10% and 50% are RS-1's normal and high ones.
 const DefaultTokenBudget = 100000
 
+// Budget is the token budget b stands for: b itself, or DefaultTokenBudget when b is 0 or
+// less (not given, as an Evaluator's zero value or a report that records no budget).
+func Budget(b int64) int64 {
+	if b <= 0 {
+		return DefaultTokenBudget
+	}
+	return b
+}
+
 // tokenTiers are the thresholds of the cost signal's factor (a) under budget B: B/10 (RS-1's
 // normal), B/2 (high) and B (excessive), rounded down; 10000, 50000 and 100000 at the default.
 func tokenTiers(budget int64) (normal, high, excessive int64) {

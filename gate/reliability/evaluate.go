@@ -100,10 +100,7 @@ func (ev *Evaluator) evaluate(t *trace.Trace, p profile.Profile, brief bool) Res
 	}
 	e := &ev.e
 	e.reset(t, p == profile.Reference)
-	e.budget = ev.TokenBudget
-	if e.budget <= 0 {
-		e.budget = DefaultTokenBudget
-	}
+	e.budget = Budget(ev.TokenBudget)
 	var scores [4]float64
 	var evs [4][]Evidence
 	scores[0], evs[0] = e.hallucination()
@@ -534,8 +531,7 @@ func Decisive(r *Result) (signal string, score float64, ev *Evidence) {
 		return k
 	}
 	limits := [4]float64{failHallucination, failLoop, warnToolMisuse, warnCost}
-	highest := best(0, 4, [4]float64{})
-	k := highest
+	k := best(0, 4, [4]float64{}) // the highest signal
 	switch policy(r.Score, scores) {
 	case verdict.Fail:
 		if c := best(0, 2, limits); c >= 0 {
