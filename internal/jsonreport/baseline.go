@@ -414,7 +414,7 @@ func validSHA(sha string) bool {
 		return false
 	}
 	for i := 0; i < len(sha); i++ {
-		if c := sha[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+		if !jsonscan.IsHex(sha[i]) {
 			return false
 		}
 	}
