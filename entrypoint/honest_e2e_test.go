@@ -208,14 +208,14 @@ func TestActionFailOnSkipped(t *testing.T) {
 	}
 	note := `baseline auto: no unexpired artifact "agentgate-report" from a run on master yet (the push-to-main job uploads it): not compared`
 	for _, s := range []string{
-		"## ❌ agentgate: FAIL\n1 gate breached: fail-on-regression was skipped, and fail-on-skipped is set.\n",
-		"| fail-on-regression | — | ≤ 0 | ❌ **breached**: skipped, and fail-on-skipped is set | " + note + " |",
+		"## ❌ agentgate: FAIL\n1 gate breached: fail-on-regression was skipped, so it measured nothing (fail-on-skipped).\n",
+		"| fail-on-regression | — | ≤ 0 | ❌ **breached**: skipped, measured nothing (fail-on-skipped) | " + note + " |",
 	} {
 		if !strings.Contains(squeezeCells(r.summary), s) {
 			t.Errorf("the summary lacks %q:\n%s", s, r.summary)
 		}
 	}
-	if ann := "::error title=agentgate%3A gate fail-on-regression breached::Fail-on-regression was skipped, and fail-on-skipped is set.\n"; !strings.Contains(r.stdout, ann) {
+	if ann := "::error title=agentgate%3A gate fail-on-regression breached::Fail-on-regression was skipped, so it measured nothing (fail-on-skipped).\n"; !strings.Contains(r.stdout, ann) {
 		t.Errorf("no annotation %q in:\n%s", ann, r.stdout)
 	}
 
@@ -238,9 +238,9 @@ func TestActionFailOnSkipped(t *testing.T) {
 		t.Errorf("--fail-on-skipped=false over the config file: exit %d, want 0: %s", code, stderr)
 	}
 	code, stdout, stderr = cli(t, "", append(args, "--fail-on-skipped")...)
-	if code != 2 || !strings.Contains(stdout, "2 gates breached: max-new-failures was skipped, and fail-on-skipped is set; pass-k-min was skipped, and fail-on-skipped is set.\n") ||
-		!strings.Contains(stdout, "  ✗ max-new-failures   n/a  ≤ 0     BREACHED (skipped, and fail-on-skipped is set): no baseline was compared\n") ||
-		!strings.Contains(stdout, "  ✗ pass-k-min         n/a  ≥ 0.50  BREACHED (skipped, and fail-on-skipped is set): no trace carries a trial index\n") {
+	if code != 2 || !strings.Contains(stdout, "2 gates breached: max-new-failures was skipped, so it measured nothing (fail-on-skipped); pass-k-min was skipped, so it measured nothing (fail-on-skipped).\n") ||
+		!strings.Contains(stdout, "  ✗ max-new-failures   n/a  ≤ 0     BREACHED (skipped, measured nothing: fail-on-skipped): no baseline was compared\n") ||
+		!strings.Contains(stdout, "  ✗ pass-k-min         n/a  ≥ 0.50  BREACHED (skipped, measured nothing: fail-on-skipped): no trace carries a trial index\n") {
 		t.Errorf("with fail-on-skipped: exit %d, want 2 with both gates breached:\n%s%s", code, stdout, stderr)
 	}
 }

@@ -167,7 +167,7 @@ func isCountGate(name string) bool {
 // "κ 0.6100 < 0.75". esc escapes the untrusted gate name for the target format.
 func breachPhrase(g gate.GateResult, esc func(string) string) string {
 	if g.Skipped { // breached by fail-on-skipped: it measured nothing
-		return esc(g.Name) + " was skipped, and fail-on-skipped is set"
+		return esc(g.Name) + " was skipped, so it measured nothing (fail-on-skipped)"
 	}
 	v, t := gateValue(g), threshold(g.Threshold)
 	if isCountGate(g.Name) {
@@ -202,10 +202,9 @@ func breachPhrase(g gate.GateResult, esc func(string) string) string {
 	case gate.AbstainMax:
 		what = "abstain rate"
 	case compare.PassKMin:
-		// The note says which k: "pass^2 over 4 tasks".
 		what = "pass^k"
-		if k, _, ok := strings.Cut(g.Note, " "); ok && strings.HasPrefix(k, "pass^") {
-			what = esc(k)
+		if g.K > 0 {
+			what = fmt.Sprintf("pass^%d", g.K)
 		}
 	default:
 		what = esc(g.Name)

@@ -591,7 +591,7 @@ func (d *doc) writeHead(b *strings.Builder, k int, brief bool) {
 		case g.Skipped:
 			value, status = "—", "⏭️ skipped"
 			if !g.Passed {
-				status = "❌ **breached**: skipped, and fail-on-skipped is set"
+				status = "❌ **breached**: skipped, measured nothing (fail-on-skipped)"
 			}
 			if g.Name == gate.KappaMin && r.Agreement != nil && !r.Agreement.KappaDefined {
 				value = "undefined"

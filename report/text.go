@@ -43,7 +43,7 @@ func Text(w io.Writer, r *gate.Result) error {
 			case g.Skipped:
 				mark, value, status = "-", "n/a", "skipped"
 				if !g.Passed {
-					mark, status = "✗", "BREACHED (skipped, and fail-on-skipped is set)"
+					mark, status = "✗", "BREACHED (skipped, measured nothing: fail-on-skipped)"
 				}
 				if g.Note != "" {
 					status += ": " + plain(g.Note, 0)
