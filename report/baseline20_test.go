@@ -115,7 +115,7 @@ func TestComparisonMatchedNothing(t *testing.T) {
 		th := gate.DefaultThresholds()
 		th.MaxFailedTraces = 9
 		th.Compare.MaxNewFailures = 0
-		th.FailOnSkipped = c.failOnSkipped
+		th.FailOnSkipped = map[bool]gate.SkipPolicy{false: gate.SkipNone, true: gate.SkipAll}[c.failOnSkipped]
 		r := runGate(t, "../fixtures/fail/traces.jsonl", "testdata/baseline20/base.jsonl", th)
 		if r.ExitCode != c.exit {
 			t.Errorf("fail-on-skipped %v: exit %d, want %d", c.failOnSkipped, r.ExitCode, c.exit)

@@ -413,3 +413,44 @@ func verdictLabel(v verdict.Verdict, esc func(string) string) string {
 	}
 	return "❔ " + esc(string(v))
 }
+
+// successClause is what the verdict line adds when the runs' own outcomes were read (SPEC
+// §20), so that no verdict stands bare over a suite whose runs failed: " · 0 of 4 runs
+// succeeded, no success gate set"; " · 3 of 4 runs with an outcome succeeded (2 have none),
+// 0.7500 below success-rate-min 0.90"; "" when no outcome was read.
+func successClause(r *gate.Result) string {
+	o := r.Outcomes
+	if o == nil {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(" · ")
+	switch {
+	case o.Known == 0:
+		fmt.Fprintf(&b, "none of %s has an outcome", plural(o.Runs, "run", "runs"))
+	case o.WithoutOutcome > 0:
+		fmt.Fprintf(&b, "%s of %s with an outcome succeeded (%s %s none)", count(o.Successes), plural(o.Known, "run", "runs"),
+			count(o.WithoutOutcome), pluralWord(o.WithoutOutcome, "has", "have"))
+	default:
+		fmt.Fprintf(&b, "%s of %s succeeded", count(o.Successes), plural(o.Known, "run", "runs"))
+	}
+	var g *gate.GateResult
+	for i := range r.Gates {
+		if r.Gates[i].Name == gate.SuccessRateMin {
+			g = &r.Gates[i]
+		}
+	}
+	switch {
+	case g == nil:
+		b.WriteString(", no success gate set")
+	case g.Skipped && !g.Passed:
+		fmt.Fprintf(&b, ", so %s %s breached", gate.SuccessRateMin, threshold(g.Threshold))
+	case g.Skipped:
+		fmt.Fprintf(&b, ", so %s %s was skipped", gate.SuccessRateMin, threshold(g.Threshold))
+	case !g.Passed:
+		fmt.Fprintf(&b, ", %s below %s %s", num(g.Value), gate.SuccessRateMin, threshold(g.Threshold))
+	default:
+		fmt.Fprintf(&b, ", %s, %s %s holds", num(g.Value), gate.SuccessRateMin, threshold(g.Threshold))
+	}
+	return b.String()
+}

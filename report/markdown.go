@@ -566,7 +566,7 @@ func fitPlain(s string, limit int) string {
 // the baseline (with at most k rows per list; its table alone when brief) and the gate table.
 func (d *doc) writeHead(b *strings.Builder, k int, brief bool) {
 	r := d.r
-	fmt.Fprintf(b, "## %s\n", title(r.Verdict))
+	fmt.Fprintf(b, "## %s%s\n", title(r.Verdict), successClause(r))
 	b.WriteString(sentence(r, EscapeCell))
 	b.WriteString("\n\n")
 	compared := d.writeComparison(b, k, brief)

@@ -31,7 +31,7 @@ func Text(w io.Writer, r *gate.Result) error {
 	}
 	esc := func(s string) string { return plain(s, maxTextRunes) }
 	_, word, _ := strings.Cut(verdictLabel(r.Verdict, esc), " ")
-	fmt.Fprintf(bw, "agentgate: %s\n%s\n", word, sentence(r, esc))
+	fmt.Fprintf(bw, "agentgate: %s%s\n%s\n", word, successClause(r), sentence(r, esc))
 	textComparison(bw, r, esc)
 
 	if len(r.Gates) > 0 {
