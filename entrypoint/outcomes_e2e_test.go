@@ -54,8 +54,8 @@ func TestActionOutcomes(t *testing.T) {
 	for _, s := range []string{
 		"### ❌ Outcomes: 2 of 3 runs succeeded (0.6667, Wilson 95% interval 0.2077–0.9385); 2 runs without an outcome",
 		"2651 tokens per successful run",
-		"1 outcome in the outcomes input matches no trace: absent-004.",
-		"| docs-summary-003 |  0.0000 | ✅ PASS | cost 0.0280       |",
+		"1 outcome in the outcomes input matches no trace: `absent-004`.",
+		"| `docs-summary-003` |  0.0000 | ✅ PASS | cost 0.0280       |",
 		"| cost                 |                 1 |                     0 |    1.0000 |",
 		"agentgate gate --traces fixtures/pass/traces.jsonl --outcomes 'evals/*.json' --success-rate-min 0.9",
 	} {

@@ -238,6 +238,11 @@ func (s settings) located(err error) error {
 	return &gate.UsageError{Msg: err.Error()}
 }
 
+// skippableDefaults are the gates on by default that can be skipped (kappa-min with κ
+// undefined, fail-on-regression without a usable baseline): fail-on-skipped's explicit breaches
+// them only when the user set them, so being given changes their answer.
+var skippableDefaults = []string{gate.KappaMin, compare.FailOnRegression}
+
 // given names the settings given a value (by a flag, an input or the config file), in the
 // table's order: the gates among them are the ones fail-on-skipped's default holds to what
 // they measured.
@@ -263,6 +268,7 @@ func inputLists(in *gate.Inputs) map[string]*[]string {
 // given with another value than its default, read as gateConfig reads it.
 func (s settings) answer() (map[string][]string, error) {
 	answer := map[string][]string{}
+	policy, _ := gate.ParseSkipPolicy(s.str(gate.FailOnSkipped)) // gateConfig checked it
 	for _, d := range settingTable {
 		if d.noEffect != "" {
 			continue
@@ -275,7 +281,10 @@ func (s settings) answer() (map[string][]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		if len(v) == 0 || slices.Equal(v, def) || d.actionsOnly != "" && slices.Equal(v, []string{d.actionsOnly}) {
+		// A gate on by default that the user set is held to what it measured under
+		// fail-on-skipped's explicit, so given at its default it still changes the answer.
+		atDefault := slices.Equal(v, def) && !(policy == gate.SkipExplicit && slices.Contains(skippableDefaults, d.name))
+		if len(v) == 0 || atDefault || d.actionsOnly != "" && slices.Equal(v, []string{d.actionsOnly}) {
 			continue
 		}
 		answer[d.name] = v
