@@ -221,7 +221,11 @@ func sentence(r *gate.Result, esc func(string) string) string {
 		for i, g := range breached {
 			parts[i] = breachPhrase(g, esc)
 		}
-		return fmt.Sprintf("%s breached: %s.", plural(len(breached), "gate", "gates"), strings.Join(parts, "; "))
+		out := fmt.Sprintf("%s breached: %s.", plural(len(breached), "gate", "gates"), strings.Join(parts, "; "))
+		if r.ExitCode == gate.ExitPass {
+			out += reportOnly
+		}
+		return out
 	}
 	var skipped []string
 	for _, g := range r.Gates {
@@ -275,6 +279,10 @@ func sentence(r *gate.Result, esc func(string) string) string {
 	}
 	return b.String()
 }
+
+// reportOnly is what the sentence adds when the verdict is FAIL and the check still passes:
+// fail-on is never (SPEC §20).
+const reportOnly = " The check passes all the same: fail-on is never, so this report only informs."
 
 // signalNames lists the RS-1 signals in Signals order.
 var signalNames = [4]string{"hallucination", "loop", "tool_misuse", "cost"}
