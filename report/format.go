@@ -222,7 +222,7 @@ func sentence(r *gate.Result, esc func(string) string) string {
 			parts[i] = breachPhrase(g, esc)
 		}
 		out := fmt.Sprintf("%s breached: %s.", plural(len(breached), "gate", "gates"), strings.Join(parts, "; "))
-		if r.ExitCode == gate.ExitPass {
+		if r.Verdict == verdict.Fail && r.ExitCode == gate.ExitPass {
 			out += reportOnly
 		}
 		return out
