@@ -28,6 +28,11 @@ const (
 	FormatInspectEval
 	// FormatTau2 is a tau2-bench results file, read by EachTau2.
 	FormatTau2
+	// FormatOpenHands is OpenHands evaluation output (output.jsonl) or an LLM completion log,
+	// read by EachOpenHands.
+	FormatOpenHands
+	// FormatAgentDojo is an AgentDojo result file, read by EachAgentDojo.
+	FormatAgentDojo
 )
 
 // Limits on the formats read whole rather than streamed: they bound the memory that one
@@ -51,7 +56,9 @@ var maxDocument int64 = 256 << 20
 // "resourceLogs") is OTLP, one
 // with "eval" beside "samples", "version" or "status" an Inspect log, one with "simulations",
 // or "info" (starting with tau2's git_commit, or followed by "tasks") before any message list,
-// a tau2-bench results file; anything else is
+// a tau2-bench results file; one with "instance_id" then "test_result", or "fncall_messages",
+// or "response" beside "kwargs", OpenHands output; one with "suite_name" and "user_task_id" an
+// AgentDojo result; anything else is
 // records, as is a file whose first sniffBytes do not tell. A gzip file is looked at through
 // its decompression (input.Open does that). It reads little and allocates little: the gate
 // asks it of every file.
@@ -78,6 +85,27 @@ func Sniff(path string) (Format, error) {
 	return sniff(head[:n]), nil
 }
 
+// openHandsKeys notes the top-level keys that tell OpenHands' records: an EvalOutput starts
+// {"instance_id", "test_result", …} (pydantic writes its fields in order); an LLM completion
+// log holds "fncall_messages", or "response" and "kwargs" beside its "messages".
+type openHandsKeys struct{ instance, testResult, response, kwargs bool }
+
+func (o *openHandsKeys) see(key []byte) bool {
+	switch string(key) {
+	case `"instance_id"`:
+		o.instance = true
+	case `"test_result"`:
+		o.testResult = true
+	case `"fncall_messages"`, `"fncall_response"`:
+		return true
+	case `"response"`:
+		o.response = true
+	case `"kwargs"`:
+		o.kwargs = true
+	}
+	return o.instance && o.testResult || o.response && o.kwargs
+}
+
 // sniffBuffers hold the first bytes of the files Sniff looks at.
 var sniffBuffers = sync.Pool{New: func() any { b := make([]byte, sniffBytes); return &b }}
 
@@ -93,6 +121,8 @@ func sniff(head []byte) Format {
 		return FormatRecords
 	}
 	var hasEval, hasInspectKey, hasInfo, hasTasks, hasList bool
+	var oh openHandsKeys
+	var dojoSuite, dojoTask bool
 	for i++; ; {
 		// The end of the object, of the head, or bad JSON: records, whose reader says what
 		// is wrong.
@@ -123,6 +153,16 @@ func sniff(head []byte) Format {
 			hasTasks = true
 		case `"messages"`, `"trajectory"`, `"traj"`, `"history"`:
 			hasList = true
+		case `"suite_name"`:
+			dojoSuite = true
+		case `"user_task_id"`:
+			dojoTask = true
+		}
+		if oh.see(key) {
+			return FormatOpenHands
+		}
+		if dojoSuite && dojoTask {
+			return FormatAgentDojo // TraceLogger writes both first, before its messages
 		}
 		if hasEval && hasInspectKey {
 			return FormatInspectJSON
@@ -168,6 +208,10 @@ func EachFileWith(ctx context.Context, path string, o Options, fn func(*Trace) e
 		return EachInspect(ctx, path, o, fn)
 	case FormatTau2:
 		return EachTau2(ctx, path, fn)
+	case FormatOpenHands:
+		return EachOpenHands(ctx, path, fn)
+	case FormatAgentDojo:
+		return EachAgentDojo(ctx, path, fn)
 	}
 	return Each(path, fn)
 }
