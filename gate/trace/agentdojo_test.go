@@ -14,7 +14,7 @@ import (
 // user_task_id, injection_task_id, attack_type, injections, messages, error and the context:
 // benchmark_version, evaluation_timestamp, agentdojo_package_version, utility, security,
 // duration), at runs/<pipeline>/<suite>/<user_task>/<attack>/<injection_task|none>.json; see
-// testdata/formats/README.md.
+// testdata/formats/agentdojo/README.md.
 
 func dojoRead(text string) ([]*Trace, error) {
 	var out []*Trace

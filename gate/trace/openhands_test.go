@@ -12,7 +12,7 @@ import (
 )
 
 // The files of testdata/formats/openhands were written by a script that follows OpenHands'
-// own writers (All-Hands-AI/OpenHands at 156d0686c46a, see testdata/formats/README.md):
+// own writers (All-Hands-AI/OpenHands at 156d0686c46a, see testdata/formats/openhands/README.md):
 // EvalOutput.model_dump_json for output.raw.jsonl, update_output_with_eval.py's json.dumps with
 // "report" for output.jsonl, eval_infer.py's rows for output.swebench_eval.jsonl, and
 // LLM.completion's log_completions dict for llm_completions/.
