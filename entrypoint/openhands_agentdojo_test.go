@@ -157,3 +157,51 @@ func TestOpenHandsAgentDojoBadInput(t *testing.T) {
 		})
 	}
 }
+
+// TestDocHarnessExamples keeps the minimal OpenHands and AgentDojo examples of
+// docs/trace-formats.md true: each reads as one run with the calls, failures and outcome the
+// text around it describes.
+func TestDocHarnessExamples(t *testing.T) {
+	doc, err := os.ReadFile("../docs/trace-formats.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(doc)
+	example := func(heading string) string {
+		i := strings.Index(text, heading)
+		if i < 0 {
+			t.Fatalf("no section %q", heading)
+		}
+		j := strings.Index(text[i:], "Minimal example")
+		k := strings.Index(text[i+j:], "```json\n")
+		start := i + j + k + len("```json\n")
+		end := strings.Index(text[start:], "```")
+		return text[start : start+end]
+	}
+	for _, c := range []struct {
+		heading, file, want string
+	}{
+		{"### OpenHands evaluation output", "output.jsonl", "django__django-11099 django__django-11099 PASS -"},
+		{"### AgentDojo results", "none.json", "gpt-4o-2024-05-13/banking/user_task_0 banking/user_task_0 WARN -"},
+	} {
+		dir := t.TempDir()
+		p := filepath.Join(dir, c.file)
+		// the OpenHands example is one record: JSON Lines hold it on one line
+		body := example(c.heading)
+		if c.file == "output.jsonl" {
+			body = strings.ReplaceAll(body, "\n", "") + "\n"
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out := filepath.Join(dir, "r.json")
+		code, stdout, stderr := cli(t, "", "gate", "--traces", p, "--json", out)
+		if code != 0 {
+			t.Fatalf("%s: exit %d\n%s%s", c.heading, code, stdout, stderr)
+		}
+		r := readHarnessReport(t, out)
+		if got := strings.Join(traceVerdicts(r), "\n"); got != c.want {
+			t.Errorf("%s: %s, want %s", c.heading, got, c.want)
+		}
+	}
+}
