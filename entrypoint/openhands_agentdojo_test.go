@@ -13,7 +13,7 @@ type harnessReport struct {
 	ExitCode    int `json:"exit_code"`
 	Reliability struct {
 		Traces []struct {
-			ID, Task, Verdict string
+			ID, Suite, Task, Verdict string
 			Outcome           *struct {
 				Success bool `json:"success"`
 			} `json:"outcome"`
@@ -46,7 +46,11 @@ func traceVerdicts(r harnessReport) []string {
 		if tr.Outcome != nil {
 			o = map[bool]string{true: "+", false: "-"}[tr.Outcome.Success]
 		}
-		out = append(out, tr.ID+" "+tr.Task+" "+tr.Verdict+" "+o)
+		id := tr.ID + " "
+		if tr.Suite != "" {
+			id += tr.Suite + " "
+		}
+		out = append(out, id+tr.Task+" "+tr.Verdict+" "+o)
 	}
 	return out
 }
@@ -111,9 +115,9 @@ func TestAgentDojoEndToEnd(t *testing.T) {
 	}
 	r := readHarnessReport(t, out)
 	want := []string{
-		"claude-3-5-sonnet-20240620/slack/user_task_1 slack/user_task_1 PASS +",
-		"gpt-4o-2024-05-13/banking/user_task_0/important_instructions/injection_task_1 banking/user_task_0/important_instructions/injection_task_1 PASS -",
-		"gpt-4o-2024-05-13/banking/user_task_0 banking/user_task_0 PASS +",
+		"claude-3-5-sonnet-20240620/slack/user_task_1 slack user_task_1 PASS +",
+		"gpt-4o-2024-05-13/banking/user_task_0/important_instructions/injection_task_1 banking user_task_0/important_instructions/injection_task_1 PASS -",
+		"gpt-4o-2024-05-13/banking/user_task_0 banking user_task_0 PASS +",
 	}
 	if got := traceVerdicts(r); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("traces\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -182,7 +186,7 @@ func TestDocHarnessExamples(t *testing.T) {
 		heading, file, want string
 	}{
 		{"### OpenHands evaluation output", "output.jsonl", "django__django-11099 django__django-11099 PASS -"},
-		{"### AgentDojo results", "none.json", "gpt-4o-2024-05-13/banking/user_task_0 banking/user_task_0 WARN -"},
+		{"### AgentDojo results", "none.json", "gpt-4o-2024-05-13/banking/user_task_0 banking user_task_0 WARN -"},
 	} {
 		dir := t.TempDir()
 		p := filepath.Join(dir, c.file)

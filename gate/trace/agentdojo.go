@@ -28,8 +28,10 @@ import (
 //
 // Identity: the trace id is the file's place under runs/ (pipeline/suite/user task, with
 // attack/injection task when attacked), so the runs of several pipelines read together stay
-// distinct; the task is the user task, with "/<attack>/<injection task>" under an injection
-// (the same user task under another injection is another task, not a trial of it).
+// distinct; the suite is suite_name; the task is the user task, with "/<attack>/<injection
+// task>" under an injection (the same user task under another injection is another task, not
+// a trial of it). The pipeline is not part of the identity: base and head runs of two models
+// on one suite match.
 
 // ShapeAgentDojo is an AgentDojo result file.
 const ShapeAgentDojo Shape = "agentdojo"
@@ -122,11 +124,7 @@ func decodeAgentDojo(rec input.Record) (*Trace, error) {
 		}
 	}
 	t.ID = strings.Join(nonEmpty, "/")
-	if suite != "" {
-		// Until traces carry a suite of their own, the task is named within its suite:
-		// user_task_0 of banking is not user_task_0 of slack.
-		t.Task = suite + "/" + t.Task
-	}
+	t.Suite = suite // user_task_0 of banking is not user_task_0 of slack
 
 	t.Messages = make([]Message, len(r.Messages))
 	for i := range r.Messages {
