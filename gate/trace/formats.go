@@ -106,6 +106,15 @@ func (o *openHandsKeys) see(key []byte) bool {
 	return o.instance && o.testResult || o.response && o.kwargs
 }
 
+// openHandsTextMode reports whether a message list holds the prompt OpenHands writes for a
+// model without native function calling (fn_call_converter's system prompt suffix and tool
+// descriptions): an LLM completion log, whose "fncall_messages", "response" and "kwargs" come
+// after messages that may be longer than the head.
+func openHandsTextMode(messages []byte) bool {
+	return bytes.Contains(messages, []byte("You have access to the following functions:")) &&
+		bytes.Contains(messages, []byte("---- BEGIN FUNCTION #1: "))
+}
+
 // sniffBuffers hold the first bytes of the files Sniff looks at.
 var sniffBuffers = sync.Pool{New: func() any { b := make([]byte, sniffBytes); return &b }}
 
@@ -172,6 +181,9 @@ func sniff(head []byte) Format {
 		}
 		end, err := jsonscan.Skip(head, v)
 		if err != nil {
+			if string(key) == `"messages"` && openHandsTextMode(head[v:]) {
+				return FormatOpenHands // a completion log whose prompt runs past the head
+			}
 			return FormatRecords
 		}
 		var closed bool

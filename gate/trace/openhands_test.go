@@ -126,6 +126,39 @@ func TestOpenHandsCompletionLog(t *testing.T) {
 	if err := json.Unmarshal(data, &doc); err != nil {
 		t.Fatal(err)
 	}
+	// A long prompt (the head Sniff reads ends inside it): told by its content all the same,
+	// and read from its fncall_messages.
+	var msgs []map[string]any
+	if err := json.Unmarshal(doc["messages"], &msgs); err != nil {
+		t.Fatal(err)
+	}
+	parts := msgs[0]["content"].([]any)
+	part := parts[0].(map[string]any)
+	part["text"] = part["text"].(string) + strings.Repeat("\nobservation text", sniffBytes/8)
+	long := map[string]json.RawMessage{}
+	for k, v := range doc {
+		long[k] = v
+	}
+	longMsgs, _ := json.Marshal(msgs)
+	delete(long, "messages")
+	dir := filepath.Join(t.TempDir(), "llm_completions", "django__django-11099")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	longFile := filepath.Join(dir, "m-1.json")
+	b, _ := json.Marshal(long) // the rest, after messages as OpenHands writes them first
+	b = append([]byte(`{"messages": `+string(longMsgs)+`, `), b[1:]...)
+	if err := os.WriteFile(longFile, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if f, err := Sniff(longFile); err != nil || f != FormatOpenHands {
+		t.Fatalf("Sniff = %v, %v", f, err)
+	}
+	lg := readWith(t, longFile, Options{})
+	if len(lg) != 1 || lg[0].ID != "django__django-11099/m-1" || strings.Join(describe(lg[0]), "\n") != strings.Join(describe(got[0]), "\n") {
+		t.Errorf("the long log reads\n%s", strings.Join(describe(lg[0]), "\n"))
+	}
+
 	delete(doc, "fncall_messages")
 	delete(doc, "fncall_response")
 	text, _ := json.Marshal(doc)
@@ -234,8 +267,16 @@ func TestSniffOpenHandsAgentDojo(t *testing.T) {
 		{`{"messages": [], "response": "x"}`, FormatRecords},
 		{`{"suite_name": "banking", "pipeline_name": "p", "user_task_id": "user_task_0", "messages": []}`, FormatAgentDojo},
 		{`{"suite_name": "banking", "messages": []}`, FormatRecords},
+		// a completion log whose text-mode prompt runs past the head: its system prompt tells it
+		{`{"messages": [{"content": [{"type": "text", "text": "You are OpenHands agent.\nYou have access to the following functions:\n\n---- BEGIN FUNCTION #1: execute_bash ----\n` +
+			strings.Repeat("x", 2*sniffBytes) + `"}]}], "response": {}, "kwargs": {}, "fncall_messages": []}`, FormatOpenHands},
+		{`{"messages": [{"role": "user", "content": "` + strings.Repeat("x", 2*sniffBytes) + `"}]}`, FormatRecords},
 	} {
-		if got := sniff([]byte(c.head)); got != c.want {
+		head := []byte(c.head)
+		if len(head) > sniffBytes {
+			head = head[:sniffBytes]
+		}
+		if got := sniff(head); got != c.want {
 			t.Errorf("sniff(%.60s) = %v, want %v", c.head, got, c.want)
 		}
 	}
