@@ -70,14 +70,18 @@ func TestOpenHandsEndToEnd(t *testing.T) {
 		code int
 		want []string
 		runs int // runs with an outcome
+		won  int // of which succeeded
 	}{
-		{"output.jsonl with results.json", []string{"--traces", filepath.Join(formats, "output.raw.jsonl"), "--outcomes", results}, 0, both, 2},
-		{"evaluated output.jsonl", []string{"--traces", filepath.Join(formats, "output.jsonl")}, 0, both, 2},
-		{"eval_infer's rows as outcomes", []string{"--traces", filepath.Join(formats, "output.raw.jsonl"), "--outcomes", filepath.Join(formats, "output.swebench_eval.jsonl")}, 0, both, 2},
-		{"WARN fails with fail-on warn", []string{"--traces", filepath.Join(formats, "output.jsonl"), "--fail-on", "warn"}, 1, both, 2},
-		{"success-rate-min breached", []string{"--traces", filepath.Join(formats, "output.jsonl"), "--success-rate-min", "0.9"}, 2, both, 2},
+		{"output.jsonl with results.json", []string{"--traces", filepath.Join(formats, "output.raw.jsonl"), "--outcomes", results}, 0, both, 2, 1},
+		{"evaluated output.jsonl", []string{"--traces", filepath.Join(formats, "output.jsonl")}, 0, both, 2, 1},
+		{"eval_infer's rows as outcomes", []string{"--traces", filepath.Join(formats, "output.raw.jsonl"), "--outcomes", filepath.Join(formats, "output.swebench_eval.jsonl")}, 0, both, 2, 1},
+		{"WARN fails with fail-on warn", []string{"--traces", filepath.Join(formats, "output.jsonl"), "--fail-on", "warn"}, 1, both, 2, 1},
+		{"success-rate-min breached", []string{"--traces", filepath.Join(formats, "output.jsonl"), "--success-rate-min", "0.9"}, 2, both, 2, 1},
 		{"completion logs", []string{"--traces", filepath.Join(formats, "llm_completions")}, 0,
-			[]string{"django__django-11099/claude-sonnet-4-20250514-1763632900.25 django__django-11099 WARN ?"}, 0},
+			[]string{"django__django-11099/claude-sonnet-4-20250514-1763632900.25 django__django-11099 WARN ?"}, 0, 0},
+		// the SWE-bench submission's trajs/: the instance's messages on their own
+		{"submission trajs", []string{"--traces", filepath.Join(formats, "trajs"), "--outcomes", results}, 0,
+			[]string{"django__django-11099 django__django-11099 WARN -"}, 1, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "r.json")
@@ -92,8 +96,8 @@ func TestOpenHandsEndToEnd(t *testing.T) {
 			known := 0
 			if r.Outcomes != nil {
 				known = r.Outcomes.Known
-				if r.Outcomes.Successes != 1 {
-					t.Errorf("%d successes, want 1", r.Outcomes.Successes)
+				if r.Outcomes.Successes != c.won {
+					t.Errorf("%d successes, want %d", r.Outcomes.Successes, c.won)
 				}
 			}
 			if known != c.runs {

@@ -33,6 +33,10 @@ const (
 	FormatOpenHands
 	// FormatAgentDojo is an AgentDojo result file, read by EachAgentDojo.
 	FormatAgentDojo
+	// FormatMessageList is one run's message list on its own (a JSON array of messages, as
+	// OpenHands' SWE-bench submission writes trajs/<instance_id>.json), read by
+	// EachMessageList.
+	FormatMessageList
 )
 
 // Limits on the formats read whole rather than streamed: they bound the memory that one
@@ -106,6 +110,42 @@ func (o *openHandsKeys) see(key []byte) bool {
 	return o.instance && o.testResult || o.response && o.kwargs
 }
 
+// messageListHead reports whether the array at head[i] starts with a chat message: an object
+// whose members, as far as the head shows them, include "role" and are all members of an
+// OpenAI-shaped message. Such an array is not a file of trace records (a record holds its
+// message list), but one run's messages.
+func messageListHead(head []byte, i int) bool {
+	i = jsonscan.SkipSpace(head, i+1)
+	if i >= len(head) || head[i] != '{' {
+		return false
+	}
+	role := false
+	for i++; ; {
+		key, v, err := jsonscan.Key(head, i)
+		if err != nil {
+			return false
+		}
+		switch string(key) {
+		case `"role"`:
+			role = true
+		case `"content"`, `"tool_calls"`, `"tool_call_id"`, `"name"`, `"cache_control"`, `"function_call"`, `"reasoning_content"`:
+		default:
+			return false
+		}
+		end, err := jsonscan.Skip(head, v)
+		if err != nil {
+			return false
+		}
+		var closed bool
+		if i, closed, err = jsonscan.Next(head, end, '}'); err != nil {
+			return false
+		}
+		if closed {
+			return role
+		}
+	}
+}
+
 // openHandsTextMode reports whether a message list holds the prompt OpenHands writes for a
 // model without native function calling (fn_call_converter's system prompt suffix and tool
 // descriptions): an LLM completion log, whose "fncall_messages", "response" and "kwargs" come
@@ -126,6 +166,9 @@ func sniff(head []byte) Format {
 	}
 	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
 	i := jsonscan.SkipSpace(head, 0)
+	if i < len(head) && head[i] == '[' && messageListHead(head, i) {
+		return FormatMessageList
+	}
 	if i >= len(head) || head[i] != '{' {
 		return FormatRecords
 	}
@@ -224,6 +267,8 @@ func EachFileWith(ctx context.Context, path string, o Options, fn func(*Trace) e
 		return EachOpenHands(ctx, path, fn)
 	case FormatAgentDojo:
 		return EachAgentDojo(ctx, path, fn)
+	case FormatMessageList:
+		return EachMessageList(ctx, path, fn)
 	}
 	return Each(path, fn)
 }

@@ -3,6 +3,7 @@ package trace
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -639,4 +640,50 @@ func (d *ohReader) outcome(r *ohRecord) (Outcome, error) {
 		return Outcome{}, d.at(p, "%s", input.Field(p.String(), problem))
 	}
 	return o, nil
+}
+
+// EachMessageList reads one run's message list written on its own, a JSON array of OpenAI-shaped
+// messages (text-mode <function=…> turns read as in a completion log): OpenHands' SWE-bench
+// submission folder holds one per instance, trajs/<instance_id>.json (the messages of the run's
+// last completion log, convert_oh_folder_to_swebench_submission.sh). The run's id and task are
+// the file's stem.
+func EachMessageList(ctx context.Context, path string, fn func(*Trace) error) error {
+	data, err := readDocument(path)
+	if err != nil {
+		return err
+	}
+	t, err := decodeMessageList(path, data)
+	if err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return fn(t)
+}
+
+func decodeMessageList(path string, data []byte) (*Trace, error) {
+	rec := input.Record{File: path, Line: 1, Col: 1, Data: data}
+	if err := checkDoc(path, data); err != nil {
+		return nil, err
+	}
+	if k := jsonscan.KindOfValue(data[jsonscan.SkipSpace(data, 0):]); k != jsonscan.KindArray {
+		return nil, rec.ErrorAt(jsonscan.SkipSpace(data, 0), "%s", jsonscan.Expected("a list of messages", k))
+	}
+	var msgs []ohMessage
+	if err := rec.Decode(&msgs); err != nil {
+		return nil, err
+	}
+	d := &ohReader{rec: rec, pos: lineCounter{data: data, line: 1}}
+	stem := filepath.Base(path)
+	stem = strings.TrimSuffix(strings.TrimSuffix(stem, ".gz"), ".json")
+	t := &Trace{ID: stem, Task: stem, File: path, Line: 1, Shape: ShapeOpenHands}
+	if stem == "" {
+		t.ID, t.Task = path, ""
+	}
+	var err error
+	if t.Messages, err = d.messages(jsonscan.Path{}, msgs, nil, "", true); err != nil {
+		return nil, err
+	}
+	return t, nil
 }

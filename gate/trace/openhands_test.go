@@ -303,3 +303,76 @@ func FuzzOpenHands(f *testing.F) {
 		checkFormatError(t, err, "f.jsonl")
 	})
 }
+
+// TestOpenHandsTrajs reads the trajs/<instance_id>.json of OpenHands' SWE-bench submission
+// folder: the text-mode messages of the run's last completion log, as a list on their own. The
+// run is the instance the file is named for; its calls and results are those of the log's
+// prompt (the response is not in it).
+func TestOpenHandsTrajs(t *testing.T) {
+	p := filepath.Join("testdata", "formats", "openhands", "trajs", "django__django-11099.json")
+	if f, err := Sniff(p); err != nil || f != FormatMessageList {
+		t.Fatalf("Sniff = %v, %v", f, err)
+	}
+	got := readWith(t, p, Options{})
+	checkRuns(t, got, []harnessRun{{"django__django-11099", "django__django-11099", 0, false, 1, Usage{}, Outcome{}, []string{
+		`system "You are OpenHands agent, a helpful AI as"`,
+		`user "Here's a running example of how to perfo"`,
+		`assistant "Let me look at the auth package." call[action-2 execute_bash {"command":"ls django/contrib/auth"}]`,
+		`user "EXECUTION RESULT of [execute_bash]:" ok[action-2]`,
+		`assistant "Now the current regex." call[action-4 execute_bash {"command":"python -c 'import django.contrib.auth.validators as v; print(v.ASCIIUsernameValidator.regex'"}]`,
+		`user "EXECUTION RESULT of [execute_bash]:" FAIL[action-4 "exit code 1"]`,
+	}}})
+	for _, c := range []struct {
+		head string
+		want Format
+	}{
+		{`[{"content": "x", "role": "system"}, {"role": "user"}]`, FormatMessageList},
+		{"[\n  {\n    \"role\": \"assistant\", \"tool_calls\": []}]", FormatMessageList},
+		// records, whatever they hold: a record is not a message
+		{`[{"trace_id": "a", "messages": []}]`, FormatRecords},
+		{`[{"content": "x"}]`, FormatRecords},
+		{`[{"role": "user", "content": "x", "reward": 1}]`, FormatRecords},
+		{`[]`, FormatRecords},
+	} {
+		if got := sniff([]byte(c.head)); got != c.want {
+			t.Errorf("sniff(%.60s) = %v, want %v", c.head, got, c.want)
+		}
+	}
+	for _, c := range []struct{ doc, want string }{
+		{`[{"role": "user", "content": 5}]`, `f.json:1:30: field "[0].content": expected a string, content parts or null, found a number`},
+		{"[{\"role\": \"user\"},\n {\"role\": 1}]", `f.json:2:11: field "[1].role": expected a string, found a number`},
+		{`[{"role": "user"}`, `f.json:1:18: invalid JSON: unexpected end of input in an array`},
+	} {
+		_, err := decodeMessageList("f.json", []byte(c.doc))
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%s: err = %v\nwant %s", c.doc, err, c.want)
+		}
+		checkFormatError(t, err, "f.json")
+	}
+}
+
+// FuzzMessageList feeds arbitrary bytes to the reader of a message list on its own.
+func FuzzMessageList(f *testing.F) {
+	f.Add([]byte(`[{"role": "assistant", "content": [{"type": "text", "text": "<function=a>\n<parameter=b>c</parameter>\n</function>"}]}, {"role": "user", "content": "EXECUTION RESULT of [a]:\n[Command finished with exit code 1]"}, {"role": "tool", "tool_call_id": "x", "content": null}]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tr, err := decodeMessageList("f.json", data)
+		checkFormatError(t, err, "f.json")
+		if err == nil && (tr.ID == "" || tr.Shape != ShapeOpenHands) {
+			t.Fatalf("trace %+v", tr)
+		}
+	})
+}
+
+// FuzzSniffOpenHands feeds arbitrary heads to sniff, whose checks for OpenHands, AgentDojo and
+// message lists read keys out of a head cut anywhere: it answers a format, never panics.
+func FuzzSniffOpenHands(f *testing.F) {
+	f.Add([]byte(`[{"content": "x", "role": "system"}]`))
+	f.Add([]byte(`{"messages": [{"content": "You have access to the following functions:\n---- BEGIN FUNCTION #1: a`))
+	f.Add([]byte(`{"instance_id": "a", "test_result": {}}`))
+	f.Add([]byte(`{"suite_name": "s", "user_task_id": "u"}`))
+	f.Fuzz(func(t *testing.T, head []byte) {
+		if got := sniff(head); got < FormatRecords || got > FormatMessageList {
+			t.Fatalf("sniff = %v", got)
+		}
+	})
+}
