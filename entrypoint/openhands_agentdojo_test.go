@@ -14,7 +14,7 @@ type harnessReport struct {
 	Reliability struct {
 		Traces []struct {
 			ID, Suite, Task, Verdict string
-			Outcome           *struct {
+			Outcome                  *struct {
 				Success bool `json:"success"`
 			} `json:"outcome"`
 		} `json:"traces"`
