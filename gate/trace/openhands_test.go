@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -375,4 +376,35 @@ func FuzzSniffOpenHands(f *testing.F) {
 			t.Fatalf("sniff = %v", got)
 		}
 	})
+}
+
+// TestOpenHandsLinear: a history four times as long costs four times the allocations, no more
+// (SPEC §13: no reader is quadratic); allocations are counted, not timed.
+func TestOpenHandsLinear(t *testing.T) {
+	record := func(n int) input.Record {
+		var b strings.Builder
+		b.WriteString(`{"instance_id": "a", "test_result": {}, "history": [`)
+		for i := 0; i < n; i++ {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			id := strconv.Itoa(2*i + 1)
+			b.WriteString(`{"id": ` + id + `, "source": "agent", "action": "run", "args": {"command": "ls", "thought": "t"}, "tool_call_metadata": {"function_name": "execute_bash", "tool_call_id": "c` + id + `"}},` + "\n")
+			b.WriteString(`{"id": ` + strconv.Itoa(2*i+2) + `, "source": "agent", "cause": ` + id + `, "observation": "run", "content": "a.py\n[Command finished with exit code 0]", "extras": {}, "success": true, "tool_call_metadata": {"function_name": "execute_bash", "tool_call_id": "c` + id + `"}}`)
+		}
+		b.WriteString(`]}`)
+		return input.Record{File: "f.jsonl", Line: 1, Col: 1, Data: []byte(b.String())}
+	}
+	allocs := func(n int) float64 {
+		rec := record(n)
+		return testing.AllocsPerRun(3, func() {
+			if tr, err := decodeOpenHands(rec); err != nil || tr.NumCalls() != n {
+				t.Fatalf("%v, %d calls", err, tr.NumCalls())
+			}
+		})
+	}
+	small, large := allocs(500), allocs(2000)
+	if large > 4.5*small {
+		t.Errorf("2000 events: %.0f allocations, 500: %.0f (%.1fx, at most 4.5x)", large, small, large/small)
+	}
 }
