@@ -99,6 +99,12 @@ type ohEvent struct {
 	Content     json.RawMessage            `json:"content"`
 	Cause       json.RawMessage            `json:"cause"`
 	Success     *bool                      `json:"success"`
+	Extras      *struct {
+		ExitCode *int64 `json:"exit_code"` // before CmdOutputMetadata
+		Metadata *struct {
+			ExitCode *int64 `json:"exit_code"`
+		} `json:"metadata"`
+	} `json:"extras"`
 	Meta        *struct {
 		Function string      `json:"function_name"`
 		CallID   string      `json:"tool_call_id"`
@@ -568,12 +574,29 @@ func ohObservation(e *ohEvent) (Message, string) {
 		r.Success, r.Error = false, strings.TrimSpace(content)
 	case e.Success != nil && !*e.Success:
 		r.Success, r.Error = false, strings.TrimSpace(content)
+	case e.Success == nil && *e.Observation == "run":
+		// files written before observations carried "success": the command's exit code
+		if code := e.exitCode(); code != nil && *code != 0 {
+			r.Success, r.Error = false, "exit code "+strconv.FormatInt(*code, 10)
+		}
 	}
 	if r.Error == "" && !r.Success {
 		r.Error = *e.Observation + " failed"
 	}
 	m.Results = []Result{r}
 	return m, ""
+}
+
+// exitCode is a command observation's exit code: extras.metadata.exit_code, or the
+// extras.exit_code of older files; nil when neither is written.
+func (e *ohEvent) exitCode() *int64 {
+	if e.Extras == nil {
+		return nil
+	}
+	if e.Extras.Metadata != nil && e.Extras.Metadata.ExitCode != nil {
+		return e.Extras.Metadata.ExitCode
+	}
+	return e.Extras.ExitCode
 }
 
 // usage reads metrics.accumulated_token_usage (the sum over the run's model calls, each of

@@ -195,12 +195,14 @@ func TestOpenHandsCompletionLog(t *testing.T) {
 
 // TestOpenHandsHistoryForms reads the older history of [action, observation] pairs, events
 // without tool_call_metadata (answered through their cause), an observation whose command
-// timed out (success false) and the text-mode turns of raw_completions.
+// timed out (success false), one with only its exit code, and the text-mode turns of
+// raw_completions.
 func TestOpenHandsHistoryForms(t *testing.T) {
 	got, err := ohRead(`{"instance_id": "x__x-1", "test_result": {}, "history": [` +
 		`[{"id": 1, "source": "agent", "action": "run", "args": {"command": "ls", "thought": "look"}}, {"id": 2, "source": "agent", "cause": 1, "observation": "run", "content": "a.py", "extras": {}, "success": true}],` +
 		`[{"id": 3, "source": "agent", "action": "run", "args": {"command": "sleep 999"}}, {"id": 4, "source": "agent", "cause": 3, "observation": "run", "content": "", "extras": {"metadata": {"exit_code": -1}}, "success": false}],` +
-		`[{"id": 5, "source": "agent", "action": "finish", "args": {"final_thought": "done"}}, {"id": 6, "source": "agent", "observation": "null", "content": "", "extras": {}}]]}` + "\n" +
+		`[{"id": 5, "source": "agent", "action": "run", "args": {"command": "false"}}, {"id": 6, "source": "agent", "cause": 5, "observation": "run", "content": "", "extras": {"command_id": -1, "command": "false", "exit_code": 1}}],` +
+		`[{"id": 7, "source": "agent", "action": "finish", "args": {"final_thought": "done"}}, {"id": 8, "source": "agent", "observation": "null", "content": "", "extras": {}}]]}` + "\n" +
 		`{"instance_id": "x__x-2", "test_result": {}, "raw_completions": {"messages": [{"role": "assistant", "content": "<function=execute_bash>\n<parameter=command>ls</parameter>\n</function>"}, {"role": "user", "content": "EXECUTION RESULT of [execute_bash]:\nls: cannot access 'x': No such file or directory\n[Command finished with exit code 2]"}, {"role": "user", "content": "EXECUTION RESULT of [execute_bash]:\nan answer to no call"}]}}` + "\n")
 	if err != nil {
 		t.Fatal(err)
@@ -211,6 +213,9 @@ func TestOpenHandsHistoryForms(t *testing.T) {
 			`tool "a.py" ok[event-1]`,
 			`assistant "" call[event-3 run {"command":"sleep 999"}]`,
 			`tool "" FAIL[event-3 "run failed"]`,
+			// a file from before "success" was written: the exit code in extras says it
+			`assistant "" call[event-5 run {"command":"false"}]`,
+			`tool "" FAIL[event-5 "exit code 1"]`,
 			`assistant "done"`,
 			`system ""`,
 		}},
@@ -231,6 +236,8 @@ func TestOpenHandsErrors(t *testing.T) {
 		{"event neither action nor observation", "{\"instance_id\": \"a\", \"test_result\": {},\n \"history\": [{\"id\": 1}]}", `f.jsonl:2:14: history[0]: an event with neither "action" nor "observation"`},
 		{"action args not an object", "{\"instance_id\": \"a\", \"test_result\": {},\n \"history\": [{\"id\": 1, \"action\": \"run\", \"args\": []}]}", `f.jsonl:2:49: history[0]: field "args": expected an object, found an array`},
 		{"observation content a number", `{"instance_id": "a", "test_result": {}, "history": [{"observation": "run", "content": 5}]}`, `f.jsonl:1:53: history[0]: field "content": expected a string, found a number`},
+		{"exit code a string", `{"instance_id": "a", "test_result": {}, "history": [{"observation": "run", "cause": 1, "content": "", "extras": {"exit_code": "1"}}]}`,
+			`f.jsonl:1:127: history[0]: field "extras.exit_code": expected an integer, found a string`},
 		{"instance_id an object", `{"instance_id": {}, "history": []}`, `f.jsonl:1:17: field "instance_id": expected a string or a number, found an object`},
 		{"tool call without a name", `{"instance_id": "a", "test_result": {}, "fncall_messages": [{"role": "assistant", "tool_calls": [{"id": "c", "function": {"arguments": "{}"}}]}]}`,
 			`f.jsonl:1:122: field "fncall_messages[0].tool_calls[0].function.name": a tool call without a function name`},
