@@ -105,7 +105,7 @@ type ohEvent struct {
 			ExitCode *int64 `json:"exit_code"`
 		} `json:"metadata"`
 	} `json:"extras"`
-	Meta        *struct {
+	Meta *struct {
 		Function string      `json:"function_name"`
 		CallID   string      `json:"tool_call_id"`
 		Response *ohResponse `json:"model_response"`
