@@ -223,10 +223,16 @@ func sniff(head []byte) Format {
 			return FormatTau2 // tau2 writes info and tasks first, and tasks may be long
 		}
 		end, err := jsonscan.Skip(head, v)
+		value := head[v:] // cut by the head, or bad JSON: as far as it goes
+		if err == nil {
+			value = head[v:end]
+		}
+		if string(key) == `"messages"` && openHandsTextMode(value) {
+			// OpenHands' text-mode prompt (a completion log, whose prompt may run past the
+			// head, or trajectories exported from one)
+			return FormatOpenHands
+		}
 		if err != nil {
-			if string(key) == `"messages"` && openHandsTextMode(head[v:]) {
-				return FormatOpenHands // a completion log whose prompt runs past the head
-			}
 			return FormatRecords
 		}
 		var closed bool

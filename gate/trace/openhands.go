@@ -53,7 +53,8 @@ type ohRecord struct {
 		Accumulated *ohUsage  `json:"accumulated_token_usage"`
 		PerCall     []ohUsage `json:"token_usages"`
 	} `json:"metrics"`
-	Report     *ohReport `json:"report"`
+	Report     *ohReport       `json:"report"`
+	Resolved   json.RawMessage `json:"resolved"`
 	TestResult *struct {
 		Report *ohReport `json:"report"`
 	} `json:"test_result"`
@@ -643,7 +644,8 @@ func (d *ohReader) usage(t *Trace, r *ohRecord) error {
 }
 
 // outcome reads report.resolved (update_output_with_eval.py), else
-// test_result.report.resolved (eval_infer.py); a record evaluated by neither has none.
+// test_result.report.resolved (eval_infer.py), else a top-level resolved (trajectories
+// exported with their outcome); a record with none of them has none.
 func (d *ohReader) outcome(r *ohRecord) (Outcome, error) {
 	var raw json.RawMessage
 	var p jsonscan.Path
@@ -652,6 +654,9 @@ func (d *ohReader) outcome(r *ohRecord) (Outcome, error) {
 		raw, p = r.Report.Resolved, jsonscan.PathOf("report", "resolved")
 	case r.TestResult != nil && r.TestResult.Report != nil && r.TestResult.Report.Resolved != nil:
 		raw, p = r.TestResult.Report.Resolved, jsonscan.PathOf("test_result", "report", "resolved")
+	case r.Resolved != nil:
+		// trajectories exported with their outcome beside them, as the generic rule reads it
+		raw, p = r.Resolved, jsonscan.PathOf("resolved")
 	default:
 		return Outcome{}, nil
 	}

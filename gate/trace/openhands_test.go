@@ -227,6 +227,25 @@ func TestOpenHandsHistoryForms(t *testing.T) {
 	})
 }
 
+// TestOpenHandsExported reads a trajectory exported from a text-mode run (SWE-Gym's
+// OpenHands trajectories: its text-mode messages, the instance and resolved beside them): its
+// calls from the <function=…> turns, its outcome the top-level resolved.
+func TestOpenHandsExported(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "trajectories.jsonl")
+	line := `{"instance_id": "x__x-1", "messages": [{"role": "system", "content": "You have access to the following functions:\n\n---- BEGIN FUNCTION #1: execute_bash ----\n"},` +
+		`{"role": "assistant", "content": "<function=execute_bash>\n<parameter=command>ls</parameter>\n</function>"},` +
+		`{"role": "user", "content": "EXECUTION RESULT of [execute_bash]:\na.py\n[Command finished with exit code 0]"}], "resolved": true}` + "\n"
+	if err := os.WriteFile(p, []byte(line), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := readWith(t, p, Options{})
+	checkRuns(t, got, []harnessRun{{"x__x-1", "x__x-1", 0, false, 1, Usage{}, Outcome{Known: true, Value: 1, IsBool: true, Source: "resolved"}, []string{
+		`system "You have access to the following functio"`,
+		`assistant "<function=execute_bash>" call[action-1 execute_bash {"command":"ls"}]`,
+		`user "EXECUTION RESULT of [execute_bash]:" ok[action-1]`,
+	}}})
+}
+
 func TestOpenHandsErrors(t *testing.T) {
 	for _, c := range []struct{ name, doc, want string }{
 		{"not an object", `[1]`, `f.jsonl:1:2: expected an OpenHands output record (a JSON object), found a number`},
@@ -279,6 +298,9 @@ func TestSniffOpenHandsAgentDojo(t *testing.T) {
 		{`{"messages": [{"content": [{"type": "text", "text": "You are OpenHands agent.\nYou have access to the following functions:\n\n---- BEGIN FUNCTION #1: execute_bash ----\n` +
 			strings.Repeat("x", 2*sniffBytes) + `"}]}], "response": {}, "kwargs": {}, "fncall_messages": []}`, FormatOpenHands},
 		{`{"messages": [{"role": "user", "content": "` + strings.Repeat("x", 2*sniffBytes) + `"}]}`, FormatRecords},
+		// trajectories exported from text-mode runs, the prompt within the head
+		{`{"messages": [{"role": "system", "content": "You have access to the following functions:\n\n---- BEGIN FUNCTION #1: execute_bash ----"}], "resolved": true}`, FormatOpenHands},
+		{`{"messages": [{"role": "system", "content": "You have access to the following functions:"}]}`, FormatRecords},
 	} {
 		head := []byte(c.head)
 		if len(head) > sniffBytes {
