@@ -398,6 +398,8 @@ type eval struct {
 	toolSlot               []int
 	unrecovered            []bool // per result, see unrecoveredFailures
 	toolEntry              []int
+	stems                  []*stems // per tool, its name's words indexed, see stemsOf
+	stemWork               int      // look-ups in stems so far (issue 34's tests count them)
 
 	// misuse's lists
 	factors         []float64
@@ -423,6 +425,8 @@ func (e *eval) reset(t *trace.Trace, ref bool) {
 	e.members, e.argText = e.members[:0], e.argText[:0]
 	clear(e.tools)
 	e.tools, e.toolOf = e.tools[:0], e.toolOf[:0]
+	clear(e.stems)
+	e.stems, e.stemWork = e.stems[:0], 0
 	clear(e.toolIndex)
 	e.calls, e.results, e.assistant = e.calls[:0], e.results[:0], e.assistant[:0]
 	e.presize(t)

@@ -296,7 +296,7 @@ func (r *recentTools) namesUncalledTool(e *eval, text string) bool {
 		}
 		called := false
 		for _, t := range r.tools {
-			if called = mentionsTool([]string{name}, e.tools[t]); called {
+			if called = e.stemsOf(t).related(name, &e.stemWork); called {
 				break
 			}
 		}
