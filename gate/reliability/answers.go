@@ -1,0 +1,125 @@
+package reliability
+
+import (
+	"slices"
+	"strings"
+)
+
+// A tool that answered "no" is not a tool that failed (issue 37). Harnesses flag a domain's
+// refusals as errors: tau-bench and tau2-bench write "Error: Customer not found", "Error:
+// Usuario U-INVALID no existe", "Error: No se puede cancelar un pedido en estado: entregado"
+// when the tool worked and the answer was no, which is often the task's right answer. The
+// default profile reads such a result as information, not misuse, when both hold:
+//
+//   - its text is not a fault of the tool's code or of the call (runtimeFault: a Python
+//     exception's message, a traceback, a timeout or lost connection, a server error, a tool
+//     that does not exist, arguments the tool rejected), whatever language the domain speaks;
+//   - the agent uses it: its next message says something to the user that claims no success
+//     and calls nothing of the same tool (it relays the answer, perhaps calling another tool
+//     to act on it: "Customer not found; let me register you"), and it never sends the same
+//     call again.
+//
+// A failure the run ends on, one the agent answers with silence and more calls, by claiming
+// success, by calling the same tool at once or by sending the same call again, is a failure
+// still; and so are the answers before it from the same tool since its last success (the
+// agent relayed "not found" twice, then went on as if the third had worked).
+//
+// A result failed by a non-zero exit status in its text (exitstatus.go) is never an answer.
+
+// faultMarks are what a fault of the tool's code, of its runtime or of the call writes: the
+// messages of Python's common exceptions (tau-bench writes "Error: " + str(e)), exception
+// names, and the words of timeouts, lost connections, server errors, unknown tools and
+// rejected arguments. They are English whatever the domain's language: the runtime writes
+// them, not the domain.
+var faultMarks = []string{
+	"Traceback", "Exception", "exception", "Error(", "KeyError", "TypeError", "ValueError",
+	"AttributeError", "IndexError", "NameError", "RuntimeError", "AssertionError",
+	"ZeroDivisionError", "JSONDecodeError", "ValidationError", "validation error",
+	"object has no attribute", "unexpected keyword argument", "positional argument",
+	"not supported between instances", "is not subscriptable", "is not callable",
+	"is not iterable", "invalid literal for", "unsupported operand", "has no len()",
+	"must be str", "must be int", "must be real number", "Expecting value", "Expecting property name",
+	"timed out", "Timeout", "timeout", "Connection", "connection refused", "connection reset",
+	"Internal Server Error", "Bad Gateway", "Service Unavailable", "Gateway Timeout", "rate limit",
+	"Rate limit", "Too Many Requests", "unknown tool", "Unknown tool", "no such tool", "not a valid tool",
+	"Tool '", "tool '", "Invalid arguments", "invalid arguments", "Invalid argument", "invalid argument",
+	"missing required", "Missing required", "required property", "field required", "Field required",
+	"Invalid JSON", "invalid JSON", "invalid json", "No such file or directory", "Permission denied",
+	"command not found", "Segmentation fault", "out of memory", "Killed",
+}
+
+// runtimeFault reports whether a failed result's text reads as a fault rather than an answer.
+func runtimeFault(text string) bool {
+	for _, m := range faultMarks {
+		if strings.Contains(text, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// answers returns, per result, whether it is a failed result that the default profile reads
+// as the tool's answer (see above). It is computed once per trace.
+func (e *eval) answers() []bool {
+	if e.answersDone {
+		return e.answer
+	}
+	e.answersDone = true
+	out := grow(e.answer, len(e.results))
+	e.answer = out
+	for k := range e.results {
+		r := e.results[k]
+		c := e.pairs.callOf[k]
+		if !e.failed(k) || e.byStatus[k] || c < 0 {
+			continue
+		}
+		text := r.res.Content
+		if strings.TrimSpace(text) == "" {
+			text = r.res.Error
+		}
+		if strings.TrimSpace(text) == "" || runtimeFault(text) || runtimeFault(r.res.Error) {
+			continue
+		}
+		e.groups()
+		if e.nextSame[c] >= 0 {
+			continue // the same call sent again
+		}
+		// the agent's next message after the result
+		a, _ := slices.BinarySearch(e.assistant, r.msg+1)
+		if a == len(e.assistant) {
+			continue // the run ends on the failure
+		}
+		next := &e.t.Messages[e.assistant[a]]
+		if strings.TrimSpace(next.Content) == "" {
+			continue // silence, and more calls
+		}
+		if _, _, claims := successClaim(e.wordsOf(a).words); claims {
+			continue // ignores the failure
+		}
+		same := false
+		for i := range next.Calls {
+			same = same || next.Calls[i].Tool == e.calls[c].call.Tool
+		}
+		out[k] = !same
+	}
+	// answers of a tool before one of its failures that is not an answer, with no success of
+	// the tool between, are failures too: one pass from the end, per tool
+	tainted := grow(e.answerTaint, len(e.tools))
+	e.answerTaint = tainted
+	for k := len(e.results) - 1; k >= 0; k-- {
+		c := e.pairs.callOf[k]
+		if c < 0 {
+			continue
+		}
+		t := e.toolOf[c]
+		switch {
+		case !e.failed(k):
+			tainted[t] = 0
+		case !out[k]:
+			tainted[t] = 1
+		case tainted[t] == 1:
+			out[k] = false
+		}
+	}
+	return out
+}
