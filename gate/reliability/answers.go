@@ -16,8 +16,8 @@ import (
 //     that does not exist, arguments the tool rejected), whatever language the domain speaks;
 //   - the agent uses it: its next message says something to the user that claims no success
 //     and calls nothing of the same tool (it relays the answer, perhaps calling another tool
-//     to act on it: "Customer not found; let me register you"), and it never sends the same
-//     call again.
+//     to act on it: "Customer not found; let me register you"), and the same call is neither
+//     sent again nor a repeat of one sent before.
 //
 // A failure the run ends on, one the agent answers with silence and more calls, by claiming
 // success, by calling the same tool at once or by sending the same call again, is a failure
@@ -67,6 +67,16 @@ func (e *eval) answers() []bool {
 	e.answersDone = true
 	out := grow(e.answer, len(e.results))
 	e.answer = out
+	unused := grow(e.answerUnused, len(e.results)) // an answer the agent did not use
+	e.answerUnused = unused
+	e.groups()
+	repeat := grow(e.answerRepeat, len(e.calls)) // a call sent before, identical
+	e.answerRepeat = repeat
+	for _, n := range e.nextSame {
+		if n >= 0 {
+			repeat[n] = true
+		}
+	}
 	for k := range e.results {
 		r := e.results[k]
 		c := e.pairs.callOf[k]
@@ -80,9 +90,9 @@ func (e *eval) answers() []bool {
 		if strings.TrimSpace(text) == "" || runtimeFault(text) || runtimeFault(r.res.Error) {
 			continue
 		}
-		e.groups()
-		if e.nextSame[c] >= 0 {
-			continue // the same call sent again
+		unused[k] = true // until the agent is seen to use it
+		if e.nextSame[c] >= 0 || repeat[c] {
+			continue // the same call sent again, or sent before
 		}
 		// the agent's next message after the result
 		a, _ := slices.BinarySearch(e.assistant, r.msg+1)
@@ -100,10 +110,10 @@ func (e *eval) answers() []bool {
 		for i := range next.Calls {
 			same = same || next.Calls[i].Tool == e.calls[c].call.Tool
 		}
-		out[k] = !same
+		out[k], unused[k] = !same, same
 	}
-	// answers of a tool before one of its failures that is not an answer, with no success of
-	// the tool between, are failures too: one pass from the end, per tool
+	// answers of a tool before an answer of it the agent did not use, with no success of the
+	// tool between, are failures too: one pass from the end, per tool
 	tainted := grow(e.answerTaint, len(e.tools))
 	e.answerTaint = tainted
 	for k := len(e.results) - 1; k >= 0; k-- {
@@ -115,10 +125,12 @@ func (e *eval) answers() []bool {
 		switch {
 		case !e.failed(k):
 			tainted[t] = 0
-		case !out[k]:
+		case out[k]:
+			if tainted[t] == 1 {
+				out[k] = false
+			}
+		case unused[k]:
 			tainted[t] = 1
-		case tainted[t] == 1:
-			out[k] = false
 		}
 	}
 	return out
