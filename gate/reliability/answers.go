@@ -16,12 +16,12 @@ import (
 //     that does not exist, arguments the tool rejected), whatever language the domain speaks;
 //   - the agent uses it: its next message says something to the user that claims no success
 //     and calls nothing of the same tool (it relays the answer, perhaps calling another tool
-//     to act on it: "Customer not found; let me register you"), and the same call is neither
-//     sent again nor a repeat of one sent before.
+//     to act on it: "Customer not found; let me register you"). The same call sent again
+//     after the answer was relayed (the user insists on the number) is the user's wish, and
+//     the loop signal sees the repetition.
 //
 // A failure the run ends on, one the agent answers with silence and more calls, by claiming
-// success, by calling the same tool at once or by sending the same call again, is a failure
-// still; and so are the answers before it from the same tool since its last success (the
+// success, or by calling the same tool at once (a blind retry) is a failure still; and so are the answers before it from the same tool since its last success (the
 // agent relayed "not found" twice, then went on as if the third had worked).
 //
 // A result failed by a non-zero exit status in its text (exitstatus.go) is never an answer.
@@ -69,14 +69,6 @@ func (e *eval) answers() []bool {
 	e.answer = out
 	unused := grow(e.answerUnused, len(e.results)) // an answer the agent did not use
 	e.answerUnused = unused
-	e.groups()
-	repeat := grow(e.answerRepeat, len(e.calls)) // a call sent before, identical
-	e.answerRepeat = repeat
-	for _, n := range e.nextSame {
-		if n >= 0 {
-			repeat[n] = true
-		}
-	}
 	for k := range e.results {
 		r := e.results[k]
 		c := e.pairs.callOf[k]
@@ -91,9 +83,6 @@ func (e *eval) answers() []bool {
 			continue
 		}
 		unused[k] = true // until the agent is seen to use it
-		if e.nextSame[c] >= 0 || repeat[c] {
-			continue // the same call sent again, or sent before
-		}
 		// the agent's next message after the result
 		a, _ := slices.BinarySearch(e.assistant, r.msg+1)
 		if a == len(e.assistant) {

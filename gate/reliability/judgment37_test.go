@@ -88,8 +88,13 @@ func TestJudgmentToolAnsweredNo(t *testing.T) {
 		misuse float64
 		v      verdict.Verdict
 	}{
-		{"the same call again", run(no, tau2Assistant("", tau2Call("call_3", "cancel_order", `{"order_id":"ORD2"}`)),
-			tau2Tool("call_3", no, true), relay, stop), 1, verdict.Warn}, // 2 of 3 failed: min(1, 1.5·2/3)
+		// a blind retry: the first failure counts, 1 of 3 (1.5·1/3 = 0.5), and the loop signal
+		// sees the repetition; the second, relayed, is the answer
+		{"the same call again at once", run(no, tau2Assistant("", tau2Call("call_3", "cancel_order", `{"order_id":"ORD2"}`)),
+			tau2Tool("call_3", no, true), relay, stop), 0.5, verdict.Pass},
+		// relayed, the user insists, relayed again (enosa_09 of the custom domains): answers
+		{"relayed twice", run(no, relay, tau2User("Please check ORD2 again."), tau2Assistant("", tau2Call("call_3", "cancel_order", `{"order_id":"ORD2"}`)),
+			tau2Tool("call_3", no, true), relay, stop), 0, verdict.Pass},
 		{"the run ends on it", run(no), 0.75, verdict.Warn},
 		{"success claimed", run(no, tau2Assistant("Your order ORD2 has been cancelled."), stop), 0.75, verdict.Warn},
 		// 1 of 3 failed: 1.5·1/3 = 0.5, and 33% of the calls stays below item 2's 40%
