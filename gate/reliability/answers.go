@@ -1,6 +1,7 @@
 package reliability
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 )
@@ -69,6 +70,10 @@ func (e *eval) answers() []bool {
 	e.answer = out
 	unused := grow(e.answerUnused, len(e.results)) // an answer the agent did not use
 	e.answerUnused = unused
+	// what the agent's next message does, read once per message: results that share it (a
+	// message of many results) look it up
+	nextA, usable := -1, false
+	nextTools := e.answerTools[:0] // the tools it calls, sorted
 	for k := range e.results {
 		r := e.results[k]
 		c := e.pairs.callOf[k]
@@ -83,24 +88,29 @@ func (e *eval) answers() []bool {
 			continue
 		}
 		unused[k] = true // until the agent is seen to use it
-		// the agent's next message after the result
 		a, _ := slices.BinarySearch(e.assistant, r.msg+1)
 		if a == len(e.assistant) {
 			continue // the run ends on the failure
 		}
-		next := &e.t.Messages[e.assistant[a]]
-		if strings.TrimSpace(next.Content) == "" {
-			continue // silence, and more calls
+		if a != nextA {
+			nextA = a
+			m := e.assistant[a]
+			_, _, claims := successClaim(e.wordsOf(a).words)
+			// silence and more calls, or a claim of success, is no use of the answer
+			usable = strings.TrimSpace(e.t.Messages[m].Content) != "" && !claims
+			nextTools = nextTools[:0]
+			for i, _ := slices.BinarySearchFunc(e.calls, m, func(c callRef, m int) int { return cmp.Compare(c.msg, m) }); i < len(e.calls) && e.calls[i].msg == m; i++ {
+				nextTools = append(nextTools, e.toolOf[i])
+			}
+			nextTools = sortedSet(nextTools)
 		}
-		if _, _, claims := successClaim(e.wordsOf(a).words); claims {
-			continue // ignores the failure
+		if !usable {
+			continue
 		}
-		same := false
-		for i := range next.Calls {
-			same = same || next.Calls[i].Tool == e.calls[c].call.Tool
-		}
+		_, same := slices.BinarySearch(nextTools, e.toolOf[c]) // a blind retry
 		out[k], unused[k] = !same, same
 	}
+	e.answerTools = nextTools
 	// answers of a tool before an answer of it the agent did not use, with no success of the
 	// tool between, are failures too: one pass from the end, per tool
 	tainted := grow(e.answerTaint, len(e.tools))

@@ -406,6 +406,7 @@ type eval struct {
 	answersDone            bool
 	answerTaint            []int    // per tool, see answers
 	answerUnused           []bool   // per result, see answers
+	answerTools            []int32  // see answers
 	misuseFloor            bool     // unrecovered failures make up 40% of the calls, see misuse
 	stems                  []*stems // per tool, its name's words indexed, see stemsOf
 	stemWork               int      // look-ups in stems so far (issue 34's tests count them)
