@@ -15,8 +15,9 @@ import (
 //   - its text is not a fault of the tool's code or of the call (runtimeFault: a Python
 //     exception's message, a traceback, a timeout or lost connection, a server error, a tool
 //     that does not exist, arguments the tool rejected), whatever language the domain speaks;
-//   - the agent uses it: its next message says something to the user that claims no success
-//     and calls nothing of the same tool (it relays the answer, perhaps calling another tool
+//   - the agent uses it: its next message passes the "no" on to the user (it holds a word of
+//     negation, apology or trouble, see negations, and claims no success) and calls nothing
+//     of the same tool (it relays the answer, perhaps calling another tool
 //     to act on it: "Customer not found; let me register you"). The same call sent again
 //     after the answer was relayed (the user insists on the number) is the user's wish, and
 //     the loop signal sees the repetition.
@@ -59,6 +60,31 @@ func runtimeFault(text string) bool {
 	return false
 }
 
+// negations are the words with which an agent passes a "no" on: a negation, an apology, a
+// word of trouble, in the languages the custom tau2-bench domains speak and a few more (the
+// runs' own words: "Lo siento, no encuentro ningún ticket", "the system doesn't recognize
+// that RUC", "I couldn't find you with zip 19112"). A reply without one, after a failed
+// result, talks as if the call had worked: the run's own text after an injected failure.
+var negations = func() []uint64 {
+	out := slices.Clone(troubleWords)
+	out = append(out, hashSet("no", "doesn", "don", "aren", "weren", "won", "never", "none", "nothing",
+		"neither", "nor", "without", "invalid", "unavailable", "denied", "refused", "declined",
+		"ningún", "ningun", "ninguna", "ninguno", "nada", "tampoco", "siento", "lamento",
+		"lamentablemente", "imposible", "disculpa", "disculpe", "não", "nenhum", "nenhuma",
+		"pas", "aucun", "aucune", "désolé", "désolée", "nicht", "kein", "keine", "leider")...)
+	return sortedSet(out)
+}()
+
+// saysNo reports whether a message (its word hashes) holds one of negations.
+func saysNo(words []uint64) bool {
+	for _, w := range words {
+		if inSet(negations, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // answers returns, per result, whether it is a failed result that the default profile reads
 // as the tool's answer (see above). It is computed once per trace.
 func (e *eval) answers() []bool {
@@ -95,9 +121,11 @@ func (e *eval) answers() []bool {
 		if a != nextA {
 			nextA = a
 			m := e.assistant[a]
-			_, _, claims := successClaim(e.wordsOf(a).words)
-			// silence and more calls, or a claim of success, is no use of the answer
-			usable = strings.TrimSpace(e.t.Messages[m].Content) != "" && !claims
+			words := e.wordsOf(a).words
+			_, _, claims := successClaim(words)
+			// silence and more calls, a claim of success, or words that say nothing went
+			// against the request, is no use of the answer
+			usable = strings.TrimSpace(e.t.Messages[m].Content) != "" && !claims && saysNo(words)
 			nextTools = nextTools[:0]
 			for i, _ := slices.BinarySearchFunc(e.calls, m, func(c callRef, m int) int { return cmp.Compare(c.msg, m) }); i < len(e.calls) && e.calls[i].msg == m; i++ {
 				nextTools = append(nextTools, e.toolOf[i])
