@@ -120,6 +120,7 @@ func (e *eval) answers() []bool {
 		}
 		if a != nextA {
 			nextA = a
+			e.answerReads++
 			m := e.assistant[a]
 			words := e.wordsOf(a).words
 			_, _, claims := successClaim(words)

@@ -408,6 +408,7 @@ type eval struct {
 	answerTaint            []int    // per tool, see answers
 	answerUnused           []bool   // per result, see answers
 	answerTools            []int32  // see answers
+	answerReads            int      // next messages read by answers (the tests count them)
 	misuseFloor            bool     // unrecovered failures make up 40% of the calls, see misuse
 	stems                  []*stems // per tool, its name's words indexed, see stemsOf
 	stemWork               int      // look-ups in stems so far (issue 34's tests count them)
@@ -457,7 +458,7 @@ func (e *eval) reset(t *trace.Trace, ref bool) {
 	e.pairs = pair(e.calls, e.results, e.pairs, &e.pairScratch)
 	e.resetTexts(len(e.assistant))
 	e.grouped, e.okLaterDone, e.movedDone, e.fitDone = false, false, false, false
-	e.answersDone, e.misuseFloor = false, false
+	e.answersDone, e.misuseFloor, e.answerReads = false, false, 0
 	e.resFailed, e.byStatus = grow(e.resFailed, len(e.results)), grow(e.byStatus, len(e.results))
 	for k := range e.results {
 		r := e.results[k].res

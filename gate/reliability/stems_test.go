@@ -136,3 +136,33 @@ func TestStemsIsRelated(t *testing.T) {
 		}
 	}
 }
+
+// answers reads the agent's reply to failed results once, however many results share it: a
+// tool message of n failed results and a reply of n calls and n words is one reading, not n
+// (each reading scans the reply's words and calls).
+func TestAnswersReadEachReplyOnce(t *testing.T) {
+	for _, n := range []int{10, 1000} {
+		tool := msg("tool", "")
+		reply := msg("assistant", "Sorry, none of them exist."+strings.Repeat(" no", n))
+		call0 := msg("assistant", "")
+		for i := range n {
+			id := fmt.Sprintf("c%d", i)
+			call0 = withCalls(call0, call(id, "get_item", fmt.Sprintf(`{"id":%d}`, i)))
+			r := fail(id)
+			r.Content = "Error: item not found"
+			tool = withResults(tool, r)
+			reply = withCalls(reply, call(fmt.Sprintf("d%d", i), "search_items", fmt.Sprintf(`{"q":%d}`, i)))
+		}
+		tr := &trace.Trace{ID: "many", Messages: []trace.Message{msg("user", "find them"), call0, tool, reply}}
+		var ev Evaluator
+		r := ev.Evaluate(tr)
+		if ev.e.answerReads != 1 {
+			t.Errorf("n=%d: the reply was read %d times, want 1", n, ev.e.answerReads)
+		}
+		// every failure is an answer passed on: no misuse from them (the reply's calls are
+		// unanswered, which is hallucination's business)
+		if r.Signals.ToolMisuse != 0 {
+			t.Errorf("n=%d: tool_misuse %v, want 0%s", n, r.Signals.ToolMisuse, evidenceTexts(r))
+		}
+	}
+}
