@@ -182,6 +182,7 @@ const (
 	kindRateLimited
 	kindUnavailable
 )
+
 // APIError describes one failed GitHub operation. It never holds the token.
 type APIError struct {
 	// Op names the operation, e.g. "create comment on owner/repo#12".
