@@ -58,7 +58,7 @@ func FitWith(s string, limit int, note string) string {
 	if Chars(s) <= limit {
 		return s
 	}
-	const fenceClose = "```\n"                                      // or ~~~, same length
+	const fenceClose = "```\n"                            // or ~~~, same length
 	budget := limit - Chars(note) - Chars(fenceClose) - 1 // 1: a newline before the fence
 	if budget < 0 {
 		budget = 0
