@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -15,8 +16,10 @@ import (
 
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/gate/input"
+	"github.com/agentgate/agentgate/gate/verdict"
 	"github.com/agentgate/agentgate/internal/github/actions"
 	"github.com/agentgate/agentgate/internal/github/api"
+	"github.com/agentgate/agentgate/internal/github/checks"
 	"github.com/agentgate/agentgate/internal/github/comment"
 	"github.com/agentgate/agentgate/internal/github/event"
 	"github.com/agentgate/agentgate/internal/jsonreport"
@@ -143,6 +146,9 @@ func (e *actionEnv) publish(ctx context.Context, res *gate.Result, cfg *gateConf
 	if note != "" {
 		summary += "\n\n" + note + "\n"
 	}
+	if note := e.checkRun(ctx, res, cfg, reproduce); note != "" {
+		summary += "\n\n" + note + "\n"
+	}
 	e.writeSummary(summary)
 	e.setOutputs(outputs(res, reportPath, commentURL))
 }
@@ -226,6 +232,120 @@ func (e *actionEnv) comment(ctx context.Context, res *gate.Result, cfg *gateConf
 		fmt.Fprintf(e.log, "agentgate: %d older report comment(s) on #%d were left as they are: %v\n", len(out.Stale), pr, out.Stale)
 	}
 	return out.URL, ""
+}
+
+// checkRun posts the verdict as a check run named cfg.checkName on the head commit (SPEC §20),
+// for branch protection to require. Like the comment it never changes the verdict or the exit
+// code: a check run that cannot be posted is one warning, and a note for the job summary.
+func (e *actionEnv) checkRun(ctx context.Context, res *gate.Result, cfg *gateConfig, reproduce string) (note string) {
+	name := cfg.checkName
+	if name == "" {
+		return ""
+	}
+	notPosted := func(why string) string {
+		e.a.Warningf("agentgate did not post the check run %q: %s The verdict is unchanged, and the job's own status still counts.", name, why)
+		return fmt.Sprintf("> [!WARNING]\n> agentgate did not post the check run `%s`: %s", strings.ReplaceAll(name, "`", "'"), why)
+	}
+	if cfg.token == "" {
+		return notPosted("there is no github-token.")
+	}
+	owner, repo, found := strings.Cut(e.getenv("GITHUB_REPOSITORY"), "/")
+	if !found {
+		return notPosted(fmt.Sprintf("GITHUB_REPOSITORY %q is not owner/name.", e.getenv("GITHUB_REPOSITORY")))
+	}
+	head, err := e.trigger().HeadSHA(e.getenv("GITHUB_SHA"))
+	if err != nil {
+		return notPosted(fmt.Sprintf("cannot tell the head commit: %v.", err))
+	}
+	client, err := api.NewClient(cfg.token, e.getenv("GITHUB_API_URL"), nil)
+	if err != nil {
+		return notPosted(err.Error() + ".")
+	}
+	run := checks.Run{
+		Name:       name,
+		HeadSHA:    head,
+		Conclusion: checkConclusion(res),
+		DetailsURL: e.runURL(),
+		Title:      e.red.String(report.Headline(res)),
+		// Redacted before Publish cuts it to GitHub's limit, so a cut cannot leave part of a
+		// secret that the redactor would no longer recognise.
+		Summary: e.red.String(report.Markdown(res, report.Options{Reproduce: reproduce, MaxBytes: report.CommentMaxBytes,
+			FullReport: "the job summary or the JSON report (output `report-json`)"})),
+	}
+	workflow := e.workflowPath()
+	for _, f := range report.Findings(res, checks.MaxAnnotations) {
+		a := checks.Annotation{Line: f.Line, Level: checks.LevelWarning, Title: e.red.String(f.Title), Message: e.red.String(f.Message)}
+		if f.Failure {
+			a.Level = checks.LevelFailure
+		}
+		file := e.red.String(f.File)
+		if a.Path = checks.RepoPath(file, e.getenv("GITHUB_WORKSPACE")); a.Path == "" {
+			// A gate has no file, and a file outside the repository is no place in it: the
+			// finding goes on the workflow that set the gate, at its first line.
+			a.Path, a.Line = workflow, 1
+			if file != "" {
+				a.Message = "In " + file + ": " + a.Message
+			}
+		}
+		run.Annotations = append(run.Annotations, a)
+	}
+	svc := checks.NewGitHub(client, owner, repo, checks.Options{Logf: e.logf})
+	out, err := svc.Publish(ctx, run)
+	switch {
+	case errors.Is(err, checks.ErrNoPermission) && out.ID == 0:
+		return notPosted("the token may not create check runs. Give the job `permissions: checks: write` " +
+			"(a job that lists any permission gets none it does not list). A pull request from a fork gets a read-only token " +
+			"whatever the workflow asks for: there, require the job's own status instead (see Branch protection in the README).")
+	case err != nil && out.ID == 0:
+		return notPosted(err.Error() + ".")
+	case err != nil:
+		e.a.Warningf("check run %q (%s) was posted with its conclusion, but only %d of its %d annotations: %v", name, out.URL, out.Annotated, out.Annotated+out.Dropped, err)
+	}
+	fmt.Fprintf(e.log, "agentgate: check run %q on %s: %s, %d annotation(s) in %d request(s): %s\n", name, head, run.Conclusion, out.Annotated, out.Requests, out.URL)
+	return ""
+}
+
+// checkConclusion is the check run's conclusion: failure when the step fails (a FAIL, a
+// breached gate, or a WARN under fail-on warn), success on PASS, and neutral for a WARN or FAIL
+// the step lets through (fail-on fail for a WARN, a report-only fail-on). Branch protection
+// counts neutral as passing, as the step's own exit code 0 does, while the checks list shows
+// it apart from a clean success.
+func checkConclusion(res *gate.Result) string {
+	switch {
+	case res.ExitCode != gate.ExitPass:
+		return checks.ConclusionFailure
+	case res.Verdict == verdict.Pass:
+		return checks.ConclusionSuccess
+	default:
+		return checks.ConclusionNeutral
+	}
+}
+
+// runURL is the web address of this workflow run, the check run's "Details" link; "" when the
+// runner did not say.
+func (e *actionEnv) runURL() string {
+	server, repoName, id := e.getenv("GITHUB_SERVER_URL"), e.getenv("GITHUB_REPOSITORY"), e.getenv("GITHUB_RUN_ID")
+	if u, err := url.Parse(server); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.User != nil ||
+		strings.Count(repoName, "/") != 1 || strings.ContainsAny(repoName, "?#% ") {
+		return ""
+	}
+	if n, err := strconv.ParseUint(id, 10, 63); err != nil || n == 0 {
+		return ""
+	}
+	return strings.TrimRight(server, "/") + "/" + repoName + "/actions/runs/" + id
+}
+
+// workflowPath is the running workflow's file in the repository (from GITHUB_WORKFLOW_REF,
+// "owner/repo/.github/workflows/ci.yml@refs/heads/main"), where a finding without a file of
+// its own is annotated; ".github" when the runner did not say.
+func (e *actionEnv) workflowPath() string {
+	ref, _, _ := strings.Cut(e.getenv("GITHUB_WORKFLOW_REF"), "@")
+	if i := strings.Index(ref, "/.github/"); i >= 0 {
+		if p := checks.RepoPath(ref[i+1:], ""); p != "" {
+			return p
+		}
+	}
+	return ".github"
 }
 
 // verifyHead makes sure, for a workflow_run, that pull request pr is the one whose run produced
