@@ -264,3 +264,24 @@ func TestRepoPath(t *testing.T) {
 		}
 	}
 }
+
+// FuzzRepoPath: whatever the file name, RepoPath gives "" or a clean relative path with no
+// ".." segment and no control character, which it gives back unchanged.
+func FuzzRepoPath(f *testing.F) {
+	for _, s := range []string{"runs/a.jsonl", "../x", "/github/workspace/a", "./a//b/../c", "a\nb", "\xff", "..", "/", ".//..//a"} {
+		f.Add(s, "/github/workspace")
+	}
+	f.Fuzz(func(t *testing.T, file, ws string) {
+		p := checks.RepoPath(file, ws)
+		if p == "" {
+			return
+		}
+		if strings.HasPrefix(p, "/") || p == "." || p == ".." || strings.HasPrefix(p, "../") || strings.Contains(p, "/../") || strings.HasSuffix(p, "/..") ||
+			strings.Contains(p, "//") || strings.ContainsFunc(p, func(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }) {
+			t.Fatalf("RepoPath(%q, %q) = %q", file, ws, p)
+		}
+		if again := checks.RepoPath(p, ""); again != p {
+			t.Fatalf("RepoPath(%q) = %q, not itself", p, again)
+		}
+	})
+}
