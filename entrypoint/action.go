@@ -39,6 +39,17 @@ type actionEnv struct {
 	red    *redactor
 	masked []string
 	ev     *event.Event // read on first use: see trigger
+	// ctx and cfg are the run's once its configuration is read (see configured): what failRun
+	// needs to post the check run of a run that could not be evaluated.
+	ctx context.Context
+	cfg *gateConfig
+}
+
+// configured records the run's configuration for failRun. A nil *actionEnv ignores it.
+func (e *actionEnv) configured(ctx context.Context, cfg *gateConfig) {
+	if e != nil {
+		e.ctx, e.cfg = ctx, cfg
+	}
 }
 
 // newActionEnv returns the Actions side of a run logging to log. When log is the guard that
@@ -116,6 +127,17 @@ func (e *actionEnv) failRun(code int, err error) int {
 	actions.Annotate(e.a, []actions.Annotation{ann})
 	md := "## ⛔ agentgate: could not evaluate\n\nThe gate did not run, so this check fails (exit code 3). Fix the input or configuration below and re-run.\n\n```text\n" +
 		strings.ReplaceAll(err.Error(), "```", "'''") + "\n```\n"
+	if e.cfg != nil && e.cfg.checkName != "" {
+		// The required check fails with the reason rather than stay pending: a run that could
+		// not be evaluated must not pass, and should say why where the reviewer looks.
+		run := checks.Run{Conclusion: checks.ConclusionFailure, Title: "could not evaluate", Summary: md}
+		if ann.File != "" {
+			run.Annotations = []checks.Annotation{e.checkAnnotation(ann.File, ann.Line, checks.LevelFailure, ann.Title, ann.Message)}
+		}
+		if note := e.postCheckRun(e.ctx, e.cfg, run); note != "" {
+			md += "\n" + note + "\n"
+		}
+	}
 	e.writeSummary(md)
 	e.setOutputs([][2]string{{"verdict", "ERROR"}})
 	return code
@@ -238,10 +260,48 @@ func (e *actionEnv) comment(ctx context.Context, res *gate.Result, cfg *gateConf
 // for branch protection to require. Like the comment it never changes the verdict or the exit
 // code: a check run that cannot be posted is one warning, and a note for the job summary.
 func (e *actionEnv) checkRun(ctx context.Context, res *gate.Result, cfg *gateConfig, reproduce string) (note string) {
-	name := cfg.checkName
-	if name == "" {
+	if cfg.checkName == "" {
 		return ""
 	}
+	run := checks.Run{
+		Conclusion: checkConclusion(res),
+		Title:      e.red.String(report.Headline(res)),
+		// Redacted before Publish cuts it to GitHub's limit, so a cut cannot leave part of a
+		// secret that the redactor would no longer recognise.
+		Summary: e.red.String(report.Markdown(res, report.Options{Reproduce: reproduce, MaxBytes: report.CommentMaxBytes,
+			FullReport: "the job summary or the JSON report (output `report-json`)"})),
+	}
+	for _, f := range report.Findings(res, checks.MaxAnnotations) {
+		level := checks.LevelWarning
+		if f.Failure {
+			level = checks.LevelFailure
+		}
+		run.Annotations = append(run.Annotations, e.checkAnnotation(f.File, f.Line, level, f.Title, f.Message))
+	}
+	return e.postCheckRun(ctx, cfg, run)
+}
+
+// checkAnnotation is a finding at file and line as a check run's annotation: the path relative
+// to the repository, everything redacted. A gate has no file, and a file outside the
+// repository is no place in it: such a finding goes on the workflow that set the gate, at its
+// first line, and its message names the file.
+func (e *actionEnv) checkAnnotation(file string, line int, level, title, message string) checks.Annotation {
+	a := checks.Annotation{Line: line, Level: level, Title: e.red.String(title), Message: e.red.String(message)}
+	file = e.red.String(file)
+	if a.Path = checks.RepoPath(file, e.getenv("GITHUB_WORKSPACE")); a.Path == "" {
+		a.Path, a.Line = e.workflowPath(), 1
+		if file != "" {
+			a.Message = "In " + file + ": " + a.Message
+		}
+	}
+	return a
+}
+
+// postCheckRun posts run (its conclusion, title, summary and annotations set) under the name
+// cfg.checkName on the run's head commit; when it cannot, it warns once and returns a note for
+// the job summary. Nothing here changes the verdict or the exit code.
+func (e *actionEnv) postCheckRun(ctx context.Context, cfg *gateConfig, run checks.Run) (note string) {
+	name := cfg.checkName
 	notPosted := func(why string) string {
 		e.a.Warningf("agentgate did not post the check run %q: %s The verdict is unchanged, and the job's own status still counts.", name, why)
 		return fmt.Sprintf("> [!WARNING]\n> agentgate did not post the check run `%s`: %s", strings.ReplaceAll(name, "`", "'"), why)
@@ -255,40 +315,13 @@ func (e *actionEnv) checkRun(ctx context.Context, res *gate.Result, cfg *gateCon
 	}
 	head, err := e.trigger().HeadSHA(e.getenv("GITHUB_SHA"))
 	if err != nil {
-		return notPosted(fmt.Sprintf("cannot tell the head commit: %v.", err))
+		return notPosted(fmt.Sprintf("cannot tell the head commit: %v.", e.red.Error(err)))
 	}
 	client, err := api.NewClient(cfg.token, e.getenv("GITHUB_API_URL"), nil)
 	if err != nil {
 		return notPosted(err.Error() + ".")
 	}
-	run := checks.Run{
-		Name:       name,
-		HeadSHA:    head,
-		Conclusion: checkConclusion(res),
-		DetailsURL: e.runURL(),
-		Title:      e.red.String(report.Headline(res)),
-		// Redacted before Publish cuts it to GitHub's limit, so a cut cannot leave part of a
-		// secret that the redactor would no longer recognise.
-		Summary: e.red.String(report.Markdown(res, report.Options{Reproduce: reproduce, MaxBytes: report.CommentMaxBytes,
-			FullReport: "the job summary or the JSON report (output `report-json`)"})),
-	}
-	workflow := e.workflowPath()
-	for _, f := range report.Findings(res, checks.MaxAnnotations) {
-		a := checks.Annotation{Line: f.Line, Level: checks.LevelWarning, Title: e.red.String(f.Title), Message: e.red.String(f.Message)}
-		if f.Failure {
-			a.Level = checks.LevelFailure
-		}
-		file := e.red.String(f.File)
-		if a.Path = checks.RepoPath(file, e.getenv("GITHUB_WORKSPACE")); a.Path == "" {
-			// A gate has no file, and a file outside the repository is no place in it: the
-			// finding goes on the workflow that set the gate, at its first line.
-			a.Path, a.Line = workflow, 1
-			if file != "" {
-				a.Message = "In " + file + ": " + a.Message
-			}
-		}
-		run.Annotations = append(run.Annotations, a)
-	}
+	run.Name, run.HeadSHA, run.DetailsURL = name, head, e.runURL()
 	svc := checks.NewGitHub(client, owner, repo, checks.Options{Logf: e.logf})
 	out, err := svc.Publish(ctx, run)
 	switch {
@@ -297,9 +330,9 @@ func (e *actionEnv) checkRun(ctx context.Context, res *gate.Result, cfg *gateCon
 			"(a job that lists any permission gets none it does not list). A pull request from a fork gets a read-only token " +
 			"whatever the workflow asks for: there, require the job's own status instead (see Branch protection in the README).")
 	case err != nil && out.ID == 0:
-		return notPosted(err.Error() + ".")
+		return notPosted(e.red.Error(err).Error() + ".")
 	case err != nil:
-		e.a.Warningf("check run %q (%s) was posted with its conclusion, but only %d of its %d annotations: %v", name, out.URL, out.Annotated, out.Annotated+out.Dropped, err)
+		e.a.Warningf("check run %q (%s) was posted with its conclusion, but only %d of its %d annotations: %v", name, out.URL, out.Annotated, out.Annotated+out.Dropped, e.red.Error(err))
 	}
 	fmt.Fprintf(e.log, "agentgate: check run %q on %s: %s, %d annotation(s) in %d request(s): %s\n", name, head, run.Conclusion, out.Annotated, out.Requests, out.URL)
 	return ""

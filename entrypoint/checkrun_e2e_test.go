@@ -344,3 +344,38 @@ func TestCheckNameIsOneLine(t *testing.T) {
 		t.Errorf("check-name: %q, %v", c.checkName, err)
 	}
 }
+
+// A run that cannot be evaluated (exit code 3) fails the required check with the reason and an
+// annotation at the offending file and line, rather than leave it pending; a setting that
+// cannot be read leaves no check run (the name may be what is wrong).
+func TestActionCheckRunOnBadInput(t *testing.T) {
+	e, api := emulator(t)
+	ws := workspace(t)
+	if err := os.WriteFile(filepath.Join(ws, "fixtures", "bad.jsonl"), []byte("{\"trace_id\": \"ok\", \"messages\": []}\n{\"trace_id\": \"broken\", \"messages\": [}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	event := ghemu.WebhookExample(t, "pull_request", "opened", nil)
+	r := step(t, ws, api, "pull_request", event, map[string]string{"traces": "fixtures/bad.jsonl", "check-name": "agentgate"})
+	if r.exit != 3 || r.outputs["verdict"] != "ERROR" {
+		t.Fatalf("exit %d verdict %q, want 3 ERROR\n%s%s", r.exit, r.outputs["verdict"], r.stdout, r.stderr)
+	}
+	if w := writes(e.Requests()); len(w) != 1 || w[0] != "POST /repos/"+owner+"/"+repo+"/check-runs" {
+		t.Fatalf("writes %v, want the check run alone (no comment)", w)
+	}
+	runs := e.CheckRuns()
+	if len(runs) != 1 || runs[0].Conclusion != "failure" || runs[0].Title != "could not evaluate" || runs[0].HeadSHA != payloadField(t, event, "pull_request", "head", "sha") ||
+		!strings.HasPrefix(runs[0].Summary, "## ⛔ agentgate: could not evaluate") {
+		t.Fatalf("check runs %+v", runs)
+	}
+	want := ghemu.CheckAnnotation{Path: "fixtures/bad.jsonl", StartLine: 2, EndLine: 2, AnnotationLevel: "failure",
+		Title: "agentgate could not evaluate the suite", Message: "fixtures/bad.jsonl:2:37: invalid JSON: expected a value, found '}'"}
+	if len(runs[0].Annotations) != 1 || runs[0].Annotations[0] != want {
+		t.Errorf("annotations %+v, want %+v", runs[0].Annotations, want)
+	}
+
+	e2, api2 := emulator(t)
+	r = step(t, workspace(t), api2, "pull_request", event, map[string]string{"traces": "fixtures/fail/traces.jsonl", "check-name": "agentgate", "pa-min": "lots"})
+	if r.exit != 3 || len(e2.Requests()) != 0 {
+		t.Errorf("a setting that cannot be read: exit %d, %d requests; want 3 and none", r.exit, len(e2.Requests()))
+	}
+}
