@@ -384,4 +384,8 @@ func TestCheckRuns(t *testing.T) {
 	if runs := e.CheckRuns(); len(runs) != 1 || len(runs[0].Annotations) != 70 {
 		t.Errorf("a refused request changed the check run: %+v", runs)
 	}
+	status, _, v = call(t, "GET", srv+"/_emulator/check-runs", "", "")
+	if runs, _ := v.([]any); status != 200 || len(runs) != 1 || runs[0].(map[string]any)["conclusion"] != "neutral" || len(runs[0].(map[string]any)["annotations"].([]any)) != 70 {
+		t.Errorf("check-runs endpoint: %d %v", status, v)
+	}
 }
