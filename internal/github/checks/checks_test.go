@@ -285,3 +285,21 @@ func FuzzRepoPath(f *testing.F) {
 		}
 	})
 }
+
+// On GitHub Enterprise Server the API lives under /api/v3 (GITHUB_API_URL says so).
+func TestPublishOnEnterpriseServer(t *testing.T) {
+	emu, srv := ghemu.Start(t, ghemu.Config{Owner: "acme", Repo: "agent", PathPrefix: "/api/v3", Tokens: map[string]ghemu.Identity{botToken: ghemu.ActionsBot()}})
+	client, err := api.NewClient(botToken, srv.URL+"/api/v3", srv.Client())
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := checks.NewGitHub(client, "acme", "agent", checks.Options{}).Publish(context.Background(),
+		checks.Run{Name: "gate", HeadSHA: head, Conclusion: checks.ConclusionSuccess, Summary: "s", Annotations: findings(60)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs := emu.Requests()
+	if len(reqs) != 2 || reqs[0].FullPath != "/api/v3/repos/acme/agent/check-runs" || reqs[1].FullPath != fmt.Sprintf("/api/v3/repos/acme/agent/check-runs/%d", out.ID) || reqs[0].AuthScheme != "Bearer" {
+		t.Errorf("requests %+v", reqs)
+	}
+}
