@@ -302,24 +302,31 @@ func (e *actionEnv) checkAnnotation(file string, line int, level, title, message
 // the job summary. Nothing here changes the verdict or the exit code.
 func (e *actionEnv) postCheckRun(ctx context.Context, cfg *gateConfig, run checks.Run) (note string) {
 	name := cfg.checkName
-	notPosted := func(why string) string {
+	// why is agentgate's own text; detail, when set, quotes an error, which may hold GitHub's
+	// answer or a payload's value, and is escaped in the markdown.
+	notPosted := func(why, detail string) string {
+		md := why
+		if detail != "" {
+			why += ": " + detail + "."
+			md += ": " + report.EscapeCell(detail) + "."
+		}
 		e.a.Warningf("agentgate did not post the check run %q: %s The verdict is unchanged, and the job's own status still counts.", name, why)
-		return fmt.Sprintf("> [!WARNING]\n> agentgate did not post the check run `%s`: %s", strings.ReplaceAll(name, "`", "'"), why)
+		return fmt.Sprintf("> [!WARNING]\n> agentgate did not post the check run `%s`: %s", strings.ReplaceAll(name, "`", "'"), md)
 	}
 	if cfg.token == "" {
-		return notPosted("there is no github-token.")
+		return notPosted("there is no github-token.", "")
 	}
 	owner, repo, found := strings.Cut(e.getenv("GITHUB_REPOSITORY"), "/")
 	if !found {
-		return notPosted(fmt.Sprintf("GITHUB_REPOSITORY %q is not owner/name.", e.getenv("GITHUB_REPOSITORY")))
+		return notPosted("GITHUB_REPOSITORY is not owner/name", fmt.Sprintf("%q", e.getenv("GITHUB_REPOSITORY")))
 	}
 	head, err := e.trigger().HeadSHA(e.getenv("GITHUB_SHA"))
 	if err != nil {
-		return notPosted(fmt.Sprintf("cannot tell the head commit: %v.", e.red.Error(err)))
+		return notPosted("cannot tell the head commit", e.red.Error(err).Error())
 	}
 	client, err := api.NewClient(cfg.token, e.getenv("GITHUB_API_URL"), nil)
 	if err != nil {
-		return notPosted(err.Error() + ".")
+		return notPosted("no client for GitHub's API", err.Error())
 	}
 	run.Name, run.HeadSHA, run.DetailsURL = name, head, e.runURL()
 	svc := checks.NewGitHub(client, owner, repo, checks.Options{Logf: e.logf})
@@ -328,9 +335,9 @@ func (e *actionEnv) postCheckRun(ctx context.Context, cfg *gateConfig, run check
 	case errors.Is(err, checks.ErrNoPermission) && out.ID == 0:
 		return notPosted("the token may not create check runs. Give the job `permissions: checks: write` " +
 			"(a job that lists any permission gets none it does not list). A pull request from a fork gets a read-only token " +
-			"whatever the workflow asks for: there, require the job's own status instead (see Branch protection in the README).")
+			"whatever the workflow asks for: there, require the job's own status instead (see Branch protection in the README).", "")
 	case err != nil && out.ID == 0:
-		return notPosted(e.red.Error(err).Error() + ".")
+		return notPosted("GitHub refused it", e.red.Error(err).Error())
 	case err != nil:
 		e.a.Warningf("check run %q (%s) was posted with its conclusion, but only %d of its %d annotations: %v", name, out.URL, out.Annotated, out.Annotated+out.Dropped, e.red.Error(err))
 	}

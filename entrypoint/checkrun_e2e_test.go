@@ -379,3 +379,28 @@ func TestActionCheckRunOnBadInput(t *testing.T) {
 		t.Errorf("a setting that cannot be read: exit %d, %d requests; want 3 and none", r.exit, len(e2.Requests()))
 	}
 }
+
+// GitHub's answer is untrusted: quoted in the job summary's note it cannot ping, link or
+// inject HTML.
+func TestActionCheckRunRefusalIsEscaped(t *testing.T) {
+	e, api := emulator(t)
+	e.AddFault(ghemu.Fault{Method: "POST", Path: "/repos/" + owner + "/" + repo + "/check-runs", Status: 422, Message: "no @octocat <img src=x> [x](http://evil)"})
+	in := suite("pass")
+	in["check-name"] = "gate"
+	r := step(t, workspace(t), api, "push", ghemu.WebhookExample(t, "push", "", nil), in)
+	if r.exit != 0 {
+		t.Fatalf("exit %d", r.exit)
+	}
+	_, note, ok := strings.Cut(r.summary, "> agentgate did not post the check run `gate`: GitHub refused it: ")
+	if !ok {
+		t.Fatalf("no note in the summary:\n%s", r.summary)
+	}
+	for _, bad := range []string{"@octocat", "<img", "[x](http://evil)"} {
+		if strings.Contains(note, bad) {
+			t.Errorf("the note carries %q unescaped: %s", bad, note)
+		}
+	}
+	if strings.Count(r.stdout, "::warning::agentgate did not post the check run") != 1 {
+		t.Errorf("want one warning:\n%s", r.stdout)
+	}
+}
