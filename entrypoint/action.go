@@ -333,8 +333,8 @@ func (e *actionEnv) postCheckRun(ctx context.Context, cfg *gateConfig, run check
 	out, err := svc.Publish(ctx, run)
 	switch {
 	case errors.Is(err, checks.ErrNoPermission) && out.ID == 0:
-		return notPosted("the token may not create check runs. Give the job `permissions: checks: write` " +
-			"(a job that lists any permission gets none it does not list). A pull request from a fork gets a read-only token " +
+		return notPosted("the token may not create check runs. Give the job `permissions: checks: write` "+
+			"(a job that lists any permission gets none it does not list). A pull request from a fork gets a read-only token "+
 			"whatever the workflow asks for: there, require the job's own status instead (see Branch protection in the README).", "")
 	case err != nil && out.ID == 0:
 		return notPosted("GitHub refused it", e.red.Error(err).Error())
