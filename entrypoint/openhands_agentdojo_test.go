@@ -58,12 +58,15 @@ func traceVerdicts(r harnessReport) []string {
 // TestOpenHandsEndToEnd gates OpenHands' output as its evaluation writes it: run_infer.py's
 // output.jsonl with SWE-bench experiments' results.json as the outcomes (the two-line recipe of
 // docs/trace-formats.md), the same runs after update_output_with_eval.py (outcomes inside),
-// and a folder of LLM completion logs. The resolved run passes; the run whose edit failed and
-// was never recovered is WARN.
+// and a folder of LLM completion logs. The resolved run passes, and so does the unresolved one
+// (its failed edit was an answer it acted on); a completion log whose last command failed
+// unrecovered is WARN.
 func TestOpenHandsEndToEnd(t *testing.T) {
 	formats := filepath.Join("..", "gate", "trace", "testdata", "formats", "openhands")
 	results := filepath.Join("testdata", "openhands", "results.json")
-	both := []string{"astropy__astropy-12907 astropy__astropy-12907 PASS +", "django__django-11099 django__django-11099 WARN -"}
+	// the unresolved run's failed edit named a path that does not exist: an answer the agent
+	// acted on (it gave up in words), not misuse of the tool
+	both := []string{"astropy__astropy-12907 astropy__astropy-12907 PASS +", "django__django-11099 django__django-11099 PASS -"}
 	for _, c := range []struct {
 		name string
 		args []string
@@ -75,9 +78,12 @@ func TestOpenHandsEndToEnd(t *testing.T) {
 		{"output.jsonl with results.json", []string{"--traces", filepath.Join(formats, "output.raw.jsonl"), "--outcomes", results}, 0, both, 2, 1},
 		{"evaluated output.jsonl", []string{"--traces", filepath.Join(formats, "output.jsonl")}, 0, both, 2, 1},
 		{"eval_infer's rows as outcomes", []string{"--traces", filepath.Join(formats, "output.raw.jsonl"), "--outcomes", filepath.Join(formats, "output.swebench_eval.jsonl")}, 0, both, 2, 1},
-		{"WARN fails with fail-on warn", []string{"--traces", filepath.Join(formats, "output.jsonl"), "--fail-on", "warn"}, 1, both, 2, 1},
+		{"a clean PASS with fail-on warn", []string{"--traces", filepath.Join(formats, "output.jsonl"), "--fail-on", "warn"}, 0, both, 2, 1},
 		{"success-rate-min breached", []string{"--traces", filepath.Join(formats, "output.jsonl"), "--success-rate-min", "0.9"}, 2, both, 2, 1},
 		{"completion logs", []string{"--traces", filepath.Join(formats, "llm_completions")}, 0,
+			[]string{"django__django-11099/claude-sonnet-4-20250514-1763632900.25 django__django-11099 WARN ?"}, 0, 0},
+		// its last command failed and nothing recovered it
+		{"WARN fails with fail-on warn", []string{"--traces", filepath.Join(formats, "llm_completions"), "--fail-on", "warn"}, 1,
 			[]string{"django__django-11099/claude-sonnet-4-20250514-1763632900.25 django__django-11099 WARN ?"}, 0, 0},
 		// the SWE-bench submission's trajs/: the instance's messages on their own
 		{"submission trajs", []string{"--traces", filepath.Join(formats, "trajs"), "--outcomes", results}, 0,
