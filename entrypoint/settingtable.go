@@ -146,7 +146,7 @@ var settingTable = []settingDef{
 	{name: "comment", kind: kindBool, where: anywhere, def: "true", actionDefault: "true", noEffect: "whether and how the report is posted as a comment", help: "Under GitHub Actions, post (or update) the report as one comment on the pull request."},
 	{name: "comment-mode", kind: kindString, where: anywhere, def: "update", actionDefault: "update", noEffect: "whether and how the report is posted as a comment", help: "`update` edits the existing report comment in place; `recreate` deletes it and posts a new one at the bottom."},
 	{name: "github-token", kind: kindString, where: anywhere, actionDefault: "${{ github.token }}", noEffect: "the credential of the calls to GitHub's API (the comment, `baseline: auto`)", help: "Token used to comment (masked, never printed). Fork pull requests get a read-only token; docs/reference.md shows the workflow_run pattern."},
-	{name: "pr-number", kind: kindString, where: anywhere, noEffect: "which pull request the comment goes to", help: "Pull request to comment on when the event has none (for example in a workflow_run workflow)."},
+	{name: "pr-number", kind: kindString, where: anywhere, noEffect: "which pull request the comment goes to", help: "Pull request to comment on when the event has none (a workflow_run from a fork, push, workflow_dispatch); on an event with its own pull request it is ignored, with a warning if it differs."},
 }
 
 // settingKeys are the names of the settings, in the table's order.
