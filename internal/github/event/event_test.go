@@ -192,8 +192,19 @@ func FuzzEvent(f *testing.F) {
 			t.Fatal(err)
 		}
 		ev := event.New(name, path)
-		if pr, ok, _, err := ev.PR(""); ok && (pr <= 0 || err != nil) {
+		pr, ok, _, err := ev.PR("")
+		if ok && (pr <= 0 || err != nil) {
 			t.Errorf("PR = %d, %v, %v", pr, ok, err)
+		}
+		// pr-number never moves the report off the event's own pull request
+		got, gotOK, warning, gotErr := ev.PR("4242")
+		switch {
+		case err != nil && gotErr == nil:
+			t.Errorf("PR(\"\") failed (%v), PR(\"4242\") did not", err)
+		case ok && (got != pr || !gotOK || (pr != 4242) != (warning != "")):
+			t.Errorf("own pull request %d; with pr-number 4242: %d, %v, %q, %v", pr, got, gotOK, warning, gotErr)
+		case err == nil && !ok && (got != 4242 || !gotOK || warning != "" || gotErr != nil):
+			t.Errorf("no pull request; with pr-number 4242: %d, %v, %q, %v", got, gotOK, warning, gotErr)
 		}
 		ev.BaseBranch()
 		ev.WorkflowRunHeadSHA()
