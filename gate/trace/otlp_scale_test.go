@@ -105,17 +105,6 @@ func cost(fn func()) time.Duration {
 	return best
 }
 
-// allocated is the bytes fn allocates: counted work, the same on a busy machine as on an idle
-// one.
-func allocated(fn func()) uint64 {
-	var m0, m1 runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&m0)
-	fn()
-	runtime.ReadMemStats(&m1)
-	return m1.TotalAlloc - m0.TotalAlloc
-}
-
 // TestOTLPGrowth: reading 4n spans allocates at most 6 times what n spans do, in every shape
 // (counted, so it holds on any machine), and costs at most 10 times the CPU: a quadratic walk
 // costs 16 times. The CPU ratio is the best of five runs each, in one of three tries, so one
