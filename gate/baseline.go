@@ -53,7 +53,7 @@ func trials(s *reliability.Summary) []compare.Trial {
 	for _, t := range s.Traces {
 		if a := t.Attempt; a != nil && a.Task != "" && a.Trial != nil {
 			run := t.Run
-			out = append(out, compare.Trial{Task: a.Task, Trial: strconv.Itoa(*a.Trial), Verdict: t.Verdict,
+			out = append(out, compare.Trial{Suite: a.Suite, Task: a.Task, Trial: strconv.Itoa(*a.Trial), Verdict: t.Verdict,
 				HasOutcome: run.Known, Succeeded: run.Success})
 		}
 	}

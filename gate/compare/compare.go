@@ -335,6 +335,9 @@ func Compare(base *Baseline, head *Run, o Options) (*Comparison, error) {
 		return nil, err
 	}
 	c := &Comparison{Base: base.Source, Alpha: o.Alpha, Notes: []string{}}
+	for _, n := range base.Notes {
+		c.Notes = append(c.Notes, "baseline: "+n)
+	}
 	dup := func(side, what, id string) error {
 		if side == "baseline" {
 			return unusable("baseline %s: %s %q occurs twice", base.Name, what, id)

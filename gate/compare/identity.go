@@ -2,6 +2,7 @@ package compare
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -158,4 +159,52 @@ func cause(on matchKey, base, head []reliability.Result) string {
 		return "the two reports name different tasks"
 	}
 	return "the two reports share tasks but not their trials"
+}
+
+// RenumberNote is the one note of a run in which some runs shared an identity (SPEC §18).
+const RenumberNote = "some runs share a suite, task and trial (the same task run twice, e.g. two results files of one domain): the later ones were given the next free trial numbers, in file order, so that no two runs are taken for one"
+
+// Renumber gives every run of traces whose identity (suite, task, trial) an earlier run
+// already has the next free trial number of its task, in order (SPEC §18): two results files
+// of one domain that both hold trial 0 are two runs, not one. A run with a task and no trial
+// that shares its task with another is numbered too, the first from 0. It reports whether it
+// changed any, for the report's one note.
+func Renumber(traces []reliability.Result) bool {
+	type task struct{ suite, task string }
+	type run struct {
+		task
+		trial int
+	}
+	next := map[task]int{}  // one past the largest trial of the task
+	count := map[task]int{} // runs of the task without a trial
+	for i := range traces {
+		if a := traces[i].Attempt; a != nil && a.Task != "" {
+			k := task{a.Suite, a.Task}
+			if a.Trial == nil {
+				count[k]++
+			} else if n := *a.Trial; n < math.MaxInt32 {
+				next[k] = max(next[k], n+1)
+			}
+		}
+	}
+	seen := map[run]bool{}
+	changed := false
+	for i := range traces {
+		a := traces[i].Attempt
+		if a == nil || a.Task == "" {
+			continue
+		}
+		k := task{a.Suite, a.Task}
+		if a.Trial == nil && count[k] < 2 && next[k] == 0 {
+			continue // the task's one run: no trial to give it
+		}
+		if a.Trial == nil || seen[run{k, *a.Trial}] {
+			n := next[k]
+			next[k]++
+			a.Trial = &n
+			changed = true
+		}
+		seen[run{k, *a.Trial}] = true
+	}
+	return changed
 }

@@ -78,6 +78,8 @@ func (l FinalList) At(i int) (string, string) { return l[i].QID, l[i].Final }
 // Trial is one run of a task (SPEC §11): the task id, the trial index as written (a number or
 // a string), and the trace's verdict. A trial passes when its verdict is not FAIL.
 type Trial struct {
+	// Suite is the namespace of Task (SPEC §18), "" when the harness records none.
+	Suite   string
 	Task    string
 	Trial   string
 	Verdict verdict.Verdict
@@ -90,6 +92,9 @@ type Trial struct {
 type Baseline struct {
 	Run
 	Name string // the file name the baseline was read from, for notes
+	// Notes are what reading it found worth saying, e.g. that runs sharing an identity were
+	// renumbered; the comparison repeats them.
+	Notes []string
 }
 
 // Unusable says why a baseline cannot be compared with: not an error of the run (SPEC §10),

@@ -346,7 +346,13 @@ func (br *baselineReader) read() error {
 	if !validSHA(b.Source.SHA) {
 		b.Source.SHA = "" // not a commit: unknown, rather than text that reaches outputs and headers
 	}
-	return br.sortUnits()
+	if err := br.sortUnits(); err != nil {
+		return err
+	}
+	if s := b.Reliability; s != nil && compare.Renumber(s.Traces) {
+		b.Notes = append(b.Notes, compare.RenumberNote)
+	}
+	return nil
 }
 
 // sortUnits sorts the traces, tasks and items by id, and rejects an id that occurs twice:
@@ -479,7 +485,7 @@ func (br *baselineReader) trace(i int) error {
 	}
 	br.b.Reliability.Add(r)
 	if hasTask && hasTrial {
-		tr := compare.Trial{Task: task, Trial: trial, Verdict: t.Verdict}
+		tr := compare.Trial{Suite: suite, Task: task, Trial: trial, Verdict: t.Verdict}
 		if t.Outcome != nil {
 			tr.HasOutcome, tr.Succeeded = true, t.Outcome.Success
 		}
