@@ -501,3 +501,49 @@ func TestShardMergeEqualsOneRun(t *testing.T) {
 		t.Errorf("figures differ, or pass^k %+v is not of 9 tasks", merged.PassK)
 	}
 }
+
+// stripIdentity removes the members of each trace of a JSON report that an agentgate before
+// SPEC §18 did not write (suite; task and trial too when all is set), as such a baseline is.
+func stripIdentity(t *testing.T, report []byte, all bool) []byte {
+	t.Helper()
+	var doc map[string]any
+	if err := json.Unmarshal(report, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, tr := range doc["reliability"].(map[string]any)["traces"].([]any) {
+		delete(tr.(map[string]any), "suite")
+		if all {
+			delete(tr.(map[string]any), "task")
+			delete(tr.(map[string]any), "trial")
+		}
+	}
+	data, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// TestOldBaselineStillMatches: a report written before runs had identities is read as a
+// baseline and matched by trace id (mini-swe-agent's ids are its instance ids), or by task
+// and trial without the suite it did not record (tau2), with a note saying so.
+func TestOldBaselineStillMatches(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		files []string
+		all   bool
+		on    string
+		note  string
+	}{
+		{"mini-swe-agent", suites(t)["mini-swe-agent"], true, compare.OnTraceID,
+			"runs matched by trace id: only this run names the runs' tasks (a report written before agentgate read run identities names none)"},
+		{"tau2", suites(t)["tau2"], false, compare.OnIdentity, "runs matched on task and trial without the suite: only this run names the runs' suites"},
+	} {
+		r := gateRun(t, c.files, nil, nil)
+		cmp := gateRun(t, c.files, nil, asBaseline(t, stripIdentity(t, reportJSON(t, r), c.all))).Comparison
+		unchanged(t, c.name, cmp, r.Reliability.Total)
+		if cmp.Matching.On != c.on || !slices.Contains(cmp.Notes, c.note) {
+			t.Errorf("%s: matched on %q, notes %q; want %q and %q", c.name, cmp.Matching.On, cmp.Notes, c.on, c.note)
+		}
+	}
+}
