@@ -173,6 +173,12 @@ func textComparison(w io.Writer, r *gate.Result, esc func(string) string) {
 		fmt.Fprintf(tw, "  %s\t%s\t%s → %s\t%s\t%s\n", m.metric, outcome, m.base, m.head, m.change, m.stat)
 	}
 	tw.Flush()
+	if m := c.Matching; m != nil {
+		fmt.Fprintf(w, "  runs matched on %s: %d of %d in the baseline, %d of %d in this run\n", m.On, m.Matched, m.BaseRuns, m.Matched, m.HeadRuns)
+		if m.Warning != "" {
+			fmt.Fprintf(w, "  warning: %s\n", m.Warning)
+		}
+	}
 	for _, l := range powerLines(c) {
 		fmt.Fprintf(w, "  %s\n", l)
 	}

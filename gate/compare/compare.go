@@ -533,8 +533,9 @@ func verdictIndex(v verdict.Verdict) int {
 func compareReliability(base, head []reliability.Result, on matchKey, dup dupFunc) (*ReliabilityChange, error) {
 	r := &ReliabilityChange{NewFailureTraces: []TracePair{}, FixedTraces: []TracePair{}}
 	var sumB, sumH, sumD float64
-	err := mergeKeyed(len(base), func(i int) string { return on.of(&base[i]) }, func(i int) string { return base[i].ID },
-		len(head), func(j int) string { return on.of(&head[j]) }, func(j int) string { return head[j].ID },
+	bk, hk := keys(len(base), func(i int) *reliability.Result { return &base[i] }, on), keys(len(head), func(j int) *reliability.Result { return &head[j] }, on)
+	err := mergeKeyed(len(base), func(i int) string { return bk[i] }, func(i int) string { return base[i].ID },
+		len(head), func(j int) string { return hk[j] }, func(j int) string { return head[j].ID },
 		on.what(), dup, &r.Test, func(i, j int) {
 			b, h := &base[i], &head[j]
 			bi, hi := verdictIndex(b.Verdict), verdictIndex(h.Verdict)
@@ -601,10 +602,11 @@ func withOutcome(traces []reliability.Result) []*reliability.Result {
 func compareSuccess(base, head *Run, on matchKey, dup dupFunc) (*SuccessChange, error) {
 	bt, ht := base.Reliability.Traces, head.Reliability.Traces
 	bk, hk := withOutcome(bt), withOutcome(ht)
+	bkeys, hkeys := keys(len(bk), func(i int) *reliability.Result { return bk[i] }, on), keys(len(hk), func(j int) *reliability.Result { return hk[j] }, on)
 	r := &SuccessChange{NewFailureIDs: []string{}, FixedIDs: []string{}}
 	var newIDs, fixedIDs Units
-	err := mergeKeyed(len(bk), func(i int) string { return on.of(bk[i]) }, func(i int) string { return bk[i].ID },
-		len(hk), func(j int) string { return on.of(hk[j]) }, func(j int) string { return hk[j].ID },
+	err := mergeKeyed(len(bk), func(i int) string { return bkeys[i] }, func(i int) string { return bk[i].ID },
+		len(hk), func(j int) string { return hkeys[j] }, func(j int) string { return hk[j].ID },
 		on.what(), dup, &r.Test, func(i, j int) {
 			b, h := bk[i].Run.Success, hk[j].Run.Success
 			if b {

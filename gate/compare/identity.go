@@ -49,6 +49,15 @@ func (k matchKey) of(r *reliability.Result) string {
 	return b.String()
 }
 
+// keys are the keys of n runs, run(i) the i-th, computed once for the sort.
+func keys(n int, run func(int) *reliability.Result, on matchKey) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = on.of(run(i))
+	}
+	return out
+}
+
 // what names the key in errors: "identity" or "trace id".
 func (k matchKey) what() string {
 	if k.identity {
