@@ -2,6 +2,7 @@ package compare
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/agentgate/agentgate/gate/coherence"
 	"github.com/agentgate/agentgate/gate/profile"
@@ -86,6 +87,20 @@ type Trial struct {
 	// HasOutcome is true when the run's own outcome is known (SPEC §15); Succeeded is it.
 	HasOutcome bool
 	Succeeded  bool
+}
+
+// TrialsOf lists the traces that name their task and trial index, with their outcomes, for
+// pass^k (SPEC §11, §15): the head's and the baseline's alike.
+func TrialsOf(traces []reliability.Result) []Trial {
+	var out []Trial
+	for i := range traces {
+		t := &traces[i]
+		if a := t.Attempt; a != nil && a.Task != "" && a.Trial != nil {
+			out = append(out, Trial{Suite: a.Suite, Task: a.Task, Trial: strconv.Itoa(*a.Trial), Verdict: t.Verdict,
+				HasOutcome: t.Run.Known, Succeeded: t.Run.Success})
+		}
+	}
+	return out
 }
 
 // Baseline is a report of an earlier run, as jsonreport.ReadBaseline reads it.

@@ -349,8 +349,11 @@ func (br *baselineReader) read() error {
 	if err := br.sortUnits(); err != nil {
 		return err
 	}
-	if s := b.Reliability; s != nil && compare.Renumber(s.Traces) {
-		b.Notes = append(b.Notes, compare.RenumberNote)
+	if s := b.Reliability; s != nil {
+		if compare.Renumber(s.Traces) {
+			b.Notes = append(b.Notes, compare.RenumberNote)
+		}
+		b.Trials = compare.TrialsOf(s.Traces)
 	}
 	return nil
 }
@@ -479,18 +482,15 @@ func (br *baselineReader) trace(i int) error {
 		Evidence: t.Evidence, Run: outcome.RunOfJSON(t.Outcome)}
 	if suite != "" || hasTask || hasTrial {
 		r.Attempt = &reliability.Attempt{Suite: suite, Task: task}
-		if n, ok := wholeNumber(trial); hasTrial && ok {
+		if hasTrial {
+			n, ok := wholeNumber(trial)
+			if !ok {
+				return bad("trial must be a whole number, got %s", trial)
+			}
 			r.Attempt.Trial = &n
 		}
 	}
 	br.b.Reliability.Add(r)
-	if hasTask && hasTrial {
-		tr := compare.Trial{Suite: suite, Task: task, Trial: trial, Verdict: t.Verdict}
-		if t.Outcome != nil {
-			tr.HasOutcome, tr.Succeeded = true, t.Outcome.Success
-		}
-		br.b.Trials = append(br.b.Trials, tr)
-	}
 	return nil
 }
 
