@@ -17,6 +17,7 @@ import (
 	"github.com/agentgate/agentgate/gate/reliability"
 	"github.com/agentgate/agentgate/internal/jsonreport"
 	"github.com/agentgate/agentgate/internal/refdata"
+	"github.com/agentgate/agentgate/report"
 )
 
 // The invariants of SPEC §18, over real files of every trace format in testdata and the
@@ -355,8 +356,17 @@ func TestTau2TwoModelsMatch(t *testing.T) {
 	// another domain's tasks of the same ids are other tasks: nothing matches, and the
 	// heading's warning says why
 	other := gateRun(t, []string{tau2File(t, filepath.Join(dir, "c.json"), "retail", "claude", tasks, 4, all)}, nil, asBaseline(t, reportJSON(t, base)))
-	if m := other.Comparison.Matching; m == nil || m.Matched != 0 || m.Warning != "0 of 16 runs matched: the two reports name the same task ids in different suites" {
+	const warning = "0 of 16 runs matched: the two reports name the same task ids in different suites"
+	if m := other.Comparison.Matching; m == nil || m.Matched != 0 || m.Warning != warning {
 		t.Errorf("another domain: matching %+v", m)
+	}
+	md := report.Markdown(other, report.Options{})
+	if want := " Compared with the baseline report: ⚠️ " + warning + "\n\nRuns matched on task and trial: 0 of 16 in the baseline, 0 of 16 in this run.\n"; !strings.Contains(md, want) {
+		t.Errorf("the comment lacks %q:\n%s", want, md)
+	}
+	var txt strings.Builder
+	if err := report.Text(&txt, other); err != nil || !strings.Contains(txt.String(), "  warning: "+warning+"\n") {
+		t.Errorf("the terminal report lacks the warning (%v):\n%s", err, txt.String())
 	}
 }
 
@@ -444,6 +454,9 @@ func TestDuplicateIdentitiesRenumbered(t *testing.T) {
 	}
 	if r.IdentityNote != compare.RenumberNote || r.PassK == nil || r.PassK.Tasks != 2 || r.PassK.MinTrials != 4 {
 		t.Errorf("note %q, pass^k %+v", r.IdentityNote, r.PassK)
+	}
+	if md := report.Markdown(r, report.Options{}); strings.Count(md, compare.RenumberNote) != 1 {
+		t.Errorf("the comment does not note the renumbering once:\n%s", md)
 	}
 	unchanged(t, "renumbered", gateRun(t, files, nil, asBaseline(t, reportJSON(t, r))).Comparison, 8)
 }

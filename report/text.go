@@ -32,6 +32,9 @@ func Text(w io.Writer, r *gate.Result) error {
 	esc := func(s string) string { return plain(s, maxTextRunes) }
 	_, word, _ := strings.Cut(verdictLabel(r.Verdict, esc), " ")
 	fmt.Fprintf(bw, "agentgate: %s\n%s\n", word, sentence(r, esc))
+	if r.IdentityNote != "" {
+		fmt.Fprintf(bw, "Note: %s\n", esc(r.IdentityNote))
+	}
 	textComparison(bw, r, esc)
 
 	if len(r.Gates) > 0 {
