@@ -1,10 +1,16 @@
 package compare
 
 import (
+	"encoding/json"
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
+	"github.com/agentgate/agentgate/gate/profile"
 	"github.com/agentgate/agentgate/gate/reliability"
+	"github.com/agentgate/agentgate/gate/trace"
+	"github.com/agentgate/agentgate/gate/verdict"
 )
 
 // runs makes traces of identities from data, three bytes a run: its task (one of four), its
@@ -90,4 +96,77 @@ func TestRenumber(t *testing.T) {
 	if want := "[x/1/0 x/1/1 y/1/0 x/1/2 x/1/3 /swe/0 /swe/1 /one/ -]"; fmt.Sprint(got) != want {
 		t.Errorf("got %v, want %s", got, want)
 	}
+}
+
+// sideOf makes a side's runs from data: unique identities (task i of suite i%2, trial i%3),
+// ids that do not sort as the runs do, and a verdict and an outcome from each byte.
+func sideOf(data []byte, prefix string) []reliability.Result {
+	var out []reliability.Result
+	for i, b := range data {
+		if i == 40 {
+			break
+		}
+		trial := i % 3
+		v := []verdict.Verdict{verdict.Pass, verdict.Warn, verdict.Fail}[b%3]
+		out = append(out, reliability.Result{ID: fmt.Sprintf("%s-%d", prefix, 97-i), Verdict: v, Score: float64(b%7) / 7,
+			Attempt: &reliability.Attempt{Suite: fmt.Sprint(i % 2), Task: fmt.Sprint(i / 3), Trial: &trial},
+			Run:     trace.Run{Known: b%5 != 0, Success: b%2 == 0, Value: float64(b % 2), Tokens: int64(b)}})
+	}
+	return out
+}
+
+// comparisonFigures are the figures of a comparison that the order of the runs may not change.
+func comparisonFigures(c *Comparison) string {
+	c.Reliability.NewFailureTraces, c.Reliability.FixedTraces = nil, nil // listed in match order
+	data, _ := json.Marshal(c)
+	return string(data)
+}
+
+// FuzzComparePermuted: two sides of runs with identities, their ids other on each side (as
+// tau2's uuids are), compared in any order of either side give the same figures, and the
+// same runs as their own baseline change nothing.
+func FuzzComparePermuted(f *testing.F) {
+	f.Add([]byte("abcdefghijklmnopqrstuvwxyz"), []byte("zyxwvutsrqponmlkjihgfedcba"), uint64(1))
+	f.Add([]byte{0, 1, 2, 3, 4, 5}, []byte{5, 4, 3, 2, 1, 0, 9}, uint64(7))
+	f.Fuzz(func(t *testing.T, b, h []byte, seed uint64) {
+		base, head := sideOf(b, "base"), sideOf(h, "head")
+		if len(base) == 0 || len(head) == 0 {
+			return
+		}
+		run := func(rs []reliability.Result) *Run {
+			s := &reliability.Summary{}
+			for _, r := range rs {
+				s.Add(r)
+			}
+			return &Run{Profile: profile.Default, Reliability: s, Trials: TrialsOf(rs)}
+		}
+		c, err := Compare(&Baseline{Run: *run(base)}, run(head), DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := comparisonFigures(c)
+		rng := rand.New(rand.NewPCG(seed, seed>>1))
+		pb, ph := slices.Clone(base), slices.Clone(head)
+		rng.Shuffle(len(pb), func(i, j int) { pb[i], pb[j] = pb[j], pb[i] })
+		rng.Shuffle(len(ph), func(i, j int) { ph[i], ph[j] = ph[j], ph[i] })
+		c2, err := Compare(&Baseline{Run: *run(pb)}, run(ph), DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := comparisonFigures(c2); got != want {
+			t.Fatalf("shuffled:\n%s\nwant\n%s", got, want)
+		}
+		self, err := Compare(&Baseline{Run: *run(pb)}, run(base), DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := self.Reliability; r.NewFailures != 0 || r.Fixed != 0 || r.Matched != len(base) || self.Matching.Matched != len(base) {
+			t.Fatalf("self-comparison: %+v", self.Matching)
+		}
+		for _, m := range self.Metrics() {
+			if m.Test.P != 1 || m.Test.Direction != Same {
+				t.Fatalf("self-comparison: %s p %v direction %s", m.Name, m.Test.P, m.Test.Direction)
+			}
+		}
+	})
 }
