@@ -149,7 +149,12 @@ func suites(t *testing.T) map[string][]string {
 		"swe-agent":       {copyTo(t, refdata.Path(t, "transcripts/swe-agent-function_calling_simple.traj"), filepath.Join(dir, "django__django-11099", "django__django-11099.traj"))},
 		"otlp":            {filepath.Join(formats, "otlp-genai.json"), filepath.Join(formats, "otlp-openllmetry.json"), filepath.Join(formats, "otlp-evaluations.jsonl"), filepath.Join(formats, "otlp-openinference.jsonl")},
 		"rs-1":            {refdata.Path(t, "rs1/sample_trace.json"), refdata.Path(t, "rs1/sample_trace_problematic.json")},
-		"chat":            {filepath.Join("..", "fixtures", "pass", "traces.jsonl"), filepath.Join("..", "fixtures", "fail", "traces.jsonl")},
+		"openhands":       {filepath.Join(formats, "openhands", "output.jsonl")},
+		"openhands trajs": {filepath.Join(formats, "openhands", "trajs", "django__django-11099.json")},
+		"agentdojo": {filepath.Join(formats, "agentdojo", "runs", "gpt-4o-2024-05-13", "banking", "user_task_0", "important_instructions", "injection_task_1.json"),
+			filepath.Join(formats, "agentdojo", "runs", "gpt-4o-2024-05-13", "banking", "user_task_0", "none", "none.json"),
+			filepath.Join(formats, "agentdojo", "runs", "claude-3-5-sonnet-20240620", "slack", "user_task_1", "none", "none.json")},
+		"chat": {filepath.Join("..", "fixtures", "pass", "traces.jsonl"), filepath.Join("..", "fixtures", "fail", "traces.jsonl")},
 	}
 }
 
@@ -257,8 +262,8 @@ func reorder(t *testing.T, files []string, dir string, rng *rand.Rand) []string 
 func TestOrderChangesNothing(t *testing.T) {
 	rng := rand.New(rand.NewPCG(18, 33))
 	for name, files := range suites(t) {
-		if name == "tau2 dir" || name == "swe-agent" {
-			continue // their traces are named by where their files lie: TestMoveChangesNoMatch
+		if name == "tau2 dir" || name == "swe-agent" || name == "openhands trajs" {
+			continue // one run a file, named by where the file lies: TestMoveChangesNoMatch
 		}
 		r := gateRun(t, files, nil, nil)
 		for round := range 3 {
@@ -281,7 +286,7 @@ func TestMoveChangesNoMatch(t *testing.T) {
 		var moved []string
 		for i, f := range files {
 			base := filepath.Base(f)
-			if !strings.Contains(base, ".traj") && !strings.Contains(f, "tau2-dir") {
+			if !strings.Contains(base, ".traj") && !strings.Contains(f, "tau2-dir") && !strings.Contains(f, "trajs") { // their name is their task
 				base = fmt.Sprintf("renamed-%d%s", i, filepath.Ext(f))
 			}
 			if strings.Contains(f, "tau2-dir") {
