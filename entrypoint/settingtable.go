@@ -110,7 +110,7 @@ var settingTable = []settingDef{
 	{name: regressionAlpha, kind: kindNumber, where: anywhere, def: "0.05", help: "Family-wise significance level of the comparison (Holm's procedure)."},
 	{name: compare.PassKMin, kind: kindNumber, where: anywhere, help: "pass^k of repeated trials (traces with a task and trial index) must be at least this. Unset: not gated."},
 	{name: passK, kind: kindWhole, where: anywhere, def: "1", help: "The k of `pass-k-min`."},
-	{name: "outcomes", kind: kindList, where: anywhere, help: "The runs' own outcomes kept apart from the traces, matched by trace id: " +
+	{name: "outcomes", kind: kindList, where: anywhere, help: "The runs' own outcomes kept apart from the traces, matched by trace id, else by the run's task (a SWE-bench instance id): " +
 		"JSONL `{\"id\", \"reward\" | \"success\"}`, SWE-bench `report.json` or run summaries " +
 		"(`resolved_ids`). They override an outcome the trace records itself."},
 	{name: gate.SuccessThreshold, kind: kindNumber, where: anywhere, def: "0.999999", help: "A numeric outcome (a reward or score) at or above this succeeded (tau-bench's is_successful). It is on the scale of the suite's rewards, which need not be 0 to 1, so any number is accepted."},

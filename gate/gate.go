@@ -230,6 +230,9 @@ type Result struct {
 	// Outcomes summarises the runs' own outcomes (SPEC §15); nil when no trace has one and no
 	// outcomes input was given.
 	Outcomes *outcome.Summary `json:"outcomes,omitempty"`
+	// IdentityNote says, once, that some runs shared an identity and were given the next
+	// free trial numbers (SPEC §18); empty otherwise.
+	IdentityNote string `json:"identity_note,omitempty"`
 	// the outcomes input's ids that no trace has, and whether it was given at all
 	unmatchedOutcomes []string
 	outcomesGiven     bool

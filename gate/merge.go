@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentgate/agentgate/gate/agreement"
 	"github.com/agentgate/agentgate/gate/coherence"
+	"github.com/agentgate/agentgate/gate/compare"
 	"github.com/agentgate/agentgate/gate/input"
 	"github.com/agentgate/agentgate/gate/reliability"
 )
@@ -53,6 +54,11 @@ func Merge(ctx context.Context, shards []Shard, in Inputs, o Options) (*Result, 
 		return nil, err
 	}
 	res.unmatchedOutcomes, res.outcomesGiven = mergeUnmatched(shards, res.Reliability)
+	for _, s := range shards {
+		if s.Report.IdentityNote != "" {
+			res.IdentityNote = compare.RenumberNote // a shard's runs were renumbered, as one run's would be
+		}
+	}
 	if res.Coherence, err = mergeCoherence(shards); err != nil {
 		return nil, err
 	}

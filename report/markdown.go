@@ -569,6 +569,9 @@ func (d *doc) writeHead(b *strings.Builder, k int, brief bool) {
 	fmt.Fprintf(b, "## %s%s\n", title(r.Verdict), successClause(r))
 	b.WriteString(sentence(r, EscapeCell))
 	b.WriteString("\n\n")
+	if r.IdentityNote != "" {
+		fmt.Fprintf(b, "> ℹ️ %s\n\n", escapeMarkdown(r.IdentityNote, maxProseRunes))
+	}
 	compared := d.writeComparison(b, k, brief)
 	if len(r.Gates) == 0 {
 		return

@@ -32,6 +32,9 @@ func Text(w io.Writer, r *gate.Result) error {
 	esc := func(s string) string { return plain(s, maxTextRunes) }
 	_, word, _ := strings.Cut(verdictLabel(r.Verdict, esc), " ")
 	fmt.Fprintf(bw, "agentgate: %s%s\n%s\n", word, successClause(r), sentence(r, esc))
+	if r.IdentityNote != "" {
+		fmt.Fprintf(bw, "Note: %s\n", esc(r.IdentityNote))
+	}
 	textComparison(bw, r, esc)
 
 	if len(r.Gates) > 0 {
@@ -173,6 +176,12 @@ func textComparison(w io.Writer, r *gate.Result, esc func(string) string) {
 		fmt.Fprintf(tw, "  %s\t%s\t%s → %s\t%s\t%s\n", m.metric, outcome, m.base, m.head, m.change, m.stat)
 	}
 	tw.Flush()
+	if m := c.Matching; m != nil {
+		fmt.Fprintf(w, "  runs matched on %s: %d of %d in the baseline, %d of %d in this run\n", m.On, m.Matched, m.BaseRuns, m.Matched, m.HeadRuns)
+		if m.Warning != "" {
+			fmt.Fprintf(w, "  warning: %s\n", m.Warning)
+		}
+	}
 	for _, l := range powerLines(c) {
 		fmt.Fprintf(w, "  %s\n", l)
 	}

@@ -18,9 +18,11 @@
 //
 // # What is compared
 //
-// Units are matched by id (traces by id, tasks by id, items by qid); paired statistics use
-// matched units only, and each metric counts and lists (first 20, sorted) the units added in
-// head and removed from the baseline.
+// Units are matched by id: runs by their identity (suite, task, trial; SPEC §18), the trace
+// id where a run names no task or a side names none (Comparison.Matching says which, and how
+// many of each side matched), tasks by id, items by qid. Paired statistics use matched units
+// only, and each metric counts and lists (first 20, in match order) the units added in head
+// and removed from the baseline.
 //
 //   - reliability: the 3×3 table of base × head verdicts, new failures (FAIL in head, not in
 //     the baseline) and fixed traces, McNemar's exact two-sided p on those two counts, and

@@ -37,6 +37,9 @@ func eachTau2(ctx context.Context, path string, data []byte, fn func(*Trace) err
 		return err
 	}
 	doc := input.Record{File: path, Line: 1, Col: 1, Data: data}
+	// the domain is the namespace of the task ids (SPEC §18): tau2's domains all number theirs
+	// from "0"
+	domain := docString(data, "info", "environment_info", "domain_name")
 	var (
 		found, indexed bool
 		dec            Decoder
@@ -62,6 +65,9 @@ func eachTau2(ctx context.Context, path string, data []byte, fn func(*Trace) err
 				t, err := dec.Decode(input.Record{File: path, Line: line, Col: col, Data: data[at:end:end]})
 				if err != nil {
 					return err
+				}
+				if t.Suite == "" {
+					t.Suite = domain
 				}
 				return fn(t)
 			})
