@@ -187,6 +187,13 @@ type Result struct {
 	// BaselineNote says, in one line, why a baseline that was asked for was not compared
 	// with (none found, unreadable, another schema or profile); empty otherwise.
 	BaselineNote string `json:"baseline_note,omitempty"`
+	// History is the trend this report carries (SPEC §21): its baseline's history, when it
+	// was compared with one, and this run as the last point; at most compare.MaxHistory
+	// points, oldest first.
+	History []compare.Point `json:"history"`
+	// inherited is the history a merge of shards takes from the shards when it has no
+	// baseline of its own: theirs, less their own points.
+	inherited []compare.Point
 }
 
 // Decide fills in the gate table, the overall verdict and the exit code from the sections

@@ -158,6 +158,7 @@ func (r *Result) conclude(o Options) error {
 			return err
 		}
 	}
+	r.extendHistory(o.Baseline, headTrials)
 	r.Decide(o.Thresholds, o.FailOn)
 	return nil
 }

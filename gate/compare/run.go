@@ -93,6 +93,12 @@ type Trial struct {
 type Baseline struct {
 	Run
 	Name string // the file name the baseline was read from, for notes
+	// History is the report's history (SPEC §21); nil when it has none (written before
+	// histories were kept).
+	History []Point
+	// Recorded is the report's own comparison with its baseline, as far as a plan needs it
+	// (SPEC §21); nil when it has none.
+	Recorded []RecordedTest
 }
 
 // Unusable says why a baseline cannot be compared with: not an error of the run (SPEC §10),

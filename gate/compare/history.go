@@ -1,0 +1,153 @@
+package compare
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/agentgate/agentgate/gate/outcome"
+	"github.com/agentgate/agentgate/gate/reliability"
+	"github.com/agentgate/agentgate/gate/verdict"
+)
+
+// This file keeps a report's history (SPEC §21): a compact point for each of the runs it
+// descends from on its baseline's branch, copied forward from report to report, so that the one
+// artifact a branch uploads holds its trend and no API call is needed to draw it.
+
+// History bounds: every one is what a baseline's history may hold at most, checked when it
+// is read (it is untrusted).
+const (
+	// MaxHistory is the most points a history keeps: the newest.
+	MaxHistory = 30
+	// MaxFlakyNames is the most flaky task names a point lists (the first, sorted): a
+	// history of MaxHistory points holds at most MaxHistory·MaxFlakyNames names.
+	MaxFlakyNames = 20
+	// MaxPassKPoint is the most pass^k values a point keeps (pass^1 to pass^8).
+	MaxPassKPoint = 8
+)
+
+// Point is one run of a history: what its trend and its flaky tasks are drawn from.
+type Point struct {
+	// SHA and Ref are the run's commit and ref (Source); empty outside Actions.
+	SHA string `json:"sha"`
+	Ref string `json:"ref"`
+	// Runs counts the traces and Fail those that were FAIL.
+	Runs int `json:"runs"`
+	Fail int `json:"fail"`
+	// Known counts the runs with an outcome (SPEC §15); SuccessRate is their share that
+	// succeeded and TokensPerSuccess the tokens they spent per success, nil when unknown.
+	Known            int      `json:"known"`
+	SuccessRate      *float64 `json:"success_rate"`
+	TokensPerSuccess *float64 `json:"tokens_per_success"`
+	// PassK[k−1] is pass^k for k up to the smallest trial count, at most MaxPassKPoint; empty
+	// without trials (SPEC §11).
+	PassK []float64 `json:"pass_k"`
+	// TrialTasks counts the tasks run in trials, Flaky those whose trials disagreed, and
+	// FlakyTasks names the first MaxFlakyNames of them, sorted.
+	TrialTasks int      `json:"trial_tasks"`
+	Flaky      int      `json:"flaky"`
+	FlakyTasks []string `json:"flaky_tasks"`
+}
+
+// PointOf is the history point of a run: its source, traces with their outcomes (runs[i] is
+// traces[i]'s; nil when none has one) and trials.
+func PointOf(src Source, rel *reliability.Summary, runs []outcome.Run, trials []Trial) Point {
+	p := Point{SHA: src.SHA, Ref: src.Ref, PassK: []float64{}, FlakyTasks: []string{}}
+	if rel != nil {
+		p.Runs = len(rel.Traces)
+		for i := range rel.Traces {
+			if rel.Traces[i].Verdict == verdict.Fail {
+				p.Fail++
+			}
+		}
+		if runs != nil {
+			s := outcome.Summarize(rel.Traces, runs, 0, nil)
+			p.Known = s.Known
+			if s.Known > 0 {
+				rate := s.SuccessRate
+				p.SuccessRate = &rate
+			}
+			p.TokensPerSuccess = s.TokensPerSuccess
+		}
+	}
+	if pk := PassKOf(trials); pk != nil {
+		p.PassK = slices.Clone(pk.Values[:min(len(pk.Values), MaxPassKPoint)])
+		p.TrialTasks = pk.Tasks
+		p.Flaky = len(pk.Flaky)
+		p.FlakyTasks = slices.Clone(pk.Flaky[:min(len(pk.Flaky), MaxFlakyNames)])
+	}
+	return p
+}
+
+// BaselineHistory is what a run compared with b copies forward: b's history, less any point of
+// another ref than b's own (a pull request's run that was used as a baseline does not become
+// part of its branch's trend). A baseline written before histories were kept has none: then
+// its own run, as read, is the one point.
+func BaselineHistory(b *Baseline) []Point {
+	if b == nil {
+		return nil
+	}
+	if b.History == nil {
+		return []Point{PointOf(b.Source, b.Reliability, b.Runs, b.Trials)}
+	}
+	out := make([]Point, 0, len(b.History))
+	for _, p := range b.History {
+		if p.Ref == b.Source.Ref {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// ExtendHistory returns prev with head as its last point: a run of the commit prev ends with
+// (the same non-empty SHA: a re-run, or a branch's run compared with itself) replaces that
+// point rather than repeating it, and only the newest MaxHistory points are kept. prev is not
+// changed.
+func ExtendHistory(prev []Point, head Point) []Point {
+	n := len(prev)
+	if n > 0 && head.SHA != "" && prev[n-1].SHA == head.SHA {
+		n--
+	}
+	out := make([]Point, 0, min(n+1, MaxHistory))
+	out = append(out, prev[max(0, n+1-MaxHistory):n]...)
+	return append(out, head)
+}
+
+// FlakyTask is a task whose trials disagreed in Runs of the Of points of a history that ran
+// trials.
+type FlakyTask struct {
+	Task string `json:"task"`
+	Runs int    `json:"runs"`
+	Of   int    `json:"of"`
+}
+
+// FlakyOver returns the tasks whose trials disagreed in two or more of the history's runs
+// (SPEC §21), most often first, then by name. A point names at most MaxFlakyNames tasks, so
+// where a run had more, the count is a floor. It costs O(m log m) for the m names the history
+// holds (at most MaxHistory·MaxFlakyNames).
+func FlakyOver(h []Point) []FlakyTask {
+	var names []string
+	of := 0
+	for _, p := range h {
+		if p.TrialTasks > 0 {
+			of++
+		}
+		names = append(names, p.FlakyTasks...)
+	}
+	slices.Sort(names)
+	var out []FlakyTask
+	for i := 0; i < len(names); {
+		j := i + 1
+		for j < len(names) && names[j] == names[i] {
+			j++
+		}
+		if j-i >= 2 {
+			out = append(out, FlakyTask{Task: names[i], Runs: j - i, Of: of})
+		}
+		i = j
+	}
+	slices.SortStableFunc(out, func(a, b FlakyTask) int {
+		return cmp.Or(cmp.Compare(b.Runs, a.Runs), strings.Compare(a.Task, b.Task))
+	})
+	return out
+}
