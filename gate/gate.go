@@ -182,11 +182,6 @@ type Result struct {
 	// the outcomes input's ids that no trace has, and whether it was given at all
 	unmatchedOutcomes []string
 	outcomesGiven     bool
-	// Comparison is this run held against its baseline (SPEC §10); nil without one.
-	Comparison *compare.Comparison `json:"comparison,omitempty"`
-	// BaselineNote says, in one line, why a baseline that was asked for was not compared
-	// with (none found, unreadable, another schema or profile); empty otherwise.
-	BaselineNote string `json:"baseline_note,omitempty"`
 	// History is the trend this report carries (SPEC §21): its baseline's history, when it
 	// was compared with one, and this run as the last point; at most compare.MaxHistory
 	// points, oldest first.
@@ -194,6 +189,11 @@ type Result struct {
 	// inherited is the history a merge of shards takes from the shards when it has no
 	// baseline of its own: theirs, less their own points.
 	inherited []compare.Point
+	// Comparison is this run held against its baseline (SPEC §10); nil without one.
+	Comparison *compare.Comparison `json:"comparison,omitempty"`
+	// BaselineNote says, in one line, why a baseline that was asked for was not compared
+	// with (none found, unreadable, another schema or profile); empty otherwise.
+	BaselineNote string `json:"baseline_note,omitempty"`
 }
 
 // Decide fills in the gate table, the overall verdict and the exit code from the sections
