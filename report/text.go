@@ -33,6 +33,7 @@ func Text(w io.Writer, r *gate.Result) error {
 	_, word, _ := strings.Cut(verdictLabel(r.Verdict, esc), " ")
 	fmt.Fprintf(bw, "agentgate: %s\n%s\n", word, sentence(r, esc))
 	textComparison(bw, r, esc)
+	textTrend(bw, r, esc)
 
 	if len(r.Gates) > 0 {
 		fmt.Fprintln(bw, "\nGates:")
@@ -174,6 +175,9 @@ func textComparison(w io.Writer, r *gate.Result, esc func(string) string) {
 	}
 	tw.Flush()
 	for _, l := range powerLines(c) {
+		fmt.Fprintf(w, "  %s\n", l)
+	}
+	for _, l := range planLines(c) {
 		fmt.Fprintf(w, "  %s\n", l)
 	}
 	ids := func(pairs []compare.TracePair) string {
