@@ -23,7 +23,7 @@ const (
 	regressionAlpha = "regression-alpha"
 	// planEffect is the drop a comparison plans for (SPEC §21).
 	planEffect = "plan-effect"
-	passK           = "pass-k"
+	passK      = "pass-k"
 	// outcomeScorer names the Inspect scorer whose score is a sample's outcome (SPEC §15).
 	outcomeScorer = "outcome-scorer"
 	// defaultBaselineArtifact is the artifact `baseline: auto` looks for, and the one the
