@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"math"
@@ -238,4 +239,56 @@ func textTrend(w io.Writer, r *gate.Result, esc func(string) string) {
 	if l := flakyOverLine(r.History, esc); l != "" {
 		fmt.Fprintf(w, "  flaky over the history: %s\n", l)
 	}
+}
+
+// PlanText writes what `agentgate plan` prints for the report name (SPEC §21): for each
+// planned metric, how many matched runs would detect the plan effect, where its discordance
+// came from, and, for a suite run in trials, how many trials of each task that is. A report
+// with nothing to plan from says so in one line.
+func PlanText(w io.Writer, name string, effect float64, plans []compare.ReportPlan) error {
+	bw := bufio.NewWriter(w)
+	esc := func(s string) string { return plain(s, maxTextRunes) }
+	fmt.Fprintf(bw, "agentgate plan: %s: matched runs to detect a %s-point drop with %s power (McNemar, Connor 1987)\n",
+		esc(name), effectPoints(effect), percent(compare.TargetPower))
+	if len(plans) == 0 {
+		fmt.Fprintln(bw, "  nothing to plan: the report has no traces, so neither success nor verdicts to compare")
+		return bw.Flush()
+	}
+	for _, rp := range plans {
+		p := rp.Plan
+		unit := "matched runs"
+		if rp.Metric == compare.MetricReliability {
+			unit = "matched traces"
+		}
+		need := count(p.RunsNeeded)
+		if p.RunsNeeded >= compare.MaxRunsNeeded {
+			need = "more than " + need
+		}
+		if rp.Recorded {
+			differ := int(math.Round(p.Discordance * float64(p.Matched)))
+			disc := fmt.Sprintf("%s of %s matched differed in its comparison", count(differ), count(p.Matched))
+			if p.Assumed != p.Discordance {
+				disc += fmt.Sprintf(", fewer than a %s-point drop changes; taken as %s", effectPoints(p.Effect), percent(p.Assumed))
+			}
+			fmt.Fprintf(bw, "  %s: at this report's discordance (%s), Holm threshold %s: %s %s; it had %s (power %s)\n",
+				rp.Metric, disc, probability(p.Threshold), need, unit, count(p.Matched), percent(p.PowerNow))
+		} else {
+			what := "succeeded by their outcomes"
+			if rp.Metric == compare.MetricReliability {
+				what = "were not FAIL"
+			}
+			fmt.Fprintf(bw, "  %s: %s of its runs %s; no comparison is recorded, so base and head runs are taken as independent: discordance 2p(1−p) = %s",
+				rp.Metric, percent(rp.Rate), what, percent(p.Discordance))
+			if p.Assumed != p.Discordance {
+				fmt.Fprintf(bw, ", taken as %s (the fewest a %s-point drop changes)", percent(p.Assumed), effectPoints(p.Effect))
+			}
+			fmt.Fprintf(bw, "; at Holm threshold %s (α/%d, the strictest over the %s it would be compared on): %s %s; it has %s (power %s). Runs of one task usually agree more than independent runs, so this is an upper bound\n",
+				probability(p.Threshold), rp.Family, plural(rp.Family, "metric", "metrics"), need, unit, count(rp.Runs), percent(p.PowerNow))
+		}
+		if rp.Tasks > 0 && p.RunsNeeded < compare.MaxRunsNeeded {
+			per := (p.RunsNeeded + rp.Tasks - 1) / rp.Tasks
+			fmt.Fprintf(bw, "    with its %s: %s of each (it ran at least %d)\n", plural(rp.Tasks, "task", "tasks"), plural(per, "trial", "trials"), rp.MinTrials)
+		}
+	}
+	return bw.Flush()
 }

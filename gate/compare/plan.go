@@ -3,6 +3,9 @@ package compare
 import (
 	"fmt"
 	"math"
+
+	"github.com/agentgate/agentgate/gate/outcome"
+	"github.com/agentgate/agentgate/gate/verdict"
 )
 
 // This file says how many matched runs a paired pass/fail comparison (the runs' own success,
@@ -59,10 +62,16 @@ func ValidEffect(effect float64) error {
 // all (every run agreed), the figures are those of the least discordant change that is a drop
 // of δ: every discordant run a new failure.
 func PlanMcNemar(matched, discordant int, effect, threshold float64) *Plan {
-	p := &Plan{Effect: effect, Power: TargetPower, Matched: matched, Threshold: threshold}
+	var d float64
 	if matched > 0 {
-		p.Discordance = float64(discordant) / float64(matched)
+		d = float64(discordant) / float64(matched)
 	}
+	return planAt(matched, d, effect, threshold)
+}
+
+// planAt is PlanMcNemar at the discordance d, a share of runs.
+func planAt(matched int, d, effect, threshold float64) *Plan {
+	p := &Plan{Effect: effect, Power: TargetPower, Matched: matched, Threshold: threshold, Discordance: d}
 	p.Assumed = min(1, max(p.Discordance, effect))
 	n := McNemarRunsNeeded(p.Assumed, effect, threshold, TargetPower)
 	p.RunsNeeded = MaxRunsNeeded
@@ -127,4 +136,93 @@ type RecordedTest struct {
 	Fixed       int
 	// Threshold is the Holm threshold the metric faced; 0 when it was not in the family.
 	Threshold float64
+}
+
+// ReportPlan is the plan `agentgate plan` gives for one paired pass/fail metric of a report,
+// before a suite is sized: from the report's recorded comparison where it has one, else from
+// its own pass rate.
+type ReportPlan struct {
+	Metric string
+	// Recorded is true when the discordance is the report's recorded comparison's; else it is
+	// 2·Rate·(1 − Rate), the discordance of two independent runs that each pass with Rate.
+	Recorded bool
+	// Rate is the share of the report's runs that passed (succeeded by their outcomes, or
+	// were not FAIL) and Runs how many runs that share is of; meaningless when Recorded.
+	Rate float64
+	Runs int
+	// Family is the number of metrics the report would compare, whose Holm threshold
+	// α/Family (the strictest one can face) the plan is at, when no threshold was recorded.
+	Family int
+	// Tasks and MinTrials are the report's tasks run in trials and the fewest trials of one,
+	// so the runs needed can be read as trials of each task; 0 without trials.
+	Tasks     int
+	MinTrials int
+	Plan      *Plan
+}
+
+// PlanReport plans, for each paired pass/fail metric a report b has (the runs' success by
+// their outcomes, the verdicts), the matched runs that would detect a drop of effect with
+// TargetPower at level alpha (SPEC §21):
+//   - where b records its own comparison of that metric, at its discordance (new failures
+//     and fixed runs over the matched runs) and the Holm threshold it faced there;
+//   - else at the discordance 2p(1 − p) of two independent runs that each pass with b's
+//     rate p, and at α/m for the m metrics b would be compared on (Holm's strictest
+//     threshold). Runs of one task usually agree more than independent runs do, so this
+//     discordance, and the runs it asks for, are usually too high: an upper bound to pay for
+//     at most.
+//
+// effect must pass ValidEffect and 0 < alpha < 1.
+func PlanReport(b *Baseline, effect, alpha float64) []ReportPlan {
+	family := 0
+	for _, has := range []bool{b.Reliability != nil, b.Runs != nil && b.Reliability != nil, b.Coherence != nil, b.Agreement != nil} {
+		if has {
+			family++
+		}
+	}
+	var tasks, minTrials int
+	if pk := PassKOf(b.Trials); pk != nil {
+		tasks, minTrials = pk.Tasks, pk.MinTrials
+	}
+	recorded := func(metric string) *RecordedTest {
+		for i := range b.Recorded {
+			if b.Recorded[i].Metric == metric && b.Recorded[i].Matched > 0 {
+				return &b.Recorded[i]
+			}
+		}
+		return nil
+	}
+	var out []ReportPlan
+	add := func(metric string, passed, runs int) {
+		rp := ReportPlan{Metric: metric, Family: family, Tasks: tasks, MinTrials: minTrials, Runs: runs}
+		if r := recorded(metric); r != nil {
+			rp.Recorded = true
+			th := r.Threshold
+			if th == 0 {
+				th = alpha / float64(family)
+			}
+			rp.Plan = PlanMcNemar(r.Matched, r.NewFailures+r.Fixed, effect, th)
+			out = append(out, rp)
+			return
+		}
+		if runs == 0 {
+			return
+		}
+		rp.Rate = float64(passed) / float64(runs)
+		rp.Plan = planAt(runs, 2*rp.Rate*(1-rp.Rate), effect, alpha/float64(family))
+		out = append(out, rp)
+	}
+	if s := b.Reliability; s != nil {
+		if b.Runs != nil {
+			o := outcome.Summarize(s.Traces, b.Runs, 0, nil)
+			add(MetricSuccess, o.Successes, o.Known)
+		}
+		notFail := 0
+		for i := range s.Traces {
+			if s.Traces[i].Verdict != verdict.Fail {
+				notFail++
+			}
+		}
+		add(MetricReliability, notFail, len(s.Traces))
+	}
+	return out
 }
