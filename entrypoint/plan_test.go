@@ -125,3 +125,38 @@ func TestPlanUsage(t *testing.T) {
 		t.Errorf("plan --help: exit %d\n%s", code, stdout)
 	}
 }
+
+// TestREADMEPlanAndTrend: the README's excerpt of the example comparison (its plan line and
+// its trend chart) is, line for line, part of docs/comparison-and-statistics.md's example,
+// which TestActionComparesWithTheBaseBranch holds to what the comment shows.
+func TestREADMEPlanAndTrend(t *testing.T) {
+	read := func(path string) string {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	block := func(text, name string) string {
+		i, j := strings.Index(text, "<!-- "+name+":begin"), strings.Index(text, "<!-- "+name+":end -->")
+		if i < 0 || j < i {
+			t.Fatalf("no %s markers", name)
+		}
+		return text[i:j]
+	}
+	excerpt := block(read("../README.md"), "plan-trend-excerpt")
+	example := block(read("../docs/comparison-and-statistics.md"), "compare-example")
+	var body []string
+	for _, l := range strings.Split(excerpt, "\n")[1:] {
+		if !strings.HasPrefix(l, "````") {
+			body = append(body, l)
+		}
+	}
+	joined := strings.Join(body, "\n")
+	if !strings.Contains(example, strings.TrimSpace(strings.SplitN(joined, "\n\n", 2)[0])) || !strings.Contains(example, strings.TrimSpace(strings.SplitN(joined, "\n\n", 2)[1])) {
+		t.Errorf("the README's excerpt is not in the docs' example:\n%s", joined)
+	}
+	if !strings.Contains(joined, "```mermaid\nxychart-beta\n") || !strings.Contains(joined, "to detect a 10-point drop") {
+		t.Errorf("the excerpt lacks the chart or the plan line:\n%s", joined)
+	}
+}

@@ -38,7 +38,11 @@ func TestPlanLine(t *testing.T) {
 func rate(v float64) *float64 { return &v }
 
 // mermaid's xychart grammar (packages/mermaid/src/diagrams/xychart/parser/xychart.jison at
-// mermaid-js/mermaid df032c94): the statements the chart may hold, one a line. A string is
+// mermaid-js/mermaid df032c94): the statements the chart may hold, one a line. The charts of
+// TestTrendChart were also parsed once with that grammar itself (jison 0.4.18, node 20), which
+// handed the diagram exactly these titles, labels, the range 0 to 100 and these values; a
+// label holding `"` does not parse, which is why labels are built from hex digits and fixed
+// words only. A string is
 // `"` [^"]* `"`; a number is NUMBER_WITH_DECIMAL, [+-]?(\d+(\.\d+)?|\.\d+). The labels are
 // held tighter than the grammar: hex digits, or the fixed words.
 var (

@@ -99,13 +99,14 @@ func BaselineHistory(b *Baseline) []Point {
 	return out
 }
 
-// ExtendHistory returns prev with head as its last point: a run of the commit prev ends with
-// (the same non-empty SHA: a re-run, or a branch's run compared with itself) replaces that
-// point rather than repeating it, and only the newest MaxHistory points are kept. prev is not
-// changed.
+// ExtendHistory returns prev with head as its last point: a run of the commit and ref prev
+// ends with (the same non-empty SHA on the same ref: a re-run, or a branch's run compared with
+// its own report) replaces that point rather than repeating it, and only the newest MaxHistory
+// points are kept. A run of the same commit on another ref (a pull request whose head is its
+// base's commit) is a point of its own. prev is not changed.
 func ExtendHistory(prev []Point, head Point) []Point {
 	n := len(prev)
-	if n > 0 && head.SHA != "" && prev[n-1].SHA == head.SHA {
+	if n > 0 && head.SHA != "" && prev[n-1].SHA == head.SHA && prev[n-1].Ref == head.Ref {
 		n--
 	}
 	out := make([]Point, 0, min(n+1, MaxHistory))

@@ -136,6 +136,12 @@ func TestHistoryChain(t *testing.T) {
 		t.Errorf("re-run: %d points, first %s, last %+v", len(rerun.History), rerun.History[0].SHA, rerun.History[29])
 	}
 
+	// The same commit on another ref is a point of its own.
+	same, _ := gateRun(t, []string{chainRun(t, dir, 37)}, report, 34, "refs/pull/8/merge")
+	if len(same.History) != 30 || same.History[28].SHA != sha(34) || same.History[29].SHA != sha(34) || same.History[29].Ref != "refs/pull/8/merge" {
+		t.Errorf("the same commit on another ref: %d points, last two %+v", len(same.History), same.History[28:])
+	}
+
 	// A pull request: main's 30 points less the oldest, and the change as the last point.
 	pr, prReport := gateRun(t, []string{chainRun(t, dir, 40)}, report, 40, "refs/pull/7/merge")
 	if len(pr.History) != 30 || pr.History[0].SHA != sha(6) || pr.History[28].SHA != sha(34) || pr.History[29].SHA != sha(40) || pr.History[29].Ref != "refs/pull/7/merge" {
