@@ -158,7 +158,7 @@ func (r *Result) conclude(o Options) error {
 			return err
 		}
 	}
-	r.extendHistory(o.Baseline, headTrials)
+	r.extendHistory(o.Baseline)
 	r.Decide(o.Thresholds, o.FailOn)
 	return nil
 }

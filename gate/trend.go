@@ -10,12 +10,16 @@ import (
 // extendHistory sets r's history (SPEC §21): the history of the baseline it was compared with
 // (none when it was not: a baseline of another profile is another trend), or in a merge
 // without a baseline the shards' shared one, with r's own run as the last point.
-func (r *Result) extendHistory(b *Baseline, headTrials []compare.Trial) {
+func (r *Result) extendHistory(b *Baseline) {
 	prev := r.inherited
 	if r.Comparison != nil && b != nil && b.Report != nil {
 		prev = compare.BaselineHistory(b.Report)
 	}
-	head := compare.PointOf(r.Source.Source, r.Reliability, r.Runs, headTrials)
+	o := r.Outcomes
+	if o != nil && o.Known == 0 {
+		o = nil
+	}
+	head := compare.PointOf(r.Source.Source, r.Reliability, o, r.PassK)
 	r.History = compare.ExtendHistory(prev, head)
 }
 

@@ -7,7 +7,6 @@ import (
 
 	"github.com/agentgate/agentgate/gate/outcome"
 	"github.com/agentgate/agentgate/gate/reliability"
-	"github.com/agentgate/agentgate/gate/verdict"
 )
 
 // This file keeps a report's history (SPEC §21): a compact point for each of the runs it
@@ -49,34 +48,40 @@ type Point struct {
 	FlakyTasks []string `json:"flaky_tasks"`
 }
 
-// PointOf is the history point of a run: its source, traces with their outcomes (runs[i] is
-// traces[i]'s; nil when none has one) and trials.
-func PointOf(src Source, rel *reliability.Summary, runs []outcome.Run, trials []Trial) Point {
+// PointOf is the history point of a run: its source, reliability summary (nil when its traces
+// were not evaluated), outcomes summary (nil when no run has an outcome) and pass^k (nil
+// without trials), as the run's report states them. It costs O(1) beyond copying at most
+// MaxPassKPoint values and MaxFlakyNames names.
+func PointOf(src Source, rel *reliability.Summary, o *outcome.Summary, pk *PassK) Point {
 	p := Point{SHA: src.SHA, Ref: src.Ref, PassK: []float64{}, FlakyTasks: []string{}}
 	if rel != nil {
-		p.Runs = len(rel.Traces)
-		for i := range rel.Traces {
-			if rel.Traces[i].Verdict == verdict.Fail {
-				p.Fail++
-			}
-		}
-		if runs != nil {
-			s := outcome.Summarize(rel.Traces, runs, 0, nil)
-			p.Known = s.Known
-			if s.Known > 0 {
-				rate := s.SuccessRate
-				p.SuccessRate = &rate
-			}
-			p.TokensPerSuccess = s.TokensPerSuccess
-		}
+		p.Runs, p.Fail = len(rel.Traces), rel.Fail
 	}
-	if pk := PassKOf(trials); pk != nil {
+	if o != nil {
+		p.Known = o.Known
+		if o.Known > 0 {
+			rate := o.SuccessRate
+			p.SuccessRate = &rate
+		}
+		p.TokensPerSuccess = o.TokensPerSuccess
+	}
+	if pk != nil {
 		p.PassK = slices.Clone(pk.Values[:min(len(pk.Values), MaxPassKPoint)])
 		p.TrialTasks = pk.Tasks
 		p.Flaky = len(pk.Flaky)
 		p.FlakyTasks = slices.Clone(pk.Flaky[:min(len(pk.Flaky), MaxFlakyNames)])
 	}
 	return p
+}
+
+// pointOfRun is the history point of a run read as a baseline: its outcomes and pass^k
+// computed as its report computed them.
+func pointOfRun(r *Run) Point {
+	var o *outcome.Summary
+	if r.Reliability != nil && r.Runs != nil {
+		o = outcome.Summarize(r.Reliability.Traces, r.Runs, 0, nil)
+	}
+	return PointOf(r.Source, r.Reliability, o, PassKOf(r.Trials))
 }
 
 // BaselineHistory is what a run compared with b copies forward: b's history, less any point of
@@ -88,7 +93,7 @@ func BaselineHistory(b *Baseline) []Point {
 		return nil
 	}
 	if b.History == nil {
-		return []Point{PointOf(b.Source, b.Reliability, b.Runs, b.Trials)}
+		return []Point{pointOfRun(&b.Run)}
 	}
 	out := make([]Point, 0, len(b.History))
 	for _, p := range b.History {
