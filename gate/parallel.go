@@ -5,7 +5,6 @@ import (
 	"runtime"
 
 	"github.com/agentgate/agentgate/gate/input"
-	"github.com/agentgate/agentgate/gate/outcome"
 	"github.com/agentgate/agentgate/gate/pipeline"
 	"github.com/agentgate/agentgate/gate/reliability"
 	"github.com/agentgate/agentgate/gate/trace"
@@ -24,15 +23,14 @@ type traceWorker struct {
 	ev  *reliability.Evaluator
 }
 
-// traceBatch is what a worker makes of a batch: the traces' results and their outcomes.
+// traceBatch is what a worker makes of a batch: the traces' results, with their outcomes.
 type traceBatch struct {
 	results []reliability.Result
-	runs    []outcome.Run
 }
 
 // work decodes and evaluates the batch's records into tb.
 func (w *traceWorker) work(b *pipeline.Batch, tb *traceBatch) (int, error) {
-	tb.results, tb.runs = tb.results[:0], tb.runs[:0]
+	tb.results = tb.results[:0]
 	w.dec.After(b.PrevFile, b.PrevLine)
 	err := b.Records(func(rec input.Record) error {
 		t, err := w.dec.Decode(rec)
@@ -44,9 +42,8 @@ func (w *traceWorker) work(b *pipeline.Batch, tb *traceBatch) (int, error) {
 			b.Release()
 			runtime.GC()
 		}
-		tb.runs = append(tb.runs, outcome.RunOf(t.Outcome, t.Usage))
 		if w.ev == nil {
-			tb.results = append(tb.results, reliability.Result{ID: t.ID, File: t.File, Line: t.Line})
+			tb.results = append(tb.results, reliability.Result{ID: t.ID, File: t.File, Line: t.Line, Run: trace.RunOf(t.Outcome, t.Usage)})
 			return nil
 		}
 		tb.results = append(tb.results, w.ev.Evaluate(t))
@@ -57,18 +54,17 @@ func (w *traceWorker) work(b *pipeline.Batch, tb *traceBatch) (int, error) {
 
 // runReliabilityParallel evaluates the trace files with workers goroutines; with decodeOnly
 // it does all but the evaluation (for the benchmarks).
-func runReliabilityParallel(ctx context.Context, files []string, o Options, workers int, decodeOnly bool) (*reliability.Summary, []outcome.Run, error) {
+func runReliabilityParallel(ctx context.Context, files []string, o Options, workers int, decodeOnly bool) (*reliability.Summary, error) {
 	sum := &reliability.Summary{Traces: []reliability.Result{}}
-	var runs []outcome.Run
-	if err := reliabilityPipeline(ctx, files, o, workers, decodeOnly, sum, &runs, input.NewIDs("trace")); err != nil {
-		return nil, nil, err
+	if err := reliabilityPipeline(ctx, files, o, workers, decodeOnly, sum, input.NewIDs("trace")); err != nil {
+		return nil, err
 	}
-	return sum, runs, nil
+	return sum, nil
 }
 
-// reliabilityPipeline evaluates the trace record files into sum, and their outcomes into runs,
-// whose ids (ids) it checks for duplicates along with those already there.
-func reliabilityPipeline(ctx context.Context, files []string, o Options, workers int, decodeOnly bool, sum *reliability.Summary, runs *[]outcome.Run, ids *input.IDs) error {
+// reliabilityPipeline evaluates the trace record files into sum, whose ids (ids) it checks
+// for duplicates along with those already there.
+func reliabilityPipeline(ctx context.Context, files []string, o Options, workers int, decodeOnly bool, sum *reliability.Summary, ids *input.IDs) error {
 	newWorker := func() *traceWorker {
 		w := &traceWorker{dec: trace.Decoder{Reuse: true}} // results keep no memory of a trace
 		if !decodeOnly {
@@ -80,7 +76,6 @@ func reliabilityPipeline(ctx context.Context, files []string, o Options, workers
 		var rs []reliability.Result
 		if tb != nil {
 			rs = tb.results
-			*runs = append(*runs, tb.runs...)
 		}
 		for i := range rs {
 			r := &rs[i]

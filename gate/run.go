@@ -10,7 +10,6 @@ import (
 	"github.com/agentgate/agentgate/gate/coherence"
 	"github.com/agentgate/agentgate/gate/compare"
 	"github.com/agentgate/agentgate/gate/input"
-	"github.com/agentgate/agentgate/gate/outcome"
 	"github.com/agentgate/agentgate/gate/pipeline"
 	"github.com/agentgate/agentgate/gate/profile"
 	"github.com/agentgate/agentgate/gate/reliability"
@@ -131,7 +130,7 @@ func (o *Options) prepare() error {
 func (r *Result) evaluate(ctx context.Context, in Inputs, o Options) error {
 	var err error
 	if len(in.Traces) > 0 {
-		if r.Reliability, r.Runs, err = runReliability(ctx, in.Traces, o); err != nil {
+		if r.Reliability, err = runReliability(ctx, in.Traces, o); err != nil {
 			return err
 		}
 	}
@@ -151,7 +150,7 @@ func (r *Result) evaluate(ctx context.Context, in Inputs, o Options) error {
 // conclude computes pass^k and the comparison from r's sections, then decides the verdict.
 func (r *Result) conclude(o Options) error {
 	r.summarizeOutcomes(o.Thresholds.SuccessThreshold)
-	headTrials := trials(r.Reliability, r.Runs)
+	headTrials := trials(r.Reliability)
 	r.PassK = compare.PassKOf(headTrials)
 	if o.Baseline != nil {
 		if err := r.compareWith(o.Baseline, headTrials, o.Compare); err != nil {
@@ -163,10 +162,10 @@ func (r *Result) conclude(o Options) error {
 	return nil
 }
 
-func runReliability(ctx context.Context, patterns []string, o Options) (*reliability.Summary, []outcome.Run, error) {
+func runReliability(ctx context.Context, patterns []string, o Options) (*reliability.Summary, error) {
 	files, err := input.Expand(patterns)
 	if err != nil {
-		return nil, nil, fmt.Errorf("traces: %w", err)
+		return nil, fmt.Errorf("traces: %w", err)
 	}
 	if o.sequential {
 		return runReliabilitySequential(ctx, files, o)
@@ -177,7 +176,7 @@ func runReliability(ctx context.Context, patterns []string, o Options) (*reliabi
 	}
 	formats, mixed, err := sniffTraces(files)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if !mixed {
 		return runReliabilityParallel(ctx, files, o, workers, false)
@@ -186,7 +185,6 @@ func runReliability(ctx context.Context, patterns []string, o Options) (*reliabi
 	// runs of record files between them go through the pipeline. The results stay in file
 	// order, as the sequential reading gives them.
 	sum := &reliability.Summary{Traces: []reliability.Result{}}
-	var runs []outcome.Run
 	ids := input.NewIDs("trace")
 	ev := o.evaluator()
 	for i := 0; i < len(files); {
@@ -195,18 +193,18 @@ func runReliability(ctx context.Context, patterns []string, o Options) (*reliabi
 			for j < len(files) && formats[j] == trace.FormatRecords {
 				j++
 			}
-			if err := reliabilityPipeline(ctx, files[i:j], o, workers, false, sum, &runs, ids); err != nil {
-				return nil, nil, err
+			if err := reliabilityPipeline(ctx, files[i:j], o, workers, false, sum, ids); err != nil {
+				return nil, err
 			}
 			i = j
 			continue
 		}
-		if err := eachWholeFile(ctx, files[i], o.traceOptions(), sum, &runs, ids, ev); err != nil {
-			return nil, nil, err
+		if err := eachWholeFile(ctx, files[i], o.traceOptions(), sum, ids, ev); err != nil {
+			return nil, err
 		}
 		i++
 	}
-	return sum, runs, nil
+	return sum, nil
 }
 
 // evaluator is a new reliability evaluator of the run's profile and token budget.
@@ -230,24 +228,21 @@ func sniffTraces(files []string) (formats []trace.Format, mixed bool, err error)
 	return formats, mixed, nil
 }
 
-// eachWholeFile evaluates the traces of an OTLP file or an Inspect log into sum, and their
-// outcomes into runs.
-func eachWholeFile(ctx context.Context, file string, to trace.Options, sum *reliability.Summary, runs *[]outcome.Run, ids *input.IDs, ev *reliability.Evaluator) error {
+// eachWholeFile evaluates the traces of an OTLP file or an Inspect log into sum.
+func eachWholeFile(ctx context.Context, file string, to trace.Options, sum *reliability.Summary, ids *input.IDs, ev *reliability.Evaluator) error {
 	return trace.EachFileWith(ctx, file, to, func(t *trace.Trace) error {
 		if first, dup := ids.Add(t.ID, len(sum.Traces)); dup {
 			return ids.Duplicate(t.ID, input.Place{File: t.File, Line: t.Line}, tracePlace(&sum.Traces[first]))
 		}
 		sum.Add(ev.Evaluate(t))
-		*runs = append(*runs, outcome.RunOf(t.Outcome, t.Usage))
 		return nil
 	})
 }
 
 // runReliabilitySequential reads and evaluates the trace files one record at a time, in one
 // goroutine: the reference that the parallel pipeline (parallel.go) must match.
-func runReliabilitySequential(ctx context.Context, files []string, o Options) (*reliability.Summary, []outcome.Run, error) {
+func runReliabilitySequential(ctx context.Context, files []string, o Options) (*reliability.Summary, error) {
 	sum := &reliability.Summary{Traces: []reliability.Result{}}
-	var runs []outcome.Run
 	ids := input.NewIDs("trace")
 	ev := o.evaluator()
 	for _, f := range files {
@@ -259,14 +254,13 @@ func runReliabilitySequential(ctx context.Context, files []string, o Options) (*
 				return ids.Duplicate(t.ID, input.Place{File: t.File, Line: t.Line}, tracePlace(&sum.Traces[first]))
 			}
 			sum.Add(ev.Evaluate(t))
-			runs = append(runs, outcome.RunOf(t.Outcome, t.Usage))
 			return nil
 		})
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	}
-	return sum, runs, nil
+	return sum, nil
 }
 
 // tracePlace is where the trace of r starts.
