@@ -78,8 +78,8 @@ func PointOf(src Source, rel *reliability.Summary, o *outcome.Summary, pk *PassK
 // computed as its report computed them.
 func pointOfRun(r *Run) Point {
 	var o *outcome.Summary
-	if r.Reliability != nil && r.Runs != nil {
-		o = outcome.Summarize(r.Reliability.Traces, r.Runs, 0, nil)
+	if r.Reliability != nil && anyOutcome(r.Reliability.Traces) {
+		o = outcome.Summarize(r.Reliability.Traces, 0, nil)
 	}
 	return PointOf(r.Source, r.Reliability, o, PassKOf(r.Trials))
 }

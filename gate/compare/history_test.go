@@ -49,7 +49,7 @@ func TestBaselineHistory(t *testing.T) {
 		t.Errorf("copied %+v", got)
 	}
 	old := &Baseline{Run: Run{Profile: profile.Default, Source: Source{SHA: "abc0001", Ref: "main"},
-		Reliability: traces("PPF", constant(0.1)), Runs: outcomes("SSF", 10),
+		Reliability: withOutcomes(traces("PPF", constant(0.1)), "SSF", 10),
 		Trials: []Trial{{Task: "a", Trial: "0", Verdict: verdict.Pass, HasOutcome: true, Succeeded: true}, {Task: "a", Trial: "1", Verdict: verdict.Fail, HasOutcome: true}}}}
 	got := BaselineHistory(old)
 	if len(got) != 1 {

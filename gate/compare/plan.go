@@ -174,7 +174,7 @@ type ReportPlan struct {
 // effect must pass ValidEffect and 0 < alpha < 1.
 func PlanReport(b *Baseline, effect, alpha float64) []ReportPlan {
 	family := 0
-	for _, has := range []bool{b.Reliability != nil, b.Runs != nil && b.Reliability != nil, b.Coherence != nil, b.Agreement != nil} {
+	for _, has := range []bool{b.Reliability != nil, b.Reliability != nil && anyOutcome(b.Reliability.Traces), b.Coherence != nil, b.Agreement != nil} {
 		if has {
 			family++
 		}
@@ -212,8 +212,8 @@ func PlanReport(b *Baseline, effect, alpha float64) []ReportPlan {
 		out = append(out, rp)
 	}
 	if s := b.Reliability; s != nil {
-		if b.Runs != nil {
-			o := outcome.Summarize(s.Traces, b.Runs, 0, nil)
+		if anyOutcome(s.Traces) {
+			o := outcome.Summarize(s.Traces, 0, nil)
 			add(MetricSuccess, o.Successes, o.Known)
 		}
 		notFail := 0

@@ -136,11 +136,9 @@ func TestPlanFloor(t *testing.T) {
 // 0.031065287037947822 at 0.1.
 func TestComparePlan(t *testing.T) {
 	base := &Baseline{Run: Run{Profile: profile.Default,
-		Reliability: traces("PPPPPPPPPPPP", constant(0.1)),
-		Runs:        outcomes("SSSSSSSFFFF-", 100)}}
+		Reliability: withOutcomes(traces("PPPPPPPPPPPP", constant(0.1)), "SSSSSSSFFFF-", 100)}}
 	head := &Run{Profile: profile.Default,
-		Reliability: traces("FFFFFFPPPPPP", constant(0.1)),
-		Runs:        outcomes("FFFFFFFSFFF-", 200)}
+		Reliability: withOutcomes(traces("FFFFFFPPPPPP", constant(0.1)), "FFFFFFFSFFF-", 200)}
 	for _, c := range []struct {
 		effect            float64
 		rel, succ         int
