@@ -94,7 +94,7 @@ func series(h []compare.Point) (s trendSeries, ok bool) {
 		if i == len(h)-1 {
 			return "this change"
 		}
-		if sha := h[i].SHA; len(sha) >= 7 && isHex(sha) {
+		if sha := h[i].SHA; compare.IsCommit(sha) {
 			return sha[:7]
 		}
 		return "run " + strconv.Itoa(i+1)
@@ -121,17 +121,6 @@ func series(h []compare.Point) (s trendSeries, ok bool) {
 		s.labels = append(s.labels, label(i))
 	}
 	return s, len(s.values) >= 2
-}
-
-// isHex reports whether s is all hex digits.
-func isHex(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
-			return false
-		}
-	}
-	return true
 }
 
 // pct writes a share as a percentage with at most one decimal, as mermaid's numbers are

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agentgate/agentgate/gate/outcome"
 	"github.com/agentgate/agentgate/gate/reliability"
@@ -23,6 +24,10 @@ const (
 	MaxFlakyNames = 20
 	// MaxPassKPoint is the most pass^k values a point keeps (pass^1 to pass^8).
 	MaxPassKPoint = 8
+	// MaxRefLen is the longest ref a point keeps, and MaxTaskLen the longest flaky task
+	// name (in bytes of UTF-8).
+	MaxRefLen  = 1024
+	MaxTaskLen = 1024
 )
 
 // Point is one run of a history: what its trend and its flaky tasks are drawn from.
@@ -52,8 +57,19 @@ type Point struct {
 // were not evaluated), outcomes summary (nil when no run has an outcome) and pass^k (nil
 // without trials), as the run's report states them. It costs O(1) beyond copying at most
 // MaxPassKPoint values and MaxFlakyNames names.
+//
+// What a report could not read back is left out, so that every history written can be read
+// as a baseline: a sha that is not a commit (7 to 64 hex digits) and a ref that is not UTF-8 or
+// longer than MaxRefLen are empty, and a flaky task whose name is not UTF-8 or longer than
+// MaxTaskLen is counted but not named.
 func PointOf(src Source, rel *reliability.Summary, o *outcome.Summary, pk *PassK) Point {
-	p := Point{SHA: src.SHA, Ref: src.Ref, PassK: []float64{}, FlakyTasks: []string{}}
+	p := Point{PassK: []float64{}, FlakyTasks: []string{}}
+	if IsCommit(src.SHA) {
+		p.SHA = src.SHA
+	}
+	if len(src.Ref) <= MaxRefLen && utf8.ValidString(src.Ref) {
+		p.Ref = src.Ref
+	}
 	if rel != nil {
 		p.Runs, p.Fail = len(rel.Traces), rel.Fail
 	}
@@ -69,9 +85,31 @@ func PointOf(src Source, rel *reliability.Summary, o *outcome.Summary, pk *PassK
 		p.PassK = slices.Clone(pk.Values[:min(len(pk.Values), MaxPassKPoint)])
 		p.TrialTasks = pk.Tasks
 		p.Flaky = len(pk.Flaky)
-		p.FlakyTasks = slices.Clone(pk.Flaky[:min(len(pk.Flaky), MaxFlakyNames)])
+		for _, t := range pk.Flaky {
+			if len(p.FlakyTasks) == MaxFlakyNames {
+				break
+			}
+			if len(t) <= MaxTaskLen && utf8.ValidString(t) {
+				p.FlakyTasks = append(p.FlakyTasks, t)
+			}
+		}
 	}
 	return p
+}
+
+// IsCommit reports whether sha names a commit: 7 to 64 hex digits (an abbreviation, SHA-1 or
+// SHA-256).
+func IsCommit(sha string) bool {
+	if len(sha) < 7 || len(sha) > 64 {
+		return false
+	}
+	for i := 0; i < len(sha); i++ {
+		c := sha[i]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
 }
 
 // pointOfRun is the history point of a run read as a baseline: its outcomes and pass^k

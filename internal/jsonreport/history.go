@@ -14,12 +14,10 @@ import (
 // it, so it is read as the hostile input it is: at most compare.MaxHistory points of bounded
 // lists and strings, every number in its range, every problem placed at its line and column.
 
-// Bounds of a history's strings, beyond compare's bounds on its lists.
+// Bounds of a history's strings: what compare.PointOf keeps.
 const (
-	// maxRefLen is the longest ref a point may name (git refuses longer refs anyway).
-	maxRefLen = 1024
-	// maxTaskLen is the longest flaky task name a point may hold.
-	maxTaskLen = 1024
+	maxRefLen  = compare.MaxRefLen
+	maxTaskLen = compare.MaxTaskLen
 )
 
 // historyWithLists returns h with nil lists empty, so consumers need no null check: h itself

@@ -305,3 +305,26 @@ func TestReadHistoryBad(t *testing.T) {
 		}
 	}
 }
+
+// Every history a run writes reads back as a baseline's: a source or task name the reader
+// would refuse never reaches it (compare.PointOf leaves them out).
+func TestHistoryWrittenReadsBack(t *testing.T) {
+	long := strings.Repeat("x", compare.MaxTaskLen+1)
+	pk := compare.PassKOf([]compare.Trial{
+		{Task: "\xff", Trial: "0", Verdict: "PASS"}, {Task: "\xff", Trial: "1", Verdict: "FAIL"},
+		{Task: long, Trial: "0", Verdict: "PASS"}, {Task: long, Trial: "1", Verdict: "FAIL"},
+		{Task: "ok", Trial: "0", Verdict: "PASS"}, {Task: "ok", Trial: "1", Verdict: "FAIL"},
+	})
+	p := compare.PointOf(compare.Source{SHA: "##[error]x", Ref: "\xff"}, nil, nil, pk)
+	if p.SHA != "" || p.Ref != "" || p.Flaky != 3 || !reflect.DeepEqual(p.FlakyTasks, []string{"ok"}) {
+		t.Errorf("point %+v", p)
+	}
+	var out bytes.Buffer
+	if err := Write(&out, &gate.Result{Profile: "default", History: []compare.Point{p}}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := ReadBaseline(&out, "w.json")
+	if err != nil || !reflect.DeepEqual(b.History, []compare.Point{p}) {
+		t.Errorf("read back: %v %+v", err, b)
+	}
+}
