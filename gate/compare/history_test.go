@@ -50,7 +50,7 @@ func TestBaselineHistory(t *testing.T) {
 	}
 	old := &Baseline{Run: Run{Profile: profile.Default, Source: Source{SHA: "abc0001", Ref: "main"},
 		Reliability: withOutcomes(traces("PPF", constant(0.1)), "SSF", 10),
-		Trials: []Trial{{Task: "a", Trial: "0", Verdict: verdict.Pass, HasOutcome: true, Succeeded: true}, {Task: "a", Trial: "1", Verdict: verdict.Fail, HasOutcome: true}}}}
+		Trials:      []Trial{{Task: "a", Trial: "0", Verdict: verdict.Pass, HasOutcome: true, Succeeded: true}, {Task: "a", Trial: "1", Verdict: verdict.Fail, HasOutcome: true}}}}
 	got := BaselineHistory(old)
 	if len(got) != 1 {
 		t.Fatalf("%+v", got)
