@@ -61,8 +61,12 @@ func planLine(metric string, t *compare.Test) string {
 	if p.RunsNeeded >= compare.MaxRunsNeeded {
 		need = "more than " + need
 	}
-	return fmt.Sprintf("%s: to detect a %s-point drop at this run's discordance (%s): %s %s for %s power at Holm threshold %s; you have %s (power %s) (McNemar, Connor 1987)",
-		metric, effectPoints(p.Effect), disc, need, unit, percent(p.Power), probability(p.Threshold), count(p.Matched), percent(p.PowerNow))
+	th := "Holm threshold " + probability(p.Threshold)
+	if !t.InFamily {
+		th = "threshold " + probability(p.Threshold) + ", the strictest Holm could hold it to (too few matched to test now)"
+	}
+	return fmt.Sprintf("%s: to detect a %s-point drop at this run's discordance (%s): %s %s for %s power at %s; you have %s (power %s) (McNemar, Connor 1987)",
+		metric, effectPoints(p.Effect), disc, need, unit, percent(p.Power), th, count(p.Matched), percent(p.PowerNow))
 }
 
 // planLines returns the plan line of each planned metric, in table order.

@@ -28,9 +28,18 @@ func TestPlanLine(t *testing.T) {
 			"success: to detect a 0-point drop at this run's discordance (10 of 20 differed): more than 1,073,741,824 matched runs for 80% power at Holm threshold 0.0500; you have 20 (power 3%) (McNemar, Connor 1987)"},
 		{"success", nil, ""},
 	} {
-		if got := planLine(c.metric, &compare.Test{Plan: c.p}); got != c.want {
+		if got := planLine(c.metric, &compare.Test{Plan: c.p, InFamily: true}); got != c.want {
 			t.Errorf("got  %q\nwant %q", got, c.want)
 		}
+	}
+}
+
+// A metric too small to be tested is planned at α/m, and its line says so.
+func TestPlanLineInconclusive(t *testing.T) {
+	got := planLine("success", &compare.Test{Plan: compare.PlanMcNemar(3, 3, 0.1, 0.05)})
+	want := "success: to detect a 10-point drop at this run's discordance (3 of 3 differed): 783 matched runs for 80% power at threshold 0.0500, the strictest Holm could hold it to (too few matched to test now); you have 3 (power 4%) (McNemar, Connor 1987)"
+	if got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
 	}
 }
 

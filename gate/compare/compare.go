@@ -181,8 +181,10 @@ type Test struct {
 	Direction Direction `json:"direction"`
 	// Power says what the test could have detected; nil unless InFamily.
 	Power *Power `json:"power,omitempty"`
-	// Plan says how many matched units would detect Options.PlanEffect (SPEC §21); nil
-	// unless InFamily and a paired pass/fail metric (McNemar's).
+	// Plan says how many matched units would detect Options.PlanEffect (SPEC §21), at the
+	// Holm threshold the metric faced, or at α/m for the m metrics compared when it had too
+	// few matched units to be tested; nil unless a paired pass/fail metric (McNemar's) with a
+	// matched unit.
 	Plan *Plan `json:"plan,omitempty"`
 	// Note explains an inconclusive outcome.
 	Note string `json:"note,omitempty"`
@@ -441,6 +443,13 @@ func decide(tests []namedTest, o Options) {
 			t.Outcome = Improved
 		default:
 			t.Outcome = Unchanged
+		}
+	}
+	// A metric too small to be tested still says what it would take (SPEC §21): at α/m for
+	// the m metrics compared, the strictest threshold Holm's procedure could hold it to.
+	for _, nt := range tests {
+		if t := nt.t; !t.InFamily && t.plan != nil && t.Matched > 0 {
+			t.Plan = t.plan(o.Alpha/float64(len(tests)), cmp.Or(o.PlanEffect, DefaultPlanEffect))
 		}
 	}
 }

@@ -51,7 +51,8 @@
 //
 // # Planning and history (SPEC §21)
 //
-// The McNemar metrics (success, reliability) of the Holm family also get a Plan: the matched
+// The McNemar metrics (success, reliability) also get a Plan (at α/m when too few units were
+// matched to test them): the matched
 // runs that would detect a drop of Options.PlanEffect with 80% power at their Holm threshold,
 // from their discordance (Connor 1987; a discordance under the effect is taken as the effect),
 // and the power the runs at hand give. PlanReport gives the same for a report alone, for

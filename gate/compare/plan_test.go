@@ -169,9 +169,16 @@ func TestComparePlan(t *testing.T) {
 	if c := mustCompare(t, base, head); c.Coherence.Plan != nil {
 		t.Errorf("coherence plan %+v", c.Coherence.Plan)
 	}
+	// Three matched traces, all new failures: too few to test, planned at α/1 = 0.05 from ψ = 1
+	// (scipy: Connor's n 782.526, so 783 runs; power with 3 0.036266326346102454).
 	few := &Baseline{Run: Run{Profile: profile.Default, Reliability: traces("PPP", constant(0.1))}}
-	if c := mustCompare(t, few, &Run{Profile: profile.Default, Reliability: traces("FFF", constant(0.1))}); c.Reliability.Plan != nil {
-		t.Errorf("inconclusive metric planned: %+v", c.Reliability.Plan)
+	c := mustCompare(t, few, &Run{Profile: profile.Default, Reliability: traces("FFF", constant(0.1))})
+	if p := c.Reliability.Plan; c.Reliability.InFamily || p == nil || p.Threshold != 0.05 || p.Discordance != 1 || p.RunsNeeded != 783 || math.Abs(p.PowerNow-0.036266326346102454) > 1e-9 {
+		t.Errorf("inconclusive metric's plan: %+v", p)
+	}
+	nothing := &Baseline{Run: Run{Profile: profile.Default, Reliability: traces("P", constant(0.1), "x")}}
+	if c := mustCompare(t, nothing, &Run{Profile: profile.Default, Reliability: traces("P", constant(0.1), "y")}); c.Reliability.Plan != nil {
+		t.Errorf("nothing matched, planned: %+v", c.Reliability.Plan)
 	}
 	o := DefaultOptions()
 	o.PlanEffect = 1.5
