@@ -52,6 +52,10 @@ type Options struct {
 	// (reliability.Evaluator.TokenBudget); 0 means reliability.DefaultTokenBudget, RS-1's,
 	// the only budget the reference profile takes.
 	TokenBudget int64
+	// Secrets are replaced by *** in every trace before it is evaluated (trace.Trace.Redact),
+	// so that no evidence cut short can keep a prefix of one (SPEC §13): the github-token and
+	// the config file's token-shaped values.
+	Secrets []string
 
 	// sequential reads and evaluates every input in the calling goroutine, one record at a
 	// time: the plain reading that the tests hold the pipeline to.
@@ -199,7 +203,7 @@ func runReliability(ctx context.Context, patterns []string, o Options) (*reliabi
 			i = j
 			continue
 		}
-		if err := eachWholeFile(ctx, files[i], o.traceOptions(), sum, ids, ev); err != nil {
+		if err := eachWholeFile(ctx, files[i], o, sum, ids, ev); err != nil {
 			return nil, err
 		}
 		i++
@@ -229,8 +233,9 @@ func sniffTraces(files []string) (formats []trace.Format, mixed bool, err error)
 }
 
 // eachWholeFile evaluates the traces of an OTLP file or an Inspect log into sum.
-func eachWholeFile(ctx context.Context, file string, to trace.Options, sum *reliability.Summary, ids *input.IDs, ev *reliability.Evaluator) error {
-	return trace.EachFileWith(ctx, file, to, func(t *trace.Trace) error {
+func eachWholeFile(ctx context.Context, file string, o Options, sum *reliability.Summary, ids *input.IDs, ev *reliability.Evaluator) error {
+	return trace.EachFileWith(ctx, file, o.traceOptions(), func(t *trace.Trace) error {
+		t.Redact(o.Secrets, redacted)
 		if first, dup := ids.Add(t.ID, len(sum.Traces)); dup {
 			return ids.Duplicate(t.ID, input.Place{File: t.File, Line: t.Line}, tracePlace(&sum.Traces[first]))
 		}
@@ -250,6 +255,7 @@ func runReliabilitySequential(ctx context.Context, files []string, o Options) (*
 			if err := ctx.Err(); err != nil {
 				return err
 			}
+			t.Redact(o.Secrets, redacted)
 			if first, dup := ids.Add(t.ID, len(sum.Traces)); dup {
 				return ids.Duplicate(t.ID, input.Place{File: t.File, Line: t.Line}, tracePlace(&sum.Traces[first]))
 			}
