@@ -236,6 +236,13 @@ type Result struct {
 	// the outcomes input's ids that no trace has, and whether it was given at all
 	unmatchedOutcomes []string
 	outcomesGiven     bool
+	// History is the trend this report carries (SPEC §21): its baseline's history, when it
+	// was compared with one, and this run as the last point; at most compare.MaxHistory
+	// points, oldest first.
+	History []compare.Point `json:"history"`
+	// inherited is the history a merge of shards takes from the shards when it has no
+	// baseline of its own: theirs, less their own points.
+	inherited []compare.Point
 	// Comparison is this run held against its baseline (SPEC §10); nil without one.
 	Comparison *compare.Comparison `json:"comparison,omitempty"`
 	// BaselineNote says, in one line, why a baseline that was asked for was not compared

@@ -99,6 +99,9 @@ func Merge(ctx context.Context, shards []Shard, in Inputs, o Options) (*Result, 
 	if err := res.readOutcomes(ctx, in.Outcomes); err != nil {
 		return nil, err
 	}
+	if res.inherited, err = shardsHistory(shards); err != nil {
+		return nil, err
+	}
 	if err := res.conclude(o); err != nil {
 		return nil, err
 	}

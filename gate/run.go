@@ -164,6 +164,7 @@ func (r *Result) conclude(o Options) error {
 			return err
 		}
 	}
+	r.extendHistory(o.Baseline)
 	r.Decide(o.Thresholds, o.FailOn)
 	return nil
 }

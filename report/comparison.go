@@ -533,6 +533,12 @@ func (d *doc) writeComparison(b *strings.Builder, k int, brief bool) bool {
 				b.WriteString("- " + l + "\n")
 			}
 		}
+		if lines := planLines(c); len(lines) > 0 && !brief {
+			b.WriteString("\nHow many matched runs would detect a drop of plan-effect, from the share of runs whose result differed between the two sides:\n\n")
+			for _, l := range lines {
+				b.WriteString("- " + l + "\n")
+			}
+		}
 	} else {
 		b.WriteString("No metric was compared.\n")
 	}

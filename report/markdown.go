@@ -521,6 +521,7 @@ func search(lo, hi int, ok func(int) bool) int {
 func (d *doc) render(k int) string {
 	var b strings.Builder
 	d.writeHead(&b, k, false)
+	d.writeTrend(&b)
 	// A run's own outcome is the primary measure (SPEC §15): the success rate first, then what
 	// the evaluators say about the runs.
 	d.writeOutcomes(&b)

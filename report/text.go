@@ -36,6 +36,7 @@ func Text(w io.Writer, r *gate.Result) error {
 		fmt.Fprintf(bw, "Note: %s\n", esc(r.IdentityNote))
 	}
 	textComparison(bw, r, esc)
+	textTrend(bw, r, esc)
 
 	if len(r.Gates) > 0 {
 		fmt.Fprintln(bw, "\nGates:")
@@ -183,6 +184,9 @@ func textComparison(w io.Writer, r *gate.Result, esc func(string) string) {
 		}
 	}
 	for _, l := range powerLines(c) {
+		fmt.Fprintf(w, "  %s\n", l)
+	}
+	for _, l := range planLines(c) {
 		fmt.Fprintf(w, "  %s\n", l)
 	}
 	ids := func(pairs []compare.TracePair) string {

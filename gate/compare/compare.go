@@ -55,6 +55,9 @@ type Options struct {
 	Alpha float64
 	// MinMatched is the fewest matched units a metric needs to be tested (default 10).
 	MinMatched int
+	// PlanEffect is the drop in success rate the paired pass/fail metrics plan for (SPEC
+	// §21, plan-effect); 0 means DefaultPlanEffect.
+	PlanEffect float64
 }
 
 // DefaultOptions returns SPEC §10's defaults: alpha 0.05, 10 matched units.
@@ -67,6 +70,9 @@ func (o Options) Validate() error {
 	}
 	if o.MinMatched < 1 {
 		return fmt.Errorf("the fewest matched units must be 1 or more, got %d", o.MinMatched)
+	}
+	if o.PlanEffect != 0 {
+		return ValidEffect(o.PlanEffect)
 	}
 	return nil
 }
@@ -178,12 +184,19 @@ type Test struct {
 	Direction Direction `json:"direction"`
 	// Power says what the test could have detected; nil unless InFamily.
 	Power *Power `json:"power,omitempty"`
+	// Plan says how many matched units would detect Options.PlanEffect (SPEC §21), at the
+	// Holm threshold the metric faced, or at α/m for the m metrics compared when it had too
+	// few matched units to be tested; nil unless a paired pass/fail metric (McNemar's) with a
+	// matched unit.
+	Plan *Plan `json:"plan,omitempty"`
 	// Note explains an inconclusive outcome.
 	Note string `json:"note,omitempty"`
 	// direction is the sign of the change: +1 better, −1 worse, 0 none.
 	direction int
 	// detect gives Power at the threshold the metric faced; nil leaves Power its threshold.
 	detect detector
+	// plan gives Plan at that threshold; nil for a metric that has none.
+	plan planner
 }
 
 // Direction is which way a metric's estimate moved (SPEC §17): the count of FAIL traces, the
@@ -429,6 +442,9 @@ func decide(tests []namedTest, o Options) {
 		if t.detect != nil {
 			t.Power = t.detect(thresholds[i])
 		}
+		if t.plan != nil {
+			t.Plan = t.plan(thresholds[i], cmp.Or(o.PlanEffect, DefaultPlanEffect))
+		}
 		switch {
 		case t.Significant && t.direction < 0:
 			t.Outcome = Degraded
@@ -436,6 +452,13 @@ func decide(tests []namedTest, o Options) {
 			t.Outcome = Improved
 		default:
 			t.Outcome = Unchanged
+		}
+	}
+	// A metric too small to be tested still says what it would take (SPEC §21): at α/m for
+	// the m metrics compared, the strictest threshold Holm's procedure could hold it to.
+	for _, nt := range tests {
+		if t := nt.t; !t.InFamily && t.plan != nil && t.Matched > 0 {
+			t.Plan = t.plan(o.Alpha/float64(len(tests)), cmp.Or(o.PlanEffect, DefaultPlanEffect))
 		}
 	}
 }
@@ -575,6 +598,7 @@ func (t *Test) mcnemar(b, c int) {
 	t.P, t.PDefined = mcnemarExact(b, c), true
 	t.direction = cmp.Compare(c, b)
 	t.detect = mcnemarDetector(t.Matched)
+	t.plan = mcnemarPlanner(t.Matched, b+c)
 }
 
 // anyOutcome reports whether any of traces has its own outcome (SPEC §15).

@@ -51,6 +51,18 @@
 // SE_base²). Comparison.Metrics lists the metrics with their tests, for renderers that need
 // not name each.
 //
+// # Planning and history (SPEC §21)
+//
+// The McNemar metrics (success, reliability) also get a Plan (at α/m when too few units were
+// matched to test them): the matched
+// runs that would detect a drop of Options.PlanEffect with 80% power at their Holm threshold,
+// from their discordance (Connor 1987; a discordance under the effect is taken as the effect),
+// and the power the runs at hand give. PlanReport gives the same for a report alone, for
+// `agentgate plan`. A report's History is a Point per run (PointOf), copied forward from its
+// baseline (BaselineHistory) and extended by the run (ExtendHistory: at most MaxHistory
+// points, a re-run of the last commit and ref replacing it); FlakyOver names the tasks whose
+// trials disagreed in two or more of its runs.
+//
 // # Repeated trials
 //
 // PassKOf groups (task, trial, verdict) triples by task and gives pass^k = C(c, k)/C(n, k)

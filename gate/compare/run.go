@@ -110,6 +110,12 @@ type Baseline struct {
 	// Notes are what reading it found worth saying, e.g. that runs sharing an identity were
 	// renumbered; the comparison repeats them.
 	Notes []string
+	// History is the report's history (SPEC §21); nil when it has none (written before
+	// histories were kept).
+	History []Point
+	// Recorded is the report's own comparison with its baseline, as far as a plan needs it
+	// (SPEC §21); nil when it has none.
+	Recorded []RecordedTest
 }
 
 // Unusable says why a baseline cannot be compared with: not an error of the run (SPEC §10),

@@ -334,6 +334,10 @@ func (br *baselineReader) read() error {
 			})
 		case "agreement":
 			return br.agreement()
+		case "history":
+			return br.history()
+		case "comparison":
+			return br.recorded()
 		}
 		return br.skip(key)
 	})
