@@ -11,7 +11,7 @@ import (
 // TestDocTau2Pair runs docs/comparison-and-statistics.md's comparison of two real tau2-bench
 // results files (testdata/tau2pair: gpt-4.1 as main, a fine-tuned gpt-4.1 as the change, the
 // same ten airline tasks, one trial each) and keeps the example true. Every simulation has its
-// own uuid, so the runs can only be matched on task and trial; the harness's own rewards say
+// own uuid, so the runs can only be matched on suite (the domain), task and trial; the harness's own rewards say
 // which tasks changed: the fine-tuned model lost 29 and 45 and won 26 and 48.
 func TestDocTau2Pair(t *testing.T) {
 	dir := t.TempDir()
@@ -62,8 +62,8 @@ func TestDocTau2Pair(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := report.Comparison.Matching
-	if m.On != "task and trial" || m.BaseRuns != 10 || m.HeadRuns != 10 || m.Matched != 10 {
-		t.Errorf("matching = %+v, want 10 of 10 on both sides, on task and trial", m)
+	if m.On != "suite, task and trial" || m.BaseRuns != 10 || m.HeadRuns != 10 || m.Matched != 10 {
+		t.Errorf("matching = %+v, want 10 of 10 on both sides, on suite, task and trial", m)
 	}
 	task := map[string]string{}
 	for _, tr := range report.Reliability.Traces {
