@@ -131,7 +131,7 @@ func (o *Options) prepare() error {
 func (r *Result) evaluate(ctx context.Context, in Inputs, o Options) error {
 	var err error
 	if len(in.Traces) > 0 {
-		if r.Reliability, r.Runs, err = runReliability(ctx, in.Traces, o); err != nil {
+		if r.Reliability, r.Runs, r.Notes, err = runReliability(ctx, in.Traces, o); err != nil {
 			return err
 		}
 	}
@@ -162,21 +162,35 @@ func (r *Result) conclude(o Options) error {
 	return nil
 }
 
-func runReliability(ctx context.Context, patterns []string, o Options) (*reliability.Summary, []outcome.Run, error) {
-	files, err := input.Expand(patterns)
+func runReliability(ctx context.Context, patterns []string, o Options) (*reliability.Summary, []outcome.Run, []string, error) {
+	plan, err := planTraces(patterns)
 	if err != nil {
-		return nil, nil, fmt.Errorf("traces: %w", err)
+		return nil, nil, nil, err
 	}
+	var sum *reliability.Summary
+	var runs []outcome.Run
 	if o.sequential {
-		return runReliabilitySequential(ctx, files, o)
+		sum, runs, err = runReliabilitySequential(ctx, plan, o)
+	} else {
+		sum, runs, err = runReliabilityPlanned(ctx, plan, o)
 	}
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return sum, runs, readNotes(plan.skipped, sum), nil
+}
+
+// runReliabilityPlanned reads the planned trace files: files of trace records through the
+// pipeline, the others (OTLP, Inspect, tau2 results) whole, in file order.
+func runReliabilityPlanned(ctx context.Context, plan *tracePlan, o Options) (*reliability.Summary, []outcome.Run, error) {
 	workers := o.Workers
 	if workers <= 0 {
 		workers = defaultWorkers()
 	}
-	formats, mixed, err := sniffTraces(files)
-	if err != nil {
-		return nil, nil, err
+	files, formats := plan.files, plan.formats
+	mixed := false
+	for _, f := range formats {
+		mixed = mixed || f != trace.FormatRecords
 	}
 	if !mixed {
 		return runReliabilityParallel(ctx, files, o, workers, false)
@@ -200,7 +214,7 @@ func runReliability(ctx context.Context, patterns []string, o Options) (*reliabi
 			i = j
 			continue
 		}
-		if err := eachWholeFile(ctx, files[i], o.traceOptions(), sum, &runs, ids, ev); err != nil {
+		if err := plan.eachWholeFile(ctx, i, o.traceOptions(), sum, &runs, ids, ev); err != nil {
 			return nil, nil, err
 		}
 		i++
@@ -216,23 +230,14 @@ func (o Options) evaluator() *reliability.Evaluator {
 // traceOptions are the options of the trace readers.
 func (o Options) traceOptions() trace.Options { return trace.Options{OutcomeScorer: o.OutcomeScorer} }
 
-// sniffTraces tells the format of every trace file (trace.Sniff); mixed is true when any
-// is not a file of trace records.
-func sniffTraces(files []string) (formats []trace.Format, mixed bool, err error) {
-	formats = make([]trace.Format, len(files))
-	for i, f := range files {
-		if formats[i], err = trace.Sniff(f); err != nil {
-			return nil, false, err
+// eachWholeFile evaluates the traces of file i of the plan, an OTLP file, an Inspect log or a
+// tau2-bench results file, into sum, and their outcomes into runs. An Inspect log with no
+// samples found under a folder is a side file, listed with the others.
+func (p *tracePlan) eachWholeFile(ctx context.Context, i int, to trace.Options, sum *reliability.Summary, runs *[]outcome.Run, ids *input.IDs, ev *reliability.Evaluator) error {
+	err := trace.EachFileWith(ctx, p.files[i], to, func(t *trace.Trace) error {
+		if err := ctx.Err(); err != nil {
+			return err
 		}
-		mixed = mixed || formats[i] != trace.FormatRecords
-	}
-	return formats, mixed, nil
-}
-
-// eachWholeFile evaluates the traces of an OTLP file or an Inspect log into sum, and their
-// outcomes into runs.
-func eachWholeFile(ctx context.Context, file string, to trace.Options, sum *reliability.Summary, runs *[]outcome.Run, ids *input.IDs, ev *reliability.Evaluator) error {
-	return trace.EachFileWith(ctx, file, to, func(t *trace.Trace) error {
 		if first, dup := ids.Add(t.ID, len(sum.Traces)); dup {
 			return ids.Duplicate(t.ID, input.Place{File: t.File, Line: t.Line}, tracePlace(&sum.Traces[first]))
 		}
@@ -240,28 +245,22 @@ func eachWholeFile(ctx context.Context, file string, to trace.Options, sum *reli
 		*runs = append(*runs, outcome.RunOf(t.Outcome, t.Usage))
 		return nil
 	})
+	if err != nil && p.folder[i] != "" && trace.IsNoSamples(err) {
+		p.skipped = append(p.skipped, skippedFile{p.files[i], p.folder[i], trace.NoSamplesNote})
+		return nil
+	}
+	return err
 }
 
 // runReliabilitySequential reads and evaluates the trace files one record at a time, in one
 // goroutine: the reference that the parallel pipeline (parallel.go) must match.
-func runReliabilitySequential(ctx context.Context, files []string, o Options) (*reliability.Summary, []outcome.Run, error) {
+func runReliabilitySequential(ctx context.Context, plan *tracePlan, o Options) (*reliability.Summary, []outcome.Run, error) {
 	sum := &reliability.Summary{Traces: []reliability.Result{}}
 	var runs []outcome.Run
 	ids := input.NewIDs("trace")
 	ev := o.evaluator()
-	for _, f := range files {
-		err := trace.EachFileWith(ctx, f, o.traceOptions(), func(t *trace.Trace) error {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			if first, dup := ids.Add(t.ID, len(sum.Traces)); dup {
-				return ids.Duplicate(t.ID, input.Place{File: t.File, Line: t.Line}, tracePlace(&sum.Traces[first]))
-			}
-			sum.Add(ev.Evaluate(t))
-			runs = append(runs, outcome.RunOf(t.Outcome, t.Usage))
-			return nil
-		})
-		if err != nil {
+	for i := range plan.files {
+		if err := plan.eachWholeFile(ctx, i, o.traceOptions(), sum, &runs, ids, ev); err != nil {
 			return nil, nil, err
 		}
 	}

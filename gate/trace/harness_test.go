@@ -146,22 +146,34 @@ func TestTau2Results(t *testing.T) {
 
 // TestTau2Dir reads tau2's "dir" format: results.json lists the simulations it keeps in
 // simulations/<id>.json, each read as a record of its own, the same run as in the one-file
-// format.
+// format. Named, results.json reads them from there, as tau2's Results.load does (SPEC §19);
+// under a folder it is a side file, and the simulations are read as the folder's files.
 func TestTau2Dir(t *testing.T) {
 	dir := filepath.Join("testdata", "formats", "tau2-dir")
-	if got := readWith(t, filepath.Join(dir, "results.json"), Options{}); len(got) != 0 {
-		t.Errorf("results.json gave %d traces, want none", len(got))
-	}
-	files, err := input.Expand([]string{dir})
+	want := tau2Failed
+	want.line = 1
+	checkRuns(t, readWith(t, filepath.Join(dir, "results.json"), Options{}), []harnessRun{want})
+	l, err := input.ExpandListing([]string{dir})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var got []*Trace
-	for _, f := range files {
-		got = append(got, readWith(t, f, Options{})...)
+	for _, f := range l.Files {
+		_, side, err := Classify(f.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if filepath.Base(f.Path) == "results.json" {
+			if want := "tau2-bench run metadata: its simulations are the files of simulations/"; side != want {
+				t.Errorf("results.json: side %q, want %q", side, want)
+			}
+			continue
+		}
+		if side != "" {
+			t.Errorf("%s: side %q", f.Path, side)
+		}
+		got = append(got, readWith(t, f.Path, Options{})...)
 	}
-	want := tau2Failed
-	want.line = 1
 	checkRuns(t, got, []harnessRun{want})
 }
 

@@ -76,7 +76,11 @@ func eachTau2(ctx context.Context, path string, data []byte, fn func(*Trace) err
 		return err
 	}
 	// A results file of tau2's "dir" format lists its simulations in simulation_index and
-	// keeps them in simulations/<id>.json beside it: those files are the traces.
+	// keeps them in simulations/<id>.json beside it: those files are the traces, read as
+	// tau2's Results.load reads them (SPEC §19).
+	if !found && hasSimulationsDir(path) {
+		return eachSimulationFile(ctx, path, fn)
+	}
 	if !found && !indexed {
 		return &input.Error{File: path, Msg: `the tau2-bench results file has no "simulations" list`}
 	}
