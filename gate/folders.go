@@ -22,6 +22,27 @@ type tracePlan struct {
 	formats []trace.Format
 	folder  []string // the folder files[i] was found under; "" when named itself
 	skipped []skippedFile
+	// outcomeNotes are the distinct reasons a recorded score was not read as an outcome
+	// (trace.Outcome.Note), in the order first met, with how many traces gave each.
+	outcomeNotes []string
+	outcomeCount map[string]int
+}
+
+// maxOutcomeNotes is how many distinct outcome notes the report keeps.
+const maxOutcomeNotes = 3
+
+// noteOutcome counts a trace whose recorded score was not read as its outcome.
+func (p *tracePlan) noteOutcome(note string) {
+	if p.outcomeCount == nil {
+		p.outcomeCount = map[string]int{}
+	}
+	if _, ok := p.outcomeCount[note]; !ok {
+		if len(p.outcomeNotes) == maxOutcomeNotes {
+			return
+		}
+		p.outcomeNotes = append(p.outcomeNotes, note)
+	}
+	p.outcomeCount[note]++
 }
 
 // skippedFile is a side file, and why it is one when its content says so ("" for a file of
@@ -153,10 +174,14 @@ func plural(n int) string {
 
 // readNotes are the notes on what was read (SPEC §19): the side files skipped, the traces
 // with no assistant message, a suite with no tool call at all.
-func readNotes(skipped []skippedFile, sum *reliability.Summary) []string {
+func readNotes(p *tracePlan, sum *reliability.Summary) []string {
 	var notes []string
-	if len(skipped) > 0 {
-		notes = append(notes, skippedNote(skipped))
+	if len(p.skipped) > 0 {
+		notes = append(notes, skippedNote(p.skipped))
+	}
+	for _, n := range p.outcomeNotes {
+		c := p.outcomeCount[n]
+		notes = append(notes, fmt.Sprintf("%d trace%s: %s", c, plural(c), n))
 	}
 	if sum == nil || len(sum.Traces) == 0 {
 		return notes

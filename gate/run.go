@@ -177,7 +177,7 @@ func runReliability(ctx context.Context, patterns []string, o Options) (*reliabi
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	return sum, runs, readNotes(plan.skipped, sum), nil
+	return sum, runs, readNotes(plan, sum), nil
 }
 
 // runReliabilityPlanned reads the planned trace files: files of trace records through the
@@ -243,6 +243,9 @@ func (p *tracePlan) eachWholeFile(ctx context.Context, i int, to trace.Options, 
 		}
 		sum.Add(ev.Evaluate(t))
 		*runs = append(*runs, outcome.RunOf(t.Outcome, t.Usage))
+		if t.Outcome.Note != "" {
+			p.noteOutcome(t.Outcome.Note)
+		}
 		return nil
 	})
 	if err != nil && p.folder[i] != "" && trace.IsNoSamples(err) {

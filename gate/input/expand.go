@@ -55,7 +55,7 @@ type Entry struct {
 // the folders, which are not of a supported type (a config, a log, a patch): side files,
 // listed so that a reader can say it skipped them (SPEC §19).
 type Listing struct {
-	Files []Entry  // sorted by path, distinct
+	Files []Entry // sorted by path, distinct
 	Other []Entry // sorted by path, distinct, none of them in Files
 	// Links are the symbolic links to directories outside the folder holding them, which a
 	// folder's walk does not follow (a hostile link cannot take it out of the tree).
@@ -75,7 +75,7 @@ const (
 // folders.
 func ExpandListing(patterns []string) (*Listing, error) {
 	l := &Listing{}
-	at := map[string]int{} // index in l.Files
+	at := map[string]int{}       // index in l.Files
 	other := map[string]string{} // path → folder
 	entries := 0
 	for _, p := range patterns {

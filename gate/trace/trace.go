@@ -62,6 +62,10 @@ type Outcome struct {
 	// Source names where it was read, for the report and errors: "reward",
 	// "reward_info.reward", "scores.match", "metadata.resolved", "outcomes file", …
 	Source string
+	// Note says, when the run recorded a score that was not read as its outcome (an Inspect
+	// score whose value is a dict, with no key named), why: the report says so (SPEC §19).
+	// Known is then false.
+	Note string
 }
 
 // Succeeded reports whether the run succeeded: a boolean as given, a number when it is at least
