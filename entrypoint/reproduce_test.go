@@ -123,8 +123,8 @@ func TestReproduceEverySetting(t *testing.T) {
 	all[gate.TokenBudget] = budget
 	allWant = strings.Replace(allWant, " --profile reference", budgetWant, 1)
 	checkReproduces(t, "every setting at once, token-budget for profile", all, allWant)
-	if n != 26 {
-		t.Errorf("%d settings change the answer, want 26", n)
+	if n != 27 {
+		t.Errorf("%d settings change the answer, want 27", n)
 	}
 }
 

@@ -112,7 +112,11 @@ var settingTable = []settingDef{
 		"(`resolved_ids`). They override an outcome the trace records itself."},
 	{name: gate.SuccessThreshold, kind: kindNumber, where: anywhere, def: "0.999999", help: "A numeric outcome (a reward or score) at or above this succeeded (tau-bench's is_successful). It is on the scale of the suite's rewards, which need not be 0 to 1, so any number is accepted."},
 	{name: gate.SuccessRateMin, kind: kindNumber, where: anywhere, help: "The share of runs with an outcome that succeeded must be at least this. Unset: not gated."},
-	{name: outcomeScorer, kind: kindString, where: anywhere, help: "The Inspect scorer whose score is each sample's outcome (its own success). Unset: each sample's first scorer."},
+	{name: outcomeScorer, kind: kindString, where: anywhere, help: "The Inspect scorer whose score is each sample's outcome (its own success). " +
+		"A score whose value is a dict takes `scorer/key`, as `scicode_scorer/Problem Correctness`. Unset: each sample's first scorer."},
+	{name: outcomeField, kind: kindString, where: anywhere, help: "The member of each trace record that holds the run's own success (true, false or a number), " +
+		"as a dotted path such as `metadata.correct`, for a format agentgate does not know. It is read before " +
+		"`reward`, `score`, `success`, `passed` and `resolved`. Unset: those members only."},
 	{name: gate.FailOnSkipped, kind: kindBool, where: anywhere, def: "false", help: "A gate that was asked for and skipped breaches: " +
 		"`fail-on-regression` or `max-new-failures` without a usable baseline, `pass-k-min` when no " +
 		"task has `pass-k` trials, `success-rate-min` when no run has an outcome, `kappa-min` when " +

@@ -26,6 +26,8 @@ type tracePlan struct {
 	// (trace.Outcome.Note), in the order first met, with how many traces gave each.
 	outcomeNotes []string
 	outcomeCount map[string]int
+	// fieldHits counts the traces whose outcome the outcome-field member gave
+	fieldHits int
 }
 
 // maxOutcomeNotes is how many distinct outcome notes the report keeps.

@@ -28,11 +28,13 @@ type traceWorker struct {
 type traceBatch struct {
 	results []reliability.Result
 	runs    []outcome.Run
+	// fieldHits counts the traces whose outcome the outcome-field member gave
+	fieldHits int
 }
 
 // work decodes and evaluates the batch's records into tb.
 func (w *traceWorker) work(b *pipeline.Batch, tb *traceBatch) (int, error) {
-	tb.results, tb.runs = tb.results[:0], tb.runs[:0]
+	tb.results, tb.runs, tb.fieldHits = tb.results[:0], tb.runs[:0], 0
 	w.dec.After(b.PrevFile, b.PrevLine)
 	err := b.Records(func(rec input.Record) error {
 		t, err := w.dec.Decode(rec)
@@ -45,6 +47,9 @@ func (w *traceWorker) work(b *pipeline.Batch, tb *traceBatch) (int, error) {
 			runtime.GC()
 		}
 		tb.runs = append(tb.runs, outcome.RunOf(t.Outcome, t.Usage))
+		if t.Outcome.Known && w.dec.OutcomeField != "" && t.Outcome.Source == w.dec.OutcomeField {
+			tb.fieldHits++
+		}
 		if w.ev == nil {
 			tb.results = append(tb.results, reliability.Result{ID: t.ID, File: t.File, Line: t.Line})
 			return nil
@@ -60,17 +65,18 @@ func (w *traceWorker) work(b *pipeline.Batch, tb *traceBatch) (int, error) {
 func runReliabilityParallel(ctx context.Context, files []string, o Options, workers int, decodeOnly bool) (*reliability.Summary, []outcome.Run, error) {
 	sum := &reliability.Summary{Traces: []reliability.Result{}}
 	var runs []outcome.Run
-	if err := reliabilityPipeline(ctx, files, o, workers, decodeOnly, sum, &runs, input.NewIDs("trace")); err != nil {
+	if err := reliabilityPipeline(ctx, files, o, workers, decodeOnly, sum, &runs, input.NewIDs("trace"), nil); err != nil {
 		return nil, nil, err
 	}
 	return sum, runs, nil
 }
 
 // reliabilityPipeline evaluates the trace record files into sum, and their outcomes into runs,
-// whose ids (ids) it checks for duplicates along with those already there.
-func reliabilityPipeline(ctx context.Context, files []string, o Options, workers int, decodeOnly bool, sum *reliability.Summary, runs *[]outcome.Run, ids *input.IDs) error {
+// whose ids (ids) it checks for duplicates along with those already there; fieldHits, when
+// not nil, counts the outcomes the outcome-field member gave.
+func reliabilityPipeline(ctx context.Context, files []string, o Options, workers int, decodeOnly bool, sum *reliability.Summary, runs *[]outcome.Run, ids *input.IDs, fieldHits *int) error {
 	newWorker := func() *traceWorker {
-		w := &traceWorker{dec: trace.Decoder{Reuse: true}} // results keep no memory of a trace
+		w := &traceWorker{dec: trace.Decoder{Reuse: true, OutcomeField: o.OutcomeField}} // results keep no memory of a trace
 		if !decodeOnly {
 			w.ev = o.evaluator()
 		}
@@ -81,6 +87,9 @@ func reliabilityPipeline(ctx context.Context, files []string, o Options, workers
 		if tb != nil {
 			rs = tb.results
 			*runs = append(*runs, tb.runs...)
+			if fieldHits != nil {
+				*fieldHits += tb.fieldHits
+			}
 		}
 		for i := range rs {
 			r := &rs[i]

@@ -49,6 +49,9 @@ type Options struct {
 	// OutcomeScorer names the Inspect scorer whose score is a sample's outcome (SPEC §15);
 	// empty means the first scorer of each sample.
 	OutcomeScorer string
+	// OutcomeField is the member of a trace record (a dotted path) that holds the run's own
+	// success, read before the members SPEC §15 names (SPEC §19); empty means none.
+	OutcomeField string
 	// TokenBudget is the tokens a run may spend before its cost signal reads 1
 	// (reliability.Evaluator.TokenBudget); 0 means reliability.DefaultTokenBudget, RS-1's,
 	// the only budget the reference profile takes.
@@ -111,6 +114,9 @@ func (o *Options) prepare() error {
 	}
 	if o.Profile == "" {
 		o.Profile = profile.Default
+	}
+	if problem := trace.CheckOutcomeField(o.OutcomeField); problem != "" {
+		return &UsageError{"outcome-field: " + problem}
 	}
 	if o.TokenBudget == 0 {
 		o.TokenBudget = reliability.DefaultTokenBudget
@@ -177,7 +183,11 @@ func runReliability(ctx context.Context, patterns []string, o Options) (*reliabi
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	return sum, runs, readNotes(plan, sum), nil
+	notes := readNotes(plan, sum)
+	if o.OutcomeField != "" && plan.fieldHits == 0 && sum.Total > 0 {
+		notes = append(notes, fmt.Sprintf("outcome-field %s: no trace has this member (as a boolean or a number), so no outcome was read from it", input.Quote(o.OutcomeField)))
+	}
+	return sum, runs, notes, nil
 }
 
 // runReliabilityPlanned reads the planned trace files: files of trace records through the
@@ -193,7 +203,12 @@ func runReliabilityPlanned(ctx context.Context, plan *tracePlan, o Options) (*re
 		mixed = mixed || f != trace.FormatRecords
 	}
 	if !mixed {
-		return runReliabilityParallel(ctx, files, o, workers, false)
+		sum := &reliability.Summary{Traces: []reliability.Result{}}
+		var runs []outcome.Run
+		if err := reliabilityPipeline(ctx, files, o, workers, false, sum, &runs, input.NewIDs("trace"), &plan.fieldHits); err != nil {
+			return nil, nil, err
+		}
+		return sum, runs, nil
 	}
 	// OTLP files and Inspect logs are read whole, one after another in this goroutine; the
 	// runs of record files between them go through the pipeline. The results stay in file
@@ -208,7 +223,7 @@ func runReliabilityPlanned(ctx context.Context, plan *tracePlan, o Options) (*re
 			for j < len(files) && formats[j] == trace.FormatRecords {
 				j++
 			}
-			if err := reliabilityPipeline(ctx, files[i:j], o, workers, false, sum, &runs, ids); err != nil {
+			if err := reliabilityPipeline(ctx, files[i:j], o, workers, false, sum, &runs, ids, &plan.fieldHits); err != nil {
 				return nil, nil, err
 			}
 			i = j
@@ -228,7 +243,9 @@ func (o Options) evaluator() *reliability.Evaluator {
 }
 
 // traceOptions are the options of the trace readers.
-func (o Options) traceOptions() trace.Options { return trace.Options{OutcomeScorer: o.OutcomeScorer} }
+func (o Options) traceOptions() trace.Options {
+	return trace.Options{OutcomeScorer: o.OutcomeScorer, OutcomeField: o.OutcomeField}
+}
 
 // eachWholeFile evaluates the traces of file i of the plan, an OTLP file, an Inspect log or a
 // tau2-bench results file, into sum, and their outcomes into runs. An Inspect log with no
@@ -245,6 +262,9 @@ func (p *tracePlan) eachWholeFile(ctx context.Context, i int, to trace.Options, 
 		*runs = append(*runs, outcome.RunOf(t.Outcome, t.Usage))
 		if t.Outcome.Note != "" {
 			p.noteOutcome(t.Outcome.Note)
+		}
+		if t.Outcome.Known && to.OutcomeField != "" && t.Outcome.Source == to.OutcomeField {
+			p.fieldHits++
 		}
 		return nil
 	})

@@ -280,7 +280,7 @@ const NoSamplesNote = noSamples
 
 // eachSimulationFile reads the simulations of tau2's "dir" format, simulations/*.json beside
 // the results file at path, in the sorted order tau2's Results.load reads them.
-func eachSimulationFile(ctx context.Context, path string, fn func(*Trace) error) error {
+func eachSimulationFile(ctx context.Context, path string, o Options, fn func(*Trace) error) error {
 	dir := filepath.Join(filepath.Dir(path), "simulations")
 	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	if err != nil {
@@ -290,7 +290,7 @@ func eachSimulationFile(ctx context.Context, path string, fn func(*Trace) error)
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if err := Each(f, fn); err != nil {
+		if err := EachWith(f, o, fn); err != nil {
 			return err
 		}
 	}

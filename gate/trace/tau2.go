@@ -24,22 +24,32 @@ import (
 // whole (maxDocument); each simulation is decoded in turn, so that only one trace is held
 // at a time. Problems are *input.Error values naming the file, line and column.
 func EachTau2(ctx context.Context, path string, fn func(*Trace) error) error {
+	return eachTau2File(ctx, path, Options{}, fn)
+}
+
+// eachTau2File is EachTau2 with options.
+func eachTau2File(ctx context.Context, path string, o Options, fn func(*Trace) error) error {
 	data, err := readDocument(path)
 	if err != nil {
 		return err
 	}
-	return eachTau2(ctx, path, data, fn)
+	return eachTau2With(ctx, path, data, o, fn)
 }
 
 // eachTau2 reads the simulations of a results file held in data.
 func eachTau2(ctx context.Context, path string, data []byte, fn func(*Trace) error) error {
+	return eachTau2With(ctx, path, data, Options{}, fn)
+}
+
+// eachTau2With is eachTau2 with options.
+func eachTau2With(ctx context.Context, path string, data []byte, o Options, fn func(*Trace) error) error {
 	if err := checkDoc(path, data); err != nil {
 		return err
 	}
 	doc := input.Record{File: path, Line: 1, Col: 1, Data: data}
 	var (
 		found, indexed bool
-		dec            Decoder
+		dec            = Decoder{OutcomeField: o.OutcomeField}
 		pos            = lineCounter{data: data, line: 1}
 	)
 	_, err := jsonscan.EachMember(data, 0, func(key []byte, v, _ int) error {
@@ -79,7 +89,7 @@ func eachTau2(ctx context.Context, path string, data []byte, fn func(*Trace) err
 	// keeps them in simulations/<id>.json beside it: those files are the traces, read as
 	// tau2's Results.load reads them (SPEC §19).
 	if !found && hasSimulationsDir(path) {
-		return eachSimulationFile(ctx, path, fn)
+		return eachSimulationFile(ctx, path, o, fn)
 	}
 	if !found && !indexed {
 		return &input.Error{File: path, Msg: `the tau2-bench results file has no "simulations" list`}
