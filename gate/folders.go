@@ -26,8 +26,7 @@ type tracePlan struct {
 	// (trace.Outcome.Note), in the order first met, with how many traces gave each.
 	outcomeNotes []string
 	outcomeCount map[string]int
-	// fieldHits counts the traces whose outcome the outcome-field member gave
-	fieldHits int
+	stats readStats
 }
 
 // maxOutcomeNotes is how many distinct outcome notes the report keeps.
@@ -188,11 +187,8 @@ func readNotes(p *tracePlan, sum *reliability.Summary) []string {
 	if sum == nil || len(sum.Traces) == 0 {
 		return notes
 	}
-	noAgent, calls := 0, 0
+	noAgent, calls := p.stats.noAgent, 0
 	for i := range sum.Traces {
-		if sum.Traces[i].AgentTurns == 0 {
-			noAgent++
-		}
 		calls += int(sum.Traces[i].ToolCalls)
 	}
 	if noAgent > 0 {

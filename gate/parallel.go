@@ -28,13 +28,28 @@ type traceWorker struct {
 type traceBatch struct {
 	results []reliability.Result
 	runs    []outcome.Run
-	// fieldHits counts the traces whose outcome the outcome-field member gave
-	fieldHits int
+	stats readStats
+}
+
+// readStats count what the notes on reading say (SPEC §19).
+type readStats struct {
+	fieldHits int // traces whose outcome the outcome-field member gave
+	noAgent   int // traces with no assistant message
+}
+
+// count counts t, read with the outcome-field field.
+func (s *readStats) count(t *trace.Trace, field string) {
+	if t.Outcome.Known && field != "" && t.Outcome.Source == field {
+		s.fieldHits++
+	}
+	if !t.HasAgentTurn() {
+		s.noAgent++
+	}
 }
 
 // work decodes and evaluates the batch's records into tb.
 func (w *traceWorker) work(b *pipeline.Batch, tb *traceBatch) (int, error) {
-	tb.results, tb.runs, tb.fieldHits = tb.results[:0], tb.runs[:0], 0
+	tb.results, tb.runs, tb.stats = tb.results[:0], tb.runs[:0], readStats{}
 	w.dec.After(b.PrevFile, b.PrevLine)
 	err := b.Records(func(rec input.Record) error {
 		t, err := w.dec.Decode(rec)
@@ -47,9 +62,7 @@ func (w *traceWorker) work(b *pipeline.Batch, tb *traceBatch) (int, error) {
 			runtime.GC()
 		}
 		tb.runs = append(tb.runs, outcome.RunOf(t.Outcome, t.Usage))
-		if t.Outcome.Known && w.dec.OutcomeField != "" && t.Outcome.Source == w.dec.OutcomeField {
-			tb.fieldHits++
-		}
+		tb.stats.count(t, w.dec.OutcomeField)
 		if w.ev == nil {
 			tb.results = append(tb.results, reliability.Result{ID: t.ID, File: t.File, Line: t.Line})
 			return nil
@@ -72,9 +85,9 @@ func runReliabilityParallel(ctx context.Context, files []string, o Options, work
 }
 
 // reliabilityPipeline evaluates the trace record files into sum, and their outcomes into runs,
-// whose ids (ids) it checks for duplicates along with those already there; fieldHits, when
-// not nil, counts the outcomes the outcome-field member gave.
-func reliabilityPipeline(ctx context.Context, files []string, o Options, workers int, decodeOnly bool, sum *reliability.Summary, runs *[]outcome.Run, ids *input.IDs, fieldHits *int) error {
+// whose ids (ids) it checks for duplicates along with those already there; stats, when
+// not nil, counts what the notes on reading say.
+func reliabilityPipeline(ctx context.Context, files []string, o Options, workers int, decodeOnly bool, sum *reliability.Summary, runs *[]outcome.Run, ids *input.IDs, stats *readStats) error {
 	newWorker := func() *traceWorker {
 		w := &traceWorker{dec: trace.Decoder{Reuse: true, OutcomeField: o.OutcomeField}} // results keep no memory of a trace
 		if !decodeOnly {
@@ -87,8 +100,9 @@ func reliabilityPipeline(ctx context.Context, files []string, o Options, workers
 		if tb != nil {
 			rs = tb.results
 			*runs = append(*runs, tb.runs...)
-			if fieldHits != nil {
-				*fieldHits += tb.fieldHits
+			if stats != nil {
+				stats.fieldHits += tb.stats.fieldHits
+				stats.noAgent += tb.stats.noAgent
 			}
 		}
 		for i := range rs {

@@ -184,7 +184,7 @@ func runReliability(ctx context.Context, patterns []string, o Options) (*reliabi
 		return nil, nil, nil, err
 	}
 	notes := readNotes(plan, sum)
-	if o.OutcomeField != "" && plan.fieldHits == 0 && sum.Total > 0 {
+	if o.OutcomeField != "" && plan.stats.fieldHits == 0 && sum.Total > 0 {
 		notes = append(notes, fmt.Sprintf("outcome-field %s: no trace has this member (as a boolean or a number), so no outcome was read from it", input.Quote(o.OutcomeField)))
 	}
 	return sum, runs, notes, nil
@@ -205,7 +205,7 @@ func runReliabilityPlanned(ctx context.Context, plan *tracePlan, o Options) (*re
 	if !mixed {
 		sum := &reliability.Summary{Traces: []reliability.Result{}}
 		var runs []outcome.Run
-		if err := reliabilityPipeline(ctx, files, o, workers, false, sum, &runs, input.NewIDs("trace"), &plan.fieldHits); err != nil {
+		if err := reliabilityPipeline(ctx, files, o, workers, false, sum, &runs, input.NewIDs("trace"), &plan.stats); err != nil {
 			return nil, nil, err
 		}
 		return sum, runs, nil
@@ -223,7 +223,7 @@ func runReliabilityPlanned(ctx context.Context, plan *tracePlan, o Options) (*re
 			for j < len(files) && formats[j] == trace.FormatRecords {
 				j++
 			}
-			if err := reliabilityPipeline(ctx, files[i:j], o, workers, false, sum, &runs, ids, &plan.fieldHits); err != nil {
+			if err := reliabilityPipeline(ctx, files[i:j], o, workers, false, sum, &runs, ids, &plan.stats); err != nil {
 				return nil, nil, err
 			}
 			i = j
@@ -263,9 +263,7 @@ func (p *tracePlan) eachWholeFile(ctx context.Context, i int, to trace.Options, 
 		if t.Outcome.Note != "" {
 			p.noteOutcome(t.Outcome.Note)
 		}
-		if t.Outcome.Known && to.OutcomeField != "" && t.Outcome.Source == to.OutcomeField {
-			p.fieldHits++
-		}
+		p.stats.count(t, to.OutcomeField)
 		return nil
 	})
 	if err != nil && p.folder[i] != "" && trace.IsNoSamples(err) {

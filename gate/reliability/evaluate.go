@@ -121,7 +121,7 @@ func (ev *Evaluator) evaluate(t *trace.Trace, p profile.Profile, brief bool) Res
 		},
 		Evidence: []Evidence{},
 	}
-	r.Messages, r.ToolCalls, r.AgentTurns = counts(t)
+	r.Messages, r.ToolCalls = counts(t)
 	if t.Task != "" || t.HasTrial {
 		r.Attempt = &Attempt{Task: t.Task}
 		if t.HasTrial {
@@ -567,15 +567,9 @@ func Decisive(r *Result) (signal string, score float64, ev *Evidence) {
 	return signal, score, nil
 }
 
-// counts are what the reader found in t (SPEC §19): its messages, its tool calls and its
-// assistant messages, each at most the largest int32.
-func counts(t *trace.Trace) (messages, calls, agent int32) {
+// counts are what the reader found in t (SPEC §19): its messages and its tool calls, each
+// at most the largest int32.
+func counts(t *trace.Trace) (messages, calls int32) {
 	clamp := func(n int) int32 { return int32(min(n, math.MaxInt32)) }
-	n := 0
-	for i := range t.Messages {
-		if strings.EqualFold(t.Messages[i].Role, "assistant") {
-			n++
-		}
-	}
-	return clamp(len(t.Messages)), clamp(t.NumCalls()), clamp(n)
+	return clamp(len(t.Messages)), clamp(t.NumCalls())
 }

@@ -12,8 +12,8 @@ import (
 // traces). What only the RS-1 drop-in shows belongs behind Result.Detail, not in Result, and
 // what few suites have behind a pointer (Attempt).
 func TestResultStaysSmall(t *testing.T) {
-	if n := unsafe.Sizeof(Result{}); n > 136 {
-		t.Errorf("Result is %d bytes, want at most 136: keep what the gate report does not show in Detail", n)
+	if n := unsafe.Sizeof(Result{}); n > 144 {
+		t.Errorf("Result is %d bytes, want at most 144: keep what the gate report does not show in Detail", n)
 	}
 }
 

@@ -172,6 +172,14 @@ func sideRecord(data []byte) string {
 			return "a SWE-bench report: the runs' outcomes, give it with --outcomes"
 		}
 	}
+	switch input.LooksLike(data) {
+	case input.KindPairs:
+		return "a pairs file, not traces"
+	case input.KindLabels:
+		return "a label file, not traces"
+	case input.KindTasks:
+		return "a tasks file, not traces"
+	}
 	return "no message list: its first record has keys " + input.Cut(strings.Join(keys, ", "))
 }
 

@@ -3,6 +3,8 @@
 // Messages transcripts into it (SPEC §2.1).
 package trace
 
+import "strings"
+
 // Shape names the format a trace record was written in.
 type Shape string
 
@@ -120,4 +122,15 @@ func (t *Trace) NumCalls() int {
 		n += len(t.Messages[i].Calls)
 	}
 	return n
+}
+
+// HasAgentTurn reports whether the trace holds an assistant message: a reader that found
+// none did not find the agent's turns (SPEC §19).
+func (t *Trace) HasAgentTurn() bool {
+	for i := range t.Messages {
+		if strings.EqualFold(t.Messages[i].Role, "assistant") {
+			return true
+		}
+	}
+	return false
 }
