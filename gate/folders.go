@@ -26,7 +26,7 @@ type tracePlan struct {
 	// (trace.Outcome.Note), in the order first met, with how many traces gave each.
 	outcomeNotes []string
 	outcomeCount map[string]int
-	stats readStats
+	stats        readStats
 }
 
 // maxOutcomeNotes is how many distinct outcome notes the report keeps.

@@ -28,7 +28,7 @@ type traceWorker struct {
 type traceBatch struct {
 	results []reliability.Result
 	runs    []outcome.Run
-	stats readStats
+	stats   readStats
 }
 
 // readStats count what the notes on reading say (SPEC §19).
