@@ -80,8 +80,9 @@ const (
 var settingTable = []settingDef{
 	{name: "traces", kind: kindList, where: anywhere, help: "Glob(s) or directories of execution traces, relative to the workspace: RS-1 " +
 		"ExecutionTrace, OpenAI, Anthropic or tau-bench transcripts, tau2-bench results, mini-swe-agent " +
-		"trajectories, OTLP/JSON spans, Inspect AI logs (.json, .jsonl, .eval, gzipped or not; a " +
-		"directory means every such file under it). `**` matches any depth."},
+		"and SWE-agent trajectories, OTLP/JSON spans, Inspect AI logs (.json, .jsonl, .eval, .traj, gzipped " +
+		"or not). A directory means every such file under it, read as the harness wrote it: the side files " +
+		"beside the traces (predictions, reports, configs, logs) are skipped and listed in one note. `**` matches any depth."},
 	{name: "tasks", kind: kindList, where: anywhere, help: "Glob(s) of intent/understanding/action task files, or an RCS harness results file."},
 	{name: "pairs", kind: kindList, where: anywhere, help: "Glob(s) of merged Scholar/Auditor label pairs (.jsonl)."},
 	{name: "scholar", kind: kindList, where: anywhere, help: "Glob(s) of the Scholar's labels, joined with `auditor` by qid. Use instead of `pairs`."},

@@ -21,7 +21,9 @@ import (
 //     any number of directories (bmatcuk/doublestar does the matching). Symbolic links to
 //     directories are followed, as GitHub's glob does.
 //   - A directory, named or matched, means every supported file under it, recursively:
-//     .json, .jsonl, .ndjson and .eval, and the same with .gz (see Supported).
+//     .json, .jsonl, .ndjson, .eval and .traj, and the same with .gz (see Supported);
+//     ExpandListing also says which folder each file came from, and lists the folders'
+//     other files (SPEC §19).
 //   - A pattern that matches nothing is an error: a gate that silently evaluates nothing would
 //     pass everything. So is a dangling symbolic link or a link loop that a pattern matches (or
 //     that a directory holds under a supported name): skipping it would change the verdict
