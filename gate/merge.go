@@ -54,6 +54,11 @@ func Merge(ctx context.Context, shards []Shard, in Inputs, o Options) (*Result, 
 		return nil, err
 	}
 	res.unmatchedOutcomes, res.outcomesGiven = mergeUnmatched(shards, res.Reliability)
+	for _, s := range shards { // what reading each shard's traces found (SPEC §19), by shard
+		for _, n := range s.Report.Notes {
+			res.Notes = append(res.Notes, s.Name+": "+n)
+		}
+	}
 	if res.Coherence, err = mergeCoherence(shards); err != nil {
 		return nil, err
 	}

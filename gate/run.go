@@ -137,9 +137,11 @@ func (o *Options) prepare() error {
 func (r *Result) evaluate(ctx context.Context, in Inputs, o Options) error {
 	var err error
 	if len(in.Traces) > 0 {
-		if r.Reliability, r.Runs, r.Notes, err = runReliability(ctx, in.Traces, o); err != nil {
+		var notes []string
+		if r.Reliability, r.Runs, notes, err = runReliability(ctx, in.Traces, o); err != nil {
 			return err
 		}
+		r.Notes = append(r.Notes, notes...)
 	}
 	if len(in.Tasks) > 0 {
 		if r.Coherence, err = runCoherence(ctx, in.Tasks, o); err != nil {
