@@ -5,7 +5,6 @@ import (
 	"strconv"
 
 	"github.com/agentgate/agentgate/gate/compare"
-	"github.com/agentgate/agentgate/gate/outcome"
 	"github.com/agentgate/agentgate/gate/reliability"
 )
 
@@ -30,7 +29,7 @@ func (r *Result) compareWith(b *Baseline, headTrials []compare.Trial, o compare.
 		return nil
 	}
 	head := &compare.Run{Profile: r.Profile, TokenBudget: r.TokenBudget, Source: r.Source.Source, Reliability: r.Reliability,
-		Coherence: r.Coherence, Agreement: compare.AgreementOf(r.Agreement), Trials: headTrials, Runs: r.Runs}
+		Coherence: r.Coherence, Agreement: compare.AgreementOf(r.Agreement), Trials: headTrials}
 	c, err := compare.Compare(b.Report, head, o)
 	var u *compare.Unusable
 	switch {
@@ -44,16 +43,16 @@ func (r *Result) compareWith(b *Baseline, headTrials []compare.Trial, o compare.
 	return nil
 }
 
-// trials lists the traces that name their task and trial index, with their outcomes from runs,
-// for pass^k (SPEC §11, §15).
-func trials(s *reliability.Summary, runs []outcome.Run) []compare.Trial {
+// trials lists the traces that name their task and trial index, with their outcomes, for
+// pass^k (SPEC §11, §15).
+func trials(s *reliability.Summary) []compare.Trial {
 	if s == nil {
 		return nil
 	}
 	var out []compare.Trial
-	for i, t := range s.Traces {
+	for _, t := range s.Traces {
 		if a := t.Attempt; a != nil && a.Task != "" && a.Trial != nil {
-			run := runOf(runs, i)
+			run := t.Run
 			out = append(out, compare.Trial{Task: a.Task, Trial: strconv.Itoa(*a.Trial), Verdict: t.Verdict,
 				HasOutcome: run.Known, Succeeded: run.Success})
 		}

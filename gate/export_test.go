@@ -9,7 +9,7 @@ import (
 // DecodeOnly runs the reliability pipeline over files without evaluating the traces, and
 // returns the number of records: what merely decoding the records costs.
 func DecodeOnly(files []string, workers int) (int, error) {
-	sum, _, err := runReliabilityParallel(context.Background(), files, Options{Profile: profile.Default}, workers, true)
+	sum, err := runReliabilityParallel(context.Background(), files, Options{Profile: profile.Default}, workers, true)
 	if err != nil {
 		return 0, err
 	}

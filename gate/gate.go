@@ -176,9 +176,6 @@ type Result struct {
 	// Outcomes summarises the runs' own outcomes (SPEC §15); nil when no trace has one and no
 	// outcomes input was given.
 	Outcomes *outcome.Summary `json:"outcomes,omitempty"`
-	// Runs[i] is the outcome and cost of Reliability.Traces[i], written as that trace's
-	// "outcome" when known; nil when no trace has an outcome.
-	Runs []outcome.Run `json:"-"`
 	// the outcomes input's ids that no trace has, and whether it was given at all
 	unmatchedOutcomes []string
 	outcomesGiven     bool

@@ -9,7 +9,6 @@ import (
 	"github.com/agentgate/agentgate/gate/agreement"
 	"github.com/agentgate/agentgate/gate/coherence"
 	"github.com/agentgate/agentgate/gate/input"
-	"github.com/agentgate/agentgate/gate/outcome"
 	"github.com/agentgate/agentgate/gate/reliability"
 )
 
@@ -50,7 +49,7 @@ func Merge(ctx context.Context, shards []Shard, in Inputs, o Options) (*Result, 
 	res := &Result{Profile: o.Profile, TokenBudget: budget, Source: o.Source}
 	res.Source.Inputs = joinInputs(o.Source.Inputs, shards)
 	var err error
-	if res.Reliability, res.Runs, err = mergeReliability(shards); err != nil {
+	if res.Reliability, err = mergeReliability(shards); err != nil {
 		return nil, err
 	}
 	res.unmatchedOutcomes, res.outcomesGiven = mergeUnmatched(shards, res.Reliability)
@@ -172,39 +171,27 @@ func mergeRecords[T any](shards []Shard, kind string, section func(*Result) ([]T
 	return out, true, nil
 }
 
-// mergeReliability merges the shards' traces and their outcomes; nil when no shard has the
-// section.
-func mergeReliability(shards []Shard) (*reliability.Summary, []outcome.Run, error) {
-	type traceRun struct {
-		t   reliability.Result
-		run outcome.Run
-	}
-	traces, has, err := mergeRecords(shards, "trace", func(r *Result) ([]traceRun, bool) {
+// mergeReliability merges the shards' traces, each with its outcome; nil when no shard has
+// the section.
+func mergeReliability(shards []Shard) (*reliability.Summary, error) {
+	traces, has, err := mergeRecords(shards, "trace", func(r *Result) ([]reliability.Result, bool) {
 		if r.Reliability == nil {
 			return nil, false
 		}
-		out := make([]traceRun, len(r.Reliability.Traces))
-		for i, t := range r.Reliability.Traces {
-			out[i] = traceRun{t, outcome.RunOfJSON(nil)}
-			if i < len(r.Runs) {
-				out[i].run = r.Runs[i]
-			}
-		}
-		return out, true
-	}, func(t *traceRun) (string, input.Place) {
-		return t.t.ID, input.Place{File: t.t.File, Line: t.t.Line}
-	})
+		return r.Reliability.Traces, true
+	}, tracePlaceID)
 	if !has || err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	sum := &reliability.Summary{Traces: make([]reliability.Result, 0, len(traces))}
-	runs := make([]outcome.Run, len(traces))
-	for i, t := range traces {
-		sum.Add(t.t)
-		runs[i] = t.run
+	for _, t := range traces {
+		sum.Add(t)
 	}
-	return sum, runs, nil
+	return sum, nil
 }
+
+// tracePlaceID is the id of trace t and where it starts.
+func tracePlaceID(t *reliability.Result) (string, input.Place) { return t.ID, tracePlace(t) }
 
 // mergeUnmatched is the outcomes no trace of the merged suite matched: those no shard's
 // traces matched, less the ids of traces another shard holds. given is whether any shard was

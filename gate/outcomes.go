@@ -26,15 +26,10 @@ func (r *Result) readOutcomes(ctx context.Context, patterns []string) error {
 	if r.Reliability == nil {
 		return &UsageError{"outcomes were given without traces: outcomes are matched to traces by id, give the traces too"}
 	}
-	if len(r.Runs) != len(r.Reliability.Traces) { // merged shards without outcomes
-		r.Runs = make([]outcome.Run, len(r.Reliability.Traces))
-		for i := range r.Runs {
-			r.Runs[i] = outcome.RunOfJSON(nil)
-		}
-	}
 	for i := range r.Reliability.Traces {
-		if o, ok := set.Take(r.Reliability.Traces[i].ID); ok {
-			r.Runs[i].Set(o)
+		t := &r.Reliability.Traces[i]
+		if o, ok := set.Take(t.ID); ok {
+			t.Run.Set(o)
 		}
 	}
 	r.unmatchedOutcomes = set.Unmatched()
@@ -43,22 +38,23 @@ func (r *Result) readOutcomes(ctx context.Context, patterns []string) error {
 }
 
 // summarizeOutcomes decides every run's success at threshold and computes the outcomes
-// section; without any outcome (and no outcomes input) there is none, and Runs is dropped.
+// section; without any outcome (and no outcomes input) there is none.
 func (r *Result) summarizeOutcomes(threshold float64) {
 	if r.Reliability == nil {
-		r.Runs, r.Outcomes = nil, nil
+		r.Outcomes = nil
 		return
 	}
 	known := false
-	for i := range r.Runs {
-		r.Runs[i].Decide(threshold)
-		known = known || r.Runs[i].Known
+	for i := range r.Reliability.Traces {
+		run := &r.Reliability.Traces[i].Run
+		run.Decide(threshold)
+		known = known || run.Known
 	}
 	if !known && !r.outcomesGiven {
-		r.Runs, r.Outcomes = nil, nil
+		r.Outcomes = nil
 		return
 	}
-	r.Outcomes = outcome.Summarize(r.Reliability.Traces, r.Runs, threshold, r.unmatchedOutcomes)
+	r.Outcomes = outcome.Summarize(r.Reliability.Traces, threshold, r.unmatchedOutcomes)
 }
 
 // successGate is success-rate-min: breached when the share of runs with an outcome that
@@ -76,12 +72,4 @@ func successGate(s *outcome.Summary, min float64) []GateResult {
 	g.Passed = s.SuccessRate >= min
 	g.Note = fmt.Sprintf("%d of %d runs succeeded", s.Successes, s.Known)
 	return []GateResult{g}
-}
-
-// runOf is the outcome of trace i of s, from runs (nil when no trace has one).
-func runOf(runs []outcome.Run, i int) outcome.Run {
-	if i < len(runs) {
-		return runs[i]
-	}
-	return outcome.Run{}
 }

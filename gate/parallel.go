@@ -5,7 +5,6 @@ import (
 	"runtime"
 
 	"github.com/agentgate/agentgate/gate/input"
-	"github.com/agentgate/agentgate/gate/outcome"
 	"github.com/agentgate/agentgate/gate/pipeline"
 	"github.com/agentgate/agentgate/gate/reliability"
 	"github.com/agentgate/agentgate/gate/trace"
@@ -24,10 +23,9 @@ type traceWorker struct {
 	ev  *reliability.Evaluator
 }
 
-// traceBatch is what a worker makes of a batch: the traces' results and their outcomes.
+// traceBatch is what a worker makes of a batch: the traces' results, with their outcomes.
 type traceBatch struct {
 	results []reliability.Result
-	runs    []outcome.Run
 	stats   readStats
 }
 
@@ -49,7 +47,7 @@ func (s *readStats) count(t *trace.Trace, field string) {
 
 // work decodes and evaluates the batch's records into tb.
 func (w *traceWorker) work(b *pipeline.Batch, tb *traceBatch) (int, error) {
-	tb.results, tb.runs, tb.stats = tb.results[:0], tb.runs[:0], readStats{}
+	tb.results, tb.stats = tb.results[:0], readStats{}
 	w.dec.After(b.PrevFile, b.PrevLine)
 	err := b.Records(func(rec input.Record) error {
 		t, err := w.dec.Decode(rec)
@@ -61,10 +59,9 @@ func (w *traceWorker) work(b *pipeline.Batch, tb *traceBatch) (int, error) {
 			b.Release()
 			runtime.GC()
 		}
-		tb.runs = append(tb.runs, outcome.RunOf(t.Outcome, t.Usage))
 		tb.stats.count(t, w.dec.OutcomeField)
 		if w.ev == nil {
-			tb.results = append(tb.results, reliability.Result{ID: t.ID, File: t.File, Line: t.Line})
+			tb.results = append(tb.results, reliability.Result{ID: t.ID, File: t.File, Line: t.Line, Run: trace.RunOf(t.Outcome, t.Usage)})
 			return nil
 		}
 		tb.results = append(tb.results, w.ev.Evaluate(t))
@@ -75,19 +72,18 @@ func (w *traceWorker) work(b *pipeline.Batch, tb *traceBatch) (int, error) {
 
 // runReliabilityParallel evaluates the trace files with workers goroutines; with decodeOnly
 // it does all but the evaluation (for the benchmarks).
-func runReliabilityParallel(ctx context.Context, files []string, o Options, workers int, decodeOnly bool) (*reliability.Summary, []outcome.Run, error) {
+func runReliabilityParallel(ctx context.Context, files []string, o Options, workers int, decodeOnly bool) (*reliability.Summary, error) {
 	sum := &reliability.Summary{Traces: []reliability.Result{}}
-	var runs []outcome.Run
-	if err := reliabilityPipeline(ctx, files, o, workers, decodeOnly, sum, &runs, input.NewIDs("trace"), nil); err != nil {
-		return nil, nil, err
+	if err := reliabilityPipeline(ctx, files, o, workers, decodeOnly, sum, input.NewIDs("trace"), nil); err != nil {
+		return nil, err
 	}
-	return sum, runs, nil
+	return sum, nil
 }
 
-// reliabilityPipeline evaluates the trace record files into sum, and their outcomes into runs,
-// whose ids (ids) it checks for duplicates along with those already there; stats, when
-// not nil, counts what the notes on reading say.
-func reliabilityPipeline(ctx context.Context, files []string, o Options, workers int, decodeOnly bool, sum *reliability.Summary, runs *[]outcome.Run, ids *input.IDs, stats *readStats) error {
+// reliabilityPipeline evaluates the trace record files into sum, whose ids (ids) it checks
+// for duplicates along with those already there; stats, when not nil, counts what the notes
+// on reading say.
+func reliabilityPipeline(ctx context.Context, files []string, o Options, workers int, decodeOnly bool, sum *reliability.Summary, ids *input.IDs, stats *readStats) error {
 	newWorker := func() *traceWorker {
 		w := &traceWorker{dec: trace.Decoder{Reuse: true, OutcomeField: o.OutcomeField}} // results keep no memory of a trace
 		if !decodeOnly {
@@ -99,7 +95,6 @@ func reliabilityPipeline(ctx context.Context, files []string, o Options, workers
 		var rs []reliability.Result
 		if tb != nil {
 			rs = tb.results
-			*runs = append(*runs, tb.runs...)
 			if stats != nil {
 				stats.fieldHits += tb.stats.fieldHits
 				stats.noAgent += tb.stats.noAgent

@@ -10,7 +10,6 @@ import (
 	"github.com/agentgate/agentgate/gate/coherence"
 	"github.com/agentgate/agentgate/gate/compare"
 	"github.com/agentgate/agentgate/gate/input"
-	"github.com/agentgate/agentgate/gate/outcome"
 	"github.com/agentgate/agentgate/gate/pipeline"
 	"github.com/agentgate/agentgate/gate/profile"
 	"github.com/agentgate/agentgate/gate/reliability"
@@ -138,7 +137,7 @@ func (r *Result) evaluate(ctx context.Context, in Inputs, o Options) error {
 	var err error
 	if len(in.Traces) > 0 {
 		var notes []string
-		if r.Reliability, r.Runs, notes, err = runReliability(ctx, in.Traces, o); err != nil {
+		if r.Reliability, notes, err = runReliability(ctx, in.Traces, o); err != nil {
 			return err
 		}
 		r.Notes = append(r.Notes, notes...)
@@ -159,7 +158,7 @@ func (r *Result) evaluate(ctx context.Context, in Inputs, o Options) error {
 // conclude computes pass^k and the comparison from r's sections, then decides the verdict.
 func (r *Result) conclude(o Options) error {
 	r.summarizeOutcomes(o.Thresholds.SuccessThreshold)
-	headTrials := trials(r.Reliability, r.Runs)
+	headTrials := trials(r.Reliability)
 	r.PassK = compare.PassKOf(headTrials)
 	if o.Baseline != nil {
 		if err := r.compareWith(o.Baseline, headTrials, o.Compare); err != nil {
@@ -170,31 +169,30 @@ func (r *Result) conclude(o Options) error {
 	return nil
 }
 
-func runReliability(ctx context.Context, patterns []string, o Options) (*reliability.Summary, []outcome.Run, []string, error) {
+func runReliability(ctx context.Context, patterns []string, o Options) (*reliability.Summary, []string, error) {
 	plan, err := planTraces(patterns)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
 	var sum *reliability.Summary
-	var runs []outcome.Run
 	if o.sequential {
-		sum, runs, err = runReliabilitySequential(ctx, plan, o)
+		sum, err = runReliabilitySequential(ctx, plan, o)
 	} else {
-		sum, runs, err = runReliabilityPlanned(ctx, plan, o)
+		sum, err = runReliabilityPlanned(ctx, plan, o)
 	}
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
 	notes := readNotes(plan, sum)
 	if o.OutcomeField != "" && plan.stats.fieldHits == 0 && sum.Total > 0 {
 		notes = append(notes, fmt.Sprintf("outcome-field %s: no trace has this member (as a boolean or a number), so no outcome was read from it", input.Quote(o.OutcomeField)))
 	}
-	return sum, runs, notes, nil
+	return sum, notes, nil
 }
 
 // runReliabilityPlanned reads the planned trace files: files of trace records through the
 // pipeline, the others (OTLP, Inspect, tau2 results) whole, in file order.
-func runReliabilityPlanned(ctx context.Context, plan *tracePlan, o Options) (*reliability.Summary, []outcome.Run, error) {
+func runReliabilityPlanned(ctx context.Context, plan *tracePlan, o Options) (*reliability.Summary, error) {
 	workers := o.Workers
 	if workers <= 0 {
 		workers = defaultWorkers()
@@ -204,20 +202,17 @@ func runReliabilityPlanned(ctx context.Context, plan *tracePlan, o Options) (*re
 	for _, f := range formats {
 		mixed = mixed || f != trace.FormatRecords
 	}
+	sum := &reliability.Summary{Traces: []reliability.Result{}}
+	ids := input.NewIDs("trace")
 	if !mixed {
-		sum := &reliability.Summary{Traces: []reliability.Result{}}
-		var runs []outcome.Run
-		if err := reliabilityPipeline(ctx, files, o, workers, false, sum, &runs, input.NewIDs("trace"), &plan.stats); err != nil {
-			return nil, nil, err
+		if err := reliabilityPipeline(ctx, files, o, workers, false, sum, ids, &plan.stats); err != nil {
+			return nil, err
 		}
-		return sum, runs, nil
+		return sum, nil
 	}
 	// OTLP files and Inspect logs are read whole, one after another in this goroutine; the
 	// runs of record files between them go through the pipeline. The results stay in file
 	// order, as the sequential reading gives them.
-	sum := &reliability.Summary{Traces: []reliability.Result{}}
-	var runs []outcome.Run
-	ids := input.NewIDs("trace")
 	ev := o.evaluator()
 	for i := 0; i < len(files); {
 		if formats[i] == trace.FormatRecords {
@@ -225,18 +220,18 @@ func runReliabilityPlanned(ctx context.Context, plan *tracePlan, o Options) (*re
 			for j < len(files) && formats[j] == trace.FormatRecords {
 				j++
 			}
-			if err := reliabilityPipeline(ctx, files[i:j], o, workers, false, sum, &runs, ids, &plan.stats); err != nil {
-				return nil, nil, err
+			if err := reliabilityPipeline(ctx, files[i:j], o, workers, false, sum, ids, &plan.stats); err != nil {
+				return nil, err
 			}
 			i = j
 			continue
 		}
-		if err := plan.eachWholeFile(ctx, i, o.traceOptions(), sum, &runs, ids, ev); err != nil {
-			return nil, nil, err
+		if err := plan.eachWholeFile(ctx, i, o.traceOptions(), sum, ids, ev); err != nil {
+			return nil, err
 		}
 		i++
 	}
-	return sum, runs, nil
+	return sum, nil
 }
 
 // evaluator is a new reliability evaluator of the run's profile and token budget.
@@ -249,10 +244,10 @@ func (o Options) traceOptions() trace.Options {
 	return trace.Options{OutcomeScorer: o.OutcomeScorer, OutcomeField: o.OutcomeField}
 }
 
-// eachWholeFile evaluates the traces of file i of the plan, an OTLP file, an Inspect log or a
-// tau2-bench results file, into sum, and their outcomes into runs. An Inspect log with no
-// samples found under a folder is a side file, listed with the others.
-func (p *tracePlan) eachWholeFile(ctx context.Context, i int, to trace.Options, sum *reliability.Summary, runs *[]outcome.Run, ids *input.IDs, ev *reliability.Evaluator) error {
+// eachWholeFile evaluates the traces of file i of the plan (an OTLP file, an Inspect log, a
+// tau2-bench results file, or any file when reading sequentially) into sum. An Inspect log
+// with no samples found under a folder is a side file, listed with the others.
+func (p *tracePlan) eachWholeFile(ctx context.Context, i int, to trace.Options, sum *reliability.Summary, ids *input.IDs, ev *reliability.Evaluator) error {
 	err := trace.EachFileWith(ctx, p.files[i], to, func(t *trace.Trace) error {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -261,7 +256,6 @@ func (p *tracePlan) eachWholeFile(ctx context.Context, i int, to trace.Options, 
 			return ids.Duplicate(t.ID, input.Place{File: t.File, Line: t.Line}, tracePlace(&sum.Traces[first]))
 		}
 		sum.Add(ev.Evaluate(t))
-		*runs = append(*runs, outcome.RunOf(t.Outcome, t.Usage))
 		if t.Outcome.Note != "" {
 			p.noteOutcome(t.Outcome.Note)
 		}
@@ -277,17 +271,16 @@ func (p *tracePlan) eachWholeFile(ctx context.Context, i int, to trace.Options, 
 
 // runReliabilitySequential reads and evaluates the trace files one record at a time, in one
 // goroutine: the reference that the parallel pipeline (parallel.go) must match.
-func runReliabilitySequential(ctx context.Context, plan *tracePlan, o Options) (*reliability.Summary, []outcome.Run, error) {
+func runReliabilitySequential(ctx context.Context, plan *tracePlan, o Options) (*reliability.Summary, error) {
 	sum := &reliability.Summary{Traces: []reliability.Result{}}
-	var runs []outcome.Run
 	ids := input.NewIDs("trace")
 	ev := o.evaluator()
 	for i := range plan.files {
-		if err := plan.eachWholeFile(ctx, i, o.traceOptions(), sum, &runs, ids, ev); err != nil {
-			return nil, nil, err
+		if err := plan.eachWholeFile(ctx, i, o.traceOptions(), sum, ids, ev); err != nil {
+			return nil, err
 		}
 	}
-	return sum, runs, nil
+	return sum, nil
 }
 
 // tracePlace is where the trace of r starts.

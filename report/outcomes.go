@@ -43,18 +43,18 @@ func (d *doc) writeOutcomes(b *strings.Builder) {
 			plural(s.Failures, "failed run", "failed runs"), s.Unexplained)
 		var rows [][]string
 		for i := range d.r.Reliability.Traces {
-			if i >= len(d.r.Runs) || !d.r.Runs[i].Known || d.r.Runs[i].Success {
+			t := &d.r.Reliability.Traces[i]
+			if !t.Run.Known || t.Run.Success {
 				continue
 			}
 			if len(rows) == maxFailedRunsListed {
 				break
 			}
-			t := &d.r.Reliability.Traces[i]
 			signal, evidence := "no signal", ""
 			if outcome.Explained(t) {
 				signal, evidence = findingCells(t)
 			}
-			rows = append(rows, []string{EscapeCell(t.ID), num(d.r.Runs[i].Value), verdictLabel(t.Verdict, EscapeCell), signal, orDash(evidence)})
+			rows = append(rows, []string{EscapeCell(t.ID), num(t.Run.Value), verdictLabel(t.Verdict, EscapeCell), signal, orDash(evidence)})
 		}
 		writeTable(b, []column{{"run", tw.AlignLeft}, {"outcome", tw.AlignRight}, {"verdict", tw.AlignLeft}, {"strongest finding", tw.AlignLeft}, {"evidence", tw.AlignLeft}}, rows)
 		if s.Failures > maxFailedRunsListed {

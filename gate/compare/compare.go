@@ -354,7 +354,7 @@ func Compare(base *Baseline, head *Run, o Options) (*Comparison, error) {
 			return nil, err
 		}
 		c.Reliability = r
-		if base.Runs != nil && head.Runs != nil {
+		if anyOutcome(base.Reliability.Traces) && anyOutcome(head.Reliability.Traces) {
 			s, err := compareSuccess(&base.Run, head, dup)
 			if err != nil {
 				return nil, err
@@ -557,24 +557,36 @@ func (t *Test) mcnemar(b, c int) {
 	t.detect = mcnemarDetector(t.Matched)
 }
 
+// anyOutcome reports whether any of traces has its own outcome (SPEC §15).
+func anyOutcome(traces []reliability.Result) bool {
+	for i := range traces {
+		if traces[i].Run.Known {
+			return true
+		}
+	}
+	return false
+}
+
+// withOutcome is the traces that have their own outcome.
+func withOutcome(traces []reliability.Result) []*reliability.Result {
+	var out []*reliability.Result
+	for i := range traces {
+		if traces[i].Run.Known {
+			out = append(out, &traces[i])
+		}
+	}
+	return out
+}
+
 // compareSuccess compares the runs' outcomes of the traces that have one on both sides.
 func compareSuccess(base, head *Run, dup dupFunc) (*SuccessChange, error) {
-	known := func(s *reliability.Summary, runs []outcome.Run) []int {
-		var out []int
-		for i := range s.Traces {
-			if i < len(runs) && runs[i].Known {
-				out = append(out, i)
-			}
-		}
-		return out
-	}
 	bt, ht := base.Reliability.Traces, head.Reliability.Traces
-	bk, hk := known(base.Reliability, base.Runs), known(head.Reliability, head.Runs)
+	bk, hk := withOutcome(bt), withOutcome(ht)
 	r := &SuccessChange{NewFailureIDs: []string{}, FixedIDs: []string{}}
 	var newIDs, fixedIDs Units
-	err := merge(len(bk), func(i int) string { return bt[bk[i]].ID }, len(hk), func(j int) string { return ht[hk[j]].ID },
+	err := merge(len(bk), func(i int) string { return bk[i].ID }, len(hk), func(j int) string { return hk[j].ID },
 		"trace id", dup, &r.Test, func(i, j int) {
-			b, h := base.Runs[bk[i]].Success, head.Runs[hk[j]].Success
+			b, h := bk[i].Run.Success, hk[j].Run.Success
 			if b {
 				r.BaseSuccesses++
 			}
@@ -584,10 +596,10 @@ func compareSuccess(base, head *Run, dup dupFunc) (*SuccessChange, error) {
 			switch {
 			case b && !h:
 				r.NewFailures++
-				newIDs.add(ht[hk[j]].ID)
+				newIDs.add(hk[j].ID)
 			case !b && h:
 				r.Fixed++
-				fixedIDs.add(ht[hk[j]].ID)
+				fixedIDs.add(hk[j].ID)
 			}
 		})
 	if err != nil {
@@ -600,8 +612,8 @@ func compareSuccess(base, head *Run, dup dupFunc) (*SuccessChange, error) {
 		r.FixedIDs = fixedIDs.First
 	}
 	r.mcnemar(r.NewFailures, r.Fixed)
-	r.BaseTokensPerSuccess = outcome.Summarize(bt, base.Runs, 0, nil).TokensPerSuccess
-	r.HeadTokensPerSuccess = outcome.Summarize(ht, head.Runs, 0, nil).TokensPerSuccess
+	r.BaseTokensPerSuccess = outcome.Summarize(bt, 0, nil).TokensPerSuccess
+	r.HeadTokensPerSuccess = outcome.Summarize(ht, 0, nil).TokensPerSuccess
 	return r, nil
 }
 

@@ -302,14 +302,13 @@ func TestAgreementOf(t *testing.T) {
 	}
 }
 
-// outcomes returns the runs of twelve traces: S succeeded, F failed, - no outcome; each used
-// tokens tokens.
-func outcomes(s string, tokens int64) []outcome.Run {
-	runs := make([]outcome.Run, len(s))
-	for i, c := range s {
-		runs[i] = outcome.Run{Known: c != '-', Success: c == 'S', Value: map[rune]float64{'S': 1}[c], Tokens: tokens}
+// withOutcomes gives the traces of s their outcomes: S succeeded, F failed, - no outcome;
+// each used tokens tokens. It returns s.
+func withOutcomes(s *reliability.Summary, runs string, tokens int64) *reliability.Summary {
+	for i, c := range runs {
+		s.Traces[i].Run = outcome.Run{Known: c != '-', Success: c == 'S', Value: map[rune]float64{'S': 1}[c], Tokens: tokens}
 	}
-	return runs
+	return s
 }
 
 // TestCompareSuccess: success by outcome is a member of the Holm family beside the verdicts.
@@ -319,11 +318,9 @@ func outcomes(s string, tokens int64) []outcome.Run {
 // 2·0.03125 and max(0.0625, 0.0703125). Traces without an outcome on a side are not matched.
 func TestCompareSuccess(t *testing.T) {
 	base := &Baseline{Run: Run{Profile: profile.Default,
-		Reliability: traces("PPPPPPPPPPPP", constant(0.1)),
-		Runs:        outcomes("SSSSSSSFFFF-", 100)}}
+		Reliability: withOutcomes(traces("PPPPPPPPPPPP", constant(0.1)), "SSSSSSSFFFF-", 100)}}
 	head := &Run{Profile: profile.Default,
-		Reliability: traces("FFFFFFPPPPPP", constant(0.1)),
-		Runs:        outcomes("FFFFFFFSFFF-", 200)}
+		Reliability: withOutcomes(traces("FFFFFFPPPPPP", constant(0.1)), "FFFFFFFSFFF-", 200)}
 	c := mustCompare(t, base, head)
 	checkTest(t, "reliability", c.Reliability.Test, 12, 0.03125, true, 0.0625, Unchanged, "")
 	s := c.Success
@@ -344,11 +341,12 @@ func TestCompareSuccess(t *testing.T) {
 	}
 	// The same change of outcomes alone (verdicts unchanged, p 1, still in the family): Holm
 	// adjusts the smaller p to 2·0.0703125.
-	head.Reliability = traces("PPPPPPPPPPPP", constant(0.1))
+	head.Reliability = withOutcomes(traces("PPPPPPPPPPPP", constant(0.1)), "FFFFFFFSFFF-", 200)
 	c = mustCompare(t, base, head)
 	checkTest(t, "success alone", c.Success.Test, 11, 0.0703125, true, 0.140625, Unchanged, "")
 	// Ten successes lost, none gained: p = 2·0.5¹⁰, adjusted 2·that; degraded, and named so.
-	base.Runs, head.Runs = outcomes("SSSSSSSSSSFF", 100), outcomes("FFFFFFFFFFFF", 100)
+	withOutcomes(base.Reliability, "SSSSSSSSSSFF", 100)
+	withOutcomes(head.Reliability, "FFFFFFFFFFFF", 100)
 	c = mustCompare(t, base, head)
 	checkTest(t, "success degraded", c.Success.Test, 12, 0.001953125, true, 0.00390625, Degraded, "")
 	if got := c.Degraded(); !slices.Equal(got, []string{"success"}) {
@@ -358,7 +356,7 @@ func TestCompareSuccess(t *testing.T) {
 		t.Error("tokens per success with no success")
 	}
 	// Without outcomes on one side there is no success metric.
-	head.Runs = nil
+	withOutcomes(head.Reliability, "------------", 100)
 	if c = mustCompare(t, base, head); c.Success != nil {
 		t.Errorf("success compared without head outcomes: %+v", c.Success)
 	}

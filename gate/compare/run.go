@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/agentgate/agentgate/gate/coherence"
-	"github.com/agentgate/agentgate/gate/outcome"
 	"github.com/agentgate/agentgate/gate/profile"
 	"github.com/agentgate/agentgate/gate/reliability"
 	"github.com/agentgate/agentgate/gate/verdict"
@@ -41,8 +40,6 @@ type Run struct {
 	Agreement *Agreement
 	// Trials are the traces that carry a trial index (SPEC §11), for pass^k.
 	Trials []Trial
-	// Runs[i] is the outcome of Reliability.Traces[i] (SPEC §15); nil when no trace has one.
-	Runs []outcome.Run
 }
 
 // Agreement is what a comparison needs of the agreement section: the side's overall figures

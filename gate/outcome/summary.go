@@ -11,40 +11,11 @@ import (
 // DefaultThreshold is success-threshold's default: tau-bench's is_successful, reward ≥ 1 − 1e-6.
 const DefaultThreshold = 1 - 1e-6
 
-// Run is what the report keeps of one trace's outcome and cost. Tokens is the run's total
-// tokens, -1 when its usage was not recorded; Success is decided by Decide.
-type Run struct {
-	Value   float64
-	Tokens  int64
-	Known   bool
-	IsBool  bool
-	Success bool
-	// Decided is true when Success was read as decided (from a report), not to be decided
-	// again from Value.
-	Decided bool
-}
+// Run is a trace's outcome and cost, as its record (reliability.Result.Run) holds it.
+type Run = trace.Run
 
 // RunOf is the Run of outcome o of a trace that used u, its success not yet decided.
-func RunOf(o trace.Outcome, u trace.Usage) Run {
-	r := Run{Known: o.Known, Value: o.Value, IsBool: o.IsBool, Tokens: -1}
-	if u.Recorded {
-		r.Tokens = u.Total
-	}
-	return r
-}
-
-// Set replaces r's outcome with o, keeping its tokens.
-func (r *Run) Set(o trace.Outcome) {
-	r.Known, r.Value, r.IsBool, r.Success, r.Decided = o.Known, o.Value, o.IsBool, false, false
-}
-
-// Decide decides whether the run succeeded: a boolean as given, a number when at least
-// threshold.
-func (r *Run) Decide(threshold float64) {
-	if r.Known && !r.Decided {
-		r.Success = trace.Outcome{Known: true, Value: r.Value, IsBool: r.IsBool}.Succeeded(threshold)
-	}
-}
+func RunOf(o trace.Outcome, u trace.Usage) Run { return trace.RunOf(o, u) }
 
 // Summary is the outcomes section of the report (SPEC §15).
 type Summary struct {
@@ -98,9 +69,9 @@ func Explained(r *reliability.Result) bool {
 	return s.Hallucination > 0 || s.Loop > 0 || s.ToolMisuse > 0 || s.Cost > 0 || len(r.Evidence) > 0
 }
 
-// Summarize computes the outcomes section from the traces and their runs (runs[i] is the
-// outcome of traces[i]) and the ids of the outcomes input no trace matched.
-func Summarize(traces []reliability.Result, runs []Run, threshold float64, unmatched []string) *Summary {
+// Summarize computes the outcomes section from the traces, each with its outcome, and the
+// ids of the outcomes input no trace matched.
+func Summarize(traces []reliability.Result, threshold float64, unmatched []string) *Summary {
 	s := &Summary{Runs: len(traces), Threshold: threshold, Unmatched: len(unmatched), UnmatchedIDs: unmatched}
 	if s.UnmatchedIDs == nil {
 		s.UnmatchedIDs = []string{}
@@ -109,10 +80,10 @@ func Summarize(traces []reliability.Result, runs []Run, threshold float64, unmat
 	var tokens float64
 	tokensKnown := true
 	for i := range traces {
-		if i >= len(runs) || !runs[i].Known {
+		r := traces[i].Run
+		if !r.Known {
 			continue
 		}
-		r := runs[i]
 		s.Known++
 		col := 0
 		if r.Success {
@@ -171,38 +142,11 @@ func Wilson(s, n int) (lo, hi float64) {
 	return max(center-dist, 0), min(center+dist, 1)
 }
 
-// JSON is a trace's "outcome" in the JSON report: {"value", "success", "tokens"}, tokens left
-// out when the run recorded no usage.
-type JSON struct {
-	Value   float64 `json:"value"`
-	Success bool    `json:"success"`
-	Tokens  *int64  `json:"tokens,omitempty"`
-}
-
-// JSON returns r as a trace's "outcome", nil when r is not known.
-func (r Run) JSON() *JSON {
-	if !r.Known {
-		return nil
-	}
-	j := &JSON{Value: r.Value, Success: r.Success}
-	if r.Tokens >= 0 {
-		t := r.Tokens
-		j.Tokens = &t
-	}
-	return j
-}
+// JSON is a trace's "outcome" in the JSON report.
+type JSON = trace.OutcomeJSON
 
 // RunOfJSON is the Run a report's "outcome" (nil: none) and the trace's tokens stand for.
-func RunOfJSON(j *JSON) Run {
-	if j == nil {
-		return Run{Tokens: -1}
-	}
-	r := Run{Known: true, Value: j.Value, Success: j.Success, Decided: true, Tokens: -1}
-	if j.Tokens != nil {
-		r.Tokens = *j.Tokens
-	}
-	return r
-}
+func RunOfJSON(j *JSON) Run { return trace.RunOfJSON(j) }
 
 // Trace is a trace of the JSON report: its reliability result and its outcome.
 type Trace struct {

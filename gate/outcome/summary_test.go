@@ -51,7 +51,10 @@ func TestSummarize(t *testing.T) {
 		{Known: true, Value: 1, Success: true, Tokens: 400},
 		{Tokens: 50},
 	}
-	s := Summarize(traces, runs, DefaultThreshold, []string{"z"})
+	for i := range traces {
+		traces[i].Run = runs[i]
+	}
+	s := Summarize(traces, DefaultThreshold, []string{"z"})
 	if s.Runs != 5 || s.Known != 4 || s.Successes != 2 || s.Failures != 2 || s.WithoutOutcome != 1 || s.Unexplained != 1 || s.Unmatched != 1 {
 		t.Errorf("counts %+v", s)
 	}
@@ -76,8 +79,8 @@ func TestSummarize(t *testing.T) {
 			t.Errorf("row %d = %+v (precision %v), want %+v", i, c, p, w)
 		}
 	}
-	runs[3].Tokens = -1
-	if s := Summarize(traces, runs, DefaultThreshold, nil); s.TokensPerSuccess != nil {
+	traces[3].Run.Tokens = -1
+	if s := Summarize(traces, DefaultThreshold, nil); s.TokensPerSuccess != nil {
 		t.Error("tokens per success with a run of unknown usage")
 	}
 }

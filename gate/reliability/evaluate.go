@@ -120,10 +120,11 @@ func (ev *Evaluator) evaluate(t *trace.Trace, p profile.Profile, brief bool) Res
 			Cost:          scores[3],
 		},
 		Evidence: []Evidence{},
+		Run:      trace.RunOf(t.Outcome, t.Usage),
 	}
 	r.Messages, r.ToolCalls = counts(t)
-	if t.Task != "" || t.HasTrial {
-		r.Attempt = &Attempt{Task: t.Task}
+	if t.Suite != "" || t.Task != "" || t.HasTrial {
+		r.Attempt = &Attempt{Suite: t.Suite, Task: t.Task}
 		if t.HasTrial {
 			trial := t.Trial
 			r.Attempt.Trial = &trial

@@ -1,6 +1,9 @@
 package reliability
 
-import "github.com/agentgate/agentgate/gate/verdict"
+import (
+	"github.com/agentgate/agentgate/gate/trace"
+	"github.com/agentgate/agentgate/gate/verdict"
+)
 
 // Signals holds the four RS-1 risk scores, each in [0, 1] (higher is riskier).
 type Signals struct {
@@ -39,6 +42,10 @@ type Result struct {
 	// says so (SPEC §11); its members are written inline ("task", "trial"), and nil writes
 	// neither. A pointer keeps Result small for the suites that have none.
 	*Attempt
+	// Run is the run's own outcome and cost (SPEC §15), written as the trace's "outcome" when
+	// known. It is on the run's record so that it travels with the verdict and signals through
+	// every sort, merge and match: nothing pairs runs by position in two lists (SPEC §18).
+	Run trace.Run `json:"-"`
 
 	// Detail is what the RS-1 drop-in CLI reports besides the scores (not part of the gate
 	// JSON); nil when the Evaluator is Brief.
@@ -53,6 +60,9 @@ type Result struct {
 // exported evaluation attaches to the run a tracing backend holds (SPEC §16): like the task,
 // something most suites' traces do not have, kept behind the one pointer.
 type Attempt struct {
+	// Suite is the namespace of Task (tau2's domain, Inspect's eval task) where the harness
+	// records one (SPEC §18).
+	Suite string       `json:"suite,omitempty"`
 	Task  string       `json:"task,omitempty"`
 	Trial *int         `json:"trial,omitempty"`
 	OTLP  *SpanContext `json:"otlp,omitempty"`

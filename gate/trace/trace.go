@@ -25,6 +25,9 @@ type Trace struct {
 	Shape    Shape
 	Messages []Message
 	Usage    Usage
+	// Suite is the namespace of Task where the harness records one: tau2's domain, Inspect's
+	// eval task, a record's suite member (SPEC §18).
+	Suite string
 	// Task is the id of the task the run attempted, where the record names one (tau-bench's
 	// task_id, Inspect's sample id); runs of one task are its trials (SPEC §11).
 	Task string

@@ -431,6 +431,7 @@ type baselineTrace struct {
 	Score    *float64               `json:"score"`
 	Signals  reliability.Signals    `json:"signals"`
 	Evidence []reliability.Evidence `json:"evidence"`
+	Suite    json.RawMessage        `json:"suite"`
 	Task     json.RawMessage        `json:"task"`
 	Trial    json.RawMessage        `json:"trial"`
 	// Outcome is the run's own outcome (SPEC §15), absent when unknown.
@@ -464,17 +465,19 @@ func (br *baselineReader) trace(i int) error {
 	if err != nil {
 		return bad("trial %s", err)
 	}
-	rel := br.b.Reliability
-	if t.Outcome != nil && br.b.Runs == nil {
-		br.b.Runs = make([]outcome.Run, len(rel.Traces), len(rel.Traces)+1)
-		for j := range br.b.Runs {
-			br.b.Runs[j] = outcome.RunOfJSON(nil)
+	suite, _, err := idText(t.Suite)
+	if err != nil {
+		return bad("suite %s", err)
+	}
+	r := reliability.Result{ID: *t.ID, File: t.File, Line: t.Line, Verdict: t.Verdict, Score: *t.Score, Signals: t.Signals,
+		Evidence: t.Evidence, Run: outcome.RunOfJSON(t.Outcome)}
+	if suite != "" || hasTask || hasTrial {
+		r.Attempt = &reliability.Attempt{Suite: suite, Task: task}
+		if n, ok := wholeNumber(trial); hasTrial && ok {
+			r.Attempt.Trial = &n
 		}
 	}
-	if br.b.Runs != nil {
-		br.b.Runs = append(br.b.Runs, outcome.RunOfJSON(t.Outcome))
-	}
-	rel.Add(reliability.Result{ID: *t.ID, File: t.File, Line: t.Line, Verdict: t.Verdict, Score: *t.Score, Signals: t.Signals, Evidence: t.Evidence})
+	br.b.Reliability.Add(r)
 	if hasTask && hasTrial {
 		tr := compare.Trial{Task: task, Trial: trial, Verdict: t.Verdict}
 		if t.Outcome != nil {
@@ -483,6 +486,16 @@ func (br *baselineReader) trace(i int) error {
 		br.b.Trials = append(br.b.Trials, tr)
 	}
 	return nil
+}
+
+// wholeNumber reads a trial index written as a whole number ("2", "2.0"), as the trace's
+// identity holds it (SPEC §18).
+func wholeNumber(s string) (int, bool) {
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || f != math.Trunc(f) || math.Abs(f) > 1<<31 {
+		return 0, false
+	}
+	return int(f), true
 }
 
 // idText reads a task id or trial index: a string, or a number kept as written; null or

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -64,7 +65,7 @@ func TestReadBaselineFailJSON(t *testing.T) {
 	}
 	r017 := rel.Traces[9]
 	want := reliability.Result{ID: "refund-017", File: "evals/refund.jsonl", Line: 17, Verdict: verdict.Fail, Score: 0.6925,
-		Signals: reliability.Signals{Hallucination: 0.25, Loop: 1, ToolMisuse: 0.5, Cost: 0.7}}
+		Signals: reliability.Signals{Hallucination: 0.25, Loop: 1, ToolMisuse: 0.5, Cost: 0.7}, Run: outcome.Run{Tokens: -1}}
 	ev := r017.Evidence
 	r017.Evidence = nil
 	if !reflect.DeepEqual(r017, want) {
@@ -134,8 +135,12 @@ func TestReadBaselineOutcomes(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []outcome.Run{{Tokens: -1}, {Known: true, Value: 1, Success: true, Decided: true, Tokens: 120}, {Known: true, Value: 0.25, Decided: true, Tokens: -1}}
-	if !slices.Equal(b.Runs, want) {
-		t.Errorf("runs %+v, want %+v", b.Runs, want)
+	var got []outcome.Run
+	for _, tr := range b.Reliability.Traces {
+		got = append(got, tr.Run)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("runs %+v, want %+v", got, want)
 	}
 	wantTrials := []compare.Trial{{Task: "a", Trial: "0", Verdict: verdict.Pass}, {Task: "a", Trial: "1", Verdict: verdict.Fail, HasOutcome: true, Succeeded: true}}
 	if !slices.Equal(b.Trials, wantTrials) {
@@ -347,5 +352,32 @@ func TestReadBaselineIOError(t *testing.T) {
 	var u *compare.Unusable
 	if err == nil || errors.As(err, &u) || err.Error() != "reading baseline b.json: disk on fire" {
 		t.Errorf("got %v", err)
+	}
+}
+
+// TestReadBaselineOutcomeTravelsWithTrace: the traces are sorted by id ("10#10" before
+// "2#2"), and each keeps its own outcome, task and trial: they are one record (SPEC §18), not
+// lists paired by position, which once left every outcome of such a suite on another trace.
+func TestReadBaselineOutcomeTravelsWithTrace(t *testing.T) {
+	doc := `{"schema": 2, "profile": "default", "reliability": {"traces": [
+ {"id": "2#2", "verdict": "PASS", "score": 0.1, "suite": "airline", "task": "2", "trial": 2, "outcome": {"value": 0, "success": false}},
+ {"id": "10#10", "verdict": "PASS", "score": 0.1, "task": "10", "trial": 10, "outcome": {"value": 1, "success": true}},
+ {"id": "1#0", "verdict": "PASS", "score": 0.1}
+]}}`
+	b, err := ReadBaseline(strings.NewReader(doc), "b.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, tr := range b.Reliability.Traces {
+		s := fmt.Sprintf("%s known=%v success=%v", tr.ID, tr.Run.Known, tr.Run.Success)
+		if a := tr.Attempt; a != nil {
+			s += fmt.Sprintf(" %s/%s/%d", a.Suite, a.Task, *a.Trial)
+		}
+		got = append(got, s)
+	}
+	want := []string{"1#0 known=false success=false", "10#10 known=true success=true /10/10", "2#2 known=true success=false airline/2/2"}
+	if !slices.Equal(got, want) {
+		t.Errorf("traces\n%q\nwant\n%q", got, want)
 	}
 }

@@ -87,15 +87,7 @@ func decodeShard(name string, data []byte) (*gate.Result, error) {
 		r.Reliability.Traces = make([]reliability.Result, len(rel.Traces))
 		for i := range rel.Traces {
 			r.Reliability.Traces[i] = rel.Traces[i].Result
-			if rel.Traces[i].Outcome != nil && r.Runs == nil {
-				r.Runs = make([]outcome.Run, len(rel.Traces))
-				for j := range r.Runs {
-					r.Runs[j] = outcome.RunOfJSON(nil)
-				}
-			}
-			if r.Runs != nil {
-				r.Runs[i] = outcome.RunOfJSON(rel.Traces[i].Outcome)
-			}
+			r.Reliability.Traces[i].Run = outcome.RunOfJSON(rel.Traces[i].Outcome)
 		}
 	}
 	if _, err := dec.Token(); err != io.EOF {

@@ -48,7 +48,7 @@ func Write(w io.Writer, r *gate.Result) error {
 		c.Reliability = &rel
 		if len(traces) > 0 {
 			lists = append(lists, streamedList{path: []string{"reliability", "traces"}, n: len(traces),
-				encode: func(e *elemWriter, i int) error { return e.json(traceJSON(traces[i], r.Runs, i)) }})
+				encode: func(e *elemWriter, i int) error { return e.json(traceJSON(traces[i])) }})
 		}
 	}
 	if s := c.Coherence; s != nil && len(s.Tasks) > 0 {
@@ -204,13 +204,13 @@ func (e *elemWriter) item(it *agreement.Item) error {
 	return err
 }
 
-// traceJSON is trace i of the report, with its outcome from runs when known.
-func traceJSON(t reliability.Result, runs []outcome.Run, i int) any {
+// traceJSON is trace t of the report, with its outcome when known.
+func traceJSON(t reliability.Result) any {
 	t = withEvidenceLists(t)
-	if i >= len(runs) || !runs[i].Known {
+	if !t.Run.Known {
 		return t
 	}
-	return outcome.Trace{Result: t, Outcome: runs[i].JSON()}
+	return outcome.Trace{Result: t, Outcome: t.Run.JSON()}
 }
 
 // withEvidenceLists returns t with its nil evidence lists empty, so consumers need no null
