@@ -254,3 +254,17 @@ func TestOutcomeField(t *testing.T) {
 		t.Errorf("a bad path: exit %d, %s", code, stderr)
 	}
 }
+
+// TestFolderInspectJSONNoSamples: a .json Inspect log with no samples in a folder (written
+// with --no-log-samples) is a side file, told when it is read; the other logs are read.
+func TestFolderInspectJSONNoSamples(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "a.json"), `{"version": 2, "status": "success", "eval": {"eval_id": "A"}, "samples": [{"id": 1, "epoch": 1, "messages": [{"role": "user", "content": "q"}, {"role": "assistant", "content": "a"}]}]}`)
+	write(t, filepath.Join(dir, "b.json"), `{"version": 2, "status": "success", "eval": {"eval_id": "B"}, "results": {}}`)
+	code, stdout, r := gateFolder(t, "--traces", dir)
+	if code != 0 || r.Reliability.Total != 1 {
+		t.Errorf("exit %d, %+v\n%s", code, r.Reliability, stdout)
+	}
+	checkNotes(t, r, stdout, "skipped 1 side file: b.json (an Inspect log with no samples)",
+		"no tool call in the one trace: the tool signals had nothing to judge")
+}
