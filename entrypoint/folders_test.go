@@ -191,6 +191,13 @@ func TestFolderSciCode(t *testing.T) {
 	checkCounts(t, r, "13.6#1 6 1 -", "77.2#1 4 1 -")
 	checkNotes(t, r, stdout, `2 traces: the score of "scicode_scorer" is a dict (Problem Correctness, Total Correct, Total Steps): not read as an outcome; name one of its keys with outcome-scorer, as in "scicode_scorer/Problem Correctness"`)
 
+	// the scorer named without a key: the same note, not an error (before, exit 3)
+	code, stdout, r = gateFolder(t, "--traces", logs, "--outcome-scorer", "scicode_scorer")
+	if code != 0 || r.Outcomes != nil {
+		t.Errorf("exit %d, %+v\n%s", code, r.Outcomes, stdout)
+	}
+	checkNotes(t, r, stdout, `2 traces: the score of "scicode_scorer" is a dict (Problem Correctness, Total Correct, Total Steps): not read as an outcome; name one of its keys with outcome-scorer, as in "scicode_scorer/Problem Correctness"`)
+
 	code, stdout, r = gateFolder(t, "--traces", logs, "--outcome-scorer", "scicode_scorer/Problem Correctness")
 	if code != 0 || r.Outcomes == nil || r.Outcomes.Known != 2 || r.Outcomes.Successes != 1 {
 		t.Errorf("exit %d, %+v\n%s", code, r.Outcomes, stdout)
