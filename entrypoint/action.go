@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -15,8 +16,10 @@ import (
 
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/gate/input"
+	"github.com/agentgate/agentgate/gate/verdict"
 	"github.com/agentgate/agentgate/internal/github/actions"
 	"github.com/agentgate/agentgate/internal/github/api"
+	"github.com/agentgate/agentgate/internal/github/checks"
 	"github.com/agentgate/agentgate/internal/github/comment"
 	"github.com/agentgate/agentgate/internal/github/event"
 	"github.com/agentgate/agentgate/internal/jsonreport"
@@ -36,6 +39,17 @@ type actionEnv struct {
 	red    *redactor
 	masked []string
 	ev     *event.Event // read on first use: see trigger
+	// ctx and cfg are the run's once its configuration is read (see configured): what failRun
+	// needs to post the check run of a run that could not be evaluated.
+	ctx context.Context
+	cfg *gateConfig
+}
+
+// configured records the run's configuration for failRun. A nil *actionEnv ignores it.
+func (e *actionEnv) configured(ctx context.Context, cfg *gateConfig) {
+	if e != nil {
+		e.ctx, e.cfg = ctx, cfg
+	}
 }
 
 // newActionEnv returns the Actions side of a run logging to log. When log is the guard that
@@ -113,6 +127,17 @@ func (e *actionEnv) failRun(code int, err error) int {
 	actions.Annotate(e.a, []actions.Annotation{ann})
 	md := "## ⛔ agentgate: could not evaluate\n\nThe gate did not run, so this check fails (exit code 3). Fix the input or configuration below and re-run.\n\n```text\n" +
 		strings.ReplaceAll(err.Error(), "```", "'''") + "\n```\n"
+	if e.cfg != nil && e.cfg.checkName != "" {
+		// The required check fails with the reason rather than stay pending: a run that could
+		// not be evaluated must not pass, and should say why where the reviewer looks.
+		run := checks.Run{Conclusion: checks.ConclusionFailure, Title: "could not evaluate", Summary: md}
+		if ann.File != "" {
+			run.Annotations = []checks.Annotation{e.checkAnnotation(ann.File, ann.Line, checks.LevelFailure, ann.Title, ann.Message)}
+		}
+		if note := e.postCheckRun(e.ctx, e.cfg, run); note != "" {
+			md += "\n" + note + "\n"
+		}
+	}
 	e.writeSummary(md)
 	e.setOutputs([][2]string{{"verdict", "ERROR"}})
 	return code
@@ -141,6 +166,9 @@ func (e *actionEnv) publish(ctx context.Context, res *gate.Result, cfg *gateConf
 
 	commentURL, note := e.comment(ctx, res, cfg, reproduce)
 	if note != "" {
+		summary += "\n\n" + note + "\n"
+	}
+	if note := e.checkRun(ctx, res, cfg, reproduce); note != "" {
 		summary += "\n\n" + note + "\n"
 	}
 	e.writeSummary(summary)
@@ -226,6 +254,138 @@ func (e *actionEnv) comment(ctx context.Context, res *gate.Result, cfg *gateConf
 		fmt.Fprintf(e.log, "agentgate: %d older report comment(s) on #%d were left as they are: %v\n", len(out.Stale), pr, out.Stale)
 	}
 	return out.URL, ""
+}
+
+// checkRun posts the verdict as a check run named cfg.checkName on the head commit (SPEC §20),
+// for branch protection to require. Like the comment it never changes the verdict or the exit
+// code: a check run that cannot be posted is one warning, and a note for the job summary.
+func (e *actionEnv) checkRun(ctx context.Context, res *gate.Result, cfg *gateConfig, reproduce string) (note string) {
+	if cfg.checkName == "" {
+		return ""
+	}
+	run := checks.Run{
+		Conclusion: checkConclusion(res),
+		Title:      e.red.String(report.Headline(res)),
+		// Redacted before Publish cuts it to GitHub's limit, so a cut cannot leave part of a
+		// secret that the redactor would no longer recognise.
+		Summary: e.red.String(report.Markdown(res, report.Options{Reproduce: reproduce, MaxBytes: report.CommentMaxBytes,
+			FullReport: "the job summary or the JSON report (output `report-json`)"})),
+	}
+	for _, f := range report.Findings(res, checks.MaxAnnotations) {
+		level := checks.LevelWarning
+		if f.Failure {
+			level = checks.LevelFailure
+		}
+		run.Annotations = append(run.Annotations, e.checkAnnotation(f.File, f.Line, level, f.Title, f.Message))
+	}
+	return e.postCheckRun(ctx, cfg, run)
+}
+
+// checkAnnotation is a finding at file and line as a check run's annotation: the path relative
+// to the repository, everything redacted. A gate has no file, and a file outside the
+// repository is no place in it: such a finding goes on the workflow that set the gate, at its
+// first line, and its message names the file.
+func (e *actionEnv) checkAnnotation(file string, line int, level, title, message string) checks.Annotation {
+	a := checks.Annotation{Line: line, Level: level, Title: e.red.String(title), Message: e.red.String(message)}
+	file = e.red.String(file)
+	if a.Path = checks.RepoPath(file, e.getenv("GITHUB_WORKSPACE")); a.Path == "" {
+		a.Path, a.Line = e.workflowPath(), 1
+		if file != "" {
+			a.Message = "In " + file + ": " + a.Message
+		}
+	}
+	return a
+}
+
+// postCheckRun posts run (its conclusion, title, summary and annotations set) under the name
+// cfg.checkName on the run's head commit; when it cannot, it warns once and returns a note for
+// the job summary. Nothing here changes the verdict or the exit code.
+func (e *actionEnv) postCheckRun(ctx context.Context, cfg *gateConfig, run checks.Run) (note string) {
+	name := cfg.checkName
+	// why is agentgate's own text; detail, when set, quotes an error, which may hold GitHub's
+	// answer or a payload's value, and is escaped in the markdown.
+	notPosted := func(why, detail string) string {
+		md := why
+		if detail != "" {
+			why += ": " + detail + "."
+			md += ": " + report.EscapeCell(detail) + "."
+		}
+		e.a.Warningf("agentgate did not post the check run %q: %s The verdict is unchanged, and the job's own status still counts.", name, why)
+		return fmt.Sprintf("> [!WARNING]\n> agentgate did not post the check run `%s`: %s", strings.ReplaceAll(name, "`", "'"), md)
+	}
+	if cfg.token == "" {
+		return notPosted("there is no github-token.", "")
+	}
+	owner, repo, found := strings.Cut(e.getenv("GITHUB_REPOSITORY"), "/")
+	if !found {
+		return notPosted("GITHUB_REPOSITORY is not owner/name", fmt.Sprintf("%q", e.getenv("GITHUB_REPOSITORY")))
+	}
+	head, err := e.trigger().HeadSHA(e.getenv("GITHUB_SHA"))
+	if err != nil {
+		return notPosted("cannot tell the head commit", e.red.Error(err).Error())
+	}
+	client, err := api.NewClient(cfg.token, e.getenv("GITHUB_API_URL"), nil)
+	if err != nil {
+		return notPosted("no client for GitHub's API", err.Error())
+	}
+	run.Name, run.HeadSHA, run.DetailsURL = name, head, e.runURL()
+	svc := checks.NewGitHub(client, owner, repo, checks.Options{Logf: e.logf})
+	out, err := svc.Publish(ctx, run)
+	switch {
+	case errors.Is(err, checks.ErrNoPermission) && out.ID == 0:
+		return notPosted("the token may not create check runs. Give the job `permissions: checks: write` "+
+			"(a job that lists any permission gets none it does not list). A pull request from a fork gets a read-only token "+
+			"whatever the workflow asks for: there, require the job's own status instead (see Branch protection in the README).", "")
+	case err != nil && out.ID == 0:
+		return notPosted("GitHub refused it", e.red.Error(err).Error())
+	case err != nil:
+		e.a.Warningf("check run %q (%s) was posted with its conclusion, but only %d of its %d annotations: %v", name, out.URL, out.Annotated, out.Annotated+out.Dropped, e.red.Error(err))
+	}
+	fmt.Fprintf(e.log, "agentgate: check run %q on %s: %s, %d annotation(s) in %d request(s): %s\n", name, head, run.Conclusion, out.Annotated, out.Requests, out.URL)
+	return ""
+}
+
+// checkConclusion is the check run's conclusion: failure when the step fails (a FAIL, a
+// breached gate, or a WARN under fail-on warn), success on PASS, and neutral for a WARN or FAIL
+// the step lets through (fail-on fail for a WARN, a report-only fail-on). Branch protection
+// counts neutral as passing, as the step's own exit code 0 does, while the checks list shows
+// it apart from a clean success.
+func checkConclusion(res *gate.Result) string {
+	switch {
+	case res.ExitCode != gate.ExitPass:
+		return checks.ConclusionFailure
+	case res.Verdict == verdict.Pass:
+		return checks.ConclusionSuccess
+	default:
+		return checks.ConclusionNeutral
+	}
+}
+
+// runURL is the web address of this workflow run, the check run's "Details" link; "" when the
+// runner did not say.
+func (e *actionEnv) runURL() string {
+	server, repoName, id := e.getenv("GITHUB_SERVER_URL"), e.getenv("GITHUB_REPOSITORY"), e.getenv("GITHUB_RUN_ID")
+	if u, err := url.Parse(server); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.User != nil ||
+		strings.Count(repoName, "/") != 1 || strings.ContainsAny(repoName, "?#% ") {
+		return ""
+	}
+	if n, err := strconv.ParseUint(id, 10, 63); err != nil || n == 0 {
+		return ""
+	}
+	return strings.TrimRight(server, "/") + "/" + repoName + "/actions/runs/" + id
+}
+
+// workflowPath is the running workflow's file in the repository (from GITHUB_WORKFLOW_REF,
+// "owner/repo/.github/workflows/ci.yml@refs/heads/main"), where a finding without a file of
+// its own is annotated; ".github" when the runner did not say.
+func (e *actionEnv) workflowPath() string {
+	ref, _, _ := strings.Cut(e.getenv("GITHUB_WORKFLOW_REF"), "@")
+	if i := strings.Index(ref, "/.github/"); i >= 0 {
+		if p := checks.RepoPath(ref[i+1:], ""); p != "" {
+			return p
+		}
+	}
+	return ".github"
 }
 
 // verifyHead makes sure, for a workflow_run, that pull request pr is the one whose run produced

@@ -92,6 +92,7 @@ func runGate(ctx context.Context, cmd string, args []string, stdout, stderr io.W
 	if err != nil {
 		return act.failRun(fail(stderr, err), err)
 	}
+	act.configured(ctx, cfg)
 	input.SetMaxInputBytes(cfg.maxInputBytes)
 	if err := checkOutputs(merged); err != nil {
 		return act.failRun(fail(stderr, err), err)

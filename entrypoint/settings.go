@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/gate/compare"
@@ -117,6 +119,7 @@ type gateConfig struct {
 	baselineArtifact string
 	comment          bool
 	commentMode      string
+	checkName        string // the check run's name (SPEC §20); "" posts none
 	token            string
 	prNumber         string
 	// maxInputBytes is the most bytes one input may expand to; 0: input's default
@@ -132,6 +135,7 @@ func (s settings) gateConfig() (*gateConfig, error) {
 		jsonPath: s.str("json"), mdPath: s.str("markdown"), junitPath: s.str("junit"),
 		sarifPath: s.str("sarif"), otelPath: s.str("otel"),
 		token: s.str("github-token"), prNumber: strings.TrimSpace(s.str("pr-number")),
+		checkName: strings.TrimSpace(s.str("check-name")),
 	}
 	for name, patterns := range inputLists(&c.inputs) {
 		*patterns = s.list(name)
@@ -213,6 +217,9 @@ func (s settings) gateConfig() (*gateConfig, error) {
 	case "update", "recreate":
 	default:
 		return nil, &gate.UsageError{Msg: fmt.Sprintf("%s: unknown comment-mode %q: want \"update\" or \"recreate\"", s["comment-mode"].source, c.commentMode)}
+	}
+	if strings.IndexFunc(c.checkName, unicode.IsControl) >= 0 || !utf8.ValidString(c.checkName) {
+		return nil, &gate.UsageError{Msg: fmt.Sprintf("%s: %s: a check run's name is one line of text", s["check-name"].source, input.Quote(c.checkName))}
 	}
 	// The ranges are gate's to say (gate.Run checks them again); checked here, an error
 	// names where the value was given, as a value that is not a number does.

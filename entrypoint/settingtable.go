@@ -35,7 +35,7 @@ type settingDef struct {
 	// the exit code) a local run over the same files gives, when it does not; the command a
 	// report prints to reproduce that answer (reproduceCommand) leaves it out. The rule:
 	// where the reports are written (json, markdown, junit, sarif, otel), whether and how
-	// they are posted under Actions (comment, comment-mode, github-token, pr-number), where
+	// they are posted under Actions (comment, comment-mode, check-name, github-token, pr-number), where
 	// the other settings are read from (config: they are printed themselves), the shards
 	// of a merge (their input patterns are printed instead) and the artifact only
 	// `baseline: auto` fetches (baseline-artifact) change nothing a local run gives; every
@@ -150,7 +150,12 @@ var settingTable = []settingDef{
 		"otlpjsonfile receiver. Empty (the default) writes none."},
 	{name: "comment", kind: kindBool, where: anywhere, def: "true", actionDefault: "true", noEffect: "whether and how the report is posted as a comment", help: "Under GitHub Actions, post (or update) the report as one comment on the pull request."},
 	{name: "comment-mode", kind: kindString, where: anywhere, def: "update", actionDefault: "update", noEffect: "whether and how the report is posted as a comment", help: "`update` edits the existing report comment in place; `recreate` deletes it and posts a new one at the bottom."},
-	{name: "github-token", kind: kindString, where: anywhere, actionDefault: "${{ github.token }}", noEffect: "the credential of the calls to GitHub's API (the comment, `baseline: auto`)", help: "Token used to comment (masked, never printed). Fork pull requests get a read-only token; docs/reference.md shows the workflow_run pattern."},
+	{name: "check-name", kind: kindString, where: anywhere, noEffect: "whether the verdict is also posted as a check run", help: "Under GitHub Actions, also post the verdict as a check run of this name on the head commit " +
+		"(the pull request's head, not the merge commit), for branch protection to require: conclusion " +
+		"`success` on PASS, `neutral` on a WARN or FAIL that does not fail the step, `failure` when it " +
+		"fails; the report as its summary and every finding as an annotation. Needs `checks: write`; " +
+		"without it (or on a fork's pull request) a warning says so and nothing fails. Empty (the default): no check run."},
+	{name: "github-token", kind: kindString, where: anywhere, actionDefault: "${{ github.token }}", noEffect: "the credential of the calls to GitHub's API (the comment, the check run, `baseline: auto`)", help: "Token used to comment and to post the check run (masked, never printed). Fork pull requests get a read-only token; docs/reference.md shows the workflow_run pattern."},
 	{name: "pr-number", kind: kindString, where: anywhere, noEffect: "which pull request the comment goes to", help: "Pull request to comment on when the event has none (for example in a workflow_run workflow)."},
 }
 

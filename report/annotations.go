@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/gate/verdict"
@@ -30,13 +31,40 @@ type Annotation struct {
 // first offending input file when one is known: the worst FAIL trace's file for
 // max-failed-traces, the lowest-coherence task's file for coherence-min.
 func Annotations(r *gate.Result, max int) []Annotation {
+	var out []Annotation
+	for _, f := range findings(r, max, false) {
+		out = append(out, f.Annotation)
+	}
+	return out
+}
+
+// Finding is one annotation of a check run (SPEC §20): an Annotation and whether it is a
+// failure (a breached gate, a FAIL trace) or a warning (a WARN trace).
+type Finding struct {
+	Annotation
+	Failure bool
+}
+
+// Findings returns every finding of r for a check run's annotations, at most max (max ≤ 0
+// gives none): the breached gates, then the FAIL traces, then the WARN traces, each highest
+// score first, as Annotations orders them.
+func Findings(r *gate.Result, max int) []Finding {
+	return findings(r, max, true)
+}
+
+// findings is Annotations, with the WARN traces after the FAIL ones when warn is set.
+func findings(r *gate.Result, max int, warn bool) []Finding {
 	if r == nil || max <= 0 {
 		return nil
 	}
-	var out []Annotation
-	fails := flagged(r.Reliability)
+	var out []Finding
+	traces := flagged(r.Reliability)
+	fails := traces
 	for len(fails) > 0 && fails[len(fails)-1].Verdict != verdict.Fail {
 		fails = fails[:len(fails)-1]
+	}
+	if !warn {
+		traces = fails
 	}
 	one := func(s string) string { return plain(s, maxAnnotationRunes) }
 	for _, g := range r.Breached() {
@@ -57,9 +85,9 @@ func Annotations(r *gate.Result, max int) []Annotation {
 				a.File = low[0].File
 			}
 		}
-		out = append(out, a)
+		out = append(out, Finding{Annotation: a, Failure: true})
 	}
-	for _, t := range fails {
+	for _, t := range traces {
 		if len(out) == max {
 			break
 		}
@@ -68,14 +96,25 @@ func Annotations(r *gate.Result, max int) []Annotation {
 		if evidence != "" {
 			msg += ": " + evidence
 		}
-		out = append(out, Annotation{
+		out = append(out, Finding{Annotation: Annotation{
 			File:    t.File,
 			Line:    t.Line,
-			Title:   plain("agentgate: trace "+t.ID+" FAIL", MaxCellRunes),
+			Title:   plain("agentgate: trace "+t.ID+" "+string(t.Verdict), MaxCellRunes),
 			Message: one(msg),
-		})
+		}, Failure: t.Verdict == verdict.Fail})
 	}
 	return out
+}
+
+// Headline is the verdict and why in one line of plain text, as the terminal's first two
+// lines say them ("FAIL: 1 gate breached: …"), cut to MaxCellRunes: a check run's title.
+func Headline(r *gate.Result) string {
+	if r == nil {
+		return "no result"
+	}
+	esc := func(s string) string { return plain(s, maxTextRunes) }
+	_, word, _ := strings.Cut(verdictLabel(r.Verdict, esc), " ")
+	return plain(word+": "+sentence(r, esc), MaxCellRunes)
 }
 
 // upperFirst capitalises an ASCII first letter.

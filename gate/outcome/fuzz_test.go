@@ -12,7 +12,7 @@ import (
 // FuzzRead feeds any bytes to the outcomes reader: it returns outcomes or an *input.Error,
 // never panics.
 func FuzzRead(f *testing.F) {
-	for _, p := range []string{"testdata/outcomes.jsonl", "testdata/report.json", "testdata/run.json"} {
+	for _, p := range []string{"testdata/outcomes.jsonl", "testdata/report.json", "testdata/run.json", "testdata/results.json", "testdata/output.swebench_eval.jsonl"} {
 		b, err := os.ReadFile(p)
 		if err != nil {
 			f.Fatal(err)

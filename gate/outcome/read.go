@@ -6,6 +6,7 @@ package outcome
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 
@@ -35,7 +36,10 @@ type entry struct {
 // Read reads the outcome files (already expanded) in order. Every record is one of: a JSONL
 // record {"id", "reward" | "success" | "score" | "passed" | "resolved"}; a SWE-bench run
 // summary (an object with "resolved_ids"); a SWE-bench per-instance report.json
-// ({"<instance_id>": {"resolved": bool, ...}, ...}). An id given twice, in one file or two,
+// ({"<instance_id>": {"resolved": bool, ...}, ...}); SWE-bench experiments' results.json
+// ({"resolved": [ids], "no_generation": [ids], …}, as published for OpenHands); a record of
+// OpenHands' evaluation output ({"instance_id", "report": {"resolved"}} or its
+// test_result.report.resolved). An id given twice, in one file or two,
 // and a value that is not a boolean or a finite number are *input.Error values naming
 // file:line:col.
 func Read(ctx context.Context, files []string) (*Set, error) {
@@ -130,7 +134,7 @@ func (s *Set) record(rec input.Record) error {
 	}
 	var l outcomeLine
 	l.idAt = -1
-	var summary bool
+	var summary, results, openHands bool
 	members := 0
 	end, err := jsonscan.EachMember(data, start, func(key []byte, vs, ve int) error {
 		members++
@@ -139,7 +143,13 @@ func (s *Set) record(rec input.Record) error {
 			l.id, l.idAt = data[vs:ve], vs
 		case jsonscan.KeyIs(key, "resolved_ids"):
 			summary = true
+		case jsonscan.KeyIs(key, "instance_id"):
+			openHands = true
 		default:
+			if data[vs] == '[' && isResultsList(key) {
+				results = true // SWE-bench experiments' results.json: {"resolved": [ids], …}
+				return nil
+			}
 			for i, k := range trace.OutcomeKeys {
 				if jsonscan.KeyIs(key, k) {
 					l.vals[i], l.valAt[i] = data[vs:ve], vs
@@ -156,7 +166,11 @@ func (s *Set) record(rec input.Record) error {
 	}
 	switch {
 	case summary:
-		return s.summary(rec, start)
+		return s.summary(rec, start, summaryLists[:])
+	case results && l.idAt < 0:
+		return s.summary(rec, start, resultsLists[:])
+	case openHands && l.idAt < 0:
+		return s.openHands(rec, start)
 	case l.idAt >= 0:
 		return s.line(rec, start, &l)
 	case members == 0:
@@ -244,13 +258,14 @@ func (s *Set) instances(rec input.Record, start int) error {
 	return err
 }
 
-// summary reads a SWE-bench run summary, its lists in the order they are written.
-func (s *Set) summary(rec input.Record, start int) error {
+// summary reads a SWE-bench run summary (summaryLists) or results.json (resultsLists), its
+// lists in the order they are written.
+func (s *Set) summary(rec input.Record, start int, known []idList) error {
 	base := len(s.entries)
 	var lists []string // the list each entry of this record came from, by index − base
 	pl := newPlacer(rec)
 	_, err := jsonscan.EachMember(rec.Data, start, func(key []byte, vs, _ int) error {
-		for _, l := range summaryLists {
+		for _, l := range known {
 			if !jsonscan.KeyIs(key, l.key) {
 				continue
 			}
@@ -274,13 +289,13 @@ func (s *Set) summary(rec input.Record, start int) error {
 					lists = append(lists, l.key)
 					return s.add(id, o, pl.at(es))
 				}
-				// Listed twice in this summary: completed_ids holds the resolved runs too, so
-				// it only decides for the ids no other list names.
+				// Listed twice in this summary: a weak list (completed_ids) holds the resolved
+				// runs too, so it only decides for the ids no other list names.
 				e, prev := &s.entries[j], lists[int(j)-base]
 				switch {
-				case l.key == "completed_ids":
+				case l.weak && prev != l.key:
 					return nil
-				case prev == "completed_ids":
+				case weakList(known, prev) && prev != l.key:
 					e.o, e.at, lists[int(j)-base] = o, pl.at(es), l.key
 					return nil
 				case e.o.Value != o.Value:
@@ -295,11 +310,89 @@ func (s *Set) summary(rec input.Record, start int) error {
 	return err
 }
 
+// idList is a list of instance ids in a run summary: what it says of its runs, and whether it
+// is weak (it holds runs that other lists name too, and decides only for the ids they do not).
+type idList struct {
+	key            string
+	resolved, weak bool
+}
+
 // summaryLists are the id lists of a SWE-bench run summary (make_run_report) and what each
 // says of its runs: resolved_ids succeeded; unresolved_ids, error_ids, empty_patch_ids and
 // completed_ids not among resolved_ids were submitted and did not resolve. incomplete_ids and
 // submitted_ids say nothing of the outcome.
-var summaryLists = [...]struct {
-	key      string
-	resolved bool
-}{{"resolved_ids", true}, {"unresolved_ids", false}, {"error_ids", false}, {"empty_patch_ids", false}, {"completed_ids", false}}
+var summaryLists = [...]idList{{"resolved_ids", true, false}, {"unresolved_ids", false, false}, {"error_ids", false, false},
+	{"empty_patch_ids", false, false}, {"completed_ids", false, true}}
+
+// resultsLists are the lists of SWE-bench experiments' results.json (its get_model_report,
+// as published for OpenHands and every leaderboard submission): resolved succeeded; every
+// other list names runs that did not resolve, or (generated, with_logs, applied) holds the
+// resolved ones too. resolved decides: the other lists are weak. An instance that no list
+// names (results.json lists only the resolved ones and those without a patch or logs) has no
+// outcome here.
+var resultsLists = [...]idList{{"resolved", true, false}, {"no_generation", false, true}, {"no_logs", false, true},
+	{"generated", false, true}, {"with_logs", false, true}, {"install_fail", false, true}, {"reset_failed", false, true},
+	{"no_apply", false, true}, {"applied", false, true}, {"test_errored", false, true}, {"test_timeout", false, true}}
+
+// isResultsList reports whether key (a JSON string) names one of resultsLists.
+func isResultsList(key []byte) bool {
+	for _, l := range resultsLists {
+		if jsonscan.KeyIs(key, l.key) {
+			return true
+		}
+	}
+	return false
+}
+
+// weakList reports whether the list named key is weak among known.
+func weakList(known []idList, key string) bool {
+	for _, l := range known {
+		if l.key == key {
+			return l.weak
+		}
+	}
+	return false
+}
+
+// openHands reads a record of OpenHands' evaluation output: {"instance_id", …} with the
+// outcome at report.resolved (update_output_with_eval.py rewrites output.jsonl so) or
+// test_result.report.resolved (eval_infer.py's output.swebench_eval.jsonl).
+func (s *Set) openHands(rec input.Record, start int) error {
+	var r struct {
+		ID         json.RawMessage `json:"instance_id"`
+		Report     *ohReport       `json:"report"`
+		TestResult *struct {
+			Report *ohReport `json:"report"`
+		} `json:"test_result"`
+	}
+	if err := rec.Decode(&r); err != nil {
+		return err
+	}
+	id, problem := idOf(r.ID)
+	if problem != "" {
+		return rec.ErrorAt(jsonscan.Locate(rec.Data, jsonscan.PathOf("instance_id")), "%s", input.Field("instance_id", problem))
+	}
+	var raw json.RawMessage
+	var p jsonscan.Path
+	switch {
+	case r.Report != nil && r.Report.Resolved != nil:
+		raw, p = r.Report.Resolved, jsonscan.PathOf("report", "resolved")
+	case r.TestResult != nil && r.TestResult.Report != nil && r.TestResult.Report.Resolved != nil:
+		raw, p = r.TestResult.Report.Resolved, jsonscan.PathOf("test_result", "report", "resolved")
+	default:
+		return rec.ErrorAt(start, `OpenHands output of instance %s has no "report.resolved" or "test_result.report.resolved": evaluate it first (eval_infer.sh)`, input.Quote(id))
+	}
+	o, ok, problem := trace.ParseOutcome(raw, Source)
+	if problem == "" && (!ok || !o.IsBool) {
+		problem = jsonscan.Expected("true or false", jsonscan.KindOfValue(raw))
+	}
+	if problem != "" {
+		return rec.ErrorAt(jsonscan.Locate(rec.Data, p), "%s", input.Field(p.String(), problem))
+	}
+	return s.add(id, o, newPlacer(rec).at(start))
+}
+
+// ohReport is the report OpenHands' evaluation writes per instance.
+type ohReport struct {
+	Resolved json.RawMessage `json:"resolved"`
+}

@@ -173,3 +173,64 @@ func TestReadScales(t *testing.T) {
 		}
 	}
 }
+
+// TestReadOpenHands reads OpenHands' outcome files: eval_infer.py's output.swebench_eval.jsonl
+// (test_result.report.resolved per instance), output.jsonl after update_output_with_eval.py
+// (report.resolved), and SWE-bench experiments' results.json as published for its runs (ids
+// under "resolved", "no_generation", "no_logs"; the full get_model_report lists overlap).
+func TestReadOpenHands(t *testing.T) {
+	yes := trace.Outcome{Known: true, Value: 1, IsBool: true, Source: Source}
+	no := trace.Outcome{Known: true, Value: 0, IsBool: true, Source: Source}
+	for _, c := range []struct {
+		file string
+		want map[string]trace.Outcome
+	}{
+		{"testdata/output.swebench_eval.jsonl", map[string]trace.Outcome{"astropy__astropy-12907": yes, "django__django-11099": no}},
+		{"../trace/testdata/formats/openhands/output.jsonl", map[string]trace.Outcome{"astropy__astropy-12907": yes, "django__django-11099": no}},
+		{"testdata/results.json", map[string]trace.Outcome{"astropy__astropy-12907": yes, "django__django-11133": yes,
+			"sympy__sympy-13146": no, "django__django-12284": no}},
+		// a__a-1 is in generated, with_logs and applied as well as resolved: resolved decides
+		{"testdata/results-full.json", map[string]trace.Outcome{"a__a-1": yes, "b__b-2": no, "c__c-3": no}},
+	} {
+		s := read(t, c.file)
+		if s.Len() != len(c.want) {
+			t.Errorf("%s: Len %d, want %d", c.file, s.Len(), len(c.want))
+		}
+		for id, w := range c.want {
+			if got, ok := s.Take(id); !ok || got != w {
+				t.Errorf("%s: %s: %+v %v, want %+v", c.file, id, got, ok, w)
+			}
+		}
+	}
+	// the order of the lists changes nothing
+	s := read(t, write(t, "r.json", `{"applied": ["a"], "resolved": ["a"], "no_apply": ["b"], "generated": ["b", "a"]}`))
+	if got, _ := s.Take("a"); got != yes {
+		t.Errorf("a: %+v, want resolved", got)
+	}
+	if got, _ := s.Take("b"); got != no {
+		t.Errorf("b: %+v, want not resolved", got)
+	}
+}
+
+func TestReadOpenHandsErrors(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{`{"instance_id": "a__a-1", "test_result": {"git_patch": ""}, "history": []}`,
+			`o.json:1:1: OpenHands output of instance "a__a-1" has no "report.resolved" or "test_result.report.resolved": evaluate it first (eval_infer.sh)`},
+		{`{"instance_id": "a__a-1", "report": {"resolved": "yes"}}`, `o.json:1:50: field "report.resolved": expected true, false or a number, found the string "yes"`},
+		{`{"instance_id": "a__a-1", "test_result": {"report": {"resolved": 1}}}`, `o.json:1:66: field "test_result.report.resolved": expected true or false, found a number`},
+		{`{"instance_id": "a__a-1", "report": []}`, `o.json:1:37: field "report": expected an object, found an array`},
+		{`{"instance_id": 5.5e, "report": {}}`, `o.json:1:21: invalid JSON: invalid number: expected a digit in the exponent, found ','`},
+		{"{\"resolved\": [\"a\",\n \"a\"]}", `o.json:2:2: duplicate outcome id "a": already used at o.json:1:15; every outcome needs its own id`},
+		{`{"resolved": ["a", 3]}`, `o.json:1:20: field "resolved": expected an instance id (a string), found a number`},
+	} {
+		p := write(t, "o.json", c.text)
+		_, err := Read(context.Background(), []string{p})
+		got := ""
+		if err != nil {
+			got = strings.ReplaceAll(err.Error(), p, "o.json")
+		}
+		if got != c.want {
+			t.Errorf("%s:\n got %s\nwant %s", c.text, got, c.want)
+		}
+	}
+}

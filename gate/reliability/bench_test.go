@@ -50,6 +50,10 @@ func FuzzEvaluate(f *testing.F) {
 	f.Add("", []byte(`{not json`), "", uint16(0xffff), int64(0))
 	f.Add("ΟΔΟΣ İ", []byte("\"\xff\""), "x\x00", uint16(0x1234), int64(1<<40))
 	f.Add("I ran the tests.\nTraceback (most recent call last):\nValueError", []byte(`{"n":1}`), "c", uint16(0x2a16), int64(10))
+	// issue 34: a tool name of many words mentioned in many "X tool" phrases, and a success
+	// claim after a failed call of such a tool (stems_test.go has them at full size)
+	f.Add("w0_w1_w2_w3_w4_w5_w6_w7 I called the w7 tool, the w7 tool, the w7 tool, the w7 tool.", []byte(`{}`), "c", uint16(0x0e16), int64(0))
+	f.Add("upd_ord_res_boo_can_x The order has been updated: q0 q1 q2 q3 q4 q5 q6 q7 q8 q9", []byte(`{}`), "c", uint16(0x0416), int64(0))
 	f.Fuzz(func(t *testing.T, text string, args []byte, id string, shape uint16, tokens int64) {
 		tr := &trace.Trace{ID: id, Usage: trace.Usage{Total: max(tokens, 0), Prompt: max(tokens/2, 0),
 			Completion: max(tokens/3, 0), Recorded: shape&1 == 1}}

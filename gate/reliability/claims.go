@@ -1,6 +1,7 @@
 package reliability
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -165,7 +166,8 @@ func toolWords(name string) []string {
 
 // related reports whether two words share a stem: a common prefix of at least four letters
 // (all of the shorter word when it is shorter) that leaves at most three letters of the
-// shorter word (book/booked, modify/modified, reservation/reserved, update/updated).
+// shorter word (book/booked, modify/modified, reservation/reserved, update/updated). It is
+// the rule that stems answers in one look-up per letter; the tests hold the two together.
 func related(a, b string) bool {
 	n := 0
 	for n < len(a) && n < len(b) && a[n] == b[n] {
@@ -175,14 +177,120 @@ func related(a, b string) bool {
 	return n >= min(4, short) && n >= short-3
 }
 
-// mentionsTool reports whether some word of the message shares a stem with a word of the
-// tool's name.
-func mentionsTool(words []string, tool string) bool {
+// stemPrefix is the common prefix related asks of two words whose shorter one has n bytes:
+// all of it up to four, then four, then all but three.
+func stemPrefix(n int) int { return max(min(4, n), n-3) }
+
+// stems indexes the words of one tool's name (toolWords) so that whether a word shares a
+// stem with one of them (related) takes one look-up per byte of the word, whatever the length
+// of the name (issue 34: comparing each word with each word of a 40,000-word name was
+// quadratic). Both lists are sorted, so nothing depends on a map's order.
+type stems struct {
+	// for a tool word at least as long as the word asked about: each prefix t[:k] of a tool
+	// word t that related can ask for (k up to stemPrefix(len(t))), with the length of the
+	// longest tool word that has it
+	prefixes []stemKey
+	// for a tool word shorter than the word asked about: the prefix t[:stemPrefix(len(t))]
+	// of each tool word t, with len(t)
+	keys []stemKey
+}
+
+// stemKey is a prefix's FNV-1a hash and a length.
+type stemKey struct {
+	h uint64
+	n int
+}
+
+func cmpStemKey(a, b stemKey) int {
+	if c := cmp.Compare(a.h, b.h); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.n, b.n)
+}
+
+// newStems indexes the words of tool's name.
+func newStems(tool string) *stems {
+	s := &stems{}
 	for _, t := range toolWords(tool) {
-		for _, w := range words {
-			if related(w, t) {
+		h, last := uint64(fnvOffset), stemPrefix(len(t))
+		for k := 1; k <= len(t); k++ {
+			h = (h ^ uint64(t[k-1])) * fnvPrime
+			if k <= last {
+				s.prefixes = append(s.prefixes, stemKey{h, len(t)})
+			}
+			if k == last {
+				s.keys = append(s.keys, stemKey{h, len(t)})
+			}
+		}
+	}
+	// keep the longest tool word of each prefix: the last of each hash once sorted
+	slices.SortFunc(s.prefixes, cmpStemKey)
+	out := s.prefixes[:0]
+	for i, p := range s.prefixes {
+		if i+1 < len(s.prefixes) && s.prefixes[i+1].h == p.h {
+			continue
+		}
+		out = append(out, p)
+	}
+	s.prefixes = slices.Clip(out)
+	slices.SortFunc(s.keys, cmpStemKey)
+	s.keys = slices.Compact(s.keys)
+	return s
+}
+
+// related reports whether w shares a stem with a word of the tool's name, as related(w, t)
+// for some of its words t would. work counts the look-ups (for the tests of issue 34).
+func (s *stems) related(w string, work *int) bool {
+	if len(w) == 0 || len(s.prefixes) == 0 {
+		return false
+	}
+	// a tool word at least as long as w: it begins with w[:stemPrefix(len(w))]
+	need := stemPrefix(len(w))
+	h := uint64(fnvOffset)
+	for k := 1; k <= len(w); k++ {
+		h = (h ^ uint64(w[k-1])) * fnvPrime
+		if k == need {
+			*work++
+			i, _ := slices.BinarySearchFunc(s.prefixes, h, func(p stemKey, h uint64) int { return cmp.Compare(p.h, h) })
+			if i < len(s.prefixes) && s.prefixes[i].h == h && s.prefixes[i].n >= len(w) {
 				return true
 			}
+			break
+		}
+	}
+	// a tool word t shorter than w: w begins with t[:stemPrefix(len(t))]; for each length n
+	// below len(w), stemPrefix(n) is at most n, so the prefix hashes of w come in order
+	h, k := uint64(fnvOffset), 0
+	for n := 1; n < len(w); n++ {
+		for ; k < stemPrefix(n); k++ {
+			h = (h ^ uint64(w[k])) * fnvPrime
+		}
+		*work++
+		if _, ok := slices.BinarySearchFunc(s.keys, stemKey{h, n}, cmpStemKey); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// stemsOf returns the index of tool id t's name words, built at its first use in a trace.
+func (e *eval) stemsOf(t int32) *stems {
+	if len(e.stems) != len(e.tools) {
+		e.stems = grow(e.stems, len(e.tools))
+	}
+	if e.stems[t] == nil {
+		e.stems[t] = newStems(e.tools[t])
+	}
+	return e.stems[t]
+}
+
+// mentionsTool reports whether some word of the message shares a stem with a word of tool
+// id t's name.
+func (e *eval) mentionsTool(words []string, t int32) bool {
+	s := e.stemsOf(t)
+	for _, w := range words {
+		if s.related(w, &e.stemWork) {
+			return true
 		}
 	}
 	return false
@@ -194,8 +302,8 @@ const maxPending = 32
 
 // pendingFailure is a failed call of one tool that no success has followed yet.
 type pendingFailure struct {
-	tool        string
-	callMsg, at int // the call's message and the failed result's message
+	tool        int32 // tool id
+	callMsg, at int   // the call's message and the failed result's message
 }
 
 // falseSuccess finds success claimed after a failure: an assistant message (without calls)
@@ -219,10 +327,10 @@ func (e *eval) falseSuccess() []Evidence {
 				claim := strings.Join(words[from:to], " ")
 				for j := len(pending) - 1; j >= 0; j-- {
 					p := pending[j]
-					if mentionsTool(words, p.tool) {
+					if e.mentionsTool(words, p.tool) {
 						out = append(out, Evidence{Signal: SignalHallucination,
 							Text: fmt.Sprintf("assistant message %d claims success (%q) after the call of `%s` at message %d failed (message %d), with no success since",
-								i, claim, p.tool, p.callMsg, p.at),
+								i, claim, e.tools[p.tool], p.callMsg, p.at),
 							Messages: keep([]int{i, p.callMsg, p.at})})
 						break
 					}
@@ -234,7 +342,7 @@ func (e *eval) falseSuccess() []Evidence {
 			k++
 			switch {
 			case failed && c >= 0:
-				tool := e.calls[c].call.Tool
+				tool := e.toolOf[c]
 				pending = slices.DeleteFunc(pending, func(p pendingFailure) bool { return p.tool == tool })
 				if len(pending) == maxPending {
 					pending = append(pending[:0], pending[1:]...)
@@ -243,7 +351,7 @@ func (e *eval) falseSuccess() []Evidence {
 			case !failed && strings.TrimSpace(r.res.Content) != "":
 				pending = pending[:0]
 			case !failed && c >= 0:
-				tool := e.calls[c].call.Tool
+				tool := e.toolOf[c]
 				pending = slices.DeleteFunc(pending, func(p pendingFailure) bool { return p.tool == tool })
 			}
 		}

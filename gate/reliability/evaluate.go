@@ -152,7 +152,7 @@ func (ev *Evaluator) evaluate(t *trace.Trace, p profile.Profile, brief bool) Res
 		r.Verdict = verdict.Worst(r.Verdict, verdict.Warn)
 		r.Evidence = append(r.Evidence, Evidence{Signal: SignalTrace, Text: noMessages, Messages: []int{}})
 	}
-	if e.floor {
+	if e.floor || e.misuseFloor {
 		r.Verdict = verdict.Worst(r.Verdict, verdict.Warn)
 	}
 	crashed := false
@@ -178,7 +178,7 @@ func (ev *Evaluator) evaluate(t *trace.Trace, p profile.Profile, brief bool) Res
 		}
 	}
 	if !brief {
-		d.Reasoning = reasoning(r.Verdict, r.Score, scores, empty, e.floor, crashed)
+		d.Reasoning = reasoning(r.Verdict, r.Score, scores, empty, e.floor, e.misuseFloor, crashed)
 	}
 	return r
 }
@@ -269,9 +269,9 @@ func level(score float64) string {
 }
 
 // reasoning is RS-1's explanation of the verdict; the default profile adds a sentence when the
-// trace had no messages, one when an unsupported claim makes the run at least WARN, and one
-// when the run ends in a crash.
-func reasoning(v verdict.Verdict, score float64, scores [4]float64, empty, claim, crashed bool) string {
+// trace had no messages, one when an unsupported claim makes the run at least WARN, one when
+// unrecovered failures do, and one when the run ends in a crash.
+func reasoning(v verdict.Verdict, score float64, scores [4]float64, empty, claim, failures, crashed bool) string {
 	b := make([]byte, 0, 320)
 	b = append(b, "Overall reliability score: "...)
 	b = strconv.AppendFloat(b, score, 'f', 2, 64) // Python's {:.2f}: both round the exact binary value
@@ -299,6 +299,9 @@ func reasoning(v verdict.Verdict, score float64, scores [4]float64, empty, claim
 	}
 	if claim {
 		b = append(b, " An assistant message claims tool use or success that no tool result supports (at least WARN)."...)
+	}
+	if failures {
+		b = append(b, " Tool failures never recovered make up 40% or more of the calls (at least WARN)."...)
 	}
 	if crashed {
 		b = append(b, " The run ends in a traceback or an unhandled error (at least WARN)."...)
@@ -400,7 +403,17 @@ type eval struct {
 	toolCounts, toolFailed []int
 	toolSlot               []int
 	unrecovered            []bool // per result, see unrecoveredFailures
+	noLaterOK              []bool // per result: failed, and no later call of its tool succeeded
 	toolEntry              []int
+	answer                 []bool // per result: a failed result read as the tool's answer, see answers
+	answersDone            bool
+	answerTaint            []int    // per tool, see answers
+	answerUnused           []bool   // per result, see answers
+	answerTools            []int32  // see answers
+	answerReads            int      // next messages read by answers (the tests count them)
+	misuseFloor            bool     // unrecovered failures make up 40% of the calls, see misuse
+	stems                  []*stems // per tool, its name's words indexed, see stemsOf
+	stemWork               int      // look-ups in stems so far (issue 34's tests count them)
 
 	// misuse's lists
 	factors         []float64
@@ -426,6 +439,8 @@ func (e *eval) reset(t *trace.Trace, ref bool) {
 	e.members, e.argText = e.members[:0], e.argText[:0]
 	clear(e.tools)
 	e.tools, e.toolOf = e.tools[:0], e.toolOf[:0]
+	clear(e.stems)
+	e.stems, e.stemWork = e.stems[:0], 0
 	clear(e.toolIndex)
 	e.calls, e.results, e.assistant = e.calls[:0], e.results[:0], e.assistant[:0]
 	e.presize(t)
@@ -445,6 +460,7 @@ func (e *eval) reset(t *trace.Trace, ref bool) {
 	e.pairs = pair(e.calls, e.results, e.pairs, &e.pairScratch)
 	e.resetTexts(len(e.assistant))
 	e.grouped, e.okLaterDone, e.movedDone, e.fitDone = false, false, false, false
+	e.answersDone, e.misuseFloor, e.answerReads = false, false, 0
 	e.resFailed, e.byStatus = grow(e.resFailed, len(e.results)), grow(e.byStatus, len(e.results))
 	for k := range e.results {
 		r := e.results[k].res

@@ -12,6 +12,12 @@ import (
 // of a tool, as "I called" does, when no call of a tool that could have done it precedes it:
 // an agent with no browsing or messaging tool that "browsed the publisher's pages" or
 // "contacted the hotel by phone" made it up.
+//
+// Claims in any voice count too (issue 37): "upon visiting", "having contacted"; the passive
+// "the club was contacted", "it was found on the website"; and a sentence that opens with a
+// participle clause ended by a comma, "Contacting the East Side Athletic Club directly, …",
+// "Visiting their website, …" (a sentence such as "Contacting them directly is best" or "I
+// recommend contacting them directly" advises, and does not count).
 
 // externalClass is the kind of tool an external action needs.
 type externalClass uint8
@@ -63,6 +69,24 @@ var (
 		{appendWords(nil, "after looking up"), "after looking up", classLookup},
 		{appendWords(nil, "after contacting"), "after contacting", classContact},
 		{appendWords(nil, "after downloading"), "after downloading", classDownload},
+		{appendWords(nil, "upon visiting"), "upon visiting", classWeb},
+		{appendWords(nil, "upon browsing"), "upon browsing", classWeb},
+		{appendWords(nil, "upon contacting"), "upon contacting", classContact},
+		{appendWords(nil, "having visited"), "having visited", classWeb},
+		{appendWords(nil, "having browsed"), "having browsed", classWeb},
+		{appendWords(nil, "having contacted"), "having contacted", classContact},
+	}
+	// passive forms: "the gym was contacted", "the site was visited"
+	passiveBe    = hashSet("was", "were", "been")
+	passiveVerbs = []externalVerb{
+		{appendWords(nil, "visited"), "was visited", classWeb},
+		{appendWords(nil, "browsed"), "was browsed", classWeb},
+		{appendWords(nil, "contacted"), "was contacted", classContact},
+		{appendWords(nil, "downloaded"), "was downloaded", classDownload},
+	}
+	// participles that open a sentence as a claim: "Contacting the club directly, …"
+	openingParticiples = []externalVerb{
+		{nil, "visiting", classWeb}, {nil, "browsing", classWeb}, {nil, "contacting", classContact},
 	}
 	wordFound, wordOn, wordOnline = appendWords(nil, "found")[0], appendWords(nil, "on")[0], appendWords(nil, "online")[0]
 	// externalFirst holds the first word of every phrase above: a word not in it starts none
@@ -71,7 +95,7 @@ var (
 		for _, v := range slices.Concat(externalVerbs, afterVerbs) {
 			out = append(out, v.words[0])
 		}
-		return sortedSet(out)
+		return sortedSet(append(out, passiveBe...))
 	}()
 	// siteWords name a web site after "found … on": "on their website", "on Google Maps",
 	// "on booking.com" (the words booking, com)
@@ -92,6 +116,16 @@ func externalClaim(words []uint64) (string, externalClass) {
 				return v.name, v.class
 			}
 		}
+		if inSet(passiveBe, w) && i+1 < len(words) {
+			for _, v := range passiveVerbs {
+				if words[i+1] == v.words[0] {
+					return v.name, v.class
+				}
+			}
+			if words[i+1] == wordFound && foundOnSite(words[i+2:]) {
+				return "was found on", classWeb
+			}
+		}
 		if !firstPerson(words, i) {
 			continue
 		}
@@ -102,6 +136,38 @@ func externalClaim(words []uint64) (string, externalClass) {
 		}
 		if w == wordFound && foundOnSite(words[i+1:]) {
 			return "found on", classWeb
+		}
+	}
+	return "", 0
+}
+
+// maxClauseWords bounds the words of an opening participle clause before its comma.
+const maxClauseWords = 12
+
+// openingClaim finds a sentence of text that opens with a participle of an external action
+// and a clause ended by a comma within maxClauseWords words ("Contacting the East Side
+// Athletic Club directly, they confirmed …"); a question does not count. It reads text once.
+func openingClaim(text string) (string, externalClass) {
+	for rest := text; rest != ""; {
+		sentence := rest
+		if end := strings.IndexAny(rest, ".!?\n"); end >= 0 {
+			question := rest[end] == '?'
+			sentence, rest = rest[:end], rest[end+1:]
+			if question {
+				continue
+			}
+		} else {
+			rest = ""
+		}
+		sentence = strings.TrimLeft(sentence, " \t\r*_\"'(-")
+		for _, p := range openingParticiples {
+			if len(sentence) <= len(p.name) || !strings.EqualFold(sentence[:len(p.name)], p.name) || sentence[len(p.name)] != ' ' {
+				continue
+			}
+			comma := strings.IndexByte(sentence, ',')
+			if comma > 0 && len(strings.Fields(sentence[:comma])) <= maxClauseWords {
+				return p.name, p.class
+			}
 		}
 	}
 	return "", 0

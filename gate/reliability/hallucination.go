@@ -117,7 +117,11 @@ func (e *eval) hallucination() (float64, []Evidence) {
 			if e.ref {
 				continue
 			}
-			if phrase, class := externalClaim(e.wordsOf(k).words); phrase != "" && !e.fittingCallBefore(class, i) {
+			phrase, class := externalClaim(e.wordsOf(k).words)
+			if phrase == "" {
+				phrase, class = openingClaim(msg.Content)
+			}
+			if phrase != "" && !e.fittingCallBefore(class, i) {
 				e.floor = true
 				claims = append(claims, Evidence{Signal: SignalHallucination,
 					Text: fmt.Sprintf("assistant message %d claims an external action (%q) but %s was called before it",
@@ -296,7 +300,7 @@ func (r *recentTools) namesUncalledTool(e *eval, text string) bool {
 		}
 		called := false
 		for _, t := range r.tools {
-			if called = mentionsTool([]string{name}, e.tools[t]); called {
+			if called = e.stemsOf(t).related(name, &e.stemWork); called {
 				break
 			}
 		}

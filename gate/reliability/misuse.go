@@ -55,19 +55,29 @@ func (e *eval) misuse() (float64, []Evidence) {
 	if len(e.results) > 0 {
 		failed := e.items[:0]
 		defer func() { e.items = failed[:0] }()
-		var unrecovered []bool
+		var unrecovered, answer []bool
 		if !e.ref {
-			unrecovered = e.unrecoveredFailures()
+			unrecovered, answer = e.unrecoveredFailures(), e.answers()
 		}
-		recovered := 0
+		recovered, answers, abandoned := 0, 0, 0
 		for k := range e.results {
 			switch {
 			case !e.failed(k):
+			case answer != nil && answer[k]:
+				answers++
 			case unrecovered != nil && !unrecovered[k]:
 				recovered++
 			default:
 				failed = append(failed, toolItem{tool: e.resultTool(k), msg: e.results[k].msg})
+				if answer != nil && e.noLaterSuccess(k) {
+					abandoned++
+				}
 			}
+		}
+		// unrecovered failures, with no later success of their tool, that make up 40% of the
+		// calls: the run did not do what it set out to do (issue 37)
+		if abandoned > 0 && 5*abandoned >= 2*len(e.calls) {
+			e.misuseFloor = true
 		}
 		rate := float64(len(failed)) / float64(len(e.results))
 		f, fired := 0.0, false
@@ -82,6 +92,9 @@ func (e *eval) misuse() (float64, []Evidence) {
 				}
 				if recovered > 0 {
 					text += fmt.Sprintf(" (%d more failed and were recovered)", recovered)
+				}
+				if answers > 0 {
+					text += fmt.Sprintf(" (%d more were the tool's answer, relayed or acted on)", answers)
 				}
 			}
 			rk.add(f, Evidence{Signal: SignalToolMisuse, Text: text, Messages: keep(msgs)})
@@ -411,6 +424,10 @@ func (e *eval) busiestTool(atLeast int) (string, []int) {
 	return e.tools[best], msgs
 }
 
+// noLaterSuccess reports whether failed result k answers no call, or no later call of the
+// same tool succeeded (unrecoveredFailures finds it).
+func (e *eval) noLaterSuccess(k int) bool { return e.noLaterOK[k] }
+
 // statusFailures counts the results failed by a non-zero exit status in their text.
 func (e *eval) statusFailures() int {
 	n := 0
@@ -437,6 +454,7 @@ type toolFailures struct {
 func (e *eval) unrecoveredFailures() []bool {
 	out := grow(e.unrecovered, len(e.results))
 	e.unrecovered = out
+	e.noLaterOK = grow(e.noLaterOK, len(e.results))
 	lastOK := grow(e.toolSlot, len(e.tools)) // 1 + index of the tool's last success, 0 if none
 	e.toolSlot = lastOK
 	for k := len(e.results) - 1; k >= 0; k-- {
@@ -447,7 +465,9 @@ func (e *eval) unrecoveredFailures() []bool {
 				lastOK[e.toolOf[c]] = k + 1
 			}
 		case c < 0 || lastOK[e.toolOf[c]] == 0:
-			out[k] = true
+			e.noLaterOK[k] = true
+			out[k] = !e.answers()[k]
+		case e.answers()[k]: // the tool's answer, not a failure
 		default:
 			e.groups()
 			n := e.nextSame[c]
@@ -469,7 +489,7 @@ func (e *eval) failingTools(unrecovered []bool) []toolFailures {
 		if c := e.pairs.callOf[k]; c >= 0 {
 			t := e.toolOf[c]
 			results[t]++
-			if e.failed(k) {
+			if e.failed(k) && !e.answers()[k] {
 				failed[t]++
 			}
 			if unrecovered[k] {

@@ -71,11 +71,11 @@ func (s *inspectSample) turnsFromEvents(msgs []Message) ([]Message, error) {
 		switch e.Event {
 		case "span_begin":
 			if n, ty := str(e.Name), str(e.Type); n == "scorers" || ty == "scorer" || ty == "scorers" {
-				return finish(msgs, out, found), nil
+				return withTurns(msgs, out, found), nil
 			}
 		case "step":
 			if str(e.Action) == "begin" && (str(e.Type) == "scorer" || str(e.Name) == "scoring") {
-				return finish(msgs, out, found), nil
+				return withTurns(msgs, out, found), nil
 			}
 		case "model":
 			var o inspectOutput
@@ -117,11 +117,11 @@ func (s *inspectSample) turnsFromEvents(msgs []Message) ([]Message, error) {
 			out = append(out, Message{Role: "tool", Content: content, Results: []Result{r}})
 		}
 	}
-	return finish(msgs, out, found), nil
+	return withTurns(msgs, out, found), nil
 }
 
-// finish is out when the events gave a model turn, else msgs as they were.
-func finish(msgs, out []Message, found bool) []Message {
+// withTurns is out when the events gave a model turn, else msgs as they were.
+func withTurns(msgs, out []Message, found bool) []Message {
 	if !found {
 		return msgs
 	}

@@ -171,8 +171,8 @@ func TestRS1Samples(t *testing.T) {
 }
 
 // TestDocExamples decodes the example records of docs/trace-formats.md, three records and then
-// an OTLP export and an Inspect log: each shows one tool call whose result failed, and the
-// usage written in it.
+// an OTLP export, an Inspect log, a tau2-bench file, a mini-swe-agent trajectory, an OpenHands
+// output line and an AgentDojo result: the calls, failures and usage written in each.
 func TestDocExamples(t *testing.T) {
 	text, err := os.ReadFile(filepath.Join("..", "..", "docs", "trace-formats.md"))
 	if err != nil {
@@ -191,8 +191,8 @@ func TestDocExamples(t *testing.T) {
 		{"refund-3", ShapeOpenAI, Usage{812, 19, 831, true}},
 		{"weather-1", ShapeAnthropic, Usage{1520, 64, 1584, true}},
 	}
-	if len(blocks) != len(want)+4 {
-		t.Fatalf("%d json examples, want %d", len(blocks), len(want)+4)
+	if len(blocks) != len(want)+6 {
+		t.Fatalf("%d json examples, want %d", len(blocks), len(want)+6)
 	}
 	// the last two: an OTLP export and an Inspect log, each with one failed tool call
 	otlp, err := ReadOTLP("trace-formats.md", []byte(blocks[3]))
@@ -221,6 +221,22 @@ func TestDocExamples(t *testing.T) {
 	if err != nil {
 		t.Fatalf("mini-swe-agent example: %v", err)
 	}
+	// then an OpenHands output.jsonl line (written on several lines in the docs) and an
+	// AgentDojo result
+	oh, err := decodeOpenHands(input.Record{File: "trace-formats.md", Line: 1, Col: 1, Data: []byte(blocks[7])})
+	if err != nil {
+		t.Fatalf("OpenHands example: %v", err)
+	}
+	if o := oh.Outcome; o != (Outcome{Known: true, Value: 0, IsBool: true, Source: "report.resolved"}) {
+		t.Errorf("OpenHands example: outcome %+v", o)
+	}
+	dojo, err := decodeAgentDojo(input.Record{File: "trace-formats.md", Line: 1, Col: 1, Data: []byte(blocks[8])})
+	if err != nil {
+		t.Fatalf("AgentDojo example: %v", err)
+	}
+	if o := dojo.Outcome; o != (Outcome{Known: true, Value: 0, IsBool: true, Source: "utility"}) {
+		t.Errorf("AgentDojo example: outcome %+v", o)
+	}
 	for i, c := range []struct {
 		tr    *Trace
 		want  counts
@@ -232,6 +248,10 @@ func TestDocExamples(t *testing.T) {
 		{tau2[0], counts{"4f0c2a52", 4, 1, 1, 1}, Usage{1650, 30, 1680, true}},
 		// the test command failed; the submission answered the second
 		{mini, counts{"django__django-11133", 6, 2, 2, 1}, Usage{3100, 70, 3170, true}},
+		// a command that succeeded; the usage summed over the run's calls
+		{oh, counts{"django__django-11099", 2, 1, 1, 0}, Usage{17000, 300, 17300, true}},
+		// a read that failed; AgentDojo records no usage
+		{dojo, counts{"gpt-4o-2024-05-13/banking/user_task_0", 3, 1, 1, 1}, Usage{}},
 	} {
 		if got := countTrace(c.tr); got != c.want || c.tr.Usage != c.usage {
 			t.Errorf("example %d: %+v %+v, want %+v %+v", i+3, got, c.tr.Usage, c.want, c.usage)

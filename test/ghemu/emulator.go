@@ -1,6 +1,7 @@
 // Package ghemu is an in-process emulator of the few GitHub REST endpoints
 // agentgate uses to post its pull-request report: GET /user, listing and
-// creating issue comments, editing and deleting one. It keeps comments in
+// creating issue comments, editing and deleting one, creating and updating a
+// check run. It keeps comments in
 // memory, authenticates tokens, paginates like GitHub (per_page, page and a
 // Link header), injects faults (401, 403, 404, 422, 429, 5xx with Retry-After
 // or X-RateLimit-* headers), records every request for assertions, and, given
@@ -44,6 +45,9 @@ type Identity struct {
 	// ReadOnly marks a token that may read but not write, like the
 	// GITHUB_TOKEN of a pull request from a fork: writes answer 403.
 	ReadOnly bool `json:"read_only,omitempty"`
+	// NoChecks marks a token without checks: write (a job whose permissions do not list
+	// it): creating or updating a check run answers 403.
+	NoChecks bool `json:"no_checks,omitempty"`
 }
 
 // User returns the identity of a personal access token of login.
@@ -199,6 +203,7 @@ type Emulator struct {
 	violations []string
 	remaining  int
 	artifacts  []Artifact
+	checkRuns  []*CheckRun
 	storage    string // base URL of the artifact storage host
 }
 
@@ -591,6 +596,9 @@ func (e *Emulator) serveAPI(rec *response, r *http.Request, n int, path, token, 
 	case len(segs) == 5 && segs[0] == "repos" && segs[3] == "pulls" && r.Method == http.MethodGet:
 		e.getPull(rec, r, segs[4])
 		return
+	case (len(segs) == 4 || len(segs) == 5) && segs[0] == "repos" && segs[3] == "check-runs":
+		e.serveCheckRuns(rec, r, id, segs, body)
+		return
 	case len(segs) >= 4 && segs[0] == "repos" && segs[3] == "actions":
 		e.serveActions(rec, r, segs)
 		return
@@ -938,6 +946,7 @@ func (e *Emulator) deleteComment(rec *response, id Identity, cid int64) {
 //
 //	GET  /_emulator/requests    the recorded API requests (JSON array of Request)
 //	GET  /_emulator/comments    every stored comment (JSON array of Comment)
+//	GET  /_emulator/check-runs  every stored check run (JSON array of CheckRun)
 //	GET  /_emulator/violations  OpenAPI departures seen so far (JSON array of strings)
 //	POST /_emulator/faults      install faults (a JSON Fault or array of them)
 func (e *Emulator) serveControl(w http.ResponseWriter, r *http.Request) {
@@ -965,6 +974,8 @@ func (e *Emulator) serveControl(w http.ResponseWriter, r *http.Request) {
 			cs = []Comment{}
 		}
 		writeJSON(cs)
+	case r.Method == http.MethodGet && r.URL.Path == "/_emulator/check-runs":
+		writeJSON(e.CheckRuns())
 	case r.Method == http.MethodGet && r.URL.Path == "/_emulator/violations":
 		v := e.Violations()
 		if v == nil {

@@ -320,3 +320,72 @@ func TestArtifactRedirect(t *testing.T) {
 		t.Errorf("expired artifact: status %d, want 410", status)
 	}
 }
+
+// TestCheckRuns: a create stores a completed check run and answers 201 with GitHub's
+// check-run object; an update appends annotations; 51 annotations in one request, a missing
+// head_sha and a token without checks: write are refused as GitHub refuses them, and the
+// request breaking the description is noticed.
+func TestCheckRuns(t *testing.T) {
+	bot := ActionsBot()
+	noChecks := bot
+	noChecks.NoChecks = true
+	e := New(Config{Owner: "o", Repo: "r", Spec: TestSpec(t), Tokens: map[string]Identity{testToken: bot, "ghs_nochecks": noChecks, "ghs_fork": ForkBot()}})
+	srv := httptestServer(t, e)
+	auth := "Bearer " + testToken
+	ann := func(n int) string {
+		var parts []string
+		for i := range n {
+			parts = append(parts, fmt.Sprintf(`{"path":"a.jsonl","start_line":%d,"end_line":%d,"annotation_level":"warning","message":"m"}`, i+1, i+1))
+		}
+		return "[" + strings.Join(parts, ",") + "]"
+	}
+	head := strings.Repeat("ab", 20)
+	status, _, v := call(t, "POST", srv+"/repos/o/r/check-runs", auth,
+		`{"name":"agentgate","head_sha":"`+head+`","status":"completed","conclusion":"neutral","output":{"title":"WARN","summary":"s","annotations":`+ann(50)+`}}`)
+	if status != 201 {
+		t.Fatalf("create: %d %v", status, v)
+	}
+	obj := v.(map[string]any)
+	id := int64(obj["id"].(float64))
+	if obj["conclusion"] != "neutral" || obj["status"] != "completed" || obj["head_sha"] != head || obj["output"].(map[string]any)["annotations_count"] != float64(50) {
+		t.Errorf("created %v", obj)
+	}
+	if got := e.Violations(); len(got) != 0 {
+		t.Fatalf("a valid create broke the description: %q", got)
+	}
+	path := fmt.Sprintf("%s/repos/o/r/check-runs/%d", srv, id)
+	if status, _, v = call(t, "PATCH", path, auth, `{"output":{"title":"WARN","summary":"s","annotations":`+ann(20)+`}}`); status != 200 {
+		t.Fatalf("update: %d %v", status, v)
+	}
+	if runs := e.CheckRuns(); len(runs) != 1 || len(runs[0].Annotations) != 70 || runs[0].Conclusion != "neutral" || runs[0].Annotations[69].StartLine != 20 {
+		t.Fatalf("stored %+v", runs)
+	}
+	if len(e.Violations()) != 0 {
+		t.Fatalf("violations %q", e.Violations())
+	}
+	for _, c := range []struct {
+		auth, method, url, body string
+		status                  int
+	}{
+		{auth, "PATCH", path, `{"output":{"title":"t","summary":"s","annotations":` + ann(51) + `}}`, 422},
+		{auth, "POST", srv + "/repos/o/r/check-runs", `{"name":"x"}`, 422},
+		{auth, "PATCH", srv + "/repos/o/r/check-runs/1", `{"output":{"title":"t","summary":"s"}}`, 404},
+		{"Bearer ghs_nochecks", "POST", srv + "/repos/o/r/check-runs", `{"name":"x","head_sha":"` + head + `"}`, 403},
+		{"Bearer ghs_fork", "PATCH", path, `{"output":{"title":"t","summary":"s"}}`, 403},
+	} {
+		if status, _, v := call(t, c.method, c.url, c.auth, c.body); status != c.status {
+			t.Errorf("%s %s %s: %d %v, want %d", c.auth, c.method, c.url, status, v, c.status)
+		}
+	}
+	v2 := e.Violations()
+	if len(v2) != 2 || !strings.Contains(v2[0], "$.output.annotations: 51 items, above maxItems 50") || !strings.Contains(v2[1], `required property "head_sha" is missing`) {
+		t.Errorf("violations %q: want the 51 annotations and the missing head_sha", v2)
+	}
+	if runs := e.CheckRuns(); len(runs) != 1 || len(runs[0].Annotations) != 70 {
+		t.Errorf("a refused request changed the check run: %+v", runs)
+	}
+	status, _, v = call(t, "GET", srv+"/_emulator/check-runs", "", "")
+	if runs, _ := v.([]any); status != 200 || len(runs) != 1 || runs[0].(map[string]any)["conclusion"] != "neutral" || len(runs[0].(map[string]any)["annotations"].([]any)) != 70 {
+		t.Errorf("check-runs endpoint: %d %v", status, v)
+	}
+}

@@ -49,11 +49,17 @@ func withMarker(marker, body string) string {
 // characters outside the Basic Multilingual Plane such as most emoji), so a
 // body Fit accepts is never too long for GitHub.
 func Fit(s string, limit int) string {
+	return FitWith(s, limit, truncationNote)
+}
+
+// FitWith is Fit with another note for a cut text: what it was cut to fit and where it is whole
+// (a check run's summary points at the job summary).
+func FitWith(s string, limit int, note string) string {
 	if Chars(s) <= limit {
 		return s
 	}
-	const fenceClose = "```\n"                                      // or ~~~, same length
-	budget := limit - Chars(truncationNote) - Chars(fenceClose) - 1 // 1: a newline before the fence
+	const fenceClose = "```\n"                            // or ~~~, same length
+	budget := limit - Chars(note) - Chars(fenceClose) - 1 // 1: a newline before the fence
 	if budget < 0 {
 		budget = 0
 	}
@@ -93,7 +99,7 @@ func Fit(s string, limit int) string {
 		}
 		kept += fence + "\n"
 	}
-	return kept + truncationNote
+	return kept + note
 }
 
 // Chars counts s in UTF-16 code units (see Fit).

@@ -15,11 +15,12 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"slices"
 	"strings"
 
 	"github.com/google/go-github/v66/github"
+
+	"github.com/agentgate/agentgate/internal/github/api"
 )
 
 // Service posts or refreshes the report comment.
@@ -105,7 +106,7 @@ func ParseMode(s string) (string, error) {
 // pull request; it is not safe for concurrent use (it caches the token's
 // login and may replace its client after a secondary rate limit).
 type GitHub struct {
-	client      *github.Client
+	r           *api.Retrier // holds the client
 	owner, repo string
 	pr          int
 	opts        Options
@@ -120,8 +121,7 @@ func NewGitHub(client *github.Client, owner, repo string, pr int, opts Options) 
 	if opts.Marker == "" {
 		opts.Marker = DefaultMarker
 	}
-	opts.Retry = opts.Retry.withDefaults()
-	return &GitHub{client: client, owner: owner, repo: repo, pr: pr, opts: opts, author: opts.Author}
+	return &GitHub{r: api.NewRetrier(client, opts.Retry, kinds, "comment", opts.Logf), owner: owner, repo: repo, pr: pr, opts: opts, author: opts.Author}
 }
 
 // Upsert finds the report comment (the newest comment on the pull request
@@ -138,7 +138,7 @@ func (g *GitHub) Upsert(ctx context.Context, body string) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
 	}
-	if g.client == nil || g.owner == "" || g.repo == "" || g.pr <= 0 {
+	if g.r.Client == nil || g.owner == "" || g.repo == "" || g.pr <= 0 {
 		return Outcome{}, fmt.Errorf("comment: need a client, owner, repository and pull request number (got %q/%q #%d)", g.owner, g.repo, g.pr)
 	}
 	marked := withMarker(g.opts.Marker, body)
@@ -223,10 +223,10 @@ func (e *HeadMismatchError) Error() string {
 // differ, an *APIError when GitHub could not say.
 func (g *GitHub) VerifyHead(ctx context.Context, want string) error {
 	var p *github.PullRequest
-	err := g.do(ctx, fmt.Sprintf("read pull request %s (GET /repos/%s/%s/pulls/%d)", g.where(), g.owner, g.repo, g.pr), func(ctx context.Context, _ *verdict) (*github.Response, error) {
+	err := g.r.Do(ctx, fmt.Sprintf("read pull request %s (GET /repos/%s/%s/pulls/%d)", g.where(), g.owner, g.repo, g.pr), func(ctx context.Context, _ *api.Attempt) (*github.Response, error) {
 		var resp *github.Response
 		var err error
-		p, resp, err = g.client.PullRequests.Get(ctx, g.owner, g.repo, g.pr)
+		p, resp, err = g.r.Client.PullRequests.Get(ctx, g.owner, g.repo, g.pr)
 		return resp, err
 	})
 	if err != nil {
@@ -271,10 +271,10 @@ func (g *GitHub) whoami(ctx context.Context) (string, error) {
 		return g.author, nil
 	}
 	var u *github.User
-	err := g.do(ctx, "look up the token's user (GET /user)", func(ctx context.Context, _ *verdict) (*github.Response, error) {
+	err := g.r.Do(ctx, "look up the token's user (GET /user)", func(ctx context.Context, _ *api.Attempt) (*github.Response, error) {
 		var resp *github.Response
 		var err error
-		u, resp, err = g.client.Users.Get(ctx, "")
+		u, resp, err = g.r.Client.Users.Get(ctx, "")
 		return resp, err
 	})
 	switch {
@@ -299,10 +299,10 @@ func (g *GitHub) list(ctx context.Context) ([]*github.IssueComment, error) {
 	for page := 1; ; page++ {
 		var batch []*github.IssueComment
 		var next int
-		err := g.do(ctx, fmt.Sprintf("list comments on %s (page %d)", g.where(), page), func(ctx context.Context, _ *verdict) (*github.Response, error) {
+		err := g.r.Do(ctx, fmt.Sprintf("list comments on %s (page %d)", g.where(), page), func(ctx context.Context, _ *api.Attempt) (*github.Response, error) {
 			var resp *github.Response
 			var err error
-			batch, resp, err = g.client.Issues.ListComments(ctx, g.owner, g.repo, g.pr, opt)
+			batch, resp, err = g.r.Client.Issues.ListComments(ctx, g.owner, g.repo, g.pr, opt)
 			if resp != nil {
 				next = resp.NextPage
 			}
@@ -328,8 +328,8 @@ func (g *GitHub) list(ctx context.Context) ([]*github.IssueComment, error) {
 // report comment with exactly this body instead of posting a duplicate.
 func (g *GitHub) create(ctx context.Context, body, author string) (*github.IssueComment, error) {
 	var c *github.IssueComment
-	err := g.do(ctx, "create comment on "+g.where(), func(ctx context.Context, prev *verdict) (*github.Response, error) {
-		if prev != nil && prev.ambiguous {
+	err := g.r.Do(ctx, "create comment on "+g.where(), func(ctx context.Context, prev *api.Attempt) (*github.Response, error) {
+		if prev != nil && prev.Ambiguous {
 			all, err := g.list(ctx)
 			if err != nil {
 				return nil, err
@@ -344,7 +344,7 @@ func (g *GitHub) create(ctx context.Context, body, author string) (*github.Issue
 		}
 		var resp *github.Response
 		var err error
-		c, resp, err = g.client.Issues.CreateComment(ctx, g.owner, g.repo, g.pr, &github.IssueComment{Body: github.String(body)})
+		c, resp, err = g.r.Client.Issues.CreateComment(ctx, g.owner, g.repo, g.pr, &github.IssueComment{Body: github.String(body)})
 		return resp, err
 	})
 	return c, err
@@ -353,10 +353,10 @@ func (g *GitHub) create(ctx context.Context, body, author string) (*github.Issue
 // edit replaces the body of comment id (PATCH is idempotent: plain retries).
 func (g *GitHub) edit(ctx context.Context, id int64, body string) (*github.IssueComment, error) {
 	var c *github.IssueComment
-	err := g.do(ctx, fmt.Sprintf("update comment %d on %s", id, g.where()), func(ctx context.Context, _ *verdict) (*github.Response, error) {
+	err := g.r.Do(ctx, fmt.Sprintf("update comment %d on %s", id, g.where()), func(ctx context.Context, _ *api.Attempt) (*github.Response, error) {
 		var resp *github.Response
 		var err error
-		c, resp, err = g.client.Issues.EditComment(ctx, g.owner, g.repo, id, &github.IssueComment{Body: github.String(body)})
+		c, resp, err = g.r.Client.Issues.EditComment(ctx, g.owner, g.repo, id, &github.IssueComment{Body: github.String(body)})
 		return resp, err
 	})
 	return c, err
@@ -365,96 +365,11 @@ func (g *GitHub) edit(ctx context.Context, id int64, body string) (*github.Issue
 // delete removes comment id. A 404 after an earlier attempt that may have
 // succeeded means it is gone, which is what was wanted.
 func (g *GitHub) delete(ctx context.Context, id int64) error {
-	return g.do(ctx, fmt.Sprintf("delete comment %d on %s", id, g.where()), func(ctx context.Context, prev *verdict) (*github.Response, error) {
-		resp, err := g.client.Issues.DeleteComment(ctx, g.owner, g.repo, id)
-		if err != nil && prev != nil && prev.ambiguous && resp != nil && resp.StatusCode == http.StatusNotFound {
+	return g.r.Do(ctx, fmt.Sprintf("delete comment %d on %s", id, g.where()), func(ctx context.Context, prev *api.Attempt) (*github.Response, error) {
+		resp, err := g.r.Client.Issues.DeleteComment(ctx, g.owner, g.repo, id)
+		if err != nil && prev != nil && prev.Ambiguous && resp != nil && resp.StatusCode == http.StatusNotFound {
 			return resp, nil
 		}
 		return resp, err
 	})
-}
-
-// do runs one operation with the retry policy. call receives the verdict on
-// the previous failed attempt (nil on the first).
-func (g *GitHub) do(ctx context.Context, op string, call func(ctx context.Context, prev *verdict) (*github.Response, error)) error {
-	p := g.opts.Retry
-	var prev *verdict
-	for attempt := 1; ; attempt++ {
-		resp, err := call(ctx, prev)
-		if err == nil {
-			return nil
-		}
-		var apiErr *APIError
-		if errors.As(err, &apiErr) {
-			return err // from a nested operation, already classified
-		}
-		if ctxErr := ctx.Err(); ctxErr != nil {
-			return fmt.Errorf("%s: %w", op, ctxErr)
-		}
-		v := classify(resp, err)
-		fail := &APIError{Op: op, Status: v.status, Message: v.message, Kind: v.kind, Attempts: attempt, Reset: v.reset, Err: scrub(err)}
-		if !v.retry {
-			return fail
-		}
-		if attempt >= p.MaxAttempts {
-			if v.kind == ErrRateLimited {
-				fail.Kind = ErrRateLimited
-			} else {
-				fail.Kind = ErrUnavailable
-			}
-			return fail
-		}
-		wait := v.wait
-		if wait == 0 && !v.strict {
-			wait = p.BaseDelay << (attempt - 1)
-		}
-		if wait > p.MaxDelay {
-			if v.strict {
-				fail.Kind = ErrRateLimited
-				fail.Message = strings.TrimSpace(fmt.Sprintf("%s (GitHub asked to wait %s, longer than the %s this step waits)", fail.Message, wait, p.MaxDelay))
-				return fail
-			}
-			wait = p.MaxDelay
-		}
-		what := fmt.Sprintf("%d %s", v.status, http.StatusText(v.status))
-		if v.status == 0 {
-			what = "no answer"
-		}
-		g.logf("comment: %s: GitHub gave %s; retrying in %s (attempt %d of %d)", op, what, wait, attempt+1, p.MaxAttempts)
-		if err := p.Sleep(ctx, wait); err != nil {
-			return fmt.Errorf("%s: waiting to retry: %w", op, err)
-		}
-		if v.secondary {
-			g.forgetSecondaryLimit()
-		}
-		prev = &v
-	}
-}
-
-// forgetSecondaryLimit replaces the client with a copy that has no memory of
-// the secondary rate limit. go-github refuses, without sending anything,
-// every request until a Retry-After has passed by the wall clock; the retry
-// loop has already waited it out through RetryPolicy.Sleep, and in tests
-// that Sleep does not really sleep.
-func (g *GitHub) forgetSecondaryLimit() {
-	old := g.client
-	c := github.NewClient(old.Client())
-	base := *old.BaseURL
-	upload := *old.UploadURL
-	c.BaseURL, c.UploadURL, c.UserAgent = &base, &upload, old.UserAgent
-	g.client = c
-}
-
-// scrub drops the request URL's query from transport errors; go-github
-// already strips secrets from the URLs it reports, and the token itself
-// travels only in a header that no error contains.
-func scrub(err error) error {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		if u, perr := url.Parse(ue.URL); perr == nil {
-			u.RawQuery, u.User = "", nil
-			return &url.Error{Op: ue.Op, URL: u.String(), Err: ue.Err}
-		}
-	}
-	return err
 }

@@ -206,3 +206,53 @@ func (e *Event) WorkflowRunHeadSHA() (string, error) {
 	}
 	return p.WorkflowRun.GetHeadSHA(), nil
 }
+
+// HeadSHA returns the commit a check run about this run belongs on: the pull request's head
+// commit for the pull_request family (GITHUB_SHA is then the merge commit GitHub made for the
+// run, which no one looks at), workflow_run.head_sha for workflow_run (GITHUB_SHA is the
+// default branch's head there), merge_group.head_sha for the merge queue, and githubSHA
+// (GITHUB_SHA) for every other event. A payload without the commit it should carry, or a
+// commit id that is not 40 (or 64, SHA-256) hexadecimal digits, is an error.
+func (e *Event) HeadSHA(githubSHA string) (string, error) {
+	var sha, field string
+	switch e.Name {
+	case "pull_request", "pull_request_target", "pull_request_review", "pull_request_review_comment":
+		p, err := e.payload("cannot find the pull request's head commit")
+		if err != nil {
+			return "", err
+		}
+		sha, field = p.PullRequest.GetHead().GetSHA(), "pull_request.head.sha"
+	case "workflow_run":
+		p, err := e.payload("cannot read workflow_run.head_sha")
+		if err != nil {
+			return "", err
+		}
+		sha, field = p.WorkflowRun.GetHeadSHA(), "workflow_run.head_sha"
+	case "merge_group":
+		p, err := e.payload("cannot read merge_group.head_sha")
+		if err != nil {
+			return "", err
+		}
+		sha, field = p.MergeGroup.GetHeadSHA(), "merge_group.head_sha"
+	default:
+		sha, field = githubSHA, "GITHUB_SHA"
+	}
+	if !commitID.MatchString(sha) {
+		return "", fmt.Errorf("event %s: %s %q is not a commit id", e.Name, field, cut(sha, 80))
+	}
+	return sha, nil
+}
+
+// commitID matches a full commit id: 40 lower-case hex digits, or 64 in a SHA-256 repository.
+var commitID = regexp.MustCompile(`^[0-9a-f]{40}([0-9a-f]{24})?$`)
+
+// cut keeps at most n bytes of s, at a character boundary, for quoting.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n] + "…"
+}

@@ -187,3 +187,53 @@ func FuzzEvent(f *testing.F) {
 		ev.WorkflowRunHeadSHA()
 	})
 }
+
+// The check run's commit: the pull request's head (not the merge commit in GITHUB_SHA),
+// workflow_run.head_sha, merge_group.head_sha, else GITHUB_SHA; read from real payloads.
+func TestHeadSHAFromRealEventPayloads(t *testing.T) {
+	const githubSHA = "1111111111111111111111111111111111111111"
+	field := func(raw []byte, path ...string) string {
+		var m any
+		if err := json.Unmarshal(raw, &m); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range path {
+			m = m.(map[string]any)[p]
+		}
+		return m.(string)
+	}
+	pr := webhookExample(t, "pull_request", "opened", nil)
+	run := webhookExample(t, "workflow_run", "completed", nil)
+	mg := webhookExample(t, "merge_group", "checks_requested", nil)
+	for _, c := range []struct {
+		event   string
+		payload []byte
+		want    string
+	}{
+		{"pull_request", pr, field(pr, "pull_request", "head", "sha")},
+		{"pull_request_target", pr, field(pr, "pull_request", "head", "sha")},
+		{"workflow_run", run, field(run, "workflow_run", "head_sha")},
+		{"merge_group", mg, field(mg, "merge_group", "head_sha")},
+		{"push", webhookExample(t, "push", "", nil), githubSHA},
+		{"schedule", nil, githubSHA},
+	} {
+		path := ""
+		if c.payload != nil {
+			path = writeEvent(t, c.payload)
+		}
+		got, err := event.New(c.event, path).HeadSHA(githubSHA)
+		if err != nil || got != c.want || got == githubSHA && c.event != "push" && c.event != "schedule" || len(got) != 40 {
+			t.Errorf("%s: %q, %v; want %q", c.event, got, err, c.want)
+		}
+	}
+	// A payload without the commit, or with something else in its place, is an error.
+	for _, c := range []struct{ event, payload, sha string }{
+		{"pull_request", `{"pull_request":{"number":1}}`, githubSHA},
+		{"workflow_run", `{"workflow_run":{"head_sha":"main; rm -rf /"}}`, githubSHA},
+		{"push", `{}`, "not-a-sha"},
+	} {
+		if got, err := event.New(c.event, writeEvent(t, []byte(c.payload))).HeadSHA(c.sha); err == nil {
+			t.Errorf("%s %s: %q, want an error", c.event, c.payload, got)
+		}
+	}
+}

@@ -63,6 +63,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	token := fs.String("token", "", "the accepted token (required)")
 	installation := fs.Bool("installation", false, "the token is an Actions installation token (github-actions[bot], /user refused)")
 	readOnly := fs.Bool("read-only", false, "the token may read but not write")
+	noChecks := fs.Bool("no-checks", false, "the token lacks checks: write (creating a check run answers 403)")
 	login := fs.String("login", "agentgate-user", "login of a non-installation token")
 	prefix := fs.String("prefix", "", `path prefix of the API, "/api/v3" for GitHub Enterprise Server`)
 	statePath := fs.String("state", "", "file to load comments from and save them to")
@@ -81,7 +82,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *installation {
 		id = ghemu.ActionsBot()
 	}
-	id.ReadOnly = *readOnly
+	id.ReadOnly, id.NoChecks = *readOnly, *noChecks
 
 	cfg := ghemu.Config{
 		Owner: owner, Repo: name, PathPrefix: *prefix,

@@ -1,0 +1,717 @@
+package trace
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/agentgate/agentgate/gate/input"
+	"github.com/agentgate/agentgate/internal/jsonscan"
+)
+
+// OpenHands evaluation output (SPEC §19), read as OpenHands' evaluation code writes it
+// (All-Hands-AI/OpenHands, evaluation/utils/shared.py and openhands/llm/llm.py):
+//
+//   - output.jsonl: one EvalOutput per line, {"instance_id", "test_result", "instruction",
+//     "metadata", "history", "metrics", "error", "instance"}. history is the agent's event
+//     stream as event_to_dict writes it: actions {"id", "source", "action", "args",
+//     "tool_call_metadata": {"function_name", "tool_call_id"}} and observations {"id",
+//     "observation", "content", "extras", "cause", "success"} (older files hold [action,
+//     observation] pairs). metrics.accumulated_token_usage is the run's usage, token_usages one
+//     entry per model call. The scripts that evaluate it add the outcome: report.resolved
+//     (update_output_with_eval.py) or test_result.report.resolved (eval_infer.py's
+//     output.swebench_eval.jsonl).
+//   - llm_completions/<instance_id>/<model>-<time>.json: one model call, {"messages",
+//     "response", "args", "kwargs", "timestamp", "cost"}; when the model had no native function
+//     calling, messages are the text-mode prompt (calls written
+//     <function=name><parameter=k>v</parameter></function>, results as user turns
+//     "EXECUTION RESULT of [name]:") and the OpenAI-shaped conversation is beside them as
+//     "fncall_messages" / "fncall_response".
+//
+// The turns are read from the first present of: fncall_messages (with fncall_response's
+// message), messages (with response's message; text-mode calls parsed), raw_completions.messages
+// (combine_final_completions.py), the history events. One trace per record; its id and task are
+// the instance id (a completion log's: the folder it was saved in, with the file's stem as id).
+
+// ShapeOpenHands is an OpenHands evaluation output record or LLM completion log.
+const ShapeOpenHands Shape = "openhands"
+
+type ohRecord struct {
+	InstanceID     json.RawMessage `json:"instance_id"`
+	FncallMessages *[]ohMessage    `json:"fncall_messages"`
+	FncallResponse *ohResponse     `json:"fncall_response"`
+	Messages       *[]ohMessage    `json:"messages"`
+	Response       *ohResponse     `json:"response"`
+	RawCompletions *struct {
+		Messages *[]ohMessage `json:"messages"`
+	} `json:"raw_completions"`
+	History json.RawMessage `json:"history"`
+	Metrics *struct {
+		Accumulated *ohUsage  `json:"accumulated_token_usage"`
+		PerCall     []ohUsage `json:"token_usages"`
+	} `json:"metrics"`
+	Report     *ohReport       `json:"report"`
+	Resolved   json.RawMessage `json:"resolved"`
+	TestResult *struct {
+		Report *ohReport `json:"report"`
+	} `json:"test_result"`
+}
+
+type ohReport struct {
+	Resolved json.RawMessage `json:"resolved"`
+}
+
+type ohMessage struct {
+	Role       string          `json:"role"`
+	Content    json.RawMessage `json:"content"` // a string, content parts or null
+	ToolCalls  []ohToolCall    `json:"tool_calls"`
+	ToolCallID *string         `json:"tool_call_id"`
+}
+
+type ohToolCall struct {
+	ID       *string `json:"id"`
+	Function struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"` // JSON text in a string, as OpenAI writes it
+	} `json:"function"`
+}
+
+type ohResponse struct {
+	Choices []struct {
+		Message *ohMessage `json:"message"`
+	} `json:"choices"`
+	Usage *ohUsage `json:"usage"`
+}
+
+type ohUsage struct {
+	Prompt     *int64 `json:"prompt_tokens"`
+	Completion *int64 `json:"completion_tokens"`
+}
+
+type ohEvent struct {
+	ID          json.RawMessage            `json:"id"`
+	Source      string                     `json:"source"`
+	Action      *string                    `json:"action"`
+	Observation *string                    `json:"observation"`
+	Args        map[string]json.RawMessage `json:"args"`
+	Content     json.RawMessage            `json:"content"`
+	Cause       json.RawMessage            `json:"cause"`
+	Success     *bool                      `json:"success"`
+	Extras      *struct {
+		ExitCode *int64 `json:"exit_code"` // before CmdOutputMetadata
+		Metadata *struct {
+			ExitCode *int64 `json:"exit_code"`
+		} `json:"metadata"`
+	} `json:"extras"`
+	Meta *struct {
+		Function string      `json:"function_name"`
+		CallID   string      `json:"tool_call_id"`
+		Response *ohResponse `json:"model_response"`
+	} `json:"tool_call_metadata"`
+}
+
+// EachOpenHands streams the traces of an OpenHands output.jsonl (one per line) or LLM
+// completion log at path to fn, in file order. Problems are *input.Error values naming the
+// file, line and column.
+func EachOpenHands(ctx context.Context, path string, fn func(*Trace) error) error {
+	return input.Each(path, func(rec input.Record) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		t, err := decodeOpenHands(rec)
+		if err != nil {
+			return err
+		}
+		return fn(t)
+	})
+}
+
+// ohReader decodes one record.
+type ohReader struct {
+	rec input.Record
+	pos lineCounter
+}
+
+func decodeOpenHands(rec input.Record) (*Trace, error) {
+	if k := jsonscan.KindOfValue(rec.Data[jsonscan.SkipSpace(rec.Data, 0):]); k != jsonscan.KindObject {
+		if err := jsonscan.Validate(rec.Data); err != nil {
+			return nil, rec.Decode(new(any)) // the syntax error, placed
+		}
+		return nil, rec.ErrorAt(jsonscan.SkipSpace(rec.Data, 0), "%s", jsonscan.Expected("an OpenHands output record (a JSON object)", k))
+	}
+	var r ohRecord
+	if err := rec.Decode(&r); err != nil {
+		return nil, err
+	}
+	d := &ohReader{rec: rec, pos: lineCounter{data: rec.Data, line: 1}}
+	t := &Trace{File: rec.File, Line: rec.Line, Shape: ShapeOpenHands}
+	id, ok, problem := idValue(rawRef(r.InstanceID))
+	if problem != "" {
+		return nil, d.at(jsonscan.PathOf("instance_id"), "%s", input.Field("instance_id", problem))
+	}
+	if ok && id != "" {
+		t.ID, t.Task = id, id
+	} else if task, stem := completionLogName(rec.File); task != "" {
+		t.ID, t.Task = task+"/"+stem, task
+	} else {
+		t.ID = rec.File + ":" + strconv.Itoa(rec.Line)
+	}
+	var err error
+	switch {
+	case r.FncallMessages != nil:
+		t.Messages, err = d.messages(jsonscan.PathOf("fncall_messages"), *r.FncallMessages, r.FncallResponse, "fncall_response", false)
+	case r.Messages != nil:
+		t.Messages, err = d.messages(jsonscan.PathOf("messages"), *r.Messages, r.Response, "response", true)
+	case r.RawCompletions != nil && r.RawCompletions.Messages != nil:
+		t.Messages, err = d.messages(jsonscan.PathOf("raw_completions", "messages"), *r.RawCompletions.Messages, nil, "", true)
+	case len(r.History) > 0 && string(r.History) != "null":
+		t.Messages, err = d.history()
+	case r.TestResult != nil && r.TestResult.Report != nil:
+		return nil, rec.ErrorAt(0, "an OpenHands evaluation record (eval_infer.py's output.swebench_eval.jsonl) holds outcomes, not a run: give it as outcomes")
+	default:
+		return nil, rec.ErrorAt(0, `an OpenHands record without "history", "messages" or "fncall_messages": nothing to read`)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := d.usage(t, &r); err != nil {
+		return nil, err
+	}
+	if t.Outcome, err = d.outcome(&r); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// completionLogName is the instance folder and file stem of an LLM completion log,
+// llm_completions/<instance_id>/<model>-<time>.json, or "" for a file saved elsewhere.
+func completionLogName(file string) (task, stem string) {
+	parts := strings.Split(strings.ReplaceAll(file, "\\", "/"), "/")
+	if len(parts) < 3 || parts[len(parts)-3] != "llm_completions" {
+		return "", ""
+	}
+	stem = strings.TrimSuffix(strings.TrimSuffix(parts[len(parts)-1], ".gz"), ".json")
+	return parts[len(parts)-2], stem
+}
+
+// at is an *input.Error at the value at path p.
+func (d *ohReader) at(p jsonscan.Path, format string, args ...any) error {
+	return d.rec.ErrorAt(jsonscan.Locate(d.rec.Data, p), format, args...)
+}
+
+// sub is the record of the value at [at, end) of the record, for decoding it on its own;
+// offsets must come in increasing order.
+func (d *ohReader) sub(at, end int) input.Record {
+	line, col := d.pos.at(at)
+	if line == 1 && d.rec.Col > 1 {
+		col += d.rec.Col - 1
+	}
+	return input.Record{File: d.rec.File, Line: d.rec.Line + line - 1, Col: col, Data: d.rec.Data[at:end:end]}
+}
+
+// messages converts an OpenAI-shaped message list (and the response message after it, when
+// the record has one). In text mode, an assistant turn's <function=…> call is its call, and
+// a user turn "EXECUTION RESULT of [name]:" its result.
+func (d *ohReader) messages(key jsonscan.Path, msgs []ohMessage, resp *ohResponse, respKey string, textMode bool) ([]Message, error) {
+	all := msgs
+	if resp != nil && len(resp.Choices) > 0 && resp.Choices[0].Message != nil {
+		all = append(msgs[:len(msgs):len(msgs)], *resp.Choices[0].Message)
+	}
+	out := make([]Message, len(all))
+	pending := ""
+	for i := range all {
+		m, o := &all[i], &out[i]
+		path := append(key[:len(key):len(key)], jsonscan.Step{Index: i, IsIndex: true})
+		if i == len(msgs) {
+			path = jsonscan.PathOf(respKey, "choices", 0, "message")
+		}
+		o.Role = m.Role
+		content, problem := ohContent(m.Content)
+		if problem != "" {
+			p := append(path[:len(path):len(path)], jsonscan.Step{Key: "content"})
+			return nil, d.at(p, "%s", input.Field(p.String(), problem))
+		}
+		o.Content = content
+		for j, c := range m.ToolCalls {
+			if c.Function.Name == "" {
+				p := append(path[:len(path):len(path)], jsonscan.PathOf("tool_calls", j, "function", "name")...)
+				return nil, d.at(p, "%s", input.Field(p.String(), "a tool call without a function name"))
+			}
+			call := Call{Tool: c.Function.Name}
+			if c.ID != nil {
+				call.ID, call.HasID = *c.ID, true
+			}
+			call.Args, call.ArgsValid = ohArguments(c.Function.Arguments)
+			if finish(o, call) {
+				continue
+			}
+			o.Calls = append(o.Calls, call)
+		}
+		switch {
+		case m.Role == "tool":
+			r := ohResult(content)
+			if m.ToolCallID != nil {
+				r.CallID, r.HasID = *m.ToolCallID, true
+			}
+			o.Results = []Result{r}
+		case textMode && m.Role == "assistant" && len(o.Calls) == 0:
+			pending = ""
+			if c, ok := textModeCall(content, i); ok && !finish(o, c) {
+				o.Calls = []Call{c}
+				pending = c.ID
+			}
+		case textMode && m.Role == "user" && pending != "":
+			if rest, ok := executionResult(content); ok {
+				r := ohResult(rest)
+				r.CallID, r.HasID = pending, true
+				o.Results = []Result{r}
+			}
+			pending = ""
+		}
+	}
+	return out, nil
+}
+
+// finish reports whether call c is OpenHands' finish tool, and gives message o its final
+// message when o has no words of its own. finish ends the run (AgentFinishAction): nothing
+// answers it, by design, so it is the agent's last word rather than a call awaiting a result.
+func finish(o *Message, c Call) bool {
+	if c.Tool != "finish" {
+		return false
+	}
+	if strings.TrimSpace(o.Content) == "" && c.ArgsValid {
+		var a struct {
+			Message string `json:"message"`
+		}
+		if json.Unmarshal(c.Args, &a) == nil {
+			o.Content = a.Message
+		}
+	}
+	return true
+}
+
+// ohContent is a message's text: a string, or the text parts of a list joined with "\n";
+// null is "".
+func ohContent(raw json.RawMessage) (string, string) {
+	switch k := jsonscan.KindOfValue(raw); k {
+	case jsonscan.KindInvalid, jsonscan.KindNull:
+		return "", ""
+	case jsonscan.KindString:
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			return "", "invalid string"
+		}
+		return s, ""
+	case jsonscan.KindArray:
+		var parts []struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		}
+		if err := json.Unmarshal(raw, &parts); err != nil {
+			return "", `expected content parts [{"type", "text"}]`
+		}
+		var b strings.Builder
+		for _, p := range parts {
+			if p.Type != "text" {
+				continue
+			}
+			if b.Len() > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(p.Text)
+		}
+		return b.String(), ""
+	default:
+		return "", jsonscan.Expected("a string, content parts or null", k)
+	}
+}
+
+// ohArguments reads OpenAI arguments: JSON text in a string (kept as the raw text when it does
+// not parse), or an object written as it is.
+func ohArguments(raw json.RawMessage) ([]byte, bool) {
+	switch jsonscan.KindOfValue(raw) {
+	case jsonscan.KindString:
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			return raw, false
+		}
+		if validJSON([]byte(s)) {
+			return []byte(s), true
+		}
+		return []byte(s), false
+	case jsonscan.KindInvalid, jsonscan.KindNull:
+		return []byte("{}"), true
+	}
+	return raw, true
+}
+
+// Text-mode function calls as OpenHands' fn_call_converter writes and parses them: the first
+// <function=name> … </function> of a turn (a turn cut at the stop word "</function" counts,
+// as _fix_stopword mends it), its <parameter=k>v</parameter> pairs the arguments.
+var (
+	ohFunctionRE  = regexp.MustCompile(`(?s)<function=([^>]+)>\n(.*?)</function>`)
+	ohParameterRE = regexp.MustCompile(`(?s)<parameter=([^>]+)>(.*?)</parameter>`)
+)
+
+// textModeCall is the call written in an assistant turn of text mode, if any.
+func textModeCall(content string, i int) (Call, bool) {
+	if !strings.Contains(content, "<function=") {
+		return Call{}, false
+	}
+	if strings.Count(content, "<function=") == 1 && !strings.Contains(content, "</function>") {
+		content = strings.TrimSuffix(strings.TrimRight(content, " \t\r\n"), "</") + "\n</function>"
+	}
+	m := ohFunctionRE.FindStringSubmatchIndex(content)
+	if m == nil {
+		return Call{}, false
+	}
+	name, body := content[m[2]:m[3]], content[m[4]:m[5]]
+	params := map[string]string{}
+	for _, p := range ohParameterRE.FindAllStringSubmatch(body, -1) {
+		params[p[1]] = p[2]
+	}
+	args, _ := json.Marshal(params) // map keys sorted: deterministic
+	return Call{ID: textActionID(i), HasID: true, Tool: name, Args: args, ArgsValid: true}, true
+}
+
+// executionResult is the tool output in a user turn of text mode, "EXECUTION RESULT of
+// [name]:\n<output>".
+func executionResult(content string) (string, bool) {
+	rest, ok := strings.CutPrefix(content, "EXECUTION RESULT of [")
+	if !ok {
+		return "", false
+	}
+	_, out, ok := strings.Cut(rest, "]:\n")
+	if !ok {
+		_, out, ok = strings.Cut(rest, "]:")
+	}
+	return out, ok
+}
+
+// ohResult is a tool result from the observation text OpenHands hands the model: a failure
+// when its command finished with a non-zero exit code or OpenHands added "[Error occurred in
+// processing last action]" (an ErrorObservation).
+func ohResult(content string) Result {
+	r := Result{Success: true, Content: content}
+	if msg, failed := ohFailure(content); failed {
+		r.Success, r.Error = false, msg
+	}
+	return r
+}
+
+const ohErrorMark = "[Error occurred in processing last action]"
+
+var ohExitRE = regexp.MustCompile(`\[Command finished with exit code (-?\d+)\]`)
+
+func ohFailure(content string) (string, bool) {
+	if strings.Contains(content, ohErrorMark) {
+		return strings.TrimSpace(strings.Replace(content, ohErrorMark, "", 1)), true
+	}
+	tail := content[max(0, len(content)-512):]
+	if m := ohExitRE.FindAllStringSubmatch(tail, -1); len(m) > 0 {
+		if code := m[len(m)-1][1]; code != "0" {
+			return "exit code " + code, true
+		}
+	}
+	return "", false
+}
+
+// history converts the event stream: one message per event. An action of the agent with
+// tool_call_metadata (or one of the runtime's actions) is an assistant message holding its
+// call; the observation caused by it a tool message holding the result, failed when the
+// observation says success false or is an error observation.
+func (d *ohReader) history() ([]Message, error) {
+	start := jsonscan.Locate(d.rec.Data, jsonscan.PathOf("history"))
+	var out []Message
+	var event ohEvent
+	calls := map[string]bool{} // the ids of the calls made so far
+	decode := func(i, at, end int) error {
+		event = ohEvent{}
+		if k := jsonscan.KindOfValue(d.rec.Data[at:]); k != jsonscan.KindObject {
+			return d.rec.ErrorAt(at, "history[%d]: %s", i, jsonscan.Expected("an event object (or an [action, observation] pair)", k))
+		}
+		if err := d.sub(at, end).Decode(&event); err != nil {
+			if e, ok := err.(*input.Error); ok {
+				e.Msg = "history[" + strconv.Itoa(i) + "]: " + e.Msg
+			}
+			return err
+		}
+		m, problem := ohEventMessage(&event)
+		if problem != "" {
+			return d.rec.ErrorAt(at, "history[%d]: %s", i, problem)
+		}
+		for _, c := range m.Calls {
+			calls[c.ID] = true
+		}
+		if len(m.Results) > 0 && !calls[m.Results[0].CallID] {
+			// the answer to an action that is not a call (a recall): the runtime's news
+			m.Role, m.Results = "system", nil
+		}
+		out = append(out, m)
+		return nil
+	}
+	if k := jsonscan.KindOfValue(d.rec.Data[start:]); k != jsonscan.KindArray {
+		return nil, d.rec.ErrorAt(start, "%s", input.Field("history", jsonscan.Expected("a list of events", k)))
+	}
+	i := 0
+	_, err := jsonscan.EachElement(d.rec.Data, start, func(at, end int) error {
+		defer func() { i++ }()
+		if jsonscan.KindOfValue(d.rec.Data[at:]) == jsonscan.KindArray { // an [action, observation] pair
+			_, err := jsonscan.EachElement(d.rec.Data, at, func(pa, pe int) error { return decode(i, pa, pe) })
+			return err
+		}
+		return decode(i, at, end)
+	})
+	if e, ok := err.(*jsonscan.Error); ok {
+		return nil, d.rec.ErrorAt(e.Off, "invalid JSON: %s", e.Msg)
+	}
+	return out, err
+}
+
+// ohEventMessage turns one event into a message.
+func ohEventMessage(e *ohEvent) (Message, string) {
+	switch {
+	case e.Action != nil:
+		return ohAction(e)
+	case e.Observation != nil:
+		return ohObservation(e)
+	}
+	return Message{}, `an event with neither "action" nor "observation"`
+}
+
+// ohNotCalls are the actions that are not tool calls when they carry no tool_call_metadata.
+var ohNotCalls = map[string]bool{"message": true, "system": true, "recall": true, "change_agent_state": true,
+	"condensation": true, "condensation_request": true, "null": true, "finish": true, "think": true, "reject": true}
+
+func ohAction(e *ohEvent) (Message, string) {
+	role := "assistant"
+	switch {
+	case *e.Action == "system", e.Source == "environment":
+		role = "system"
+	case e.Source == "user" && *e.Action == "message":
+		role = "user"
+	case e.Source == "user":
+		role = "system" // the user's side asking the runtime (a recall): no turn of the conversation
+	}
+	m := Message{Role: role}
+	for _, k := range [...]string{"content", "thought", "final_thought"} {
+		if s, ok := stringValue(e.Args[k]); ok && s != "" {
+			m.Content = s
+			break
+		}
+	}
+	if *e.Action == "finish" || e.Meta == nil && (role != "assistant" || ohNotCalls[*e.Action]) {
+		return m, "" // finish: the agent's last word (see finish)
+	}
+	c := Call{Tool: *e.Action}
+	if e.Meta != nil && e.Meta.Function != "" {
+		c.Tool = e.Meta.Function
+	}
+	if e.Meta != nil && e.Meta.CallID != "" {
+		c.ID, c.HasID = e.Meta.CallID, true
+	} else if id, ok, _ := idValue(rawRef(e.ID)); ok {
+		c.ID, c.HasID = "event-"+id, true
+	}
+	if args, ok := modelCallArgs(e); ok {
+		c.Args, c.ArgsValid = ohArguments(args)
+		m.Calls = []Call{c}
+		return m, ""
+	}
+	args := make(map[string]json.RawMessage, len(e.Args))
+	for k, v := range e.Args {
+		if k != "thought" { // the agent's words, not the call: repeats of a call differ in them
+			args[k] = v
+		}
+	}
+	b, err := json.Marshal(args) // keys sorted
+	if err != nil {
+		return Message{}, "args: " + err.Error()
+	}
+	c.Args, c.ArgsValid = b, true
+	m.Calls = []Call{c}
+	return m, ""
+}
+
+// modelCallArgs are the arguments the model wrote for the event's call, as its
+// tool_call_metadata.model_response holds them: the call as the model made it, not the
+// action's fields with their defaults.
+func modelCallArgs(e *ohEvent) (json.RawMessage, bool) {
+	if e.Meta == nil || e.Meta.Response == nil || e.Meta.CallID == "" {
+		return nil, false
+	}
+	for _, ch := range e.Meta.Response.Choices {
+		if ch.Message == nil {
+			continue
+		}
+		for _, tc := range ch.Message.ToolCalls {
+			if tc.ID != nil && *tc.ID == e.Meta.CallID && tc.Function.Arguments != nil {
+				return tc.Function.Arguments, true
+			}
+		}
+	}
+	return nil, false
+}
+
+func ohObservation(e *ohEvent) (Message, string) {
+	content, _ := stringValue(e.Content)
+	if k := jsonscan.KindOfValue(e.Content); k != jsonscan.KindString && k != jsonscan.KindNull && k != jsonscan.KindInvalid {
+		return Message{}, input.Field("content", jsonscan.Expected("a string", k))
+	}
+	m := Message{Role: "tool", Content: content}
+	r := Result{Success: true, Content: content}
+	if e.Meta != nil && e.Meta.CallID != "" {
+		r.CallID, r.HasID = e.Meta.CallID, true
+	} else if cause, ok, _ := idValue(rawRef(e.Cause)); ok {
+		r.CallID, r.HasID = "event-"+cause, true
+	} else {
+		m.Role = "system" // the runtime's own news (agent_state_changed, recall): no call answered
+		return m, ""
+	}
+	switch {
+	case *e.Observation == "error":
+		r.Success, r.Error = false, strings.TrimSpace(content)
+	case e.Success != nil && !*e.Success:
+		r.Success, r.Error = false, strings.TrimSpace(content)
+	case e.Success == nil && *e.Observation == "run":
+		// files written before observations carried "success": the command's exit code
+		if code := e.exitCode(); code != nil && *code != 0 {
+			r.Success, r.Error = false, "exit code "+strconv.FormatInt(*code, 10)
+		}
+	}
+	if r.Error == "" && !r.Success {
+		r.Error = *e.Observation + " failed"
+	}
+	m.Results = []Result{r}
+	return m, ""
+}
+
+// exitCode is a command observation's exit code: extras.metadata.exit_code, or the
+// extras.exit_code of older files; nil when neither is written.
+func (e *ohEvent) exitCode() *int64 {
+	if e.Extras == nil {
+		return nil
+	}
+	if e.Extras.Metadata != nil && e.Extras.Metadata.ExitCode != nil {
+		return e.Extras.Metadata.ExitCode
+	}
+	return e.Extras.ExitCode
+}
+
+// usage reads metrics.accumulated_token_usage (the sum over the run's model calls, each of
+// token_usages), or a completion log's response usage (one call).
+func (d *ohReader) usage(t *Trace, r *ohRecord) error {
+	var u *ohUsage
+	at := jsonscan.PathOf("metrics", "accumulated_token_usage")
+	switch {
+	case r.Metrics != nil && r.Metrics.Accumulated != nil:
+		u = r.Metrics.Accumulated
+	case r.FncallResponse != nil && r.FncallResponse.Usage != nil:
+		u, at = r.FncallResponse.Usage, jsonscan.PathOf("fncall_response", "usage")
+	case r.Response != nil && r.Response.Usage != nil:
+		u, at = r.Response.Usage, jsonscan.PathOf("response", "usage")
+	default:
+		return nil
+	}
+	for _, f := range [...]struct {
+		key string
+		n   *int64
+	}{{"prompt_tokens", u.Prompt}, {"completion_tokens", u.Completion}} {
+		if f.n != nil && *f.n < 0 {
+			p := append(at[:len(at):len(at)], jsonscan.Step{Key: f.key})
+			return d.at(p, "%s", input.Field(p.String(), "must be a non-negative integer, got "+strconv.FormatInt(*f.n, 10)))
+		}
+	}
+	if u.Prompt != nil {
+		t.Usage.Prompt = *u.Prompt
+	}
+	if u.Completion != nil {
+		t.Usage.Completion = *u.Completion
+	}
+	t.Usage.Total = satAdd(t.Usage.Prompt, t.Usage.Completion)
+	t.Usage.Recorded = u.Prompt != nil || u.Completion != nil
+	if r.Metrics != nil && r.Metrics.Accumulated != nil && len(r.Metrics.PerCall) > 0 {
+		t.PerCall.Calls = len(r.Metrics.PerCall)
+		for _, c := range r.Metrics.PerCall {
+			if c.Prompt != nil {
+				t.PerCall.MaxPrompt = max(t.PerCall.MaxPrompt, *c.Prompt)
+			}
+		}
+	}
+	return nil
+}
+
+// outcome reads report.resolved (update_output_with_eval.py), else
+// test_result.report.resolved (eval_infer.py), else a top-level resolved (trajectories
+// exported with their outcome); a record with none of them has none.
+func (d *ohReader) outcome(r *ohRecord) (Outcome, error) {
+	var raw json.RawMessage
+	var p jsonscan.Path
+	switch {
+	case r.Report != nil && r.Report.Resolved != nil:
+		raw, p = r.Report.Resolved, jsonscan.PathOf("report", "resolved")
+	case r.TestResult != nil && r.TestResult.Report != nil && r.TestResult.Report.Resolved != nil:
+		raw, p = r.TestResult.Report.Resolved, jsonscan.PathOf("test_result", "report", "resolved")
+	case r.Resolved != nil:
+		// trajectories exported with their outcome beside them, as the generic rule reads it
+		raw, p = r.Resolved, jsonscan.PathOf("resolved")
+	default:
+		return Outcome{}, nil
+	}
+	o, ok, problem := ParseOutcome(raw, p.String())
+	if problem == "" && ok && !o.IsBool {
+		problem = jsonscan.Expected("true or false", jsonscan.KindOfValue(raw))
+	}
+	if problem != "" {
+		return Outcome{}, d.at(p, "%s", input.Field(p.String(), problem))
+	}
+	return o, nil
+}
+
+// EachMessageList reads one run's message list written on its own, a JSON array of OpenAI-shaped
+// messages (text-mode <function=…> turns read as in a completion log): OpenHands' SWE-bench
+// submission folder holds one per instance, trajs/<instance_id>.json (the messages of the run's
+// last completion log, convert_oh_folder_to_swebench_submission.sh). The run's id and task are
+// the file's stem.
+func EachMessageList(ctx context.Context, path string, fn func(*Trace) error) error {
+	data, err := readDocument(path)
+	if err != nil {
+		return err
+	}
+	t, err := decodeMessageList(path, data)
+	if err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return fn(t)
+}
+
+func decodeMessageList(path string, data []byte) (*Trace, error) {
+	rec := input.Record{File: path, Line: 1, Col: 1, Data: data}
+	if err := checkDoc(path, data); err != nil {
+		return nil, err
+	}
+	if k := jsonscan.KindOfValue(data[jsonscan.SkipSpace(data, 0):]); k != jsonscan.KindArray {
+		return nil, rec.ErrorAt(jsonscan.SkipSpace(data, 0), "%s", jsonscan.Expected("a list of messages", k))
+	}
+	var msgs []ohMessage
+	if err := rec.Decode(&msgs); err != nil {
+		return nil, err
+	}
+	d := &ohReader{rec: rec, pos: lineCounter{data: data, line: 1}}
+	stem := filepath.Base(path)
+	stem = strings.TrimSuffix(strings.TrimSuffix(stem, ".gz"), ".json")
+	t := &Trace{ID: stem, Task: stem, File: path, Line: 1, Shape: ShapeOpenHands}
+	if stem == "" {
+		t.ID, t.Task = path, ""
+	}
+	var err error
+	if t.Messages, err = d.messages(jsonscan.Path{}, msgs, nil, "", true); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
