@@ -12,7 +12,9 @@ import (
 // and Inspect write them (its README names each writer).
 var folders = filepath.Join("..", "gate", "trace", "testdata", "folders")
 
-// folderReport is what these tests read of the JSON report.
+// folderReport is what these tests read of the JSON report. They hold what was read (traces,
+// messages, calls, outcomes, notes), not the evaluators' verdicts, which issue 37 and its
+// successors tune.
 type folderReport struct {
 	ExitCode    int      `json:"exit_code"`
 	Notes       []string `json:"notes"`
@@ -96,7 +98,7 @@ func TestFolderMiniSWEAgent(t *testing.T) {
 		"sb-cli-reports/swe-bench_verified__test__mini-run.json (a SWE-bench run report: the runs' outcomes, give it with --outcomes), " +
 		"exit_statuses_1753862400.5171092.yaml, minisweagent.log"
 	code, stdout, r := gateFolder(t, "--traces", trajs)
-	if code != 0 || r.Reliability.Total != 3 || r.Reliability.Pass != 3 {
+	if code != 0 || r.Reliability.Total != 3 {
 		t.Errorf("exit %d, %+v\n%s", code, r.Reliability, stdout)
 	}
 	// the messages of testdata/formats/minisweagent's trajectories, and their bash actions
@@ -144,7 +146,7 @@ func TestFolderTau2(t *testing.T) {
 	// calls on their own device, requestor "user", are not)
 	want := []string{"4f0c2a52-55f3-4b0e-9a8a-2d5e3c1a9b01 15 3 ok", "9d2e7b10-1c44-4f7e-8f3a-6a0b7d2c5e02 6 1 fail", "c1a3f5e7-2b4d-4c6e-8f0a-1b3d5f7a9c03 2 0 -"}
 	code, stdout, r := gateFolder(t, "--traces", run)
-	if code != 0 || r.Reliability.Total != 3 || r.Reliability.Warn != 1 || r.Outcomes == nil || r.Outcomes.Known != 2 || r.Outcomes.Successes != 1 {
+	if code != 0 || r.Reliability.Total != 3 || r.Outcomes == nil || r.Outcomes.Known != 2 || r.Outcomes.Successes != 1 {
 		t.Errorf("exit %d, %+v %+v\n%s", code, r.Reliability, r.Outcomes, stdout)
 	}
 	checkCounts(t, r, want...)
@@ -163,7 +165,7 @@ func TestFolderTau2(t *testing.T) {
 func TestFolderInspect(t *testing.T) {
 	logs := filepath.Join(folders, "inspect", "logs")
 	code, stdout, r := gateFolder(t, "--traces", logs)
-	if code != 0 || r.Reliability.Total != 2 || r.Reliability.Warn != 1 || r.Outcomes == nil || r.Outcomes.Known != 2 || r.Outcomes.Successes != 1 {
+	if code != 0 || r.Reliability.Total != 2 || r.Outcomes == nil || r.Outcomes.Known != 2 || r.Outcomes.Successes != 1 {
 		t.Errorf("exit %d, %+v %+v\n%s", code, r.Reliability, r.Outcomes, stdout)
 	}
 	checkCounts(t, r, "1#1 7 2 ok", "2#1 5 1 fail")
@@ -185,7 +187,7 @@ func TestFolderSciCode(t *testing.T) {
 	logs := filepath.Join(folders, "scicode", "logs")
 	// 13.6: the prompt's 2 messages, 3 model turns and 1 tool result; 77.2: 2, 1 and 1
 	code, stdout, r := gateFolder(t, "--traces", logs)
-	if code != 0 || r.Reliability.Total != 2 || r.Reliability.Warn != 1 || r.Outcomes != nil {
+	if code != 0 || r.Reliability.Total != 2 || r.Outcomes != nil {
 		t.Errorf("exit %d, %+v %+v\n%s", code, r.Reliability, r.Outcomes, stdout)
 	}
 	checkCounts(t, r, "13.6#1 6 1 -", "77.2#1 4 1 -")

@@ -2,6 +2,7 @@ package trace
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -131,4 +132,19 @@ func FuzzOutcomeField(f *testing.F) {
 			t.Fatalf("outcome %+v", tr.Outcome)
 		}
 	})
+}
+
+// TestOpenHandsSide: in a folder, OpenHands' output.swebench_eval.jsonl (the runs' test
+// results, no run) is a side file; its output.jsonl is traces.
+func TestOpenHandsSide(t *testing.T) {
+	dir := filepath.Join("testdata", "formats", "openhands")
+	for _, c := range []struct{ file, want string }{
+		{"output.swebench_eval.jsonl", "OpenHands evaluation results: the runs' outcomes, not runs"},
+		{"output.jsonl", ""},
+	} {
+		f, side, err := Classify(filepath.Join(dir, c.file))
+		if err != nil || f != FormatOpenHands || side != c.want {
+			t.Errorf("%s: format %v, side %q, err %v; want %q", c.file, f, side, err, c.want)
+		}
+	}
 }

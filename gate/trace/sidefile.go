@@ -36,8 +36,29 @@ func Classify(path string) (f Format, side string, err error) {
 		return f, tau2Side(path), nil
 	case FormatRecords:
 		return f, recordsSide(path), nil
+	case FormatOpenHands:
+		return f, firstRecordSide(path, openHandsSide), nil
 	}
 	return f, "", nil
+}
+
+// openHandsSide says why an OpenHands record is a side file's: eval_infer.py's
+// output.swebench_eval.jsonl holds the runs' test results, no run.
+func openHandsSide(data []byte) string {
+	var run, results bool
+	_, _ = jsonscan.EachMember(data, jsonscan.SkipSpace(data, 0), func(key []byte, v, e int) error {
+		switch jsonscan.Unquote(key, jsonscan.Replace) {
+		case "history", "messages", "fncall_messages", "raw_completions":
+			run = run || (string(data[v:e]) != "null" && !isEmptyContainer(data[v:e]))
+		case "test_result":
+			results = true
+		}
+		return nil
+	})
+	if results && !run {
+		return "OpenHands evaluation results: the runs' outcomes, not runs"
+	}
+	return ""
 }
 
 // evalSide says why an Inspect .eval log is a side file: it holds no sample.
@@ -110,16 +131,20 @@ var errFirst = errors.New("first record read")
 // (trace_id, role) is not a trace the decoder could read. What it is, where its content says
 // so: predictions (instance ids and patches), a SWE-bench or sb-cli report (the runs'
 // outcomes), or else its keys.
-func recordsSide(path string) string {
-	var side string
+func recordsSide(path string) string { return firstRecordSide(path, sideRecord) }
+
+// firstRecordSide is what side says of the first record of the file at path; "" when the file
+// cannot be read, whose reader then says why.
+func firstRecordSide(path string, side func([]byte) string) string {
+	var why string
 	err := input.Each(path, func(rec input.Record) error {
-		side = sideRecord(rec.Data)
+		why = side(rec.Data)
 		return errFirst
 	})
 	if err != nil && !errors.Is(err, errFirst) {
 		return "" // its reader says what is wrong
 	}
-	return side
+	return why
 }
 
 // sideRecord says why a record is not a trace but a side file's, or "" when it may be a
