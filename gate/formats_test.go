@@ -14,7 +14,10 @@ import (
 // them: the pipeline reads the record files, the others are read whole in between, and the
 // report is the sequential reading's, byte for byte, with the traces in file order. The
 // verdicts: every run of the format test data has one failed tool result of two (WARN, the
-// tool_misuse signal) except the OpenInference "hi" run and Inspect's epoch 2 (PASS).
+// tool_misuse signal) except the OpenInference "hi" run, Inspect's epoch 2 and the GenAI
+// booking whose "payment declined" the agent relays ("the booking failed"): a tool that
+// answered no, not one that failed (PASS). The OpenInference email's "smtp unavailable" is an
+// outage, a failure however honestly the agent reports it (WARN).
 func TestFormatsMixed(t *testing.T) {
 	files := writeSuite(t, nil)
 	dir := filepath.Dir(files[0])
@@ -54,7 +57,7 @@ func TestFormatsMixed(t *testing.T) {
 		}
 	}
 	want := []string{
-		"5b8efff798038103d269b633813fc60c WARN", "6c0000000000000000000000000000aa WARN",
+		"5b8efff798038103d269b633813fc60c PASS", "6c0000000000000000000000000000aa WARN",
 		"s1#1 WARN", "s1#2 PASS",
 		"0af7651916cd43dd8448eb211c80319c WARN", "1bf7651916cd43dd8448eb211c80319d PASS",
 	}

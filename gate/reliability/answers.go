@@ -30,8 +30,8 @@ import (
 
 // faultMarks are what a fault of the tool's code, of its runtime or of the call writes: the
 // messages of Python's common exceptions (tau-bench writes "Error: " + str(e)), exception
-// names, and the words of timeouts, lost connections, server errors, unknown tools and
-// rejected arguments. They are English whatever the domain's language: the runtime writes
+// names, and the words of timeouts, lost connections, outages ("smtp unavailable"), server
+// errors, unknown tools and rejected arguments. They are English whatever the domain's language: the runtime writes
 // them, not the domain.
 var faultMarks = []string{
 	"Traceback", "Exception", "exception", "Error(", "KeyError", "TypeError", "ValueError",
@@ -42,7 +42,7 @@ var faultMarks = []string{
 	"is not iterable", "invalid literal for", "unsupported operand", "has no len()",
 	"must be str", "must be int", "must be real number", "Expecting value", "Expecting property name",
 	"timed out", "Timeout", "timeout", "Connection", "connection refused", "connection reset",
-	"Internal Server Error", "Bad Gateway", "Service Unavailable", "Gateway Timeout", "rate limit",
+	"Internal Server Error", "Bad Gateway", "Service Unavailable", "unavailable", "Unavailable", "Gateway Timeout", "rate limit",
 	"Rate limit", "Too Many Requests", "unknown tool", "Unknown tool", "no such tool", "not a valid tool",
 	"Tool '", "tool '", "Invalid arguments", "invalid arguments", "Invalid argument", "invalid argument",
 	"missing required", "Missing required", "required property", "field required", "Field required",
