@@ -277,3 +277,33 @@ func TestFolderInspectJSONNoSamples(t *testing.T) {
 	checkNotes(t, r, stdout, "skipped 1 side file: b.json (an Inspect log with no samples)",
 		"no tool call in the one trace: the tool signals had nothing to judge")
 }
+
+// TestFolderOpenHands: OpenHands' output folder reads the runs of output.jsonl once: the LLM
+// completion logs beside it (one a model call of those runs) and eval_infer.py's results are
+// side files, listed.
+func TestFolderOpenHands(t *testing.T) {
+	src := filepath.Join("..", "gate", "trace", "testdata", "formats", "openhands")
+	run := t.TempDir()
+	log := filepath.Join("llm_completions", "django__django-11099", "claude-sonnet-4-20250514-1763632900.25.json")
+	for _, f := range []string{"output.jsonl", "output.swebench_eval.jsonl", log} {
+		data, err := os.ReadFile(filepath.Join(src, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(run, f)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		write(t, filepath.Join(run, f), string(data))
+	}
+	code, stdout, r := gateFolder(t, "--traces", run)
+	if code != 0 || r.Reliability.Total != 2 || r.Outcomes == nil || r.Outcomes.Known != 2 || r.Outcomes.Successes != 1 {
+		t.Errorf("exit %d, %+v %+v\n%s", code, r.Reliability, r.Outcomes, stdout)
+	}
+	checkNotes(t, r, stdout, "skipped 2 side files: "+filepath.ToSlash(log)+" (an LLM call of a run output.jsonl holds), "+
+		"output.swebench_eval.jsonl (OpenHands evaluation results: the runs' outcomes, not runs)")
+	// the completion logs alone are the runs
+	_, _, r = gateFolder(t, "--traces", filepath.Join(run, "llm_completions"))
+	if r.Reliability.Total != 1 {
+		t.Errorf("completion logs alone: %+v", r.Reliability)
+	}
+}

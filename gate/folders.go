@@ -80,6 +80,7 @@ func planTraces(patterns []string) (*tracePlan, error) {
 		p.folder = append(p.folder, e.Folder)
 	}
 	p.dropDuplicateLogs()
+	p.dropCompletionLogs()
 	for _, o := range l.Other {
 		p.skipped = append(p.skipped, skippedFile{path: o.Path, folder: o.Folder})
 	}
@@ -118,6 +119,49 @@ func (p *tracePlan) dropDuplicateLogs() {
 		keep++
 	}
 	p.files, p.formats, p.folder = p.files[:keep], p.formats[:keep], p.folder[:keep]
+}
+
+// dropCompletionLogs skips the LLM completion logs OpenHands writes beside its output
+// (llm_completions/<instance_id>/*.json, one a model call) under a folder that holds that
+// output too: each is a call of a run the output already holds, and read as runs of their own
+// they would count every run again, once a call. Without the output they are the runs.
+func (p *tracePlan) dropCompletionLogs() {
+	outputs := map[string]string{} // folder → the OpenHands output in it
+	for i, f := range p.files {
+		if p.folder[i] != "" && p.formats[i] == trace.FormatOpenHands && !isCompletionLog(f) {
+			if _, ok := outputs[p.folder[i]]; !ok {
+				outputs[p.folder[i]] = f
+			}
+		}
+	}
+	if len(outputs) == 0 {
+		return
+	}
+	keep := 0
+	for i, f := range p.files {
+		if out, ok := outputs[p.folder[i]]; ok && p.formats[i] == trace.FormatOpenHands && isCompletionLog(f) {
+			rel, err := filepath.Rel(p.folder[i], out)
+			if err != nil {
+				rel = out
+			}
+			p.skipped = append(p.skipped, skippedFile{f, p.folder[i], "an LLM call of a run " + filepath.ToSlash(rel) + " holds"})
+			continue
+		}
+		p.files[keep], p.formats[keep], p.folder[keep] = p.files[i], p.formats[i], p.folder[i]
+		keep++
+	}
+	p.files, p.formats, p.folder = p.files[:keep], p.formats[:keep], p.folder[:keep]
+}
+
+// isCompletionLog reports whether path lies in an llm_completions directory, where OpenHands
+// writes its completion logs (openhands/llm/llm.py with log_completions).
+func isCompletionLog(path string) bool {
+	for _, seg := range strings.Split(filepath.ToSlash(filepath.Dir(path)), "/") {
+		if seg == "llm_completions" {
+			return true
+		}
+	}
+	return false
 }
 
 // stem is path without its extension (.eval, .json, and a .gz after them).
