@@ -206,10 +206,13 @@ func (e *actionEnv) comment(ctx context.Context, res *gate.Result, cfg *gateConf
 	if !cfg.comment {
 		return "", ""
 	}
-	pr, ok, err := e.trigger().PR(cfg.prNumber)
+	pr, ok, warning, err := e.trigger().PR(cfg.prNumber)
 	if err != nil {
 		e.a.Warningf("not commenting: %v", err)
 		return "", ""
+	}
+	if warning != "" {
+		e.a.Warningf("%s", warning)
 	}
 	if !ok {
 		fmt.Fprintf(e.log, "agentgate: no pull request for event %q: the report is in the job summary only\n", e.getenv("GITHUB_EVENT_NAME"))

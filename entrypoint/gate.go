@@ -104,11 +104,13 @@ func runGate(ctx context.Context, cmd string, args []string, stdout, stderr io.W
 	if cfg.options.Baseline, err = resolveBaseline(ctx, cfg, act); err != nil {
 		return act.failRun(fail(stderr, err), err)
 	}
+	cfg.options.Secrets = red.list() // redacted in the traces, before any evidence is cut
 	res, err := evaluate(ctx, cfg)
 	if err != nil {
 		err = explainKind(err, cfg, act != nil)
 		return act.failRun(fail(stderr, err), err)
 	}
+	red.result(res) // and in every text of the result, before a report cuts or escapes one
 	if err := report.Text(stdout, res); err != nil {
 		return fail(stderr, err)
 	}

@@ -3,6 +3,7 @@ package entrypoint
 import (
 	"bytes"
 	"io"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -50,14 +51,152 @@ func (r *redactor) any() bool {
 	return len(r.secrets) > 0
 }
 
-// String is s with every secret replaced by ***.
+// list returns the secrets, longest first.
+func (r *redactor) list() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.secrets)
+}
+
+// String is s with every secret replaced by ***, and every visible prefix of one where s was
+// cut (see maskCutPrefixes).
 func (r *redactor) String(s string) string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, sec := range r.secrets {
 		s = strings.ReplaceAll(s, sec, redacted)
 	}
+	if strings.Contains(s, cutMark) {
+		for _, sec := range r.secrets {
+			s = maskCutPrefixes(s, sec)
+		}
+	}
 	return s
+}
+
+// cutMark ends every text agentgate cuts short: evidence, quoted values, report cells.
+const cutMark = "…"
+
+// minMaskedPrefix is the shortest prefix of a secret masked at a cut: shorter ones would mask
+// ordinary words, and show no more of a GitHub token than its public kind (ghs_, ghp_).
+const minMaskedPrefix = 4
+
+// maskCutPrefixes replaces by *** the start of secret wherever a cut ended the text in it:
+// text cut right after a secret's first characters shows them before "…" (or before a closing
+// quote and "…", as input.Quote writes it). ::add-mask:: hides whole values only, and
+// redacting whole secrets cannot find a cut one; every cut is meant to come after redaction,
+// and this catches one that does not.
+func maskCutPrefixes(s, secret string) string {
+	if len(secret) <= minMaskedPrefix {
+		return s
+	}
+	var b strings.Builder
+	done := 0
+	for from := 0; ; {
+		i := strings.Index(s[from:], cutMark)
+		if i < 0 {
+			break
+		}
+		at := from + i
+		from = at + len(cutMark)
+		end := at
+		if end > done && strings.ContainsRune("\"'`", rune(s[end-1])) {
+			end--
+		}
+		for k := min(len(secret)-1, end-done); k >= minMaskedPrefix; k-- {
+			if s[end-k] == secret[0] && s[end-k:end] == secret[:k] {
+				b.WriteString(s[done : end-k])
+				b.WriteString(redacted)
+				done = end
+				break
+			}
+		}
+	}
+	if done == 0 {
+		return s
+	}
+	b.WriteString(s[done:])
+	return b.String()
+}
+
+// result replaces every secret in the texts of res (ids, file names, evidence, notes, the
+// baseline's report), in place: the reports cut and escape those texts, and a secret cut in
+// two or escaped is not found again in their output.
+func (r *redactor) result(res any) {
+	if !r.any() {
+		return
+	}
+	r.value(reflect.ValueOf(res), map[uintptr]bool{})
+}
+
+// value redacts the strings reachable from v: exported fields, elements, map values and keys.
+func (r *redactor) value(v reflect.Value, seen map[uintptr]bool) {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() || seen[v.Pointer()] {
+			return
+		}
+		seen[v.Pointer()] = true
+		r.value(v.Elem(), seen)
+	case reflect.Interface:
+		if v.IsNil() {
+			return
+		}
+		e := v.Elem()
+		if e.Kind() == reflect.String && v.CanSet() {
+			if s := r.String(e.String()); s != e.String() {
+				v.Set(reflect.ValueOf(s).Convert(e.Type()))
+			}
+			return
+		}
+		r.value(e, seen)
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			if v.Type().Field(i).IsExported() {
+				r.value(v.Field(i), seen)
+			}
+		}
+	case reflect.Slice:
+		if v.Type().Elem().Kind() == reflect.Uint8 {
+			if v.CanSet() && !v.IsNil() {
+				if s := r.String(string(v.Bytes())); s != string(v.Bytes()) {
+					v.SetBytes([]byte(s))
+				}
+			}
+			return
+		}
+		for i := 0; i < v.Len(); i++ {
+			r.value(v.Index(i), seen)
+		}
+	case reflect.Array:
+		for i := 0; i < v.Len(); i++ {
+			r.value(v.Index(i), seen)
+		}
+	case reflect.Map:
+		if v.IsNil() {
+			return
+		}
+		keys := v.MapKeys()
+		for _, k := range keys {
+			e := reflect.New(v.Type().Elem()).Elem()
+			e.Set(v.MapIndex(k))
+			r.value(e, seen)
+			nk := k
+			if k.Kind() == reflect.String {
+				if s := r.String(k.String()); s != k.String() {
+					nk = reflect.ValueOf(s).Convert(k.Type())
+					v.SetMapIndex(k, reflect.Value{})
+				}
+			}
+			v.SetMapIndex(nk, e)
+		}
+	case reflect.String:
+		if v.CanSet() {
+			if s := r.String(v.String()); s != v.String() {
+				v.SetString(s)
+			}
+		}
+	}
 }
 
 // Error is err with every secret in its text replaced; an error that holds no secret is

@@ -1,6 +1,7 @@
 package entrypoint
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -125,5 +126,64 @@ func TestRedactWriterAcrossWrites(t *testing.T) {
 	}
 	if want := "id *** here\n\"***\", x\nlast ***"; b.String() != want {
 		t.Errorf("got %q, want %q", b.String(), want)
+	}
+}
+
+// A text cut in the middle of a secret shows its first characters before "…", where
+// replacing whole secrets finds nothing: the redactor masks them as well.
+func TestRedactorMasksASecretCutShort(t *testing.T) {
+	const sec = "ghs_CutShortSecret0123456789abcdefABCDEF"
+	red := &redactor{}
+	red.add(sec)
+	for in, want := range map[string]string{
+		"args {\"k\":\"" + sec[:19] + "…":                         "args {\"k\":\"***…",
+		`value "` + sec[:30] + `"… (10 more characters)`:          `value "***"… (10 more characters)`,
+		"a " + sec[:5] + "… and " + sec + " and " + sec[:9] + "…": "a ***… and *** and ***…",
+		"cut in the kind: gh…":                                    "cut in the kind: gh…", // too short to say
+		"ghs… three characters":                                   "ghs… three characters",
+		"ghs_… four":                                              "***… four",
+		"no cut: " + sec[:20]:                                     "no cut: " + sec[:20],
+		"…" + sec[:10]:                                            "…" + sec[:10],
+	} {
+		if got := red.String(in); got != want {
+			t.Errorf("String(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// result reaches every text of a result: fields, slices, maps (keys too), pointers.
+func TestRedactorResultReachesEveryText(t *testing.T) {
+	const sec = "ghs_ResultSecret0123456789abcdefABCDEFGH"
+	type inner struct {
+		Text  string
+		Bytes []byte
+		Any   any
+	}
+	type outer struct {
+		ID    string
+		Items []inner
+		Ptr   *inner
+		Map   map[string]inner
+		Named map[string]string
+		hide  string
+	}
+	v := &outer{
+		ID:    "run " + sec,
+		Items: []inner{{Text: "x " + sec + " y", Bytes: []byte(sec), Any: "a " + sec}},
+		Ptr:   &inner{Text: sec[:12] + "…"},
+		Map:   map[string]inner{"k": {Text: sec}},
+		Named: map[string]string{sec: "v " + sec},
+		hide:  sec,
+	}
+	v.Items = append(v.Items, *v.Ptr)
+	red := &redactor{}
+	red.add(sec)
+	red.result(v)
+	got := fmt.Sprintf("%s|%s|%s|%v|%s|%s|%v", v.ID, v.Items[0].Text, v.Items[0].Bytes, v.Items[0].Any, v.Ptr.Text, v.Map["k"].Text, v.Named)
+	if want := "run ***|x *** y|***|a ***|***…|***|map[***:v ***]"; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if v.hide != sec {
+		t.Error("an unexported field was changed")
 	}
 }

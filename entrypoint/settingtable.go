@@ -156,7 +156,7 @@ var settingTable = []settingDef{
 		"fails; the report as its summary and every finding as an annotation. Needs `checks: write`; " +
 		"without it (or on a fork's pull request) a warning says so and nothing fails. Empty (the default): no check run."},
 	{name: "github-token", kind: kindString, where: anywhere, actionDefault: "${{ github.token }}", noEffect: "the credential of the calls to GitHub's API (the comment, the check run, `baseline: auto`)", help: "Token used to comment and to post the check run (masked, never printed). Fork pull requests get a read-only token; docs/reference.md shows the workflow_run pattern."},
-	{name: "pr-number", kind: kindString, where: anywhere, noEffect: "which pull request the comment goes to", help: "Pull request to comment on when the event has none (for example in a workflow_run workflow)."},
+	{name: "pr-number", kind: kindString, where: anywhere, noEffect: "which pull request the comment goes to", help: "Pull request to comment on when the event has none (a workflow_run from a fork, push, workflow_dispatch); on an event with its own pull request it is ignored, with a warning if it differs."},
 }
 
 // settingKeys are the names of the settings, in the table's order.

@@ -261,3 +261,36 @@ func TestActionAPI404IsNotCalledReadOnly(t *testing.T) {
 		t.Errorf("the summary blames a read-only token:\n%s", r.summary)
 	}
 }
+
+// pull_request and pull_request_target: the report goes to the event's own pull request, which
+// GitHub wrote; a pr-number that names another (from a workflow input, a template copied from
+// a workflow_run workflow) is left out with a warning, never followed (issue 34, finding 6).
+func TestActionPRNumberDoesNotRedirectPullRequestEvents(t *testing.T) {
+	for _, name := range []string{"pull_request", "pull_request_target"} {
+		t.Run(name, func(t *testing.T) {
+			event := ghemu.WebhookExample(t, "pull_request", "opened", nil)
+			own := prNumber(t, event)
+			other := own + 5
+			e, srv := ghemu.Start(t, ghemu.Config{Owner: owner, Repo: repo, Tokens: map[string]ghemu.Identity{token: ghemu.ActionsBot()},
+				Pulls: map[int]ghemu.Pull{other: {HeadSHA: strings.Repeat("f", 40)}}})
+			in := suite("fail")
+			in["pr-number"] = strconv.Itoa(other)
+			r := step(t, workspace(t), srv.URL, name, event, in)
+			if r.exit != 2 || r.outputs["verdict"] != "FAIL" {
+				t.Fatalf("exit %d verdict %q, want 2 FAIL\n%s%s", r.exit, r.outputs["verdict"], r.stdout, r.stderr)
+			}
+			comments := fmt.Sprintf("/repos/%s/%s/issues/%d/comments", owner, repo, own)
+			equalLines(t, "requests", requestLines(e.Requests()), []string{"GET /user 403", "GET " + comments + " 200", "POST " + comments + " 201"})
+			var warnings []string
+			for _, l := range strings.Split(r.stdout, "\n") {
+				if strings.HasPrefix(l, "::warning::") {
+					warnings = append(warnings, l)
+				}
+			}
+			equalLines(t, "warnings", warnings, []string{fmt.Sprintf("::warning::pr-number %d ignored: the %s event is about pull request #%d, which is where the report goes (pr-number names the pull request only for an event that has none, such as a workflow_run from a fork)", other, name, own)})
+			if n, m := len(e.Comments(own)), len(e.Comments(other)); n != 1 || m != 0 {
+				t.Errorf("%d comments on #%d (want 1), %d on #%d (want 0)", n, own, m, other)
+			}
+		})
+	}
+}

@@ -19,8 +19,9 @@ import (
 // traceWorker is one worker's state: its decoder and evaluator reuse their memory from
 // record to record. With ev nil the worker only decodes (for the benchmarks).
 type traceWorker struct {
-	dec trace.Decoder
-	ev  *reliability.Evaluator
+	dec     trace.Decoder
+	ev      *reliability.Evaluator
+	secrets []string // Options.Secrets
 }
 
 // traceBatch is what a worker makes of a batch: the traces' results, with their outcomes.
@@ -64,11 +65,15 @@ func (w *traceWorker) work(b *pipeline.Batch, tb *traceBatch) (int, error) {
 			tb.results = append(tb.results, reliability.Result{ID: t.ID, File: t.File, Line: t.Line, Run: trace.RunOf(t.Outcome, t.Usage)})
 			return nil
 		}
+		t.Redact(w.secrets, redacted)
 		tb.results = append(tb.results, w.ev.Evaluate(t))
 		return nil
 	})
 	return len(tb.results), err
 }
+
+// redacted is what a secret in a trace becomes, as the runner shows a masked value.
+const redacted = "***"
 
 // runReliabilityParallel evaluates the trace files with workers goroutines; with decodeOnly
 // it does all but the evaluation (for the benchmarks).
@@ -85,7 +90,7 @@ func runReliabilityParallel(ctx context.Context, files []string, o Options, work
 // on reading say.
 func reliabilityPipeline(ctx context.Context, files []string, o Options, workers int, decodeOnly bool, sum *reliability.Summary, ids *input.IDs, stats *readStats) error {
 	newWorker := func() *traceWorker {
-		w := &traceWorker{dec: trace.Decoder{Reuse: true, OutcomeField: o.OutcomeField}} // results keep no memory of a trace
+		w := &traceWorker{dec: trace.Decoder{Reuse: true, OutcomeField: o.OutcomeField}, secrets: o.Secrets} // results keep no memory of a trace
 		if !decodeOnly {
 			w.ev = o.evaluator()
 		}

@@ -55,6 +55,10 @@ type Options struct {
 	// (reliability.Evaluator.TokenBudget); 0 means reliability.DefaultTokenBudget, RS-1's,
 	// the only budget the reference profile takes.
 	TokenBudget int64
+	// Secrets are replaced by *** in every trace before it is evaluated (trace.Trace.Redact),
+	// so that no evidence cut short can keep a prefix of one (SPEC §13): the github-token and
+	// the config file's token-shaped values.
+	Secrets []string
 
 	// sequential reads and evaluates every input in the calling goroutine, one record at a
 	// time: the plain reading that the tests hold the pipeline to.
@@ -226,7 +230,7 @@ func runReliabilityPlanned(ctx context.Context, plan *tracePlan, o Options) (*re
 			i = j
 			continue
 		}
-		if err := plan.eachWholeFile(ctx, i, o.traceOptions(), sum, ids, ev); err != nil {
+		if err := plan.eachWholeFile(ctx, i, o, sum, ids, ev); err != nil {
 			return nil, err
 		}
 		i++
@@ -245,13 +249,16 @@ func (o Options) traceOptions() trace.Options {
 }
 
 // eachWholeFile evaluates the traces of file i of the plan (an OTLP file, an Inspect log, a
-// tau2-bench results file, or any file when reading sequentially) into sum. An Inspect log
-// with no samples found under a folder is a side file, listed with the others.
-func (p *tracePlan) eachWholeFile(ctx context.Context, i int, to trace.Options, sum *reliability.Summary, ids *input.IDs, ev *reliability.Evaluator) error {
+// tau2-bench results file, or any file when reading sequentially) into sum, each redacted of
+// o.Secrets. An Inspect log with no samples found under a folder is a side file, listed with
+// the others.
+func (p *tracePlan) eachWholeFile(ctx context.Context, i int, o Options, sum *reliability.Summary, ids *input.IDs, ev *reliability.Evaluator) error {
+	to := o.traceOptions()
 	err := trace.EachFileWith(ctx, p.files[i], to, func(t *trace.Trace) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		t.Redact(o.Secrets, redacted)
 		if first, dup := ids.Add(t.ID, len(sum.Traces)); dup {
 			return ids.Duplicate(t.ID, input.Place{File: t.File, Line: t.Line}, tracePlace(&sum.Traces[first]))
 		}
@@ -276,7 +283,7 @@ func runReliabilitySequential(ctx context.Context, plan *tracePlan, o Options) (
 	ids := input.NewIDs("trace")
 	ev := o.evaluator()
 	for i := range plan.files {
-		if err := plan.eachWholeFile(ctx, i, o.traceOptions(), sum, ids, ev); err != nil {
+		if err := plan.eachWholeFile(ctx, i, o, sum, ids, ev); err != nil {
 			return nil, err
 		}
 	}

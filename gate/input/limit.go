@@ -69,13 +69,41 @@ func (l *LimitedReader) Read(p []byte) (int, error) {
 		l.err = &Error{File: l.Name, Msg: l.tooLarge()}
 		return n, l.err
 	}
+	if err := l.checkRatio(); err != nil {
+		return n, err
+	}
+	return n, err
+}
+
+// Add counts n bytes toward the input's limits as if they had been read: what the input
+// stands for beyond the bytes it holds, such as the attachments an Inspect log names by
+// reference and a reader expands where they are named. It fails as Read would, with the
+// same *Error, and from then on Read fails too.
+func (l *LimitedReader) Add(n int64) error {
+	if l.err != nil {
+		return l.err
+	}
+	if n <= 0 {
+		return nil
+	}
+	if n > maxInputBytes-l.N {
+		l.N = maxInputBytes
+		l.err = &Error{File: l.Name, Msg: l.tooLarge()}
+		return l.err
+	}
+	l.N += n
+	return l.checkRatio()
+}
+
+// checkRatio is the ratio check (see bombRatio) on the bytes counted so far.
+func (l *LimitedReader) checkRatio() error {
 	if checkRatio && l.Packed != nil && l.N > bombFree {
 		if packed := l.Packed(); l.N > bombRatio*packed {
 			l.err = &Error{File: l.Name, Msg: fmt.Sprintf("input too large: expands to more than %d times its compressed size (%s from %s), as a decompression bomb does; if it is genuine, set max-input-bytes to the most it may expand to", bombRatio, aboutSize(l.N), aboutSize(packed))}
-			return n, l.err
+			return l.err
 		}
 	}
-	return n, err
+	return nil
 }
 
 func (l *LimitedReader) tooLarge() string {

@@ -228,3 +228,36 @@ func TestLongValues(t *testing.T) {
 		}
 	}
 }
+
+// Add counts bytes an input stands for beyond those it holds (attachments expanded where they
+// are named) as Read counts those it returns: the same limit, the same ratio check, the same
+// errors, and Read fails after.
+func TestLimitedReaderAdd(t *testing.T) {
+	defer SetMaxInputBytes(0)
+	SetMaxInputBytes(100)
+	l := &LimitedReader{Name: "f.json", R: strings.NewReader(strings.Repeat("x", 40))}
+	if _, err := io.ReadAll(l); err != nil || l.N != 40 {
+		t.Fatalf("read %d: %v", l.N, err)
+	}
+	if err := l.Add(60); err != nil || l.N != 100 {
+		t.Fatalf("Add(60) to 40 of 100: %v, N %d", err, l.N)
+	}
+	want := "f.json: input too large: more than 100 bytes, the most an input may hold (max-input-bytes; raise it to read this file)"
+	if err := l.Add(1); err == nil || err.Error() != want {
+		t.Fatalf("Add(1) past the limit: %v", err)
+	}
+	if _, err := l.Read(make([]byte, 1)); err == nil || err.Error() != want {
+		t.Errorf("Read after: %v", err)
+	}
+
+	// the ratio check, on with the default limit: past 64 MiB, 100 times the compressed size
+	SetMaxInputBytes(0)
+	l = &LimitedReader{Name: "f.eval", R: strings.NewReader(""), Packed: func() int64 { return 1 << 10 }}
+	if err := l.Add(64 << 20); err != nil {
+		t.Fatalf("64 MiB: %v", err)
+	}
+	want = "f.eval: input too large: expands to more than 100 times its compressed size (64.0 MiB from 1.0 KiB), as a decompression bomb does; if it is genuine, set max-input-bytes to the most it may expand to"
+	if err := l.Add(1); err == nil || err.Error() != want {
+		t.Errorf("one byte past 64 MiB: %v", err)
+	}
+}

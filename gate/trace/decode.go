@@ -640,7 +640,10 @@ func (d *decoder) detect(jr *jsonRecord) (calls, results int, err error) {
 			}
 		}
 		calls += len(m.ToolCalls)
-		results += len(m.ToolResults) + len(m.r().ToolCallIDs) + 1
+		results += len(m.ToolResults) + len(m.r().ToolCallIDs)
+		if m.Role != "user" && m.Role != "assistant" && m.Role != "system" || m.ToolCallID != nil || m.rare != nil || d.mini {
+			results++ // a tool message's result, an observation: at most one without a list
+		}
 		if m.r().FunctionCall != nil {
 			calls++
 		}

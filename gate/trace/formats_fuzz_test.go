@@ -58,6 +58,7 @@ func FuzzInspectJSON(f *testing.F) {
 	seedFile(f, "inspect-tools.json")
 	f.Add([]byte(`{"version":2,"eval":{},"samples":[{"id":1,"epoch":1,"messages":[],"scores":{"a":{"value":{"x":1}},"b":{"value":"P"}}},{"id":1,"epoch":2,"messages":[],"scores":{"a":{"value":"1e3"}}}]}`))
 	f.Add([]byte(`{"version":2,"eval":{},"samples":[{"id":1,"epoch":1,"messages":[{"role":"tool","content":[{"type":"text","text":"attachment://a"}]}],"attachments":{"a":"x"}}]}`))
+	f.Add([]byte(`{"samples":[{"id":1,"messages":[{"role":"assistant","tool_calls":[{"function":"f","arguments":{"a":"attachment://a","b":["attachment:\/\/a"],"attachment://a":1}}]}],"attachments":{"a":"x\"y"}}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		err := eachInspectJSON(context.Background(), "f.json", data, Options{}, func(tr *Trace) error {
 			if tr.ID == "" || tr.Task == "" {
@@ -72,6 +73,8 @@ func FuzzInspectJSON(f *testing.F) {
 // FuzzInspectEval feeds arbitrary bytes to the reader of .eval archives.
 func FuzzInspectEval(f *testing.F) {
 	seedFile(f, "inspect-tools.eval")
+	// a 1.5 KB archive naming a 1 MiB attachment 500 times (issue 34): 500 MiB once expanded
+	f.Add(attachmentEval(attachmentSample(500, false)))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		err := eachEval(context.Background(), "f.eval", bytes.NewReader(data), int64(len(data)), Options{}, func(tr *Trace) error {
 			if tr.ID == "" {

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -37,6 +38,44 @@ type inspectSample struct {
 	ModelUsage  map[string]*inspectModelUsage `json:"model_usage"`
 	Attachments map[string]string             `json:"attachments"`
 	Events      []inspectEvent                `json:"events"` // read when Messages lack the model's turns (inspect_events.go)
+
+	att attachments // how its attachment references are expanded
+}
+
+// attachments expands the attachment:// references of one sample, by reference: content
+// that is an attachment shares the attachment's memory, each attachment is quoted as JSON
+// once for the arguments that name it, and equal arguments share one expansion. What the
+// references expand to still counts, toward the sample's size (input.MaxRecord, as a record)
+// and toward the input's limits (its input.LimitedReader: max-input-bytes and the check on
+// what a compressed input expands to): a log of a few KB that names a 1 MiB attachment
+// thousands of times is an error naming the file, not gigabytes of copies.
+type attachments struct {
+	limit  *input.LimitedReader // the input's count; nil: none kept (tests)
+	size   int64                // the sample's bytes, plus what its references added
+	quoted map[string][]byte    // attachment hash → the attachment as a JSON string
+	args   map[string][]byte    // arguments naming attachments → the same, expanded
+}
+
+// errSampleTooLarge says a sample's references expand it past input.MaxRecord.
+type errSampleTooLarge struct{ size int64 }
+
+func (e errSampleTooLarge) Error() string {
+	return fmt.Sprintf("the sample's attachment:// references expand it to more than %d MiB, the most a record may hold", input.MaxRecord>>20)
+}
+
+// add counts n more bytes of the sample's, from its references.
+func (a *attachments) add(n int64) error {
+	if n <= 0 {
+		return nil
+	}
+	a.size += n
+	if a.size > int64(input.MaxRecord) {
+		return errSampleTooLarge{a.size}
+	}
+	if a.limit != nil {
+		return a.limit.Add(n)
+	}
+	return nil
 }
 
 type inspectMessage struct {
@@ -103,6 +142,7 @@ func eachInspectJSON(ctx context.Context, path string, data []byte, o Options, f
 	}
 	d := newDoc(path, data)
 	n := 0
+	limit := inspectLimit(path, len(data))
 	err := d.object("an Inspect log", func(key string, _ int) error {
 		if key != "samples" {
 			return d.skip()
@@ -111,10 +151,11 @@ func eachInspectJSON(ctx context.Context, path string, data []byte, o Options, f
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			var s inspectSample
+			s := inspectSample{att: attachments{limit: limit}}
 			if err := d.value(&s); err != nil {
 				return err
 			}
+			s.att.size = d.dec.InputOffset() - int64(at)
 			t, err := s.trace(path, d.pos(at).Line, func(format string, args ...any) error {
 				return d.errAt(at, "samples[%d]: %s", i, fmt.Sprintf(format, args...))
 			})
@@ -218,7 +259,7 @@ func eachEval(ctx context.Context, path string, f io.ReaderAt, size int64, o Opt
 			return err
 		}
 		d := newDoc(member, data)
-		var s inspectSample
+		s := inspectSample{att: attachments{limit: limited, size: int64(len(data))}}
 		if err := d.value(&s); err != nil {
 			return err
 		}
@@ -289,6 +330,10 @@ func (s *inspectSample) trace(file string, line int, fail func(format string, ar
 	t.Messages = make([]Message, len(s.Messages))
 	for i := range s.Messages {
 		if err := s.message(&s.Messages[i], &t.Messages[i]); err != nil {
+			var limit *input.Error
+			if errors.As(err, &limit) {
+				return nil, limit // the input's limits, named for the file as a whole
+			}
 			return nil, fail("messages[%d]: %v", i, err)
 		}
 	}
@@ -362,7 +407,7 @@ func (s *inspectSample) message(m *inspectMessage, out *Message) error {
 		}
 		args, err := s.arguments(c.Arguments)
 		if err != nil {
-			return fmt.Errorf("tool_calls[%d].arguments: %v", j, err)
+			return fmt.Errorf("tool_calls[%d].arguments: %w", j, err)
 		}
 		call.Args, call.ArgsValid = args, c.ParseError == nil
 		out.Calls = append(out.Calls, call)
@@ -415,7 +460,25 @@ func (s *inspectSample) content(raw json.RawMessage) (string, error) {
 
 const attachmentPrefix = "attachment://"
 
-// resolve replaces an attachment:// reference by the attachment's text.
+// inspectLimit is the count of what an Inspect log written as JSON holds, its size bytes read
+// so far, that its attachment references add to: for a gzip-compressed log, with the file's
+// size as the compressed bytes behind them.
+func inspectLimit(path string, size int) *input.LimitedReader {
+	l := &input.LimitedReader{Name: path, N: int64(size)}
+	if f, err := input.OpenRegular(path); err == nil {
+		var magic [2]byte
+		if _, err := io.ReadFull(f, magic[:]); err == nil && magic == [2]byte{0x1f, 0x8b} {
+			if st, err := f.Stat(); err == nil {
+				packed := st.Size()
+				l.Packed = func() int64 { return packed }
+			}
+		}
+		f.Close()
+	}
+	return l
+}
+
+// resolve replaces an attachment:// reference by the attachment's text, which it shares.
 func (s *inspectSample) resolve(str string) (string, error) {
 	hash, ok := strings.CutPrefix(str, attachmentPrefix)
 	if !ok {
@@ -425,63 +488,101 @@ func (s *inspectSample) resolve(str string) (string, error) {
 	if !ok {
 		return "", fmt.Errorf("%s%s is not among the sample's attachments", attachmentPrefix, hash)
 	}
+	if err := s.att.add(int64(len(text) - len(str))); err != nil {
+		return "", err
+	}
 	return text, nil
 }
 
-// arguments returns a tool call's arguments as JSON, with attachment references resolved.
+// arguments returns a tool call's arguments as compact JSON, with every string value that is
+// an attachment reference replaced by the attachment, in place: the rest is kept as written.
 func (s *inspectSample) arguments(raw json.RawMessage) ([]byte, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, nil
 	}
-	if !bytes.Contains(raw, []byte(attachmentPrefix)) {
-		var b bytes.Buffer
-		if err := json.Compact(&b, raw); err != nil {
-			return nil, err
-		}
-		return b.Bytes(), nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err != nil {
 		return nil, err
 	}
-	v, err := s.resolveAll(v)
+	compact := b.Bytes()
+	if !bytes.Contains(compact, []byte(attachmentPrefix)) && !bytes.Contains(compact, []byte(`\`)) {
+		return compact, nil
+	}
+	if out, ok := s.att.args[string(compact)]; ok {
+		// the same arguments again: the same expansion, counted again
+		return out, s.att.add(int64(len(out) - len(compact)))
+	}
+	var out []byte
+	done := 0 // compact[:done] is in out
+	for i := 0; i < len(compact); i++ {
+		if compact[i] != '"' {
+			continue
+		}
+		end := i + 1
+		for end < len(compact) && compact[end] != '"' {
+			if compact[end] == '\\' {
+				end++
+			}
+			end++
+		}
+		end++ // past the closing quote (json.Compact has checked the JSON)
+		lit := compact[i:end]
+		isKey := end < len(compact) && compact[end] == ':'
+		i = end - 1
+		if isKey || !(bytes.HasPrefix(lit, []byte(`"`+attachmentPrefix)) || bytes.IndexByte(lit, '\\') >= 0) {
+			continue
+		}
+		var str string
+		if err := json.Unmarshal(lit, &str); err != nil {
+			return nil, err
+		}
+		hash, ok := strings.CutPrefix(str, attachmentPrefix)
+		if !ok {
+			continue
+		}
+		q, err := s.quotedAttachment(hash)
+		if err != nil {
+			return nil, err
+		}
+		if err := s.att.add(int64(len(q) - len(lit))); err != nil {
+			return nil, err
+		}
+		if out == nil {
+			out = make([]byte, 0, len(compact)+len(q))
+		}
+		out = append(append(out, compact[done:i+1-len(lit)]...), q...)
+		done = end
+	}
+	if out == nil {
+		return compact, nil
+	}
+	out = append(out, compact[done:]...)
+	if s.att.args == nil {
+		s.att.args = map[string][]byte{}
+	}
+	s.att.args[string(compact)] = out
+	return out, nil
+}
+
+// quotedAttachment is the attachment hash as a JSON string, made once per sample.
+func (s *inspectSample) quotedAttachment(hash string) ([]byte, error) {
+	if q, ok := s.att.quoted[hash]; ok {
+		return q, nil
+	}
+	text, ok := s.Attachments[hash]
+	if !ok {
+		return nil, fmt.Errorf("%s%s is not among the sample's attachments", attachmentPrefix, hash)
+	}
+	q, err := json.Marshal(text)
 	if err != nil {
 		return nil, err
 	}
-	return json.Marshal(v)
-}
-
-// resolveAll resolves the attachment references in every string of v.
-func (s *inspectSample) resolveAll(v any) (any, error) {
-	switch x := v.(type) {
-	case string:
-		return s.resolve(x)
-	case []any:
-		for i := range x {
-			r, err := s.resolveAll(x[i])
-			if err != nil {
-				return nil, err
-			}
-			x[i] = r
-		}
-	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys) // the first bad reference is the same every time
-		for _, k := range keys {
-			r, err := s.resolveAll(x[k])
-			if err != nil {
-				return nil, err
-			}
-			x[k] = r
-		}
+	if s.att.quoted == nil {
+		s.att.quoted = map[string][]byte{}
 	}
-	return v, nil
+	s.att.quoted[hash] = q
+	return q, nil
 }
 
 // inspectOutcome reads a sample's outcome (SPEC §15) from its scores, in sample, the sample's

@@ -432,6 +432,17 @@ func listIndex(k string) int {
 }
 
 func (p *parser) messages(out []jsonMessage) ([]jsonMessage, bool) {
+	if len(p.data)-p.i > countMessagesAbove {
+		// a large record: count the messages first and make room for exactly that many, rather
+		// than doubling, which left up to three times the list allocated (a message of
+		// {"role":"user"} cost 28 times its 16 bytes)
+		n := 0
+		if _, err := jsonscan.EachElement(p.data, p.i, func(int, int) error { n++; return nil }); err == nil && cap(out)-len(out) < n {
+			grown := make([]jsonMessage, len(out), len(out)+n)
+			copy(grown, out)
+			out = grown
+		}
+	}
 	if !p.open('[', "an array") {
 		return out, false
 	}
@@ -441,6 +452,11 @@ func (p *parser) messages(out []jsonMessage) ([]jsonMessage, bool) {
 	}
 	return out, true
 }
+
+// countMessagesAbove is the size of the rest of a record past which the parser counts a
+// message list's elements before reading them. The count is a second pass over the list, a
+// fraction of the time its reading takes, spent only on records where the memory matters.
+const countMessagesAbove = 1 << 20
 
 func (p *parser) message(m *jsonMessage) {
 	if !p.open('{', "an object") {

@@ -6,7 +6,10 @@
 // every byte), agentgate built at an earlier commit (the newest release tag, else 4902d2b), and,
 // given a checkout of RS-1 (-rs1), RS-1's own Python evaluator over the same traces.
 //
-//	go run ./test/benchcmp [-base REV] [-rounds 5] [-traces-mb 93] [-messages 12] [-rs1 DIR]
+//	go run ./test/benchcmp [-base REV] [-rounds 5] [-traces-mb 93] [-messages 12] [-content 130] [-rs1 DIR]
+//
+// RS-1's own ExecutionTrace shape (tool_calls and tool_results arrays with object arguments,
+// about 17 short messages a trace) is -messages 17 -content 40.
 //
 // It is run from the repository's root (make bench). The programs run in turn, round after
 // round, so that the load of a shared machine falls on all of them alike; each figure is the
@@ -60,6 +63,7 @@ func main() {
 	flag.IntVar(&c.rounds, "rounds", 5, "runs of each program")
 	flag.Float64Var(&c.mb, "traces-mb", 93, "megabytes of generated traces")
 	flag.IntVar(&c.messages, "messages", 12, "messages a trace (12: about 20,000 traces in 93 MB)")
+	flag.IntVar(&c.content, "content", 0, "about how many bytes of text a message holds (0: gensuite's 130); -messages 17 -content 40 is the shape of RS-1's own sample traces")
 	flag.StringVar(&c.rs1, "rs1", "", "a checkout of RS-1 (github.com/anand008186/RS-1) whose evaluator to run too")
 	flag.StringVar(&c.python, "python", "python3", "the Python that runs RS-1")
 	flag.Parse()
@@ -75,6 +79,7 @@ type config struct {
 	rounds      int
 	mb          float64
 	messages    int
+	content     int
 	rs1, python string
 }
 
@@ -157,7 +162,7 @@ func run(c config) error {
 		return err
 	}
 
-	suite, err := gensuite.Write(filepath.Join(tmp, "suite"), gensuite.Config{Seed: 1, TraceBytes: int64(c.mb * 1e6), Messages: c.messages})
+	suite, err := gensuite.Write(filepath.Join(tmp, "suite"), gensuite.Config{Seed: 1, TraceBytes: int64(c.mb * 1e6), Messages: c.messages, ContentBytes: c.content})
 	if err != nil {
 		return err
 	}

@@ -442,8 +442,11 @@ type Config struct {
 	TraceBytes int64 // at least this many bytes of traces
 	TraceFiles int   // split into this many .jsonl files (default 1)
 	Messages   int   // messages of every trace (default 20): a large number makes one huge record
-	Tasks      int   // coherence tasks
-	Pairs      int   // merged validator pairs
+	// ContentBytes is about how long a message's text is (default 130); RS-1's own sample
+	// traces have about 40.
+	ContentBytes int
+	Tasks        int // coherence tasks
+	Pairs        int // merged validator pairs
 }
 
 // Suite lists what Write generated.
@@ -464,6 +467,9 @@ func Write(dir string, c Config) (*Suite, error) {
 	if c.TraceBytes > 0 {
 		files := max(c.TraceFiles, 1)
 		g := NewTraces(c.Seed)
+		if c.ContentBytes > 0 {
+			g.ContentBytes = c.ContentBytes
+		}
 		if c.Messages > 0 {
 			g.Messages = c.Messages
 		}

@@ -18,8 +18,8 @@ const truncationNote = "\n\n> [!NOTE]\n> This report was cut to fit GitHub's lim
 	"The job summary and the JSON report (`report-json` output) have it in full.\n"
 
 // Compose returns the exact body Upsert posts: body with marker on a line of
-// its own at the top (unless body already contains it), cut to at most
-// MaxBodyChars characters. The renderer already cuts long tables at row
+// its own at the top (unless that is already body's first line), cut to at
+// most MaxBodyChars characters. The renderer already cuts long tables at row
 // boundaries; Compose is the guarantee behind it, so that no input can make
 // the comment fail with 422.
 func Compose(marker, body string) string {
@@ -27,15 +27,26 @@ func Compose(marker, body string) string {
 }
 
 // withMarker puts marker (default DefaultMarker) on the first line of body
-// unless body already contains it.
+// unless it is already there. The marker anywhere else (a trace that quotes
+// it) does not count: only the first line says whose comment it is.
 func withMarker(marker, body string) string {
 	if marker == "" {
 		marker = DefaultMarker
 	}
-	if strings.Contains(body, marker) {
+	if Marked(marker, body) {
 		return body
 	}
 	return marker + "\n" + body
+}
+
+// Marked reports whether body is marked as a report comment: its first line is
+// marker, as withMarker writes it (trailing white space and a carriage return
+// aside, which an edit in GitHub's web editor may leave). The marker elsewhere
+// in a body, such as another bot's comment quoting the pull request's text or
+// a report that quotes a trace, does not make it one.
+func Marked(marker, body string) bool {
+	first, _, _ := strings.Cut(body, "\n")
+	return strings.TrimRight(first, " \t\r") == marker
 }
 
 // Fit returns s unchanged when it has at most limit characters. Otherwise it

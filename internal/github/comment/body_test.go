@@ -11,8 +11,34 @@ func TestComposeAddsMarkerOnce(t *testing.T) {
 	if got := comment.Compose("", "body"); got != comment.DefaultMarker+"\nbody" {
 		t.Errorf("Compose: %q", got)
 	}
-	if got := comment.Compose("<!-- x -->", "a <!-- x --> b"); got != "a <!-- x --> b" {
-		t.Errorf("marker already present: %q", got)
+	if got := comment.Compose("<!-- x -->", "<!-- x -->\nb"); got != "<!-- x -->\nb" {
+		t.Errorf("marker already on the first line: %q", got)
+	}
+	// the marker elsewhere (a report quoting a trace that holds it) does not mark the body
+	if got := comment.Compose("<!-- x -->", "a <!-- x --> b"); got != "<!-- x -->\na <!-- x --> b" {
+		t.Errorf("marker inside the body: %q", got)
+	}
+}
+
+func TestMarkedOnlyOnTheFirstLine(t *testing.T) {
+	const m = comment.DefaultMarker
+	for body, want := range map[string]bool{
+		m:                           true,
+		m + "\nreport":              true,
+		m + "\r\nreport":            true, // edited in GitHub's web editor
+		m + "  \nreport":            true,
+		"":                          false,
+		"x" + m + "\nreport":        false,
+		" " + m + "\nreport":        false,
+		"> " + m + "\nquoted":       false,
+		"quoting the PR:\n" + m:     false,
+		m + "x\nreport":             false,
+		"<!-- agentgate:report":     false,
+		"<!-- AGENTGATE:REPORT -->": false,
+	} {
+		if got := comment.Marked(m, body); got != want {
+			t.Errorf("Marked(%q) = %v, want %v", body, got, want)
+		}
 	}
 }
 

@@ -125,7 +125,8 @@ func NewGitHub(client *github.Client, owner, repo string, pr int, opts Options) 
 }
 
 // Upsert finds the report comment (the newest comment on the pull request
-// that contains the marker and is authored by the token's identity) and:
+// whose first line is the marker and whose author is the token's identity)
+// and:
 // posts one when there is none; skips the write when its body is already
 // byte-identical; otherwise edits it (ModeUpdate) or deletes every report
 // comment and posts a new one (ModeRecreate). In ModeRecreate a comment
@@ -238,12 +239,15 @@ func (g *GitHub) VerifyHead(ctx context.Context, want string) error {
 	return nil
 }
 
-// reportComments returns the comments carrying the marker and written by
-// author, oldest first (by creation time, then id).
+// reportComments returns the comments whose first line is the marker (where
+// agentgate writes it) and that author wrote, oldest first (by creation time,
+// then id). A comment holding the marker anywhere else is not a report: under
+// GITHUB_TOKEN every workflow of the repository comments as
+// github-actions[bot], and one of them may quote the pull request's text.
 func (g *GitHub) reportComments(all []*github.IssueComment, author string) []*github.IssueComment {
 	var mine []*github.IssueComment
 	for _, c := range all {
-		if strings.Contains(c.GetBody(), g.opts.Marker) && strings.EqualFold(c.GetUser().GetLogin(), author) {
+		if Marked(g.opts.Marker, c.GetBody()) && strings.EqualFold(c.GetUser().GetLogin(), author) {
 			mine = append(mine, c)
 		}
 	}

@@ -757,3 +757,88 @@ func TestUnexpectedStatus(t *testing.T) {
 	}
 	h.wantRequests(userReq(), req{"GET", listPath, firstPage, "", 200}, req{"POST", listPath, "", bodyJSON(t, marker+"\nr"), 418})
 }
+
+// Under GITHUB_TOKEN every workflow of the repository comments as github-actions[bot]. Another
+// workflow's comment that quotes the pull request's text, marker included, is not the report:
+// only a comment whose first line is the marker is. Before, it was edited over (update) or
+// deleted (recreate), and the real report went stale (issue 34, finding 5).
+func TestBotCommentQuotingTheMarkerIsNotTheReport(t *testing.T) {
+	quotes := []string{
+		"Thanks! Your PR description:\n> " + marker + "\n> fixes the agent",
+		"Summary of the PR body:\n" + marker + "\nhijacked",
+		"> " + marker + "\nquoted at the top",
+	}
+	for _, mode := range []string{comment.ModeUpdate, comment.ModeRecreate} {
+		t.Run(mode, func(t *testing.T) {
+			h := newHarness(t, "")
+			var others []ghemu.Comment
+			for _, q := range quotes {
+				others = append(others, h.emu.Seed(pr, ghemu.ActionsBot(), q))
+			}
+			report := h.emu.Seed(pr, ghemu.ActionsBot(), marker+"\nold report")
+			h.emu.Seed(pr, ghemu.ActionsBot(), "Another workflow: "+marker) // after the report
+			out, err := h.upsert(botToken, comment.Options{Mode: mode}, "new report")
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch mode {
+			case comment.ModeUpdate:
+				h.wantRequests(
+					req{"GET", "/user", "", "", 403},
+					req{"GET", listPath, firstPage, "", 200},
+					req{"PATCH", commentsPath + fmt.Sprint(report.ID), "", bodyJSON(t, marker+"\nnew report"), 200},
+				)
+				if out.Action != "updated" || out.ID != report.ID || len(out.Stale) != 0 {
+					t.Errorf("outcome %+v", out)
+				}
+			case comment.ModeRecreate:
+				h.wantRequests(
+					req{"GET", "/user", "", "", 403},
+					req{"GET", listPath, firstPage, "", 200},
+					req{"DELETE", commentsPath + fmt.Sprint(report.ID), "", "", 204},
+					req{"POST", listPath, "", bodyJSON(t, marker+"\nnew report"), 201},
+				)
+				if out.Action != "recreated" {
+					t.Errorf("outcome %+v", out)
+				}
+			}
+			cs := h.emu.Comments(pr)
+			for i, o := range others {
+				if cs[i].ID != o.ID || cs[i].Body != quotes[i] {
+					t.Errorf("another workflow's comment %d changed: %+v", i, cs[i])
+				}
+			}
+		})
+	}
+
+	// With only a quoting comment on the pull request, the report is a new comment.
+	h := newHarness(t, "")
+	h.emu.Seed(pr, ghemu.ActionsBot(), quotes[0])
+	out, err := h.upsert(botToken, comment.Options{Mode: comment.ModeRecreate}, "report")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.wantRequests(
+		req{"GET", "/user", "", "", 403},
+		req{"GET", listPath, firstPage, "", 200},
+		req{"POST", listPath, "", bodyJSON(t, marker+"\nreport"), 201},
+	)
+	if out.Action != "created" || len(h.emu.Comments(pr)) != 2 {
+		t.Errorf("outcome %+v, comments %+v", out, h.emu.Comments(pr))
+	}
+}
+
+// A report whose text quotes the marker (a trace that holds it) still gets the marker on its
+// first line, and is found again on the next run.
+func TestReportQuotingTheMarkerKeepsItsOwn(t *testing.T) {
+	h := newHarness(t, "")
+	body := "trace `" + marker + "` failed"
+	if _, err := h.upsert(userToken, comment.Options{}, body); err != nil {
+		t.Fatal(err)
+	}
+	h.wantRequests(userReq(), req{"GET", listPath, firstPage, "", 200}, req{"POST", listPath, "", bodyJSON(t, marker+"\n"+body), 201})
+	out, err := h.upsert(userToken, comment.Options{}, body)
+	if err != nil || out.Action != "unchanged" {
+		t.Fatalf("outcome %+v, %v", out, err)
+	}
+}

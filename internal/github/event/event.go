@@ -71,36 +71,54 @@ func (e *Event) payload(need string) (*payload, error) {
 var mergeQueueRef = regexp.MustCompile(`^refs/heads/gh-readonly-queue/.+/pr-([0-9]+)-[0-9a-f]+$`)
 
 // PR finds the pull request the run is about, from the event and the
-// pr-number action input prInput.
+// pr-number setting prInput.
 //
-// A non-empty prInput wins for every event: it is how a workflow_run
-// workflow (or any other) names the pull request explicitly. It must be a
-// positive decimal integer, optionally written "#123"; anything else is an
-// error rather than a silent skip, since the user asked for a comment.
-//
-// Without it:
+// The event's own pull request comes first, where its payload names one:
 //   - pull_request, pull_request_target, pull_request_review and
 //     pull_request_review_comment: .pull_request.number, else .number;
 //   - merge_group: the payload has no number field, so it is parsed from
 //     .merge_group.head_ref (refs/heads/gh-readonly-queue/main/pr-123-<sha>);
 //   - workflow_run: .workflow_run.pull_requests[0].number when GitHub filled
 //     it in; it leaves the list empty for pull requests from forks, which is
-//     why such workflows must pass pr-number;
+//     why such workflows pass pr-number;
 //   - issue_comment on a pull request (.issue.pull_request present):
-//     .issue.number;
-//   - push and every other event: no pull request (ok false, err nil).
+//     .issue.number.
+//
+// prInput names the pull request only when the event has none (push,
+// workflow_dispatch, a fork's workflow_run, ...): a number in a workflow
+// input or an artifact must not redirect the report of the event's own pull
+// request, which GitHub wrote. When it differs from the event's, it is left
+// out and warning says so. It must be a positive decimal integer, optionally
+// written "#123"; anything else is an error rather than a silent skip, since
+// the user asked for a comment.
 //
 // An unreadable or malformed payload for an event that should carry a pull
 // request is an error.
-func (e *Event) PR(prInput string) (pr int, ok bool, err error) {
-	if in := strings.TrimSpace(prInput); in != "" {
-		n, err := strconv.Atoi(strings.TrimPrefix(in, "#"))
-		if err != nil || n <= 0 || strings.HasPrefix(in, "#+") || strings.HasPrefix(in, "+") {
-			return 0, false, fmt.Errorf("pr-number input %q: want a pull request number such as 123", prInput)
+func (e *Event) PR(prInput string) (pr int, ok bool, warning string, err error) {
+	in := 0
+	if s := strings.TrimSpace(prInput); s != "" {
+		n, err := strconv.Atoi(strings.TrimPrefix(s, "#"))
+		if err != nil || n <= 0 || strings.HasPrefix(s, "#+") || strings.HasPrefix(s, "+") {
+			return 0, false, "", fmt.Errorf("pr-number input %q: want a pull request number such as 123", prInput)
 		}
-		return n, true, nil
+		in = n
 	}
+	pr, ok, err = e.own()
+	switch {
+	case err != nil && in > 0:
+		return 0, false, "", fmt.Errorf("%w (pr-number %d is used only when the event has no pull request)", err, in)
+	case err != nil:
+		return 0, false, "", err
+	case !ok && in > 0:
+		return in, true, "", nil
+	case ok && in > 0 && in != pr:
+		return pr, true, fmt.Sprintf("pr-number %d ignored: the %s event is about pull request #%d, which is where the report goes (pr-number names the pull request only for an event that has none, such as a workflow_run from a fork)", in, e.Name, pr), nil
+	}
+	return pr, ok, "", nil
+}
 
+// own is the pull request the event's payload names, if any.
+func (e *Event) own() (pr int, ok bool, err error) {
 	switch e.Name {
 	case "pull_request", "pull_request_target", "pull_request_review",
 		"pull_request_review_comment", "merge_group", "workflow_run", "issue_comment":

@@ -48,23 +48,35 @@ func TestPRFromRealEventPayloads(t *testing.T) {
 		input       string
 		pr          int
 		ok          bool
+		warn        string // what the warning says, "" for none
 	}{
-		{"pull_request opened", "pull_request", prOpened, "", 2, true},
-		{"pull_request_target", "pull_request_target", prOpened, "", 2, true},
-		{"merge_group: number from head_ref", "merge_group", webhookExample(t, "merge_group", "checks_requested", nil), "", 104, true},
-		{"workflow_run with pull_requests", "workflow_run", webhookExample(t, "workflow_run", "completed", withPRs), "", 2, true},
-		{"workflow_run without (a fork): no PR", "workflow_run", webhookExample(t, "workflow_run", "completed", withoutPRs), "", 0, false},
-		{"workflow_run with pr-number input", "workflow_run", webhookExample(t, "workflow_run", "completed", withoutPRs), "57", 57, true},
-		{"pr-number input wins", "pull_request", prOpened, "#9", 9, true},
-		{"push: no PR", "push", webhookExample(t, "push", "", nil), "", 0, false},
-		{"issue_comment on an issue: no PR", "issue_comment", onIssue, "", 0, false},
-		{"issue_comment on a pull request", "issue_comment", onPR, "", 1, true},
+		{"pull_request opened", "pull_request", prOpened, "", 2, true, ""},
+		{"pull_request_target", "pull_request_target", prOpened, "", 2, true, ""},
+		{"merge_group: number from head_ref", "merge_group", webhookExample(t, "merge_group", "checks_requested", nil), "", 104, true, ""},
+		{"workflow_run with pull_requests", "workflow_run", webhookExample(t, "workflow_run", "completed", withPRs), "", 2, true, ""},
+		{"workflow_run without (a fork): no PR", "workflow_run", webhookExample(t, "workflow_run", "completed", withoutPRs), "", 0, false, ""},
+		{"workflow_run with pr-number input", "workflow_run", webhookExample(t, "workflow_run", "completed", withoutPRs), "57", 57, true, ""},
+		// the event's own pull request wins over pr-number, with a warning when they differ
+		{"pull_request: pr-number ignored", "pull_request", prOpened, "#9", 2, true,
+			"pr-number 9 ignored: the pull_request event is about pull request #2, which is where the report goes (pr-number names the pull request only for an event that has none, such as a workflow_run from a fork)"},
+		{"pull_request_target: pr-number ignored", "pull_request_target", prOpened, "9", 2, true,
+			"pr-number 9 ignored: the pull_request_target event is about pull request #2, which is where the report goes (pr-number names the pull request only for an event that has none, such as a workflow_run from a fork)"},
+		{"pull_request: the same pr-number, no warning", "pull_request", prOpened, "2", 2, true, ""},
+		{"issue_comment: pr-number ignored", "issue_comment", onPR, "5", 1, true,
+			"pr-number 5 ignored: the issue_comment event is about pull request #1, which is where the report goes (pr-number names the pull request only for an event that has none, such as a workflow_run from a fork)"},
+		{"workflow_run with pull_requests: pr-number ignored", "workflow_run", webhookExample(t, "workflow_run", "completed", withPRs), "57", 2, true,
+			"pr-number 57 ignored: the workflow_run event is about pull request #2, which is where the report goes (pr-number names the pull request only for an event that has none, such as a workflow_run from a fork)"},
+		{"push with pr-number", "push", webhookExample(t, "push", "", nil), "8", 8, true, ""},
+		{"issue_comment on an issue with pr-number", "issue_comment", onIssue, "8", 8, true, ""},
+		{"push: no PR", "push", webhookExample(t, "push", "", nil), "", 0, false, ""},
+		{"issue_comment on an issue: no PR", "issue_comment", onIssue, "", 0, false, ""},
+		{"issue_comment on a pull request", "issue_comment", onPR, "", 1, true, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			pr, ok, err := event.New(c.event, writeEvent(t, c.payload)).PR(c.input)
-			if err != nil || pr != c.pr || ok != c.ok {
-				t.Fatalf("got (%d, %v, %v), want (%d, %v, nil)", pr, ok, err, c.pr, c.ok)
+			pr, ok, warn, err := event.New(c.event, writeEvent(t, c.payload)).PR(c.input)
+			if err != nil || pr != c.pr || ok != c.ok || warn != c.warn {
+				t.Fatalf("got (%d, %v, %q, %v), want (%d, %v, %q, nil)", pr, ok, warn, err, c.pr, c.ok, c.warn)
 			}
 		})
 	}
@@ -73,13 +85,13 @@ func TestPRFromRealEventPayloads(t *testing.T) {
 // TestPRErrors needs no npm data.
 func TestPRErrors(t *testing.T) {
 	for _, in := range []string{"abc", "0", "-3", "+5", "1.5", "12 13", "#"} {
-		if _, _, err := event.New("workflow_run", "").PR(in); err == nil || !strings.Contains(err.Error(), "pr-number input") {
+		if _, _, _, err := event.New("workflow_run", "").PR(in); err == nil || !strings.Contains(err.Error(), "pr-number input") {
 			t.Errorf("input %q: %v", in, err)
 		}
 	}
 	// push and unknown events never read the payload.
 	for _, ev := range []string{"push", "schedule", "workflow_dispatch", ""} {
-		if pr, ok, err := event.New(ev, "/nonexistent/event.json").PR(""); pr != 0 || ok || err != nil {
+		if pr, ok, _, err := event.New(ev, "/nonexistent/event.json").PR(""); pr != 0 || ok || err != nil {
 			t.Errorf("%s: (%d, %v, %v)", ev, pr, ok, err)
 		}
 	}
@@ -95,15 +107,15 @@ func TestPRErrors(t *testing.T) {
 		if c.payload != "" {
 			path = writeEvent(t, []byte(c.payload))
 		}
-		if _, _, err := event.New(c.event, path).PR(""); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, _, _, err := event.New(c.event, path).PR(""); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s %s: %v, want %q", c.event, c.payload, err, c.want)
 		}
 	}
 	p := writeEvent(t, []byte(`{"merge_group":{"head_ref":"refs/heads/gh-readonly-queue/release/v2/pr-4242-0123abcd"}}`))
-	if pr, ok, err := event.New("merge_group", p).PR(""); pr != 4242 || !ok || err != nil {
+	if pr, ok, _, err := event.New("merge_group", p).PR(""); pr != 4242 || !ok || err != nil {
 		t.Errorf("base branch with a slash: (%d, %v, %v)", pr, ok, err)
 	}
-	if _, _, err := event.New("pull_request", filepath.Join(t.TempDir(), "missing.json")).PR(""); err == nil {
+	if _, _, _, err := event.New("pull_request", filepath.Join(t.TempDir(), "missing.json")).PR(""); err == nil {
 		t.Error("missing payload file accepted")
 	}
 }
@@ -146,7 +158,7 @@ func TestPayloadIsReadOnce(t *testing.T) {
 	const sha = "0123456789abcdef0123456789abcdef01234567"
 	path := writeEvent(t, []byte(`{"workflow_run":{"head_sha":"`+sha+`","pull_requests":[{"number":7,"base":{"ref":"release/v2"}}]}}`))
 	ev := event.New("workflow_run", path)
-	if pr, ok, err := ev.PR(""); pr != 7 || !ok || err != nil {
+	if pr, ok, _, err := ev.PR(""); pr != 7 || !ok || err != nil {
 		t.Fatalf("PR = %d, %v, %v; want 7, true, nil", pr, ok, err)
 	}
 	if err := os.Remove(path); err != nil {
@@ -180,8 +192,19 @@ func FuzzEvent(f *testing.F) {
 			t.Fatal(err)
 		}
 		ev := event.New(name, path)
-		if pr, ok, err := ev.PR(""); ok && (pr <= 0 || err != nil) {
+		pr, ok, _, err := ev.PR("")
+		if ok && (pr <= 0 || err != nil) {
 			t.Errorf("PR = %d, %v, %v", pr, ok, err)
+		}
+		// pr-number never moves the report off the event's own pull request
+		got, gotOK, warning, gotErr := ev.PR("4242")
+		switch {
+		case err != nil && gotErr == nil:
+			t.Errorf("PR(\"\") failed (%v), PR(\"4242\") did not", err)
+		case ok && (got != pr || !gotOK || (pr != 4242) != (warning != "")):
+			t.Errorf("own pull request %d; with pr-number 4242: %d, %v, %q, %v", pr, got, gotOK, warning, gotErr)
+		case err == nil && !ok && (got != 4242 || !gotOK || warning != "" || gotErr != nil):
+			t.Errorf("no pull request; with pr-number 4242: %d, %v, %q, %v", got, gotOK, warning, gotErr)
 		}
 		ev.BaseBranch()
 		ev.WorkflowRunHeadSHA()

@@ -1,0 +1,171 @@
+package trace
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/agentgate/agentgate/gate/input"
+)
+
+// attachmentSample is an Inspect sample whose attachment "h" (1 MiB) is named by the
+// arguments of n tool calls: {"x":"attachment://h"} each, or, distinct, {"x":"attachment://h",
+// "i":<k>}. Inspect writes attachment://<md5> references (inspect_ai/log/_condense.py); the
+// hash is a key like any other here.
+func attachmentSample(n int, distinct bool) []byte {
+	var b bytes.Buffer
+	b.WriteString(`{"id":"s","epoch":1,"messages":[`)
+	for k := range n {
+		if k > 0 {
+			b.WriteByte(',')
+		}
+		args := `{"x":"attachment://h"}`
+		if distinct {
+			args = fmt.Sprintf(`{"x":"attachment://h","i":%d}`, k)
+		}
+		fmt.Fprintf(&b, `{"role":"assistant","content":"","tool_calls":[{"id":"c","function":"f","arguments":%s}]}`, args)
+	}
+	b.WriteString(`],"attachments":{"h":"`)
+	b.Write(bytes.Repeat([]byte{'A'}, 1<<20))
+	b.WriteString(`"}}`)
+	return b.Bytes()
+}
+
+// attachmentEval is a .eval archive of one deflated member, the sample.
+func attachmentEval(sample []byte) []byte {
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	w, _ := zw.CreateHeader(&zip.FileHeader{Name: "samples/s_epoch_1.json", Method: zip.Deflate})
+	w.Write(sample)
+	zw.Close()
+	return buf.Bytes()
+}
+
+// perReference is what one reference adds: the attachment quoted (1 MiB and two quotes) in
+// place of "attachment://h" (16 bytes with its quotes).
+const perReference = 1<<20 + 2 - 16
+
+// allocated runs fn and returns the bytes it allocated, garbage included.
+func allocated(fn func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	fn()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// A .eval of about 1.5 KB naming a 1 MiB attachment 500 times stands for 500 MiB: its
+// references count toward the input's limits as they are expanded, so the check on what a
+// compressed input expands to ends it past 64 MiB, an error naming the archive, having
+// allocated a few MiB. Before, every reference was resolved anew and the arguments decoded
+// and re-marshalled with the attachment copied in: 2.1 GB for this file, no error (issue 34,
+// finding 2).
+func TestInspectAttachmentBombEval(t *testing.T) {
+	sample := attachmentSample(500, false)
+	data := attachmentEval(sample)
+	if len(data) > 2000 {
+		t.Fatalf("the archive holds %d bytes, want about 1.5 KB", len(data))
+	}
+	path := filepath.Join(t.TempDir(), "bomb.eval")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var err error
+	n := 0
+	got := allocated(func() { err = EachFile(context.Background(), path, func(*Trace) error { n++; return nil }) })
+	t.Logf("%d-byte .eval: %d bytes allocated", len(data), got)
+	// the count passes 64 MiB, and 100 times the archive, at the k-th reference
+	k := (64<<20-len(sample))/perReference + 1
+	counted := int64(len(sample)) + int64(k)*perReference
+	want := fmt.Sprintf("%s: input too large: expands to more than 100 times its compressed size (%.1f MiB from %.1f KiB), as a decompression bomb does; if it is genuine, set max-input-bytes to the most it may expand to",
+		path, float64(counted)/(1<<20), float64(len(data))/(1<<10))
+	if err == nil || err.Error() != want || !input.IsInputError(err) || n != 0 {
+		t.Fatalf("%d traces, error %v\nwant %s", n, err, want)
+	}
+	if got > 32<<20 {
+		t.Errorf("reading it allocated %d bytes, want at most 32 MiB", got)
+	}
+}
+
+// A 2.1 MB .json log whose one sample names a 1 MiB attachment 11,000 times: the sample passes
+// 256 MiB, the most a record may hold, at its 256th reference, an error at the sample.
+// Before, it allocated gigabytes, with no error.
+func TestInspectAttachmentBombJSON(t *testing.T) {
+	sample := attachmentSample(11_000, false)
+	doc := append(append([]byte(`{"version":2,"eval":{},"samples":[`+"\n"), sample...), "]}"...)
+	path := filepath.Join(t.TempDir(), "bomb.json")
+	if err := os.WriteFile(path, doc, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var err error
+	got := allocated(func() { err = EachFile(context.Background(), path, func(*Trace) error { return nil }) })
+	t.Logf("%d-byte .json: %d bytes allocated", len(doc), got)
+	k := (256<<20-len(sample))/perReference + 1 // the reference that passes 256 MiB
+	want := fmt.Sprintf("%s:2:1: samples[0]: messages[%d]: tool_calls[0].arguments: the sample's attachment:// references expand it to more than 256 MiB, the most a record may hold", path, k-1)
+	if err == nil || err.Error() != want || !input.IsInputError(err) {
+		t.Fatalf("error %v\nwant %s", err, want)
+	}
+	if got > 32<<20 {
+		t.Errorf("reading it allocated %d bytes, want at most 32 MiB", got)
+	}
+}
+
+// Arguments that differ each time share nothing; their expansions are copies, bounded by the
+// record limit (lowered here to 16 MiB): memory about that limit, then an error.
+func TestInspectAttachmentDistinctArguments(t *testing.T) {
+	defer func(old int) { input.MaxRecord = old }(input.MaxRecord)
+	input.MaxRecord = 16 << 20
+	sample := attachmentSample(100, true)
+	var err error
+	got := allocated(func() {
+		err = eachInspectJSON(context.Background(), "d.json", append(append([]byte(`{"samples":[`), sample...), "]}"...), Options{}, func(*Trace) error { return nil })
+	})
+	var e *input.Error
+	if !errors.As(err, &e) || !strings.Contains(err.Error(), "references expand it to more than 16 MiB") {
+		t.Fatalf("error %v", err)
+	}
+	if got > 64<<20 {
+		t.Errorf("allocated %d bytes, want at most 64 MiB (4 times the record limit)", got)
+	}
+}
+
+// Expanded arguments keep what the agent wrote around the references: key order, numbers,
+// keys that look like references; a reference written with escapes is one too.
+func TestInspectAttachmentArguments(t *testing.T) {
+	doc := `{"samples":[{"id":"s","epoch":1,"attachments":{"h":"say \"hi\" <b>","k":"K"},"messages":[` +
+		`{"role":"assistant","content":"attachment://k","tool_calls":[{"function":"f","arguments":{"z": "attachment://h", "a": [1.50, "attachment:\/\/k", {"attachment://h": "attachment://hx"}]}}]},` +
+		`{"role":"assistant","content":[{"type":"text","text":"attachment://h"},{"type":"text","text":"t"}],"tool_calls":[{"function":"f","arguments":{"z": "attachment://h", "a": [1.50, "attachment:\/\/k", {"attachment://h": "attachment://hx"}]}}]}` +
+		`]}]}`
+	var got []string
+	err := eachInspectJSON(context.Background(), "a.json", []byte(doc), Options{}, func(tr *Trace) error {
+		for _, m := range tr.Messages {
+			got = append(got, m.Content, string(m.Calls[0].Args))
+		}
+		return nil
+	})
+	if err == nil || !strings.Contains(err.Error(), "attachment://hx is not among the sample's attachments") {
+		t.Fatalf("a reference to no attachment: %v", err)
+	}
+	doc = strings.ReplaceAll(doc, `"attachment://hx"`, `"attachment://k"`)
+	if err := eachInspectJSON(context.Background(), "a.json", []byte(doc), Options{}, func(tr *Trace) error {
+		for _, m := range tr.Messages {
+			got = append(got, m.Content, string(m.Calls[0].Args))
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	args := `{"z":"say \"hi\" \u003cb\u003e","a":[1.50,"K",{"attachment://h":"K"}]}`
+	want := []string{"K", args, "say \"hi\" <b>\nt", args}
+	if fmt.Sprintf("%q", got) != fmt.Sprintf("%q", want) {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
