@@ -134,7 +134,7 @@ func TestSettingsValueErrorsNameTheirSource(t *testing.T) {
 		{settings{"max-failed-traces": {value: "1.5", source: "--max-failed-traces"}}, `--max-failed-traces: "1.5" is not a whole number`},
 		{settings{"comment": {value: "maybe", source: "input comment"}}, `input comment: "maybe" is not true or false`},
 		{settings{"profile": {value: "strict", source: "input profile"}}, `input profile: unknown profile "strict": want "default" or "reference"`},
-		{settings{"fail-on": {value: "error", source: "--fail-on"}}, `--fail-on: unknown fail-on "error": want "fail" or "warn"`},
+		{settings{"fail-on": {value: "error", source: "--fail-on"}}, `--fail-on: unknown fail-on "error": want "fail", "warn" or "never"`},
 		{settings{"comment-mode": {value: "append", source: "input comment-mode"}}, `input comment-mode: unknown comment-mode "append": want "update" or "recreate"`},
 		{settings{"kappa-min": {value: "NaN", source: "--kappa-min"}}, `--kappa-min: "NaN" is not a number`},
 	}

@@ -211,6 +211,8 @@ func reproduceCommand(c *gateConfig) string {
 		vals, ok := c.answer[d.name]
 		switch {
 		case !ok:
+		case d.boolLike:
+			fmt.Fprintf(&b, " --%s=%s", d.name, vals[0])
 		case d.kind == kindBool && !d.valueFlag && vals[0] == "true":
 			fmt.Fprintf(&b, " --%s", d.name)
 		case d.kind == kindBool && !d.valueFlag:

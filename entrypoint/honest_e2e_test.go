@@ -117,7 +117,7 @@ func TestActionWorseNotSignificant(t *testing.T) {
 		}
 	}
 	for _, s := range []string{
-		"### ⚠️ Compared with `master` @ `1a2b3c4` (run 9001)",
+		"### ⚠️ Compared with `master` @ `1a2b3c4` (run `9001`)",
 		"| ⚠️ worse, not significant (p 0.031, Holm 0.062) |",
 		"- reliability: with 10 matched traces, 7 or more new failures with none fixed would be significant (exact McNemar, Holm threshold 0.0250)\n",
 	} {
@@ -208,40 +208,47 @@ func TestActionFailOnSkipped(t *testing.T) {
 	}
 	note := `baseline auto: no unexpired artifact "agentgate-report" from a run on master yet (the push-to-main job uploads it): not compared`
 	for _, s := range []string{
-		"## ❌ agentgate: FAIL\n1 gate breached: fail-on-regression was skipped, and fail-on-skipped is set.\n",
-		"| fail-on-regression | — | ≤ 0 | ❌ **breached**: skipped, and fail-on-skipped is set | " + note + " |",
+		"## ❌ agentgate: FAIL\n1 gate breached: fail-on-regression was skipped, so it measured nothing (fail-on-skipped).\n",
+		"| fail-on-regression | — | ≤ 0 | ❌ **breached**: skipped, measured nothing (fail-on-skipped) | " + note + " |",
 	} {
 		if !strings.Contains(squeezeCells(r.summary), s) {
 			t.Errorf("the summary lacks %q:\n%s", s, r.summary)
 		}
 	}
-	if ann := "::error title=agentgate%3A gate fail-on-regression breached::Fail-on-regression was skipped, and fail-on-skipped is set.\n"; !strings.Contains(r.stdout, ann) {
+	if ann := "::error title=agentgate%3A gate fail-on-regression breached::Fail-on-regression was skipped, so it measured nothing (fail-on-skipped).\n"; !strings.Contains(r.stdout, ann) {
 		t.Errorf("no annotation %q in:\n%s", ann, r.stdout)
 	}
 
 	// On the command line: pass-k 3 over traces with no trial index, max-new-failures with
-	// no baseline. Without fail-on-skipped both are skipped and the run passes.
+	// no baseline. Both were set, so under the default (explicit) both breach; false lets
+	// them skip and the run pass; true and explicit agree here.
 	args := []string{"gate", "--traces", "../fixtures/pass/traces.jsonl", "--pass-k-min", "0.5", "--pass-k", "3", "--max-new-failures", "0"}
-	code, stdout, stderr := cli(t, "", args...)
+	code, stdout, stderr := cli(t, "", append(args, "--fail-on-skipped=false")...)
 	if code != 0 || !strings.Contains(stdout, "  - max-new-failures   n/a  ≤ 0     skipped: no baseline was compared\n") ||
 		!strings.Contains(stdout, "  - pass-k-min         n/a  ≥ 0.50  skipped: no trace carries a trial index\n") {
-		t.Errorf("without fail-on-skipped: exit %d, want 0 with both gates skipped:\n%s%s", code, stdout, stderr)
+		t.Errorf("fail-on-skipped false: exit %d, want 0 with both gates skipped:\n%s%s", code, stdout, stderr)
 	}
 	cfg := filepath.Join(t.TempDir(), "agentgate.yml")
-	if err := os.WriteFile(cfg, []byte("fail-on-skipped: yes\n"), 0o644); err != nil {
+	if err := os.WriteFile(cfg, []byte("fail-on-skipped: no\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, stdout, stderr := cli(t, "", append(args, "--config", cfg)...); code != 2 || !strings.Contains(stdout, "2 gates breached") {
-		t.Errorf("fail-on-skipped in the config file: exit %d, want 2:\n%s%s", code, stdout, stderr)
+	if code, stdout, stderr := cli(t, "", append(args, "--config", cfg)...); code != 0 {
+		t.Errorf("fail-on-skipped no in the config file: exit %d, want 0:\n%s%s", code, stdout, stderr)
 	}
-	if code, _, stderr := cli(t, "", append(args, "--config", cfg, "--fail-on-skipped=false")...); code != 0 {
-		t.Errorf("--fail-on-skipped=false over the config file: exit %d, want 0: %s", code, stderr)
+	if code, _, stderr := cli(t, "", append(args, "--config", cfg, "--fail-on-skipped")...); code != 2 {
+		t.Errorf("--fail-on-skipped over the config file: exit %d, want 2: %s", code, stderr)
 	}
-	code, stdout, stderr = cli(t, "", append(args, "--fail-on-skipped")...)
-	if code != 2 || !strings.Contains(stdout, "2 gates breached: max-new-failures was skipped, and fail-on-skipped is set; pass-k-min was skipped, and fail-on-skipped is set.\n") ||
-		!strings.Contains(stdout, "  ✗ max-new-failures   n/a  ≤ 0     BREACHED (skipped, and fail-on-skipped is set): no baseline was compared\n") ||
-		!strings.Contains(stdout, "  ✗ pass-k-min         n/a  ≥ 0.50  BREACHED (skipped, and fail-on-skipped is set): no trace carries a trial index\n") {
-		t.Errorf("with fail-on-skipped: exit %d, want 2 with both gates breached:\n%s%s", code, stdout, stderr)
+	for _, extra := range [][]string{nil, {"--fail-on-skipped"}, {"--fail-on-skipped=explicit"}} {
+		code, stdout, stderr = cli(t, "", append(args, extra...)...)
+		if code != 2 || !strings.Contains(stdout, "2 gates breached: max-new-failures was skipped, so it measured nothing (fail-on-skipped); pass-k-min was skipped, so it measured nothing (fail-on-skipped).\n") ||
+			!strings.Contains(stdout, "  ✗ max-new-failures   n/a  ≤ 0     BREACHED (skipped, measured nothing: fail-on-skipped): no baseline was compared\n") ||
+			!strings.Contains(stdout, "  ✗ pass-k-min         n/a  ≥ 0.50  BREACHED (skipped, measured nothing: fail-on-skipped): no trace carries a trial index\n") {
+			t.Errorf("%q: exit %d, want 2 with both gates breached:\n%s%s", extra, code, stdout, stderr)
+		}
+	}
+	if code, _, stderr := cli(t, "", append(args, "--fail-on-skipped=sometimes")...); code != 3 ||
+		stderr != "agentgate: --fail-on-skipped: unknown fail-on-skipped \"sometimes\": want \"explicit\", \"true\" or \"false\"\n" {
+		t.Errorf("sometimes: exit %d %q", code, stderr)
 	}
 }
 

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // TestMaxInputBytes: through the gate (Sniff, then the pipeline), a decompression bomb and a
@@ -56,11 +55,7 @@ func TestMaxInputBytes(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			start := time.Now()
 			code, _, stderr := cli(t, "", append([]string{"gate"}, c.args...)...)
-			if took := time.Since(start); took > 2*time.Second {
-				t.Errorf("took %v, want at most 2 s", took)
-			}
 			if want := strings.TrimSuffix("agentgate: "+c.want, "agentgate: "); code != c.code || stderr != want {
 				t.Errorf("exit %d, stderr %q\nwant exit %d, stderr %q", code, stderr, c.code, want)
 			}

@@ -52,10 +52,11 @@ func TestActionOutcomes(t *testing.T) {
 		t.Errorf("outputs\n%v\nwant\n%v", r.outputs, want)
 	}
 	for _, s := range []string{
+		"## ❌ agentgate: FAIL · 2 of 3 runs with an outcome succeeded (2 have none), 0.6667 below success-rate-min 0.90\n",
 		"### ❌ Outcomes: 2 of 3 runs succeeded (0.6667, Wilson 95% interval 0.2077–0.9385); 2 runs without an outcome",
 		"2651 tokens per successful run",
-		"1 outcome in the outcomes input matches no trace: absent-004.",
-		"| docs-summary-003 |  0.0000 | ✅ PASS | cost 0.0280       |",
+		"1 outcome in the outcomes input matches no trace: `absent-004`.",
+		"| `docs-summary-003` |  0.0000 | ✅ PASS | cost 0.0280       |",
 		"| cost                 |                 1 |                     0 |    1.0000 |",
 		"agentgate gate --traces fixtures/pass/traces.jsonl --outcomes 'evals/*.json' --success-rate-min 0.9",
 	} {

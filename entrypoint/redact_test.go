@@ -33,8 +33,8 @@ func TestTokenUnderAnotherKeyNeverQuoted(t *testing.T) {
 			"agentgate: agentgate.yml:2:12: kappa-min: \"***\" is not a number\n"},
 		{"the config's github-token under fail-on", "github-token: " + input + "\nfail-on: " + input + "\n", nil, input,
 			"::add-mask::" + input + "\n" +
-				"::error title=agentgate could not evaluate the suite::agentgate.yml:2:10: unknown fail-on \"***\": want \"fail\" or \"warn\"\n",
-			"agentgate: agentgate.yml:2:10: unknown fail-on \"***\": want \"fail\" or \"warn\"\n"},
+				"::error title=agentgate could not evaluate the suite::agentgate.yml:2:10: unknown fail-on \"***\": want \"fail\", \"warn\" or \"never\"\n",
+			"agentgate: agentgate.yml:2:10: unknown fail-on \"***\": want \"fail\", \"warn\" or \"never\"\n"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

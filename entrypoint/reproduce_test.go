@@ -27,10 +27,13 @@ func TestReproduceCommand(t *testing.T) {
 			"agentgate gate --traces 'logs/*.eval' --outcome-scorer model_graded_qa"},
 		{"defaults written out", map[string]string{"coherence-min": "0.50", "pa-min": "0.9", "max-failed-traces": "0",
 			"fail-on-regression": "yes", "regression-alpha": ".05", "pass-k": "1", "success-threshold": "0.999999",
-			"fail-on-skipped": "false", "allow-unmatched": "off", "profile": "default", "fail-on": "fail"},
-			"agentgate gate"},
+			"fail-on-skipped": "explicit", "allow-unmatched": "off", "profile": "default", "fail-on": "fail"},
+			"agentgate gate --fail-on-regression true"}, // given, it breaches when skipped (fail-on-skipped explicit)
+		{"defaults written out, fail-on-skipped false", map[string]string{"kappa-min": "0.75", "fail-on-regression": "yes", "fail-on-skipped": "no"},
+			"agentgate gate --fail-on-skipped=false"},
+		{"a default gate given", map[string]string{"kappa-min": "0.75"}, "agentgate gate --kappa-min 0.75"},
 		{"bools", map[string]string{"fail-on-regression": "off", "fail-on-skipped": "yes", "allow-unmatched": "1"},
-			"agentgate gate --fail-on-regression false --fail-on-skipped --allow-unmatched"},
+			"agentgate gate --fail-on-regression false --fail-on-skipped=true --allow-unmatched"},
 		{"numbers", map[string]string{"coherence-min": "0.70", "max-failed-traces": " 3", "max-new-failures": "0",
 			"pass-k-min": "1", "pass-k": "4", "success-rate-min": "9e-1", "max-input-bytes": "2GiB"},
 			"agentgate gate --coherence-min 0.7 --max-failed-traces 3 --max-new-failures 0 --pass-k-min 1 --pass-k 4 --success-rate-min 0.9 --max-input-bytes 2147483648"},
@@ -75,7 +78,7 @@ func TestReproduceEverySetting(t *testing.T) {
 		kindList:   {"runs/a b/*.jsonl, runs/c.json", " --NAME 'runs/a b/*.jsonl' --NAME runs/c.json"},
 		kindString: {"it's here", ` --NAME 'it'\''s here'`},
 	}
-	words := map[string]string{"profile": "reference", "fail-on": "warn"}
+	words := map[string]string{"profile": "reference", "fail-on": "warn", "fail-on-skipped": "false"}
 	all, allWant := settings{}, "agentgate gate"
 	var budget setting
 	var budgetWant string
@@ -101,6 +104,8 @@ func TestReproduceEverySetting(t *testing.T) {
 			default:
 				o.flags = " --NAME=false"
 			}
+		case d.boolLike: // a flag that stands alone for true takes its value after "="
+			o = struct{ value, flags string }{words[d.name], " --NAME=" + words[d.name]}
 		case words[d.name] != "":
 			o = struct{ value, flags string }{words[d.name], " --NAME " + words[d.name]}
 		case !ok:

@@ -2,6 +2,7 @@ package entrypoint
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -183,9 +184,10 @@ func (s settings) gateConfig() (*gateConfig, error) {
 	}
 	c.options.OutcomeScorer = strings.TrimSpace(s.str(outcomeScorer))
 	c.options.OutcomeField = strings.TrimSpace(s.str(outcomeField))
-	if t.FailOnSkipped, err = s.bool(gate.FailOnSkipped, false); err != nil {
-		return nil, err
+	if t.FailOnSkipped, err = gate.ParseSkipPolicy(s.str(gate.FailOnSkipped)); err != nil {
+		return nil, &gate.UsageError{Msg: fmt.Sprintf("%s: %v", s[gate.FailOnSkipped].source, err)}
 	}
+	t.Given = s.given()
 	c.options.Compare = compare.DefaultOptions()
 	if c.options.Compare.Alpha, err = s.float(regressionAlpha, compare.DefaultAlpha); err != nil {
 		return nil, err
@@ -235,18 +237,34 @@ func (s settings) gateConfig() (*gateConfig, error) {
 	return c, nil
 }
 
-// located is a range error of gate's ("pa-min must be between 0 and 1, got 1.5") with the
-// setting it names said as the user gave it: "--pa-min must …", "input pa-min must …",
-// "agentgate.yml:3:9: pa-min must …". An error that names no setting is a usage error as it
+// located is a range error of gate's (a *gate.SettingError: "pa-min must be between 0 and 1,
+// got 1.5") with the setting it names said as the user gave it: "--pa-min must …", "input
+// pa-min must …", "agentgate.yml:3:9: pa-min must …". Any other error is a usage error as it
 // is.
 func (s settings) located(err error) error {
-	msg := err.Error()
+	var se *gate.SettingError
+	if errors.As(err, &se) {
+		return &gate.UsageError{Msg: settingName(se.Name, s[se.Name].source) + " " + se.Msg}
+	}
+	return &gate.UsageError{Msg: err.Error()}
+}
+
+// skippableDefaults are the gates on by default that can be skipped (kappa-min with κ
+// undefined, fail-on-regression without a usable baseline): fail-on-skipped's explicit breaches
+// them only when the user set them, so being given changes their answer.
+var skippableDefaults = []string{gate.KappaMin, compare.FailOnRegression}
+
+// given names the settings given a value (by a flag, an input or the config file), in the
+// table's order: the gates among them are the ones fail-on-skipped's default holds to what
+// they measured.
+func (s settings) given() []string {
+	var out []string
 	for _, d := range settingTable {
-		if rest, ok := strings.CutPrefix(msg, d.name+" must "); ok {
-			return &gate.UsageError{Msg: settingName(d.name, s[d.name].source) + " must " + rest}
+		if strings.TrimSpace(s[d.name].value) != "" || s[d.name].items != nil {
+			out = append(out, d.name)
 		}
 	}
-	return &gate.UsageError{Msg: msg}
+	return out
 }
 
 // inputLists are the settings that name the input files, each with its place in in.
@@ -261,6 +279,7 @@ func inputLists(in *gate.Inputs) map[string]*[]string {
 // given with another value than its default, read as gateConfig reads it.
 func (s settings) answer() (map[string][]string, error) {
 	answer := map[string][]string{}
+	policy, _ := gate.ParseSkipPolicy(s.str(gate.FailOnSkipped)) // gateConfig checked it
 	for _, d := range settingTable {
 		if d.noEffect != "" {
 			continue
@@ -273,7 +292,10 @@ func (s settings) answer() (map[string][]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		if len(v) == 0 || slices.Equal(v, def) || d.actionsOnly != "" && slices.Equal(v, []string{d.actionsOnly}) {
+		// A gate on by default that the user set is held to what it measured under
+		// fail-on-skipped's explicit, so given at its default it still changes the answer.
+		atDefault := slices.Equal(v, def) && !(policy == gate.SkipExplicit && slices.Contains(skippableDefaults, d.name))
+		if len(v) == 0 || atDefault || d.actionsOnly != "" && slices.Equal(v, []string{d.actionsOnly}) {
 			continue
 		}
 		answer[d.name] = v
@@ -293,20 +315,24 @@ func (s settings) canonical(d settingDef) ([]string, error) {
 		return nil, nil
 	}
 	var err error
-	switch d.kind {
-	case kindNumber:
+	switch {
+	case d.name == gate.FailOnSkipped:
+		var p gate.SkipPolicy
+		p, err = gate.ParseSkipPolicy(text)
+		text = string(p)
+	case d.kind == kindNumber:
 		var f float64
 		f, err = s.float(d.name, 0)
 		text = fmt.Sprint(f)
-	case kindWhole:
+	case d.kind == kindWhole:
 		var n int
 		n, err = s.int(d.name, 0)
 		text = strconv.Itoa(n)
-	case kindBool:
+	case d.kind == kindBool:
 		var b bool
 		b, err = s.bool(d.name, false)
 		text = strconv.FormatBool(b)
-	case kindSize:
+	case d.kind == kindSize:
 		var n int64
 		n, err = s.size(d.name)
 		text = strconv.FormatInt(n, 10)

@@ -42,6 +42,9 @@ type settingDef struct {
 	// other setting decides a verdict, a figure or the exit code, and is printed when it
 	// differs from its default.
 	noEffect string
+	// boolLike makes a word setting's flag stand alone for true, as a bool's does, and take
+	// its other values as --name=value (fail-on-skipped: explicit, true or false).
+	boolLike bool
 	// actionsOnly is a value of the setting that only a run under GitHub Actions can act on
 	// (baseline's `auto`): the reproduce command leaves the setting out when it has it.
 	actionsOnly string
@@ -118,10 +121,13 @@ var settingTable = []settingDef{
 	{name: outcomeField, kind: kindString, where: anywhere, help: "The member of each trace record that holds the run's own success (true, false or a number), " +
 		"as a dotted path such as `metadata.correct`, for a format agentgate does not know. It is read before " +
 		"`reward`, `score`, `success`, `passed` and `resolved`. Unset: those members only."},
-	{name: gate.FailOnSkipped, kind: kindBool, where: anywhere, def: "false", help: "A gate that was asked for and skipped breaches: " +
-		"`fail-on-regression` or `max-new-failures` without a usable baseline, `pass-k-min` when no " +
-		"task has `pass-k` trials, `success-rate-min` when no run has an outcome, `kappa-min` when " +
-		"kappa is undefined, any gate added later. For a check that must not pass having measured nothing."},
+	{name: gate.FailOnSkipped, kind: kindString, boolLike: true, where: anywhere, def: "explicit", help: "Which gates that were skipped (measured nothing) breach. " +
+		"`explicit`: a gate whose threshold you set (flag, input or config) breaches when skipped: " +
+		"`success-rate-min` when no run has an outcome (an outcomes file whose ids match no trace), " +
+		"`pass-k-min` when no task has `pass-k` trials, `max-new-failures` or a given " +
+		"`fail-on-regression` without a usable baseline, a given `kappa-min` when kappa is undefined; " +
+		"a gate on by default that skips stays a note. `true`: every skipped gate breaches. " +
+		"`false`: none does."},
 	{name: "allow-unmatched", kind: kindBool, where: anywhere, def: "false", help: "With `scholar`/`auditor`, evaluate the qids both labelled instead of failing when a qid is in one file only."},
 	{name: maxInputBytes, kind: kindSize, where: anywhere, help: "The most bytes one input file may hold after decompression, as " +
 		"`1073741824` or `2GiB`. Unset: 1 GiB, with compressed files also stopped past 64 MiB once " +
@@ -131,7 +137,10 @@ var settingTable = []settingDef{
 		"The cost signal's thresholds are 10%, 50% and 100% of it: RS-1's 10,000, 50,000 and 100,000 at the " +
 		"default. Raise it when a clean run of your agent spends more. The `reference` profile keeps RS-1's " +
 		"100000 and refuses any other value (exit code 3)."},
-	{name: "fail-on", kind: kindString, where: anywhere, def: "fail", help: "`fail` fails the step only on FAIL; `warn` fails it on WARN too (exit code 1)."},
+	{name: "fail-on", kind: kindString, where: anywhere, def: "fail", help: "`fail` fails the step only on FAIL; `warn` fails it on WARN too (exit code 1); " +
+		"`never` reports only: the report, comment and outputs (`verdict` included) are as ever, and the " +
+		"step passes (exit code 0) whatever the verdict, unless the input cannot be read (exit code 3). " +
+		"For watching a gate before requiring it."},
 	{name: "config", kind: kindString, where: asFlag | asInput, noEffect: "the settings it gives are printed one by one", help: "Path of a YAML file whose keys are these settings' names. A flag or an input given here wins over it."},
 	// json and markdown are no inputs of action.yml: under Actions the report is kept at
 	// .agentgate/report.json and rendered as the comment (the action reads an INPUT_ variable
@@ -208,7 +217,7 @@ func defineFlags(fs *flag.FlagSet, flags map[string]setting) {
 			return nil
 		}
 		switch {
-		case d.kind == kindBool && !d.valueFlag:
+		case d.kind == kindBool && !d.valueFlag || d.boolLike:
 			fs.BoolFunc(name, d.usage(), func(v string) error { return record(name, v) })
 		case d.kind == kindList:
 			fs.Func(name, d.usage(), func(v string) error {

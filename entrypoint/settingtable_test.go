@@ -25,6 +25,19 @@ func TestSettingDefaultsAreTheBinarys(t *testing.T) {
 			t.Errorf("%s: its default %q is refused: %v", d.name, d.def, err)
 			continue
 		}
+		// Given says which settings were given, the one thing the default changes: under
+		// fail-on-skipped explicit a gate the user set is held to what it measured.
+		if g := got.options.Thresholds.Given; !slices.Equal(g, []string{d.name}) {
+			t.Errorf("%s given: Given %q", d.name, g)
+		}
+		got.options.Thresholds.Given = nil
+		// and so, given at its default, a gate on by default that can skip is in the answer
+		if slices.Contains(skippableDefaults, d.name) {
+			if v := got.answer[d.name]; len(got.answer) != 1 || len(v) != 1 {
+				t.Errorf("%s given at its default: answer %v", d.name, got.answer)
+			}
+			got.answer = none.answer
+		}
 		// %+v, not reflect.DeepEqual: unset gates are NaN
 		if g, w := fmt.Sprintf("%+v", *got), fmt.Sprintf("%+v", *none); g != w {
 			t.Errorf("%s: %q is not its default:\n got %s\nwant %s", d.name, d.def, g, w)

@@ -6,6 +6,8 @@ package gate
 import (
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 
 	"github.com/agentgate/agentgate/gate/agreement"
 	"github.com/agentgate/agentgate/gate/coherence"
@@ -53,14 +55,59 @@ type Thresholds struct {
 	// Compare holds fail-on-regression and max-new-failures, which apply when a baseline was
 	// asked for, and pass-k-min with pass-k.
 	Compare compare.GateOptions
-	// FailOnSkipped makes every gate in the table that was skipped a breach (SPEC §17), so a
-	// check that measured nothing fails closed. It applies to every row, whatever added it.
-	FailOnSkipped bool
+	// FailOnSkipped says which skipped gates breach (SPEC §17, §20), so a check that measured
+	// nothing fails closed: "" is SkipExplicit.
+	FailOnSkipped SkipPolicy
+	// Given names the gate settings the user gave (a flag, an input or a config key), whose
+	// rows SkipExplicit breaches when skipped. The gates that are rows only when set
+	// (success-rate-min, max-new-failures, pass-k-min) count as given without being named.
+	Given []string
 }
 
 // FailOnSkipped is the setting that makes a skipped gate a breach, as a flag, input and
 // config key.
 const FailOnSkipped = "fail-on-skipped"
+
+// SkipPolicy is fail-on-skipped: which gates that were skipped (measured nothing) breach.
+type SkipPolicy string
+
+const (
+	// SkipExplicit (the default) breaches a skipped gate whose threshold the user set; a gate
+	// on by default that skips (fail-on-regression without a usable baseline, kappa-min with
+	// κ undefined) stays a note.
+	SkipExplicit SkipPolicy = "explicit"
+	SkipAll      SkipPolicy = "true"  // every skipped gate breaches
+	SkipNone     SkipPolicy = "false" // no skipped gate breaches
+)
+
+// ParseSkipPolicy reads fail-on-skipped: "explicit", or true or false as every bool setting
+// is written (true/yes/on/1, false/no/off/0); "" is SkipExplicit.
+func ParseSkipPolicy(s string) (SkipPolicy, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", string(SkipExplicit):
+		return SkipExplicit, nil
+	case "true", "yes", "on", "1":
+		return SkipAll, nil
+	case "false", "no", "off", "0":
+		return SkipNone, nil
+	}
+	return "", fmt.Errorf("unknown %s %q: want \"explicit\", \"true\" or \"false\"", FailOnSkipped, s)
+}
+
+// setOnly are the gates that are rows only when their setting is given: a skipped one was
+// always asked for.
+var setOnly = []string{SuccessRateMin, compare.MaxNewFailures, compare.PassKMin}
+
+// breachesSkipped reports whether t makes gate name breach when it is skipped.
+func (t Thresholds) breachesSkipped(name string) bool {
+	switch t.FailOnSkipped {
+	case SkipAll:
+		return true
+	case SkipNone:
+		return false
+	}
+	return slices.Contains(setOnly, name) || slices.Contains(t.Given, name)
+}
 
 // TokenBudget is the setting of the tokens a run may spend before its cost signal reads 1
 // (Options.TokenBudget), as a flag, input and config key.
@@ -70,7 +117,7 @@ const TokenBudget = "token-budget"
 // profile, which reproduces RS-1 exactly.
 func CheckTokenBudget(budget int64, p profile.Profile) error {
 	if budget < 1 {
-		return fmt.Errorf("%s must be 1 or more, got %d", TokenBudget, budget)
+		return &SettingError{Name: TokenBudget, Msg: fmt.Sprintf("must be 1 or more, got %d", budget)}
 	}
 	if p == profile.Reference && budget != reliability.DefaultTokenBudget {
 		return fmt.Errorf("%s %d cannot be used with profile %q, which reproduces RS-1 and its budget of %d tokens: use profile %q, or leave %s unset", TokenBudget, budget, p, reliability.DefaultTokenBudget, profile.Default, TokenBudget)
@@ -91,7 +138,7 @@ func recordedBudget(budget int64) int64 {
 func DefaultThresholds() Thresholds {
 	return Thresholds{CoherenceMin: 0.50, PAMin: 0.90, KappaMin: 0.75, AbstainMax: 0.02, MaxFailedTraces: 0,
 		SuccessThreshold: outcome.DefaultThreshold, SuccessRateMin: math.NaN(),
-		Compare: compare.DefaultGateOptions()}
+		Compare: compare.DefaultGateOptions(), FailOnSkipped: SkipExplicit}
 }
 
 // Validate rejects thresholds that cannot mean anything.
@@ -101,20 +148,20 @@ func (t Thresholds) Validate() error {
 		v    float64
 	}{{CoherenceMin, t.CoherenceMin}, {PAMin, t.PAMin}, {AbstainMax, t.AbstainMax}} {
 		if math.IsNaN(c.v) || c.v < 0 || c.v > 1 {
-			return fmt.Errorf("%s must be between 0 and 1, got %v", c.name, c.v)
+			return &SettingError{Name: c.name, Msg: fmt.Sprintf("must be between 0 and 1, got %v", c.v)}
 		}
 	}
 	if math.IsNaN(t.KappaMin) || t.KappaMin < -1 || t.KappaMin > 1 {
-		return fmt.Errorf("%s must be between -1 and 1, got %v", KappaMin, t.KappaMin)
+		return &SettingError{Name: KappaMin, Msg: fmt.Sprintf("must be between -1 and 1, got %v", t.KappaMin)}
 	}
 	if math.IsNaN(t.SuccessThreshold) || math.IsInf(t.SuccessThreshold, 0) {
-		return fmt.Errorf("%s must be a number, got %v", SuccessThreshold, t.SuccessThreshold)
+		return &SettingError{Name: SuccessThreshold, Msg: fmt.Sprintf("must be a number, got %v", t.SuccessThreshold)}
 	}
 	if !math.IsNaN(t.SuccessRateMin) && (t.SuccessRateMin < 0 || t.SuccessRateMin > 1) {
-		return fmt.Errorf("%s must be between 0 and 1, got %v", SuccessRateMin, t.SuccessRateMin)
+		return &SettingError{Name: SuccessRateMin, Msg: fmt.Sprintf("must be between 0 and 1, got %v", t.SuccessRateMin)}
 	}
 	if t.MaxFailedTraces < 0 {
-		return fmt.Errorf("%s must be 0 or more, got %d", MaxFailedTraces, t.MaxFailedTraces)
+		return &SettingError{Name: MaxFailedTraces, Msg: fmt.Sprintf("must be 0 or more, got %d", t.MaxFailedTraces)}
 	}
 	return t.Compare.Validate()
 }
@@ -125,6 +172,9 @@ type FailOn string
 const (
 	FailOnFail FailOn = "fail" // only FAIL fails the step (the default)
 	FailOnWarn FailOn = "warn" // WARN fails it too, with exit code 1
+	// FailOnNever reports only (SPEC §20): the verdict is decided and reported as ever, and
+	// the exit code is 0 whatever it is. A run that could not be evaluated still exits 3.
+	FailOnNever FailOn = "never"
 )
 
 // ParseFailOn parses the fail-on flag or input; "" means "fail".
@@ -132,16 +182,20 @@ func ParseFailOn(s string) (FailOn, error) {
 	switch s {
 	case "", string(FailOnFail):
 		return FailOnFail, nil
-	case string(FailOnWarn):
-		return FailOnWarn, nil
+	case string(FailOnWarn), string(FailOnNever):
+		return FailOn(s), nil
 	}
-	return "", fmt.Errorf("unknown fail-on %q: want \"fail\" or \"warn\"", s)
+	return "", fmt.Errorf("unknown fail-on %q: want \"fail\", \"warn\" or \"never\"", s)
 }
 
 // GateResult is one row of the gate table. It is compare.Check, declared there because the
 // comparison's gates (fail-on-regression, max-new-failures, pass-k-min) make rows too, and
 // compare may not import gate.
 type GateResult = compare.Check
+
+// SettingError is a setting whose value cannot mean anything, naming the setting in a field
+// (compare.SettingError, declared there because compare's settings are checked there too).
+type SettingError = compare.SettingError
 
 // Source says which run a report came from (SPEC §10), so a comparison can name its baseline:
 // the commit, ref and run under GitHub Actions (empty strings elsewhere) and the binary's
@@ -224,9 +278,7 @@ func (r *Result) Decide(t Thresholds, failOn FailOn) {
 		co.FailOnRegression = false
 	}
 	r.Gates = append(r.Gates, compare.Gates(r.Comparison, r.BaselineNote, r.PassK, co)...)
-	if t.FailOnSkipped {
-		failSkipped(r.Gates)
-	}
+	failSkipped(r.Gates, t)
 
 	r.Verdict = verdict.Pass
 	if s := r.Reliability; s != nil && s.Warn+s.Fail > 0 {
@@ -240,18 +292,22 @@ func (r *Result) Decide(t Thresholds, failOn FailOn) {
 	r.ExitCode = ExitCode(r.Verdict, failOn)
 }
 
-// failSkipped marks every skipped gate breached. The row stays Skipped, with its note of
-// why, so a report can say it breached because it measured nothing.
-func failSkipped(gates []GateResult) {
+// failSkipped marks breached every skipped gate that fail-on-skipped breaches. The row stays
+// Skipped, with its note of why, so a report can say it breached because it measured nothing.
+func failSkipped(gates []GateResult, t Thresholds) {
 	for i := range gates {
-		if gates[i].Skipped {
+		if gates[i].Skipped && t.breachesSkipped(gates[i].Name) {
 			gates[i].Passed = false
 		}
 	}
 }
 
-// ExitCode maps an overall verdict to the process exit code of SPEC §4.
+// ExitCode maps an overall verdict to the process exit code of SPEC §4: ExitPass for any
+// verdict under FailOnNever.
 func ExitCode(v verdict.Verdict, failOn FailOn) int {
+	if failOn == FailOnNever {
+		return ExitPass
+	}
 	switch v {
 	case verdict.Fail:
 		return ExitFail

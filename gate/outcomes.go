@@ -66,6 +66,13 @@ func successGate(s *outcome.Summary, min float64) []GateResult {
 	g := GateResult{Name: SuccessRateMin, Op: ">=", Threshold: min, Passed: true}
 	if s == nil || s.Known == 0 {
 		g.Skipped, g.Note = true, "no run has an outcome"
+		if s != nil && s.Unmatched > 0 {
+			ids := fmt.Sprintf("the %d ids in the outcomes input match", s.Unmatched)
+			if s.Unmatched == 1 {
+				ids = "the one id in the outcomes input matches"
+			}
+			g.Note += ": " + ids + " no trace"
+		}
 		return []GateResult{g}
 	}
 	g.Value = s.SuccessRate

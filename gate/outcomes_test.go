@@ -109,9 +109,15 @@ func TestOutcomesGateSkipped(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := res.Gates[len(res.Gates)-1]
-	if res.Outcomes != nil || g.Name != gate.SuccessRateMin || !g.Skipped || !g.Passed || g.Note != "no run has an outcome" {
-		t.Errorf("outcomes %+v gate %+v", res.Outcomes, g)
+	// success-rate-min was set, so under fail-on-skipped's default (explicit) its skip breaches.
+	if res.Outcomes != nil || g.Name != gate.SuccessRateMin || !g.Skipped || g.Passed || g.Note != "no run has an outcome" || res.ExitCode != gate.ExitFail {
+		t.Errorf("outcomes %+v gate %+v exit %d", res.Outcomes, g, res.ExitCode)
 	}
+	o.Thresholds.FailOnSkipped = gate.SkipNone
+	if res, err = gate.Run(context.Background(), gate.Inputs{Traces: []string{none}}, o); err != nil || !res.Gates[len(res.Gates)-1].Passed || res.ExitCode != 0 {
+		t.Errorf("fail-on-skipped false: %v %+v", err, res)
+	}
+	o.Thresholds.FailOnSkipped = gate.SkipExplicit
 	// Outcomes without traces, and bad thresholds, are usage errors.
 	if _, err := gate.Run(context.Background(), gate.Inputs{Tasks: []string{traces}, Outcomes: []string{traces}}, o); !gate.IsUsage(err) {
 		t.Errorf("outcomes without traces: %v", err)

@@ -109,13 +109,13 @@ func TestComparisonMatchedNothing(t *testing.T) {
 			"All 3 gates hold (fail-on-regression and max-new-failures skipped), but 3 of 3 traces need a look: 2 FAIL (within max-failed-traces), 1 WARN.",
 			"  - fail-on-regression  n/a  ≤ 0  skipped: " + why + "\n"},
 		{true, gate.ExitFail,
-			"2 gates breached: fail-on-regression was skipped, and fail-on-skipped is set; max-new-failures was skipped, and fail-on-skipped is set.",
-			"  ✗ fail-on-regression  n/a  ≤ 0  BREACHED (skipped, and fail-on-skipped is set): " + why + "\n"},
+			"2 gates breached: fail-on-regression was skipped, so it measured nothing (fail-on-skipped); max-new-failures was skipped, so it measured nothing (fail-on-skipped).",
+			"  ✗ fail-on-regression  n/a  ≤ 0  BREACHED (skipped, measured nothing: fail-on-skipped): " + why + "\n"},
 	} {
 		th := gate.DefaultThresholds()
 		th.MaxFailedTraces = 9
 		th.Compare.MaxNewFailures = 0
-		th.FailOnSkipped = c.failOnSkipped
+		th.FailOnSkipped = map[bool]gate.SkipPolicy{false: gate.SkipNone, true: gate.SkipAll}[c.failOnSkipped]
 		r := runGate(t, "../fixtures/fail/traces.jsonl", "testdata/baseline20/base.jsonl", th)
 		if r.ExitCode != c.exit {
 			t.Errorf("fail-on-skipped %v: exit %d, want %d", c.failOnSkipped, r.ExitCode, c.exit)
@@ -149,7 +149,7 @@ func TestComparisonMatchedNothing(t *testing.T) {
 
 	// One trace in common, and the gate is evaluated: it holds, inconclusive with 1 matched.
 	th := gate.DefaultThresholds()
-	th.FailOnSkipped = true
+	th.FailOnSkipped = gate.SkipAll
 	r := runGate(t, "testdata/baseline20/base.jsonl", "testdata/baseline20/base.jsonl", th)
 	if g := r.Gates[len(r.Gates)-1]; g.Name != compare.FailOnRegression || g.Skipped || !g.Passed || r.ExitCode != gate.ExitPass {
 		t.Errorf("matched: %+v, exit %d, want fail-on-regression evaluated and 0", g, r.ExitCode)

@@ -442,9 +442,9 @@ func (d *doc) initComparison() {
 			return func() []string {
 				i++
 				if i <= len(a) {
-					return []string{EscapeCell(a[i-1]), "shipped → **REJECT**"}
+					return []string{CodeCell(a[i-1]), "shipped → **REJECT**"}
 				}
-				return []string{EscapeCell(b[i-1-len(a)]), "REJECT → **shipped**"}
+				return []string{CodeCell(b[i-1-len(a)]), "REJECT → **shipped**"}
 			}
 		}
 	}
@@ -466,7 +466,7 @@ func pairRows(pairs []compare.TracePair, fromBase bool) (int, func() func() []st
 			signal, evidence := findingCells(ev)
 			h := &p.Head
 			return []string{
-				EscapeCell(h.ID), orDash(EscapeCell(location(h.File, h.Line))),
+				CodeCell(h.ID), orDash(EscapeCell(location(h.File, h.Line))),
 				verdictLabel(p.Base.Verdict, EscapeCell) + " → " + verdictLabel(h.Verdict, EscapeCell),
 				num(p.Base.Score) + " → " + num(h.Score), signal, evidence,
 			}
@@ -505,7 +505,7 @@ func (d *doc) writeComparison(b *strings.Builder, k int, brief bool) bool {
 	}
 	fmt.Fprintf(b, "### %sCompared with %s", mark, baseName(c.Base, refText))
 	if id := plain(c.Base.RunID, 40); id != "" {
-		fmt.Fprintf(b, " (run %s)", EscapeCell(id))
+		fmt.Fprintf(b, " (run %s)", codeText(id))
 	}
 	b.WriteString("\n\n")
 	rows := metricRows(c)
@@ -608,7 +608,7 @@ func (d *doc) writeChanges(b *strings.Builder, k int) {
 	if r := c.Success; r != nil {
 		d.writeSuccessChanges(b, r)
 	}
-	lines := unitsLines(c, EscapeCell)
+	lines := unitsLines(c, codeText)
 	for _, n := range c.Notes {
 		lines = append(lines, escapeMarkdown(n, maxProseRunes))
 	}
@@ -630,11 +630,11 @@ func (d *doc) writeChanges(b *strings.Builder, k int) {
 func (d *doc) writeSuccessChanges(b *strings.Builder, r *compare.SuccessChange) {
 	if r.NewFailures > 0 {
 		fmt.Fprintf(b, "\n**%s by outcome** (succeeded in the baseline, failed now): %s.\n",
-			plural(r.NewFailures, "new failure", "new failures"), idList(r.NewFailureIDs, r.NewFailures, len(r.NewFailureIDs), EscapeCell))
+			plural(r.NewFailures, "new failure", "new failures"), idList(r.NewFailureIDs, r.NewFailures, len(r.NewFailureIDs), codeText))
 	}
 	if r.Fixed > 0 {
 		fmt.Fprintf(b, "\n**%s by outcome** (failed in the baseline, succeeded now): %s.\n",
-			plural(r.Fixed, "fixed run", "fixed runs"), idList(r.FixedIDs, r.Fixed, len(r.FixedIDs), EscapeCell))
+			plural(r.Fixed, "fixed run", "fixed runs"), idList(r.FixedIDs, r.Fixed, len(r.FixedIDs), codeText))
 	}
 	tps := func(v *float64) string {
 		if v == nil {
@@ -673,7 +673,7 @@ func (d *doc) writePassK(b *strings.Builder) {
 	byWhat := flakyBasis(p)
 	if n := len(p.Flaky); n > 0 {
 		fmt.Fprintf(b, "\n**%s%s** (passed some trials, failed others): %s.\n", plural(n, "flaky task", "flaky tasks"), byWhat,
-			idList(p.Flaky, n, maxFlakyListed, EscapeCell))
+			idList(p.Flaky, n, maxFlakyListed, codeText))
 	} else {
 		fmt.Fprintf(b, "\nNo flaky task%s: every task passed all its trials or none.\n", byWhat)
 	}

@@ -245,7 +245,7 @@ func TestComparisonFigures(t *testing.T) {
 	md := Markdown(r, Options{})
 	checkStructure(t, md)
 	for _, want := range []string{
-		"\n### ❌ Compared with `main` @ `1a2b3c4` (run 9876543210)\n",
+		"\n### ❌ Compared with `main` @ `1a2b3c4` (run `9876543210`)\n",
 		"| reliability: FAIL traces (11 matched traces) | 3 of 11 | 7 of 11 | 5 new failures, 1 fixed; mean score " + signed(rc.MeanScoreChange) + " | McNemar p " + num(rc.P) + " (Holm " + num(rc.AdjustedP) + ") | ⚠️ worse, not significant (p 0.219, Holm 0.437) |",
 		"| coherence: mean RCS (12 matched tasks) | " + num(cc.BaseMean) + " | " + num(cc.HeadMean) + " | " + num(cc.MeanChange) + " | 95% CI [" + num(cc.CI[0]) + ", " + num(cc.CI[1]) + "]; p 0.0003 (Holm 0.0009) | ❌ degraded |",
 		"| agreement: κ (13 matched qids) | 0.4565 | 0.3000 | Δκ -0.1565; PA 0.0000 | p " + num(ac.P) + " | ⚠️ worse, not significant (p 0.503) |",
@@ -261,7 +261,7 @@ func TestComparisonFigures(t *testing.T) {
 		"\n**5 new failures** (FAIL now, not FAIL in the baseline)",
 		"\n**1 fixed trace** (FAIL in the baseline, not now)",
 		"\n**2 FINAL flips** of matched qids (shipped: VALID or NOT_IN_CONTEXT): 1 shipped → REJECT, 1 REJECT → shipped:\n",
-		"\n- reliability: 1 trace only in head (checkout-007); 1 trace only in the baseline (search-012)\n",
+		"\n- reliability: 1 trace only in head (`checkout-007`); 1 trace only in the baseline (`search-012`)\n",
 		"\n### Gates\n",
 	} {
 		if !strings.Contains(squeeze(md), squeeze(want)) {
@@ -339,12 +339,12 @@ func TestComparisonEscapes(t *testing.T) {
 	checkStructure(t, md)
 	for _, bad := range []string{"<img", "<script", "<b>", "@octocat", "@team", "@u", "https://evil"} {
 		// Inside a code span nothing renders or pings: the ref may hold them there.
-		rest := regexp.MustCompile("`+[^`\n]*`+").ReplaceAllString(md, "")
+		rest := outsideCodeSpans(md)
 		if strings.Contains(rest, bad) {
 			t.Errorf("report holds unescaped %q outside code spans", bad)
 		}
 	}
-	if !strings.Contains(md, "### ❌ Compared with x\\`y &lt;img src=x&gt;@\u200boctocat @ \\`@\u200bteam (run 1 &lt;b&gt;@\u200bu&lt;/b&gt;)\n") {
+	if !strings.Contains(md, "### ❌ Compared with x\\`y &lt;img src=x&gt;@\u200boctocat @ \\`@\u200bteam (run `1 <b>@u</b>`)\n") {
 		t.Errorf("heading:\n%s", md[:600])
 	}
 	if got := rowCells(md, "checkout-002"); len(got) != 6 || got[5] != "loop &lt;img src=x onerror=alert(1)&gt; x\\|y @\u200boctocat see #\u200b7 https:\u200b//evil.example/x" {
@@ -416,7 +416,7 @@ func TestPassKBounds(t *testing.T) {
 	r.Decide(gate.DefaultThresholds(), gate.FailOnFail)
 	md := Markdown(r, Options{})
 	checkStructure(t, md)
-	if !strings.Contains(md, "**45 flaky tasks** (passed some trials, failed others): task-00, task-01,") || !strings.Contains(md, "task-19 and 25 more.\n") {
+	if !strings.Contains(md, "**45 flaky tasks** (passed some trials, failed others): `task-00`, `task-01`,") || !strings.Contains(md, "`task-19` and 25 more.\n") {
 		t.Errorf("flaky list:\n%s", md)
 	}
 	if !strings.Contains(md, "pass^9 "+num(r.PassK.Values[8])+", …, pass^30 0.0000. Every k is in the JSON report.") {

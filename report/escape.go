@@ -40,6 +40,34 @@ func EscapeCell(s string) string {
 	return escapeMarkdown(s, MaxCellRunes)
 }
 
+// CodeCell puts an untrusted id (a trace, task, qid or run id) in a code span for a markdown
+// table cell of a GitHub comment or job summary, so that a reader can copy it whole: text in
+// a code span is shown as it is, and GitHub renders no @mention, issue link, autolink, emoji
+// or HTML inside one. The text is flattened to one line and cut as EscapeCell's is; the fence
+// is one backtick longer than the longest run of backticks inside, with a space inside each
+// end when the text begins or ends with one (CommonMark strips those two spaces); "|" is
+// written "\|", which GitHub's table reads as "|" even inside a code span. The one change a
+// copy sees is in an id holding "##[", the start of a workflow command anywhere on a runner's
+// log line: a zero-width space follows its "##". An empty id stays empty.
+func CodeCell(s string) string {
+	return strings.ReplaceAll(codeID(s, MaxCellRunes), "|", `\|`)
+}
+
+// codeText is CodeCell for an id outside a table (in a list of ids in a paragraph), where "|"
+// needs no escape, cut at maxInlineIDRunes characters.
+func codeText(s string) string {
+	return codeID(s, maxInlineIDRunes)
+}
+
+// codeID is the code span of CodeCell and codeText, without the table's escape.
+func codeID(s string, limit int) string {
+	s = truncate(flatten(s), limit)
+	if s == "" {
+		return ""
+	}
+	return codeSpan(strings.ReplaceAll(s, "##[", "##"+zwsp+"["))
+}
+
 // escapeMarkdown is EscapeCell with a chosen length limit (in characters, before escaping).
 func escapeMarkdown(s string, limit int) string {
 	s = truncate(flatten(s), limit)

@@ -167,7 +167,7 @@ func isCountGate(name string) bool {
 // "κ 0.6100 < 0.75". esc escapes the untrusted gate name for the target format.
 func breachPhrase(g gate.GateResult, esc func(string) string) string {
 	if g.Skipped { // breached by fail-on-skipped: it measured nothing
-		return esc(g.Name) + " was skipped, and fail-on-skipped is set"
+		return esc(g.Name) + " was skipped, so it measured nothing (fail-on-skipped)"
 	}
 	v, t := gateValue(g), threshold(g.Threshold)
 	if isCountGate(g.Name) {
@@ -202,10 +202,9 @@ func breachPhrase(g gate.GateResult, esc func(string) string) string {
 	case gate.AbstainMax:
 		what = "abstain rate"
 	case compare.PassKMin:
-		// The note says which k: "pass^2 over 4 tasks".
 		what = "pass^k"
-		if k, _, ok := strings.Cut(g.Note, " "); ok && strings.HasPrefix(k, "pass^") {
-			what = esc(k)
+		if g.K > 0 {
+			what = fmt.Sprintf("pass^%d", g.K)
 		}
 	default:
 		what = esc(g.Name)
@@ -222,7 +221,11 @@ func sentence(r *gate.Result, esc func(string) string) string {
 		for i, g := range breached {
 			parts[i] = breachPhrase(g, esc)
 		}
-		return fmt.Sprintf("%s breached: %s.", plural(len(breached), "gate", "gates"), strings.Join(parts, "; "))
+		out := fmt.Sprintf("%s breached: %s.", plural(len(breached), "gate", "gates"), strings.Join(parts, "; "))
+		if r.Verdict == verdict.Fail && r.ExitCode == gate.ExitPass {
+			out += reportOnly
+		}
+		return out
 	}
 	var skipped []string
 	for _, g := range r.Gates {
@@ -276,6 +279,10 @@ func sentence(r *gate.Result, esc func(string) string) string {
 	}
 	return b.String()
 }
+
+// reportOnly is what the sentence adds when the verdict is FAIL and the check still passes:
+// fail-on is never (SPEC §20).
+const reportOnly = " The check passes all the same: fail-on is never, so this report only informs."
 
 // signalNames lists the RS-1 signals in Signals order.
 var signalNames = [4]string{"hallucination", "loop", "tool_misuse", "cost"}
@@ -413,4 +420,45 @@ func verdictLabel(v verdict.Verdict, esc func(string) string) string {
 		return "❔ no verdict"
 	}
 	return "❔ " + esc(string(v))
+}
+
+// successClause is what the verdict line adds when the runs' own outcomes were read (SPEC
+// §20), so that no verdict stands bare over a suite whose runs failed: " · 0 of 4 runs
+// succeeded, no success gate set"; " · 3 of 4 runs with an outcome succeeded (2 have none),
+// 0.7500 below success-rate-min 0.90"; "" when no outcome was read.
+func successClause(r *gate.Result) string {
+	o := r.Outcomes
+	if o == nil {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(" · ")
+	switch {
+	case o.Known == 0:
+		fmt.Fprintf(&b, "none of %s has an outcome", plural(o.Runs, "run", "runs"))
+	case o.WithoutOutcome > 0:
+		fmt.Fprintf(&b, "%s of %s with an outcome succeeded (%s %s none)", count(o.Successes), plural(o.Known, "run", "runs"),
+			count(o.WithoutOutcome), pluralWord(o.WithoutOutcome, "has", "have"))
+	default:
+		fmt.Fprintf(&b, "%s of %s succeeded", count(o.Successes), plural(o.Known, "run", "runs"))
+	}
+	var g *gate.GateResult
+	for i := range r.Gates {
+		if r.Gates[i].Name == gate.SuccessRateMin {
+			g = &r.Gates[i]
+		}
+	}
+	switch {
+	case g == nil:
+		b.WriteString(", no success gate set")
+	case g.Skipped && !g.Passed:
+		fmt.Fprintf(&b, ", so %s %s breached", gate.SuccessRateMin, threshold(g.Threshold))
+	case g.Skipped:
+		fmt.Fprintf(&b, ", so %s %s was skipped", gate.SuccessRateMin, threshold(g.Threshold))
+	case !g.Passed:
+		fmt.Fprintf(&b, ", %s below %s %s", num(g.Value), gate.SuccessRateMin, threshold(g.Threshold))
+	default:
+		fmt.Fprintf(&b, ", %s, %s %s holds", num(g.Value), gate.SuccessRateMin, threshold(g.Threshold))
+	}
+	return b.String()
 }

@@ -245,7 +245,7 @@ func newDoc(r *gate.Result, o Options) *doc {
 			d.tasks.cols = append(d.tasks.cols, column{"note", tw.AlignLeft})
 		}
 		for _, t := range low {
-			row := []string{EscapeCell(t.ID), orDash(EscapeCell(location(t.File, t.Line))), num(t.RCS)}
+			row := []string{CodeCell(t.ID), orDash(EscapeCell(location(t.File, t.Line))), num(t.RCS)}
 			if withNote {
 				row = append(row, EscapeCell(t.Note))
 			}
@@ -261,7 +261,7 @@ func newDoc(r *gate.Result, o Options) *doc {
 			return func() []string {
 				u := &s.Unmatched[i]
 				i++
-				return []string{EscapeCell(u.QID), EscapeCell(u.OnlyIn), orDash(EscapeCell(location(u.File, u.Line)))}
+				return []string{CodeCell(u.QID), EscapeCell(u.OnlyIn), orDash(EscapeCell(location(u.File, u.Line)))}
 			}
 		}
 		d.disagree = rowList{noun: "disagreements", cols: []column{
@@ -271,7 +271,7 @@ func newDoc(r *gate.Result, o Options) *doc {
 		d.disagree.n, d.disagree.open = itemRows(s.Items, func(it *agreement.Item) bool { return it.Scholar != it.Auditor },
 			func(it *agreement.Item) []string {
 				return []string{
-					EscapeCell(it.QID), EscapeCell(it.Scholar), EscapeCell(it.Auditor),
+					CodeCell(it.QID), EscapeCell(it.Scholar), EscapeCell(it.Auditor),
 					"**" + EscapeCell(it.Final) + "**", EscapeCell(it.Why),
 				}
 			})
@@ -281,7 +281,7 @@ func newDoc(r *gate.Result, o Options) *doc {
 		d.flagged.n, d.flagged.open = itemRows(s.Items, func(it *agreement.Item) bool {
 			return it.Scholar == it.Auditor && it.Final != it.Auditor && agreement.IsHardFlag(it.Why)
 		}, func(it *agreement.Item) []string {
-			return []string{EscapeCell(it.QID), EscapeCell(it.Scholar), "**" + EscapeCell(it.Final) + "**", EscapeCell(it.Why)}
+			return []string{CodeCell(it.QID), EscapeCell(it.Scholar), "**" + EscapeCell(it.Final) + "**", EscapeCell(it.Why)}
 		})
 	}
 	d.initComparison()
@@ -297,7 +297,7 @@ func (d *doc) lists() []*rowList {
 func traceRow(t *reliability.Result) []string {
 	signal, evidence := findingCells(t)
 	return []string{
-		EscapeCell(t.ID), orDash(EscapeCell(location(t.File, t.Line))),
+		CodeCell(t.ID), orDash(EscapeCell(location(t.File, t.Line))),
 		verdictLabel(t.Verdict, EscapeCell), num(t.Score), signal, evidence,
 	}
 }
@@ -566,7 +566,7 @@ func fitPlain(s string, limit int) string {
 // the baseline (with at most k rows per list; its table alone when brief) and the gate table.
 func (d *doc) writeHead(b *strings.Builder, k int, brief bool) {
 	r := d.r
-	fmt.Fprintf(b, "## %s\n", title(r.Verdict))
+	fmt.Fprintf(b, "## %s%s\n", title(r.Verdict), successClause(r))
 	b.WriteString(sentence(r, EscapeCell))
 	b.WriteString("\n\n")
 	compared := d.writeComparison(b, k, brief)
@@ -591,7 +591,7 @@ func (d *doc) writeHead(b *strings.Builder, k int, brief bool) {
 		case g.Skipped:
 			value, status = "—", "⏭️ skipped"
 			if !g.Passed {
-				status = "❌ **breached**: skipped, and fail-on-skipped is set"
+				status = "❌ **breached**: skipped, measured nothing (fail-on-skipped)"
 			}
 			if g.Name == gate.KappaMin && r.Agreement != nil && !r.Agreement.KappaDefined {
 				value = "undefined"

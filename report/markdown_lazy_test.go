@@ -157,7 +157,7 @@ func TestMarkdownBuildsOnlyRowsThatFit(t *testing.T) {
 	for _, limit := range []int{CommentMaxBytes, SummaryMaxBytes} {
 		d := newDoc(r, Options{MaxBytes: limit})
 		md := d.fit(limit)
-		shown := strings.Count(md, "\n| run-")
+		shown := strings.Count(md, "\n| `run-")
 		if d.over > 2*shown+10 {
 			t.Errorf("limit %d: rows built up to %d per table for %d shown", limit, d.over, shown)
 		}

@@ -130,7 +130,7 @@ func checkStructure(t *testing.T, md string) {
 			}
 			open = false
 		default:
-			rest := strings.NewReplacer("<details>", "", "</details>", "", "<summary>", "", "</summary>", "").Replace(l)
+			rest := strings.NewReplacer("<details>", "", "</details>", "", "<summary>", "", "</summary>", "").Replace(outsideCodeSpans(l))
 			if regexp.MustCompile(`<[a-zA-Z/!?]`).MatchString(rest) {
 				t.Errorf("line %d: raw HTML: %q", i+1, l)
 			}
@@ -200,7 +200,8 @@ func TestMarkdownValueNeverRoundsOntoThreshold(t *testing.T) {
 	}
 }
 
-// rowCells returns the trimmed cells of the first table row in md whose first cell is first.
+// rowCells returns the trimmed cells of the first table row in md whose first cell is first,
+// or first in a code span.
 func rowCells(md, first string) []string {
 	for _, l := range strings.Split(md, "\n") {
 		if !strings.HasPrefix(l, "|") {
@@ -210,7 +211,7 @@ func rowCells(md, first string) []string {
 		for i := range c {
 			c[i] = strings.TrimSpace(c[i])
 		}
-		if len(c) > 0 && c[0] == first {
+		if len(c) > 0 && (c[0] == first || c[0] == CodeCell(first)) { // an id in its code span
 			return c
 		}
 	}
@@ -221,9 +222,10 @@ func rowCells(md, first string) []string {
 func TestMarkdownEscapesUntrustedText(t *testing.T) {
 	md := Markdown(failingResult(), Options{})
 	checkStructure(t, md)
-	got := rowCells(md, "a\\|b\\`&lt;img src=x&gt;@\u200boctocat next")
+	// The id is whole in its code span: "a|b`<img src=x>@octocat" and "next" on one line.
+	got := rowCells(md, "``a\\|b`<img src=x>@octocat next``")
 	want := []string{
-		"a\\|b\\`&lt;img src=x&gt;@\u200boctocat next",
+		"``a\\|b`<img src=x>@octocat next``",
 		"evals/&lt;script&gt;alert(1)&lt;/script&gt;.jsonl:9",
 		"❌ FAIL", "0.8125", "hallucination 1.0000",
 		"result for call \\`x\\|y\\` (id &lt;b&gt;z&lt;/b&gt;) matches no call; cc @\u200boctocat, see #\u200b12",
@@ -231,8 +233,11 @@ func TestMarkdownEscapesUntrustedText(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("hostile trace row:\n got %q\nwant %q", got, want)
 	}
+	if id := codeContent(got[0], true); id != "a|b`<img src=x>@octocat next" {
+		t.Errorf("the id reads %q", id)
+	}
 	for _, bad := range []string{"<img", "<script", "<b>", "@octocat", "\nnext"} {
-		if strings.Contains(md, bad) {
+		if strings.Contains(outsideCodeSpans(md), bad) {
 			t.Errorf("report holds unescaped %q", bad)
 		}
 	}
@@ -317,8 +322,8 @@ func TestMarkdownCut(t *testing.T) {
 			if !strings.HasPrefix(md, "## ❌ agentgate: FAIL\n3 gates breached: percent agreement 0.5000 < 0.90; κ 0.1000 < 0.75; 6,667 traces failed (max 0).\n") {
 				t.Errorf("head: %q", md[:200])
 			}
-			shownTraces := strings.Count(md, "| suite/run-")
-			shownItems := strings.Count(md, "| q-")
+			shownTraces := strings.Count(md, "| `suite/run-")
+			shownItems := strings.Count(md, "| `q-")
 			note := regexp.MustCompile(`\n… ([0-9,]+) more non-PASS traces not shown: see the job summary or the JSON report\.\n`).FindStringSubmatch(md)
 			if note == nil {
 				t.Fatalf("no cut note for traces")
@@ -337,7 +342,7 @@ func TestMarkdownCut(t *testing.T) {
 				t.Errorf("traces and disagreements share the room unevenly: %d and %d rows", shownTraces, shownItems)
 			}
 			// The cut keeps the first rows in order and ends with the footer.
-			if !strings.Contains(md, "| suite/run-00249\\|trial-1 | evals/big.jsonl:250") {
+			if !strings.Contains(md, "| `suite/run-00249\\|trial-1` | evals/big.jsonl:250") {
 				t.Errorf("the highest-scoring FAIL trace is not listed first")
 			}
 			if !strings.HasSuffix(md, "--profile default\n```\n") {
@@ -367,7 +372,7 @@ func TestMarkdownTinyLimit(t *testing.T) {
 // A negative MaxBytes means no limit.
 func TestMarkdownUnlimited(t *testing.T) {
 	md := Markdown(bigResult(300), Options{MaxBytes: -1})
-	if strings.Contains(md, "not shown") || strings.Count(md, "| suite/run-") != 300 {
+	if strings.Contains(md, "not shown") || strings.Count(md, "| `suite/run-") != 300 {
 		t.Errorf("unlimited report cut rows")
 	}
 	checkStructure(t, md)

@@ -36,7 +36,7 @@ func (d *doc) writeOutcomes(b *strings.Builder) {
 	b.WriteString("\n")
 	if s.Unmatched > 0 {
 		fmt.Fprintf(b, "\n%s in the outcomes input %s no trace: %s.\n", plural(s.Unmatched, "outcome", "outcomes"), pluralWord(s.Unmatched, "matches", "match"),
-			idList(s.UnmatchedIDs, s.Unmatched, maxFailedRunsListed, EscapeCell))
+			idList(s.UnmatchedIDs, s.Unmatched, maxFailedRunsListed, codeText))
 	}
 	if s.Failures > 0 {
 		fmt.Fprintf(b, "\n**%s**, with the strongest reliability finding (%d with no signal: failures no evaluator explains):\n\n",
@@ -54,7 +54,7 @@ func (d *doc) writeOutcomes(b *strings.Builder) {
 			if outcome.Explained(t) {
 				signal, evidence = findingCells(t)
 			}
-			rows = append(rows, []string{EscapeCell(t.ID), num(t.Run.Value), verdictLabel(t.Verdict, EscapeCell), signal, orDash(evidence)})
+			rows = append(rows, []string{CodeCell(t.ID), num(t.Run.Value), verdictLabel(t.Verdict, EscapeCell), signal, orDash(evidence)})
 		}
 		writeTable(b, []column{{"run", tw.AlignLeft}, {"outcome", tw.AlignRight}, {"verdict", tw.AlignLeft}, {"strongest finding", tw.AlignLeft}, {"evidence", tw.AlignLeft}}, rows)
 		if s.Failures > maxFailedRunsListed {

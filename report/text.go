@@ -31,7 +31,7 @@ func Text(w io.Writer, r *gate.Result) error {
 	}
 	esc := func(s string) string { return plain(s, maxTextRunes) }
 	_, word, _ := strings.Cut(verdictLabel(r.Verdict, esc), " ")
-	fmt.Fprintf(bw, "agentgate: %s\n%s\n", word, sentence(r, esc))
+	fmt.Fprintf(bw, "agentgate: %s%s\n%s\n", word, successClause(r), sentence(r, esc))
 	textComparison(bw, r, esc)
 
 	if len(r.Gates) > 0 {
@@ -43,7 +43,7 @@ func Text(w io.Writer, r *gate.Result) error {
 			case g.Skipped:
 				mark, value, status = "-", "n/a", "skipped"
 				if !g.Passed {
-					mark, status = "✗", "BREACHED (skipped, and fail-on-skipped is set)"
+					mark, status = "✗", "BREACHED (skipped, measured nothing: fail-on-skipped)"
 				}
 				if g.Note != "" {
 					status += ": " + plain(g.Note, 0)

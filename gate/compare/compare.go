@@ -63,7 +63,7 @@ func DefaultOptions() Options { return Options{Alpha: DefaultAlpha, MinMatched: 
 // Validate rejects options that cannot mean anything; the message names the setting.
 func (o Options) Validate() error {
 	if math.IsNaN(o.Alpha) || o.Alpha <= 0 || o.Alpha >= 1 {
-		return fmt.Errorf("regression-alpha must be between 0 and 1 (exclusive), got %v", o.Alpha)
+		return &SettingError{Name: "regression-alpha", Msg: fmt.Sprintf("must be between 0 and 1 (exclusive), got %v", o.Alpha)}
 	}
 	if o.MinMatched < 1 {
 		return fmt.Errorf("the fewest matched units must be 1 or more, got %d", o.MinMatched)

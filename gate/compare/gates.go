@@ -24,7 +24,21 @@ type Check struct {
 	Passed    bool    `json:"passed"`
 	Skipped   bool    `json:"skipped"`
 	Note      string  `json:"note"`
+	// K is the k of a pass-k-min row (0 on every other row), so a report can name pass^k
+	// without reading it back out of Note.
+	K int `json:"k,omitempty"`
 }
+
+// SettingError is a setting whose value cannot mean anything: Name is the setting as a flag,
+// input and config key ("pa-min"), Msg what is wrong with its value ("must be between 0 and
+// 1, got 1.5"). A caller that knows where the value was given (a flag, an input, a config
+// file's line) reads Name through errors.As to say so. gate.SettingError is this type.
+type SettingError struct {
+	Name string
+	Msg  string
+}
+
+func (e *SettingError) Error() string { return e.Name + " " + e.Msg }
 
 // noBaseline is the note of a comparison gate without a comparison, when the caller gives
 // none.
@@ -81,9 +95,13 @@ func PassKGate(p *PassK, k int, min float64) Check {
 	}
 	v, tasks, ok := p.At(k)
 	if !ok {
-		return skipped(g, fmt.Sprintf("no task has %d trials (the most is fewer)", k))
+		most := p.MinTrials // PerTask is not kept in a JSON report
+		for _, tt := range p.PerTask {
+			most = max(most, tt.Trials)
+		}
+		return skipped(g, fmt.Sprintf("no task has %d trials; the most is %d", k, most))
 	}
-	g.Value = v
+	g.Value, g.K = v, k
 	g.Passed = v >= min
 	g.Note = fmt.Sprintf("pass^%d over %d tasks", k, tasks)
 	if why := p.VerdictNote(); why != "" {
@@ -154,10 +172,10 @@ func DefaultGateOptions() GateOptions {
 // Validate rejects settings that cannot mean anything; the message names the setting.
 func (o GateOptions) Validate() error {
 	if o.PassK < 1 {
-		return fmt.Errorf("%s must be 1 or more, got %d", "pass-k", o.PassK)
+		return &SettingError{Name: "pass-k", Msg: fmt.Sprintf("must be 1 or more, got %d", o.PassK)}
 	}
 	if !math.IsNaN(o.PassKMin) && (o.PassKMin < 0 || o.PassKMin > 1) {
-		return fmt.Errorf("%s must be between 0 and 1, got %v", PassKMin, o.PassKMin)
+		return &SettingError{Name: PassKMin, Msg: fmt.Sprintf("must be between 0 and 1, got %v", o.PassKMin)}
 	}
 	return nil
 }

@@ -21,7 +21,7 @@ func TestGates(t *testing.T) {
 	want := []Check{
 		{Name: "fail-on-regression", Value: 2, Op: "<=", Threshold: 0, Passed: false, Note: "degraded: reliability, agreement"},
 		{Name: "max-new-failures", Value: 3, Op: "<=", Threshold: 2, Passed: false},
-		{Name: "pass-k-min", Value: 0.5, Op: ">=", Threshold: 0.6, Passed: false, Note: "pass^2 over 2 tasks"},
+		{Name: "pass-k-min", Value: 0.5, Op: ">=", Threshold: 0.6, Passed: false, Note: "pass^2 over 2 tasks", K: 2},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("gates\n%+v\nwant\n%+v", got, want)
@@ -49,8 +49,13 @@ func TestGates(t *testing.T) {
 	if g := PassKGate(nil, 1, 0.5); !g.Skipped || g.Note != "no trace carries a trial index" {
 		t.Errorf("no trials: %+v", g)
 	}
-	if g := PassKGate(head, 3, 0.5); !g.Skipped || g.Note != "no task has 3 trials (the most is fewer)" {
+	if g := PassKGate(head, 3, 0.5); !g.Skipped || g.Note != "no task has 3 trials; the most is 2" {
 		t.Errorf("k above every task: %+v", g)
+	}
+	// The most is the largest task's trials, not the smallest's.
+	uneven := PassKOf([]Trial{{Task: "a", Trial: "0"}, {Task: "a", Trial: "1"}, {Task: "a", Trial: "2"}, {Task: "a", Trial: "3"}, {Task: "b", Trial: "0"}})
+	if g := PassKGate(uneven, 8, 0.5); !g.Skipped || g.K != 0 || g.Note != "no task has 8 trials; the most is 4" {
+		t.Errorf("k 8 over 4 and 1 trials: %+v", g)
 	}
 	if g := PassKGate(head, 1, 0.75); !g.Passed || g.Value != 0.75 {
 		t.Errorf("pass^1 at the threshold: %+v", g)

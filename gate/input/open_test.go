@@ -12,7 +12,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 )
 
 // eachFile writes text to a file called name in a new directory (gzip-compressed first if
@@ -185,15 +184,10 @@ func TestOpenRefusesNonRegular(t *testing.T) {
 		{dir, dir + ": not a regular file (a directory): inputs must be regular files"},
 	}
 	for _, c := range cases {
-		done := make(chan error, 1)
-		go func() { done <- Each(c.path, func(Record) error { return nil }) }()
-		select {
-		case err := <-done:
-			if err == nil || err.Error() != c.want || !IsInputError(err) {
-				t.Errorf("Each(%s) = %v, want %s", c.path, err, c.want)
-			}
-		case <-time.After(5 * time.Second):
-			t.Fatalf("Each(%s) still blocked after 5 s", c.path)
+		// refused by its kind before it is opened for reading (the error names the kind): a
+		// read would block on the FIFO or run on through /dev/zero until go test's timeout
+		if err := Each(c.path, func(Record) error { return nil }); err == nil || err.Error() != c.want || !IsInputError(err) {
+			t.Errorf("Each(%s) = %v, want %s", c.path, err, c.want)
 		}
 		if _, err := KindOf(c.path); err == nil || err.Error() != c.want {
 			t.Errorf("KindOf(%s) = %v, want %s", c.path, err, c.want)

@@ -160,16 +160,17 @@ func TestReadScales(t *testing.T) {
 			return d
 		}
 		// A quadratic reader takes 16x every time; a neighbour's burst of CPU (CI runs the
-		// packages side by side) or a page-faulting first touch of the heap only once in a
-		// while: the ratio must hold in one of three tries.
+		// packages side by side), a busy machine's cache or a page-faulting first touch of the
+		// heap only once in a while: a ratio of 10 (4 when linear) must hold in one of three
+		// tries.
 		var ds, dl time.Duration
 		for range 3 {
-			if ds, dl = best(small), best(large); dl <= 6*ds {
+			if ds, dl = best(small), best(large); dl <= 10*ds {
 				break
 			}
 		}
-		if dl > 6*ds {
-			t.Errorf("%s: 4n outcomes took %v, n took %v: more than 6x, three times", kind, dl, ds)
+		if dl > 10*ds {
+			t.Errorf("%s: 4n outcomes took %v, n took %v: more than 10x, three times", kind, dl, ds)
 		}
 	}
 }

@@ -219,7 +219,11 @@ func TestCleanReferenceUnchanged(t *testing.T) {
 func TestDecisive(t *testing.T) {
 	crash := Evidence{Signal: SignalTrace, Text: `the run ends in a crash: message 7 holds "Traceback (most recent call last):"`, Messages: []int{7}}
 	claimAfter := Evidence{Signal: SignalHallucination, Text: `assistant message 7 claims tool use ("ran the") but makes no tool call`, Messages: []int{7}}
-	claimBefore := Evidence{Signal: SignalHallucination, Text: `assistant message 1 claims tool use ("ran the") but no tool call was made before it`, Messages: []int{1}}
+	claimBefore := Evidence{Signal: SignalHallucination, Text: `assistant message 1 claims tool use ("ran the") but no tool call was made before it`, Messages: []int{1}, Floor: true}
+	// Decisive goes by the claim's Floor, not its words: a claim named otherwise is found,
+	// one that did not raise the run is passed over.
+	claimWorded := Evidence{Signal: SignalHallucination, Text: "the agent said it booked the flight", Messages: []int{2}, Floor: true}
+	notFloor := Evidence{Signal: SignalHallucination, Text: `assistant message 0 claims tool use ("ran") but names no tool called before it`, Messages: []int{0}}
 	unanswered := Evidence{Signal: SignalHallucination, Text: "call `x` (id a) at message 2 never got a result", Messages: []int{2}}
 	misuse := Evidence{Signal: SignalToolMisuse, Text: "3 of 4 tool results failed", Messages: []int{2}}
 	cost := Evidence{Signal: SignalCost, Text: "60000 tokens in total", Messages: []int{}}
@@ -235,6 +239,8 @@ func TestDecisive(t *testing.T) {
 			Evidence: []Evidence{crash, claimAfter}}, SignalTrace, 0, &crash},
 		{"a claim raised the verdict", Result{Verdict: verdict.Warn, Score: 0.35*0.25 + 0.15*0.3, Signals: Signals{Hallucination: 0.25, Cost: 0.3},
 			Evidence: []Evidence{unanswered, claimBefore, cost}}, SignalHallucination, 0.25, &claimBefore},
+		{"a claim raised the verdict, found by its Floor", Result{Verdict: verdict.Warn, Score: 0.35*0.25 + 0.15*0.3, Signals: Signals{Hallucination: 0.25, Cost: 0.3},
+			Evidence: []Evidence{notFloor, cost, claimWorded}}, SignalHallucination, 0.25, &claimWorded},
 		{"tool_misuse past its threshold, cost higher", Result{Verdict: verdict.Warn, Score: 0.25*0.7 + 0.15*0.85, Signals: Signals{ToolMisuse: 0.7, Cost: 0.85},
 			Evidence: []Evidence{misuse, cost}}, SignalToolMisuse, 0.7, &misuse},
 		{"loop past its threshold, cost higher", Result{Verdict: verdict.Fail, Score: 0.25*0.8 + 0.15*0.95, Signals: Signals{Loop: 0.8, Cost: 0.95},
@@ -253,7 +259,7 @@ func TestDecisive(t *testing.T) {
 	tr := cleanRun(t, "claims.jsonl", "tb-ok")
 	tr.Messages = append([]trace.Message{tr.Messages[0], tr.Messages[7]}, tr.Messages[1:7]...)
 	r := Evaluate(tr, profile.Default)
-	if signal, _, ev := Decisive(&r); r.Verdict != verdict.Warn || signal != SignalHallucination || ev == nil ||
+	if signal, _, ev := Decisive(&r); r.Verdict != verdict.Warn || signal != SignalHallucination || ev == nil || !ev.Floor ||
 		ev.Text != `assistant message 1 claims tool use ("ran the") but no tool call was made before it` {
 		t.Errorf("%s: decisive %s %+v%s", r.Verdict, signal, ev, evidenceTexts(r))
 	}

@@ -569,7 +569,7 @@ func Decisive(r *Result) (signal string, score float64, ev *Evidence) {
 				}
 			}
 			for i := range r.Evidence {
-				if e := &r.Evidence[i]; e.Signal == SignalHallucination && strings.HasPrefix(e.Text, "assistant message") {
+				if e := &r.Evidence[i]; e.Signal == SignalHallucination && e.Floor {
 					return SignalHallucination, scores[0], e
 				}
 			}

@@ -219,11 +219,13 @@ func itemised(signal string, items []Evidence, rest string) []Evidence {
 	}
 	out := items[:maxItems:maxItems]
 	var msgs []int
+	floor := false
 	for _, it := range items[maxItems:] {
 		msgs = append(msgs, it.Messages...)
+		floor = floor || it.Floor
 	}
 	kept := keep(msgs)
 	return append(out, Evidence{Signal: signal,
 		Text:     "and " + strconv.Itoa(len(items)-maxItems) + " more " + rest + " at " + messages(kept),
-		Messages: kept})
+		Messages: kept, Floor: floor})
 }

@@ -102,16 +102,16 @@ func (e *eval) hallucination() (float64, []Evidence) {
 			// after calls, "I ran the tests" reports work the run did: a finding only when
 			// it names a tool that was not called
 			if phrase := e.claim(k); phrase != "" && (e.ref || i < firstCall || recent.namesUncalledTool(e, msg.Content)) {
-				text := fmt.Sprintf("assistant message %d claims tool use (%q) but makes no tool call", i, phrase)
+				text, floor := fmt.Sprintf("assistant message %d claims tool use (%q) but makes no tool call", i, phrase), false
 				switch {
 				case e.ref:
 				case i < firstCall:
 					text = fmt.Sprintf("assistant message %d claims tool use (%q) but no tool call was made before it", i, phrase)
-					e.floor = true
+					e.floor, floor = true, true
 				default:
 					text = fmt.Sprintf("assistant message %d claims tool use (%q) but names no tool called before it", i, phrase)
 				}
-				claims = append(claims, Evidence{Signal: SignalHallucination, Text: text, Messages: []int{i}})
+				claims = append(claims, Evidence{Signal: SignalHallucination, Text: text, Messages: []int{i}, Floor: floor})
 				continue
 			}
 			if e.ref {
@@ -126,7 +126,7 @@ func (e *eval) hallucination() (float64, []Evidence) {
 				claims = append(claims, Evidence{Signal: SignalHallucination,
 					Text: fmt.Sprintf("assistant message %d claims an external action (%q) but %s was called before it",
 						i, phrase, class.needs()),
-					Messages: []int{i}})
+					Messages: []int{i}, Floor: true})
 			}
 		}
 		if len(claims) > 0 {
@@ -141,6 +141,9 @@ func (e *eval) hallucination() (float64, []Evidence) {
 			m++
 			s++
 			e.floor = true
+			for i := range ev {
+				ev[i].Floor = true
+			}
 			rk.add(1, itemised(SignalHallucination, ev, "assistant messages claim success after a failure")...)
 		}
 	}

@@ -18,6 +18,10 @@ type Evidence struct {
 	Signal   string `json:"signal"`   // "hallucination", "loop", "tool_misuse", "cost", or "trace" for the trace as a whole
 	Text     string `json:"text"`     // e.g. "`search` called 5 times with identical arguments at messages 4, 6, 8, 10, 12"
 	Messages []int  `json:"messages"` // 0-based indices into the trace's message list
+	// Floor marks a claim that makes the run at least WARN on its own under the default
+	// profile (a claim of tool use before any call, of an external action no fitting call
+	// backs, of success after a failure): the finding Decisive names for a run it raised.
+	Floor bool `json:"floor,omitempty"`
 }
 
 // Result is the evaluation of one trace: what the JSON report keeps per trace.

@@ -19,7 +19,7 @@ import (
 
 // TestDocumentBombs: the readers that read a document whole (an OTLP file, the members of a
 // .eval archive) read through input's bounded reader too: a document that expands more than
-// 100 times past 64 MiB ends there, within 2 s and 300 MiB, with the error that names the
+// 100 times past 64 MiB ends there, within 300 MiB allocated (counted work; the CPU time is logged only), with the error that names the
 // file and how to raise the limit, before the 256 MiB of maxDocument. Before, they read up to
 // 256 MiB of white space, and an archive of many members up to 256 MiB each.
 func TestDocumentBombs(t *testing.T) {
@@ -84,8 +84,10 @@ func TestDocumentBombs(t *testing.T) {
 				t.Errorf("got  %v\nwant %s", err, c.want)
 			}
 			alloc := after.TotalAlloc - before.TotalAlloc
-			if took > 2*time.Second || alloc > 300<<20 {
-				t.Errorf("took %v of CPU and allocated %d MiB; want at most 2 s and 300 MiB", took, alloc>>20)
+			// the bytes allocated are counted work, the same on a busy machine: a reader that
+			// ran on through the bomb would allocate its gigabytes (the time is logged only)
+			if alloc > 300<<20 {
+				t.Errorf("allocated %d MiB in %v of CPU; want at most 300 MiB", alloc>>20, took)
 			}
 			t.Logf("%d traces, %v, %d MiB allocated", n, took, alloc>>20)
 		})

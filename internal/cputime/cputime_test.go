@@ -17,14 +17,17 @@ func TestProcessCountsWork(t *testing.T) {
 		}
 		t.Skip("this platform does not tell the CPU time")
 	}
+	// counted work, not a spin until the wall clock moves: on a busy machine a spin of 50 ms
+	// of wall time may get almost no CPU, while this work needs its CPU time however long it
+	// waits for it (tens of milliseconds at any clock rate)
 	wall := time.Now()
-	x := 0
-	for time.Since(wall) < 50*time.Millisecond {
-		x++
+	x := uint64(1)
+	for i := range uint64(100_000_000) {
+		x = x*6364136223846793005 + i
 	}
 	end, _ := Process()
 	used, elapsed := end-start, time.Since(wall)
-	if used < time.Millisecond || used > elapsed*time.Duration(runtime.NumCPU())+10*time.Millisecond {
-		t.Errorf("spun %v of wall time (%d loops), counted %v of CPU", elapsed, x, used)
+	if used <= 0 || used > elapsed*time.Duration(runtime.NumCPU())+10*time.Millisecond {
+		t.Errorf("100,000,000 steps (%d) in %v of wall time: counted %v of CPU", x, elapsed, used)
 	}
 }

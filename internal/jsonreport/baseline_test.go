@@ -13,7 +13,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/agentgate/agentgate/gate/compare"
 	"github.com/agentgate/agentgate/gate/input"
@@ -311,11 +310,9 @@ func TestReadBaselineFile(t *testing.T) {
 		{filepath.Join(dir, "missing.json"), filepath.Join(dir, "missing.json") + ": cannot open: no such file or directory"},
 		{huge, huge + ": not read: a baseline report holds at most 1073741824 bytes"},
 	} {
-		start := time.Now()
+		// refused by kind or size before a byte is read (the error says which): a read of the
+		// FIFO would block and one of /dev/zero run on, until go test's timeout
 		_, err := ReadBaselineFile(c.path)
-		if took := time.Since(start); took > 500*time.Millisecond {
-			t.Errorf("%s: took %v", c.path, took)
-		}
 		var ie *input.Error
 		if !errors.As(err, &ie) || err.Error() != c.want {
 			t.Errorf("%s: got %T %v\nwant %s", c.path, err, err, c.want)
