@@ -29,6 +29,9 @@ Usage:
   agentgate merge [flags] REPORT.json...
                                   merge the JSON reports of a sharded suite into the report of
                                   one run over all of it, and gate that
+  agentgate plan --baseline REPORT.json [--effect 0.1]
+                                  how many matched runs (and trials of each task) would detect a
+                                  drop of the effect in success rate, from a report
   agentgate rs1 [FILE | --stdin]  RS-1 ReliabilityReport for one trace (drop-in for the RS-1 CLI)
   agentgate rcs --tasks FILE      RCS harness results for a task file
   agentgate consistency --pairs FILE | --scholar FILE --auditor FILE
@@ -60,6 +63,8 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 		return runGate(ctx, cmdGate, rest, stdout, stderr, getenv)
 	case "merge":
 		return runGate(ctx, cmdMerge, rest, stdout, stderr, getenv)
+	case "plan":
+		return runPlan(rest, stdout, stderr)
 	case "rs1":
 		return runRS1(rest, stdin, stdout, stderr)
 	case "rcs":

@@ -24,7 +24,9 @@ const maxInputBytes = "max-input-bytes"
 // The settings of the comparison that are not gates.
 const (
 	regressionAlpha = "regression-alpha"
-	passK           = "pass-k"
+	// planEffect is the drop a comparison plans for (SPEC §21).
+	planEffect = "plan-effect"
+	passK      = "pass-k"
 	// outcomeScorer names the Inspect scorer whose score is a sample's outcome (SPEC §15).
 	outcomeScorer = "outcome-scorer"
 	// outcomeField names the member holding a run's own success in a format agentgate does
@@ -191,6 +193,12 @@ func (s settings) gateConfig() (*gateConfig, error) {
 	c.options.Compare = compare.DefaultOptions()
 	if c.options.Compare.Alpha, err = s.float(regressionAlpha, compare.DefaultAlpha); err != nil {
 		return nil, err
+	}
+	if c.options.Compare.PlanEffect, err = s.float(planEffect, compare.DefaultPlanEffect); err != nil {
+		return nil, err
+	}
+	if err := compare.ValidEffect(c.options.Compare.PlanEffect); err != nil {
+		return nil, &gate.UsageError{Msg: fmt.Sprintf("%s: %v", s[planEffect].source, err)}
 	}
 	c.baseline = strings.TrimSpace(s.str("baseline"))
 	c.baselineSource = s["baseline"].source

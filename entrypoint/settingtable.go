@@ -109,9 +109,10 @@ var settingTable = []settingDef{
 	{name: compare.FailOnRegression, kind: kindBool, where: anywhere, def: "true", valueFlag: true, help: "With a baseline, fail when a metric is significantly worse (Holm at `regression-alpha`)."},
 	{name: compare.MaxNewFailures, kind: kindWhole, where: anywhere, help: "With a baseline, at most this many traces may FAIL that did not FAIL in it. Unset: not gated."},
 	{name: regressionAlpha, kind: kindNumber, where: anywhere, def: "0.05", help: "Family-wise significance level of the comparison (Holm's procedure)."},
+	{name: planEffect, kind: kindNumber, where: anywhere, def: "0.10", help: "With a baseline, the drop in success rate the report plans for: how many matched runs would detect it with 80% power (McNemar, Connor 1987), beside the runs you have. 0.10 is 10 points; between 0 and 1."},
 	{name: compare.PassKMin, kind: kindNumber, where: anywhere, help: "pass^k of repeated trials (traces with a task and trial index) must be at least this. Unset: not gated."},
 	{name: passK, kind: kindWhole, where: anywhere, def: "1", help: "The k of `pass-k-min`."},
-	{name: "outcomes", kind: kindList, where: anywhere, help: "The runs' own outcomes kept apart from the traces, matched by trace id: " +
+	{name: "outcomes", kind: kindList, where: anywhere, help: "The runs' own outcomes kept apart from the traces, matched by trace id, else by the run's task (a SWE-bench instance id): " +
 		"JSONL `{\"id\", \"reward\" | \"success\"}`, SWE-bench `report.json` or run summaries " +
 		"(`resolved_ids`). They override an outcome the trace records itself."},
 	{name: gate.SuccessThreshold, kind: kindNumber, where: anywhere, def: "0.999999", help: "A numeric outcome (a reward or score) at or above this succeeded (tau-bench's is_successful). It is on the scale of the suite's rewards, which need not be 0 to 1, so any number is accepted."},

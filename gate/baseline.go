@@ -2,7 +2,6 @@ package gate
 
 import (
 	"errors"
-	"strconv"
 
 	"github.com/agentgate/agentgate/gate/compare"
 	"github.com/agentgate/agentgate/gate/reliability"
@@ -49,13 +48,5 @@ func trials(s *reliability.Summary) []compare.Trial {
 	if s == nil {
 		return nil
 	}
-	var out []compare.Trial
-	for _, t := range s.Traces {
-		if a := t.Attempt; a != nil && a.Task != "" && a.Trial != nil {
-			run := t.Run
-			out = append(out, compare.Trial{Task: a.Task, Trial: strconv.Itoa(*a.Trial), Verdict: t.Verdict,
-				HasOutcome: run.Known, Succeeded: run.Success})
-		}
-	}
-	return out
+	return compare.TrialsOf(s.Traces)
 }

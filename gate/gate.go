@@ -230,9 +230,19 @@ type Result struct {
 	// Outcomes summarises the runs' own outcomes (SPEC §15); nil when no trace has one and no
 	// outcomes input was given.
 	Outcomes *outcome.Summary `json:"outcomes,omitempty"`
+	// IdentityNote says, once, that some runs shared an identity and were given the next
+	// free trial numbers (SPEC §18); empty otherwise.
+	IdentityNote string `json:"identity_note,omitempty"`
 	// the outcomes input's ids that no trace has, and whether it was given at all
 	unmatchedOutcomes []string
 	outcomesGiven     bool
+	// History is the trend this report carries (SPEC §21): its baseline's history, when it
+	// was compared with one, and this run as the last point; at most compare.MaxHistory
+	// points, oldest first.
+	History []compare.Point `json:"history"`
+	// inherited is the history a merge of shards takes from the shards when it has no
+	// baseline of its own: theirs, less their own points.
+	inherited []compare.Point
 	// Comparison is this run held against its baseline (SPEC §10); nil without one.
 	Comparison *compare.Comparison `json:"comparison,omitempty"`
 	// Notes say, one line each, what reading the traces found worth knowing (SPEC §19): the

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentgate/agentgate/gate/agreement"
 	"github.com/agentgate/agentgate/gate/coherence"
+	"github.com/agentgate/agentgate/gate/compare"
 	"github.com/agentgate/agentgate/gate/input"
 	"github.com/agentgate/agentgate/gate/reliability"
 )
@@ -57,6 +58,9 @@ func Merge(ctx context.Context, shards []Shard, in Inputs, o Options) (*Result, 
 		for _, n := range s.Report.Notes {
 			res.Notes = append(res.Notes, s.Name+": "+n)
 		}
+		if s.Report.IdentityNote != "" {
+			res.IdentityNote = compare.RenumberNote // a shard's runs were renumbered, as one run's would be
+		}
 	}
 	if res.Coherence, err = mergeCoherence(shards); err != nil {
 		return nil, err
@@ -96,6 +100,9 @@ func Merge(ctx context.Context, shards []Shard, in Inputs, o Options) (*Result, 
 	// Outcomes given to the merge are matched to all the merged traces, as one run matches
 	// them; a trace whose shard recorded no usage then has no tokens to count.
 	if err := res.readOutcomes(ctx, in.Outcomes); err != nil {
+		return nil, err
+	}
+	if res.inherited, err = shardsHistory(shards); err != nil {
 		return nil, err
 	}
 	if err := res.conclude(o); err != nil {

@@ -28,7 +28,11 @@ func (r *Result) readOutcomes(ctx context.Context, patterns []string) error {
 	}
 	for i := range r.Reliability.Traces {
 		t := &r.Reliability.Traces[i]
-		if o, ok := set.Take(t.ID); ok {
+		o, ok := set.Take(t.ID)
+		if !ok && t.Attempt != nil && t.Task != "" {
+			o, ok = set.Take(t.Task) // a SWE-bench report names the instance, the run's task (SPEC §18)
+		}
+		if ok {
 			t.Run.Set(o)
 		}
 	}

@@ -161,6 +161,9 @@ func (r *Result) evaluate(ctx context.Context, in Inputs, o Options) error {
 
 // conclude computes pass^k and the comparison from r's sections, then decides the verdict.
 func (r *Result) conclude(o Options) error {
+	if r.Reliability != nil && compare.Renumber(r.Reliability.Traces) {
+		r.IdentityNote = compare.RenumberNote
+	}
 	r.summarizeOutcomes(o.Thresholds.SuccessThreshold)
 	headTrials := trials(r.Reliability)
 	r.PassK = compare.PassKOf(headTrials)
@@ -169,6 +172,7 @@ func (r *Result) conclude(o Options) error {
 			return err
 		}
 	}
+	r.extendHistory(o.Baseline)
 	r.Decide(o.Thresholds, o.FailOn)
 	return nil
 }

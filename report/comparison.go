@@ -500,14 +500,21 @@ func (d *doc) writeComparison(b *strings.Builder, k int, brief bool) bool {
 		return false
 	}
 	mark := d.mark(compare.FailOnRegression, compare.MaxNewFailures)
-	if mark != "❌ " && anyWorse(c) {
-		mark = "⚠️ " // a change the worse way is not a green heading, significant or not
+	m := c.Matching
+	if mark != "❌ " && anyWorse(c) || (mark == "✅ " || mark == "") && m != nil && m.Warning != "" {
+		mark = "⚠️ " // a change the worse way, or few runs matched, is not a green heading
 	}
 	fmt.Fprintf(b, "### %sCompared with %s", mark, baseName(c.Base, refText))
 	if id := plain(c.Base.RunID, 40); id != "" {
 		fmt.Fprintf(b, " (run %s)", codeText(id))
 	}
+	if m != nil && m.Warning != "" {
+		fmt.Fprintf(b, ": ⚠️ %s", m.Warning)
+	}
 	b.WriteString("\n\n")
+	if m != nil {
+		fmt.Fprintf(b, "Runs matched on %s: %d of %d in the baseline, %d of %d in this run.\n\n", m.On, m.Matched, m.BaseRuns, m.Matched, m.HeadRuns)
+	}
 	rows := metricRows(c)
 	if len(rows) > 0 {
 		cells := make([][]string, len(rows))
@@ -522,6 +529,12 @@ func (d *doc) writeComparison(b *strings.Builder, k int, brief bool) bool {
 			threshold(c.Alpha))
 		if lines := powerLines(c); len(lines) > 0 && !brief {
 			b.WriteString("\nWhat each test could detect, two-sided, at the Holm threshold it faced (the largest p-value that would have been significant, the other metrics' p-values as they are):\n\n")
+			for _, l := range lines {
+				b.WriteString("- " + l + "\n")
+			}
+		}
+		if lines := planLines(c); len(lines) > 0 && !brief {
+			b.WriteString("\nHow many matched runs would detect a drop of plan-effect, from the share of runs whose result differed between the two sides:\n\n")
 			for _, l := range lines {
 				b.WriteString("- " + l + "\n")
 			}

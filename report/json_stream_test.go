@@ -32,6 +32,9 @@ func normalized(r *gate.Result) *gate.Result {
 	if c.Gates == nil {
 		c.Gates = []gate.GateResult{}
 	}
+	if c.History == nil {
+		c.History = []compare.Point{}
+	}
 	if s := r.Reliability; s != nil {
 		cs := *s
 		cs.Traces = make([]reliability.Result, len(s.Traces))

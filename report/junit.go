@@ -231,7 +231,7 @@ func trialUnits(s *reliability.Summary) *junitUnits {
 	}
 	slices.SortFunc(u.trials, func(a, b int32) int {
 		ta, tb := &s.Traces[a], &s.Traces[b]
-		return cmp.Or(cmp.Compare(ta.Task, tb.Task), cmp.Compare(*ta.Trial, *tb.Trial), cmp.Compare(ta.ID, tb.ID), cmp.Compare(a, b))
+		return cmp.Or(cmp.Compare(ta.Suite, tb.Suite), cmp.Compare(ta.Task, tb.Task), cmp.Compare(*ta.Trial, *tb.Trial), cmp.Compare(ta.ID, tb.ID), cmp.Compare(a, b))
 	})
 	// The groups of two or more trials, each at its first trace in report order.
 	grouped := make([]bool, len(s.Traces))
@@ -239,7 +239,7 @@ func trialUnits(s *reliability.Summary) *junitUnits {
 	var heads []head
 	for lo := 0; lo < len(u.trials); {
 		hi := lo + 1
-		for hi < len(u.trials) && s.Traces[u.trials[hi]].Task == s.Traces[u.trials[lo]].Task {
+		for hi < len(u.trials) && s.Traces[u.trials[hi]].Task == s.Traces[u.trials[lo]].Task && s.Traces[u.trials[hi]].Suite == s.Traces[u.trials[lo]].Suite {
 			hi++
 		}
 		if hi-lo > 1 {
@@ -305,7 +305,11 @@ func (u *junitUnits) testcase(i int) junitCase {
 func (u *junitUnits) taskCase(g int32) junitCase {
 	trials := u.group(g)
 	first := &u.s.Traces[trials[0]]
-	c := junitCase{Name: xmlLine(first.Task, MaxCellRunes), Classname: "agentgate.reliability"}
+	name := first.Task
+	if first.Suite != "" {
+		name = first.Suite + "/" + name // tasks of two suites may share an id (SPEC §18)
+	}
+	c := junitCase{Name: xmlLine(name, MaxCellRunes), Classname: "agentgate.reliability"}
 	failed := u.failed(g)
 	var summary strings.Builder
 	fmt.Fprintf(&summary, "%d of %d trials passed", len(trials)-failed, len(trials))

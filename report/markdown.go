@@ -521,6 +521,7 @@ func search(lo, hi int, ok func(int) bool) int {
 func (d *doc) render(k int) string {
 	var b strings.Builder
 	d.writeHead(&b, k, false)
+	d.writeTrend(&b)
 	// A run's own outcome is the primary measure (SPEC §15): the success rate first, then what
 	// the evaluators say about the runs.
 	d.writeOutcomes(&b)
@@ -569,6 +570,9 @@ func (d *doc) writeHead(b *strings.Builder, k int, brief bool) {
 	fmt.Fprintf(b, "## %s%s\n", title(r.Verdict), successClause(r))
 	b.WriteString(sentence(r, EscapeCell))
 	b.WriteString("\n\n")
+	if r.IdentityNote != "" {
+		fmt.Fprintf(b, "> ℹ️ %s\n\n", escapeMarkdown(r.IdentityNote, maxProseRunes))
+	}
 	compared := d.writeComparison(b, k, brief)
 	if len(r.Gates) == 0 {
 		return

@@ -32,7 +32,11 @@ func Text(w io.Writer, r *gate.Result) error {
 	esc := func(s string) string { return plain(s, maxTextRunes) }
 	_, word, _ := strings.Cut(verdictLabel(r.Verdict, esc), " ")
 	fmt.Fprintf(bw, "agentgate: %s%s\n%s\n", word, successClause(r), sentence(r, esc))
+	if r.IdentityNote != "" {
+		fmt.Fprintf(bw, "Note: %s\n", esc(r.IdentityNote))
+	}
 	textComparison(bw, r, esc)
+	textTrend(bw, r, esc)
 
 	if len(r.Gates) > 0 {
 		fmt.Fprintln(bw, "\nGates:")
@@ -176,7 +180,16 @@ func textComparison(w io.Writer, r *gate.Result, esc func(string) string) {
 		fmt.Fprintf(tw, "  %s\t%s\t%s → %s\t%s\t%s\n", m.metric, outcome, m.base, m.head, m.change, m.stat)
 	}
 	tw.Flush()
+	if m := c.Matching; m != nil {
+		fmt.Fprintf(w, "  runs matched on %s: %d of %d in the baseline, %d of %d in this run\n", m.On, m.Matched, m.BaseRuns, m.Matched, m.HeadRuns)
+		if m.Warning != "" {
+			fmt.Fprintf(w, "  warning: %s\n", m.Warning)
+		}
+	}
 	for _, l := range powerLines(c) {
+		fmt.Fprintf(w, "  %s\n", l)
+	}
+	for _, l := range planLines(c) {
 		fmt.Fprintf(w, "  %s\n", l)
 	}
 	ids := func(pairs []compare.TracePair) string {

@@ -55,6 +55,9 @@ type Options struct {
 	Alpha float64
 	// MinMatched is the fewest matched units a metric needs to be tested (default 10).
 	MinMatched int
+	// PlanEffect is the drop in success rate the paired pass/fail metrics plan for (SPEC
+	// §21, plan-effect); 0 means DefaultPlanEffect.
+	PlanEffect float64
 }
 
 // DefaultOptions returns SPEC §10's defaults: alpha 0.05, 10 matched units.
@@ -67,6 +70,9 @@ func (o Options) Validate() error {
 	}
 	if o.MinMatched < 1 {
 		return fmt.Errorf("the fewest matched units must be 1 or more, got %d", o.MinMatched)
+	}
+	if o.PlanEffect != 0 {
+		return ValidEffect(o.PlanEffect)
 	}
 	return nil
 }
@@ -85,6 +91,9 @@ type Comparison struct {
 	Agreement *AgreementChange `json:"agreement,omitempty"`
 	// PassK puts pass^k of base and head side by side; nil when neither has trials.
 	PassK *PassKComparison `json:"pass_k,omitempty"`
+	// Matching says what the runs were matched on and how many of each side matched (SPEC
+	// §18); nil when reliability was not compared.
+	Matching *Matching `json:"matching,omitempty"`
 
 	// Notes explain what was not compared, e.g. "coherence: not in the baseline".
 	Notes []string `json:"notes"`
@@ -175,12 +184,19 @@ type Test struct {
 	Direction Direction `json:"direction"`
 	// Power says what the test could have detected; nil unless InFamily.
 	Power *Power `json:"power,omitempty"`
+	// Plan says how many matched units would detect Options.PlanEffect (SPEC §21), at the
+	// Holm threshold the metric faced, or at α/m for the m metrics compared when it had too
+	// few matched units to be tested; nil unless a paired pass/fail metric (McNemar's) with a
+	// matched unit.
+	Plan *Plan `json:"plan,omitempty"`
 	// Note explains an inconclusive outcome.
 	Note string `json:"note,omitempty"`
 	// direction is the sign of the change: +1 better, −1 worse, 0 none.
 	direction int
 	// detect gives Power at the threshold the metric faced; nil leaves Power its threshold.
 	detect detector
+	// plan gives Plan at that threshold; nil for a metric that has none.
+	plan planner
 }
 
 // Direction is which way a metric's estimate moved (SPEC §17): the count of FAIL traces, the
@@ -332,6 +348,9 @@ func Compare(base *Baseline, head *Run, o Options) (*Comparison, error) {
 		return nil, err
 	}
 	c := &Comparison{Base: base.Source, Alpha: o.Alpha, Notes: []string{}}
+	for _, n := range base.Notes {
+		c.Notes = append(c.Notes, "baseline: "+n)
+	}
 	dup := func(side, what, id string) error {
 		if side == "baseline" {
 			return unusable("baseline %s: %s %q occurs twice", base.Name, what, id)
@@ -349,13 +368,16 @@ func Compare(base *Baseline, head *Run, o Options) (*Comparison, error) {
 
 	note(MetricReliability, base.Reliability != nil, head.Reliability != nil)
 	if base.Reliability != nil && head.Reliability != nil {
-		r, err := compareReliability(base.Reliability.Traces, head.Reliability.Traces, dup)
+		on, notes := matchOn(base.Reliability.Traces, head.Reliability.Traces)
+		c.Notes = append(c.Notes, notes...)
+		r, err := compareReliability(base.Reliability.Traces, head.Reliability.Traces, on, dup)
 		if err != nil {
 			return nil, err
 		}
 		c.Reliability = r
+		c.Matching = matching(on, base.Reliability.Traces, head.Reliability.Traces, &r.Test)
 		if anyOutcome(base.Reliability.Traces) && anyOutcome(head.Reliability.Traces) {
-			s, err := compareSuccess(&base.Run, head, dup)
+			s, err := compareSuccess(&base.Run, head, on, dup)
 			if err != nil {
 				return nil, err
 			}
@@ -420,6 +442,9 @@ func decide(tests []namedTest, o Options) {
 		if t.detect != nil {
 			t.Power = t.detect(thresholds[i])
 		}
+		if t.plan != nil {
+			t.Plan = t.plan(thresholds[i], cmp.Or(o.PlanEffect, DefaultPlanEffect))
+		}
 		switch {
 		case t.Significant && t.direction < 0:
 			t.Outcome = Degraded
@@ -427,6 +452,13 @@ func decide(tests []namedTest, o Options) {
 			t.Outcome = Improved
 		default:
 			t.Outcome = Unchanged
+		}
+	}
+	// A metric too small to be tested still says what it would take (SPEC §21): at α/m for
+	// the m metrics compared, the strictest threshold Holm's procedure could hold it to.
+	for _, nt := range tests {
+		if t := nt.t; !t.InFamily && t.plan != nil && t.Matched > 0 {
+			t.Plan = t.plan(o.Alpha/float64(len(tests)), cmp.Or(o.PlanEffect, DefaultPlanEffect))
 		}
 	}
 }
@@ -464,13 +496,22 @@ type dupFunc func(side, what, id string) error
 // only). It returns the error of dup for an id twice on a side.
 func merge(nb int, baseID func(int) string, nh int, headID func(int) string, what string, dup dupFunc,
 	t *Test, pair func(i, j int)) error {
+	return mergeKeyed(nb, baseID, baseID, nh, headID, headID, what, dup, t, pair)
+}
+
+// mergeKeyed is merge on keys that are not what the report names a unit by: the units are
+// matched on baseKey and headKey, and named by baseLabel and headLabel in the lists of added
+// and removed units and in errors.
+func mergeKeyed(nb int, baseKey, baseLabel func(int) string, nh int, headKey, headLabel func(int) string, what string, dup dupFunc,
+	t *Test, pair func(i, j int)) error {
+	baseID, headID := baseKey, headKey
 	bo, bd := byID(nb, baseID)
 	if bd >= 0 {
-		return dup("baseline", what, baseID(bd))
+		return dup("baseline", what, baseLabel(bd))
 	}
 	ho, hd := byID(nh, headID)
 	if hd >= 0 {
-		return dup("head", what, headID(hd))
+		return dup("head", what, headLabel(hd))
 	}
 	t.Added.First, t.Removed.First = []string{}, []string{}
 	i, j := 0, 0
@@ -486,10 +527,10 @@ func merge(nb int, baseID func(int) string, nh int, headID func(int) string, wha
 		}
 		switch {
 		case c < 0:
-			t.Removed.add(baseID(bo[i]))
+			t.Removed.add(baseLabel(bo[i]))
 			i++
 		case c > 0:
-			t.Added.add(headID(ho[j]))
+			t.Added.add(headLabel(ho[j]))
 			j++
 		default:
 			t.Matched++
@@ -512,11 +553,13 @@ func verdictIndex(v verdict.Verdict) int {
 	return 0
 }
 
-func compareReliability(base, head []reliability.Result, dup dupFunc) (*ReliabilityChange, error) {
+func compareReliability(base, head []reliability.Result, on matchKey, dup dupFunc) (*ReliabilityChange, error) {
 	r := &ReliabilityChange{NewFailureTraces: []TracePair{}, FixedTraces: []TracePair{}}
 	var sumB, sumH, sumD float64
-	err := merge(len(base), func(i int) string { return base[i].ID }, len(head), func(j int) string { return head[j].ID },
-		"trace id", dup, &r.Test, func(i, j int) {
+	bk, hk := keys(len(base), func(i int) *reliability.Result { return &base[i] }, on), keys(len(head), func(j int) *reliability.Result { return &head[j] }, on)
+	err := mergeKeyed(len(base), func(i int) string { return bk[i] }, func(i int) string { return base[i].ID },
+		len(head), func(j int) string { return hk[j] }, func(j int) string { return head[j].ID },
+		on.what(), dup, &r.Test, func(i, j int) {
 			b, h := &base[i], &head[j]
 			bi, hi := verdictIndex(b.Verdict), verdictIndex(h.Verdict)
 			r.Table[bi][hi]++
@@ -555,6 +598,7 @@ func (t *Test) mcnemar(b, c int) {
 	t.P, t.PDefined = mcnemarExact(b, c), true
 	t.direction = cmp.Compare(c, b)
 	t.detect = mcnemarDetector(t.Matched)
+	t.plan = mcnemarPlanner(t.Matched, b+c)
 }
 
 // anyOutcome reports whether any of traces has its own outcome (SPEC §15).
@@ -579,13 +623,15 @@ func withOutcome(traces []reliability.Result) []*reliability.Result {
 }
 
 // compareSuccess compares the runs' outcomes of the traces that have one on both sides.
-func compareSuccess(base, head *Run, dup dupFunc) (*SuccessChange, error) {
+func compareSuccess(base, head *Run, on matchKey, dup dupFunc) (*SuccessChange, error) {
 	bt, ht := base.Reliability.Traces, head.Reliability.Traces
 	bk, hk := withOutcome(bt), withOutcome(ht)
+	bkeys, hkeys := keys(len(bk), func(i int) *reliability.Result { return bk[i] }, on), keys(len(hk), func(j int) *reliability.Result { return hk[j] }, on)
 	r := &SuccessChange{NewFailureIDs: []string{}, FixedIDs: []string{}}
 	var newIDs, fixedIDs Units
-	err := merge(len(bk), func(i int) string { return bk[i].ID }, len(hk), func(j int) string { return hk[j].ID },
-		"trace id", dup, &r.Test, func(i, j int) {
+	err := mergeKeyed(len(bk), func(i int) string { return bkeys[i] }, func(i int) string { return bk[i].ID },
+		len(hk), func(j int) string { return hkeys[j] }, func(j int) string { return hk[j].ID },
+		on.what(), dup, &r.Test, func(i, j int) {
 			b, h := bk[i].Run.Success, hk[j].Run.Success
 			if b {
 				r.BaseSuccesses++

@@ -18,9 +18,11 @@
 //
 // # What is compared
 //
-// Units are matched by id (traces by id, tasks by id, items by qid); paired statistics use
-// matched units only, and each metric counts and lists (first 20, sorted) the units added in
-// head and removed from the baseline.
+// Units are matched by id: runs by their identity (suite, task, trial; SPEC §18), the trace
+// id where a run names no task or a side names none (Comparison.Matching says which, and how
+// many of each side matched), tasks by id, items by qid. Paired statistics use matched units
+// only, and each metric counts and lists (first 20, in match order) the units added in head
+// and removed from the baseline.
 //
 //   - reliability: the 3×3 table of base × head verdicts, new failures (FAIL in head, not in
 //     the baseline) and fixed traces, McNemar's exact two-sided p on those two counts, and
@@ -48,6 +50,18 @@
 // (Lenth's AS 243); κ's change at 80% power, (z(1 − threshold/2) + z(0.8))·√(SE_head² +
 // SE_base²). Comparison.Metrics lists the metrics with their tests, for renderers that need
 // not name each.
+//
+// # Planning and history (SPEC §21)
+//
+// The McNemar metrics (success, reliability) also get a Plan (at α/m when too few units were
+// matched to test them): the matched
+// runs that would detect a drop of Options.PlanEffect with 80% power at their Holm threshold,
+// from their discordance (Connor 1987; a discordance under the effect is taken as the effect),
+// and the power the runs at hand give. PlanReport gives the same for a report alone, for
+// `agentgate plan`. A report's History is a Point per run (PointOf), copied forward from its
+// baseline (BaselineHistory) and extended by the run (ExtendHistory: at most MaxHistory
+// points, a re-run of the last commit and ref replacing it); FlakyOver names the tasks whose
+// trials disagreed in two or more of its runs.
 //
 // # Repeated trials
 //

@@ -2,6 +2,7 @@ package compare
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/agentgate/agentgate/gate/coherence"
 	"github.com/agentgate/agentgate/gate/profile"
@@ -78,6 +79,8 @@ func (l FinalList) At(i int) (string, string) { return l[i].QID, l[i].Final }
 // Trial is one run of a task (SPEC §11): the task id, the trial index as written (a number or
 // a string), and the trace's verdict. A trial passes when its verdict is not FAIL.
 type Trial struct {
+	// Suite is the namespace of Task (SPEC §18), "" when the harness records none.
+	Suite   string
 	Task    string
 	Trial   string
 	Verdict verdict.Verdict
@@ -86,10 +89,33 @@ type Trial struct {
 	Succeeded  bool
 }
 
+// TrialsOf lists the traces that name their task and trial index, with their outcomes, for
+// pass^k (SPEC §11, §15): the head's and the baseline's alike.
+func TrialsOf(traces []reliability.Result) []Trial {
+	var out []Trial
+	for i := range traces {
+		t := &traces[i]
+		if a := t.Attempt; a != nil && a.Task != "" && a.Trial != nil {
+			out = append(out, Trial{Suite: a.Suite, Task: a.Task, Trial: strconv.Itoa(*a.Trial), Verdict: t.Verdict,
+				HasOutcome: t.Run.Known, Succeeded: t.Run.Success})
+		}
+	}
+	return out
+}
+
 // Baseline is a report of an earlier run, as jsonreport.ReadBaseline reads it.
 type Baseline struct {
 	Run
 	Name string // the file name the baseline was read from, for notes
+	// Notes are what reading it found worth saying, e.g. that runs sharing an identity were
+	// renumbered; the comparison repeats them.
+	Notes []string
+	// History is the report's history (SPEC §21); nil when it has none (written before
+	// histories were kept).
+	History []Point
+	// Recorded is the report's own comparison with its baseline, as far as a plan needs it
+	// (SPEC §21); nil when it has none.
+	Recorded []RecordedTest
 }
 
 // Unusable says why a baseline cannot be compared with: not an error of the run (SPEC §10),

@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -60,13 +61,24 @@ func (p *PassK) VerdictNote() string {
 
 // TaskTrials is one task's number of trials and of passes.
 type TaskTrials struct {
+	// Suite is the namespace of Task (SPEC §18): tasks of two suites with one id are two tasks.
+	Suite  string `json:"suite,omitempty"`
 	Task   string `json:"task"`
 	Trials int    `json:"trials"`
 	Passes int    `json:"passes"`
 }
 
-// PassKOf computes pass^k over trials; nil when there are none. It sorts a copy of the task
-// ids, O(n log n), and sums pass^k over tasks in task order, so equal inputs give equal bits.
+// Name is the task as a report names it: its id, after its suite and a slash when it has one.
+func (tt TaskTrials) Name() string {
+	if tt.Suite == "" {
+		return tt.Task
+	}
+	return tt.Suite + "/" + tt.Task
+}
+
+// PassKOf computes pass^k over trials, grouped by (suite, task) (SPEC §18); nil when there
+// are none. It sorts a copy of the task ids, O(n log n), and sums pass^k over tasks in task
+// order, so equal inputs give equal bits.
 func PassKOf(trials []Trial) *PassK {
 	if len(trials) == 0 {
 		return nil
@@ -75,7 +87,9 @@ func PassKOf(trials []Trial) *PassK {
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(trials[a].Task, trials[b].Task) })
+	slices.SortStableFunc(order, func(a, b int) int {
+		return cmp.Or(strings.Compare(trials[a].Suite, trials[b].Suite), strings.Compare(trials[a].Task, trials[b].Task))
+	})
 	p := &PassK{Trials: len(trials), Flaky: []string{}, OnOutcomes: true}
 	for i := range trials {
 		if !trials[i].HasOutcome {
@@ -89,8 +103,8 @@ func PassKOf(trials []Trial) *PassK {
 	}
 	for _, i := range order {
 		t := &trials[i]
-		if n := len(p.PerTask); n == 0 || p.PerTask[n-1].Task != t.Task {
-			p.PerTask = append(p.PerTask, TaskTrials{Task: t.Task})
+		if n := len(p.PerTask); n == 0 || p.PerTask[n-1].Task != t.Task || p.PerTask[n-1].Suite != t.Suite {
+			p.PerTask = append(p.PerTask, TaskTrials{Suite: t.Suite, Task: t.Task})
 		}
 		tt := &p.PerTask[len(p.PerTask)-1]
 		tt.Trials++
@@ -103,7 +117,7 @@ func PassKOf(trials []Trial) *PassK {
 	for _, tt := range p.PerTask {
 		p.MinTrials = min(p.MinTrials, tt.Trials)
 		if tt.Passes > 0 && tt.Passes < tt.Trials {
-			p.Flaky = append(p.Flaky, tt.Task)
+			p.Flaky = append(p.Flaky, tt.Name())
 		}
 	}
 	// pass^k of one task, for k = 1, 2, …, by the running product of (c−k+1)/(n−k+1): the

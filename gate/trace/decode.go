@@ -98,10 +98,12 @@ func (r rawRef) null() bool { return r == nil || string(r) == "null" }
 
 type jsonRecord struct {
 	TraceID, ID, TaskID, Trial rawRef
-	MetaTrial                  rawRef                       // metadata.trial
-	Lists                      [len(listKeys)][]jsonMessage // by listKeys
-	Present                    [len(listKeys)]bool          // the list was there and not null
-	TokenUsage, Usage          *jsonUsage
+	MetaTrial                  rawRef // metadata.trial
+	// the identity members (SPEC §18): suite, task, metadata.suite, metadata.task_id
+	Suite, TaskAlt, MetaSuite, MetaTaskID rawRef
+	Lists                                 [len(listKeys)][]jsonMessage // by listKeys
+	Present                               [len(listKeys)]bool          // the list was there and not null
+	TokenUsage, Usage                     *jsonUsage
 	// tau2-bench's reward_info.reward (tau2.go); HasRewardInfo when reward_info is an object
 	HasRewardInfo    bool
 	RewardInfoReward rawRef
@@ -296,6 +298,7 @@ func (d *decoder) decode(rec input.Record) (*Trace, error) {
 		return nil, err
 	}
 	t.Task, t.Trial, t.HasTrial = taskTrial(jr)
+	t.Suite, t.Task = d.identity(jr, t.Task)
 	if t.Outcome, err = d.outcome(jr); err != nil {
 		return nil, err
 	}
@@ -530,6 +533,28 @@ func taskTrial(jr *jsonRecord) (task string, trial int, has bool) {
 		}
 	}
 	return task, 0, false
+}
+
+// identity completes the record's suite and task (SPEC §18): suite, else metadata.suite; the
+// task, when task_id names none, from task, metadata.task_id, instance_id, else the stem of a
+// trajectory file's name. A member that is not a string or a number names nothing.
+func (d *decoder) identity(jr *jsonRecord, task string) (suite, _ string) {
+	first := func(raws ...rawRef) string {
+		for _, raw := range raws {
+			if s, ok, problem := idValue(raw); ok && problem == "" && s != "" {
+				return s
+			}
+		}
+		return ""
+	}
+	suite = first(jr.Suite, jr.MetaSuite)
+	if task == "" {
+		task = first(jr.TaskAlt, jr.MetaTaskID, jr.InstanceID)
+	}
+	if task == "" {
+		task = trajStem(d.rec.File)
+	}
+	return suite, task
 }
 
 // idValue reads an id: a string, or a number kept as written. ok is false for null or absent.

@@ -267,7 +267,7 @@ func TestMiniSWEAgent(t *testing.T) {
 	dir := filepath.Join("testdata", "formats", "minisweagent")
 	t.Run("1.x text actions", func(t *testing.T) {
 		got := readWith(t, filepath.Join(dir, "django__django-11133", "django__django-11133.traj.json"), Options{})
-		checkRuns(t, got, []harnessRun{{"django__django-11133", "", 0, false, 1,
+		checkRuns(t, got, []harnessRun{{"django__django-11133", "django__django-11133", 0, false, 1,
 			// extra.response.usage of every model call, the one with two actions included
 			Usage{Prompt: 1510 + 1602 + 1733 + 1811 + 1902 + 1960, Completion: 61 + 70 + 48 + 66 + 31 + 40, Total: 10834, Recorded: true},
 			Outcome{},
@@ -292,7 +292,7 @@ func TestMiniSWEAgent(t *testing.T) {
 	})
 	t.Run("2.x text actions, named by the file", func(t *testing.T) {
 		got := readWith(t, filepath.Join(dir, "sympy__sympy-20590.traj.json"), Options{})
-		checkRuns(t, got, []harnessRun{{"sympy__sympy-20590", "", 0, false, 1,
+		checkRuns(t, got, []harnessRun{{"sympy__sympy-20590", "sympy__sympy-20590", 0, false, 1,
 			Usage{Prompt: 2000 + 2100 + 2200, Completion: 50 + 51 + 52, Total: 6453, Recorded: true}, Outcome{},
 			[]string{
 				`system "You are a helpful assistant."`,
@@ -307,7 +307,7 @@ func TestMiniSWEAgent(t *testing.T) {
 	})
 	t.Run("2.x tool calls", func(t *testing.T) {
 		got := readWith(t, filepath.Join(dir, "pylint-dev__pylint-7080", "pylint-dev__pylint-7080.traj.json"), Options{})
-		checkRuns(t, got, []harnessRun{{"pylint-dev__pylint-7080", "", 0, false, 1,
+		checkRuns(t, got, []harnessRun{{"pylint-dev__pylint-7080", "pylint-dev__pylint-7080", 0, false, 1,
 			Usage{Prompt: 2300 + 2500, Completion: 53 + 55, Total: 4908, Recorded: true}, Outcome{},
 			[]string{
 				`system "You are a helpful assistant."`,

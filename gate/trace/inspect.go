@@ -142,6 +142,7 @@ func eachInspectJSON(ctx context.Context, path string, data []byte, o Options, f
 	}
 	d := newDoc(path, data)
 	n := 0
+	task := docString(data, "eval", "task") // the suite of the samples' ids (SPEC §18)
 	limit := inspectLimit(path, len(data))
 	err := d.object("an Inspect log", func(key string, _ int) error {
 		if key != "samples" {
@@ -162,6 +163,7 @@ func eachInspectJSON(ctx context.Context, path string, data []byte, o Options, f
 			if err != nil {
 				return err
 			}
+			t.Suite = task
 			sample := data[at:d.dec.InputOffset()]
 			var off int
 			var problem string
@@ -243,6 +245,10 @@ func eachEval(ctx context.Context, path string, f io.ReaderAt, size int64, o Opt
 	// the members read count toward the archive's limit, as one input; the ratio check holds
 	// what they expand to against the archive's size
 	limited := &input.LimitedReader{Name: path, Packed: func() int64 { return size }}
+	task, err := evalTask(zr, limited)
+	if err != nil {
+		return docError(path, err)
+	}
 	for _, zf := range zr.File {
 		if !strings.HasPrefix(zf.Name, "samples/") || !strings.HasSuffix(zf.Name, ".json") {
 			continue
@@ -272,6 +278,7 @@ func eachEval(ctx context.Context, path string, f io.ReaderAt, size int64, o Opt
 		if err != nil {
 			return err
 		}
+		t.Suite = task
 		var off int
 		var problem string
 		if t.Outcome, off, problem = inspectOutcome(data, o.OutcomeScorer); problem != "" {
@@ -286,6 +293,27 @@ func eachEval(ctx context.Context, path string, f io.ReaderAt, size int64, o Opt
 		return &input.Error{File: path, Msg: "the .eval archive holds no samples/*.json member"}
 	}
 	return nil
+}
+
+// evalTask is the eval's task in a .eval archive, the suite of its samples' ids (SPEC §18):
+// eval.task of header.json, else of _journal/start.json, which Inspect writes first; "" when
+// neither names one.
+func evalTask(zr *zip.Reader, limited *input.LimitedReader) (string, error) {
+	for _, name := range [...]string{"header.json", "_journal/start.json"} {
+		for _, zf := range zr.File {
+			if zf.Name != name {
+				continue
+			}
+			data, err := readMember(zf, limited)
+			if err != nil {
+				return "", err
+			}
+			if task := docString(data, "eval", "task"); task != "" {
+				return task, nil
+			}
+		}
+	}
+	return "", nil
 }
 
 // readMember reads one zip member through limited (the archive's input.LimitedReader), at most

@@ -367,6 +367,10 @@ func (p *parser) record(jr *jsonRecord, s *scratch) {
 			jr.TaskID = p.skip()
 		case "trial":
 			jr.Trial = p.skip()
+		case "suite":
+			jr.Suite = p.skip()
+		case "task":
+			jr.TaskAlt = p.skip()
 		case "metadata":
 			p.metadata(jr)
 		case "reward", "score", "success", "passed", "resolved":
@@ -404,6 +408,10 @@ func (p *parser) metadata(jr *jsonRecord) {
 		switch k := p.key(); string(k) {
 		case "trial":
 			jr.MetaTrial = p.skip()
+		case "suite":
+			jr.MetaSuite = p.skip()
+		case "task_id":
+			jr.MetaTaskID = p.skip()
 		case "reward", "score", "success", "passed", "resolved":
 			jr.MetaOutcome[outcomeIndex(k)] = p.skip()
 		default:

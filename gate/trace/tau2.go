@@ -47,6 +47,9 @@ func eachTau2With(ctx context.Context, path string, data []byte, o Options, fn f
 		return err
 	}
 	doc := input.Record{File: path, Line: 1, Col: 1, Data: data}
+	// the domain is the namespace of the task ids (SPEC §18): tau2's domains all number theirs
+	// from "0"
+	domain := docString(data, "info", "environment_info", "domain_name")
 	var (
 		found, indexed bool
 		dec            = Decoder{OutcomeField: o.OutcomeField}
@@ -72,6 +75,9 @@ func eachTau2With(ctx context.Context, path string, data []byte, o Options, fn f
 				t, err := dec.Decode(input.Record{File: path, Line: line, Col: col, Data: data[at:end:end]})
 				if err != nil {
 					return err
+				}
+				if t.Suite == "" {
+					t.Suite = domain
 				}
 				return fn(t)
 			})

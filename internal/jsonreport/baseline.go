@@ -334,6 +334,10 @@ func (br *baselineReader) read() error {
 			})
 		case "agreement":
 			return br.agreement()
+		case "history":
+			return br.history()
+		case "comparison":
+			return br.recorded()
 		}
 		return br.skip(key)
 	})
@@ -346,7 +350,16 @@ func (br *baselineReader) read() error {
 	if !validSHA(b.Source.SHA) {
 		b.Source.SHA = "" // not a commit: unknown, rather than text that reaches outputs and headers
 	}
-	return br.sortUnits()
+	if err := br.sortUnits(); err != nil {
+		return err
+	}
+	if s := b.Reliability; s != nil {
+		if compare.Renumber(s.Traces) {
+			b.Notes = append(b.Notes, compare.RenumberNote)
+		}
+		b.Trials = compare.TrialsOf(s.Traces)
+	}
+	return nil
 }
 
 // sortUnits sorts the traces, tasks and items by id, and rejects an id that occurs twice:
@@ -473,18 +486,15 @@ func (br *baselineReader) trace(i int) error {
 		Evidence: t.Evidence, Run: outcome.RunOfJSON(t.Outcome)}
 	if suite != "" || hasTask || hasTrial {
 		r.Attempt = &reliability.Attempt{Suite: suite, Task: task}
-		if n, ok := wholeNumber(trial); hasTrial && ok {
+		if hasTrial {
+			n, ok := wholeNumber(trial)
+			if !ok {
+				return bad("trial must be a whole number, got %s", trial)
+			}
 			r.Attempt.Trial = &n
 		}
 	}
 	br.b.Reliability.Add(r)
-	if hasTask && hasTrial {
-		tr := compare.Trial{Task: task, Trial: trial, Verdict: t.Verdict}
-		if t.Outcome != nil {
-			tr.HasOutcome, tr.Succeeded = true, t.Outcome.Success
-		}
-		br.b.Trials = append(br.b.Trials, tr)
-	}
 	return nil
 }
 

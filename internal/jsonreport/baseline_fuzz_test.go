@@ -24,6 +24,10 @@ func FuzzReadBaseline(f *testing.F) {
 	f.Add([]byte(`{"schema": 2, "profile": "default", "reliability": {"traces": [{"id": "x", "verdict": "PASS", "score": 1, "task": 1, "trial": "0", "outcome": {"success": true}}, {"id": "x", "verdict": "FAIL", "score": 0}]}}`))
 	f.Add([]byte(`{"schema": 2, "profile": "default", "token_budget": 200000, "reliability": {"traces": []}}`))
 	f.Add([]byte(`{"schema": 2, "profile": "default", "token_budget": "many"}`))
+	f.Add([]byte(`{"schema": 2, "profile": "default", "history": [{"sha": "abc1234", "ref": "refs/heads/main", "runs": 4, "fail": 1, "known": 4, "success_rate": 0.5, "tokens_per_success": 1200, "pass_k": [0.5, 0.25], "trial_tasks": 2, "flaky": 1, "flaky_tasks": ["a"]}, {"sha": "", "ref": "", "runs": 0, "fail": 0}]}`))
+	f.Add([]byte(`{"schema": 2, "profile": "default", "history": [{"sha": "##[error]", "runs": 1, "fail": 2, "flaky_tasks": ["b", "a"], "pass_k": [2]}]}`))
+	f.Add([]byte(`{"schema": 2, "profile": "default", "history": {}, "comparison": {"success": {"matched": 10, "new_failures": 11, "fixed": 0, "power": {"threshold": 0}}}}`))
+	f.Add([]byte(`{"schema": 2, "profile": "default", "comparison": {"reliability": {"matched": 100, "new_failures": 9, "fixed": 3, "power": {"threshold": 0.025}}, "reliability": {}}}`))
 	f.Add([]byte(`{"verdict": "PASS", "gates": []}`))
 	f.Add([]byte(`{"schema": 1e999}`))
 	f.Add([]byte("{\"id\": \"t1\", \"messages\": []}\n{\"id\": \"t2\"}\n"))
@@ -45,6 +49,18 @@ func FuzzReadBaseline(f *testing.F) {
 		}
 		if b.Source.SHA != "" && !validSHA(b.Source.SHA) {
 			t.Fatalf("sha %q kept", b.Source.SHA)
+		}
+		// A history read is bounded and valid: what a report copies forward (SPEC §21).
+		if len(b.History) > compare.MaxHistory {
+			t.Fatalf("%d history points", len(b.History))
+		}
+		if err := checkHistory("b.json", b.History); err != nil {
+			t.Fatalf("history read but invalid: %v", err)
+		}
+		for _, r := range b.Recorded {
+			if r.Matched < 0 || r.NewFailures+r.Fixed > r.Matched || r.Threshold < 0 || r.Threshold >= 1 {
+				t.Fatalf("recorded comparison %+v", r)
+			}
 		}
 		if r := b.Reliability; r != nil {
 			for i := 1; i < len(r.Traces); i++ {

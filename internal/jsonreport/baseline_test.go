@@ -93,8 +93,9 @@ func TestReadBaselineFailJSON(t *testing.T) {
 	}
 }
 
-// TestReadBaselineTrials reads the task and trial of traces: numbers kept as written,
-// strings as they are, null or absent as no trial.
+// TestReadBaselineTrials reads the task and trial of traces: a task as written (a number or a
+// string), a trial as a whole number (2.0 and "1" too), null or absent as no trial; a trace
+// without a task is not a trial of one. A trial that is not a whole number is an error.
 func TestReadBaselineTrials(t *testing.T) {
 	doc := `{"schema": 2, "profile": "default", "reliability": {"traces": [
  {"id": "a#0", "verdict": "PASS", "score": 0.1, "task": "a", "trial": 0},
@@ -107,7 +108,7 @@ func TestReadBaselineTrials(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []compare.Trial{{Task: "a", Trial: "0", Verdict: verdict.Pass}, {Task: "a", Trial: "1", Verdict: verdict.Fail}, {Task: "7", Trial: "2.0", Verdict: verdict.Warn}}
+	want := []compare.Trial{{Task: "a", Trial: "0", Verdict: verdict.Pass}, {Task: "a", Trial: "1", Verdict: verdict.Fail}, {Task: "7", Trial: "2", Verdict: verdict.Warn}}
 	if len(b.Trials) != len(want) {
 		t.Fatalf("trials %v, want %v", b.Trials, want)
 	}
@@ -212,6 +213,8 @@ func TestReadBaselineNotAReport(t *testing.T) {
 			`b.json:1:104: not an agentgate JSON report: field "reliability.traces[0].score": expected a number, found a string`, true},
 		{"trial an object", `{"schema": 2, "profile": "default", "reliability": {"traces": [{"id": "x", "verdict": "PASS", "score": 1, "task": "t", "trial": {}}]}}`,
 			`b.json:1:64: not an agentgate JSON report: reliability.traces[0]: trial must be a string or a number`, true},
+		{"trial not whole", `{"schema": 2, "profile": "default", "reliability": {"traces": [{"id": "x", "verdict": "PASS", "score": 1, "task": "t", "trial": 1.5}]}}`,
+			`b.json:1:64: not an agentgate JSON report: reliability.traces[0]: trial must be a whole number, got 1.5`, true},
 		{"duplicate trace", "{\"schema\": 2, \"profile\": \"default\", \"reliability\": {\"traces\": [\n{\"id\": \"y\", \"verdict\": \"PASS\", \"score\": 1},\n{\"id\": \"x\", \"verdict\": \"PASS\", \"score\": 1},\n {\"id\": \"x\", \"verdict\": \"FAIL\", \"score\": 1}]}}",
 			`b.json:4:2: not an agentgate JSON report: reliability.traces[2]: id "x" occurs twice (first in reliability.traces[1])`, true},
 		{"duplicate task", `{"schema": 2, "profile": "default", "coherence": {"tasks": [{"id": "t", "rcs": 1}, {"id": "t", "rcs": 0}]}}`,

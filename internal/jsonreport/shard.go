@@ -93,6 +93,9 @@ func decodeShard(name string, data []byte) (*gate.Result, error) {
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, shardError(name, data, errors.New("more after the report's closing brace"), dec.InputOffset())
 	}
+	if err := checkHistory(name, r.History); err != nil {
+		return nil, err
+	}
 	if s := r.Reliability; s != nil {
 		for i := range s.Traces {
 			if v := s.Traces[i].Verdict; v != verdict.Pass && v != verdict.Warn && v != verdict.Fail {

@@ -24,6 +24,8 @@ func FuzzReadShard(f *testing.F) {
 	f.Add([]byte(`{"schema": 2, "profile": "default", "token_budget": 200000, "reliability": {"traces": [{"id": "x", "verdict": "PASS"}]}}`))
 	f.Add([]byte(`{"schema": 2, "profile": "default", "token_budget": -1}`))
 	f.Add([]byte(`{"schema": 1}`))
+	f.Add([]byte(`{"schema": 2, "profile": "default", "history": [{"sha": "abc1234", "ref": "r", "runs": 1, "fail": 0, "known": 1, "success_rate": 1, "tokens_per_success": null, "pass_k": [1], "trial_tasks": 1, "flaky": 0, "flaky_tasks": []}]}`))
+	f.Add([]byte(`{"schema": 2, "profile": "default", "history": [{"sha": "zz", "runs": -1, "fail": 0, "pass_k": null, "flaky_tasks": null}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := decodeShard("shard.json", data)
 		if err != nil {
@@ -33,9 +35,13 @@ func FuzzReadShard(f *testing.F) {
 			}
 			return
 		}
-		_, err = gate.Merge(context.Background(), []gate.Shard{{Name: "shard.json", Report: r}}, gate.Inputs{}, gate.Options{Profile: r.Profile})
+		m, err := gate.Merge(context.Background(), []gate.Shard{{Name: "shard.json", Report: r}}, gate.Inputs{}, gate.Options{Profile: r.Profile})
 		if err != nil && !errors.As(err, new(*input.Error)) && !gate.IsUsage(err) {
 			t.Fatalf("merge: %T %v", err, err)
+		}
+		// A merged report's history is the shard's, its own point replaced by the merge's.
+		if err == nil && len(r.History) > 0 && len(m.History) != len(r.History) {
+			t.Fatalf("merged history of %d points from a shard's %d", len(m.History), len(r.History))
 		}
 	})
 }

@@ -245,6 +245,7 @@ func withLists(r *gate.Result) *gate.Result {
 	if c.Gates == nil {
 		c.Gates = []gate.GateResult{}
 	}
+	c.History = historyWithLists(r.History)
 	if s := r.Coherence; s != nil {
 		cs := *s
 		if cs.Tasks == nil {

@@ -1,0 +1,219 @@
+package compare
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/agentgate/agentgate/gate/reliability"
+)
+
+// What a comparison matched runs on (Matching.On).
+const (
+	OnIdentity = "task and trial" // (suite, task, trial), the trace id for a run with no task
+	OnTraceID  = "trace id"
+)
+
+// Matching says what a comparison matched the runs on and how many of each side matched
+// (SPEC §18). Warning, when fewer than half of either side matched, says so with the likely
+// cause, for the comparison's heading.
+type Matching struct {
+	On       string `json:"on"`
+	BaseRuns int    `json:"base_runs"`
+	HeadRuns int    `json:"head_runs"`
+	Matched  int    `json:"matched"`
+	Warning  string `json:"warning,omitempty"`
+}
+
+// matchKey is how a comparison keys the runs it matches: on their identity (SPEC §18) when
+// both sides name tasks, with the suite when both name suites; else on the trace id.
+type matchKey struct{ identity, suite bool }
+
+// of is run r's key. An identity key and a trace id never collide: they start with different
+// control characters, which no key of the other kind starts with.
+func (k matchKey) of(r *reliability.Result) string {
+	a := r.Attempt
+	if !k.identity || a == nil || a.Task == "" {
+		return "\x02" + r.ID
+	}
+	var b strings.Builder
+	b.WriteByte('\x01')
+	if k.suite {
+		b.WriteString(strconv.Quote(a.Suite))
+	}
+	b.WriteString(strconv.Quote(a.Task))
+	if a.Trial != nil {
+		b.WriteString(strconv.Itoa(*a.Trial))
+	}
+	return b.String()
+}
+
+// keys are the keys of n runs, run(i) the i-th, computed once for the sort.
+func keys(n int, run func(int) *reliability.Result, on matchKey) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = on.of(run(i))
+	}
+	return out
+}
+
+// what names the key in errors: "identity" or "trace id".
+func (k matchKey) what() string {
+	if k.identity {
+		return "run identity of trace"
+	}
+	return "trace id"
+}
+
+// has reports which of task and suite any of traces names.
+func has(traces []reliability.Result) (task, suite bool) {
+	for i := range traces {
+		if a := traces[i].Attempt; a != nil {
+			task = task || a.Task != ""
+			suite = suite || a.Suite != ""
+		}
+	}
+	return task, suite
+}
+
+// matchOn decides what base and head are matched on: their identities when both sides name
+// tasks (the suite too when both name suites), else the trace ids, as a baseline written
+// before agentgate read run identities is. The notes say when one side's identities went
+// unused.
+func matchOn(base, head []reliability.Result) (matchKey, []string) {
+	bt, bs := has(base)
+	ht, hs := has(head)
+	var k matchKey
+	var notes []string
+	switch {
+	case bt && ht:
+		k.identity = true
+	case bt != ht:
+		side := "the baseline"
+		if ht {
+			side = "this run"
+		}
+		notes = append(notes, "runs matched by trace id: only "+side+" names the runs' tasks (a report written before agentgate read run identities names none)")
+	}
+	switch {
+	case k.identity && bs && hs:
+		k.suite = true
+	case k.identity && bs != hs:
+		side := "the baseline"
+		if hs {
+			side = "this run"
+		}
+		notes = append(notes, "runs matched on task and trial without the suite: only "+side+" names the runs' suites")
+	}
+	return k, notes
+}
+
+// matching counts the runs of each side and those matched (t's), and warns when fewer than
+// half of either side matched, with the likely cause.
+func matching(on matchKey, base, head []reliability.Result, t *Test) *Matching {
+	m := &Matching{On: OnTraceID, BaseRuns: len(base), HeadRuns: len(head), Matched: t.Matched}
+	if on.identity {
+		m.On = OnIdentity
+	}
+	if 2*m.Matched >= m.BaseRuns && 2*m.Matched >= m.HeadRuns {
+		return m
+	}
+	count := fmt.Sprintf("%d of %d runs matched", m.Matched, m.BaseRuns)
+	if m.BaseRuns != m.HeadRuns {
+		count = fmt.Sprintf("%d of %d base runs and %d of %d head runs matched", m.Matched, m.BaseRuns, m.Matched, m.HeadRuns)
+	}
+	m.Warning = count + ": " + cause(on, base, head)
+	return m
+}
+
+// cause is the likely reason few runs matched.
+func cause(on matchKey, base, head []reliability.Result) string {
+	if !on.identity {
+		if bt, _ := has(base); bt {
+			return "the two reports name different trace ids, and only the baseline names the runs' tasks"
+		}
+		if ht, _ := has(head); ht {
+			return "the two reports name different trace ids, and the baseline names no task to match on (a report written before agentgate read run identities)"
+		}
+		return "the two reports name different trace ids"
+	}
+	tasks := func(rs []reliability.Result, suite bool) map[string]bool {
+		out := map[string]bool{}
+		for i := range rs {
+			if a := rs[i].Attempt; a != nil && a.Task != "" {
+				k := strconv.Quote(a.Task)
+				if suite {
+					k = strconv.Quote(a.Suite) + k
+				}
+				out[k] = true
+			}
+		}
+		return out
+	}
+	shared := func(suite bool) int {
+		b, h := tasks(base, suite), tasks(head, suite)
+		n := 0
+		for k := range h {
+			if b[k] {
+				n++
+			}
+		}
+		return n
+	}
+	switch {
+	case on.suite && shared(true) == 0 && shared(false) > 0:
+		return "the two reports name the same task ids in different suites"
+	case shared(on.suite) == 0:
+		return "the two reports name different tasks"
+	}
+	return "the two reports share tasks but not their trials"
+}
+
+// RenumberNote is the one note of a run in which some runs shared an identity (SPEC §18).
+const RenumberNote = "some runs share a suite, task and trial (the same task run twice, e.g. two results files of one domain): the later ones were given the next free trial numbers, in file order, so that no two runs are taken for one"
+
+// Renumber gives every run of traces whose identity (suite, task, trial) an earlier run
+// already has the next free trial number of its task, in order (SPEC §18): two results files
+// of one domain that both hold trial 0 are two runs, not one. A run with a task and no trial
+// that shares its task with another is numbered too, the first from 0. It reports whether it
+// changed any, for the report's one note.
+func Renumber(traces []reliability.Result) bool {
+	type task struct{ suite, task string }
+	type run struct {
+		task
+		trial int
+	}
+	next := map[task]int{}  // one past the largest trial of the task
+	count := map[task]int{} // runs of the task without a trial
+	for i := range traces {
+		if a := traces[i].Attempt; a != nil && a.Task != "" {
+			k := task{a.Suite, a.Task}
+			if a.Trial == nil {
+				count[k]++
+			} else if n := *a.Trial; n < math.MaxInt32 {
+				next[k] = max(next[k], n+1)
+			}
+		}
+	}
+	seen := map[run]bool{}
+	changed := false
+	for i := range traces {
+		a := traces[i].Attempt
+		if a == nil || a.Task == "" {
+			continue
+		}
+		k := task{a.Suite, a.Task}
+		if a.Trial == nil && count[k] < 2 && next[k] == 0 {
+			continue // the task's one run: no trial to give it
+		}
+		if a.Trial == nil || seen[run{k, *a.Trial}] {
+			n := next[k]
+			next[k]++
+			a.Trial = &n
+			changed = true
+		}
+		seen[run{k, *a.Trial}] = true
+	}
+	return changed
+}

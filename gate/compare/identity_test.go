@@ -1,0 +1,172 @@
+package compare
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/agentgate/agentgate/gate/profile"
+	"github.com/agentgate/agentgate/gate/reliability"
+	"github.com/agentgate/agentgate/gate/trace"
+	"github.com/agentgate/agentgate/gate/verdict"
+)
+
+// runs makes traces of identities from data, three bytes a run: its task (one of four), its
+// suite (one of three, or none) and its trial (one of five, or none).
+func runs(data []byte) []reliability.Result {
+	var out []reliability.Result
+	for i := 0; i+2 < len(data) && len(out) < 64; i += 3 {
+		a := &reliability.Attempt{Task: string('a' + data[i]%4)}
+		if data[i+1]%2 == 0 {
+			a.Suite = "s" + fmt.Sprint(data[i+1]%3)
+		}
+		if data[i+2]%4 != 0 {
+			n := int(data[i+2] % 5)
+			a.Trial = &n
+		}
+		out = append(out, reliability.Result{ID: fmt.Sprint(len(out)), Attempt: a})
+	}
+	return out
+}
+
+// FuzzRenumber: after Renumber no two runs share an identity; the first run of an identity
+// with a trial keeps it; a second Renumber changes nothing.
+func FuzzRenumber(f *testing.F) {
+	f.Add([]byte{0, 0, 1, 0, 0, 1, 1, 1, 0, 1, 1, 0})
+	f.Add([]byte{3, 2, 0, 3, 2, 0, 3, 2, 4})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		traces := runs(data)
+		before := make([]string, len(traces))
+		count := map[string]int{}
+		for i := range traces {
+			before[i] = (matchKey{identity: true, suite: true}).of(&traces[i])
+			count[before[i]]++
+		}
+		Renumber(traces)
+		seen := map[string]bool{}
+		first := map[string]bool{}
+		for i := range traces {
+			k := (matchKey{identity: true, suite: true}).of(&traces[i])
+			if seen[k] {
+				t.Fatalf("run %d shares its identity %q after Renumber", i, k)
+			}
+			seen[k] = true
+			// a run with a trial keeps it when no earlier run had its identity
+			if !wasTrialless(before[i]) && !first[before[i]] && k != before[i] {
+				t.Errorf("run %d, the first of %q, was renumbered to %q", i, before[i], k)
+			}
+			first[before[i]] = true
+		}
+		if Renumber(traces) {
+			t.Error("a second Renumber changed runs")
+		}
+	})
+}
+
+// wasTrialless reports whether a key was of a run with no trial (its key ends with the task's
+// closing quote).
+func wasTrialless(k string) bool { return k[len(k)-1] == '"' }
+
+// TestRenumber: two files' trials 0 and 1 of one task become 0, 1, 2, 3 in order; a task's
+// runs without a trial are numbered from 0; a task's one run without a trial keeps none; the
+// same task in another suite is another task.
+func TestRenumber(t *testing.T) {
+	trial := func(n int) *int { return &n }
+	at := func(suite, task string, n *int) reliability.Result {
+		return reliability.Result{Attempt: &reliability.Attempt{Suite: suite, Task: task, Trial: n}}
+	}
+	traces := []reliability.Result{at("x", "1", trial(0)), at("x", "1", trial(1)), at("y", "1", trial(0)),
+		at("x", "1", trial(0)), at("x", "1", trial(1)), at("", "swe", nil), at("", "swe", nil), at("", "one", nil), {ID: "no task"}}
+	if !Renumber(traces) {
+		t.Fatal("nothing renumbered")
+	}
+	var got []string
+	for _, tr := range traces {
+		s := "-"
+		if a := tr.Attempt; a != nil {
+			s = a.Suite + "/" + a.Task + "/"
+			if a.Trial != nil {
+				s += fmt.Sprint(*a.Trial)
+			}
+		}
+		got = append(got, s)
+	}
+	if want := "[x/1/0 x/1/1 y/1/0 x/1/2 x/1/3 /swe/0 /swe/1 /one/ -]"; fmt.Sprint(got) != want {
+		t.Errorf("got %v, want %s", got, want)
+	}
+}
+
+// sideOf makes a side's runs from data: unique identities (task i of suite i%2, trial i%3),
+// ids that do not sort as the runs do, and a verdict and an outcome from each byte.
+func sideOf(data []byte, prefix string) []reliability.Result {
+	var out []reliability.Result
+	for i, b := range data {
+		if i == 40 {
+			break
+		}
+		trial := i % 3
+		v := []verdict.Verdict{verdict.Pass, verdict.Warn, verdict.Fail}[b%3]
+		out = append(out, reliability.Result{ID: fmt.Sprintf("%s-%d", prefix, 97-i), Verdict: v, Score: float64(b%7) / 7,
+			Attempt: &reliability.Attempt{Suite: fmt.Sprint(i % 2), Task: fmt.Sprint(i / 3), Trial: &trial},
+			Run:     trace.Run{Known: b%5 != 0, Success: b%2 == 0, Value: float64(b % 2), Tokens: int64(b)}})
+	}
+	return out
+}
+
+// comparisonFigures are the figures of a comparison that the order of the runs may not change.
+func comparisonFigures(c *Comparison) string {
+	c.Reliability.NewFailureTraces, c.Reliability.FixedTraces = nil, nil // listed in match order
+	data, _ := json.Marshal(c)
+	return string(data)
+}
+
+// FuzzComparePermuted: two sides of runs with identities, their ids other on each side (as
+// tau2's uuids are), compared in any order of either side give the same figures, and the
+// same runs as their own baseline change nothing.
+func FuzzComparePermuted(f *testing.F) {
+	f.Add([]byte("abcdefghijklmnopqrstuvwxyz"), []byte("zyxwvutsrqponmlkjihgfedcba"), uint64(1))
+	f.Add([]byte{0, 1, 2, 3, 4, 5}, []byte{5, 4, 3, 2, 1, 0, 9}, uint64(7))
+	f.Fuzz(func(t *testing.T, b, h []byte, seed uint64) {
+		base, head := sideOf(b, "base"), sideOf(h, "head")
+		if len(base) == 0 || len(head) == 0 {
+			return
+		}
+		run := func(rs []reliability.Result) *Run {
+			s := &reliability.Summary{}
+			for _, r := range rs {
+				s.Add(r)
+			}
+			return &Run{Profile: profile.Default, Reliability: s, Trials: TrialsOf(rs)}
+		}
+		c, err := Compare(&Baseline{Run: *run(base)}, run(head), DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := comparisonFigures(c)
+		rng := rand.New(rand.NewPCG(seed, seed>>1))
+		pb, ph := slices.Clone(base), slices.Clone(head)
+		rng.Shuffle(len(pb), func(i, j int) { pb[i], pb[j] = pb[j], pb[i] })
+		rng.Shuffle(len(ph), func(i, j int) { ph[i], ph[j] = ph[j], ph[i] })
+		c2, err := Compare(&Baseline{Run: *run(pb)}, run(ph), DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := comparisonFigures(c2); got != want {
+			t.Fatalf("shuffled:\n%s\nwant\n%s", got, want)
+		}
+		self, err := Compare(&Baseline{Run: *run(pb)}, run(base), DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := self.Reliability; r.NewFailures != 0 || r.Fixed != 0 || r.Matched != len(base) || self.Matching.Matched != len(base) {
+			t.Fatalf("self-comparison: %+v", self.Matching)
+		}
+		for _, m := range self.Metrics() {
+			if m.Test.P != 1 || m.Test.Direction != Same {
+				t.Fatalf("self-comparison: %s p %v direction %s", m.Name, m.Test.P, m.Test.Direction)
+			}
+		}
+	})
+}

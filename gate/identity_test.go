@@ -1,0 +1,567 @@
+package gate_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/gate/compare"
+	"github.com/agentgate/agentgate/gate/reliability"
+	"github.com/agentgate/agentgate/internal/jsonreport"
+	"github.com/agentgate/agentgate/internal/refdata"
+	"github.com/agentgate/agentgate/report"
+)
+
+// The invariants of SPEC §18, over real files of every trace format in testdata and the
+// reference data: a report compared with itself changes nothing; the order of records and of
+// files changes no figure; flipping k outcomes or k verdicts gives exactly k new failures;
+// moving or renaming the files changes no match; merging shards equals one run.
+
+// gateRun gates the trace files with outcomes, compared with base when it is not nil.
+func gateRun(t *testing.T, traces, outcomes []string, base *compare.Baseline) *gate.Result {
+	t.Helper()
+	o := gate.Options{Thresholds: gate.DefaultThresholds()}
+	if base != nil {
+		o.Baseline = &gate.Baseline{Report: base}
+	}
+	r, err := gate.Run(context.Background(), gate.Inputs{Traces: traces, Outcomes: outcomes}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// reportJSON is r as its JSON report.
+func reportJSON(t *testing.T, r *gate.Result) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := jsonreport.Write(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// asBaseline reads a JSON report as a baseline.
+func asBaseline(t *testing.T, report []byte) *compare.Baseline {
+	t.Helper()
+	b, err := jsonreport.ReadBaseline(bytes.NewReader(report), "base.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// identity names a run by its identity, else its trace id.
+func identity(tr *reliability.Result) string {
+	if a := tr.Attempt; a != nil && a.Task != "" {
+		trial := "-"
+		if a.Trial != nil {
+			trial = fmt.Sprint(*a.Trial)
+		}
+		return fmt.Sprintf("%q/%q/%s", a.Suite, a.Task, trial)
+	}
+	return tr.ID
+}
+
+// figures are the figures of r that neither the order of its records and files nor where the
+// files lie may change: every run's verdict, score and outcome by identity, the counts, the
+// outcomes section and pass^k.
+func figures(r *gate.Result) string {
+	var lines []string
+	if s := r.Reliability; s != nil {
+		lines = append(lines, fmt.Sprintf("reliability %d %d %d %d", s.Total, s.Pass, s.Warn, s.Fail))
+		for i := range s.Traces {
+			tr := &s.Traces[i]
+			lines = append(lines, fmt.Sprintf("run %s %s %.12g %v %v %v", identity(tr), tr.Verdict, tr.Score, tr.Run.Known, tr.Run.Value, tr.Run.Success))
+		}
+	}
+	if o := r.Outcomes; o != nil {
+		cal, _ := json.Marshal(o.Calibration)
+		lines = append(lines, fmt.Sprintf("outcomes %d %d %d %v %s", o.Known, o.Successes, o.Unexplained, o.TokensPerSuccess != nil, cal))
+	}
+	if p := r.PassK; p != nil {
+		lines = append(lines, fmt.Sprintf("passk %d %d %d %v %v", p.Tasks, p.Trials, p.MinTrials, p.Values, p.Flaky))
+	}
+	lines = append(lines, fmt.Sprintf("verdict %s exit %d", r.Verdict, r.ExitCode))
+	slices.Sort(lines)
+	return strings.Join(lines, "\n")
+}
+
+// unchanged checks that c, a run compared with itself, found no change in any metric.
+func unchanged(t *testing.T, what string, c *compare.Comparison, runs int) {
+	t.Helper()
+	if c == nil {
+		t.Fatalf("%s: not compared", what)
+	}
+	if r := c.Reliability; r == nil || r.NewFailures != 0 || r.Fixed != 0 || r.Matched != runs {
+		t.Errorf("%s: reliability %+v, want %d matched, nothing new, nothing fixed", what, r, runs)
+	}
+	if s := c.Success; s != nil && (s.NewFailures != 0 || s.Fixed != 0) {
+		t.Errorf("%s: success: %d new failures (%v), %d fixed (%v), want none", what, s.NewFailures, s.NewFailureIDs, s.Fixed, s.FixedIDs)
+	}
+	for _, m := range c.Metrics() {
+		if !m.Test.PDefined || m.Test.P != 1 || m.Test.Direction != compare.Same || m.Test.Outcome == compare.Degraded || m.Test.Outcome == compare.Improved {
+			t.Errorf("%s: %s p %v (defined %v) direction %s outcome %s, want p 1, same", what, m.Name, m.Test.P, m.Test.PDefined, m.Test.Direction, m.Test.Outcome)
+		}
+	}
+	if m := c.Matching; m == nil || m.Matched != runs || m.BaseRuns != runs || m.HeadRuns != runs || m.Warning != "" {
+		t.Errorf("%s: matching %+v, want all %d runs matched", what, m, runs)
+	}
+}
+
+// copyTo copies file src to dst, making its directory.
+func copyTo(t *testing.T, src, dst string) string {
+	t.Helper()
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dst, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// suites are the real files of every trace format: each a list of files gated together.
+func suites(t *testing.T) map[string][]string {
+	formats := filepath.Join("trace", "testdata", "formats")
+	mini := filepath.Join(formats, "minisweagent")
+	dir := t.TempDir()
+	return map[string][]string{
+		"tau-bench":       {refdata.Path(t, "transcripts/tau-bench-airline-sample.json")},
+		"tau-bench mixed": {tauBenchMixed(t, dir)},
+		"tau2":            {filepath.Join(formats, "tau2-telecom.json")},
+		"tau2 dir":        {filepath.Join(formats, "tau2-dir", "results.json")},
+		"inspect json":    {filepath.Join(formats, "inspect-tools.json"), filepath.Join(formats, "inspect-scores.json")},
+		"inspect eval":    {filepath.Join(formats, "inspect-tools.eval"), refdata.Path(t, "formats/inspect-log_formats.eval")},
+		"mini-swe-agent":  {filepath.Join(mini, "sympy__sympy-20590.traj.json"), filepath.Join(mini, "django__django-11133", "django__django-11133.traj.json"), filepath.Join(mini, "pylint-dev__pylint-7080", "pylint-dev__pylint-7080.traj.json")},
+		"swe-agent":       {copyTo(t, refdata.Path(t, "transcripts/swe-agent-function_calling_simple.traj"), filepath.Join(dir, "django__django-11099", "django__django-11099.traj"))},
+		"otlp":            {filepath.Join(formats, "otlp-genai.json"), filepath.Join(formats, "otlp-openllmetry.json"), filepath.Join(formats, "otlp-evaluations.jsonl"), filepath.Join(formats, "otlp-openinference.jsonl")},
+		"rs-1":            {refdata.Path(t, "rs1/sample_trace.json"), refdata.Path(t, "rs1/sample_trace_problematic.json")},
+		"openhands":       {filepath.Join(formats, "openhands", "output.jsonl")},
+		"openhands trajs": {filepath.Join(formats, "openhands", "trajs", "django__django-11099.json")},
+		"agentdojo": {filepath.Join(formats, "agentdojo", "runs", "gpt-4o-2024-05-13", "banking", "user_task_0", "important_instructions", "injection_task_1.json"),
+			filepath.Join(formats, "agentdojo", "runs", "gpt-4o-2024-05-13", "banking", "user_task_0", "none", "none.json"),
+			filepath.Join(formats, "agentdojo", "runs", "claude-3-5-sonnet-20240620", "slack", "user_task_1", "none", "none.json")},
+		"chat": {filepath.Join("..", "fixtures", "pass", "traces.jsonl"), filepath.Join("..", "fixtures", "fail", "traces.jsonl")},
+	}
+}
+
+// tauBenchMixed writes the real tau-bench airline runs in reverse order, so that their ids do
+// not sort in file order ("9#2" first, "0#0" last), with runs 0, 4 and 8 of the reversed file made successes:
+// a suite whose outcomes differ and whose report's traces are reordered when read back.
+func tauBenchMixed(t *testing.T, dir string) string {
+	t.Helper()
+	var recs []map[string]any
+	readJSON(t, refdata.Path(t, "transcripts/tau-bench-airline-sample.json"), &recs)
+	slices.Reverse(recs)
+	for i := range recs {
+		if i%4 == 0 {
+			recs[i]["reward"] = 1.0
+		}
+	}
+	return writeJSON(t, filepath.Join(dir, "tau-bench-mixed.json"), recs)
+}
+
+func readJSON(t *testing.T, path string, v any) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func writeJSON(t *testing.T, path string, v any) string {
+	t.Helper()
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestSelfComparisonChangesNothing: every format's suite compared with its own JSON report
+// changes nothing, for every metric: 0 new failures, 0 fixed, p = 1, direction same, every run
+// matched. The tau-bench runs whose ids do not sort in file order are the issue's case: their
+// report's traces come back sorted, and each keeps its own outcome.
+func TestSelfComparisonChangesNothing(t *testing.T) {
+	for name, files := range suites(t) {
+		r := gateRun(t, files, nil, nil)
+		c := gateRun(t, files, nil, asBaseline(t, reportJSON(t, r))).Comparison
+		unchanged(t, name, c, r.Reliability.Total)
+		if name == "tau-bench mixed" && (c.Success == nil || c.Success.Matched != 10 || c.Success.BaseSuccesses != 3) {
+			t.Errorf("%s: success %+v, want 10 runs matched, 3 succeeded", name, c.Success)
+		}
+	}
+}
+
+// reorder writes the files of a suite again into dir with their records in reverse (a JSON
+// array or JSONL) and returns them in reverse order; a file of another shape is copied.
+func reorder(t *testing.T, files []string, dir string, rng *rand.Rand) []string {
+	t.Helper()
+	var out []string
+	for i, f := range files {
+		dst := filepath.Join(dir, fmt.Sprint(i), filepath.Base(f))
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var arr []json.RawMessage
+		var doc map[string]json.RawMessage
+		switch {
+		case json.Unmarshal(data, &arr) == nil:
+			rng.Shuffle(len(arr), func(i, j int) { arr[i], arr[j] = arr[j], arr[i] })
+			writeJSON(t, dst, arr)
+		case json.Unmarshal(data, &doc) == nil && doc["simulations"] != nil:
+			var sims []json.RawMessage
+			if err := json.Unmarshal(doc["simulations"], &sims); err != nil {
+				t.Fatal(err)
+			}
+			rng.Shuffle(len(sims), func(i, j int) { sims[i], sims[j] = sims[j], sims[i] })
+			doc["simulations"], _ = json.Marshal(sims)
+			writeJSON(t, dst, doc)
+		case strings.HasSuffix(f, ".jsonl"):
+			lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+			rng.Shuffle(len(lines), func(i, j int) { lines[i], lines[j] = lines[j], lines[i] })
+			copyTo(t, f, dst)
+			if err := os.WriteFile(dst, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		default:
+			copyTo(t, f, dst)
+		}
+		out = append(out, dst)
+	}
+	slices.Reverse(out)
+	return out
+}
+
+// TestOrderChangesNothing: shuffling the records of every file and reversing the files, moved
+// to another directory, changes no figure, and the shuffled run compared with the first's
+// report matches every run and changes nothing.
+func TestOrderChangesNothing(t *testing.T) {
+	rng := rand.New(rand.NewPCG(18, 33))
+	for name, files := range suites(t) {
+		if name == "tau2 dir" || name == "swe-agent" || name == "openhands trajs" {
+			continue // one run a file, named by where the file lies: TestMoveChangesNoMatch
+		}
+		r := gateRun(t, files, nil, nil)
+		for round := range 3 {
+			moved := reorder(t, files, t.TempDir(), rng)
+			s := gateRun(t, moved, nil, asBaseline(t, reportJSON(t, r)))
+			if got, want := figures(s), figures(r); got != want {
+				t.Errorf("%s, round %d: figures changed with the order:\n got %s\nwant %s", name, round, got, want)
+			}
+			unchanged(t, name+" reordered", s.Comparison, r.Reliability.Total)
+		}
+	}
+}
+
+// TestMoveChangesNoMatch: the files moved to another directory, and renamed where their name
+// is not their identity, match every run of the report of where they were.
+func TestMoveChangesNoMatch(t *testing.T) {
+	for name, files := range suites(t) {
+		r := gateRun(t, files, nil, nil)
+		dir := t.TempDir()
+		var moved []string
+		for i, f := range files {
+			base := filepath.Base(f)
+			if !strings.Contains(base, ".traj") && !strings.Contains(f, "tau2-dir") && !strings.Contains(f, "trajs") { // their name is their task
+				base = fmt.Sprintf("renamed-%d%s", i, filepath.Ext(f))
+			}
+			if strings.Contains(f, "tau2-dir") {
+				copyTo(t, filepath.Join(filepath.Dir(f), "simulations", "9d2e7b10-1c44-4f7e-8f3a-6a0b7d2c5e02.json"),
+					filepath.Join(dir, "elsewhere", "simulations", "9d2e7b10-1c44-4f7e-8f3a-6a0b7d2c5e02.json"))
+			}
+			moved = append(moved, copyTo(t, f, filepath.Join(dir, "elsewhere", fmt.Sprint(i), filepath.Base(filepath.Dir(f)), base)))
+			if strings.Contains(f, "tau2-dir") {
+				moved[len(moved)-1] = copyTo(t, f, filepath.Join(dir, "elsewhere", base))
+			}
+		}
+		s := gateRun(t, moved, nil, asBaseline(t, reportJSON(t, r)))
+		if m := s.Comparison.Matching; m == nil || m.Matched != r.Reliability.Total {
+			t.Errorf("%s: moved, matching %+v, want all %d runs", name, m, r.Reliability.Total)
+		}
+	}
+}
+
+// tau2File writes a tau2-bench results file of domain: one simulation per task and trial,
+// cloned from the first of the real tau2-telecom.json, with ids from model (tau2 writes a new
+// uuid per simulation) and reward 1 where succeeded says so.
+func tau2File(t *testing.T, path, domain, model string, tasks []string, trials int, succeeded func(task string, trial int) bool) string {
+	t.Helper()
+	var doc map[string]any
+	readJSON(t, filepath.Join("trace", "testdata", "formats", "tau2-telecom.json"), &doc)
+	tmpl, err := json.Marshal(doc["simulations"].([]any)[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc["info"].(map[string]any)["environment_info"].(map[string]any)["domain_name"] = domain
+	var sims []any
+	for _, task := range tasks {
+		for trial := range trials {
+			var sim map[string]any
+			if err := json.Unmarshal(tmpl, &sim); err != nil {
+				t.Fatal(err)
+			}
+			sim["id"] = fmt.Sprintf("%s-%s-%08x-%d", model, domain, len(sims)*2654435761%(1<<32), len(sims))
+			sim["task_id"], sim["trial"] = task, trial
+			reward := 0.0
+			if succeeded(task, trial) {
+				reward = 1
+			}
+			sim["reward_info"] = map[string]any{"reward": reward}
+			sims = append(sims, sim)
+		}
+	}
+	doc["simulations"], doc["simulation_index"] = sims, nil
+	return writeJSON(t, path, doc)
+}
+
+// TestTau2TwoModelsMatch: two tau2 results files of the same 4 airline tasks × 4 trials, by
+// two models whose simulations have other uuids, match 16 of 16 on task and trial; flipping
+// k of the outcomes gives exactly k new failures by outcome.
+func TestTau2TwoModelsMatch(t *testing.T) {
+	dir := t.TempDir()
+	tasks := []string{"0", "1", "10", "2"}
+	all := func(string, int) bool { return true }
+	base := gateRun(t, []string{tau2File(t, filepath.Join(dir, "a.json"), "airline", "gpt-4.1", tasks, 4, all)}, nil, nil)
+	for k := range 5 {
+		flipped := func(task string, trial int) bool { return slices.Index(tasks, task)*4+trial >= k }
+		head := gateRun(t, []string{tau2File(t, filepath.Join(dir, fmt.Sprint(k), "b.json"), "airline", "claude", tasks, 4, flipped)},
+			nil, asBaseline(t, reportJSON(t, base)))
+		c := head.Comparison
+		if m := c.Matching; m == nil || m.On != compare.OnIdentity || m.Matched != 16 || m.BaseRuns != 16 || m.HeadRuns != 16 || m.Warning != "" {
+			t.Fatalf("k %d: matching %+v, want 16 of 16 on task and trial", k, m)
+		}
+		if s := c.Success; s == nil || s.Matched != 16 || s.NewFailures != k || s.Fixed != 0 {
+			t.Errorf("k %d: success %+v, want %d new failures", k, s, k)
+		}
+	}
+	// another domain's tasks of the same ids are other tasks: nothing matches, and the
+	// heading's warning says why
+	other := gateRun(t, []string{tau2File(t, filepath.Join(dir, "c.json"), "retail", "claude", tasks, 4, all)}, nil, asBaseline(t, reportJSON(t, base)))
+	const warning = "0 of 16 runs matched: the two reports name the same task ids in different suites"
+	if m := other.Comparison.Matching; m == nil || m.Matched != 0 || m.Warning != warning {
+		t.Errorf("another domain: matching %+v", m)
+	}
+	md := report.Markdown(other, report.Options{})
+	if want := " Compared with the baseline report: ⚠️ " + warning + "\n\nRuns matched on task and trial: 0 of 16 in the baseline, 0 of 16 in this run.\n"; !strings.Contains(md, want) {
+		t.Errorf("the comment lacks %q:\n%s", want, md)
+	}
+	var txt strings.Builder
+	if err := report.Text(&txt, other); err != nil || !strings.Contains(txt.String(), "  warning: "+warning+"\n") {
+		t.Errorf("the terminal report lacks the warning (%v):\n%s", err, txt.String())
+	}
+}
+
+// TestFlipVerdicts: a baseline whose k FAIL traces are made PASS, in a report whose traces are
+// shuffled, gives exactly k new failures.
+func TestFlipVerdicts(t *testing.T) {
+	files := []string{filepath.Join("..", "fixtures", "fail", "traces.jsonl"), refdata.Path(t, "transcripts/tau-bench-airline-sample.json")}
+	r := gateRun(t, files, nil, nil)
+	var doc map[string]any
+	if err := json.Unmarshal(reportJSON(t, r), &doc); err != nil {
+		t.Fatal(err)
+	}
+	traces := doc["reliability"].(map[string]any)["traces"].([]any)
+	fails := 0
+	for _, tr := range traces {
+		if tr.(map[string]any)["verdict"] == "FAIL" {
+			fails++
+		}
+	}
+	if fails < 3 {
+		t.Fatalf("%d FAIL traces, want at least 3", fails)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for k := 0; k <= fails; k++ {
+		flipped := 0
+		var edited []any
+		for _, tr := range traces {
+			m := map[string]any{}
+			for key, v := range tr.(map[string]any) {
+				m[key] = v
+			}
+			if m["verdict"] == "FAIL" && flipped < k {
+				m["verdict"] = "PASS"
+				flipped++
+			}
+			edited = append(edited, m)
+		}
+		rng.Shuffle(len(edited), func(i, j int) { edited[i], edited[j] = edited[j], edited[i] })
+		doc["reliability"].(map[string]any)["traces"] = edited
+		data, _ := json.Marshal(doc)
+		c := gateRun(t, files, nil, asBaseline(t, data)).Comparison
+		if c.Reliability.NewFailures != k || c.Reliability.Fixed != 0 || c.Reliability.Matched != len(traces) {
+			t.Errorf("k %d: %d new failures, %d fixed, %d matched", k, c.Reliability.NewFailures, c.Reliability.Fixed, c.Reliability.Matched)
+		}
+	}
+}
+
+// TestDomainsArePassKSuites: three tau2 domains whose task ids are all "0".."14", one trial
+// each, are 45 tasks of one trial, none flaky, not 15 tasks of 3 trials.
+func TestDomainsArePassKSuites(t *testing.T) {
+	dir := t.TempDir()
+	var tasks []string
+	for i := range 15 {
+		tasks = append(tasks, fmt.Sprint(i))
+	}
+	var files []string
+	for d, domain := range []string{"airline", "retail", "telecom"} {
+		files = append(files, tau2File(t, filepath.Join(dir, domain+".json"), domain, "m", tasks, 1,
+			func(task string, _ int) bool { return (len(task)+d)%2 == 0 }))
+	}
+	p := gateRun(t, files, nil, nil).PassK
+	if p == nil || p.Tasks != 45 || p.Trials != 45 || p.MinTrials != 1 || len(p.Flaky) != 0 {
+		t.Errorf("pass^k %+v, want 45 tasks of one trial, none flaky", p)
+	}
+}
+
+// TestDuplicateIdentitiesRenumbered: two results files of one domain, both trials 0 and 1 of
+// the same tasks, are eight runs: the second file's get trials 2 and 3, with one note, and the
+// report compared with itself matches all eight.
+func TestDuplicateIdentitiesRenumbered(t *testing.T) {
+	dir := t.TempDir()
+	tasks := []string{"a", "b"}
+	files := []string{
+		tau2File(t, filepath.Join(dir, "1.json"), "airline", "x", tasks, 2, func(string, int) bool { return true }),
+		tau2File(t, filepath.Join(dir, "2.json"), "airline", "y", tasks, 2, func(string, int) bool { return false }),
+	}
+	r := gateRun(t, files, nil, nil)
+	var got []string
+	for i := range r.Reliability.Traces {
+		got = append(got, identity(&r.Reliability.Traces[i]))
+	}
+	want := []string{`"airline"/"a"/0`, `"airline"/"a"/1`, `"airline"/"b"/0`, `"airline"/"b"/1`, `"airline"/"a"/2`, `"airline"/"a"/3`, `"airline"/"b"/2`, `"airline"/"b"/3`}
+	if !slices.Equal(got, want) {
+		t.Errorf("identities %q, want %q", got, want)
+	}
+	if r.IdentityNote != compare.RenumberNote || r.PassK == nil || r.PassK.Tasks != 2 || r.PassK.MinTrials != 4 {
+		t.Errorf("note %q, pass^k %+v", r.IdentityNote, r.PassK)
+	}
+	if md := report.Markdown(r, report.Options{}); strings.Count(md, compare.RenumberNote) != 1 {
+		t.Errorf("the comment does not note the renumbering once:\n%s", md)
+	}
+	unchanged(t, "renumbered", gateRun(t, files, nil, asBaseline(t, reportJSON(t, r))).Comparison, 8)
+}
+
+// TestSWEAgentJoinsSWEBenchReport: a SWE-agent .traj has no id, and a SWE-bench report.json
+// keyed by instance id gives it its outcome through its task, the file's stem; so do the
+// mini-swe-agent trajectories.
+func TestSWEAgentJoinsSWEBenchReport(t *testing.T) {
+	dir := t.TempDir()
+	traj := copyTo(t, refdata.Path(t, "transcripts/swe-agent-function_calling_simple.traj"), filepath.Join(dir, "django__django-11099", "django__django-11099.traj"))
+	mini := filepath.Join("trace", "testdata", "formats", "minisweagent", "sympy__sympy-20590.traj.json")
+	report := writeFile(t, dir, "report.json", `{"django__django-11099": {"resolved": true}, "sympy__sympy-20590": {"resolved": false}}`)
+	r := gateRun(t, []string{traj, mini}, []string{report}, nil)
+	if o := r.Outcomes; o == nil || o.Known != 2 || o.Successes != 1 || o.Unmatched != 0 {
+		t.Fatalf("outcomes %+v, want both runs joined, one resolved", o)
+	}
+	for _, tr := range r.Reliability.Traces {
+		if want := tr.Task == "django__django-11099"; !tr.Run.Known || tr.Run.Success != want {
+			t.Errorf("%s (task %s): outcome %+v", tr.ID, tr.Task, tr.Run)
+		}
+	}
+}
+
+// TestShardMergeEqualsOneRun: the tau2 runs of three domains with outcomes, gated as three
+// shards and merged, give the report one run gives, apart from the source.
+func TestShardMergeEqualsOneRun(t *testing.T) {
+	dir := t.TempDir()
+	var files []string
+	for d, domain := range []string{"retail", "airline", "telecom"} {
+		files = append(files, tau2File(t, filepath.Join(dir, domain+".json"), domain, "m", []string{"0", "1", "2"}, 2,
+			func(task string, trial int) bool { return (trial+d+len(task))%2 == 0 }))
+	}
+	whole := gateRun(t, files, nil, nil)
+	var shards []gate.Shard
+	for i, f := range files {
+		path := filepath.Join(dir, fmt.Sprintf("shard%d.json", i))
+		if err := os.WriteFile(path, reportJSON(t, gateRun(t, []string{f}, nil, nil)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s, err := jsonreport.ReadShard(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		shards = append(shards, s)
+	}
+	merged, err := gate.Merge(context.Background(), shards, gate.Inputs{}, gate.Options{Thresholds: gate.DefaultThresholds()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	merged.Source, whole.Source = gate.Source{}, gate.Source{}
+	if got, want := reportJSON(t, merged), reportJSON(t, whole); !bytes.Equal(got, want) {
+		t.Errorf("merged report differs from one run's:\n%s\nwant\n%s", got, want)
+	}
+	if figures(merged) != figures(whole) || merged.PassK.Tasks != 9 {
+		t.Errorf("figures differ, or pass^k %+v is not of 9 tasks", merged.PassK)
+	}
+}
+
+// stripIdentity removes the members of each trace of a JSON report that an agentgate before
+// SPEC §18 did not write (suite; task and trial too when all is set), as such a baseline is.
+func stripIdentity(t *testing.T, report []byte, all bool) []byte {
+	t.Helper()
+	var doc map[string]any
+	if err := json.Unmarshal(report, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, tr := range doc["reliability"].(map[string]any)["traces"].([]any) {
+		delete(tr.(map[string]any), "suite")
+		if all {
+			delete(tr.(map[string]any), "task")
+			delete(tr.(map[string]any), "trial")
+		}
+	}
+	data, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// TestOldBaselineStillMatches: a report written before runs had identities is read as a
+// baseline and matched by trace id (mini-swe-agent's ids are its instance ids), or by task
+// and trial without the suite it did not record (tau2), with a note saying so.
+func TestOldBaselineStillMatches(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		files []string
+		all   bool
+		on    string
+		note  string
+	}{
+		{"mini-swe-agent", suites(t)["mini-swe-agent"], true, compare.OnTraceID,
+			"runs matched by trace id: only this run names the runs' tasks (a report written before agentgate read run identities names none)"},
+		{"tau2", suites(t)["tau2"], false, compare.OnIdentity, "runs matched on task and trial without the suite: only this run names the runs' suites"},
+	} {
+		r := gateRun(t, c.files, nil, nil)
+		cmp := gateRun(t, c.files, nil, asBaseline(t, stripIdentity(t, reportJSON(t, r), c.all))).Comparison
+		unchanged(t, c.name, cmp, r.Reliability.Total)
+		if cmp.Matching.On != c.on || !slices.Contains(cmp.Notes, c.note) {
+			t.Errorf("%s: matched on %q, notes %q; want %q and %q", c.name, cmp.Matching.On, cmp.Notes, c.on, c.note)
+		}
+	}
+}

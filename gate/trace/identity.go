@@ -1,0 +1,70 @@
+package trace
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+
+	"github.com/agentgate/agentgate/internal/jsonscan"
+)
+
+// A trace's identity (SPEC §18) is (Suite, Task, Trial), read as its harness records it:
+//
+//	harness                      suite                             task                                      trial
+//	tau2-bench results           info.environment_info.domain_name task_id                                   trial
+//	tau-bench                    –                                 task_id                                   trial
+//	Inspect                      the eval's task                   sample id                                 epoch
+//	SWE-agent .traj, mini-swe    –                                 instance_id, else the file's stem         –
+//	RS-1 / chat records          suite, else metadata.suite        task_id, task, else metadata.task_id      trial, else metadata.trial
+//
+// A trace with no task is known by its id alone. The comparison, pass^k and the outcomes
+// input pair and group runs by identity, never by their place in a list.
+
+// errFound stops a walk once the value looked for is found.
+var errFound = errors.New("found")
+
+// docString returns the string (or number, as written) at the path of member keys in the
+// JSON document data, or "" when there is none. It reads no further than it needs to, and a
+// document it cannot walk has none.
+func docString(data []byte, keys ...string) string {
+	var out string
+	at := 0
+	for depth, k := range keys {
+		next := -1
+		_, err := jsonscan.ReadMembers(data, at, func(key []byte, v int) (int, error) {
+			if jsonscan.KeyIs(key, k) {
+				next = v
+				return v, errFound
+			}
+			return jsonscan.Skip(data, v)
+		})
+		if next < 0 || !errors.Is(err, errFound) {
+			return ""
+		}
+		at = next
+		if depth == len(keys)-1 {
+			end, err := jsonscan.Skip(data, at)
+			if err != nil {
+				return ""
+			}
+			if s, ok, problem := idValue(rawRef(data[at:end])); ok && problem == "" {
+				out = s
+			}
+		}
+	}
+	return out
+}
+
+// trajStem is the instance id a SWE-agent or mini-swe-agent trajectory file is named for
+// (<instance_id>.traj, <instance_id>.traj.json, either gzipped), or "" for a file named
+// otherwise.
+func trajStem(file string) string {
+	base := strings.TrimSuffix(filepath.Base(file), ".gz")
+	if id, ok := strings.CutSuffix(base, ".traj.json"); ok {
+		return id
+	}
+	if id, ok := strings.CutSuffix(base, ".traj"); ok {
+		return id
+	}
+	return ""
+}

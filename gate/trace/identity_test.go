@@ -1,0 +1,107 @@
+package trace
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/agentgate/agentgate/gate/input"
+	"github.com/agentgate/agentgate/internal/refdata"
+)
+
+// identities reads the traces of path and lists each as "id suite/task/trial" (trial "-"
+// when it has none).
+func identities(t *testing.T, path string) []string {
+	t.Helper()
+	var out []string
+	for _, tr := range readWith(t, path, Options{}) {
+		trial := "-"
+		if tr.HasTrial {
+			trial = fmt.Sprint(tr.Trial)
+		}
+		out = append(out, fmt.Sprintf("%s %s/%s/%s", tr.ID, tr.Suite, tr.Task, trial))
+	}
+	return out
+}
+
+// TestIdentityByHarness reads each harness's identity where it records it (SPEC §18): tau2's
+// domain, task_id and trial; Inspect's eval task, sample id and epoch, in a .json log and a
+// .eval archive; mini-swe-agent's instance_id; SWE-agent's file stem; tau-bench's task_id and
+// trial. The trace ids stay as they were.
+func TestIdentityByHarness(t *testing.T) {
+	dir := filepath.Join("testdata", "formats")
+	for _, c := range []struct {
+		path string
+		want []string
+	}{
+		{filepath.Join(dir, "tau2-telecom.json"), []string{
+			"4f0c2a52-55f3-4b0e-9a8a-2d5e3c1a9b01 telecom/" + tau2Task + "/0",
+			"9d2e7b10-1c44-4f7e-8f3a-6a0b7d2c5e02 telecom/" + tau2Task + "/1",
+			"c1a3f5e7-2b4d-4c6e-8f0a-1b3d5f7a9c03 telecom/[billing]view_bill[PERSONA:None]/0"}},
+		{filepath.Join(dir, "inspect-tools.json"), []string{"s1#1 demo/s1/1", "s1#2 demo/s1/2", "2#1 demo/2/1"}},
+		{filepath.Join(dir, "inspect-tools.eval"), []string{"s1#1 demo/s1/1", "s1#2 demo/s1/2"}},
+		{filepath.Join(dir, "minisweagent", "sympy__sympy-20590.traj.json"), []string{"sympy__sympy-20590 /sympy__sympy-20590/-"}},
+		{refdata.Path(t, "transcripts/tau-bench-airline-sample.json"), []string{"0#0 /0/0", "0#2 /0/2", "0#3 /0/3",
+			"3#0 /3/0", "3#1 /3/1", "3#2 /3/2", "3#3 /3/3", "4#2 /4/2", "8#1 /8/1", "9#2 /9/2"}},
+	} {
+		if got := identities(t, c.path); !slices.Equal(got, c.want) {
+			t.Errorf("%s:\n got %q\nwant %q", c.path, got, c.want)
+		}
+	}
+	// SWE-agent's .traj has no id: the trace id is <file>:1, the task the file's stem
+	traj := refdata.Path(t, "transcripts/swe-agent-function_calling_simple.traj")
+	tmp := filepath.Join(t.TempDir(), "django__django-11099.traj")
+	data, err := os.ReadFile(traj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := identities(t, tmp), []string{tmp + ":1 /django__django-11099/-"}; !slices.Equal(got, want) {
+		t.Errorf("SWE-agent: got %q, want %q", got, want)
+	}
+}
+
+// TestIdentityOfRecords: RS-1 and chat records name their suite, task and trial at the top
+// level or under metadata; task_id comes first, then task, then metadata.task_id; a member
+// that is not a string or a number names nothing, and no identity member changes the id.
+func TestIdentityOfRecords(t *testing.T) {
+	msgs := `"messages": [{"role": "user", "content": "hi"}]`
+	for _, c := range []struct{ rec, want string }{
+		{`{"id": "a", "suite": "retail", "task": "t1", "trial": 2, ` + msgs + `}`, "a retail/t1/2"},
+		{`{"id": "a", "metadata": {"suite": "s", "task_id": 7, "trial": "3"}, ` + msgs + `}`, "a s/7/3"},
+		{`{"id": "a", "task_id": "x", "task": "y", "metadata": {"task_id": "z"}, ` + msgs + `}`, "a /x/-"},
+		{`{"id": "a", "task": "y", "metadata": {"task_id": "z"}, ` + msgs + `}`, "a /y/-"},
+		{`{"id": "a", "task": {"goal": "y"}, "suite": ["s"], ` + msgs + `}`, "a //-"},
+		{`{"id": "a", "instance_id": "repo__repo-1", ` + msgs + `}`, "a /repo__repo-1/-"},
+	} {
+		tr, err := Decode(input.Record{File: "r.jsonl", Line: 1, Col: 1, Data: []byte(c.rec)})
+		if err != nil {
+			t.Fatalf("%s: %v", c.rec, err)
+		}
+		trial := "-"
+		if tr.HasTrial {
+			trial = fmt.Sprint(tr.Trial)
+		}
+		if got := fmt.Sprintf("%s %s/%s/%s", tr.ID, tr.Suite, tr.Task, trial); got != c.want {
+			t.Errorf("%s: %s, want %s", c.rec, got, c.want)
+		}
+	}
+}
+
+// TestDocString reads a member's string at a path without reading past it, and nothing where
+// there is none.
+func TestDocString(t *testing.T) {
+	doc := []byte(`{"a": 1, "info": {"environment_info": {"domain_name": "airline"}, "x": [}`)
+	if got := docString(doc, "info", "environment_info", "domain_name"); got != "airline" {
+		t.Errorf("got %q", got)
+	}
+	for _, keys := range [][]string{{"info", "nope"}, {"a", "b"}, {"info", "environment_info"}, {"zz"}} {
+		if got := docString(doc, keys...); got != "" {
+			t.Errorf("%v: got %q, want none", keys, got)
+		}
+	}
+}
