@@ -125,11 +125,20 @@ func TestFolderSWEAgent(t *testing.T) {
 	if code != 0 || r.Reliability.Total != 2 {
 		t.Errorf("exit %d, %+v\n%s", code, r.Reliability, stdout)
 	}
-	// system and user, then an assistant turn (its action a call) and its observation a step
-	checkCounts(t, r, "astropy__astropy-12907 8 3 -", "django__django-11133 6 2 -")
+	// system and user, then an assistant turn (its action a call) and its observation a step;
+	// a .traj has no id (its task is the file's stem, SPEC §18)
+	checkCounts(t, r, filepath.Join(run, "astropy__astropy-12907.traj")+":1 8 3 -", filepath.Join(run, "django__django-11133.traj")+":1 6 2 -")
 	p := "alice/default__gpt-4o__t-0.00__p-0.95__c-2.00__install-1/"
 	checkNotes(t, r, stdout, "skipped 5 side files: "+p+"all_preds.jsonl (predictions: an instance id and its patch a line), "+
 		p+"args.yaml, "+p+"patches/astropy__astropy-12907.patch, "+p+"rescore.py, "+p+"run-260820100000.log")
+
+	// the recipe: a SWE-bench run summary's instance ids match the runs by their task
+	summary := filepath.Join(t.TempDir(), "my-run.eval-1.json")
+	write(t, summary, `{"completed_ids": ["astropy__astropy-12907", "django__django-11133"], "resolved_ids": ["astropy__astropy-12907"], "unresolved_ids": ["django__django-11133"]}`)
+	code, stdout, r = gateFolder(t, "--traces", run, "--outcomes", summary)
+	if code != 0 || r.Outcomes == nil || r.Outcomes.Known != 2 || r.Outcomes.Successes != 1 {
+		t.Errorf("with outcomes: exit %d, %+v\n%s", code, r.Outcomes, stdout)
+	}
 
 	// named itself, a side file is read strictly, as before
 	code, _, stderr := cli(t, "", "gate", "--traces", filepath.Join(run, "all_preds.jsonl"))

