@@ -37,6 +37,7 @@ type inspectSample struct {
 	Messages    []inspectMessage              `json:"messages"`
 	ModelUsage  map[string]*inspectModelUsage `json:"model_usage"`
 	Attachments map[string]string             `json:"attachments"`
+	Events      []inspectEvent                `json:"events"` // read when Messages lack the model's turns (inspect_events.go)
 
 	att attachments // how its attachment references are expanded
 }
@@ -364,6 +365,12 @@ func (s *inspectSample) trace(file string, line int, fail func(format string, ar
 			return nil, fail("messages[%d]: %v", i, err)
 		}
 	}
+	if len(s.Events) > 0 && s.lacksTurns() {
+		var err error
+		if t.Messages, err = s.turnsFromEvents(t.Messages); err != nil {
+			return nil, fail("%v", err)
+		}
+	}
 	names := make([]string, 0, len(s.ModelUsage))
 	for name := range s.ModelUsage {
 		names = append(names, name)
@@ -637,6 +644,10 @@ func inspectOutcome(sample []byte, scorer string) (o Outcome, at int, problem st
 	if len(names) == 0 {
 		return Outcome{}, 0, ""
 	}
+	key := "" // outcome-scorer scorer/key: a member of a score whose value is a dict (SPEC §19)
+	if score < 0 {
+		name, score, key = keyedScorer(sample, scores, scorer)
+	}
 	name = input.Cut(name) // the scorer's name is the input's: at most 200 characters of it
 	if score < 0 {
 		return Outcome{}, scores, fmt.Sprintf("scores has no scorer %s (outcome-scorer); it has %s", input.Quote(scorer), input.Cut(strings.Join(names, ", ")))
@@ -655,6 +666,14 @@ func inspectOutcome(sample []byte, scorer string) (o Outcome, at int, problem st
 	}
 	end, _ := jsonscan.Skip(sample, value)
 	raw := sample[value:end]
+	if o, at, problem, done := dictScore(sample, value, name, key, scorer); done {
+		return o, at, problem
+	}
+	if key != "" {
+		value, name = keyValue(sample, value, key), name+"/"+input.Cut(key)
+		end, _ = jsonscan.Skip(sample, value)
+		raw = sample[value:end]
+	}
 	o = Outcome{Known: true, Source: "scores." + name}
 	switch k := jsonscan.KindOfValue(raw); k {
 	case jsonscan.KindTrue, jsonscan.KindFalse:
