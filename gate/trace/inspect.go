@@ -181,7 +181,7 @@ func eachInspectJSON(ctx context.Context, path string, data []byte, o Options, f
 		return d.errAt(d.next(), "invalid JSON: more than one value in an Inspect log")
 	}
 	if n == 0 {
-		return &input.Error{File: path, Msg: "the Inspect log holds no samples (was it written with log_samples off?)"}
+		return &NoSamplesError{&input.Error{File: path, Msg: "the Inspect log holds no samples (was it written with log_samples off?)"}}
 	}
 	return nil
 }
@@ -290,7 +290,7 @@ func eachEval(ctx context.Context, path string, f io.ReaderAt, size int64, o Opt
 		}
 	}
 	if n == 0 {
-		return &input.Error{File: path, Msg: "the .eval archive holds no samples/*.json member"}
+		return &NoSamplesError{&input.Error{File: path, Msg: "the .eval archive holds no samples/*.json member"}}
 	}
 	return nil
 }

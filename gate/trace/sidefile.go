@@ -304,9 +304,18 @@ func evalID(head []byte) string {
 // IsNoSamples reports whether err says an Inspect log holds no samples: under a folder, a side
 // file (a log written with log_samples off, or of a run that was cancelled).
 func IsNoSamples(err error) bool {
-	var e *input.Error
-	return errors.As(err, &e) && (strings.HasPrefix(e.Msg, "the Inspect log holds no samples") || strings.HasPrefix(e.Msg, "the .eval archive holds no samples"))
+	var e *NoSamplesError
+	return errors.As(err, &e)
 }
+
+// NoSamplesError is an Inspect log (.json or .eval) that holds no samples. It unwraps to the
+// *input.Error that names the file, so a log named on its own is still exit 3 with its place.
+type NoSamplesError struct{ Err *input.Error }
+
+func (e *NoSamplesError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the positioned error.
+func (e *NoSamplesError) Unwrap() error { return e.Err }
 
 // NoSamplesNote is why an Inspect log that IsNoSamples says holds none is a side file.
 const NoSamplesNote = noSamples
