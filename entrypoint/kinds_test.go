@@ -71,7 +71,9 @@ func TestInputKindMistakesNamed(t *testing.T) {
 	}
 }
 
-// A folder given as --traces that holds the suite's pairs file beside the traces says so.
+// A folder given as --traces that holds the suite's pairs file beside the traces reads the
+// traces and says it skipped the pairs file (SPEC §19: a side file is never an error for the
+// whole run); named itself, the pairs file is refused with the hint.
 func TestTracesFolderHoldingPairs(t *testing.T) {
 	dir := t.TempDir()
 	suite := filepath.Join(dir, "suite")
@@ -85,10 +87,14 @@ func TestTracesFolderHoldingPairs(t *testing.T) {
 		}
 		write(t, filepath.Join(suite, name), string(b))
 	}
-	code, _, stderr := cli(t, "", "gate", "--traces", suite)
+	code, stdout, stderr := cli(t, "", "gate", "--traces", suite)
+	if want := "  note: skipped 1 side file: pairs.jsonl (a pairs file, not traces)\n"; code != 0 || !strings.Contains(stdout, want) {
+		t.Errorf("exit %d, want %q in\n%s%s", code, want, stdout, stderr)
+	}
 	p := filepath.Join(suite, "pairs.jsonl")
+	code, _, stderr = cli(t, "", "gate", "--traces", p)
 	want := "agentgate: " + p + `:1:1: expected a message list under "messages", "trajectory", "traj" or "history"; found keys: answer_json, auditor, flags, qid, retrieved_ids, scholar; ` +
-		"this looks like a pairs file: pass it with --pairs (--traces names the folder " + suite + ", which means every JSON file under it: name the trace files with a pattern instead)\n"
+		"this looks like a pairs file: pass it with --pairs\n"
 	if code != 3 || stderr != want {
 		t.Errorf("exit %d\nstderr %q\n  want %q", code, stderr, want)
 	}

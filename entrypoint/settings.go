@@ -29,6 +29,9 @@ const (
 	passK      = "pass-k"
 	// outcomeScorer names the Inspect scorer whose score is a sample's outcome (SPEC §15).
 	outcomeScorer = "outcome-scorer"
+	// outcomeField names the member holding a run's own success in a format agentgate does
+	// not know (SPEC §19).
+	outcomeField = "outcome-field"
 	// defaultBaselineArtifact is the artifact `baseline: auto` looks for, and the one the
 	// README's push-to-main job uploads.
 	defaultBaselineArtifact = "agentgate-report"
@@ -182,6 +185,7 @@ func (s settings) gateConfig() (*gateConfig, error) {
 		return nil, err
 	}
 	c.options.OutcomeScorer = strings.TrimSpace(s.str(outcomeScorer))
+	c.options.OutcomeField = strings.TrimSpace(s.str(outcomeField))
 	if t.FailOnSkipped, err = gate.ParseSkipPolicy(s.str(gate.FailOnSkipped)); err != nil {
 		return nil, &gate.UsageError{Msg: fmt.Sprintf("%s: %v", s[gate.FailOnSkipped].source, err)}
 	}

@@ -83,8 +83,9 @@ const (
 var settingTable = []settingDef{
 	{name: "traces", kind: kindList, where: anywhere, help: "Glob(s) or directories of execution traces, relative to the workspace: RS-1 " +
 		"ExecutionTrace, OpenAI, Anthropic or tau-bench transcripts, tau2-bench results, mini-swe-agent " +
-		"trajectories, OTLP/JSON spans, Inspect AI logs (.json, .jsonl, .eval, gzipped or not; a " +
-		"directory means every such file under it). `**` matches any depth."},
+		"and SWE-agent trajectories, OTLP/JSON spans, Inspect AI logs (.json, .jsonl, .eval, .traj, gzipped " +
+		"or not). A directory means every such file under it, read as the harness wrote it: the side files " +
+		"beside the traces (predictions, reports, configs, logs) are skipped and listed in one note. `**` matches any depth."},
 	{name: "tasks", kind: kindList, where: anywhere, help: "Glob(s) of intent/understanding/action task files, or an RCS harness results file."},
 	{name: "pairs", kind: kindList, where: anywhere, help: "Glob(s) of merged Scholar/Auditor label pairs (.jsonl)."},
 	{name: "scholar", kind: kindList, where: anywhere, help: "Glob(s) of the Scholar's labels, joined with `auditor` by qid. Use instead of `pairs`."},
@@ -116,7 +117,11 @@ var settingTable = []settingDef{
 		"(`resolved_ids`). They override an outcome the trace records itself."},
 	{name: gate.SuccessThreshold, kind: kindNumber, where: anywhere, def: "0.999999", help: "A numeric outcome (a reward or score) at or above this succeeded (tau-bench's is_successful). It is on the scale of the suite's rewards, which need not be 0 to 1, so any number is accepted."},
 	{name: gate.SuccessRateMin, kind: kindNumber, where: anywhere, help: "The share of runs with an outcome that succeeded must be at least this. Unset: not gated."},
-	{name: outcomeScorer, kind: kindString, where: anywhere, help: "The Inspect scorer whose score is each sample's outcome (its own success). Unset: each sample's first scorer."},
+	{name: outcomeScorer, kind: kindString, where: anywhere, help: "The Inspect scorer whose score is each sample's outcome (its own success). " +
+		"A score whose value is a dict takes `scorer/key`, as `scicode_scorer/Problem Correctness`. Unset: each sample's first scorer."},
+	{name: outcomeField, kind: kindString, where: anywhere, help: "The member of each trace record that holds the run's own success (true, false or a number), " +
+		"as a dotted path such as `metadata.correct`, for a format agentgate does not know. It is read before " +
+		"`reward`, `score`, `success`, `passed` and `resolved`. Unset: those members only."},
 	{name: gate.FailOnSkipped, kind: kindString, boolLike: true, where: anywhere, def: "explicit", help: "Which gates that were skipped (measured nothing) breach. " +
 		"`explicit`: a gate whose threshold you set (flag, input or config) breaches when skipped: " +
 		"`success-rate-min` when no run has an outcome (an outcomes file whose ids match no trace), " +

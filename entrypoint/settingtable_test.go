@@ -102,7 +102,7 @@ func TestGateFlagsFromTheTable(t *testing.T) {
 	}
 	for _, s := range []string{
 		"  -pa-min value\n    \tPercent agreement between the validators must be at least this. (default 0.90)\n",
-		"  -traces value\n    \tGlob(s) or directories of execution traces, relative to the workspace: RS-1 ExecutionTrace, OpenAI, Anthropic or tau-bench transcripts, tau2-bench results, mini-swe-agent trajectories, OTLP/JSON spans, Inspect AI logs (.json, .jsonl, .eval, gzipped or not; a directory means every such file under it). '**' matches any depth. Several patterns: repeat the flag, or separate them with commas.\n",
+		"  -traces value\n    \tGlob(s) or directories of execution traces, relative to the workspace: RS-1 ExecutionTrace, OpenAI, Anthropic or tau-bench transcripts, tau2-bench results, mini-swe-agent and SWE-agent trajectories, OTLP/JSON spans, Inspect AI logs (.json, .jsonl, .eval, .traj, gzipped or not). A directory means every such file under it, read as the harness wrote it: the side files beside the traces (predictions, reports, configs, logs) are skipped and listed in one note. '**' matches any depth. Several patterns: repeat the flag, or separate them with commas.\n",
 		"  -comment\n    \tUnder GitHub Actions, post (or update) the report as one comment on the pull request. (default true)\n",
 	} {
 		if !strings.Contains(help, s) {

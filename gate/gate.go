@@ -245,6 +245,10 @@ type Result struct {
 	inherited []compare.Point
 	// Comparison is this run held against its baseline (SPEC §10); nil without one.
 	Comparison *compare.Comparison `json:"comparison,omitempty"`
+	// Notes say, one line each, what reading the traces found worth knowing (SPEC §19): the
+	// side files skipped under a folder, traces with no assistant message, no tool call at
+	// all, an Inspect score read as no outcome.
+	Notes []string `json:"notes,omitempty"`
 	// BaselineNote says, in one line, why a baseline that was asked for was not compared
 	// with (none found, unreadable, another schema or profile); empty otherwise.
 	BaselineNote string `json:"baseline_note,omitempty"`

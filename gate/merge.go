@@ -54,7 +54,10 @@ func Merge(ctx context.Context, shards []Shard, in Inputs, o Options) (*Result, 
 		return nil, err
 	}
 	res.unmatchedOutcomes, res.outcomesGiven = mergeUnmatched(shards, res.Reliability)
-	for _, s := range shards {
+	for _, s := range shards { // what reading each shard's traces found (SPEC §19), by shard
+		for _, n := range s.Report.Notes {
+			res.Notes = append(res.Notes, s.Name+": "+n)
+		}
 		if s.Report.IdentityNote != "" {
 			res.IdentityNote = compare.RenumberNote // a shard's runs were renumbered, as one run's would be
 		}

@@ -27,11 +27,28 @@ type traceWorker struct {
 // traceBatch is what a worker makes of a batch: the traces' results, with their outcomes.
 type traceBatch struct {
 	results []reliability.Result
+	stats   readStats
+}
+
+// readStats count what the notes on reading say (SPEC §19).
+type readStats struct {
+	fieldHits int // traces whose outcome the outcome-field member gave
+	noAgent   int // traces with no assistant message
+}
+
+// count counts t, read with the outcome-field field.
+func (s *readStats) count(t *trace.Trace, field string) {
+	if t.Outcome.Known && field != "" && t.Outcome.Source == field {
+		s.fieldHits++
+	}
+	if !t.HasAgentTurn() {
+		s.noAgent++
+	}
 }
 
 // work decodes and evaluates the batch's records into tb.
 func (w *traceWorker) work(b *pipeline.Batch, tb *traceBatch) (int, error) {
-	tb.results = tb.results[:0]
+	tb.results, tb.stats = tb.results[:0], readStats{}
 	w.dec.After(b.PrevFile, b.PrevLine)
 	err := b.Records(func(rec input.Record) error {
 		t, err := w.dec.Decode(rec)
@@ -43,6 +60,7 @@ func (w *traceWorker) work(b *pipeline.Batch, tb *traceBatch) (int, error) {
 			b.Release()
 			runtime.GC()
 		}
+		tb.stats.count(t, w.dec.OutcomeField)
 		if w.ev == nil {
 			tb.results = append(tb.results, reliability.Result{ID: t.ID, File: t.File, Line: t.Line, Run: trace.RunOf(t.Outcome, t.Usage)})
 			return nil
@@ -61,17 +79,18 @@ const redacted = "***"
 // it does all but the evaluation (for the benchmarks).
 func runReliabilityParallel(ctx context.Context, files []string, o Options, workers int, decodeOnly bool) (*reliability.Summary, error) {
 	sum := &reliability.Summary{Traces: []reliability.Result{}}
-	if err := reliabilityPipeline(ctx, files, o, workers, decodeOnly, sum, input.NewIDs("trace")); err != nil {
+	if err := reliabilityPipeline(ctx, files, o, workers, decodeOnly, sum, input.NewIDs("trace"), nil); err != nil {
 		return nil, err
 	}
 	return sum, nil
 }
 
 // reliabilityPipeline evaluates the trace record files into sum, whose ids (ids) it checks
-// for duplicates along with those already there.
-func reliabilityPipeline(ctx context.Context, files []string, o Options, workers int, decodeOnly bool, sum *reliability.Summary, ids *input.IDs) error {
+// for duplicates along with those already there; stats, when not nil, counts what the notes
+// on reading say.
+func reliabilityPipeline(ctx context.Context, files []string, o Options, workers int, decodeOnly bool, sum *reliability.Summary, ids *input.IDs, stats *readStats) error {
 	newWorker := func() *traceWorker {
-		w := &traceWorker{dec: trace.Decoder{Reuse: true}, secrets: o.Secrets} // results keep no memory of a trace
+		w := &traceWorker{dec: trace.Decoder{Reuse: true, OutcomeField: o.OutcomeField}, secrets: o.Secrets} // results keep no memory of a trace
 		if !decodeOnly {
 			w.ev = o.evaluator()
 		}
@@ -81,6 +100,10 @@ func reliabilityPipeline(ctx context.Context, files []string, o Options, workers
 		var rs []reliability.Result
 		if tb != nil {
 			rs = tb.results
+			if stats != nil {
+				stats.fieldHits += tb.stats.fieldHits
+				stats.noAgent += tb.stats.noAgent
+			}
 		}
 		for i := range rs {
 			r := &rs[i]

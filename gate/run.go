@@ -48,6 +48,9 @@ type Options struct {
 	// OutcomeScorer names the Inspect scorer whose score is a sample's outcome (SPEC §15);
 	// empty means the first scorer of each sample.
 	OutcomeScorer string
+	// OutcomeField is the member of a trace record (a dotted path) that holds the run's own
+	// success, read before the members SPEC §15 names (SPEC §19); empty means none.
+	OutcomeField string
 	// TokenBudget is the tokens a run may spend before its cost signal reads 1
 	// (reliability.Evaluator.TokenBudget); 0 means reliability.DefaultTokenBudget, RS-1's,
 	// the only budget the reference profile takes.
@@ -115,6 +118,9 @@ func (o *Options) prepare() error {
 	if o.Profile == "" {
 		o.Profile = profile.Default
 	}
+	if problem := trace.CheckOutcomeField(o.OutcomeField); problem != "" {
+		return &UsageError{"outcome-field: " + problem}
+	}
 	if o.TokenBudget == 0 {
 		o.TokenBudget = reliability.DefaultTokenBudget
 	}
@@ -134,9 +140,11 @@ func (o *Options) prepare() error {
 func (r *Result) evaluate(ctx context.Context, in Inputs, o Options) error {
 	var err error
 	if len(in.Traces) > 0 {
-		if r.Reliability, err = runReliability(ctx, in.Traces, o); err != nil {
+		var notes []string
+		if r.Reliability, notes, err = runReliability(ctx, in.Traces, o); err != nil {
 			return err
 		}
+		r.Notes = append(r.Notes, notes...)
 	}
 	if len(in.Tasks) > 0 {
 		if r.Coherence, err = runCoherence(ctx, in.Tasks, o); err != nil {
@@ -169,30 +177,50 @@ func (r *Result) conclude(o Options) error {
 	return nil
 }
 
-func runReliability(ctx context.Context, patterns []string, o Options) (*reliability.Summary, error) {
-	files, err := input.Expand(patterns)
+func runReliability(ctx context.Context, patterns []string, o Options) (*reliability.Summary, []string, error) {
+	plan, err := planTraces(patterns)
 	if err != nil {
-		return nil, fmt.Errorf("traces: %w", err)
+		return nil, nil, err
 	}
+	var sum *reliability.Summary
 	if o.sequential {
-		return runReliabilitySequential(ctx, files, o)
+		sum, err = runReliabilitySequential(ctx, plan, o)
+	} else {
+		sum, err = runReliabilityPlanned(ctx, plan, o)
 	}
+	if err != nil {
+		return nil, nil, err
+	}
+	notes := readNotes(plan, sum)
+	if o.OutcomeField != "" && plan.stats.fieldHits == 0 && sum.Total > 0 {
+		notes = append(notes, fmt.Sprintf("outcome-field %s: no trace has this member (as a boolean or a number), so no outcome was read from it", input.Quote(o.OutcomeField)))
+	}
+	return sum, notes, nil
+}
+
+// runReliabilityPlanned reads the planned trace files: files of trace records through the
+// pipeline, the others (OTLP, Inspect, tau2 results) whole, in file order.
+func runReliabilityPlanned(ctx context.Context, plan *tracePlan, o Options) (*reliability.Summary, error) {
 	workers := o.Workers
 	if workers <= 0 {
 		workers = defaultWorkers()
 	}
-	formats, mixed, err := sniffTraces(files)
-	if err != nil {
-		return nil, err
+	files, formats := plan.files, plan.formats
+	mixed := false
+	for _, f := range formats {
+		mixed = mixed || f != trace.FormatRecords
 	}
+	sum := &reliability.Summary{Traces: []reliability.Result{}}
+	ids := input.NewIDs("trace")
 	if !mixed {
-		return runReliabilityParallel(ctx, files, o, workers, false)
+		if err := reliabilityPipeline(ctx, files, o, workers, false, sum, ids, &plan.stats); err != nil {
+			return nil, err
+		}
+		return sum, nil
 	}
 	// OTLP files and Inspect logs are read whole, one after another in this goroutine; the
 	// runs of record files between them go through the pipeline. The results stay in file
 	// order, as the sequential reading gives them.
-	sum := &reliability.Summary{Traces: []reliability.Result{}}
-	ids := input.NewIDs("trace")
 	ev := o.evaluator()
 	for i := 0; i < len(files); {
 		if formats[i] == trace.FormatRecords {
@@ -200,13 +228,13 @@ func runReliability(ctx context.Context, patterns []string, o Options) (*reliabi
 			for j < len(files) && formats[j] == trace.FormatRecords {
 				j++
 			}
-			if err := reliabilityPipeline(ctx, files[i:j], o, workers, false, sum, ids); err != nil {
+			if err := reliabilityPipeline(ctx, files[i:j], o, workers, false, sum, ids, &plan.stats); err != nil {
 				return nil, err
 			}
 			i = j
 			continue
 		}
-		if err := eachWholeFile(ctx, files[i], o, sum, ids, ev); err != nil {
+		if err := plan.eachWholeFile(ctx, i, o, sum, ids, ev); err != nil {
 			return nil, err
 		}
 		i++
@@ -220,52 +248,46 @@ func (o Options) evaluator() *reliability.Evaluator {
 }
 
 // traceOptions are the options of the trace readers.
-func (o Options) traceOptions() trace.Options { return trace.Options{OutcomeScorer: o.OutcomeScorer} }
-
-// sniffTraces tells the format of every trace file (trace.Sniff); mixed is true when any
-// is not a file of trace records.
-func sniffTraces(files []string) (formats []trace.Format, mixed bool, err error) {
-	formats = make([]trace.Format, len(files))
-	for i, f := range files {
-		if formats[i], err = trace.Sniff(f); err != nil {
-			return nil, false, err
-		}
-		mixed = mixed || formats[i] != trace.FormatRecords
-	}
-	return formats, mixed, nil
+func (o Options) traceOptions() trace.Options {
+	return trace.Options{OutcomeScorer: o.OutcomeScorer, OutcomeField: o.OutcomeField}
 }
 
-// eachWholeFile evaluates the traces of an OTLP file or an Inspect log into sum.
-func eachWholeFile(ctx context.Context, file string, o Options, sum *reliability.Summary, ids *input.IDs, ev *reliability.Evaluator) error {
-	return trace.EachFileWith(ctx, file, o.traceOptions(), func(t *trace.Trace) error {
+// eachWholeFile evaluates the traces of file i of the plan (an OTLP file, an Inspect log, a
+// tau2-bench results file, or any file when reading sequentially) into sum, each redacted of
+// o.Secrets. An Inspect log with no samples found under a folder is a side file, listed with
+// the others.
+func (p *tracePlan) eachWholeFile(ctx context.Context, i int, o Options, sum *reliability.Summary, ids *input.IDs, ev *reliability.Evaluator) error {
+	to := o.traceOptions()
+	err := trace.EachFileWith(ctx, p.files[i], to, func(t *trace.Trace) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		t.Redact(o.Secrets, redacted)
 		if first, dup := ids.Add(t.ID, len(sum.Traces)); dup {
 			return ids.Duplicate(t.ID, input.Place{File: t.File, Line: t.Line}, tracePlace(&sum.Traces[first]))
 		}
 		sum.Add(ev.Evaluate(t))
+		if t.Outcome.Note != "" {
+			p.noteOutcome(t.Outcome.Note)
+		}
+		p.stats.count(t, to.OutcomeField)
 		return nil
 	})
+	if err != nil && p.folder[i] != "" && trace.IsNoSamples(err) {
+		p.skipped = append(p.skipped, skippedFile{p.files[i], p.folder[i], trace.NoSamplesNote})
+		return nil
+	}
+	return err
 }
 
 // runReliabilitySequential reads and evaluates the trace files one record at a time, in one
 // goroutine: the reference that the parallel pipeline (parallel.go) must match.
-func runReliabilitySequential(ctx context.Context, files []string, o Options) (*reliability.Summary, error) {
+func runReliabilitySequential(ctx context.Context, plan *tracePlan, o Options) (*reliability.Summary, error) {
 	sum := &reliability.Summary{Traces: []reliability.Result{}}
 	ids := input.NewIDs("trace")
 	ev := o.evaluator()
-	for _, f := range files {
-		err := trace.EachFileWith(ctx, f, o.traceOptions(), func(t *trace.Trace) error {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			t.Redact(o.Secrets, redacted)
-			if first, dup := ids.Add(t.ID, len(sum.Traces)); dup {
-				return ids.Duplicate(t.ID, input.Place{File: t.File, Line: t.Line}, tracePlace(&sum.Traces[first]))
-			}
-			sum.Add(ev.Evaluate(t))
-			return nil
-		})
-		if err != nil {
+	for i := range plan.files {
+		if err := plan.eachWholeFile(ctx, i, o, sum, ids, ev); err != nil {
 			return nil, err
 		}
 	}

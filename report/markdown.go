@@ -632,9 +632,11 @@ func (d *doc) writeReliability(b *strings.Builder, k int) {
 	switch {
 	case s.Total == 0:
 		b.WriteString("no traces\n")
+		d.writeNotes(b)
 		return
 	case d.traces.len() == 0:
 		fmt.Fprintf(b, "%s\n", every(s.Total, "trace", "traces", "passes", "pass"))
+		d.writeNotes(b)
 		return
 	}
 	for _, c := range []struct {
@@ -645,9 +647,18 @@ func (d *doc) writeReliability(b *strings.Builder, k int) {
 			fmt.Fprintf(b, "%s %s, ", count(c.n), c.word)
 		}
 	}
-	fmt.Fprintf(b, "%s PASS of %s\n\n", count(s.Pass), plural(s.Total, "trace", "traces"))
-	b.WriteString("Traces that did not pass, FAIL first, then by score:\n\n")
+	fmt.Fprintf(b, "%s PASS of %s\n", count(s.Pass), plural(s.Total, "trace", "traces"))
+	d.writeNotes(b)
+	b.WriteString("\nTraces that did not pass, FAIL first, then by score:\n\n")
 	d.writeList(b, &d.traces, k)
+}
+
+// writeNotes writes the notes on what was read (SPEC §19), one line each, under the
+// reliability heading.
+func (d *doc) writeNotes(b *strings.Builder) {
+	for _, n := range d.r.Notes {
+		b.WriteString("\nℹ️ " + escapeMarkdown(n, maxProseRunes) + "\n")
+	}
 }
 
 // mark is a section heading's status: "❌ " when one of the named gates is breached, "✅ "

@@ -77,6 +77,9 @@ func Text(w io.Writer, r *gate.Result) error {
 
 	if s := r.Reliability; s != nil {
 		fmt.Fprintf(bw, "\nReliability: %s: %s FAIL, %s WARN, %s PASS\n", plural(s.Total, "trace", "traces"), count(s.Fail), count(s.Warn), count(s.Pass))
+		for _, n := range r.Notes {
+			fmt.Fprintf(bw, "  note: %s\n", plain(n, maxProseRunes))
+		}
 		list := flagged(s)
 		for i, t := range list {
 			if i == TextTraces {

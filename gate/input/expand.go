@@ -6,6 +6,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -20,7 +21,9 @@ import (
 //     any number of directories (bmatcuk/doublestar does the matching). Symbolic links to
 //     directories are followed, as GitHub's glob does.
 //   - A directory, named or matched, means every supported file under it, recursively:
-//     .json, .jsonl, .ndjson and .eval, and the same with .gz (see Supported).
+//     .json, .jsonl, .ndjson, .eval and .traj, and the same with .gz (see Supported);
+//     ExpandListing also says which folder each file came from, and lists the folders'
+//     other files (SPEC §19).
 //   - A pattern that matches nothing is an error: a gate that silently evaluates nothing would
 //     pass everything. So is a dangling symbolic link or a link loop that a pattern matches (or
 //     that a directory holds under a supported name): skipping it would change the verdict
@@ -29,37 +32,100 @@ import (
 // Files that are not regular (a FIFO, a device) are listed: Open refuses them with an error
 // that names them, rather than their being skipped here.
 func Expand(patterns []string) ([]string, error) {
-	seen := map[string]bool{}
-	var files []string
+	l, err := ExpandListing(patterns)
+	if err != nil {
+		return nil, err
+	}
+	files := make([]string, len(l.Files))
+	for i, f := range l.Files {
+		files[i] = f.Path
+	}
+	return files, nil
+}
+
+// Entry is one file an input stands for.
+type Entry struct {
+	Path string
+	// Folder is the directory, named or matched, under which the file was found (SPEC §19);
+	// "" for a file named or matched itself, which is read strictly: a reader that cannot
+	// read it says why. A file under a folder may be a side file a harness writes beside
+	// its traces, which the trace reader skips with a note.
+	Folder string
+}
+
+// Listing is what a list of inputs stands for: the files, and the other files found under
+// the folders, which are not of a supported type (a config, a log, a patch): side files,
+// listed so that a reader can say it skipped them (SPEC §19).
+type Listing struct {
+	Files []Entry // sorted by path, distinct
+	Other []Entry // sorted by path, distinct, none of them in Files
+	// Links are the symbolic links to directories outside the folder holding them, which a
+	// folder's walk does not follow (a hostile link cannot take it out of the tree).
+	Links []string
+}
+
+// Limits on a folder's walk: it stays linear in the files it holds, and bounded.
+const (
+	// MaxFolderDepth is how many directories deep a folder's walk goes.
+	MaxFolderDepth = 64
+	// MaxFolderEntries is how many entries (files and directories) the folders of one
+	// expansion may hold in all.
+	MaxFolderEntries = 1 << 20
+)
+
+// ExpandListing is Expand with where each file came from, and the side files of the
+// folders.
+func ExpandListing(patterns []string) (*Listing, error) {
+	l := &Listing{}
+	at := map[string]int{}       // index in l.Files
+	other := map[string]string{} // path → folder
+	entries := 0
 	for _, p := range patterns {
 		p = strings.TrimSpace(p)
 		if p == "" {
 			continue
 		}
-		matched, err := expandOne(p)
+		w, err := expandOne(p, &entries)
 		if err != nil {
 			return nil, err
 		}
-		if len(matched) == 0 {
+		if len(w.out) == 0 {
 			return nil, &Error{File: p, Msg: "no files match this pattern"}
 		}
-		for _, m := range matched {
-			if !seen[m] {
-				seen[m] = true
-				files = append(files, m)
+		for _, m := range w.out {
+			i, seen := at[m.Path]
+			switch {
+			case !seen:
+				at[m.Path] = len(l.Files)
+				l.Files = append(l.Files, m)
+			case m.Folder == "":
+				l.Files[i].Folder = "" // named itself: read strictly
 			}
 		}
+		for _, o := range w.other {
+			other[o.Path] = o.Folder
+		}
+		l.Links = append(l.Links, w.links...)
 	}
-	sort.Strings(files)
-	return files, nil
+	sort.Slice(l.Files, func(i, j int) bool { return l.Files[i].Path < l.Files[j].Path })
+	for o, folder := range other {
+		if _, ok := at[o]; !ok {
+			l.Other = append(l.Other, Entry{Path: o, Folder: folder})
+		}
+	}
+	sort.Slice(l.Other, func(i, j int) bool { return l.Other[i].Path < l.Other[j].Path })
+	sort.Strings(l.Links)
+	l.Links = slices.Compact(l.Links)
+	return l, nil
 }
 
 // Supported reports whether a file called name is one a directory given as input stands
-// for: its name ends .json, .jsonl, .ndjson or .eval, optionally followed by .gz, in any case.
+// for: its name ends .json, .jsonl, .ndjson, .eval or .traj (SWE-agent's trajectories),
+// optionally followed by .gz, in any case.
 func Supported(name string) bool {
 	n := strings.ToLower(name)
 	n = strings.TrimSuffix(n, ".gz")
-	for _, ext := range []string{".json", ".jsonl", ".ndjson", ".eval"} {
+	for _, ext := range []string{".json", ".jsonl", ".ndjson", ".eval", ".traj"} {
 		if strings.HasSuffix(n, ext) {
 			return true
 		}
@@ -67,13 +133,14 @@ func Supported(name string) bool {
 	return false
 }
 
-// expandOne returns the files one pattern stands for, in no particular order.
-func expandOne(p string) ([]string, error) {
+// expandOne returns the walker that found the files one pattern stands for, in no
+// particular order; entries counts the entries of folders walked so far.
+func expandOne(p string, entries *int) (*walker, error) {
 	slash := filepath.ToSlash(p)
 	if !doublestar.ValidatePattern(slash) {
 		return nil, &Error{File: p, Msg: "bad glob pattern"}
 	}
-	w := &walker{pattern: p}
+	w := &walker{pattern: p, entries: entries}
 	if !hasMeta(slash) {
 		// a plain name: a file, or a directory standing for its supported files
 		name := filepath.FromSlash(unescape(slash))
@@ -83,17 +150,18 @@ func expandOne(p string) ([]string, error) {
 				return nil, w.linkError(name, err)
 			}
 			if errors.Is(err, os.ErrNotExist) {
-				return nil, nil
+				return w, nil
 			}
 			return nil, &Error{File: name, Msg: fmt.Sprintf("cannot read: %v", unwrapPathError(err))}
 		}
 		if !st.IsDir() {
-			return []string{name}, nil
+			w.out = append(w.out, Entry{Path: name})
+			return w, nil
 		}
-		if err := w.walk(name, "", true, []os.FileInfo{st}); err != nil {
+		if err := w.walk(name, "", name, []os.FileInfo{st}); err != nil {
 			return nil, err
 		}
-		return w.out, nil
+		return w, nil
 	}
 	base, rest := doublestar.SplitPattern(path.Clean(slash))
 	w.rest = rest
@@ -101,12 +169,12 @@ func expandOne(p string) ([]string, error) {
 	base = filepath.FromSlash(base)
 	st, err := os.Stat(base)
 	if err != nil || !st.IsDir() {
-		return nil, nil // the part before the wildcards names no directory: nothing matches
+		return w, nil // the part before the wildcards names no directory: nothing matches
 	}
-	if err := w.walk(base, "", false, []os.FileInfo{st}); err != nil {
+	if err := w.walk(base, "", "", []os.FileInfo{st}); err != nil {
 		return nil, err
 	}
-	return w.out, nil
+	return w, nil
 }
 
 // walker collects the files under a directory that a pattern matches.
@@ -115,7 +183,10 @@ type walker struct {
 	rest    string   // the pattern relative to the directory walked ("" for a directory input)
 	prefix  []string // the segments of rest before the first "**"
 	deep    bool     // rest holds "**" (or something too complex to prune on)
-	out     []string
+	out     []Entry
+	other   []Entry  // files under a folder that are not of a supported type
+	links   []string // links to directories outside their folder, not followed
+	entries *int     // entries of folders walked, for all patterns
 }
 
 // splitPrefix returns the segments of a pattern before its first "**", and whether the
@@ -153,10 +224,10 @@ func (w *walker) mayMatchBelow(rel string, depth int) bool {
 }
 
 // walk visits the directory dir (rel from the walk's start). Under a directory that was
-// named or matched (under), every supported file counts; elsewhere, what the pattern matches.
-// ancestors are the directories being walked, dir included, to stop at a link loop (compared
-// with os.SameFile: device and inode on Unix).
-func (w *walker) walk(dir, rel string, under bool, ancestors []os.FileInfo) error {
+// named or matched (folder, "" when none), every supported file counts; elsewhere, what the
+// pattern matches. ancestors are the directories being walked, dir included, to stop at a link
+// loop (compared with os.SameFile: device and inode on Unix).
+func (w *walker) walk(dir, rel, folder string, ancestors []os.FileInfo) error {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return &Error{File: dir, Msg: fmt.Sprintf("cannot read directory: %v", unwrapPathError(err))}
@@ -165,6 +236,11 @@ func (w *walker) walk(dir, rel string, under bool, ancestors []os.FileInfo) erro
 	if rel != "" {
 		depth = strings.Count(rel, "/") + 2
 	}
+	if folder != "" {
+		if *w.entries += len(entries); *w.entries > MaxFolderEntries {
+			return &Error{File: folder, Msg: fmt.Sprintf("the folders given hold more than %d files and directories: name the trace files with a pattern instead", MaxFolderEntries)}
+		}
+	}
 	for _, e := range entries { // sorted by name
 		name := filepath.Join(dir, e.Name())
 		r := e.Name()
@@ -172,6 +248,7 @@ func (w *walker) walk(dir, rel string, under bool, ancestors []os.FileInfo) erro
 			r = rel + "/" + e.Name()
 		}
 		matched := w.match(r)
+		under := folder != ""
 		st, err := os.Stat(name) // follows links
 		if err != nil {
 			if matched || (under && Supported(e.Name())) {
@@ -180,8 +257,11 @@ func (w *walker) walk(dir, rel string, under bool, ancestors []os.FileInfo) erro
 			continue // a broken entry no one asked for
 		}
 		if !st.IsDir() {
-			if matched || (under && Supported(e.Name())) {
-				w.out = append(w.out, name)
+			switch {
+			case matched || (under && Supported(e.Name())):
+				w.out = append(w.out, Entry{Path: name, Folder: folder})
+			case under && st.Mode().IsRegular():
+				w.other = append(w.other, Entry{Path: name, Folder: folder})
 			}
 			continue
 		}
@@ -193,11 +273,37 @@ func (w *walker) walk(dir, rel string, under bool, ancestors []os.FileInfo) erro
 				return &Error{File: name, Msg: fmt.Sprintf("symbolic link loop: it leads back to a directory that holds it (while expanding %q)", w.pattern)}
 			}
 		}
-		if err := w.walk(name, r, under || matched, append(ancestors[:len(ancestors):len(ancestors)], st)); err != nil {
+		sub := folder
+		if !under && matched {
+			sub = name
+		}
+		if under && e.Type()&os.ModeSymlink != 0 && !within(name, folder) {
+			w.links = append(w.links, name)
+			continue
+		}
+		if sub != "" && len(ancestors) > MaxFolderDepth {
+			return &Error{File: name, Msg: fmt.Sprintf("more than %d directories deep (while expanding %q): name the trace files with a pattern instead", MaxFolderDepth, w.pattern)}
+		}
+		if err := w.walk(name, r, sub, append(ancestors[:len(ancestors):len(ancestors)], st)); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// within reports whether the directory the link at name leads to lies inside folder, both
+// with every link resolved.
+func within(name, folder string) bool {
+	target, err := filepath.EvalSymlinks(name)
+	if err != nil {
+		return false
+	}
+	root, err := filepath.EvalSymlinks(folder)
+	if err != nil {
+		return false
+	}
+	rel, err := filepath.Rel(root, target)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // linkError is the error for an entry that was asked for but cannot be read: a dangling

@@ -167,3 +167,69 @@ func TestExpandListsFIFO(t *testing.T) {
 		t.Errorf("got %s", got)
 	}
 }
+
+// TestExpandListing: a folder stands for its trace files, .traj included (SPEC §19), and
+// lists its other files as side files; a file named itself is not under a folder, even when
+// a folder given holds it too.
+func TestExpandListing(t *testing.T) {
+	tree(t, "run/a.traj", "run/b.traj.gz", "run/args.yaml", "run/patches/a.patch", "run/all_preds.jsonl", "x.json")
+	l, err := ExpandListing([]string{"run", "run/all_preds.jsonl", "x.json"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files, other []string
+	for _, e := range l.Files {
+		files = append(files, e.Path+"@"+e.Folder)
+	}
+	for _, e := range l.Other {
+		other = append(other, e.Path+"@"+e.Folder)
+	}
+	if got, want := strings.Join(files, " "), "run/a.traj@run run/all_preds.jsonl@ run/b.traj.gz@run x.json@"; got != want {
+		t.Errorf("files\n got %s\nwant %s", got, want)
+	}
+	if got, want := strings.Join(other, " "), "run/args.yaml@run run/patches/a.patch@run"; got != want {
+		t.Errorf("other\n got %s\nwant %s", got, want)
+	}
+}
+
+// TestExpandFolderLinks: a folder's walk does not follow a link to a directory outside the
+// folder (it lists it), and follows one inside it.
+func TestExpandFolderLinks(t *testing.T) {
+	tree(t, "run/a.json", "run/sub/b.json", "outside/secret.json")
+	symlink(t, "../outside", "run/out")
+	symlink(t, "sub", "run/in")
+	l, err := ExpandListing([]string{"run"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	for _, e := range l.Files {
+		files = append(files, e.Path)
+	}
+	if got, want := strings.Join(files, " "), "run/a.json run/in/b.json run/sub/b.json"; got != want {
+		t.Errorf("files\n got %s\nwant %s", got, want)
+	}
+	if got := strings.Join(l.Links, " "); got != "run/out" {
+		t.Errorf("links %q", got)
+	}
+	// named itself, a linked directory is followed, as GitHub's glob does
+	if got := expandOK(t, "run/out"); got != "run/out/secret.json" {
+		t.Errorf("named link: %s", got)
+	}
+}
+
+// TestExpandFolderDepth: a folder's walk stops, with an error, past MaxFolderDepth levels,
+// and counts its entries: linear in the files it holds.
+func TestExpandFolderDepth(t *testing.T) {
+	deep := "d" + strings.Repeat("/x", MaxFolderDepth+1) + "/a.json"
+	tree(t, deep)
+	if got := expandErr(t, "d"); !strings.Contains(got, "more than 64 directories deep") {
+		t.Errorf("got %q", got)
+	}
+	tree(t, "e/a.json", "e/b/c.json")
+	n := 0
+	w, err := expandOne("e", &n)
+	if err != nil || len(w.out) != 2 || n != 3 { // a.json, b, b/c.json
+		t.Errorf("err %v, %d files, %d entries", err, len(w.out), n)
+	}
+}

@@ -15,6 +15,7 @@ package reliability
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -121,6 +122,7 @@ func (ev *Evaluator) evaluate(t *trace.Trace, p profile.Profile, brief bool) Res
 		Evidence: []Evidence{},
 		Run:      trace.RunOf(t.Outcome, t.Usage),
 	}
+	r.Messages, r.ToolCalls = counts(t)
 	if t.Suite != "" || t.Task != "" || t.HasTrial {
 		r.Attempt = &Attempt{Suite: t.Suite, Task: t.Task}
 		if t.HasTrial {
@@ -580,4 +582,11 @@ func Decisive(r *Result) (signal string, score float64, ev *Evidence) {
 		}
 	}
 	return signal, score, nil
+}
+
+// counts are what the reader found in t (SPEC §19): its messages and its tool calls, each
+// at most the largest int32.
+func counts(t *trace.Trace) (messages, calls int32) {
+	clamp := func(n int) int32 { return int32(min(n, math.MaxInt32)) }
+	return clamp(len(t.Messages)), clamp(t.NumCalls())
 }

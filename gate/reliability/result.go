@@ -38,6 +38,10 @@ type Result struct {
 	Score    float64         `json:"score"` // the weighted overall score
 	Signals  Signals         `json:"signals"`
 	Evidence []Evidence      `json:"evidence"`
+	// Messages and ToolCalls count the messages and the tool calls the reader found in the
+	// trace (SPEC §19), so that a format read blind shows.
+	Messages  int32 `json:"messages"`
+	ToolCalls int32 `json:"tool_calls"`
 	// *Attempt says which task the trace attempted and which trial it was, where the trace
 	// says so (SPEC §11); its members are written inline ("task", "trial"), and nil writes
 	// neither. A pointer keeps Result small for the suites that have none.

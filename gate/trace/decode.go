@@ -29,6 +29,20 @@ func Each(path string, fn func(*Trace) error) error {
 	})
 }
 
+// EachWith is Each with options: o.OutcomeField names the member holding each record's
+// outcome.
+func EachWith(path string, o Options, fn func(*Trace) error) error {
+	var d Decoder
+	d.OutcomeField = o.OutcomeField
+	return input.Each(path, func(rec input.Record) error {
+		t, err := d.Decode(rec)
+		if err != nil {
+			return err
+		}
+		return fn(t)
+	})
+}
+
 // Decode turns one record into a Trace. The record's shape (RS-1 ExecutionTrace, OpenAI Chat
 // Completions or Anthropic Messages, SPEC §2.1) is detected from the record itself; every
 // error is an *input.Error pointing at the offending value. The Trace shares no memory with
@@ -47,6 +61,9 @@ type Decoder struct {
 	// may be kept beyond that, except its ID and File, which are always strings of their
 	// own. It spares the allocations of a stream of traces that are looked at one by one.
 	Reuse bool
+	// OutcomeField is the member (a dotted path) holding each record's outcome, read before
+	// the others (Options.OutcomeField); empty means none.
+	OutcomeField string
 
 	d decoder
 }
@@ -54,6 +71,9 @@ type Decoder struct {
 // Decode turns one record into a Trace, exactly as the package's Decode does.
 func (d *Decoder) Decode(rec input.Record) (*Trace, error) {
 	d.d.reuse = d.Reuse
+	if d.OutcomeField != d.d.outcomeField {
+		d.d.outcomeField, d.d.outcomePath = d.OutcomeField, fieldPath(d.OutcomeField)
+	}
 	return d.d.decode(rec)
 }
 
@@ -181,6 +201,10 @@ type decoder struct {
 
 	rec input.Record
 	key string // the key holding the message list
+
+	// outcomeField is Decoder.OutcomeField, and outcomePath its steps
+	outcomeField string
+	outcomePath  []string
 
 	// where the previous record started: a record on the same line (a JSON array written on
 	// one line) gets <file>:<line>:<col> as its fallback id, so that ids stay distinct
@@ -453,6 +477,9 @@ var metaOutcomeSources = [...]string{"metadata.reward", "metadata.score", "metad
 // level; the first of them under metadata. A value that is neither a boolean nor a finite
 // number is an error at that value.
 func (d *decoder) outcome(jr *jsonRecord) (Outcome, error) {
+	if o, err := d.fieldOutcome(); err != nil || o.Known {
+		return o, err
+	}
 	if o, err := d.memberOutcome(&jr.Outcome, "", 0, 1); err != nil || o.Known {
 		return o, err
 	}

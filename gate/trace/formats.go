@@ -247,6 +247,10 @@ type Options struct {
 	// OutcomeScorer names the Inspect scorer whose score is a sample's outcome (SPEC §15,
 	// setting outcome-scorer); empty means the first scorer of each sample.
 	OutcomeScorer string
+	// OutcomeField is the member of a trace record (a dotted path, as metadata.correct) that
+	// holds the run's own success, read before the members SPEC §15 names (setting
+	// outcome-field, SPEC §19); empty means none.
+	OutcomeField string
 }
 
 // EachFile streams the traces of the file at path to fn, whatever its format (Sniff): trace
@@ -268,7 +272,7 @@ func EachFileWith(ctx context.Context, path string, o Options, fn func(*Trace) e
 	case FormatInspectJSON, FormatInspectEval:
 		return EachInspect(ctx, path, o, fn)
 	case FormatTau2:
-		return EachTau2(ctx, path, fn)
+		return eachTau2File(ctx, path, o, fn)
 	case FormatOpenHands:
 		return EachOpenHands(ctx, path, fn)
 	case FormatAgentDojo:
@@ -276,7 +280,7 @@ func EachFileWith(ctx context.Context, path string, o Options, fn func(*Trace) e
 	case FormatMessageList:
 		return EachMessageList(ctx, path, fn)
 	}
-	return Each(path, fn)
+	return EachWith(path, o, fn)
 }
 
 // readDocument reads a whole file (decompressed if gzip, without a UTF-8 BOM) up to

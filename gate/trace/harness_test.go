@@ -146,22 +146,34 @@ func TestTau2Results(t *testing.T) {
 
 // TestTau2Dir reads tau2's "dir" format: results.json lists the simulations it keeps in
 // simulations/<id>.json, each read as a record of its own, the same run as in the one-file
-// format.
+// format. Named, results.json reads them from there, as tau2's Results.load does (SPEC §19);
+// under a folder it is a side file, and the simulations are read as the folder's files.
 func TestTau2Dir(t *testing.T) {
 	dir := filepath.Join("testdata", "formats", "tau2-dir")
-	if got := readWith(t, filepath.Join(dir, "results.json"), Options{}); len(got) != 0 {
-		t.Errorf("results.json gave %d traces, want none", len(got))
-	}
-	files, err := input.Expand([]string{dir})
+	want := tau2Failed
+	want.line = 1
+	checkRuns(t, readWith(t, filepath.Join(dir, "results.json"), Options{}), []harnessRun{want})
+	l, err := input.ExpandListing([]string{dir})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var got []*Trace
-	for _, f := range files {
-		got = append(got, readWith(t, f, Options{})...)
+	for _, f := range l.Files {
+		_, side, err := Classify(f.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if filepath.Base(f.Path) == "results.json" {
+			if want := "tau2-bench run metadata: its simulations are the files of simulations/"; side != want {
+				t.Errorf("results.json: side %q, want %q", side, want)
+			}
+			continue
+		}
+		if side != "" {
+			t.Errorf("%s: side %q", f.Path, side)
+		}
+		got = append(got, readWith(t, f.Path, Options{})...)
 	}
-	want := tau2Failed
-	want.line = 1
 	checkRuns(t, got, []harnessRun{want})
 }
 
@@ -418,8 +430,12 @@ func TestInspectOutcomeErrors(t *testing.T) {
 			`f.json:2:69: samples[0].scores.judge.value must be a finite number, got -1e400`},
 		{"the named scorer is missing", "exact", `{"judge": {"value": "C"}, "f1": {"value": 1}}`,
 			`f.json:2:49: samples[0].scores has no scorer "exact" (outcome-scorer); it has judge, f1`},
-		{"the named scorer gives several values", "judge", `{"judge": {"value": {"a": 1}}}`,
-			`f.json:2:69: samples[0].scores.judge.value: expected "C", "I", "P", "N", a number or true/false, found an object`},
+		{"the named key is not in the dict", "judge/b", `{"judge": {"value": {"a": 1}}}`,
+			`f.json:2:69: samples[0].scores.judge.value has no key "b" (outcome-scorer "judge/b"); it has a`},
+		{"a key of a score that is no dict", "judge/a", `{"judge": {"value": "C"}}`,
+			`f.json:2:69: samples[0].scores.judge.value: expected a dict, found a string, so outcome-scorer "judge/a" names no key of it`},
+		{"the named key gives a word", "judge/a", `{"judge": {"value": {"a": "GOOD"}}}`,
+			`f.json:2:75: samples[0].scores.judge/a.value: "GOOD" is not a score agentgate can read as an outcome (want "C", "I", "P", "N", a number or true/false)`},
 		{"a score without a value", "", `{"judge": {"answer": "x"}}`,
 			`f.json:2:59: samples[0].scores.judge: a score without a "value"`},
 	} {

@@ -37,6 +37,7 @@ type inspectSample struct {
 	Messages    []inspectMessage              `json:"messages"`
 	ModelUsage  map[string]*inspectModelUsage `json:"model_usage"`
 	Attachments map[string]string             `json:"attachments"`
+	Events      []inspectEvent                `json:"events"` // read when Messages lack the model's turns (inspect_events.go)
 
 	att attachments // how its attachment references are expanded
 }
@@ -180,7 +181,7 @@ func eachInspectJSON(ctx context.Context, path string, data []byte, o Options, f
 		return d.errAt(d.next(), "invalid JSON: more than one value in an Inspect log")
 	}
 	if n == 0 {
-		return &input.Error{File: path, Msg: "the Inspect log holds no samples (was it written with log_samples off?)"}
+		return &NoSamplesError{&input.Error{File: path, Msg: "the Inspect log holds no samples (was it written with log_samples off?)"}}
 	}
 	return nil
 }
@@ -289,7 +290,7 @@ func eachEval(ctx context.Context, path string, f io.ReaderAt, size int64, o Opt
 		}
 	}
 	if n == 0 {
-		return &input.Error{File: path, Msg: "the .eval archive holds no samples/*.json member"}
+		return &NoSamplesError{&input.Error{File: path, Msg: "the .eval archive holds no samples/*.json member"}}
 	}
 	return nil
 }
@@ -362,6 +363,12 @@ func (s *inspectSample) trace(file string, line int, fail func(format string, ar
 				return nil, limit // the input's limits, named for the file as a whole
 			}
 			return nil, fail("messages[%d]: %v", i, err)
+		}
+	}
+	if len(s.Events) > 0 && s.lacksTurns() {
+		var err error
+		if t.Messages, err = s.turnsFromEvents(t.Messages); err != nil {
+			return nil, fail("%v", err)
 		}
 	}
 	names := make([]string, 0, len(s.ModelUsage))
@@ -637,6 +644,10 @@ func inspectOutcome(sample []byte, scorer string) (o Outcome, at int, problem st
 	if len(names) == 0 {
 		return Outcome{}, 0, ""
 	}
+	key := "" // outcome-scorer scorer/key: a member of a score whose value is a dict (SPEC §19)
+	if score < 0 {
+		name, score, key = keyedScorer(sample, scores, scorer)
+	}
 	name = input.Cut(name) // the scorer's name is the input's: at most 200 characters of it
 	if score < 0 {
 		return Outcome{}, scores, fmt.Sprintf("scores has no scorer %s (outcome-scorer); it has %s", input.Quote(scorer), input.Cut(strings.Join(names, ", ")))
@@ -655,6 +666,14 @@ func inspectOutcome(sample []byte, scorer string) (o Outcome, at int, problem st
 	}
 	end, _ := jsonscan.Skip(sample, value)
 	raw := sample[value:end]
+	if o, at, problem, done := dictScore(sample, value, name, key, scorer); done {
+		return o, at, problem
+	}
+	if key != "" {
+		value, name = keyValue(sample, value, key), name+"/"+input.Cut(key)
+		end, _ = jsonscan.Skip(sample, value)
+		raw = sample[value:end]
+	}
 	o = Outcome{Known: true, Source: "scores." + name}
 	switch k := jsonscan.KindOfValue(raw); k {
 	case jsonscan.KindTrue, jsonscan.KindFalse:

@@ -1,8 +1,10 @@
 package trace
 
 import (
+	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/agentgate/agentgate/gate/input"
 	"github.com/agentgate/agentgate/internal/jsonscan"
@@ -36,4 +38,77 @@ func ParseOutcome(raw []byte, source string) (o Outcome, ok bool, problem string
 	default:
 		return Outcome{}, false, jsonscan.Expected("true, false or a number", k)
 	}
+}
+
+// fieldPath splits an outcome-field setting into its steps: "metadata.correct" is
+// ["metadata", "correct"]. Empty: none.
+func fieldPath(field string) []string {
+	field = strings.TrimSpace(field)
+	if field == "" {
+		return nil
+	}
+	return strings.Split(field, ".")
+}
+
+// CheckOutcomeField says what is wrong with an outcome-field setting, "" when nothing is: a
+// dotted path of non-empty member names.
+func CheckOutcomeField(field string) string {
+	for _, s := range fieldPath(field) {
+		if s == "" {
+			return fmt.Sprintf("%s is not a dotted path of member names, as metadata.correct", input.Quote(field))
+		}
+	}
+	return ""
+}
+
+// fieldOutcome reads the record's outcome from the member outcome-field names (SPEC §19): a
+// boolean or a finite number, as the other outcome members. A record without that member has
+// none from it; an array on the way is indexed by a step of digits.
+func (d *decoder) fieldOutcome() (Outcome, error) {
+	if len(d.outcomePath) == 0 {
+		return Outcome{}, nil
+	}
+	data := d.rec.Data
+	at := jsonscan.SkipSpace(data, 0)
+	path := make(jsonscan.Path, 0, len(d.outcomePath))
+	for _, step := range d.outcomePath {
+		next := -1
+		switch jsonscan.KindOfValue(data[at:]) {
+		case jsonscan.KindObject:
+			_, _ = jsonscan.EachMember(data, at, func(key []byte, start, _ int) error {
+				if jsonscan.KeyIs(key, step) {
+					next = start
+				}
+				return nil
+			})
+			path = append(path, jsonscan.Step{Key: step})
+		case jsonscan.KindArray:
+			i, err := strconv.Atoi(step)
+			if err != nil || i < 0 {
+				return Outcome{}, nil
+			}
+			n := 0
+			_, _ = jsonscan.EachElement(data, at, func(start, _ int) error {
+				if n == i {
+					next = start
+				}
+				n++
+				return nil
+			})
+			path = append(path, jsonscan.Step{Index: i, IsIndex: true})
+		}
+		if next < 0 {
+			return Outcome{}, nil
+		}
+		at = next
+	}
+	end, err := jsonscan.Skip(data, at)
+	if err != nil {
+		return Outcome{}, nil
+	}
+	o, _, problem := ParseOutcome(data[at:end], d.outcomeField)
+	if problem != "" {
+		return Outcome{}, d.fieldErr(path, problem+" (outcome-field)")
+	}
+	return o, nil
 }

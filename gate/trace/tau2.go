@@ -24,15 +24,25 @@ import (
 // whole (maxDocument); each simulation is decoded in turn, so that only one trace is held
 // at a time. Problems are *input.Error values naming the file, line and column.
 func EachTau2(ctx context.Context, path string, fn func(*Trace) error) error {
+	return eachTau2File(ctx, path, Options{}, fn)
+}
+
+// eachTau2File is EachTau2 with options.
+func eachTau2File(ctx context.Context, path string, o Options, fn func(*Trace) error) error {
 	data, err := readDocument(path)
 	if err != nil {
 		return err
 	}
-	return eachTau2(ctx, path, data, fn)
+	return eachTau2With(ctx, path, data, o, fn)
 }
 
 // eachTau2 reads the simulations of a results file held in data.
 func eachTau2(ctx context.Context, path string, data []byte, fn func(*Trace) error) error {
+	return eachTau2With(ctx, path, data, Options{}, fn)
+}
+
+// eachTau2With is eachTau2 with options.
+func eachTau2With(ctx context.Context, path string, data []byte, o Options, fn func(*Trace) error) error {
 	if err := checkDoc(path, data); err != nil {
 		return err
 	}
@@ -42,7 +52,7 @@ func eachTau2(ctx context.Context, path string, data []byte, fn func(*Trace) err
 	domain := docString(data, "info", "environment_info", "domain_name")
 	var (
 		found, indexed bool
-		dec            Decoder
+		dec            = Decoder{OutcomeField: o.OutcomeField}
 		pos            = lineCounter{data: data, line: 1}
 	)
 	_, err := jsonscan.EachMember(data, 0, func(key []byte, v, _ int) error {
@@ -82,7 +92,11 @@ func eachTau2(ctx context.Context, path string, data []byte, fn func(*Trace) err
 		return err
 	}
 	// A results file of tau2's "dir" format lists its simulations in simulation_index and
-	// keeps them in simulations/<id>.json beside it: those files are the traces.
+	// keeps them in simulations/<id>.json beside it: those files are the traces, read as
+	// tau2's Results.load reads them (SPEC §19).
+	if !found && hasSimulationsDir(path) {
+		return eachSimulationFile(ctx, path, o, fn)
+	}
 	if !found && !indexed {
 		return &input.Error{File: path, Msg: `the tau2-bench results file has no "simulations" list`}
 	}

@@ -3,6 +3,8 @@
 // Messages transcripts into it (SPEC §2.1).
 package trace
 
+import "strings"
+
 // Shape names the format a trace record was written in.
 type Shape string
 
@@ -65,6 +67,10 @@ type Outcome struct {
 	// Source names where it was read, for the report and errors: "reward",
 	// "reward_info.reward", "scores.match", "metadata.resolved", "outcomes file", …
 	Source string
+	// Note says, when the run recorded a score that was not read as its outcome (an Inspect
+	// score whose value is a dict, with no key named), why: the report says so (SPEC §19).
+	// Known is then false.
+	Note string
 }
 
 // Succeeded reports whether the run succeeded: a boolean as given, a number when it is at least
@@ -119,4 +125,15 @@ func (t *Trace) NumCalls() int {
 		n += len(t.Messages[i].Calls)
 	}
 	return n
+}
+
+// HasAgentTurn reports whether the trace holds an assistant message: a reader that found
+// none did not find the agent's turns (SPEC §19).
+func (t *Trace) HasAgentTurn() bool {
+	for i := range t.Messages {
+		if strings.EqualFold(t.Messages[i].Role, "assistant") {
+			return true
+		}
+	}
+	return false
 }

@@ -1,0 +1,340 @@
+package trace
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/agentgate/agentgate/gate/input"
+	"github.com/agentgate/agentgate/internal/jsonscan"
+)
+
+// Side files (SPEC §19): a folder given as input holds, beside the traces, the files the
+// harness writes with them: mini-swe-agent's preds.json (a map of instance ids to patches),
+// SWE-agent's all_preds.jsonl, SWE-bench and sb-cli reports (the runs' outcomes), tau2-bench's
+// results.json of its "dir" format (the run's metadata, its simulations being the files of
+// simulations/), an Inspect log with no samples. They are told by their content; the reader
+// skips them and the report lists them in one note.
+
+// Classify tells what the file at path, found under a folder given as input, holds: the
+// Format of its traces, or, when it is a side file, why it is one (side is then not empty).
+// A file whose content says it is a trace file of a format Sniff knows is one, whatever its
+// name; so is a file it cannot tell, whose reader then says what is wrong with it.
+func Classify(path string) (f Format, side string, err error) {
+	if f, err = Sniff(path); err != nil {
+		return f, "", err
+	}
+	switch f {
+	case FormatInspectEval:
+		return f, evalSide(path), nil
+	case FormatTau2:
+		return f, tau2Side(path), nil
+	case FormatRecords:
+		return f, recordsSide(path), nil
+	case FormatOpenHands:
+		return f, firstRecordSide(path, openHandsSide), nil
+	}
+	return f, "", nil
+}
+
+// openHandsSide says why an OpenHands record is a side file's: eval_infer.py's
+// output.swebench_eval.jsonl holds the runs' test results, no run.
+func openHandsSide(data []byte) string {
+	var run, results bool
+	_, _ = jsonscan.EachMember(data, jsonscan.SkipSpace(data, 0), func(key []byte, v, e int) error {
+		switch jsonscan.Unquote(key, jsonscan.Replace) {
+		case "history", "messages", "fncall_messages", "raw_completions":
+			run = run || (string(data[v:e]) != "null" && !isEmptyContainer(data[v:e]))
+		case "test_result":
+			results = true
+		}
+		return nil
+	})
+	if results && !run {
+		return "OpenHands evaluation results: the runs' outcomes, not runs"
+	}
+	return ""
+}
+
+// evalSide says why an Inspect .eval log is a side file: it holds no sample.
+func evalSide(path string) string {
+	file, err := input.OpenRegular(path)
+	if err != nil {
+		return ""
+	}
+	defer file.Close()
+	st, err := file.Stat()
+	if err != nil {
+		return ""
+	}
+	zr, err := zip.NewReader(file, st.Size())
+	if err != nil || len(zr.File) > maxEvalMembers {
+		return "" // its reader says what is wrong
+	}
+	for _, zf := range zr.File {
+		if strings.HasPrefix(zf.Name, "samples/") && strings.HasSuffix(zf.Name, ".json") {
+			return ""
+		}
+	}
+	return noSamples
+}
+
+// noSamples is why an Inspect log with no sample is a side file.
+const noSamples = "an Inspect log with no samples"
+
+// tau2Side says why a tau2-bench results file is a side file: it is the results.json of tau2's
+// "dir" format, with no simulations list and a simulations/ folder beside it, whose files are
+// the traces (tau2's Results.load reads them from there).
+func tau2Side(path string) string {
+	if !hasSimulationsDir(path) {
+		return ""
+	}
+	data, err := readDocument(path)
+	if err != nil || checkDoc(path, data) != nil {
+		return ""
+	}
+	if tau2HasSimulations(data) {
+		return ""
+	}
+	return "tau2-bench run metadata: its simulations are the files of simulations/"
+}
+
+// hasSimulationsDir reports whether a simulations/ directory sits beside path.
+func hasSimulationsDir(path string) bool {
+	st, err := os.Stat(filepath.Join(filepath.Dir(path), "simulations"))
+	return err == nil && st.IsDir()
+}
+
+// tau2HasSimulations reports whether a tau2-bench results document holds a simulations list
+// that is not null (it may be empty).
+func tau2HasSimulations(data []byte) bool {
+	found := false
+	_, _ = jsonscan.EachMember(data, jsonscan.SkipSpace(data, 0), func(key []byte, v, _ int) error {
+		if jsonscan.KeyIs(key, "simulations") && !bytes.HasPrefix(data[v:], []byte("null")) {
+			found = true
+		}
+		return nil
+	})
+	return found
+}
+
+// errFirst stops a read after its first record.
+var errFirst = errors.New("first record read")
+
+// recordsSide says why a file of records is a side file, from its first record: one that is
+// an object with no message list (under any of listKeys) and none of the members of a trace
+// (trace_id, role) is not a trace the decoder could read. What it is, where its content says
+// so: predictions (instance ids and patches), a SWE-bench or sb-cli report (the runs'
+// outcomes), or else its keys.
+func recordsSide(path string) string { return firstRecordSide(path, sideRecord) }
+
+// firstRecordSide is what side says of the first record of the file at path; "" when the file
+// cannot be read, whose reader then says why.
+func firstRecordSide(path string, side func([]byte) string) string {
+	var why string
+	err := input.Each(path, func(rec input.Record) error {
+		why = side(rec.Data)
+		return errFirst
+	})
+	if err != nil && !errors.Is(err, errFirst) {
+		return "" // its reader says what is wrong
+	}
+	return why
+}
+
+// sideRecord says why a record is not a trace but a side file's, or "" when it may be a
+// trace.
+func sideRecord(data []byte) string {
+	start := jsonscan.SkipSpace(data, 0)
+	if start >= len(data) || data[start] != '{' {
+		return ""
+	}
+	var keys []string
+	var firstValue int = -1
+	traceLike := false
+	_, err := jsonscan.EachMember(data, start, func(key []byte, v, _ int) error {
+		k := jsonscan.Unquote(key, jsonscan.Replace)
+		if firstValue < 0 {
+			firstValue = v
+		}
+		if len(keys) < 8 {
+			keys = append(keys, k)
+		}
+		switch k {
+		case "messages", "trajectory", "traj", "history", "trace_id", "role", "resourceSpans", "samples", "simulations":
+			traceLike = true
+		}
+		return nil
+	})
+	if err != nil || traceLike || len(keys) == 0 {
+		return ""
+	}
+	has := func(k string) bool {
+		for _, x := range keys {
+			if x == k {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case has("model_patch") && has("instance_id"):
+		return "predictions: an instance id and its patch a line"
+	case has("resolved_ids") || (has("resolved_instances") && has("total_instances")):
+		return "a SWE-bench run report: the runs' outcomes, give it with --outcomes"
+	}
+	if firstValue >= 0 && data[firstValue] == '{' {
+		inner := memberKeys(data, firstValue)
+		switch {
+		case inner["model_patch"]:
+			return "predictions: a map of instance ids to patches"
+		case inner["resolved"]:
+			return "a SWE-bench report: the runs' outcomes, give it with --outcomes"
+		}
+	}
+	switch input.LooksLike(data) {
+	case input.KindPairs:
+		return "a pairs file, not traces"
+	case input.KindLabels:
+		return "a label file, not traces"
+	case input.KindTasks:
+		return "a tasks file, not traces"
+	}
+	return "no message list: its first record has keys " + input.Cut(strings.Join(keys, ", "))
+}
+
+// memberKeys is the set of keys of the object at data[i].
+func memberKeys(data []byte, i int) map[string]bool {
+	out := map[string]bool{}
+	_, _ = jsonscan.EachMember(data, i, func(key []byte, _, _ int) error {
+		if len(out) < 64 {
+			out[jsonscan.Unquote(key, jsonscan.Replace)] = true
+		}
+		return nil
+	})
+	return out
+}
+
+// InspectLogID is what tells an Inspect log apart from another, for a log written both as .eval
+// and as .json: the eval_id of its eval header (with run_id and task_id when it has none),
+// from the .eval's header.json or the head of the .json log; "" when it has none.
+func InspectLogID(path string, f Format) string {
+	var head []byte
+	switch f {
+	case FormatInspectEval:
+		file, err := input.OpenRegular(path)
+		if err != nil {
+			return ""
+		}
+		defer file.Close()
+		st, err := file.Stat()
+		if err != nil {
+			return ""
+		}
+		zr, err := zip.NewReader(file, st.Size())
+		if err != nil || len(zr.File) > maxEvalMembers {
+			return ""
+		}
+		zr.RegisterDecompressor(zipMethodZstd, zstdDecompressor)
+		for _, zf := range zr.File {
+			if zf.Name == "header.json" {
+				limited := &input.LimitedReader{Name: path, Packed: func() int64 { return st.Size() }}
+				if head, err = readMember(zf, limited); err != nil {
+					return ""
+				}
+			}
+		}
+	case FormatInspectJSON:
+		in, err := input.Open(path)
+		if err != nil {
+			return ""
+		}
+		defer in.Close()
+		head = make([]byte, sniffBytes)
+		n, _ := in.Read(head)
+		for n < len(head) {
+			m, err := in.Read(head[n:])
+			n += m
+			if err != nil || m == 0 {
+				break
+			}
+		}
+		head = head[:n]
+	default:
+		return ""
+	}
+	return evalID(head)
+}
+
+// evalID reads eval.eval_id (else eval.run_id and eval.task_id) from the start of a log.
+func evalID(head []byte) string {
+	var id, run, task string
+	_, _ = jsonscan.EachMember(head, jsonscan.SkipSpace(head, 0), func(key []byte, v, _ int) error {
+		if !jsonscan.KeyIs(key, "eval") || v >= len(head) || head[v] != '{' {
+			return nil
+		}
+		_, _ = jsonscan.EachMember(head, v, func(k []byte, s, e int) error {
+			val, _ := stringValue(head[s:e])
+			switch {
+			case jsonscan.KeyIs(k, "eval_id"):
+				id = val
+			case jsonscan.KeyIs(k, "run_id"):
+				run = val
+			case jsonscan.KeyIs(k, "task_id"):
+				task = val
+			}
+			return nil
+		})
+		return errFirst
+	})
+	if id != "" {
+		return id
+	}
+	if run != "" || task != "" {
+		return run + "/" + task
+	}
+	return ""
+}
+
+// IsNoSamples reports whether err says an Inspect log holds no samples: under a folder, a side
+// file (a log written with log_samples off, or of a run that was cancelled).
+func IsNoSamples(err error) bool {
+	var e *NoSamplesError
+	return errors.As(err, &e)
+}
+
+// NoSamplesError is an Inspect log (.json or .eval) that holds no samples. It unwraps to the
+// *input.Error that names the file, so a log named on its own is still exit 3 with its place.
+type NoSamplesError struct{ Err *input.Error }
+
+func (e *NoSamplesError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the positioned error.
+func (e *NoSamplesError) Unwrap() error { return e.Err }
+
+// NoSamplesNote is why an Inspect log that IsNoSamples says holds none is a side file.
+const NoSamplesNote = noSamples
+
+// eachSimulationFile reads the simulations of tau2's "dir" format, simulations/*.json beside
+// the results file at path, in the sorted order tau2's Results.load reads them.
+func eachSimulationFile(ctx context.Context, path string, o Options, fn func(*Trace) error) error {
+	dir := filepath.Join(filepath.Dir(path), "simulations")
+	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil {
+		return &input.Error{File: dir, Msg: fmt.Sprintf("cannot read: %v", err)}
+	}
+	for _, f := range files { // sorted
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := EachWith(f, o, fn); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,2 @@
+import json
+print(json.load(open('all_preds.jsonl')))
