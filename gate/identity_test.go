@@ -339,7 +339,7 @@ func tau2File(t *testing.T, path, domain, model string, tasks []string, trials i
 }
 
 // TestTau2TwoModelsMatch: two tau2 results files of the same 4 airline tasks × 4 trials, by
-// two models whose simulations have other uuids, match 16 of 16 on task and trial; flipping
+// two models whose simulations have other uuids, match 16 of 16 on suite, task and trial; flipping
 // k of the outcomes gives exactly k new failures by outcome.
 func TestTau2TwoModelsMatch(t *testing.T) {
 	dir := t.TempDir()
@@ -351,8 +351,8 @@ func TestTau2TwoModelsMatch(t *testing.T) {
 		head := gateRun(t, []string{tau2File(t, filepath.Join(dir, fmt.Sprint(k), "b.json"), "airline", "claude", tasks, 4, flipped)},
 			nil, asBaseline(t, reportJSON(t, base)))
 		c := head.Comparison
-		if m := c.Matching; m == nil || m.On != compare.OnIdentity || m.Matched != 16 || m.BaseRuns != 16 || m.HeadRuns != 16 || m.Warning != "" {
-			t.Fatalf("k %d: matching %+v, want 16 of 16 on task and trial", k, m)
+		if m := c.Matching; m == nil || m.On != compare.OnSuiteIdentity || m.Matched != 16 || m.BaseRuns != 16 || m.HeadRuns != 16 || m.Warning != "" {
+			t.Fatalf("k %d: matching %+v, want 16 of 16 on suite, task and trial", k, m)
 		}
 		if s := c.Success; s == nil || s.Matched != 16 || s.NewFailures != k || s.Fixed != 0 {
 			t.Errorf("k %d: success %+v, want %d new failures", k, s, k)
@@ -366,7 +366,7 @@ func TestTau2TwoModelsMatch(t *testing.T) {
 		t.Errorf("another domain: matching %+v", m)
 	}
 	md := report.Markdown(other, report.Options{})
-	if want := " Compared with the baseline report: ⚠️ " + warning + "\n\nRuns matched on task and trial: 0 of 16 in the baseline, 0 of 16 in this run.\n"; !strings.Contains(md, want) {
+	if want := " Compared with the baseline report: ⚠️ " + warning + "\n\nRuns matched on suite, task and trial: 0 of 16 in the baseline, 0 of 16 in this run.\n"; !strings.Contains(md, want) {
 		t.Errorf("the comment lacks %q:\n%s", want, md)
 	}
 	var txt strings.Builder
