@@ -29,8 +29,8 @@ func TestDocTau2Pair(t *testing.T) {
 	}
 	code, _, stderr := runIn(t, dir, "gate", "--traces", "ft-gpt-4.1_airline.json", "--baseline", "base-report.json",
 		"--markdown", "head.md", "--json", "head-report.json")
-	if code != 2 {
-		t.Fatalf("head: exit %d, want 2 (one FAIL trace, max-failed-traces 0): %s", code, stderr)
+	if code != 0 {
+		t.Fatalf("head: exit %d, want 0 (no FAIL trace; success 7 of 10 on both sides, not significant): %s", code, stderr)
 	}
 
 	var report struct {

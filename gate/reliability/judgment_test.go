@@ -421,3 +421,40 @@ func TestJudgmentIdenticalTurnsInARow(t *testing.T) {
 		t.Errorf("similar pairs %d of %d", len(pairs), n)
 	}
 }
+
+// Holding one's ground is no loop: the same refusal given, word for word, to a user who keeps
+// pushing with new words (tau2-bench airline task 6 of the fine-tuned gpt-4.1, reward 1:
+// "4 identical assistant turns in a row" made it FAIL). The same refusal to the same words
+// repeated still is one. The turns before the refusals differ, as in the real run, so that
+// RS-1's share of alike pairs stays at most half.
+func TestJudgmentSameRefusalToNewWords(t *testing.T) {
+	refusal := "I'm sorry, but your basic economy reservation cannot be cancelled under our policy."
+	opening := func() []string {
+		msgs := []string{oaUser("Hi, I want to cancel a flight.")}
+		for i, a := range []string{"Could you give me your user id?", "Thanks. Which reservation is it?",
+			"Let me look at reservation XEHM4B for you.", "It is a basic economy ticket from JFK to SFO on May 20.",
+			"It was booked 10 days ago and has no travel insurance.", "What is the reason for the cancellation?"} {
+			msgs = append(msgs, oaAssistant(a), oaUser(fmt.Sprintf("answer %d", i)))
+		}
+		return msgs
+	}
+	msgs := opening()
+	for _, p := range []string{"I need to cancel it.", "My doctor says I cannot fly.", "Your colleague said it was fine!"} {
+		msgs = append(msgs, oaAssistant(refusal), oaUser(p))
+	}
+	msgs = append(msgs, oaAssistant(refusal))
+	_, def := both(t, decodeRun(t, openAIRecord("firm", msgs...)))
+	if def.Verdict != verdict.Pass || def.Signals.Loop != 0 {
+		t.Errorf("new words each time: %s loop %v; want PASS, loop 0%s", def.Verdict, def.Signals.Loop, evidenceTexts(def))
+	}
+
+	msgs = opening()
+	for range 3 {
+		msgs = append(msgs, oaAssistant(refusal), oaUser("I need to cancel it."))
+	}
+	msgs = append(msgs, oaAssistant(refusal))
+	_, def = both(t, decodeRun(t, openAIRecord("stuck", msgs...)))
+	if def.Verdict != verdict.Fail || def.Signals.Loop != 1 || !hasEvidence(def, SignalLoop, "4 identical assistant turns in a row (same text, calls and results): messages 13, 15, 17, 19") {
+		t.Errorf("the same words again: %s loop %v; want FAIL 1%s", def.Verdict, def.Signals.Loop, evidenceTexts(def))
+	}
+}

@@ -621,12 +621,18 @@ func (e *eval) failingInARow() []Evidence {
 // compared by their text first, and by their calls only where the texts are equal (rare).
 // A run whose call a later identical call answers differently (a job "running" three times,
 // then "done") is polling, not a loop: the agent waited for the world to move, and it did.
+// A run in which every repeat answers a new user message (text unlike the one the turn
+// before it answered) is no loop either: the same refusal given to a user who keeps pushing
+// with new words is the agent holding its ground, as tau2-bench's airline tasks ask (the
+// fine-tuned gpt-4.1's airline task 6, reward 1). One repeat that answers the same words
+// again, or no user message at all, is a conversation that stopped moving.
 func (e *eval) turnsInARow() []Evidence {
 	var ev []Evidence
 	start := 0
 	var prevCalls [2]int     // calls prevCalls[0]…prevCalls[1]−1 are the previous turn's
+	stuck := false           // a repeat of the run answered what its turn before answered
 	flush := func(end int) { // assistant turns start…end−1 are one run; prevCalls, the last's
-		if end-start < inARow || e.turnMovesOn(prevCalls[0], prevCalls[1]) {
+		if end-start < inARow || !stuck || e.turnMovesOn(prevCalls[0], prevCalls[1]) {
 			return
 		}
 		msgs := slices.Clone(e.assistant[start:end])
@@ -636,10 +642,21 @@ func (e *eval) turnsInARow() []Evidence {
 	}
 	k := 0 // first call of the turn
 	prevText := ""
+	lastUser := "" // the text of the latest user message before assistant turn j
 	for j, i := range e.assistant {
 		for k < len(e.calls) && e.calls[k].msg < i {
 			k++
 		}
+		asked, lo := lastUser, 0
+		if j > 0 {
+			lo = e.assistant[j-1] + 1
+		}
+		for m := lo; m < i; m++ {
+			if e.t.Messages[m].Role == "user" {
+				lastUser = strip(e.t.Messages[m].Content)
+			}
+		}
+		newQuestion := lastUser != asked
 		end := k
 		for end < len(e.calls) && e.calls[end].msg == i {
 			end++
@@ -652,7 +669,9 @@ func (e *eval) turnsInARow() []Evidence {
 		}
 		if j == start || text != prevText || !e.sameTurnCalls(prevCalls[0], prevCalls[1], k, end) {
 			flush(j)
-			start = j
+			start, stuck = j, false
+		} else if !newQuestion {
+			stuck = true
 		}
 		prevText, prevCalls = text, [2]int{k, end}
 	}
