@@ -2,11 +2,13 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/olekukonko/tablewriter/tw"
 
+	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/gate/compare"
 	"github.com/agentgate/agentgate/gate/reliability"
 )
@@ -643,11 +645,11 @@ func (d *doc) writeChanges(b *strings.Builder, k int) {
 func (d *doc) writeSuccessChanges(b *strings.Builder, r *compare.SuccessChange) {
 	if r.NewFailures > 0 {
 		fmt.Fprintf(b, "\n**%s by outcome** (succeeded in the baseline, failed now): %s.\n",
-			plural(r.NewFailures, "new failure", "new failures"), idList(r.NewFailureIDs, r.NewFailures, len(r.NewFailureIDs), codeText))
+			plural(r.NewFailures, "new failure", "new failures"), idList(runNames(d.r, r.NewFailureIDs), r.NewFailures, len(r.NewFailureIDs), codeText))
 	}
 	if r.Fixed > 0 {
 		fmt.Fprintf(b, "\n**%s by outcome** (failed in the baseline, succeeded now): %s.\n",
-			plural(r.Fixed, "fixed run", "fixed runs"), idList(r.FixedIDs, r.Fixed, len(r.FixedIDs), codeText))
+			plural(r.Fixed, "fixed run", "fixed runs"), idList(runNames(d.r, r.FixedIDs), r.Fixed, len(r.FixedIDs), codeText))
 	}
 	tps := func(v *float64) string {
 		if v == nil {
@@ -690,4 +692,46 @@ func (d *doc) writePassK(b *strings.Builder) {
 	} else {
 		fmt.Fprintf(b, "\nNo flaky task%s: every task passed all its trials or none.\n", byWhat)
 	}
+}
+
+// runNames names the runs of a by-outcome list. When the comparison matched runs on their
+// identity (SPEC §18), a run is named by it, "airline/29#0" (suite/task#trial, tau-bench's own
+// form of id), sorted: the trace ids are
+// then a harness's uuids, which tell a reader nothing of which task changed. Otherwise, or for
+// a run that names no task, by its trace id, as listed.
+func runNames(r *gate.Result, ids []string) []string {
+	c := r.Comparison
+	if c == nil || c.Matching == nil || c.Matching.On == compare.OnTraceID || r.Reliability == nil || len(ids) == 0 {
+		return ids
+	}
+	want := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		want[id] = true
+	}
+	named := make(map[string]string, len(ids))
+	for i := range r.Reliability.Traces {
+		t := &r.Reliability.Traces[i]
+		a := t.Attempt
+		if !want[t.ID] || a == nil || a.Task == "" {
+			continue
+		}
+		name := a.Task
+		if a.Suite != "" && c.Matching.On == compare.OnSuiteIdentity {
+			name = a.Suite + "/" + a.Task
+		}
+		if a.Trial != nil {
+			name += "#" + strconv.Itoa(*a.Trial)
+		}
+		named[t.ID] = name
+	}
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		if n, ok := named[id]; ok {
+			out[i] = n
+		} else {
+			out[i] = id
+		}
+	}
+	slices.Sort(out)
+	return out
 }

@@ -209,10 +209,10 @@ func textComparison(w io.Writer, r *gate.Result, esc func(string) string) {
 	}
 	if m := c.Success; m != nil {
 		if m.NewFailures > 0 {
-			fmt.Fprintf(w, "  new failures by outcome: %s\n", idList(m.NewFailureIDs, m.NewFailures, maxInlineIDs, esc))
+			fmt.Fprintf(w, "  new failures by outcome: %s\n", idList(runNames(r, m.NewFailureIDs), m.NewFailures, maxInlineIDs, esc))
 		}
 		if m.Fixed > 0 {
-			fmt.Fprintf(w, "  fixed by outcome: %s\n", idList(m.FixedIDs, m.Fixed, maxInlineIDs, esc))
+			fmt.Fprintf(w, "  fixed by outcome: %s\n", idList(runNames(r, m.FixedIDs), m.Fixed, maxInlineIDs, esc))
 		}
 	}
 	if m := c.Agreement; m != nil {
