@@ -63,25 +63,38 @@ func openHandsSide(data []byte) string {
 
 // evalSide says why an Inspect .eval log is a side file: it holds no sample.
 func evalSide(path string) string {
-	file, err := input.OpenRegular(path)
-	if err != nil {
-		return ""
-	}
-	defer file.Close()
-	st, err := file.Stat()
-	if err != nil {
-		return ""
-	}
-	zr, err := zip.NewReader(file, st.Size())
-	if err != nil || len(zr.File) > maxEvalMembers {
+	file, zr, _ := openEval(path)
+	if zr == nil {
 		return "" // its reader says what is wrong
 	}
+	defer file.Close()
 	for _, zf := range zr.File {
 		if strings.HasPrefix(zf.Name, "samples/") && strings.HasSuffix(zf.Name, ".json") {
 			return ""
 		}
 	}
 	return noSamples
+}
+
+// openEval opens an Inspect .eval archive for a look at its members, as a side file is told:
+// the file to close, its zip directory and its size; a nil reader when it cannot be opened or
+// holds more members than its reader would take (that reader then says what is wrong).
+func openEval(path string) (*os.File, *zip.Reader, int64) {
+	file, err := input.OpenRegular(path)
+	if err != nil {
+		return nil, nil, 0
+	}
+	st, err := file.Stat()
+	if err != nil {
+		file.Close()
+		return nil, nil, 0
+	}
+	zr, err := zip.NewReader(file, st.Size())
+	if err != nil || len(zr.File) > maxEvalMembers {
+		file.Close()
+		return nil, nil, 0
+	}
+	return file, zr, st.Size()
 }
 
 // noSamples is why an Inspect log with no sample is a side file.
@@ -227,23 +240,16 @@ func InspectLogID(path string, f Format) string {
 	var head []byte
 	switch f {
 	case FormatInspectEval:
-		file, err := input.OpenRegular(path)
-		if err != nil {
+		file, zr, size := openEval(path)
+		if zr == nil {
 			return ""
 		}
 		defer file.Close()
-		st, err := file.Stat()
-		if err != nil {
-			return ""
-		}
-		zr, err := zip.NewReader(file, st.Size())
-		if err != nil || len(zr.File) > maxEvalMembers {
-			return ""
-		}
 		zr.RegisterDecompressor(zipMethodZstd, zstdDecompressor)
 		for _, zf := range zr.File {
 			if zf.Name == "header.json" {
-				limited := &input.LimitedReader{Name: path, Packed: func() int64 { return st.Size() }}
+				var err error
+				limited := &input.LimitedReader{Name: path, Packed: func() int64 { return size }}
 				if head, err = readMember(zf, limited); err != nil {
 					return ""
 				}
