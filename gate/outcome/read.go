@@ -359,11 +359,8 @@ func weakList(known []idList, key string) bool {
 // test_result.report.resolved (eval_infer.py's output.swebench_eval.jsonl).
 func (s *Set) openHands(rec input.Record, start int) error {
 	var r struct {
-		ID         json.RawMessage `json:"instance_id"`
-		Report     *ohReport       `json:"report"`
-		TestResult *struct {
-			Report *ohReport `json:"report"`
-		} `json:"test_result"`
+		ID json.RawMessage `json:"instance_id"`
+		trace.OpenHandsEval
 	}
 	if err := rec.Decode(&r); err != nil {
 		return err
@@ -372,14 +369,8 @@ func (s *Set) openHands(rec input.Record, start int) error {
 	if problem != "" {
 		return rec.ErrorAt(jsonscan.Locate(rec.Data, jsonscan.PathOf("instance_id")), "%s", input.Field("instance_id", problem))
 	}
-	var raw json.RawMessage
-	var p jsonscan.Path
-	switch {
-	case r.Report != nil && r.Report.Resolved != nil:
-		raw, p = r.Report.Resolved, jsonscan.PathOf("report", "resolved")
-	case r.TestResult != nil && r.TestResult.Report != nil && r.TestResult.Report.Resolved != nil:
-		raw, p = r.TestResult.Report.Resolved, jsonscan.PathOf("test_result", "report", "resolved")
-	default:
+	raw, p := r.Resolved()
+	if raw == nil {
 		return rec.ErrorAt(start, `OpenHands output of instance %s has no "report.resolved" or "test_result.report.resolved": evaluate it first (eval_infer.sh)`, input.Quote(id))
 	}
 	o, ok, problem := trace.ParseOutcome(raw, Source)
@@ -390,9 +381,4 @@ func (s *Set) openHands(rec input.Record, start int) error {
 		return rec.ErrorAt(jsonscan.Locate(rec.Data, p), "%s", input.Field(p.String(), problem))
 	}
 	return s.add(id, o, newPlacer(rec).at(start))
-}
-
-// ohReport is the report OpenHands' evaluation writes per instance.
-type ohReport struct {
-	Resolved json.RawMessage `json:"resolved"`
 }

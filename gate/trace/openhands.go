@@ -53,8 +53,16 @@ type ohRecord struct {
 		Accumulated *ohUsage  `json:"accumulated_token_usage"`
 		PerCall     []ohUsage `json:"token_usages"`
 	} `json:"metrics"`
-	Report     *ohReport       `json:"report"`
-	Resolved   json.RawMessage `json:"resolved"`
+	OpenHandsEval
+	Resolved json.RawMessage `json:"resolved"`
+}
+
+// OpenHandsEval is where OpenHands' evaluation records an instance's outcome in its output
+// records: report.resolved (update_output_with_eval.py rewrites output.jsonl so), or
+// test_result.report.resolved (eval_infer.py's output.swebench_eval.jsonl). Embedded in a
+// record's struct, it decodes those members.
+type OpenHandsEval struct {
+	Report     *ohReport `json:"report"`
 	TestResult *struct {
 		Report *ohReport `json:"report"`
 	} `json:"test_result"`
@@ -62,6 +70,18 @@ type ohRecord struct {
 
 type ohReport struct {
 	Resolved json.RawMessage `json:"resolved"`
+}
+
+// Resolved returns the resolved member and its path, report.resolved before
+// test_result.report.resolved; nil when the record has neither.
+func (e *OpenHandsEval) Resolved() (json.RawMessage, jsonscan.Path) {
+	switch {
+	case e.Report != nil && e.Report.Resolved != nil:
+		return e.Report.Resolved, jsonscan.PathOf("report", "resolved")
+	case e.TestResult != nil && e.TestResult.Report != nil && e.TestResult.Report.Resolved != nil:
+		return e.TestResult.Report.Resolved, jsonscan.PathOf("test_result", "report", "resolved")
+	}
+	return nil, nil
 }
 
 type ohMessage struct {
@@ -647,17 +667,12 @@ func (d *ohReader) usage(t *Trace, r *ohRecord) error {
 // test_result.report.resolved (eval_infer.py), else a top-level resolved (trajectories
 // exported with their outcome); a record with none of them has none.
 func (d *ohReader) outcome(r *ohRecord) (Outcome, error) {
-	var raw json.RawMessage
-	var p jsonscan.Path
-	switch {
-	case r.Report != nil && r.Report.Resolved != nil:
-		raw, p = r.Report.Resolved, jsonscan.PathOf("report", "resolved")
-	case r.TestResult != nil && r.TestResult.Report != nil && r.TestResult.Report.Resolved != nil:
-		raw, p = r.TestResult.Report.Resolved, jsonscan.PathOf("test_result", "report", "resolved")
-	case r.Resolved != nil:
+	raw, p := r.OpenHandsEval.Resolved()
+	if raw == nil && r.Resolved != nil {
 		// trajectories exported with their outcome beside them, as the generic rule reads it
 		raw, p = r.Resolved, jsonscan.PathOf("resolved")
-	default:
+	}
+	if raw == nil {
 		return Outcome{}, nil
 	}
 	o, ok, problem := ParseOutcome(raw, p.String())
