@@ -42,7 +42,7 @@ var faultMarks = []string{
 	"is not iterable", "invalid literal for", "unsupported operand", "has no len()",
 	"must be str", "must be int", "must be real number", "Expecting value", "Expecting property name",
 	"timed out", "Timeout", "timeout", "Connection", "connection refused", "connection reset",
-	"Internal Server Error", "Bad Gateway", "Service Unavailable", "unavailable", "Unavailable", "Gateway Timeout", "rate limit",
+	"Internal Server Error", "Bad Gateway", "unavailable", "Unavailable", "Gateway Timeout", "rate limit",
 	"Rate limit", "Too Many Requests", "unknown tool", "Unknown tool", "no such tool", "not a valid tool",
 	"Tool '", "tool '", "Invalid arguments", "invalid arguments", "Invalid argument", "invalid argument",
 	"missing required", "Missing required", "required property", "field required", "Field required",
