@@ -55,6 +55,18 @@ const (
 // .eval archive, may hold after decompression (a variable so that tests can lower it).
 var maxDocument int64 = 256 << 20
 
+// maxItems is the most messages, tool calls, tool results, content blocks and ids one trace
+// may hold together, whatever its format. Each costs a reader a fixed size however few bytes
+// it takes in the file (`{}` is three), so without a count a record of empty objects took
+// tens of times its size (a 32 MB record of `{}` tool calls: 6 GB and 100 s of CPU); a real
+// run holds a few thousand. A variable so that tests can lower it.
+var maxItems = 1 << 20
+
+// tooManyItems is the message of the error placed at the item that passes maxItems.
+func tooManyItems() string {
+	return fmt.Sprintf("more than %d messages, tool calls, tool results and content blocks in one trace, the most a trace may hold", maxItems)
+}
+
 // Sniff tells the format of the trace file at path from its first bytes: a zip archive is an
 // Inspect .eval log; a JSON object whose top-level keys include "resourceSpans" (or
 // "resourceLogs") is OTLP, one
