@@ -46,6 +46,10 @@ type dojoRun struct {
 	Utility   json.RawMessage `json:"utility"`
 }
 
+// dojoItems are the lists of a result that decoding turns into a value per element: messages,
+// and each message's tool calls and content blocks (see itemShape).
+var dojoItems = itemShape{{key: "messages", list: true, shape: itemShape{{key: "tool_calls", list: true}, {key: "content", list: true}}}}
+
 type dojoMessage struct {
 	Role       string          `json:"role"`
 	Content    json.RawMessage `json:"content"`
@@ -83,6 +87,9 @@ func decodeAgentDojo(rec input.Record) (*Trace, error) {
 			return nil, rec.Decode(new(any)) // the syntax error, placed
 		}
 		return nil, rec.ErrorAt(start, "%s", jsonscan.Expected("an AgentDojo result (a JSON object)", k))
+	}
+	if over := itemsOver(rec.Data, start, false, dojoItems); over >= 0 {
+		return nil, rec.ErrorAt(over, "%s", input.Field(jsonscan.PathAt(rec.Data, over).String(), tooManyItems()))
 	}
 	var r dojoRun
 	if err := rec.Decode(&r); err != nil {

@@ -78,6 +78,24 @@ func (a *attachments) add(n int64) error {
 	return nil
 }
 
+// inspectMessageItems are the lists of a message that decoding turns into a value per element:
+// its tool calls and content parts (see itemShape).
+var inspectMessageItems = itemShape{{key: "tool_calls", list: true}, {key: "content", list: true}}
+
+// inspectSampleItems are those of a sample: its messages; its events, and of each the choices
+// of a model event's output (each choice's message) and a tool event's result parts, which
+// turnsFromEvents decodes; and the entries of its maps, attachments and model_usage. The
+// conversation a model event's input repeats is not decoded, and not counted.
+var inspectSampleItems = itemShape{
+	{key: "messages", list: true, shape: inspectMessageItems},
+	{key: "events", list: true, shape: itemShape{
+		{key: "output", shape: itemShape{{key: "choices", list: true, shape: itemShape{{key: "message", shape: inspectMessageItems}}}}},
+		{key: "result", list: true},
+	}},
+	{key: "attachments", dict: true},
+	{key: "model_usage", dict: true},
+}
+
 type inspectMessage struct {
 	Role       string            `json:"role"`
 	Content    json.RawMessage   `json:"content"` // a string or content parts
@@ -151,6 +169,9 @@ func eachInspectJSON(ctx context.Context, path string, data []byte, o Options, f
 		return d.array("samples", func(i, at int) error {
 			if err := ctx.Err(); err != nil {
 				return err
+			}
+			if over := itemsOver(data, at, false, inspectSampleItems); over >= 0 {
+				return d.errAt(over, "samples[%d].%s: %s", i, jsonscan.PathAt(data[at:], over-at), tooManyItems())
 			}
 			s := inspectSample{att: attachments{limit: limit}}
 			if err := d.value(&s); err != nil {
@@ -265,6 +286,9 @@ func eachEval(ctx context.Context, path string, f io.ReaderAt, size int64, o Opt
 			return err
 		}
 		d := newDoc(member, data)
+		if over := itemsOver(data, 0, false, inspectSampleItems); over >= 0 {
+			return d.errAt(over, "%s: %s", jsonscan.PathAt(data, over), tooManyItems())
+		}
 		s := inspectSample{att: attachments{limit: limited, size: int64(len(data))}}
 		if err := d.value(&s); err != nil {
 			return err

@@ -84,6 +84,29 @@ func (e *OpenHandsEval) Resolved() (json.RawMessage, jsonscan.Path) {
 	return nil, nil
 }
 
+// ohMessageItems are the lists of an OpenAI-shaped message that decoding turns into a value per
+// element: its tool calls and content parts (see itemShape).
+var ohMessageItems = itemShape{{key: "tool_calls", list: true}, {key: "content", list: true}}
+
+// ohResponseItems are those of a model response: its choices, and each choice's message's.
+var ohResponseItems = itemShape{{key: "choices", list: true, shape: itemShape{{key: "message", shape: ohMessageItems}}}}
+
+// ohRecordItems are those of an OpenHands record: the message lists, the responses, the history
+// events (each pair's two), each event's arguments (a map) and the response that made its
+// call, and the per-call token usages.
+var ohRecordItems = itemShape{
+	{key: "fncall_messages", list: true, shape: ohMessageItems},
+	{key: "messages", list: true, shape: ohMessageItems},
+	{key: "fncall_response", shape: ohResponseItems},
+	{key: "response", shape: ohResponseItems},
+	{key: "raw_completions", shape: itemShape{{key: "messages", list: true, shape: ohMessageItems}}},
+	{key: "history", list: true, pairs: true, shape: itemShape{
+		{key: "args", dict: true},
+		{key: "tool_call_metadata", shape: itemShape{{key: "model_response", shape: ohResponseItems}}},
+	}},
+	{key: "metrics", shape: itemShape{{key: "token_usages", list: true}}},
+}
+
 type ohMessage struct {
 	Role       string          `json:"role"`
 	Content    json.RawMessage `json:"content"` // a string, content parts or null
@@ -161,6 +184,9 @@ func decodeOpenHands(rec input.Record) (*Trace, error) {
 			return nil, rec.Decode(new(any)) // the syntax error, placed
 		}
 		return nil, rec.ErrorAt(jsonscan.SkipSpace(rec.Data, 0), "%s", jsonscan.Expected("an OpenHands output record (a JSON object)", k))
+	}
+	if over := itemsOver(rec.Data, 0, false, ohRecordItems); over >= 0 {
+		return nil, rec.ErrorAt(over, "%s", input.Field(jsonscan.PathAt(rec.Data, over).String(), tooManyItems()))
 	}
 	var r ohRecord
 	if err := rec.Decode(&r); err != nil {
@@ -712,6 +738,9 @@ func decodeMessageList(path string, data []byte) (*Trace, error) {
 	}
 	if k := jsonscan.KindOfValue(data[jsonscan.SkipSpace(data, 0):]); k != jsonscan.KindArray {
 		return nil, rec.ErrorAt(jsonscan.SkipSpace(data, 0), "%s", jsonscan.Expected("a list of messages", k))
+	}
+	if over := itemsOver(data, 0, true, ohMessageItems); over >= 0 {
+		return nil, rec.ErrorAt(over, "%s", input.Field(jsonscan.PathAt(data, over).String(), tooManyItems()))
 	}
 	var msgs []ohMessage
 	if err := rec.Decode(&msgs); err != nil {
