@@ -31,7 +31,7 @@ type itemMember struct {
 	// [action, observation] pairs of history events)
 	pairs bool
 	// dict: an object decoded into a map, whose members are counted as a list's elements
-	dict bool
+	dict  bool
 	shape itemShape // of each element of a list, or of the object; nil: nothing inside counted
 }
 

@@ -34,8 +34,8 @@ func TestReadersRefuseTooManyItems(t *testing.T) {
 	lowerMaxItems(t, 1000)
 	msg := "more than 1000 messages, tool calls, tool results and content blocks in one trace, the most a trace may hold"
 	dojo := `{"suite_name":"x","user_task_id":"y","messages":[` // 49 bytes
-	oh := `{"instance_id":"x","test_result":{},`                 // 36 bytes
-	inspectHead := `{"eval":{"task":"t"},"samples":[`                 // 32 bytes
+	oh := `{"instance_id":"x","test_result":{},`                // 36 bytes
+	inspectHead := `{"eval":{"task":"t"},"samples":[`           // 32 bytes
 	cases := []struct {
 		name, file, text string
 		format           Format
