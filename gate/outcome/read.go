@@ -83,10 +83,20 @@ func (s *Set) Unmatched() []string {
 	return out
 }
 
+// maxOutcomes is the most outcomes the outcomes input may hold, its files together. Each costs
+// a few hundred bytes however few it takes in the file (`"a1",` in a run summary's list is five),
+// so without a count a 32 MB summary of short ids took 1.6 GB (issue 34, finding 3); a real
+// suite has thousands. A variable so that tests can lower it.
+var maxOutcomes = 1 << 20
+
 // add keeps outcome o for id, read at place at.
 func (s *Set) add(id string, o trace.Outcome, at input.Place) error {
 	if first, dup := s.byID[id]; dup {
 		return s.ids.Duplicate(id, at, s.entries[first].at)
+	}
+	if len(s.entries) >= maxOutcomes {
+		return &input.Error{File: at.File, Line: at.Line, Col: at.Col,
+			Msg: fmt.Sprintf("more than %d outcomes, the most the outcomes input may hold", maxOutcomes)}
 	}
 	s.byID[id] = int32(len(s.entries))
 	s.entries = append(s.entries, entry{id: id, o: o, at: at})
