@@ -198,6 +198,9 @@ type baselineReader struct {
 	dec  *json.Decoder
 	name string
 	b    *compare.Baseline
+	// items counts the traces, tasks, agreement items, evidence entries and message indices
+	// read so far, toward maxBaselineItems
+	items int
 }
 
 // offset is where the decoder stands in data.
@@ -453,8 +456,14 @@ type baselineTrace struct {
 
 // trace reads one element of reliability.traces.
 func (br *baselineReader) trace(i int) error {
+	if err := br.unit("reliability.traces", i); err != nil {
+		return err
+	}
 	off := br.offset()
 	what := fmt.Sprintf("reliability.traces[%d]", i)
+	if err := br.countEvidence(jsonscan.SkipSeparators(br.data, off), what); err != nil {
+		return err
+	}
 	var t baselineTrace
 	if err := br.value(&t, what); err != nil {
 		return err
@@ -538,6 +547,9 @@ type baselineTask struct {
 
 // task reads one element of coherence.tasks.
 func (br *baselineReader) task(i int) error {
+	if err := br.unit("coherence.tasks", i); err != nil {
+		return err
+	}
 	off := br.offset()
 	what := fmt.Sprintf("coherence.tasks[%d]", i)
 	var t baselineTask
@@ -579,6 +591,9 @@ func (br *baselineReader) agreement() error {
 			return br.value(&a.KappaSE, "agreement.kappa_se")
 		case "items":
 			return br.array("agreement.items", func(i int) error {
+				if err := br.unit("agreement.items", i); err != nil {
+					return err
+				}
 				off := br.offset()
 				what := fmt.Sprintf("agreement.items[%d]", i)
 				var it struct {
