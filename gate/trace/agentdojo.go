@@ -92,6 +92,9 @@ func decodeAgentDojo(rec input.Record) (*Trace, error) {
 		return nil, rec.ErrorAt(over, "%s", input.Field(jsonscan.PathAt(rec.Data, over).String(), tooManyItems()))
 	}
 	var r dojoRun
+	if n, ok := memberLen(rec.Data, start, "messages"); ok {
+		r.Messages = make([]dojoMessage, 0, n)
+	}
 	if err := rec.Decode(&r); err != nil {
 		return nil, err
 	}
@@ -142,6 +145,9 @@ func decodeAgentDojo(rec input.Record) (*Trace, error) {
 			return nil, at(jsonscan.PathOf("messages", i, "content"), problem)
 		}
 		o.Content = content
+		if len(m.ToolCalls) > 0 {
+			o.Calls = make([]Call, 0, len(m.ToolCalls))
+		}
 		for j := range m.ToolCalls {
 			c, problem := dojoToolCall(&m.ToolCalls[j])
 			if problem != "" {

@@ -174,6 +174,7 @@ func eachInspectJSON(ctx context.Context, path string, data []byte, o Options, f
 				return d.errAt(over, "samples[%d].%s: %s", i, jsonscan.PathAt(data[at:], over-at), tooManyItems())
 			}
 			s := inspectSample{att: attachments{limit: limit}}
+			s.presize(data, at)
 			if err := d.value(&s); err != nil {
 				return err
 			}
@@ -290,6 +291,7 @@ func eachEval(ctx context.Context, path string, f io.ReaderAt, size int64, o Opt
 			return d.errAt(over, "%s: %s", jsonscan.PathAt(data, over), tooManyItems())
 		}
 		s := inspectSample{att: attachments{limit: limited, size: int64(len(data))}}
+		s.presize(data, 0)
 		if err := d.value(&s); err != nil {
 			return err
 		}
@@ -357,6 +359,17 @@ func readMember(zf *zip.File, limited *input.LimitedReader) ([]byte, error) {
 	defer rc.Close()
 	limited.R = rc
 	return readBounded(limited, maxDocument)
+}
+
+// presize makes the sample's messages and events lists at the size of those of the sample at
+// data[at], for decoding to fill (see memberLen).
+func (s *inspectSample) presize(data []byte, at int) {
+	if n, ok := memberLen(data, at, "messages"); ok {
+		s.Messages = make([]inspectMessage, 0, n)
+	}
+	if n, ok := memberLen(data, at, "events"); ok {
+		s.Events = make([]inspectEvent, 0, n)
+	}
 }
 
 // trace turns a sample into a Trace; fail makes an error at the sample.
@@ -449,6 +462,9 @@ func (s *inspectSample) message(m *inspectMessage, out *Message) error {
 		return err
 	}
 	out.Content = content
+	if len(m.ToolCalls) > 0 {
+		out.Calls = make([]Call, 0, len(m.ToolCalls))
+	}
 	for j, c := range m.ToolCalls {
 		if c.Function == "" {
 			return fmt.Errorf("tool_calls[%d]: a tool call without a function name", j)

@@ -171,3 +171,28 @@ func (c *itemCounter) dict(i int) (int, error) {
 		return jsonscan.Skip(c.data, v)
 	})
 }
+
+// memberLen is the number of elements of the array that member key of the object at data[obj]
+// holds (the last of repeated keys, matched exactly); ok is false when it holds none. A reader makes the list that
+// encoding/json fills at that size (json.Unmarshal appends to a slice's capacity), rather than
+// leaving encoding/json to grow it a quarter at a time, which allocates five times its size.
+func memberLen(data []byte, obj int, key string) (n int, ok bool) {
+	at := -1
+	_, _ = jsonscan.EachMember(data, obj, func(k []byte, start, _ int) error {
+		if jsonscan.KeyIs(k, key) && data[start] == '[' {
+			at = start
+		}
+		return nil
+	})
+	if at < 0 {
+		return 0, false
+	}
+	return listLen(data, at), true
+}
+
+// listLen is the number of elements of the array at data[at], or 0 when it is no array.
+func listLen(data []byte, at int) int {
+	n := 0
+	_, _ = jsonscan.EachElement(data, at, func(_, _ int) error { n++; return nil })
+	return n
+}

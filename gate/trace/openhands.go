@@ -189,6 +189,15 @@ func decodeOpenHands(rec input.Record) (*Trace, error) {
 		return nil, rec.ErrorAt(over, "%s", input.Field(jsonscan.PathAt(rec.Data, over).String(), tooManyItems()))
 	}
 	var r ohRecord
+	for _, l := range [...]struct {
+		key  string
+		list **[]ohMessage
+	}{{"fncall_messages", &r.FncallMessages}, {"messages", &r.Messages}} {
+		if n, ok := memberLen(rec.Data, 0, l.key); ok {
+			msgs := make([]ohMessage, 0, n)
+			*l.list = &msgs
+		}
+	}
 	if err := rec.Decode(&r); err != nil {
 		return nil, err
 	}
@@ -281,6 +290,9 @@ func (d *ohReader) messages(key jsonscan.Path, msgs []ohMessage, resp *ohRespons
 			return nil, d.at(p, "%s", input.Field(p.String(), problem))
 		}
 		o.Content = content
+		if len(m.ToolCalls) > 0 {
+			o.Calls = make([]Call, 0, len(m.ToolCalls))
+		}
 		for j, c := range m.ToolCalls {
 			if c.Function.Name == "" {
 				p := append(path[:len(path):len(path)], jsonscan.PathOf("tool_calls", j, "function", "name")...)
@@ -471,7 +483,7 @@ func ohFailure(content string) (string, bool) {
 // observation says success false or is an error observation.
 func (d *ohReader) history() ([]Message, error) {
 	start := jsonscan.Locate(d.rec.Data, jsonscan.PathOf("history"))
-	var out []Message
+	out := make([]Message, 0, listLen(d.rec.Data, start)) // pairs hold two: append grows it then
 	var event ohEvent
 	calls := map[string]bool{} // the ids of the calls made so far
 	decode := func(i, at, end int) error {
@@ -563,6 +575,11 @@ func ohAction(e *ohEvent) (Message, string) {
 	}
 	if args, ok := modelCallArgs(e); ok {
 		c.Args, c.ArgsValid = ohArguments(args)
+		m.Calls = []Call{c}
+		return m, ""
+	}
+	if len(e.Args) == 0 {
+		c.Args, c.ArgsValid = []byte("{}"), true // what marshalling no arguments writes
 		m.Calls = []Call{c}
 		return m, ""
 	}
@@ -742,7 +759,7 @@ func decodeMessageList(path string, data []byte) (*Trace, error) {
 	if over := itemsOver(data, 0, true, ohMessageItems); over >= 0 {
 		return nil, rec.ErrorAt(over, "%s", input.Field(jsonscan.PathAt(data, over).String(), tooManyItems()))
 	}
-	var msgs []ohMessage
+	msgs := make([]ohMessage, 0, listLen(data, jsonscan.SkipSpace(data, 0)))
 	if err := rec.Decode(&msgs); err != nil {
 		return nil, err
 	}
