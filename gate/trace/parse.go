@@ -61,8 +61,17 @@ func (p *parser) end() {
 // skip checks and passes over one value, returning its text. Scalars, the most common values,
 // go straight to their jsonscan primitive.
 func (p *parser) skip() []byte {
-	if p.failed {
+	r := p.ref()
+	if r.end == 0 {
 		return nil
+	}
+	return p.data[r.off:r.end:r.end]
+}
+
+// ref is skip, returning where the value lies (the zero ref after an error).
+func (p *parser) ref() ref {
+	if p.failed {
+		return ref{}
 	}
 	start := jsonscan.SkipSpace(p.data, p.i)
 	var end int
@@ -83,19 +92,10 @@ func (p *parser) skip() []byte {
 	}
 	if err != nil {
 		p.syntax()
-		return nil
-	}
-	p.i = end
-	return p.data[start:end:end]
-}
-
-// ref is skip, returning where the value lies.
-func (p *parser) ref() ref {
-	start := jsonscan.SkipSpace(p.data, p.i)
-	if p.skip() == nil {
 		return ref{}
 	}
-	return ref{uint32(start), uint32(p.i)}
+	p.i = end
+	return ref{uint32(start), uint32(end)}
 }
 
 // strRef is ref for a member that must be a string or null (want describes it for a type
