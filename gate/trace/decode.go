@@ -92,8 +92,29 @@ type rawRef []byte
 
 func (r rawRef) null() bool { return r == nil || string(r) == "null" }
 
+// ref is where a value's JSON text lies in the record, data[off:end]; the zero ref is an
+// absent value (no value ends at offset 0). The decoding structs the parser fills one per
+// message, call, result, block and id hold refs and index ranges rather than slices and
+// strings, so that they hold no pointers: an element takes a few words (a message 52 bytes,
+// not 152) and the collector never scans or write-barriers their arrays, which on a record
+// of millions of tiny elements cost more than the parse (issue 34, finding 3).
+type ref struct{ off, end uint32 }
+
+// elems is the elements lo..hi-1 of one of the scratch's arrays (parse.go).
+type elems struct{ lo, hi uint32 }
+
+func (s elems) len() int { return int(s.hi - s.lo) }
+
+// raw returns the text of r in the record being decoded (nil when absent).
+func (d *decoder) raw(r ref) rawRef {
+	if r.end == 0 {
+		return nil
+	}
+	return d.rec.Data[r.off:r.end:r.end]
+}
+
 // The decoding structs hold the union of the three shapes' fields, filled by the parser in
-// parse.go. Values whose type varies between shapes (or may be wrong) are rawRef and are
+// parse.go. Values whose type varies between shapes (or may be wrong) are refs and are
 // checked by hand when the trace is built.
 
 type jsonRecord struct {
@@ -114,86 +135,151 @@ type jsonRecord struct {
 }
 
 // jsonMessage holds the fields most messages have. The others, which only some formats write
-// (legacy function calls, per-message usage, SWE-agent's ids and text actions), are in *rare,
-// so that the array of a long transcript's messages stays small (a 120 MB record has 300,000).
+// (legacy function calls, per-message usage, SWE-agent's ids and text actions), are in the
+// scratch's rare array, so that the array of a long transcript's messages stays small.
 type jsonMessage struct {
-	Role           string
-	Content        rawRef      // a string or null; nil when the content was a list
-	blocks         []jsonBlock // the content, when it was a list (hasBlocks)
-	ToolCalls      []jsonCall
-	ToolResults    []jsonResult // RS-1
-	ToolCallID     rawRef       // OpenAI
-	rare           *jsonRare    // nil when the message has none of the rare fields
+	Content     ref   // a string or null; absent when the content was a list
+	ToolCallID  ref   // OpenAI
+	blocks      elems // the content, when it was a list (hasBlocks), in scratch.blocks
+	ToolCalls   elems // in scratch.calls
+	ToolResults elems // RS-1, in scratch.results
+	rare        uint32
+	// role is one of the roles below, or roleOther+k for the k-th other role of the record
+	// (scratch.roles); noRole when absent, null or "".
+	role           uint32
 	hasBlocks      bool
 	HasToolResults bool // the list was there (even empty)
 }
 
+// The roles a message's role member is read into without keeping its text.
+const (
+	noRole = iota
+	roleUser
+	roleAssistant
+	roleSystem
+	roleTool
+	roleOther
+)
+
+var roleNames = [...]string{roleUser: "user", roleAssistant: "assistant", roleSystem: "system", roleTool: "tool"}
+
+// role returns a message's role as the input wrote it ("" when it has none).
+func (d *decoder) role(m *jsonMessage) string {
+	if m.role >= roleOther {
+		return d.scratch.roles[m.role-roleOther]
+	}
+	return roleNames[m.role]
+}
+
 // jsonRare holds the fields of a message that few messages have.
 type jsonRare struct {
-	ToolCallIDs    []rawRef // SWE-agent
-	HasToolCallIDs bool     // the list was there (even empty)
-	FunctionCall   *jsonFunction
-	Usage          *jsonUsage
-	TokenUsage     *jsonUsage
+	ToolCallIDs     elems // SWE-agent, in scratch.ids
+	HasToolCallIDs  bool  // the list was there (even empty)
+	HasFunctionCall bool
+	FunctionCall    jsonFunction
+	// per-message usage: 1 + its index in scratch.usages, 0 when absent
+	Usage, TokenUsage uint32
 	// SWE-agent text actions (textactions.go)
-	Action, Observation, Thought, Response, MessageType rawRef
+	Action, Observation, Thought, Response, MessageType ref
 	// tau2-bench tool messages: {"role": "tool", "id", "content", "error", "requestor"}
-	ID, Error rawRef
+	ID, Error ref
 	ByUser    bool // "requestor": "user" (tau2.go)
-	// mini-swe-agent: the usage of the model's response, in extra.response.usage, and why an
-	// exit message ended the run (extra.exit_status)
-	ExtraUsage *jsonUsage
-	ExitStatus rawRef
+	// mini-swe-agent: the usage of the model's response, in extra.response.usage (as Usage),
+	// and why an exit message ended the run (extra.exit_status)
+	ExtraUsage uint32
+	ExitStatus ref
 }
 
 // noRare is the rare fields of a message that has none; it is never written.
 var noRare jsonRare
 
-// r returns the message's rare fields, all zero when it has none. Only the parser writes them.
-func (m *jsonMessage) r() *jsonRare {
-	if m.rare == nil {
+// rare returns m's rare fields, all zero when it has none. Only the parser writes them.
+func (d *decoder) rare(m *jsonMessage) *jsonRare {
+	if m.rare == 0 {
 		return &noRare
 	}
-	return m.rare
+	return &d.scratch.rare[m.rare-1]
 }
 
+// usageAt returns the per-message usage numbered u (jsonRare.Usage), nil for none.
+func (d *decoder) usageAt(u uint32) *jsonUsage {
+	if u == 0 {
+		return nil
+	}
+	return &d.scratch.usages[u-1]
+}
+
+// msgCalls, msgResults, msgBlocks, innerBlocks and ids return the elements of a message's
+// lists in the scratch's arrays.
+func (d *decoder) msgCalls(m *jsonMessage) []jsonCall {
+	return d.scratch.calls[m.ToolCalls.lo:m.ToolCalls.hi]
+}
+func (d *decoder) msgResults(m *jsonMessage) []jsonResult {
+	return d.scratch.results[m.ToolResults.lo:m.ToolResults.hi]
+}
+func (d *decoder) msgBlocks(m *jsonMessage) []jsonBlock {
+	return d.scratch.blocks[m.blocks.lo:m.blocks.hi]
+}
+func (d *decoder) innerBlocks(b *jsonBlock) []jsonBlock {
+	return d.scratch.inner[b.inner.lo:b.inner.hi]
+}
+func (d *decoder) ids(r *jsonRare) []ref { return d.scratch.ids[r.ToolCallIDs.lo:r.ToolCallIDs.hi] }
+
 type jsonCall struct {
-	ToolName, Arguments, CallID rawRef // RS-1
-	ID                          rawRef // OpenAI
-	Name                        rawRef // a flat call {id, name, arguments} (tau2-bench)
-	ByUser                      bool   // "requestor": "user" (tau2.go)
+	ToolName, Arguments, CallID ref // RS-1
+	ID                          ref // OpenAI
+	Name                        ref // a flat call {id, name, arguments} (tau2-bench)
 	Function                    jsonFunction
+	ByUser                      bool // "requestor": "user" (tau2.go)
 	HasFunction                 bool
 }
 
 type jsonFunction struct {
-	Name, Arguments rawRef
+	Name, Arguments ref
 }
 
 type jsonResult struct {
-	CallID  rawRef
+	CallID  ref
+	Result  ref
+	Error   ref
 	Success bool // missing or null means false
-	Result  rawRef
-	Error   rawRef
 }
 
 type jsonBlock struct {
-	Type, Text                 string
-	ID, Name, Input, ToolUseID rawRef
-	Content                    rawRef      // a tool_result's content unless it is a list
-	inner                      []jsonBlock // a tool_result's content when it is a list (hasInner)
+	Text                       ref // a string or null, checked by the parser
+	ID, Name, Input, ToolUseID ref
+	Content                    ref   // a tool_result's content unless it is a list
+	inner                      elems // a tool_result's content when it is a list (hasInner), in scratch.inner
+	Type                       blockType
 	hasInner                   bool
 	IsError                    bool
 }
 
+// blockType is a content block's type, as far as the reader tells them apart.
+type blockType uint8
+
+const (
+	noType blockType = iota // absent, null or ""
+	typeText
+	typeInputText  // OpenAI Responses' input_text
+	typeOutputText // and output_text
+	typeToolUse
+	typeToolResult
+	typeOther // images, thinking, ...
+)
+
+var blockTypes = map[string]blockType{"text": typeText, "input_text": typeInputText, "output_text": typeOutputText,
+	"tool_use": typeToolUse, "tool_result": typeToolResult}
+
+// jsonUsage's fields point into the record, as refs, for the per-message ones.
 type jsonUsage struct {
-	PromptTokens, CompletionTokens, TotalTokens, InputTokens, OutputTokens rawRef
+	PromptTokens, CompletionTokens, TotalTokens, InputTokens, OutputTokens ref
 }
 
 // anthropic reports whether u is written in Anthropic's terms only.
 func (u *jsonUsage) anthropic() bool {
-	return u != nil && (u.InputTokens != nil || u.OutputTokens != nil) &&
-		u.PromptTokens == nil && u.CompletionTokens == nil
+	return u != nil && (u.InputTokens.end != 0 || u.OutputTokens.end != 0) &&
+		u.PromptTokens.end == 0 && u.CompletionTokens.end == 0
 }
 
 type decoder struct {
@@ -247,6 +333,9 @@ func (d *decoder) decode(rec input.Record) (*Trace, error) {
 	d.lastFile, d.lastLine = rec.File, rec.Line
 	if err := d.checkObject(); err != nil {
 		return nil, err
+	}
+	if uint64(len(rec.Data)) > math.MaxUint32 { // the parser's refs are 32-bit offsets
+		return nil, d.rec.ErrorAt(0, "record too large: longer than %d bytes", uint32(math.MaxUint32))
 	}
 	jr := &d.jr
 	*jr = jsonRecord{}
@@ -342,6 +431,9 @@ func (d *decoder) parseError(p *parser) error {
 	if p.typeAt < 0 {
 		return d.rec.ErrorAt(p.i, "invalid JSON") // unreachable: the parser accepts what jsonscan.Validate does
 	}
+	if p.tooMany {
+		return d.rec.ErrorAt(p.typeAt, "%s: %s", jsonscan.PathAt(data, p.typeAt).String(), tooManyItems())
+	}
 	return d.rec.ErrorAt(p.typeAt, "%s", input.Field(jsonscan.PathAt(data, p.typeAt).String(), jsonscan.Expected(p.want, jsonscan.KindOfValue(data[p.typeAt:]))))
 }
 
@@ -388,7 +480,7 @@ func (d *decoder) pickList(jr *jsonRecord) error {
 	}
 	if chosen >= 0 && !allHaveRoles(jr.Lists[chosen]) {
 		for i, l := range jr.Lists { // no list of messages: SWE-agent steps will do
-			if jr.Present[i] && allSteps(l) {
+			if jr.Present[i] && d.allSteps(l) {
 				chosen = i
 				break
 			}
@@ -423,7 +515,7 @@ func (d *decoder) pickList(jr *jsonRecord) error {
 
 func allHaveRoles(l []jsonMessage) bool {
 	for i := range l {
-		if l[i].Role == "" {
+		if l[i].role == noRole {
 			return false
 		}
 	}
@@ -623,19 +715,21 @@ func (d *decoder) id(raw rawRef) (id string, ok bool, problem string) {
 
 // detect settles the record's shape from the signs in its messages, parses content block
 // lists, and returns upper bounds of the number of calls and results.
-func (d *decoder) detect(jr *jsonRecord) (calls, results int, err error) {
+func (d *decoder) detect(jr *jsonRecord) (nCalls, nResults int, err error) {
 	d.sawAnthro = jr.Usage.anthropic() || jr.TokenUsage.anthropic()
 	for i := range d.msgs {
 		m := &d.msgs[i]
-		d.sawAnthro = d.sawAnthro || m.r().Usage.anthropic() || m.r().TokenUsage.anthropic()
+		r := d.rare(m)
+		d.sawAnthro = d.sawAnthro || d.usageAt(r.Usage).anthropic() || d.usageAt(r.TokenUsage).anthropic()
 		if m.HasToolResults && d.shape != ShapeRS1 {
 			if err := d.mark(ShapeRS1, `an RS-1 "tool_results" list`, markPlace{msg: i}); err != nil {
 				return 0, 0, err
 			}
 		}
-		for j := range m.ToolCalls {
-			c := &m.ToolCalls[j]
-			if (c.ToolName != nil || c.CallID != nil) && d.shape != ShapeRS1 {
+		calls := d.msgCalls(m)
+		for j := range calls {
+			c := &calls[j]
+			if (c.ToolName.end != 0 || c.CallID.end != 0) && d.shape != ShapeRS1 {
 				if err := d.mark(ShapeRS1, `an RS-1 tool call ("tool_name", "call_id")`, markPlace{i, j, "tool_calls"}); err != nil {
 					return 0, 0, err
 				}
@@ -654,32 +748,35 @@ func (d *decoder) detect(jr *jsonRecord) (calls, results int, err error) {
 		for _, f := range [...]struct {
 			present bool
 			key     string
-		}{{m.ToolCallID != nil, "tool_call_id"}, {m.r().HasToolCallIDs, "tool_call_ids"}, {m.r().FunctionCall != nil, "function_call"}} {
+		}{{m.ToolCallID.end != 0, "tool_call_id"}, {r.HasToolCallIDs, "tool_call_ids"}, {r.HasFunctionCall, "function_call"}} {
 			if f.present && d.shape != ShapeOpenAI {
 				if err := d.mark(ShapeOpenAI, `an OpenAI "`+f.key+`"`, markPlace{msg: i}); err != nil {
 					return 0, 0, err
 				}
 			}
 		}
-		calls += len(m.ToolCalls)
-		results += len(m.ToolResults) + len(m.r().ToolCallIDs)
-		if m.Role != "user" && m.Role != "assistant" && m.Role != "system" || m.ToolCallID != nil || m.rare != nil || d.mini {
-			results++ // a tool message's result, an observation: at most one without a list
+		nCalls += m.ToolCalls.len()
+		nResults += m.ToolResults.len() + r.ToolCallIDs.len()
+		if m.role != roleUser && m.role != roleAssistant && m.role != roleSystem || m.ToolCallID.end != 0 || m.rare != 0 || d.mini {
+			nResults++ // a tool message's result, an observation: at most one without a list
 		}
-		if m.r().FunctionCall != nil {
-			calls++
+		if r.HasFunctionCall || m.rare != 0 || d.mini && m.role == roleAssistant {
+			nCalls++ // a legacy call, or a text action's (textactions.go)
 		}
 		if m.hasBlocks {
-			for k := range m.blocks {
-				switch m.blocks[k].Type {
-				case "tool_use":
-					calls++
-				case "tool_result":
-					results++
+			blocks := d.msgBlocks(m)
+			for k := range blocks {
+				what := `an Anthropic "tool_use" block`
+				switch blocks[k].Type {
+				case typeToolUse:
+					nCalls++
+				case typeToolResult:
+					nResults++
+					what = `an Anthropic "tool_result" block`
 				default:
 					continue
 				}
-				if err := d.mark(ShapeAnthropic, `an Anthropic "`+m.blocks[k].Type+`" block`, markPlace{i, k, "content"}); err != nil {
+				if err := d.mark(ShapeAnthropic, what, markPlace{i, k, "content"}); err != nil {
 					return 0, 0, err
 				}
 			}
@@ -695,7 +792,7 @@ func (d *decoder) detect(jr *jsonRecord) (calls, results int, err error) {
 			d.shape = ShapeOpenAI
 		}
 	}
-	return calls, results, nil
+	return nCalls, nResults, nil
 }
 
 // builder hands out the calls and results of one trace from two shared backing arrays.
@@ -707,67 +804,71 @@ type builder struct {
 // message normalises message i into out.
 func (d *decoder) message(i int, b *builder, out *Message) error {
 	m := &d.msgs[i]
-	if isStep(m) {
+	if d.isStep(m) {
 		return d.step(i, b, out)
 	}
-	if m.Role == "" {
+	if m.role == noRole {
 		return d.errAt(jsonscan.PathOf(d.key, i), `has no "role" (expected "user", "assistant", "system" or "tool")`)
 	}
-	out.Role = m.Role
+	role := d.role(m)
+	out.Role = role
 	nc, nr := len(b.calls), len(b.results)
 
 	// content, and the Anthropic blocks in it
-	switch {
+	switch content := d.raw(m.Content); {
 	case m.hasBlocks:
-		text, err := d.blocks(b, m.blocks, i)
+		text, err := d.blocks(b, d.msgBlocks(m), i)
 		if err != nil {
 			return err
 		}
 		out.Content = text
-	case m.Content.null():
+	case content.null():
 	default:
-		s, ok := d.scratch.str(m.Content)
+		s, ok := d.scratch.str(content)
 		if !ok {
-			return d.kindErr(jsonscan.PathOf(d.key, i, "content"), "a string, an array of content blocks or null", m.Content)
+			return d.kindErr(jsonscan.PathOf(d.key, i, "content"), "a string, an array of content blocks or null", content)
 		}
 		out.Content = s
 	}
 
 	// RS-1 and OpenAI tool calls
-	for j := range m.ToolCalls {
-		if m.ToolCalls[j].ByUser {
+	calls := d.msgCalls(m)
+	for j := range calls {
+		if calls[j].ByUser {
 			continue // tau2-bench: the simulated user's own tool, not the agent's (tau2.go)
 		}
-		c, err := d.call(&m.ToolCalls[j], i, j)
+		c, err := d.call(&calls[j], i, j)
 		if err != nil {
 			return err
 		}
 		b.calls = append(b.calls, c)
 	}
-	if f := m.r().FunctionCall; f != nil { // legacy OpenAI: no id
-		name, ok := d.scratch.str(f.Name)
+	rare := d.rare(m)
+	if f := &rare.FunctionCall; rare.HasFunctionCall { // legacy OpenAI: no id
+		name, ok := d.scratch.str(d.raw(f.Name))
 		if !ok || name == "" {
 			return d.errAt(jsonscan.PathOf(d.key, i, "function_call"), `has no tool name: expected "name" to be a non-empty string`)
 		}
-		args, valid := d.arguments(f.Arguments)
+		args, valid := d.arguments(d.raw(f.Arguments))
 		b.calls = append(b.calls, Call{Tool: name, Args: args, ArgsValid: valid})
 	}
 
 	// results
 	switch d.shape {
 	case ShapeRS1:
-		for j := range m.ToolResults {
-			r, err := d.rs1Result(&m.ToolResults[j], i, j)
+		results := d.msgResults(m)
+		for j := range results {
+			r, err := d.rs1Result(&results[j], i, j)
 			if err != nil {
 				return err
 			}
 			b.results = append(b.results, r)
 		}
 	case ShapeOpenAI:
-		if m.r().ByUser {
+		if rare.ByUser {
 			break // the result of a call of the simulated user's (tau2.go)
 		}
-		if m.Role == "tool" || m.Role == "function" || m.ToolCallID != nil || m.r().HasToolCallIDs {
+		if role == "tool" || role == "function" || m.ToolCallID.end != 0 || rare.HasToolCallIDs {
 			if err := d.openAIResults(b, m, i, out.Content); err != nil {
 				return err
 			}
@@ -787,22 +888,23 @@ func (d *decoder) message(i int, b *builder, out *Message) error {
 // call normalises an RS-1 or OpenAI tool call.
 func (d *decoder) call(c *jsonCall, i, j int) (Call, error) {
 	var out Call
-	var nameRaw, idRaw, argsRaw rawRef
+	var nameRef, idRef, argsRef ref
 	var nameKey string
 	switch {
-	case c.ToolName != nil:
-		nameRaw, idRaw, argsRaw, nameKey = c.ToolName, c.CallID, c.Arguments, "tool_name"
+	case c.ToolName.end != 0:
+		nameRef, idRef, argsRef, nameKey = c.ToolName, c.CallID, c.Arguments, "tool_name"
 	case c.HasFunction:
-		nameRaw, idRaw, argsRaw, nameKey = c.Function.Name, c.ID, c.Function.Arguments, "function.name"
-	case c.Name != nil:
-		nameRaw, idRaw, argsRaw, nameKey = c.Name, c.ID, c.Arguments, "name"
+		nameRef, idRef, argsRef, nameKey = c.Function.Name, c.ID, c.Function.Arguments, "function.name"
+	case c.Name.end != 0:
+		nameRef, idRef, argsRef, nameKey = c.Name, c.ID, c.Arguments, "name"
 	default:
 		return out, d.errAt(jsonscan.PathOf(d.key, i, "tool_calls", j), `has no tool name: expected "tool_name" (RS-1), "function": {"name": ...} (OpenAI) or "name"`)
 	}
+	nameRaw, idRaw, argsRaw := d.raw(nameRef), d.raw(idRef), d.raw(argsRef)
 	if !nameRaw.null() && jsonscan.KindOfValue(nameRaw) != jsonscan.KindString {
 		p := jsonscan.PathOf(d.key, i, "tool_calls", j, "tool_name")
 		switch {
-		case c.ToolName != nil:
+		case c.ToolName.end != 0:
 		case c.HasFunction:
 			p = jsonscan.PathOf(d.key, i, "tool_calls", j, "function", "name")
 		default:
@@ -817,7 +919,7 @@ func (d *decoder) call(c *jsonCall, i, j int) (Call, error) {
 	id, has, problem := d.id(idRaw)
 	if problem != "" {
 		idKey := "id"
-		if c.ToolName != nil {
+		if c.ToolName.end != 0 {
 			idKey = "call_id"
 		}
 		return out, d.fieldErr(jsonscan.PathOf(d.key, i, "tool_calls", j, idKey), problem)
@@ -843,22 +945,22 @@ func (d *decoder) arguments(raw rawRef) ([]byte, bool) {
 // rs1Result normalises an RS-1 tool result.
 func (d *decoder) rs1Result(r *jsonResult, i, j int) (Result, error) {
 	var out Result
-	id, has, problem := d.id(r.CallID)
+	id, has, problem := d.id(d.raw(r.CallID))
 	if problem != "" {
 		return out, d.fieldErr(jsonscan.PathOf(d.key, i, "tool_results", j, "call_id"), problem)
 	}
 	out.CallID, out.HasID, out.Success = id, has, r.Success
-	if !r.Result.null() {
-		if s, ok := d.scratch.str(r.Result); ok {
+	if result := d.raw(r.Result); !result.null() {
+		if s, ok := d.scratch.str(result); ok {
 			out.Content = s
 		} else {
-			out.Content = d.scratch.text(r.Result)
+			out.Content = d.scratch.text(result)
 		}
 	}
-	if !r.Error.null() {
-		s, ok := d.scratch.str(r.Error)
+	if e := d.raw(r.Error); !e.null() {
+		s, ok := d.scratch.str(e)
 		if !ok {
-			return out, d.kindErr(jsonscan.PathOf(d.key, i, "tool_results", j, "error"), "a string or null", r.Error)
+			return out, d.kindErr(jsonscan.PathOf(d.key, i, "tool_results", j, "error"), "a string or null", e)
 		}
 		out.Error = s
 	}
@@ -881,9 +983,10 @@ func (d *decoder) openAIResults(b *builder, m *jsonMessage, i int, content strin
 			r.Success, r.Error = false, e
 		}
 	}
-	if len(m.r().ToolCallIDs) > 0 {
-		for j, raw := range m.r().ToolCallIDs {
-			id, has, problem := d.id(raw)
+	rare := d.rare(m)
+	if rare.ToolCallIDs.len() > 0 {
+		for j, raw := range d.ids(rare) {
+			id, has, problem := d.id(d.raw(raw))
 			if problem != "" {
 				return d.fieldErr(jsonscan.PathOf(d.key, i, "tool_call_ids", j), problem)
 			}
@@ -892,11 +995,11 @@ func (d *decoder) openAIResults(b *builder, m *jsonMessage, i int, content strin
 		}
 		return nil
 	}
-	idRaw, idKey := m.ToolCallID, "tool_call_id"
-	if idRaw == nil && m.Role == "tool" {
-		idRaw, idKey = m.r().ID, "id" // tau2-bench names the call a tool message answers "id"
+	idRef, idKey := m.ToolCallID, "tool_call_id"
+	if idRef.end == 0 && m.role == roleTool {
+		idRef, idKey = rare.ID, "id" // tau2-bench names the call a tool message answers "id"
 	}
-	id, has, problem := d.id(idRaw)
+	id, has, problem := d.id(d.raw(idRef))
 	if problem != "" {
 		return d.fieldErr(jsonscan.PathOf(d.key, i, idKey), problem)
 	}
@@ -958,61 +1061,64 @@ func (d *decoder) blocks(b *builder, blocks []jsonBlock, i int) (string, error) 
 			return append(jsonscan.PathOf(d.key, i, "content", k), jsonscan.PathOf(elems...)...)
 		}
 		switch bl.Type {
-		case "":
+		case noType:
 			return "", d.errAt(p(), `has no "type" (expected "text", "tool_use", "tool_result", ...)`)
-		case "text", "input_text", "output_text":
+		case typeText, typeInputText, typeOutputText:
 			if n > 0 {
 				text.WriteByte('\n')
 			}
-			text.WriteString(bl.Text)
+			s, _ := d.scratch.str(d.raw(bl.Text))
+			text.WriteString(s)
 			n++
-		case "tool_use":
-			name, ok := d.scratch.str(bl.Name)
-			if !bl.Name.null() && !ok {
-				return "", d.kindErr(p("name"), "a string", bl.Name)
+		case typeToolUse:
+			nameRaw := d.raw(bl.Name)
+			name, ok := d.scratch.str(nameRaw)
+			if !nameRaw.null() && !ok {
+				return "", d.kindErr(p("name"), "a string", nameRaw)
 			}
 			if name == "" {
 				return "", d.errAt(p(), `has no tool name: "name" is missing or empty`)
 			}
-			id, has, problem := d.id(bl.ID)
+			id, has, problem := d.id(d.raw(bl.ID))
 			if problem != "" {
 				return "", d.fieldErr(p("id"), problem)
 			}
 			var args []byte
-			if !bl.Input.null() {
-				args = d.scratch.bytes(bl.Input)
+			if input := d.raw(bl.Input); !input.null() {
+				args = d.scratch.bytes(input)
 			}
 			b.calls = append(b.calls, Call{ID: id, HasID: has, Tool: name, Args: args, ArgsValid: true})
-		case "tool_result":
-			id, has, problem := d.id(bl.ToolUseID)
+		case typeToolResult:
+			id, has, problem := d.id(d.raw(bl.ToolUseID))
 			if problem != "" {
 				return "", d.fieldErr(p("tool_use_id"), problem)
 			}
 			r := Result{CallID: id, HasID: has, Success: !bl.IsError}
 			switch {
 			case bl.hasInner:
-				inner := bl.inner
+				inner := d.innerBlocks(bl)
 				// Nested tool blocks would be results inside a result: keep only text.
 				var c strings.Builder
 				m := 0
 				for q := range inner {
 					switch inner[q].Type {
-					case "":
+					case noType:
 						return "", d.errAt(p("content", q), `has no "type" (expected "text", "image", ...)`)
-					case "text":
+					case typeText:
 						if m > 0 {
 							c.WriteByte('\n')
 						}
-						c.WriteString(inner[q].Text)
+						s, _ := d.scratch.str(d.raw(inner[q].Text))
+						c.WriteString(s)
 						m++
 					}
 				}
 				r.Content = c.String()
-			case bl.Content.null():
+			case d.raw(bl.Content).null():
 			default:
-				s, ok := d.scratch.str(bl.Content)
+				s, ok := d.scratch.str(d.raw(bl.Content))
 				if !ok {
-					return "", d.kindErr(p("content"), "a string, an array of content blocks or null", bl.Content)
+					return "", d.kindErr(p("content"), "a string, an array of content blocks or null", d.raw(bl.Content))
 				}
 				r.Content = s
 			}
@@ -1046,10 +1152,11 @@ func (d *decoder) usage(jr *jsonRecord) (Usage, CallUsage, error) {
 	}
 	for i := range d.msgs {
 		m := &d.msgs[i]
+		r := d.rare(m)
 		for _, f := range [...]struct {
 			key []any // the path under the message
 			u   *jsonUsage
-		}{{[]any{"usage"}, m.r().Usage}, {[]any{"token_usage"}, m.r().TokenUsage}, {[]any{"extra", "response", "usage"}, m.r().ExtraUsage}} {
+		}{{[]any{"usage"}, d.usageAt(r.Usage)}, {[]any{"token_usage"}, d.usageAt(r.TokenUsage)}, {[]any{"extra", "response", "usage"}, d.usageAt(r.ExtraUsage)}} {
 			if f.u == nil {
 				continue
 			}
@@ -1058,7 +1165,7 @@ func (d *decoder) usage(jr *jsonRecord) (Usage, CallUsage, error) {
 				return total, calls, err
 			}
 			// A user message's usage is the simulated user's (tau2-bench), not the agent's.
-			if !fromRecord && m.Role != "user" {
+			if !fromRecord && m.role != roleUser {
 				total.Prompt = satAdd(total.Prompt, u.Prompt)
 				total.Completion = satAdd(total.Completion, u.Completion)
 				total.Total = satAdd(total.Total, u.Total)
@@ -1084,8 +1191,8 @@ func (d *decoder) readUsage(u *jsonUsage, at jsonscan.Path) (Usage, error) {
 	for k, f := range [...]struct {
 		key string
 		raw rawRef
-	}{{"prompt_tokens", u.PromptTokens}, {"completion_tokens", u.CompletionTokens}, {"total_tokens", u.TotalTokens},
-		{"input_tokens", u.InputTokens}, {"output_tokens", u.OutputTokens}} {
+	}{{"prompt_tokens", d.raw(u.PromptTokens)}, {"completion_tokens", d.raw(u.CompletionTokens)}, {"total_tokens", d.raw(u.TotalTokens)},
+		{"input_tokens", d.raw(u.InputTokens)}, {"output_tokens", d.raw(u.OutputTokens)}} {
 		n, ok, problem := tokenCount(f.raw)
 		if problem != "" {
 			p := append(append(jsonscan.Path(nil), at...), jsonscan.Step{Key: f.key})

@@ -1,7 +1,6 @@
 package trace
 
 import (
-	"cmp"
 	"unsafe"
 
 	"github.com/agentgate/agentgate/internal/jsonscan"
@@ -21,9 +20,14 @@ type parser struct {
 	depth int // the arrays and objects open around p.i, counted into jsonscan's nesting limit
 	s     *scratch
 
+	// items counts the messages, calls, results, blocks and ids read, against maxItems
+	items int
+
 	failed bool
 	typeAt int    // offset of a value of the wrong type, or -1 for a syntax error
 	want   string // what was expected at typeAt
+	// tooMany is set when the element at typeAt passed maxItems
+	tooMany bool
 }
 
 func (p *parser) peek() byte {
@@ -57,8 +61,17 @@ func (p *parser) end() {
 // skip checks and passes over one value, returning its text. Scalars, the most common values,
 // go straight to their jsonscan primitive.
 func (p *parser) skip() []byte {
-	if p.failed {
+	r := p.ref()
+	if r.end == 0 {
 		return nil
+	}
+	return p.data[r.off:r.end:r.end]
+}
+
+// ref is skip, returning where the value lies (the zero ref after an error).
+func (p *parser) ref() ref {
+	if p.failed {
+		return ref{}
 	}
 	start := jsonscan.SkipSpace(p.data, p.i)
 	var end int
@@ -79,10 +92,46 @@ func (p *parser) skip() []byte {
 	}
 	if err != nil {
 		p.syntax()
-		return nil
+		return ref{}
 	}
 	p.i = end
-	return p.data[start:end:end]
+	return ref{uint32(start), uint32(end)}
+}
+
+// strRef is ref for a member that must be a string or null (want describes it for a type
+// error); null is absent.
+func (p *parser) strRef(want string) ref {
+	if p.failed {
+		return ref{}
+	}
+	switch p.peek() {
+	case '"':
+		return p.ref()
+	case 'n':
+		p.literal()
+	default:
+		if !p.failed {
+			at := p.i
+			p.skip()
+			p.wrongType(at, want)
+		}
+	}
+	return ref{}
+}
+
+// item counts one more element read into the scratch's arrays, and stops the parse at the
+// one that passes maxItems.
+func (p *parser) item() bool { return p.count(1, jsonscan.SkipSpace(p.data, p.i)) }
+
+// count counts n more items for the element at offset at.
+func (p *parser) count(n, at int) bool {
+	if p.items += n; p.items <= maxItems {
+		return true
+	}
+	if !p.failed {
+		p.failed, p.typeAt, p.tooMany = true, at, true
+	}
+	return false
 }
 
 // literal passes over true, false or null at p.i and returns its kind.
@@ -162,29 +211,6 @@ func (p *parser) key() []byte {
 	return k
 }
 
-// str reads a string (null is ""); want describes the field for a type error.
-func (p *parser) str(want string) string {
-	if p.failed {
-		return ""
-	}
-	switch p.peek() {
-	case '"':
-		if p.s == nil {
-			s, _ := stringValue(p.skip())
-			return s
-		}
-		s, _ := p.s.str(p.skip())
-		return s
-	case 'n':
-		p.literal()
-	default:
-		at := p.i
-		p.skip()
-		p.wrongType(at, want)
-	}
-	return ""
-}
-
 // boolean reads true or false (null is false).
 func (p *parser) boolean() bool {
 	if p.failed {
@@ -202,18 +228,20 @@ func (p *parser) boolean() bool {
 }
 
 // scratch is the parser's working memory, kept from record to record so that a stream of
-// records reuses the same arrays. A message's calls, results, ids and blocks are subslices of
-// the shared arrays: each is taken once its elements are written, so it stays valid when the
-// array grows afterwards.
+// records reuses the same arrays. A message's calls, results, ids and blocks are spans of the
+// shared arrays, whose elements hold no pointers (see ref).
 type scratch struct {
 	lists   [len(listKeys)][]jsonMessage
-	rare    []jsonRare // the messages' rare fields, pointed to by jsonMessage.rare
+	rare    []jsonRare // the messages' rare fields, numbered by jsonMessage.rare
 	calls   []jsonCall
 	results []jsonResult
-	ids     []rawRef
+	ids     []ref
 	blocks  []jsonBlock
 	inner   []jsonBlock  // blocks inside tool_result blocks
+	usages  []jsonUsage  // the messages' usage objects
+	roles   []string     // the roles other than user, assistant, system and tool, in the arena
 	usage   [2]jsonUsage // the record's token_usage and usage
+	buf     []byte       // a string unescaped to be told apart (a role, a block's type)
 
 	// arena holds the text of the record's strings, so that a trace costs one allocation for
 	// all of them rather than one each; a new arena is started for every record, and strings
@@ -247,55 +275,47 @@ func (s *scratch) reserve(n int) {
 	}
 }
 
-// extend adds a zero element to the end of *slab, the last element of the run that starts at
-// lo, and returns where that run starts now. A full slab moves to a new array, twice as large,
-// taking only the open run along: the runs taken before keep the old array alive, so copying
-// them too (as append does) would hold every element several times over (a 123 MB trace kept
-// 250 MB of parser arrays for 70 MB of elements).
-func extend[T any](slab *[]T, lo int) int {
+// push adds a zero element to the end of *slab and returns its index. A full slab moves to
+// an array twice as large (append's slower growth for large slices would leave more copies
+// behind as garbage).
+func push[T any](slab *[]T) int {
 	s := *slab
 	if len(s) == cap(s) {
-		n := make([]T, len(s)-lo, max(2*cap(s), 16))
-		copy(n, s[lo:])
-		s, lo = n, 0
+		n := make([]T, len(s), max(2*cap(s), 16))
+		copy(n, s)
+		s = n
 	}
 	var zero T
 	*slab = append(s, zero)
-	return lo
+	return len(s)
+}
+
+// reset empties the arrays for the next record.
+func (s *scratch) reset() {
+	s.rare, s.calls, s.results, s.ids = s.rare[:0], s.calls[:0], s.results[:0], s.ids[:0]
+	s.blocks, s.inner, s.usages, s.roles = s.blocks[:0], s.inner[:0], s.usages[:0], s.roles[:0]
 }
 
 // shrink lets go of the arrays a large record grew (over 4096 elements), so that they are
 // neither held while its trace is evaluated nor kept for the records to come.
 func (s *scratch) shrink() {
-	const keep = 4096
-	for l := range s.lists {
-		if cap(s.lists[l]) > keep {
-			s.lists[l] = nil
-		}
-	}
-	if cap(s.rare) > keep {
-		s.rare = nil
-	}
-	if cap(s.calls) > keep {
-		s.calls = nil
-	}
-	if cap(s.results) > keep {
-		s.results = nil
-	}
-	if cap(s.ids) > keep {
-		s.ids = nil
-	}
-	if cap(s.blocks) > keep {
-		s.blocks = nil
-	}
-	if cap(s.inner) > keep {
-		s.inner = nil
-	}
+	s.lists = [len(listKeys)][]jsonMessage{letGo(s.lists[0]), letGo(s.lists[1]), letGo(s.lists[2]), letGo(s.lists[3])}
+	s.rare, s.calls, s.results, s.ids = letGo(s.rare), letGo(s.calls), letGo(s.results), letGo(s.ids)
+	s.blocks, s.inner, s.usages = letGo(s.blocks), letGo(s.inner), letGo(s.usages)
+	clear(s.roles[:cap(s.roles)]) // strings into the arena
+	s.roles = letGo(s.roles)
 }
 
-// drop lets go of all the parser's arrays, whose values point into the record, after a huge
-// record (see input.HugeRecord), so that the record can be collected before its trace is
-// evaluated.
+// letGo returns nil for an array of over 4096 elements, else the array.
+func letGo[T any](a []T) []T {
+	if cap(a) > 4096 {
+		return nil
+	}
+	return a
+}
+
+// drop lets go of all the parser's arrays after a huge record (see input.HugeRecord), so that
+// neither they nor the record are held while its trace is evaluated.
 func (s *scratch) drop() {
 	*s = scratch{arena: s.arena, piece: s.piece}
 }
@@ -348,8 +368,7 @@ func (s *scratch) strBytes(raw []byte) ([]byte, bool) {
 // record parses a trace record into jr.
 func (p *parser) record(jr *jsonRecord, s *scratch) {
 	p.s = s
-	s.calls, s.results, s.ids, s.blocks, s.inner = s.calls[:0], s.results[:0], s.ids[:0], s.blocks[:0], s.inner[:0]
-	s.rare = s.rare[:0]
+	s.reset()
 	if !p.open('{', "an object") {
 		if !p.failed {
 			p.end() // null: nothing may follow it either
@@ -386,9 +405,15 @@ func (p *parser) record(jr *jsonRecord, s *scratch) {
 			jr.Lists[l], jr.Present[l] = p.messages(s.lists[l][:0])
 			s.lists[l] = jr.Lists[l]
 		case "token_usage":
-			jr.TokenUsage = p.usage(cmp.Or(jr.TokenUsage, &s.usage[0]))
+			jr.TokenUsage = nil
+			if p.usage(&s.usage[0]) {
+				jr.TokenUsage = &s.usage[0]
+			}
 		case "usage":
-			jr.Usage = p.usage(cmp.Or(jr.Usage, &s.usage[1]))
+			jr.Usage = nil
+			if p.usage(&s.usage[1]) {
+				jr.Usage = &s.usage[1]
+			}
 		default:
 			p.skip()
 		}
@@ -441,22 +466,28 @@ func listIndex(k string) int {
 
 func (p *parser) messages(out []jsonMessage) ([]jsonMessage, bool) {
 	if len(p.data)-p.i > countMessagesAbove {
-		// a large record: count the messages first and make room for exactly that many, rather
-		// than doubling, which left up to three times the list allocated (a message of
-		// {"role":"user"} cost 28 times its 16 bytes)
+		// a large record: count the messages first and make room for exactly that many (as
+		// many as maxItems allows), rather than doubling, which left up to three times the
+		// list allocated
 		n := 0
-		if _, err := jsonscan.EachElement(p.data, p.i, func(int, int) error { n++; return nil }); err == nil && cap(out)-len(out) < n {
-			grown := make([]jsonMessage, len(out), len(out)+n)
-			copy(grown, out)
-			out = grown
+		if _, err := jsonscan.EachElement(p.data, p.i, func(int, int) error { n++; return nil }); err == nil {
+			n = min(n, max(maxItems-p.items, 0))
+			if cap(out)-len(out) < n {
+				grown := make([]jsonMessage, len(out), len(out)+n)
+				copy(grown, out)
+				out = grown
+			}
 		}
 	}
 	if !p.open('[', "an array") {
 		return out, false
 	}
 	for n := 0; p.more(']', n); n++ {
-		extend(&out, 0) // doubling: append's slower growth would leave ~4 times the list as garbage
-		p.message(&out[len(out)-1])
+		if !p.item() {
+			break
+		}
+		k := push(&out)
+		p.message(&out[k])
 	}
 	return out, true
 }
@@ -467,20 +498,28 @@ func (p *parser) messages(out []jsonMessage) ([]jsonMessage, bool) {
 const countMessagesAbove = 1 << 20
 
 func (p *parser) message(m *jsonMessage) {
+	at := jsonscan.SkipSpace(p.data, p.i)
 	if !p.open('{', "an object") {
 		return
 	}
+	defer func() {
+		if m.rare != 0 {
+			// it may become a call and a result besides (a SWE-agent step, a text action, a
+			// tau2-bench tool message): two more items
+			p.count(2, at)
+		}
+	}()
 	for n := 0; p.more('}', n); n++ {
 		switch string(p.key()) {
 		case "role":
-			m.Role = p.role()
+			m.role = p.role()
 		case "content":
 			switch p.peek() {
 			case '[':
-				m.Content = nil
+				m.Content = ref{}
 				m.blocks, m.hasBlocks = p.blocks(&p.s.blocks, false)
 			case '"', 'n':
-				m.Content, m.blocks, m.hasBlocks = p.skip(), nil, false
+				m.Content, m.blocks, m.hasBlocks = p.ref(), elems{}, false
 			default:
 				at := p.i
 				p.skip()
@@ -491,37 +530,36 @@ func (p *parser) message(m *jsonMessage) {
 		case "tool_results":
 			m.ToolResults, m.HasToolResults = p.results()
 		case "tool_call_id":
-			m.ToolCallID = p.skip()
+			m.ToolCallID = p.ref()
 		case "tool_call_ids":
+			ids, has := p.rawList()
 			r := p.rare(m)
-			r.ToolCallIDs, r.HasToolCallIDs = p.rawList()
+			r.ToolCallIDs, r.HasToolCallIDs = ids, has
 		case "function_call":
-			r := p.rare(m)
-			r.FunctionCall = nil
 			var f jsonFunction
-			if p.function(&f) {
-				r.FunctionCall = &f
-			}
+			has := p.function(&f)
+			r := p.rare(m)
+			r.FunctionCall, r.HasFunctionCall = f, has
 		case "usage":
 			r := p.rare(m)
-			r.Usage = p.usage(r.Usage)
+			r.Usage = p.messageUsage(r.Usage)
 		case "token_usage":
 			r := p.rare(m)
-			r.TokenUsage = p.usage(r.TokenUsage)
+			r.TokenUsage = p.messageUsage(r.TokenUsage)
 		case "action":
-			p.rare(m).Action = p.skip()
+			p.rare(m).Action = p.ref()
 		case "observation":
-			p.rare(m).Observation = p.skip()
+			p.rare(m).Observation = p.ref()
 		case "thought":
-			p.rare(m).Thought = p.skip()
+			p.rare(m).Thought = p.ref()
 		case "response":
-			p.rare(m).Response = p.skip()
+			p.rare(m).Response = p.ref()
 		case "message_type":
-			p.rare(m).MessageType = p.skip()
+			p.rare(m).MessageType = p.ref()
 		case "id":
-			p.rare(m).ID = p.skip()
+			p.rare(m).ID = p.ref()
 		case "error":
-			p.rare(m).Error = p.skip()
+			p.rare(m).Error = p.ref()
 		case "requestor":
 			p.rare(m).ByUser = userRequested(p.skip())
 		case "extra":
@@ -533,14 +571,25 @@ func (p *parser) message(m *jsonMessage) {
 	}
 }
 
-// rare returns m's rare fields for the parser to fill, taking them from the scratch's slab the
-// first time.
+// rare returns m's rare fields for the parser to fill, taking them from the scratch's array
+// the first time. The pointer is good until the next message's rare fields are taken.
 func (p *parser) rare(m *jsonMessage) *jsonRare {
-	if m.rare == nil {
-		extend(&p.s.rare, len(p.s.rare))
-		m.rare = &p.s.rare[len(p.s.rare)-1]
+	if m.rare == 0 {
+		m.rare = uint32(push(&p.s.rare)) + 1
 	}
-	return m.rare
+	return &p.s.rare[m.rare-1]
+}
+
+// messageUsage reads a message's usage object into the scratch's usages (reusing number u,
+// if the message had one), and returns its number, or 0 for null.
+func (p *parser) messageUsage(u uint32) uint32 {
+	if u == 0 {
+		u = uint32(push(&p.s.usages)) + 1
+	}
+	if !p.usage(&p.s.usages[u-1]) {
+		return 0
+	}
+	return u
 }
 
 // rewardInfo reads tau2-bench's reward_info object: its reward, kept as text. A null
@@ -560,18 +609,18 @@ func (p *parser) rewardInfo() (ok bool, reward rawRef) {
 }
 
 // extra reads what mini-swe-agent keeps in a message's extra: the token usage of the model's
-// response (extra.response.usage, as litellm returned it) and, in an exit message, why the run
-// ended (extra.exit_status); anything else is skipped.
-func (p *parser) extra(prev *jsonUsage) (usage *jsonUsage, exitStatus rawRef) {
+// response (extra.response.usage, as litellm returned it; numbered as messageUsage does) and,
+// in an exit message, why the run ended (extra.exit_status); anything else is skipped.
+func (p *parser) extra(prev uint32) (usage uint32, exitStatus ref) {
 	if p.peek() != '{' {
 		p.skip()
-		return prev, nil
+		return prev, ref{}
 	}
 	p.open('{', "an object")
 	for n := 0; p.more('}', n); n++ {
 		k := p.key()
 		if string(k) == "exit_status" {
-			exitStatus = p.skip()
+			exitStatus = p.ref()
 			continue
 		}
 		if string(k) != "response" || p.peek() != '{' {
@@ -581,7 +630,7 @@ func (p *parser) extra(prev *jsonUsage) (usage *jsonUsage, exitStatus rawRef) {
 		p.open('{', "an object")
 		for n := 0; p.more('}', n); n++ {
 			if string(p.key()) == "usage" && p.peek() == '{' {
-				prev = p.usage(prev)
+				prev = p.messageUsage(prev)
 			} else {
 				p.skip()
 			}
@@ -590,53 +639,104 @@ func (p *parser) extra(prev *jsonUsage) (usage *jsonUsage, exitStatus rawRef) {
 	return prev, exitStatus
 }
 
-// role reads a message's role without allocating for the usual ones.
-func (p *parser) role() string {
-	if p.peek() == '"' {
-		if end, escaped, err := jsonscan.String(p.data, p.i); err == nil && !escaped {
-			role := ""
-			switch string(p.data[p.i+1 : end-1]) {
-			case "user":
-				role = "user"
-			case "assistant":
-				role = "assistant"
-			case "tool":
-				role = "tool"
-			case "system":
-				role = "system"
-			}
-			if role != "" {
-				p.i = end
-				return role
-			}
+// role reads a message's role: one of the usual four, told without keeping its text, else the
+// text in the arena, numbered in the scratch's roles. null and "" are no role.
+func (p *parser) role() uint32 {
+	if p.failed {
+		return noRole
+	}
+	switch p.peek() {
+	case '"':
+	case 'n':
+		p.literal()
+		return noRole
+	default:
+		at := p.i
+		p.skip()
+		p.wrongType(at, "a string")
+		return noRole
+	}
+	text, ok := p.text()
+	if !ok || len(text) == 0 {
+		return noRole
+	}
+	for r, name := range roleNames {
+		if name != "" && name == string(text) {
+			return uint32(r)
 		}
 	}
-	return p.str("a string")
+	p.s.roles = append(p.s.roles, p.s.text(text))
+	return roleOther + uint32(len(p.s.roles)-1)
 }
 
-func (p *parser) calls() []jsonCall {
+// text passes over the string at p.i and returns its text, unescaped into the scratch's
+// buffer if it has escapes (good until the next call).
+func (p *parser) text() ([]byte, bool) {
+	end, escaped, err := jsonscan.String(p.data, p.i)
+	if err != nil {
+		p.syntax()
+		return nil, false
+	}
+	text := p.data[p.i+1 : end-1]
+	p.i = end
+	if escaped {
+		p.s.buf = jsonscan.AppendUnescaped(p.s.buf[:0], text, jsonscan.Replace)
+		text = p.s.buf
+	}
+	return text, true
+}
+
+// blockType reads a content block's type (a string or null).
+func (p *parser) blockType() blockType {
+	if p.failed {
+		return noType
+	}
+	switch p.peek() {
+	case '"':
+	case 'n':
+		p.literal()
+		return noType
+	default:
+		at := p.i
+		p.skip()
+		p.wrongType(at, "a string")
+		return noType
+	}
+	text, ok := p.text()
+	switch {
+	case !ok || len(text) == 0:
+		return noType
+	case blockTypes[string(text)] != noType:
+		return blockTypes[string(text)]
+	}
+	return typeOther
+}
+
+func (p *parser) calls() elems {
 	if !p.open('[', "an array") {
-		return nil
+		return elems{}
 	}
 	lo := len(p.s.calls)
 	for n := 0; p.more(']', n); n++ {
-		lo = extend(&p.s.calls, lo)
-		c := &p.s.calls[len(p.s.calls)-1]
+		if !p.item() {
+			break
+		}
+		c := &p.s.calls[push(&p.s.calls)]
 		if !p.open('{', "an object") {
 			continue
 		}
 		for n := 0; p.more('}', n); n++ {
 			switch string(p.key()) {
 			case "tool_name":
-				c.ToolName = p.skip()
+				c.ToolName = p.ref()
 			case "arguments":
-				c.Arguments = p.skip()
+				c.Arguments = p.ref()
 			case "call_id":
-				c.CallID = p.skip()
+				c.CallID = p.ref()
 			case "id":
-				c.ID = p.skip()
+				c.ID = p.ref()
 			case "name":
-				c.Name = p.skip()
+				c.Name = p.ref()
 			case "requestor":
 				c.ByUser = userRequested(p.skip())
 			case "function":
@@ -646,7 +746,7 @@ func (p *parser) calls() []jsonCall {
 			}
 		}
 	}
-	return p.s.calls[lo:len(p.s.calls):len(p.s.calls)]
+	return elems{uint32(lo), uint32(len(p.s.calls))}
 }
 
 func (p *parser) function(f *jsonFunction) bool {
@@ -657,9 +757,9 @@ func (p *parser) function(f *jsonFunction) bool {
 	for n := 0; p.more('}', n); n++ {
 		switch string(p.key()) {
 		case "name":
-			f.Name = p.skip()
+			f.Name = p.ref()
 		case "arguments":
-			f.Arguments = p.skip()
+			f.Arguments = p.ref()
 		default:
 			p.skip()
 		}
@@ -667,81 +767,87 @@ func (p *parser) function(f *jsonFunction) bool {
 	return true
 }
 
-func (p *parser) results() ([]jsonResult, bool) {
+func (p *parser) results() (elems, bool) {
 	if !p.open('[', "an array") {
-		return nil, false
+		return elems{}, false
 	}
 	lo := len(p.s.results)
 	for n := 0; p.more(']', n); n++ {
-		lo = extend(&p.s.results, lo)
-		r := &p.s.results[len(p.s.results)-1]
+		if !p.item() {
+			break
+		}
+		r := &p.s.results[push(&p.s.results)]
 		if !p.open('{', "an object") {
 			continue
 		}
 		for n := 0; p.more('}', n); n++ {
 			switch string(p.key()) {
 			case "call_id":
-				r.CallID = p.skip()
+				r.CallID = p.ref()
 			case "success":
 				r.Success = p.boolean()
 			case "result":
-				r.Result = p.skip()
+				r.Result = p.ref()
 			case "error":
-				r.Error = p.skip()
+				r.Error = p.ref()
 			default:
 				p.skip()
 			}
 		}
 	}
-	return p.s.results[lo:len(p.s.results):len(p.s.results)], true
+	return elems{uint32(lo), uint32(len(p.s.results))}, true
 }
 
-// rawList reads an array of values kept as text.
-func (p *parser) rawList() ([]rawRef, bool) {
+// rawList reads an array of values kept as refs, into the scratch's ids.
+func (p *parser) rawList() (elems, bool) {
 	if !p.open('[', "an array") {
-		return nil, false
+		return elems{}, false
 	}
 	lo := len(p.s.ids)
 	for n := 0; p.more(']', n); n++ {
-		lo = extend(&p.s.ids, lo)
-		p.s.ids[len(p.s.ids)-1] = p.skip()
+		if !p.item() {
+			break
+		}
+		p.s.ids[push(&p.s.ids)] = p.ref()
 	}
-	return p.s.ids[lo:len(p.s.ids):len(p.s.ids)], true
+	return elems{uint32(lo), uint32(len(p.s.ids))}, true
 }
 
 // blocks reads a list of content blocks into *slab. Inside a tool_result (nested) a block's
 // own "content" is kept as text, not parsed.
-func (p *parser) blocks(slab *[]jsonBlock, nested bool) ([]jsonBlock, bool) {
+func (p *parser) blocks(slab *[]jsonBlock, nested bool) (elems, bool) {
 	if !p.open('[', "an array") {
-		return nil, false
+		return elems{}, false
 	}
 	lo := len(*slab)
 	for n := 0; p.more(']', n); n++ {
-		lo = extend(slab, lo)
-		b := &(*slab)[len(*slab)-1]
+		if !p.item() {
+			break
+		}
+		b := &(*slab)[push(slab)]
 		if !p.open('{', "an object") {
 			continue
 		}
 		for n := 0; p.more('}', n); n++ {
 			switch string(p.key()) {
 			case "type":
-				b.Type = p.str("a string")
+				b.Type = p.blockType()
 			case "text":
-				b.Text = p.str("a string")
+				b.Text = p.strRef("a string")
 			case "id":
-				b.ID = p.skip()
+				b.ID = p.ref()
 			case "name":
-				b.Name = p.skip()
+				b.Name = p.ref()
 			case "input":
-				b.Input = p.skip()
+				b.Input = p.ref()
 			case "tool_use_id":
-				b.ToolUseID = p.skip()
+				b.ToolUseID = p.ref()
 			case "content":
-				b.Content, b.inner, b.hasInner = nil, nil, false
+				b.Content, b.inner, b.hasInner = ref{}, elems{}, false
 				if !nested && p.peek() == '[' {
 					b.inner, b.hasInner = p.blocks(&p.s.inner, true)
 				} else {
-					b.Content = p.skip()
+					b.Content = p.ref()
 				}
 			case "is_error":
 				b.IsError = p.boolean()
@@ -750,39 +856,37 @@ func (p *parser) blocks(slab *[]jsonBlock, nested bool) ([]jsonBlock, bool) {
 			}
 		}
 	}
-	return (*slab)[lo:len(*slab):len(*slab)], true
+	return elems{uint32(lo), uint32(len(*slab))}, true
 }
 
-func (p *parser) usage(prev *jsonUsage) *jsonUsage {
+// usage reads a usage object into u; null, or a value that is not an object (a type error),
+// leaves it absent (false).
+func (p *parser) usage(u *jsonUsage) bool {
+	*u = jsonUsage{}
 	if p.peek() == 'n' {
 		p.literal()
-		return nil
+		return false
 	}
-	u := prev
-	if u == nil {
-		u = new(jsonUsage)
-	}
-	*u = jsonUsage{}
 	if !p.open('{', "an object") {
-		return nil
+		return false
 	}
 	for n := 0; p.more('}', n); n++ {
 		switch string(p.key()) {
 		case "prompt_tokens":
-			u.PromptTokens = p.skip()
+			u.PromptTokens = p.ref()
 		case "completion_tokens":
-			u.CompletionTokens = p.skip()
+			u.CompletionTokens = p.ref()
 		case "total_tokens":
-			u.TotalTokens = p.skip()
+			u.TotalTokens = p.ref()
 		case "input_tokens":
-			u.InputTokens = p.skip()
+			u.InputTokens = p.ref()
 		case "output_tokens":
-			u.OutputTokens = p.skip()
+			u.OutputTokens = p.ref()
 		default:
 			p.skip()
 		}
 	}
-	return u
+	return true
 }
 
 // topLevelError returns the text of the top-level "error" member when s is exactly one JSON

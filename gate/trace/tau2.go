@@ -127,7 +127,7 @@ func (c *lineCounter) at(off int) (line, col int) {
 // isFlatCall reports whether c is written flat, as tau2-bench writes its ToolCall:
 // {"id", "name", "arguments"}, with no RS-1 or OpenAI member.
 func isFlatCall(c *jsonCall) bool {
-	return c.Name != nil && c.ToolName == nil && c.CallID == nil && !c.HasFunction
+	return c.Name.end != 0 && c.ToolName.end == 0 && c.CallID.end == 0 && !c.HasFunction
 }
 
 // userRequested reports whether a call or tool message of tau2-bench's belongs to the
@@ -139,7 +139,7 @@ func userRequested(requestor []byte) bool { return string(requestor) == `"user"`
 // failed and false when it did not. flagged is false when there is none (or it is null), and
 // the content decides; a string or object says the call failed unless it is empty.
 func (d *decoder) errorFlag(m *jsonMessage, i int, content string) (flagged, failed bool, err error) {
-	raw := m.r().Error
+	raw := d.raw(d.rare(m).Error)
 	if raw.null() {
 		return false, false, nil
 	}

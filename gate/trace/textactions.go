@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -29,11 +30,13 @@ import (
 func textActionID(i int) string { return "action-" + strconv.Itoa(i) }
 
 // isStep reports whether a list element is a trajectory step: no role, an action.
-func isStep(m *jsonMessage) bool { return m.Role == "" && !m.r().Action.null() }
+func (d *decoder) isStep(m *jsonMessage) bool {
+	return m.role == noRole && !d.raw(d.rare(m).Action).null()
+}
 
-func allSteps(l []jsonMessage) bool {
+func (d *decoder) allSteps(l []jsonMessage) bool {
 	for i := range l {
-		if !isStep(&l[i]) {
+		if !d.isStep(&l[i]) {
 			return false
 		}
 	}
@@ -45,7 +48,8 @@ func (d *decoder) textCall(action string, i int) Call {
 	action = strings.TrimSpace(action)
 	tool, _, _ := strings.Cut(action, " ")
 	tool, _, _ = strings.Cut(tool, "\n")
-	args, _ := json.Marshal(map[string]string{"command": action})
+	q, _ := json.Marshal(action) // the string as encoding/json writes it, in {"command": ...}
+	args := slices.Concat([]byte(`{"command":`), q, []byte("}"))
 	return Call{ID: textActionID(i), HasID: true, Tool: tool, Args: args, ArgsValid: true}
 }
 
@@ -154,18 +158,19 @@ func textFailure(obs string) bool {
 // step turns trajectory step i into an assistant message holding the action's call and its
 // observation's result.
 func (d *decoder) step(i int, b *builder, out *Message) error {
-	m := &d.msgs[i]
-	action, ok := d.scratch.str(m.r().Action)
+	r := d.rare(&d.msgs[i])
+	actionRaw, obsRaw := d.raw(r.Action), d.raw(r.Observation)
+	action, ok := d.scratch.str(actionRaw)
 	if !ok {
-		return d.kindErr(jsonscan.PathOf(d.key, i, "action"), "a string", m.r().Action)
+		return d.kindErr(jsonscan.PathOf(d.key, i, "action"), "a string", actionRaw)
 	}
 	var obs string
-	if !m.r().Observation.null() {
-		if obs, ok = d.scratch.str(m.r().Observation); !ok {
-			return d.kindErr(jsonscan.PathOf(d.key, i, "observation"), "a string or null", m.r().Observation)
+	if !obsRaw.null() {
+		if obs, ok = d.scratch.str(obsRaw); !ok {
+			return d.kindErr(jsonscan.PathOf(d.key, i, "observation"), "a string or null", obsRaw)
 		}
 	}
-	for _, raw := range [...]rawRef{m.r().Thought, m.r().Response} {
+	for _, raw := range [...]rawRef{d.raw(r.Thought), d.raw(r.Response)} {
 		if s, ok := d.scratch.str(raw); ok && s != "" {
 			out.Content = s
 			break
@@ -189,45 +194,46 @@ func (d *decoder) step(i int, b *builder, out *Message) error {
 // exit message also answers the calls of the turn before it (see below).
 func (d *decoder) textAction(i int, b *builder, out *Message) {
 	m := &d.msgs[i]
+	role, r := d.role(m), d.rare(m)
 	open := d.openCalls
 	d.openCalls = nil
 	if len(out.Calls) > 0 || len(out.Results) > 0 {
 		d.pendingAction = ""
-		if d.mini && m.Role == "assistant" && len(out.Results) == 0 {
+		if d.mini && role == "assistant" && len(out.Results) == 0 {
 			d.openCalls = out.Calls
 		}
 		return
 	}
-	if d.mini && m.Role == "exit" && len(open) > 0 {
+	if d.mini && role == "exit" && len(open) > 0 {
 		// mini-swe-agent's tool-call mode: the submitting command ends the run before its
 		// output is written, and the exit message (the submission) answers the turn's calls.
 		d.pendingAction = ""
 		nr := len(b.results)
 		for _, c := range open {
 			if c.HasID {
-				b.results = append(b.results, exitResult(c.ID, out.Content, m.r().ExitStatus))
+				b.results = append(b.results, exitResult(c.ID, out.Content, d.raw(r.ExitStatus)))
 			}
 		}
 		out.Results = b.results[nr:len(b.results):len(b.results)]
 		return
 	}
-	if id := d.pendingAction; id != "" && (m.Role == "user" || m.Role == "tool" || d.mini && m.Role == "exit") {
+	if id := d.pendingAction; id != "" && (role == "user" || role == "tool" || d.mini && role == "exit") {
 		d.pendingAction = ""
 		nr := len(b.results)
-		if m.Role == "exit" {
-			b.results = append(b.results, exitResult(id, out.Content, m.r().ExitStatus))
+		if role == "exit" {
+			b.results = append(b.results, exitResult(id, out.Content, d.raw(r.ExitStatus)))
 		} else {
 			b.results = append(b.results, textResult(id, out.Content))
 		}
 		out.Results = b.results[nr:len(b.results):len(b.results)]
 		return
 	}
-	if m.Role != "assistant" {
+	if role != "assistant" {
 		return
 	}
-	action, _ := d.scratch.str(m.r().Action)
+	action, _ := d.scratch.str(d.raw(r.Action))
 	if strings.TrimSpace(action) == "" {
-		if mt, _ := d.scratch.str(m.r().MessageType); mt == "action" {
+		if mt, _ := d.scratch.str(d.raw(r.MessageType)); mt == "action" {
 			action = lastFence(out.Content)
 		} else if d.mini {
 			action = miniAction(out.Content)
