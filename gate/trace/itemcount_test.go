@@ -13,17 +13,6 @@ import (
 	"github.com/agentgate/agentgate/gate/input"
 )
 
-// lowerMaxItems sets maxItems to n for the test. Such a test must not run in parallel with
-// others that read traces.
-func lowerMaxItems(t *testing.T, n int) {
-	old := maxItems
-	maxItems = n
-	t.Cleanup(func() { maxItems = old })
-}
-
-// elems is n copies of e joined with commas.
-func elems(e string, n int) string { return strings.Repeat(e+",", n-1) + e }
-
 // TestReadersRefuseTooManyItems (issue 34, finding 3): the readers that decode with
 // encoding/json count the messages, tool calls, content blocks, events and map entries of a
 // trace before decoding it, and a trace holding more than maxItems is an error (exit code 3)
@@ -41,60 +30,60 @@ func TestReadersRefuseTooManyItems(t *testing.T) {
 		format           Format
 		want             string // the error after "file:"; "" reads
 	}{
-		{"AgentDojo: 1000 messages", "dojo.json", dojo + elems("{}", 1000) + `]}`, FormatAgentDojo, ""},
+		{"AgentDojo: 1000 messages", "dojo.json", dojo + many("{}", 1000) + `]}`, FormatAgentDojo, ""},
 		// messages[1000] starts 49 + 3*1000 bytes in
-		{"AgentDojo: 1001 messages", "dojo.json", dojo + elems("{}", 1001) + `]}`, FormatAgentDojo,
+		{"AgentDojo: 1001 messages", "dojo.json", dojo + many("{}", 1001) + `]}`, FormatAgentDojo,
 			`1:3050: field "messages[1000]": ` + msg},
 		// one message of 999 calls is 1000 items: the next message passes
 		{"AgentDojo: calls and messages together", "dojo.json",
-			dojo + `{"role":"assistant","tool_calls":[` + elems(`{"function":"f"}`, 999) + `]},{"role":"user","content":[{"type":"text","content":"a"}]}]}`,
+			dojo + `{"role":"assistant","tool_calls":[` + many(`{"function":"f"}`, 999) + `]},{"role":"user","content":[{"type":"text","content":"a"}]}]}`,
 			FormatAgentDojo, fmt.Sprintf(`1:%d: field "messages[1]": `, 49+len(`{"role":"assistant","tool_calls":[`)+999*17+3) + msg},
 		// the message and 999 blocks are 1000 items
-		{"AgentDojo: content blocks", "dojo.json", dojo + `{"role":"user","content":[` + elems(`""`, 1001) + `]}]}`, FormatAgentDojo,
+		{"AgentDojo: content blocks", "dojo.json", dojo + `{"role":"user","content":[` + many(`""`, 1001) + `]}]}`, FormatAgentDojo,
 			fmt.Sprintf(`1:%d: field "messages[0].content[999]": `, 49+len(`{"role":"user","content":[`)+999*3+1) + msg},
 		// encoding/json fills Messages from "MESSAGES" and "meſſages" as well
-		{"AgentDojo: a key in another case", "dojo.json", `{"suite_name":"x","user_task_id":"y","MESSAGES":[` + elems("{}", 1001) + `]}`, FormatAgentDojo,
+		{"AgentDojo: a key in another case", "dojo.json", `{"suite_name":"x","user_task_id":"y","MESSAGES":[` + many("{}", 1001) + `]}`, FormatAgentDojo,
 			`1:3050: field "MESSAGES[1000]": ` + msg},
-		{"AgentDojo: a key folded", "dojo.json", `{"suite_name":"x","user_task_id":"y","meſſages":[` + elems("{}", 1001) + `]}`, FormatAgentDojo,
+		{"AgentDojo: a key folded", "dojo.json", `{"suite_name":"x","user_task_id":"y","meſſages":[` + many("{}", 1001) + `]}`, FormatAgentDojo,
 			`1:3050: field "meſſages[1000]": ` + msg},
-		{"AgentDojo: a key escaped", "dojo.json", `{"suite_name":"x","user_task_id":"y","m\u0065ssages":[` + elems("{}", 1001) + `]}`, FormatAgentDojo,
+		{"AgentDojo: a key escaped", "dojo.json", `{"suite_name":"x","user_task_id":"y","m\u0065ssages":[` + many("{}", 1001) + `]}`, FormatAgentDojo,
 			`1:3055: field "messages[1000]": ` + msg},
 		// a repeated key: encoding/json decodes both
-		{"AgentDojo: a key repeated", "dojo.json", dojo + elems("{}", 600) + `],"messages":[` + elems("{}", 401) + `]}`, FormatAgentDojo,
+		{"AgentDojo: a key repeated", "dojo.json", dojo + many("{}", 600) + `],"messages":[` + many("{}", 401) + `]}`, FormatAgentDojo,
 			fmt.Sprintf(`1:%d: field "messages[400]": `, 49+600*3-1+len(`],"messages":[`)+400*3+1) + msg},
 
 		// the count is one trace's: the first sample holds 1000, the second 1001
 		{"Inspect: per sample", "log.json",
-			inspectHead + `{"id":1,"messages":[` + elems("{}", 1000) + `]},{"id":2,"messages":[` + elems("{}", 1001) + `]}]}`, FormatInspectJSON,
+			inspectHead + `{"id":1,"messages":[` + many("{}", 1000) + `]},{"id":2,"messages":[` + many("{}", 1001) + `]}]}`, FormatInspectJSON,
 			fmt.Sprintf("1:%d: samples[1].messages[1000]: ", 32+20+2999+3+20+3000+1) + msg},
-		{"Inspect: events", "log.json", inspectHead + `{"id":1,"messages":[],"events":[` + elems("{}", 1001) + `]}]}`, FormatInspectJSON,
+		{"Inspect: events", "log.json", inspectHead + `{"id":1,"messages":[],"events":[` + many("{}", 1001) + `]}]}`, FormatInspectJSON,
 			fmt.Sprintf("1:%d: samples[0].events[1000]: ", 32+len(`{"id":1,"messages":[],"events":[`)+3000+1) + msg},
 		// a message, an event, a choice and 997 calls are 1000 items
 		{"Inspect: a model event's calls", "log.json",
 			inspectHead + `{"id":1,"messages":[{"role":"user","content":"q"}],"events":[{"event":"model","output":{"choices":[{"message":{"role":"assistant","tool_calls":[` +
-				elems(`{"function":"f"}`, 999) + `]}}]}}]}]}`, FormatInspectJSON,
+				many(`{"function":"f"}`, 999) + `]}}]}}]}]}`, FormatInspectJSON,
 			fmt.Sprintf("1:%d: samples[0].events[0].output.choices[0].message.tool_calls[997]: ",
 				32+len(`{"id":1,"messages":[{"role":"user","content":"q"}],"events":[{"event":"model","output":{"choices":[{"message":{"role":"assistant","tool_calls":[`)+997*17+1) + msg},
 		{"Inspect: attachments", "log.json",
 			inspectHead + `{"id":1,"messages":[],"attachments":{` + attachmentMembers(1001) + `}}]}`, FormatInspectJSON,
 			fmt.Sprintf("1:%d: samples[0].attachments.a1000: ", 32+len(`{"id":1,"messages":[],"attachments":{`)+len(attachmentMembers(1000))+len(`,"a1000":`)+1) + msg},
 
-		{"OpenHands: history", "output.jsonl", oh + `"history":[` + elems(`{"action":"x"}`, 1001) + "]}", FormatOpenHands,
+		{"OpenHands: history", "output.jsonl", oh + `"history":[` + many(`{"action":"x"}`, 1001) + "]}", FormatOpenHands,
 			fmt.Sprintf(`1:%d: field "history[1000]": `, 36+11+15*1000+1) + msg},
 		// a pair is its two events
-		{"OpenHands: history pairs", "output.jsonl", oh + `"history":[` + elems(`[{"action":"x"},{"observation":"y"}]`, 501) + "]}", FormatOpenHands,
+		{"OpenHands: history pairs", "output.jsonl", oh + `"history":[` + many(`[{"action":"x"},{"observation":"y"}]`, 501) + "]}", FormatOpenHands,
 			fmt.Sprintf(`1:%d: field "history[500][0]": `, 36+11+37*500+1+1) + msg},
-		{"OpenHands: messages", "output.jsonl", oh + `"messages":[` + elems(`{"role":"user"}`, 1001) + "]}", FormatOpenHands,
+		{"OpenHands: messages", "output.jsonl", oh + `"messages":[` + many(`{"role":"user"}`, 1001) + "]}", FormatOpenHands,
 			fmt.Sprintf(`1:%d: field "messages[1000]": `, 36+12+16*1000+1) + msg},
 		// the event and 999 arguments are 1000 items; the error is at the value of the next
 		{"OpenHands: an action's arguments", "output.jsonl", oh + `"history":[{"action":"run","args":{` + attachmentMembers(1001) + "}}]}", FormatOpenHands,
 			fmt.Sprintf(`1:%d: field "history[0].args.a999": `, 36+len(`"history":[{"action":"run","args":{`)+len(attachmentMembers(999))+len(`,"a999":`)+1) + msg},
-		{"OpenHands: response choices", "output.jsonl", oh + `"messages":[{"role":"user"}],"response":{"choices":[` + elems(`{}`, 1000) + "]}}", FormatOpenHands,
+		{"OpenHands: response choices", "output.jsonl", oh + `"messages":[{"role":"user"}],"response":{"choices":[` + many(`{}`, 1000) + "]}}", FormatOpenHands,
 			fmt.Sprintf(`1:%d: field "response.choices[999]": `, 36+len(`"messages":[{"role":"user"}],"response":{"choices":[`)+999*3+1) + msg},
 
-		{"message list", "trajs/x.json", `[` + elems(`{"role":"user","content":"a"}`, 1001) + `]`, FormatMessageList,
+		{"message list", "trajs/x.json", `[` + many(`{"role":"user","content":"a"}`, 1001) + `]`, FormatMessageList,
 			fmt.Sprintf(`1:%d: field "[1000]": `, 1+30*1000+1) + msg},
-		{"message list: 1000", "trajs/x.json", `[` + elems(`{"role":"user","content":"a"}`, 1000) + `]`, FormatMessageList, ""},
+		{"message list: 1000", "trajs/x.json", `[` + many(`{"role":"user","content":"a"}`, 1000) + `]`, FormatMessageList, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -143,7 +132,7 @@ func attachmentMembers(n int) string {
 func TestEvalRefusesTooManyItems(t *testing.T) {
 	lowerMaxItems(t, 1000)
 	head := `{"id":1,"epoch":1,"messages":[{"role":"user","content":"q"},{"role":"assistant","content":[` // 89 bytes
-	path := writeZip(t, zipMember{"samples/1_epoch_1.json", zip.Deflate, []byte(head + elems(`{"type":"text","text":"a"}`, 1000) + `]}]}`)})
+	path := writeZip(t, zipMember{"samples/1_epoch_1.json", zip.Deflate, []byte(head + many(`{"type":"text","text":"a"}`, 1000) + `]}]}`)})
 	err := EachFile(context.Background(), path, func(*Trace) error { return nil })
 	// two messages and 998 parts are 1000 items
 	want := fmt.Sprintf("%s[samples/1_epoch_1.json]:1:%d: messages[1].content[998]: more than 1000 messages, tool calls, tool results and content blocks in one trace, the most a trace may hold",
@@ -184,7 +173,7 @@ func TestItemBombAllocations(t *testing.T) {
 				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 					t.Fatal(err)
 				}
-				text := c.head + elems(c.elem, n) + c.tail
+				text := c.head + many(c.elem, n) + c.tail
 				if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 					t.Fatal(err)
 				}
