@@ -88,11 +88,12 @@ func decodeAgentDojo(rec input.Record) (*Trace, error) {
 		}
 		return nil, rec.ErrorAt(start, "%s", jsonscan.Expected("an AgentDojo result (a JSON object)", k))
 	}
-	if over := itemsOver(rec.Data, start, false, dojoItems); over >= 0 {
+	over, sizes := itemsOver(rec.Data, start, false, dojoItems)
+	if over >= 0 {
 		return nil, rec.ErrorAt(over, "%s", input.Field(jsonscan.PathAt(rec.Data, over).String(), tooManyItems()))
 	}
 	var r dojoRun
-	if n, ok := memberLen(rec.Data, start, "messages"); ok {
+	if n, ok := sizes.of(0); ok { // messages, made at its size (itemSizes)
 		r.Messages = make([]dojoMessage, 0, n)
 	}
 	if err := rec.Decode(&r); err != nil {

@@ -85,7 +85,8 @@ var inspectMessageItems = itemShape{{key: "tool_calls", list: true}, {key: "cont
 // inspectSampleItems are those of a sample: its messages; its events, and of each the choices
 // of a model event's output (each choice's message) and a tool event's result parts, which
 // turnsFromEvents decodes; and the entries of its maps, attachments and model_usage. The
-// conversation a model event's input repeats is not decoded, and not counted.
+// conversation a model event's input repeats is not decoded, and not counted. presize makes
+// the first two lists at their sizes (itemSizes), by the index of their member here.
 var inspectSampleItems = itemShape{
 	{key: "messages", list: true, shape: inspectMessageItems},
 	{key: "events", list: true, shape: itemShape{
@@ -170,11 +171,12 @@ func eachInspectJSON(ctx context.Context, path string, data []byte, o Options, f
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			if over := itemsOver(data, at, false, inspectSampleItems); over >= 0 {
+			over, sizes := itemsOver(data, at, false, inspectSampleItems)
+			if over >= 0 {
 				return d.errAt(over, "samples[%d].%s: %s", i, jsonscan.PathAt(data[at:], over-at), tooManyItems())
 			}
 			s := inspectSample{att: attachments{limit: limit}}
-			s.presize(data, at)
+			s.presize(&sizes)
 			if err := d.value(&s); err != nil {
 				return err
 			}
@@ -287,11 +289,12 @@ func eachEval(ctx context.Context, path string, f io.ReaderAt, size int64, o Opt
 			return err
 		}
 		d := newDoc(member, data)
-		if over := itemsOver(data, 0, false, inspectSampleItems); over >= 0 {
+		over, sizes := itemsOver(data, 0, false, inspectSampleItems)
+		if over >= 0 {
 			return d.errAt(over, "%s: %s", jsonscan.PathAt(data, over), tooManyItems())
 		}
 		s := inspectSample{att: attachments{limit: limited, size: int64(len(data))}}
-		s.presize(data, 0)
+		s.presize(&sizes)
 		if err := d.value(&s); err != nil {
 			return err
 		}
@@ -361,13 +364,13 @@ func readMember(zf *zip.File, limited *input.LimitedReader) ([]byte, error) {
 	return readBounded(limited, maxDocument)
 }
 
-// presize makes the sample's messages and events lists at the size of those of the sample at
-// data[at], for decoding to fill (see memberLen).
-func (s *inspectSample) presize(data []byte, at int) {
-	if n, ok := memberLen(data, at, "messages"); ok {
+// presize makes the sample's messages and events lists at the sizes itemsOver found, for
+// decoding to fill (see itemSizes).
+func (s *inspectSample) presize(sizes *itemSizes) {
+	if n, ok := sizes.of(0); ok { // messages
 		s.Messages = make([]inspectMessage, 0, n)
 	}
-	if n, ok := memberLen(data, at, "events"); ok {
+	if n, ok := sizes.of(1); ok { // events
 		s.Events = make([]inspectEvent, 0, n)
 	}
 }

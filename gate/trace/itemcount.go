@@ -35,18 +35,19 @@ type itemMember struct {
 	shape itemShape // of each element of a list, or of the object; nil: nothing inside counted
 }
 
-// member is the member of s that key (a JSON string, quotes included) names, or nil.
-func (s itemShape) member(key []byte) *itemMember {
+// member is the member of s that key (a JSON string, quotes included) names and its index, or
+// nil.
+func (s itemShape) member(key []byte) (*itemMember, int) {
 	body := key[1 : len(key)-1]
 	if bytes.IndexByte(body, '\\') >= 0 {
 		body = []byte(jsonscan.Unquote(key, jsonscan.Replace)) // only an escaped key allocates
 	}
 	for i := range s {
 		if foldIs(body, s[i].key) {
-			return &s[i]
+			return &s[i], i
 		}
 	}
-	return nil
+	return nil, -1
 }
 
 // foldIs reports whether name equals key (lower-case ASCII) under Unicode case folding, as
@@ -77,17 +78,47 @@ type itemCounter struct {
 	data []byte
 	n    int
 	over int // the offset of the item past maxItems, once counted
+	// depth is how many objects the walk is in; top counts the elements of the top value's
+	// lists (the top list's, or the top object's, a pair's two events each), met at depth
+	// topDepth, for sizes
+	depth, top, topDepth int
+	sizes                *itemSizes
 }
+
+// itemSizes are what itemsOver found of the lists of the top value, for making them at their
+// size: the elements of the top object's lists by the index of their member in its shape
+// (repeats and case-folded keys added up, as encoding/json fills one list from them; -1 when
+// the object has no such list), or of the top list at 0. A reader makes the list that
+// encoding/json then fills at that size (json.Unmarshal appends to a slice's capacity), rather
+// than leaving encoding/json to grow it a quarter at a time, which allocates five times its
+// size.
+type itemSizes [8]int
+
+// of is the size of the list of member k, and whether there is one.
+func (s *itemSizes) of(k int) (int, bool) { return max(s[k], 0), s[k] >= 0 }
 
 // errItemsOver stops the walk at the item past maxItems.
 var errItemsOver = errors.New("too many items")
 
 // itemsOver walks the value at data[i] (an object of shape s, or, when list is set, an array of
 // such objects whose elements count themselves) and returns the offset of its first item past
-// maxItems, or -1 when there is none. It returns -1 too when the text is not valid JSON as far
-// as the walk goes: the decoder then says what is wrong, and where.
-func itemsOver(data []byte, i int, list bool, s itemShape) int {
-	c := itemCounter{data: data}
+// maxItems, or -1 when there is none, and the sizes of the top value's lists. It returns -1 too
+// when the text is not valid JSON as far as the walk goes: the decoder then says what is
+// wrong, and where.
+func itemsOver(data []byte, i int, list bool, s itemShape) (int, itemSizes) {
+	var sizes itemSizes
+	for k := range sizes {
+		sizes[k] = -1
+	}
+	over := itemsIn(data, i, list, s, &sizes)
+	if list {
+		sizes[0] = max(sizes[0], 0)
+	}
+	return over, sizes
+}
+
+func itemsIn(data []byte, i int, list bool, s itemShape, sizes *itemSizes) int {
+	c := itemCounter{data: data, sizes: sizes, topDepth: 1}
 	var err error
 	if i = jsonscan.SkipSpace(data, i); i >= len(data) {
 		return -1
@@ -96,7 +127,9 @@ func itemsOver(data []byte, i int, list bool, s itemShape) int {
 		if data[i] != '[' {
 			return -1
 		}
+		c.topDepth = 0
 		_, err = c.list(i, itemMember{list: true, shape: s})
+		sizes[0] = c.top
 	} else {
 		_, err = c.object(i, s)
 	}
@@ -108,10 +141,17 @@ func itemsOver(data []byte, i int, list bool, s itemShape) int {
 
 // object walks the object at data[i] and returns the offset just past it.
 func (c *itemCounter) object(i int, s itemShape) (int, error) {
+	c.depth++
+	defer func() { c.depth-- }()
 	return jsonscan.ReadMembers(c.data, i, func(key []byte, v int) (int, error) {
-		m := s.member(key)
+		m, k := s.member(key)
 		switch {
 		case m == nil || v >= len(c.data):
+		case m.list && c.data[v] == '[' && c.depth == 1 && k < len(c.sizes):
+			top := c.top
+			end, err := c.list(v, *m)
+			c.sizes[k] = max(c.sizes[k], 0) + c.top - top
+			return end, err
 		case m.list && c.data[v] == '[':
 			return c.list(v, *m)
 		case m.dict && c.data[v] == '{':
@@ -144,10 +184,10 @@ func (c *itemCounter) list(i int, m itemMember) (int, error) {
 			c.over = start
 			return start, errItemsOver
 		case data[start] == '{' && m.shape != nil:
-			c.n++
+			c.count()
 			end, err = c.object(start, m.shape)
 		default:
-			c.n++
+			c.count()
 			end, err = jsonscan.Skip(data, start)
 		}
 		if err != nil {
@@ -157,6 +197,14 @@ func (c *itemCounter) list(i int, m itemMember) (int, error) {
 		if i, closed, err = jsonscan.Next(data, end, ']'); err != nil || closed {
 			return i, err
 		}
+	}
+}
+
+// count counts an element of a list.
+func (c *itemCounter) count() {
+	c.n++
+	if c.depth == c.topDepth {
+		c.top++ // an element of a list of the top value
 	}
 }
 
@@ -170,29 +218,4 @@ func (c *itemCounter) dict(i int) (int, error) {
 		c.n++
 		return jsonscan.Skip(c.data, v)
 	})
-}
-
-// memberLen is the number of elements of the array that member key of the object at data[obj]
-// holds (the last of repeated keys, matched exactly); ok is false when it holds none. A reader makes the list that
-// encoding/json fills at that size (json.Unmarshal appends to a slice's capacity), rather than
-// leaving encoding/json to grow it a quarter at a time, which allocates five times its size.
-func memberLen(data []byte, obj int, key string) (n int, ok bool) {
-	at := -1
-	_, _ = jsonscan.EachMember(data, obj, func(k []byte, start, _ int) error {
-		if jsonscan.KeyIs(k, key) && data[start] == '[' {
-			at = start
-		}
-		return nil
-	})
-	if at < 0 {
-		return 0, false
-	}
-	return listLen(data, at), true
-}
-
-// listLen is the number of elements of the array at data[at], or 0 when it is no array.
-func listLen(data []byte, at int) int {
-	n := 0
-	_, _ = jsonscan.EachElement(data, at, func(_, _ int) error { n++; return nil })
-	return n
 }

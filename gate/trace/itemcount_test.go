@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -202,5 +203,28 @@ func TestItemBombAllocations(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestItemSizes: itemsOver gives the sizes of the top value's lists, which the readers make
+// their lists at: repeats and case-folded keys added up (encoding/json fills one list from
+// them), a pair's two events each, nested lists left out, -1 for a list the value lacks.
+func TestItemSizes(t *testing.T) {
+	for _, c := range []struct {
+		text  string
+		list  bool
+		shape itemShape
+		want  []int // the first sizes
+	}{
+		{`{"messages":[{},{"tool_calls":[{},{}]}],"MESSAGES":[{}],"events":[{"output":{"choices":[{},{}]}}],"attachments":{"a":""}}`, false, inspectSampleItems, []int{3, 1, -1, -1}},
+		{`{"messages":null,"events":[]}`, false, inspectSampleItems, []int{-1, 0}},
+		{`{"history":[[{"action":"a"},{"observation":"o"}],{"action":"b","args":{"x":1}}],"messages":[{}]}`, false, ohRecordItems, []int{-1, 1, -1, -1, -1, 3, -1}},
+		{`[{"role":"user","content":[{},{}]},{}]`, true, ohMessageItems, []int{2}},
+		{` []`, true, ohMessageItems, []int{0}},
+	} {
+		over, sizes := itemsOver([]byte(c.text), 0, c.list, c.shape)
+		if over != -1 || !slices.Equal(sizes[:len(c.want)], c.want) {
+			t.Errorf("%s: over %d, sizes %v; want %v", c.text, over, sizes[:len(c.want)], c.want)
+		}
 	}
 }

@@ -93,7 +93,8 @@ var ohResponseItems = itemShape{{key: "choices", list: true, shape: itemShape{{k
 
 // ohRecordItems are those of an OpenHands record: the message lists, the responses, the history
 // events (each pair's two), each event's arguments (a map) and the response that made its
-// call, and the per-call token usages.
+// call, and the per-call token usages. decodeOpenHands makes the first two lists, and the
+// history's messages, at their sizes (itemSizes), by the index of their member here.
 var ohRecordItems = itemShape{
 	{key: "fncall_messages", list: true, shape: ohMessageItems},
 	{key: "messages", list: true, shape: ohMessageItems},
@@ -174,8 +175,9 @@ func EachOpenHands(ctx context.Context, path string, fn func(*Trace) error) erro
 
 // ohReader decodes one record.
 type ohReader struct {
-	rec input.Record
-	pos lineCounter
+	rec    input.Record
+	pos    lineCounter
+	events int // the history's events, as itemsOver counted them (ohRecordItems' sixth)
 }
 
 func decodeOpenHands(rec input.Record) (*Trace, error) {
@@ -185,23 +187,21 @@ func decodeOpenHands(rec input.Record) (*Trace, error) {
 		}
 		return nil, rec.ErrorAt(jsonscan.SkipSpace(rec.Data, 0), "%s", jsonscan.Expected("an OpenHands output record (a JSON object)", k))
 	}
-	if over := itemsOver(rec.Data, 0, false, ohRecordItems); over >= 0 {
+	over, sizes := itemsOver(rec.Data, 0, false, ohRecordItems)
+	if over >= 0 {
 		return nil, rec.ErrorAt(over, "%s", input.Field(jsonscan.PathAt(rec.Data, over).String(), tooManyItems()))
 	}
 	var r ohRecord
-	for _, l := range [...]struct {
-		key  string
-		list **[]ohMessage
-	}{{"fncall_messages", &r.FncallMessages}, {"messages", &r.Messages}} {
-		if n, ok := memberLen(rec.Data, 0, l.key); ok {
+	for k, list := range [...]**[]ohMessage{&r.FncallMessages, &r.Messages} { // ohRecordItems' first two
+		if n, ok := sizes.of(k); ok {
 			msgs := make([]ohMessage, 0, n)
-			*l.list = &msgs
+			*list = &msgs
 		}
 	}
 	if err := rec.Decode(&r); err != nil {
 		return nil, err
 	}
-	d := &ohReader{rec: rec, pos: lineCounter{data: rec.Data, line: 1}}
+	d := &ohReader{rec: rec, pos: lineCounter{data: rec.Data, line: 1}, events: sizes[5]}
 	t := &Trace{File: rec.File, Line: rec.Line, Shape: ShapeOpenHands}
 	id, ok, problem := idValue(rawRef(r.InstanceID))
 	if problem != "" {
@@ -483,7 +483,7 @@ func ohFailure(content string) (string, bool) {
 // observation says success false or is an error observation.
 func (d *ohReader) history() ([]Message, error) {
 	start := jsonscan.Locate(d.rec.Data, jsonscan.PathOf("history"))
-	out := make([]Message, 0, listLen(d.rec.Data, start)) // pairs hold two: append grows it then
+	out := make([]Message, 0, max(d.events, 0))
 	var event ohEvent
 	calls := map[string]bool{} // the ids of the calls made so far
 	decode := func(i, at, end int) error {
@@ -756,10 +756,11 @@ func decodeMessageList(path string, data []byte) (*Trace, error) {
 	if k := jsonscan.KindOfValue(data[jsonscan.SkipSpace(data, 0):]); k != jsonscan.KindArray {
 		return nil, rec.ErrorAt(jsonscan.SkipSpace(data, 0), "%s", jsonscan.Expected("a list of messages", k))
 	}
-	if over := itemsOver(data, 0, true, ohMessageItems); over >= 0 {
+	over, sizes := itemsOver(data, 0, true, ohMessageItems)
+	if over >= 0 {
 		return nil, rec.ErrorAt(over, "%s", input.Field(jsonscan.PathAt(data, over).String(), tooManyItems()))
 	}
-	msgs := make([]ohMessage, 0, listLen(data, jsonscan.SkipSpace(data, 0)))
+	msgs := make([]ohMessage, 0, sizes[0])
 	if err := rec.Decode(&msgs); err != nil {
 		return nil, err
 	}
