@@ -157,3 +157,38 @@ func TestElementBombAllocations(t *testing.T) {
 		})
 	}
 }
+
+// FuzzItemLimit: the item limit only ever refuses a record, at an element past it; it never
+// changes what a record it lets through decodes to, nor the error of one it does not refuse
+// for its items.
+func FuzzItemLimit(f *testing.F) {
+	for _, s := range []string{
+		`{"messages":[{"role":"user","content":"a"},{"role":"assistant","tool_calls":[{"id":"1","function":{"name":"f","arguments":"{}"}}]},{"role":"tool","tool_call_id":"1","content":"ok"}]}`,
+		`{"messages":[{"role":"assistant","content":[{"type":"text","text":"x"},{"type":"tool_use","id":"t","name":"f","input":{}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":[{"type":"text","text":"y"}]}]}]}`,
+		`{"trajectory":[{"action":"ls","observation":"a"},{"action":"cat x","observation":"b"}]}`,
+		`{"messages":[{"role":"tool","tool_call_ids":["a","b","c"],"content":"x"}],"x":[}`,
+		`{"messages":[{"role":"user","tool_results":[{},{},{"call_id":1}]},{"role":7}]}`,
+	} {
+		f.Add([]byte(s), uint8(3))
+	}
+	f.Fuzz(func(t *testing.T, data []byte, limit uint8) {
+		rec := input.Record{File: "f.jsonl", Line: 1, Data: data}
+		full, errFull := Decode(rec)
+		old := maxItems
+		maxItems = int(limit)
+		limited, errLimited := Decode(rec)
+		maxItems = old
+		switch {
+		case errLimited == nil:
+			if errFull != nil {
+				t.Fatalf("limit %d: read, but without it: %v", limit, errFull)
+			}
+			if !reflect.DeepEqual(full, limited) {
+				t.Fatalf("limit %d changes the trace", limit)
+			}
+		case strings.HasSuffix(errLimited.Error(), "in one trace, the most a trace may hold"):
+		case errFull == nil || errFull.Error() != errLimited.Error():
+			t.Fatalf("limit %d: %v; without it: %v", limit, errLimited, errFull)
+		}
+	})
+}
