@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"slices"
 	"strings"
@@ -227,4 +228,61 @@ func TestItemSizes(t *testing.T) {
 			t.Errorf("%s: over %d, sizes %v; want %v", c.text, over, sizes[:len(c.want)], c.want)
 		}
 	}
+}
+
+// FuzzReaderItemLimit: for the readers that decode with encoding/json (AgentDojo, OpenHands, a
+// message list, an Inspect log), the item limit only ever refuses a trace, at an element past
+// it; it never changes what a trace it lets through reads as, nor the error of one it does not
+// refuse for its items.
+func FuzzReaderItemLimit(f *testing.F) {
+	for _, s := range []struct {
+		reader uint8
+		text   string
+	}{
+		{0, `{"suite_name":"s","user_task_id":"u","messages":[{"role":"user","content":[{"type":"text","content":"a"}]},{"role":"assistant","tool_calls":[{"function":"f","args":{},"id":"1"}]},{"role":"tool","content":"ok","tool_call_id":"1","error":null}],"utility":true}`},
+		{0, `{"suite_name":"s","user_task_id":"u","MESSAGES":[{},{}],"messages":[{"content":["a",{"type":"text","content":"b"}]}]}`},
+		{1, `{"instance_id":"x","test_result":{},"history":[[{"action":"run","args":{"command":"ls"},"id":1},{"observation":"run","content":"a","cause":1}],{"action":"message","args":{"content":"hi"},"source":"user"}]}`},
+		{1, `{"instance_id":"x","messages":[{"role":"assistant","tool_calls":[{"id":"c","function":{"name":"f","arguments":"{}"}}]},{"role":"tool","tool_call_id":"c","content":[{"type":"text","text":"r"}]}],"response":{"choices":[{"message":{"role":"assistant","content":"done"}}]},"metrics":{"token_usages":[{},{}]}}`},
+		{2, `[{"role":"user","content":"a"},{"role":"assistant","content":"<function=f>\n<parameter=a>1</parameter>\n</function>"},{"role":"user","content":"EXECUTION RESULT of [f]:\nok"}]`},
+		{3, `{"eval":{"task":"t"},"samples":[{"id":1,"epoch":1,"messages":[{"role":"user","content":"q"}],"events":[{"event":"model","output":{"choices":[{"message":{"role":"assistant","tool_calls":[{"id":"c","function":"f","arguments":{}}]}}]}},{"event":"tool","id":"c","result":[{"type":"text","text":"r"}]}],"attachments":{"a":"b"}},{"id":2,"messages":[]}]}`},
+	} {
+		f.Add(s.reader, []byte(s.text), uint8(3))
+	}
+	f.Fuzz(func(t *testing.T, reader uint8, data []byte, limit uint8) {
+		read := func() ([]*Trace, error) {
+			rec := input.Record{File: "r.json", Line: 1, Col: 1, Data: data}
+			var tr *Trace
+			var err error
+			switch reader % 4 {
+			case 0:
+				tr, err = decodeAgentDojo(rec)
+			case 1:
+				tr, err = decodeOpenHands(rec)
+			case 2:
+				tr, err = decodeMessageList("trajs/x.json", data)
+			default:
+				var ts []*Trace
+				err = eachInspectJSON(context.Background(), "no/such/log.json", data, Options{}, func(t *Trace) error { ts = append(ts, t); return nil })
+				return ts, err
+			}
+			return []*Trace{tr}, err
+		}
+		full, errFull := read()
+		old := maxItems
+		maxItems = int(limit)
+		limited, errLimited := read()
+		maxItems = old
+		switch {
+		case errLimited == nil:
+			if errFull != nil {
+				t.Fatalf("limit %d: read, but without it: %v", limit, errFull)
+			}
+			if !reflect.DeepEqual(full, limited) {
+				t.Fatalf("limit %d changes the traces", limit)
+			}
+		case strings.HasSuffix(errLimited.Error(), "in one trace, the most a trace may hold"):
+		case errFull == nil || errFull.Error() != errLimited.Error():
+			t.Fatalf("limit %d: %v; without it: %v", limit, errLimited, errFull)
+		}
+	})
 }
