@@ -33,6 +33,23 @@ func (br *baselineReader) unit(what string, i int) error {
 	return nil
 }
 
+// listLen is the number of elements of the array the decoder stands before, at most
+// maxBaselineItems, or 0 when it is no array: the size to make its list at, rather than growing
+// it a quarter at a time, which allocates five times its size.
+func (br *baselineReader) listLen() int {
+	at := jsonscan.SkipSeparators(br.data, br.offset())
+	n := 0
+	if at < len(br.data) && br.data[at] == '[' {
+		_, _ = jsonscan.EachElement(br.data, at, func(int, int) error {
+			if n++; n > maxBaselineItems {
+				return errStop
+			}
+			return nil
+		})
+	}
+	return min(n, maxBaselineItems)
+}
+
 // countEvidence counts the evidence entries of the trace whose value starts at data[start], and
 // the message indices of each, before the trace is decoded. Keys are matched as encoding/json
 // matches them to the fields it fills, case folded; every repeat counts. Text that is not an
