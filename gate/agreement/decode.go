@@ -368,11 +368,20 @@ func (d *decoder) ids(data []byte, v int, field string, dst *[]span) (int, error
 		if data[start] != '"' {
 			return fieldErr(start, "field \"%s[%d]\": expected a string, found %s", field, n, kind(data, start))
 		}
+		if n == maxIDs {
+			return fieldErr(start, "field \"%s[%d]\": more than %d ids, the most a list of one record may hold", field, n, maxIDs)
+		}
 		*dst = append(*dst, d.keep(data[start:end], jsonscan.Replace))
 		n++
 		return nil
 	})
 }
+
+// maxIDs is the most ids one record's retrieved_ids or answer_json.citations may hold. Each
+// costs the decoder a span, and the pair a string, however few bytes it takes in the file (`"",`
+// is three): without a count a 32 MB record of them took 850 MB (issue 34, finding 3); a record
+// cites a few. A variable so that tests can lower it.
+var maxIDs = 1 << 16
 
 // answer decodes the answer_json at data[v]: only its citations are read. A value Python finds
 // false means no citations, as in the seed.

@@ -83,10 +83,34 @@ func (s *Set) Unmatched() []string {
 	return out
 }
 
+// maxOutcomes is the most outcomes the outcomes input may hold, its files together. Each costs
+// a few hundred bytes however few it takes in the file (`"a1",` in a run summary's list is five),
+// so without a count a 32 MB summary of short ids took 1.6 GB (issue 34, finding 3); a real
+// suite has thousands. A variable so that tests can lower it.
+var maxOutcomes = 1 << 20
+
+// grow makes room for n more outcomes (at most as many as maxOutcomes leaves), so that a record
+// of many, whose count is known before they are read, fills its lists without growing them a
+// quarter at a time, which allocates five times their size.
+func (s *Set) grow(n int) {
+	n = min(n, maxOutcomes-len(s.entries)+1)
+	if n <= 0 {
+		return
+	}
+	s.entries = slices.Grow(s.entries, n)
+	if len(s.byID) == 0 {
+		s.byID = make(map[string]int32, n)
+	}
+}
+
 // add keeps outcome o for id, read at place at.
 func (s *Set) add(id string, o trace.Outcome, at input.Place) error {
 	if first, dup := s.byID[id]; dup {
 		return s.ids.Duplicate(id, at, s.entries[first].at)
+	}
+	if len(s.entries) >= maxOutcomes {
+		return &input.Error{File: at.File, Line: at.Line, Col: at.Col,
+			Msg: fmt.Sprintf("more than %d outcomes, the most the outcomes input may hold", maxOutcomes)}
 	}
 	s.byID[id] = int32(len(s.entries))
 	s.entries = append(s.entries, entry{id: id, o: o, at: at})
@@ -225,6 +249,9 @@ func idOf(raw []byte) (string, string) {
 
 // instances reads a SWE-bench per-instance report: {"<instance_id>": {"resolved": bool, …}}.
 func (s *Set) instances(rec input.Record, start int) error {
+	n := 0
+	_, _ = jsonscan.EachMember(rec.Data, start, func([]byte, int, int) error { n++; return nil })
+	s.grow(n)
 	pl := newPlacer(rec)
 	_, err := jsonscan.ReadMembers(rec.Data, start, func(key []byte, vs int) (int, error) {
 		id := jsonscan.Unquote(key, jsonscan.Replace)
@@ -261,8 +288,19 @@ func (s *Set) instances(rec input.Record, start int) error {
 // summary reads a SWE-bench run summary (summaryLists) or results.json (resultsLists), its
 // lists in the order they are written.
 func (s *Set) summary(rec input.Record, start int, known []idList) error {
+	n := 0
+	_, _ = jsonscan.EachMember(rec.Data, start, func(key []byte, vs, _ int) error {
+		for _, l := range known {
+			if jsonscan.KeyIs(key, l.key) && rec.Data[vs] == '[' {
+				_, _ = jsonscan.EachElement(rec.Data, vs, func(int, int) error { n++; return nil })
+			}
+		}
+		return nil
+	})
+	s.grow(n)
 	base := len(s.entries)
-	var lists []string // the list each entry of this record came from, by index − base
+	// the list each entry of this record came from, by index − base
+	lists := make([]string, 0, min(n, maxOutcomes+1))
 	pl := newPlacer(rec)
 	_, err := jsonscan.EachMember(rec.Data, start, func(key []byte, vs, _ int) error {
 		for _, l := range known {

@@ -46,6 +46,10 @@ type dojoRun struct {
 	Utility   json.RawMessage `json:"utility"`
 }
 
+// dojoItems are the lists of a result that decoding turns into a value per element: messages,
+// and each message's tool calls and content blocks (see itemShape).
+var dojoItems = itemShape{{key: "messages", list: true, shape: itemShape{{key: "tool_calls", list: true}, {key: "content", list: true}}}}
+
 type dojoMessage struct {
 	Role       string          `json:"role"`
 	Content    json.RawMessage `json:"content"`
@@ -84,7 +88,14 @@ func decodeAgentDojo(rec input.Record) (*Trace, error) {
 		}
 		return nil, rec.ErrorAt(start, "%s", jsonscan.Expected("an AgentDojo result (a JSON object)", k))
 	}
+	over, sizes := itemsOver(rec.Data, start, false, dojoItems)
+	if over >= 0 {
+		return nil, rec.ErrorAt(over, "%s", input.Field(jsonscan.PathAt(rec.Data, over).String(), tooManyItems()))
+	}
 	var r dojoRun
+	if n, ok := sizes.of(0); ok { // messages, made at its size (itemSizes)
+		r.Messages = make([]dojoMessage, 0, n)
+	}
 	if err := rec.Decode(&r); err != nil {
 		return nil, err
 	}
@@ -135,6 +146,9 @@ func decodeAgentDojo(rec input.Record) (*Trace, error) {
 			return nil, at(jsonscan.PathOf("messages", i, "content"), problem)
 		}
 		o.Content = content
+		if len(m.ToolCalls) > 0 {
+			o.Calls = make([]Call, 0, len(m.ToolCalls))
+		}
 		for j := range m.ToolCalls {
 			c, problem := dojoToolCall(&m.ToolCalls[j])
 			if problem != "" {

@@ -78,6 +78,25 @@ func (a *attachments) add(n int64) error {
 	return nil
 }
 
+// inspectMessageItems are the lists of a message that decoding turns into a value per element:
+// its tool calls and content parts (see itemShape).
+var inspectMessageItems = itemShape{{key: "tool_calls", list: true}, {key: "content", list: true}}
+
+// inspectSampleItems are those of a sample: its messages; its events, and of each the choices
+// of a model event's output (each choice's message) and a tool event's result parts, which
+// turnsFromEvents decodes; and the entries of its maps, attachments and model_usage. The
+// conversation a model event's input repeats is not decoded, and not counted. presize makes
+// the first two lists at their sizes (itemSizes), by the index of their member here.
+var inspectSampleItems = itemShape{
+	{key: "messages", list: true, shape: inspectMessageItems},
+	{key: "events", list: true, shape: itemShape{
+		{key: "output", shape: itemShape{{key: "choices", list: true, shape: itemShape{{key: "message", shape: inspectMessageItems}}}}},
+		{key: "result", list: true},
+	}},
+	{key: "attachments", dict: true},
+	{key: "model_usage", dict: true},
+}
+
 type inspectMessage struct {
 	Role       string            `json:"role"`
 	Content    json.RawMessage   `json:"content"` // a string or content parts
@@ -152,7 +171,12 @@ func eachInspectJSON(ctx context.Context, path string, data []byte, o Options, f
 			if err := ctx.Err(); err != nil {
 				return err
 			}
+			over, sizes := itemsOver(data, at, false, inspectSampleItems)
+			if over >= 0 {
+				return d.errAt(over, "samples[%d].%s: %s", i, jsonscan.PathAt(data[at:], over-at), tooManyItems())
+			}
 			s := inspectSample{att: attachments{limit: limit}}
+			s.presize(&sizes)
 			if err := d.value(&s); err != nil {
 				return err
 			}
@@ -265,7 +289,12 @@ func eachEval(ctx context.Context, path string, f io.ReaderAt, size int64, o Opt
 			return err
 		}
 		d := newDoc(member, data)
+		over, sizes := itemsOver(data, 0, false, inspectSampleItems)
+		if over >= 0 {
+			return d.errAt(over, "%s: %s", jsonscan.PathAt(data, over), tooManyItems())
+		}
 		s := inspectSample{att: attachments{limit: limited, size: int64(len(data))}}
+		s.presize(&sizes)
 		if err := d.value(&s); err != nil {
 			return err
 		}
@@ -333,6 +362,17 @@ func readMember(zf *zip.File, limited *input.LimitedReader) ([]byte, error) {
 	defer rc.Close()
 	limited.R = rc
 	return readBounded(limited, maxDocument)
+}
+
+// presize makes the sample's messages and events lists at the sizes itemsOver found, for
+// decoding to fill (see itemSizes).
+func (s *inspectSample) presize(sizes *itemSizes) {
+	if n, ok := sizes.of(0); ok { // messages
+		s.Messages = make([]inspectMessage, 0, n)
+	}
+	if n, ok := sizes.of(1); ok { // events
+		s.Events = make([]inspectEvent, 0, n)
+	}
 }
 
 // trace turns a sample into a Trace; fail makes an error at the sample.
@@ -425,6 +465,9 @@ func (s *inspectSample) message(m *inspectMessage, out *Message) error {
 		return err
 	}
 	out.Content = content
+	if len(m.ToolCalls) > 0 {
+		out.Calls = make([]Call, 0, len(m.ToolCalls))
+	}
 	for j, c := range m.ToolCalls {
 		if c.Function == "" {
 			return fmt.Errorf("tool_calls[%d]: a tool call without a function name", j)

@@ -84,6 +84,30 @@ func (e *OpenHandsEval) Resolved() (json.RawMessage, jsonscan.Path) {
 	return nil, nil
 }
 
+// ohMessageItems are the lists of an OpenAI-shaped message that decoding turns into a value per
+// element: its tool calls and content parts (see itemShape).
+var ohMessageItems = itemShape{{key: "tool_calls", list: true}, {key: "content", list: true}}
+
+// ohResponseItems are those of a model response: its choices, and each choice's message's.
+var ohResponseItems = itemShape{{key: "choices", list: true, shape: itemShape{{key: "message", shape: ohMessageItems}}}}
+
+// ohRecordItems are those of an OpenHands record: the message lists, the responses, the history
+// events (each pair's two), each event's arguments (a map) and the response that made its
+// call, and the per-call token usages. decodeOpenHands makes the first two lists, and the
+// history's messages, at their sizes (itemSizes), by the index of their member here.
+var ohRecordItems = itemShape{
+	{key: "fncall_messages", list: true, shape: ohMessageItems},
+	{key: "messages", list: true, shape: ohMessageItems},
+	{key: "fncall_response", shape: ohResponseItems},
+	{key: "response", shape: ohResponseItems},
+	{key: "raw_completions", shape: itemShape{{key: "messages", list: true, shape: ohMessageItems}}},
+	{key: "history", list: true, pairs: true, shape: itemShape{
+		{key: "args", dict: true},
+		{key: "tool_call_metadata", shape: itemShape{{key: "model_response", shape: ohResponseItems}}},
+	}},
+	{key: "metrics", shape: itemShape{{key: "token_usages", list: true}}},
+}
+
 type ohMessage struct {
 	Role       string          `json:"role"`
 	Content    json.RawMessage `json:"content"` // a string, content parts or null
@@ -151,8 +175,9 @@ func EachOpenHands(ctx context.Context, path string, fn func(*Trace) error) erro
 
 // ohReader decodes one record.
 type ohReader struct {
-	rec input.Record
-	pos lineCounter
+	rec    input.Record
+	pos    lineCounter
+	events int // the history's events, as itemsOver counted them (ohRecordItems' sixth)
 }
 
 func decodeOpenHands(rec input.Record) (*Trace, error) {
@@ -162,11 +187,21 @@ func decodeOpenHands(rec input.Record) (*Trace, error) {
 		}
 		return nil, rec.ErrorAt(jsonscan.SkipSpace(rec.Data, 0), "%s", jsonscan.Expected("an OpenHands output record (a JSON object)", k))
 	}
+	over, sizes := itemsOver(rec.Data, 0, false, ohRecordItems)
+	if over >= 0 {
+		return nil, rec.ErrorAt(over, "%s", input.Field(jsonscan.PathAt(rec.Data, over).String(), tooManyItems()))
+	}
 	var r ohRecord
+	for k, list := range [...]**[]ohMessage{&r.FncallMessages, &r.Messages} { // ohRecordItems' first two
+		if n, ok := sizes.of(k); ok {
+			msgs := make([]ohMessage, 0, n)
+			*list = &msgs
+		}
+	}
 	if err := rec.Decode(&r); err != nil {
 		return nil, err
 	}
-	d := &ohReader{rec: rec, pos: lineCounter{data: rec.Data, line: 1}}
+	d := &ohReader{rec: rec, pos: lineCounter{data: rec.Data, line: 1}, events: sizes[5]}
 	t := &Trace{File: rec.File, Line: rec.Line, Shape: ShapeOpenHands}
 	id, ok, problem := idValue(rawRef(r.InstanceID))
 	if problem != "" {
@@ -255,6 +290,9 @@ func (d *ohReader) messages(key jsonscan.Path, msgs []ohMessage, resp *ohRespons
 			return nil, d.at(p, "%s", input.Field(p.String(), problem))
 		}
 		o.Content = content
+		if len(m.ToolCalls) > 0 {
+			o.Calls = make([]Call, 0, len(m.ToolCalls))
+		}
 		for j, c := range m.ToolCalls {
 			if c.Function.Name == "" {
 				p := append(path[:len(path):len(path)], jsonscan.PathOf("tool_calls", j, "function", "name")...)
@@ -445,7 +483,7 @@ func ohFailure(content string) (string, bool) {
 // observation says success false or is an error observation.
 func (d *ohReader) history() ([]Message, error) {
 	start := jsonscan.Locate(d.rec.Data, jsonscan.PathOf("history"))
-	var out []Message
+	out := make([]Message, 0, max(d.events, 0))
 	var event ohEvent
 	calls := map[string]bool{} // the ids of the calls made so far
 	decode := func(i, at, end int) error {
@@ -537,6 +575,11 @@ func ohAction(e *ohEvent) (Message, string) {
 	}
 	if args, ok := modelCallArgs(e); ok {
 		c.Args, c.ArgsValid = ohArguments(args)
+		m.Calls = []Call{c}
+		return m, ""
+	}
+	if len(e.Args) == 0 {
+		c.Args, c.ArgsValid = []byte("{}"), true // what marshalling no arguments writes
 		m.Calls = []Call{c}
 		return m, ""
 	}
@@ -713,7 +756,11 @@ func decodeMessageList(path string, data []byte) (*Trace, error) {
 	if k := jsonscan.KindOfValue(data[jsonscan.SkipSpace(data, 0):]); k != jsonscan.KindArray {
 		return nil, rec.ErrorAt(jsonscan.SkipSpace(data, 0), "%s", jsonscan.Expected("a list of messages", k))
 	}
-	var msgs []ohMessage
+	over, sizes := itemsOver(data, 0, true, ohMessageItems)
+	if over >= 0 {
+		return nil, rec.ErrorAt(over, "%s", input.Field(jsonscan.PathAt(data, over).String(), tooManyItems()))
+	}
+	msgs := make([]ohMessage, 0, sizes[0])
 	if err := rec.Decode(&msgs); err != nil {
 		return nil, err
 	}

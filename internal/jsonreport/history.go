@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentgate/agentgate/gate/compare"
 	"github.com/agentgate/agentgate/gate/input"
+	"github.com/agentgate/agentgate/internal/jsonscan"
 )
 
 // This file reads and writes a report's history (SPEC §21) and what `agentgate plan` needs of
@@ -67,6 +68,9 @@ func (br *baselineReader) history() error {
 		what := fmt.Sprintf("history[%d]", i)
 		if i == compare.MaxHistory {
 			return &posError{off: off, msg: fmt.Sprintf("history holds more than %d points", compare.MaxHistory)}
+		}
+		if err := br.countLists(jsonscan.SkipSeparators(br.data, off), what, "pass_k", "flaky_tasks"); err != nil {
+			return err
 		}
 		var hp historyPoint
 		if err := br.value(&hp, what); err != nil {

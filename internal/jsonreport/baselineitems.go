@@ -1,0 +1,164 @@
+package jsonreport
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/agentgate/agentgate/gate/input"
+	"github.com/agentgate/agentgate/internal/jsonscan"
+)
+
+// maxBaselineItems is the most traces, coherence tasks, agreement items, evidence entries,
+// evidence message indices and history pass@k values and flaky tasks one baseline may hold
+// together. Each costs the reader a fixed size
+// however few bytes it takes in the file (`{}` is three, `0,` two), so without a count a 32 MB
+// baseline of `{}` evidence took 3 GB (issue 34, finding 3). They are counted before they are
+// decoded. A variable so that tests can lower it.
+var maxBaselineItems = 1 << 22
+
+// tooMany is the error for the item at offset off of the baseline, named what, that passes
+// maxBaselineItems.
+func (br *baselineReader) tooMany(off int, what string) error {
+	p := jsonscan.Position(br.data, off)
+	return &input.Error{File: br.name, Line: p.Line, Col: p.Col, Msg: fmt.Sprintf(
+		"%s: more than %d traces, tasks, agreement items, evidence entries and list elements in one baseline, the most a baseline may hold", what, maxBaselineItems)}
+}
+
+// unit counts one trace, task or agreement item, whose value starts where the decoder stands.
+func (br *baselineReader) unit(what string, i int) error {
+	if br.items >= maxBaselineItems {
+		return br.tooMany(jsonscan.SkipSeparators(br.data, br.offset()), fmt.Sprintf("%s[%d]", what, i))
+	}
+	br.items++
+	return nil
+}
+
+// listLen is the number of elements of the array the decoder stands before, at most
+// maxBaselineItems, or 0 when it is no array: the size to make its list at, rather than growing
+// it a quarter at a time, which allocates five times its size.
+func (br *baselineReader) listLen() int {
+	at := jsonscan.SkipSeparators(br.data, br.offset())
+	n := 0
+	if at < len(br.data) && br.data[at] == '[' {
+		_, _ = jsonscan.EachElement(br.data, at, func(int, int) error {
+			if n++; n > maxBaselineItems {
+				return errStop
+			}
+			return nil
+		})
+	}
+	return min(n, maxBaselineItems)
+}
+
+// countEvidence counts the evidence entries of the trace whose value starts at data[start], and
+// the message indices of each, before the trace is decoded. Keys are matched as encoding/json
+// matches them to the fields it fills, case folded; every repeat counts. Text that is not an
+// object is left to the decoder.
+func (br *baselineReader) countEvidence(start int, what string) error {
+	data := br.data
+	_, err := jsonscan.ReadMembers(data, start, func(key []byte, v int) (int, error) {
+		if v >= len(data) || data[v] != '[' || !foldIs(key, "evidence") {
+			return jsonscan.Skip(data, v)
+		}
+		return readElements(data, v, func(j, at int) (int, error) {
+			if br.items >= maxBaselineItems {
+				return at, br.tooMany(at, fmt.Sprintf("%s.evidence[%d]", what, j))
+			}
+			br.items++
+			if data[at] != '{' {
+				return jsonscan.Skip(data, at)
+			}
+			return jsonscan.ReadMembers(data, at, func(key []byte, v int) (int, error) {
+				if v >= len(data) || data[v] != '[' || !foldIs(key, "messages") {
+					return jsonscan.Skip(data, v)
+				}
+				return readElements(data, v, func(k, at int) (int, error) {
+					if br.items >= maxBaselineItems {
+						return at, br.tooMany(at, fmt.Sprintf("%s.evidence[%d].messages[%d]", what, j, k))
+					}
+					br.items++
+					return jsonscan.Skip(data, at)
+				})
+			})
+		})
+	})
+	if _, ok := err.(*input.Error); ok {
+		return err
+	}
+	return nil // the decoder says what is wrong with the text
+}
+
+// readElements walks the array at data[i] ('['), calling fn with each element's index and
+// offset; fn reads the element and returns the offset just past it.
+func readElements(data []byte, i int, fn func(j, at int) (int, error)) (int, error) {
+	i = jsonscan.SkipSpace(data, i+1)
+	if i < len(data) && data[i] == ']' {
+		return i + 1, nil
+	}
+	for j := 0; ; j++ {
+		at := jsonscan.SkipSpace(data, i)
+		if at >= len(data) {
+			return at, jsonscan.NotAValue(data, at)
+		}
+		end, err := fn(j, at)
+		if err != nil {
+			return end, err
+		}
+		var closed bool
+		if i, closed, err = jsonscan.Next(data, end, ']'); err != nil || closed {
+			return i, err
+		}
+	}
+}
+
+// foldIs reports whether key (a JSON string, quotes included) equals name (lower-case ASCII)
+// under Unicode case folding, as encoding/json matches a key to a field; only a key that is
+// escaped, or not ASCII and could fold to name, allocates.
+func foldIs(key []byte, name string) bool {
+	body := key[1 : len(key)-1]
+	for _, b := range body {
+		if b == '\\' || b >= 0x80 {
+			return len(body) <= 6*len(name) && strings.EqualFold(jsonscan.Unquote(key, jsonscan.Replace), name)
+		}
+	}
+	if len(body) != len(name) {
+		return false
+	}
+	for j, b := range body {
+		if 'A' <= b && b <= 'Z' {
+			b += 'a' - 'A'
+		}
+		if b != name[j] {
+			return false
+		}
+	}
+	return true
+}
+
+// countLists counts the elements of the arrays named keys in the object whose value starts at
+// data[start], before it is decoded, as countEvidence does.
+func (br *baselineReader) countLists(start int, what string, keys ...string) error {
+	data := br.data
+	_, err := jsonscan.ReadMembers(data, start, func(key []byte, v int) (int, error) {
+		if v >= len(data) || data[v] != '[' {
+			return jsonscan.Skip(data, v)
+		}
+		for _, name := range keys {
+			if !foldIs(key, name) {
+				continue
+			}
+			return readElements(data, v, func(j, at int) (int, error) {
+				if br.items >= maxBaselineItems {
+					return at, br.tooMany(at, fmt.Sprintf("%s.%s[%d]", what, jsonscan.Unquote(key, jsonscan.Replace), j))
+				}
+				br.items++
+				return jsonscan.Skip(data, at)
+			})
+		}
+		return jsonscan.Skip(data, v)
+	})
+	if _, ok := err.(*input.Error); ok {
+		return err
+	}
+	return nil
+}
