@@ -191,3 +191,43 @@ func TestRunFixtures(t *testing.T) {
 		}
 	}
 }
+
+// TestRunTooManyRecords: one run reads at most input.MaxIDs traces, and as many tasks; the
+// next one is an input error at its place, read in parallel or one at a time. Each record keeps
+// its result for the report, a few hundred bytes however small it is: before, 1 GiB of
+// 31-byte traces would have taken over 10 GB (a million of them, 31 MB, peak at 376 MB).
+func TestRunTooManyRecords(t *testing.T) {
+	old := input.MaxIDs
+	input.MaxIDs = 3
+	t.Cleanup(func() { input.MaxIDs = old })
+	dir := t.TempDir()
+	traces := ""
+	for i := range 4 {
+		traces += `{"trace_id": "run-` + string(rune('0'+i)) + `", "messages": [{"role": "user"}]}` + "\n"
+	}
+	a := writeFile(t, dir, "a.jsonl", traces[:len(traces)/2])
+	b := writeFile(t, dir, "b.jsonl", traces[len(traces)/2:])
+	tasks := ""
+	for i := range 4 {
+		tasks += `{"id": "t` + string(rune('0'+i)) + `", "intent": "a", "understanding": "a", "action": "a"}` + "\n"
+	}
+	ta := writeFile(t, dir, "t.jsonl", tasks)
+	c := writeFile(t, dir, "c.jsonl", traces[:strings.LastIndex(traces[:len(traces)-1], "\n")+1])
+	tc := writeFile(t, dir, "tc.jsonl", tasks[:strings.LastIndex(tasks[:len(tasks)-1], "\n")+1])
+	for _, o := range []gate.Options{{Thresholds: gate.DefaultThresholds()}, gate.Sequential(gate.Options{Thresholds: gate.DefaultThresholds()})} {
+		_, err := gate.Run(context.Background(), gate.Inputs{Traces: []string{a, b}}, o)
+		want := b + `:2: more than 3 traces in one run, the most agentgate reads (each is kept for the report)`
+		if err == nil || err.Error() != want || !input.IsInputError(err) {
+			t.Errorf("traces: err = %v\nwant %s", err, want)
+		}
+		_, err = gate.Run(context.Background(), gate.Inputs{Tasks: []string{ta}}, o)
+		want = ta + `:4: more than 3 tasks in one run, the most agentgate reads (each is kept for the report)`
+		if err == nil || err.Error() != want || !input.IsInputError(err) {
+			t.Errorf("tasks: err = %v\nwant %s", err, want)
+		}
+		// three of each are read
+		if _, err := gate.Run(context.Background(), gate.Inputs{Traces: []string{c}, Tasks: []string{tc}}, o); err != nil {
+			t.Errorf("three traces and three tasks: %v", err)
+		}
+	}
+}

@@ -167,6 +167,9 @@ func mergeRecords[T any](shards []Shard, kind string, section func(*Result) ([]T
 			return nil, true, &input.Error{File: shards[p.shard].Name, Msg: fmt.Sprintf("%ss file %s was read by shard %s too: shards must read disjoint files", kind, input.Quote(p.file), shards[all[i-1].shard].Name)}
 		}
 		id, here := place(p.rec)
+		if err := ids.Full(here); err != nil {
+			return nil, true, err
+		}
 		if first, dup := ids.Add(id, i); dup {
 			_, there := place(all[first].rec)
 			err := ids.Duplicate(id, here, there)

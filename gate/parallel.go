@@ -107,6 +107,9 @@ func reliabilityPipeline(ctx context.Context, files []string, o Options, workers
 		}
 		for i := range rs {
 			r := &rs[i]
+			if err := ids.Full(tracePlace(r)); err != nil {
+				return err
+			}
 			if first, dup := ids.Add(r.ID, len(sum.Traces)+i); dup {
 				var prev *reliability.Result
 				if first < len(sum.Traces) {

@@ -263,6 +263,9 @@ func (p *tracePlan) eachWholeFile(ctx context.Context, i int, o Options, sum *re
 			return err
 		}
 		t.Redact(o.Secrets, redacted)
+		if err := ids.Full(input.Place{File: t.File, Line: t.Line}); err != nil {
+			return err
+		}
 		if first, dup := ids.Add(t.ID, len(sum.Traces)); dup {
 			return ids.Duplicate(t.ID, input.Place{File: t.File, Line: t.Line}, tracePlace(&sum.Traces[first]))
 		}
@@ -325,6 +328,9 @@ func runCoherence(ctx context.Context, patterns []string, o Options) (*coherence
 	merge := func(_ *pipeline.Batch, results *[]coherence.TaskResult, err error) error {
 		if results != nil {
 			for _, r := range *results {
+				if err := ids.Full(input.Place{File: r.File, Line: r.Line}); err != nil {
+					return err
+				}
 				if first, dup := ids.Add(r.ID, len(s.Tasks)); dup {
 					return ids.Duplicate(r.ID, input.Place{File: r.File, Line: r.Line}, taskPlace(&s.Tasks[first]))
 				}
@@ -348,6 +354,9 @@ func runCoherenceSequential(ctx context.Context, files []string, p profile.Profi
 	for _, f := range files {
 		err := coherence.Each(f, func(t coherence.Task) error {
 			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if err := ids.Full(input.Place{File: t.File, Line: t.Line}); err != nil {
 				return err
 			}
 			if first, dup := ids.Add(t.ID, len(s.Tasks)); dup {

@@ -29,6 +29,23 @@ func (s *IDs) Add(id string, n int) (first int, dup bool) {
 	return 0, false
 }
 
+// MaxIDs is the most records of one kind (traces, tasks) one run reads. Each keeps its result
+// for the report, a few hundred bytes however small the record (a trace of 31 bytes costs
+// about 380), so without a count the 1 GiB an input may hold could be tens of millions of tiny
+// traces and over 10 GB; a real suite holds thousands of runs. A variable so that tests can
+// lower it.
+var MaxIDs = 1 << 21
+
+// Full returns the error for the record at p when the set already holds MaxIDs ids, else nil;
+// callers ask before they add a record.
+func (s *IDs) Full(p Place) error {
+	if len(s.first) < MaxIDs {
+		return nil
+	}
+	return &Error{File: p.File, Line: p.Line, Col: p.Col,
+		Msg: fmt.Sprintf("more than %d %ss in one run, the most agentgate reads (each is kept for the report)", MaxIDs, s.kind)}
+}
+
 // Place is where a record starts; Col is 0 when unknown.
 type Place struct {
 	File      string
