@@ -1,9 +1,7 @@
 package trace
 
 import (
-	"bytes"
 	"errors"
-	"strings"
 
 	"github.com/agentgate/agentgate/internal/jsonscan"
 )
@@ -38,39 +36,12 @@ type itemMember struct {
 // member is the member of s that key (a JSON string, quotes included) names and its index, or
 // nil.
 func (s itemShape) member(key []byte) (*itemMember, int) {
-	body := key[1 : len(key)-1]
-	if bytes.IndexByte(body, '\\') >= 0 {
-		body = []byte(jsonscan.Unquote(key, jsonscan.Replace)) // only an escaped key allocates
-	}
 	for i := range s {
-		if foldIs(body, s[i].key) {
+		if jsonscan.KeyFolds(key, s[i].key) {
 			return &s[i], i
 		}
 	}
 	return nil, -1
-}
-
-// foldIs reports whether name equals key (lower-case ASCII) under Unicode case folding, as
-// bytes.EqualFold, and so encoding/json, match a key to a field; only a name that is not
-// ASCII and could fold to key allocates.
-func foldIs(name []byte, key string) bool {
-	for _, b := range name {
-		if b >= 0x80 { // "ſ" folds to "s", "K" (Kelvin) to "k"
-			return len(name) <= 3*len(key) && strings.EqualFold(string(name), key)
-		}
-	}
-	if len(name) != len(key) {
-		return false
-	}
-	for j, b := range name {
-		if 'A' <= b && b <= 'Z' {
-			b += 'a' - 'A'
-		}
-		if b != key[j] {
-			return false
-		}
-	}
-	return true
 }
 
 // itemCounter counts the items of one trace.

@@ -2,7 +2,6 @@ package jsonreport
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/agentgate/agentgate/gate/input"
 	"github.com/agentgate/agentgate/internal/jsonscan"
@@ -57,7 +56,7 @@ func (br *baselineReader) listLen() int {
 func (br *baselineReader) countEvidence(start int, what string) error {
 	data := br.data
 	_, err := jsonscan.ReadMembers(data, start, func(key []byte, v int) (int, error) {
-		if v >= len(data) || data[v] != '[' || !foldIs(key, "evidence") {
+		if v >= len(data) || data[v] != '[' || !jsonscan.KeyFolds(key, "evidence") {
 			return jsonscan.Skip(data, v)
 		}
 		return readElements(data, v, func(j, at int) (int, error) {
@@ -69,7 +68,7 @@ func (br *baselineReader) countEvidence(start int, what string) error {
 				return jsonscan.Skip(data, at)
 			}
 			return jsonscan.ReadMembers(data, at, func(key []byte, v int) (int, error) {
-				if v >= len(data) || data[v] != '[' || !foldIs(key, "messages") {
+				if v >= len(data) || data[v] != '[' || !jsonscan.KeyFolds(key, "messages") {
 					return jsonscan.Skip(data, v)
 				}
 				return readElements(data, v, func(k, at int) (int, error) {
@@ -111,30 +110,6 @@ func readElements(data []byte, i int, fn func(j, at int) (int, error)) (int, err
 	}
 }
 
-// foldIs reports whether key (a JSON string, quotes included) equals name (lower-case ASCII)
-// under Unicode case folding, as encoding/json matches a key to a field; only a key that is
-// escaped, or not ASCII and could fold to name, allocates.
-func foldIs(key []byte, name string) bool {
-	body := key[1 : len(key)-1]
-	for _, b := range body {
-		if b == '\\' || b >= 0x80 {
-			return len(body) <= 6*len(name) && strings.EqualFold(jsonscan.Unquote(key, jsonscan.Replace), name)
-		}
-	}
-	if len(body) != len(name) {
-		return false
-	}
-	for j, b := range body {
-		if 'A' <= b && b <= 'Z' {
-			b += 'a' - 'A'
-		}
-		if b != name[j] {
-			return false
-		}
-	}
-	return true
-}
-
 // countLists counts the elements of the arrays named keys in the object whose value starts at
 // data[start], before it is decoded, as countEvidence does.
 func (br *baselineReader) countLists(start int, what string, keys ...string) error {
@@ -144,7 +119,7 @@ func (br *baselineReader) countLists(start int, what string, keys ...string) err
 			return jsonscan.Skip(data, v)
 		}
 		for _, name := range keys {
-			if !foldIs(key, name) {
+			if !jsonscan.KeyFolds(key, name) {
 				continue
 			}
 			return readElements(data, v, func(j, at int) (int, error) {

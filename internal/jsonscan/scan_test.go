@@ -3,6 +3,7 @@ package jsonscan
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -228,5 +229,25 @@ func TestIsSpace(t *testing.T) {
 	}
 	if got := SkipSpace([]byte(" \t\r\n\v x"), 0); got != 4 {
 		t.Errorf("SkipSpace stops at %d, want 4 (before the vertical tab)", got)
+	}
+}
+
+// TestKeyFolds: a key folds to a field's name as encoding/json matches them, checked against
+// encoding/json itself.
+func TestKeyFolds(t *testing.T) {
+	for _, key := range []string{`"messages"`, `"MESSAGES"`, `"Messages"`, `"meſſages"`, `"mess\u0061ges"`,
+		`"ME\u017f\u017fAGES"`, `"message"`, `"messagesx"`, `""`, `"mess\nges"`, `"\u00e9"`} {
+		var v struct{ Messages int }
+		if err := json.Unmarshal([]byte(`{`+key+`: 1}`), &v); err != nil {
+			t.Fatal(err)
+		}
+		want := v.Messages == 1
+		if got := KeyFolds([]byte(key), "messages"); got != want {
+			t.Errorf("KeyFolds(%s, messages) = %v, encoding/json matches it: %v", key, got, want)
+		}
+	}
+	// the Kelvin sign folds to k
+	if !KeyFolds([]byte(`"\u212a"`), "k") || !KeyFolds([]byte("\"\u212a\""), "k") {
+		t.Error("the Kelvin sign does not fold to k")
 	}
 }

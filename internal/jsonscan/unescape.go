@@ -2,6 +2,7 @@ package jsonscan
 
 import (
 	"bytes"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -113,4 +114,30 @@ func KeyIs(raw []byte, key string) bool {
 		}
 	}
 	return string(body) == key
+}
+
+// KeyFolds is KeyIs under Unicode case folding, the way encoding/json matches a key to a
+// struct field: "MESSAGES", "meſſages" and "mess\u0061ges" all fold to "messages". name is
+// lower-case ASCII. Only a key that is escaped, or not ASCII and could fold to name,
+// allocates.
+func KeyFolds(raw []byte, name string) bool {
+	body := raw[1 : len(raw)-1]
+	for _, c := range body {
+		if c == '\\' || c >= utf8.RuneSelf {
+			// an escape takes at most 6 bytes (\u212a, the Kelvin sign, folds to k)
+			return len(body) <= 6*len(name) && strings.EqualFold(Unquote(raw, Replace), name)
+		}
+	}
+	if len(body) != len(name) {
+		return false
+	}
+	for j, c := range body {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != name[j] {
+			return false
+		}
+	}
+	return true
 }
