@@ -137,38 +137,20 @@ func (c *itemCounter) object(i int, s itemShape) (int, error) {
 // list walks the array at data[i], counting its elements, and returns the offset just past it.
 func (c *itemCounter) list(i int, m itemMember) (int, error) {
 	data := c.data
-	i = jsonscan.SkipSpace(data, i+1) // past the '['
-	if i < len(data) && data[i] == ']' {
-		return i + 1, nil
-	}
-	for {
-		start := jsonscan.SkipSpace(data, i)
-		if start >= len(data) {
-			return start, jsonscan.NotAValue(data, start)
-		}
-		var end int
-		var err error
+	return jsonscan.ReadElements(data, i, func(_, at int) (int, error) {
 		switch {
-		case data[start] == '[' && m.pairs: // the pair is no item: its two events are
-			end, err = c.list(start, itemMember{list: true, shape: m.shape})
+		case data[at] == '[' && m.pairs: // the pair is no item: its two events are
+			return c.list(at, itemMember{list: true, shape: m.shape})
 		case c.n >= maxItems:
-			c.over = start
-			return start, errItemsOver
-		case data[start] == '{' && m.shape != nil:
+			c.over = at
+			return at, errItemsOver
+		case data[at] == '{' && m.shape != nil:
 			c.count()
-			end, err = c.object(start, m.shape)
-		default:
-			c.count()
-			end, err = jsonscan.Skip(data, start)
+			return c.object(at, m.shape)
 		}
-		if err != nil {
-			return end, err
-		}
-		var closed bool
-		if i, closed, err = jsonscan.Next(data, end, ']'); err != nil || closed {
-			return i, err
-		}
-	}
+		c.count()
+		return jsonscan.Skip(data, at)
+	})
 }
 
 // count counts an element of a list.

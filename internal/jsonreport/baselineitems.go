@@ -59,7 +59,7 @@ func (br *baselineReader) countEvidence(start int, what string) error {
 		if v >= len(data) || data[v] != '[' || !jsonscan.KeyFolds(key, "evidence") {
 			return jsonscan.Skip(data, v)
 		}
-		return readElements(data, v, func(j, at int) (int, error) {
+		return jsonscan.ReadElements(data, v, func(j, at int) (int, error) {
 			if br.items >= maxBaselineItems {
 				return at, br.tooMany(at, fmt.Sprintf("%s.evidence[%d]", what, j))
 			}
@@ -71,7 +71,7 @@ func (br *baselineReader) countEvidence(start int, what string) error {
 				if v >= len(data) || data[v] != '[' || !jsonscan.KeyFolds(key, "messages") {
 					return jsonscan.Skip(data, v)
 				}
-				return readElements(data, v, func(k, at int) (int, error) {
+				return jsonscan.ReadElements(data, v, func(k, at int) (int, error) {
 					if br.items >= maxBaselineItems {
 						return at, br.tooMany(at, fmt.Sprintf("%s.evidence[%d].messages[%d]", what, j, k))
 					}
@@ -87,29 +87,6 @@ func (br *baselineReader) countEvidence(start int, what string) error {
 	return nil // the decoder says what is wrong with the text
 }
 
-// readElements walks the array at data[i] ('['), calling fn with each element's index and
-// offset; fn reads the element and returns the offset just past it.
-func readElements(data []byte, i int, fn func(j, at int) (int, error)) (int, error) {
-	i = jsonscan.SkipSpace(data, i+1)
-	if i < len(data) && data[i] == ']' {
-		return i + 1, nil
-	}
-	for j := 0; ; j++ {
-		at := jsonscan.SkipSpace(data, i)
-		if at >= len(data) {
-			return at, jsonscan.NotAValue(data, at)
-		}
-		end, err := fn(j, at)
-		if err != nil {
-			return end, err
-		}
-		var closed bool
-		if i, closed, err = jsonscan.Next(data, end, ']'); err != nil || closed {
-			return i, err
-		}
-	}
-}
-
 // countLists counts the elements of the arrays named keys in the object whose value starts at
 // data[start], before it is decoded, as countEvidence does.
 func (br *baselineReader) countLists(start int, what string, keys ...string) error {
@@ -122,7 +99,7 @@ func (br *baselineReader) countLists(start int, what string, keys ...string) err
 			if !jsonscan.KeyFolds(key, name) {
 				continue
 			}
-			return readElements(data, v, func(j, at int) (int, error) {
+			return jsonscan.ReadElements(data, v, func(j, at int) (int, error) {
 				if br.items >= maxBaselineItems {
 					return at, br.tooMany(at, fmt.Sprintf("%s.%s[%d]", what, jsonscan.Unquote(key, jsonscan.Replace), j))
 				}

@@ -32,3 +32,30 @@ func ReadMembers(data []byte, i int, fn func(key []byte, v int) (end int, err er
 		i = SkipSpace(data, i)
 	}
 }
+
+// ReadElements is ReadMembers for an array: fn gets each element's index and offset, reads
+// the element (with Skip if it does not want it) and returns the offset just past it.
+// ReadElements returns the offset just past the closing ']', or the first error, fn's
+// included. A value that is not an array is an error "expected an array, found …".
+func ReadElements(data []byte, i int, fn func(j, at int) (end int, err error)) (int, error) {
+	i = SkipSpace(data, i)
+	if i >= len(data) || data[i] != '[' {
+		return i, expectedAt(data, i, "an array")
+	}
+	if i = SkipSpace(data, i+1); i < len(data) && data[i] == ']' {
+		return i + 1, nil
+	}
+	for j := 0; ; j++ {
+		at := SkipSpace(data, i)
+		if at >= len(data) {
+			return at, unexpected(data, at)
+		}
+		end, err := fn(j, at)
+		if err != nil {
+			return end, err
+		}
+		if i, err = after(data, end, ']'); err != nil || data[i-1] == ']' {
+			return i, err
+		}
+	}
+}

@@ -75,14 +75,62 @@ func TestReadMembers(t *testing.T) {
 	}
 }
 
-// FuzzReadMembers holds ReadMembers, with fn skipping each value, to EachMember on any input.
+// FuzzReadMembers holds ReadMembers and ReadElements, with fn skipping each value, to
+// EachMember and EachElement on any input.
 func FuzzReadMembers(f *testing.F) {
-	for _, s := range []string{`{"a": [1, {"b": null}], "c": "d"}`, `{"a":1,}`, `{"a" 1}`, `{`, `[]`, `{"\u00e9": "\ud800"}`} {
+	for _, s := range []string{`{"a": [1, {"b": null}], "c": "d"}`, `{"a":1,}`, `{"a" 1}`, `{`, `[]`, `{"\u00e9": "\ud800"}`, `[1, [2], {"a": 3}]`, `[1,]`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if r, e := skipEach(data); r != e {
 			t.Fatalf("%q:\nReadMembers %s\nEachMember  %s", data, r, e)
 		}
+		if r, e := skipElements(data); r != e {
+			t.Fatalf("%q:\nReadElements %s\nEachElement  %s", data, r, e)
+		}
 	})
+}
+
+// skipElements is skipEach for arrays: ReadElements against EachElement.
+func skipElements(data []byte) (read, each string) {
+	var r, e []string
+	rend, rerr := ReadElements(data, 0, func(j, at int) (int, error) {
+		end, err := Skip(data, at)
+		if err == nil {
+			r = append(r, fmt.Sprint(j)+"="+string(data[at:end]))
+		}
+		return end, err
+	})
+	eend, eerr := EachElement(data, 0, func(start, end int) error {
+		e = append(e, fmt.Sprint(len(e))+"="+string(data[start:end]))
+		return nil
+	})
+	show := func(es []string, end int, err error) string {
+		return fmt.Sprintf("%s | end %d | %s", strings.Join(es, " "), end, errString(err))
+	}
+	return show(r, rend, rerr), show(e, eend, eerr)
+}
+
+// TestReadElements: fn gets each element's index and reads it itself, and ReadElements says
+// what EachElement says, ends where it ends and fails where it fails; fn's error stops it.
+func TestReadElements(t *testing.T) {
+	for _, in := range []string{`[]`, ` [ ] `, `[1]`, `[1, [2, 3], {"a": "b"}, null] `, `[1,]`, `[1`, `[1 2]`, `[,]`,
+		`{"a":1}`, `"x"`, ``, `[`, `[1]]`, `[tru]`, `[[}]`} {
+		if r, e := skipElements([]byte(in)); r != e {
+			t.Errorf("%q:\nReadElements %s\nEachElement  %s", in, r, e)
+		}
+	}
+	stop := errors.New("stop")
+	data := []byte(`[10, 20, 30]`)
+	var seen []int
+	end, err := ReadElements(data, 0, func(j, at int) (int, error) {
+		seen = append(seen, j)
+		if j == 1 {
+			return at, stop
+		}
+		return Skip(data, at)
+	})
+	if err != stop || end != 5 || fmt.Sprint(seen) != "[0 1]" {
+		t.Errorf("stop: %d, %v, seen %v; want 5, stop, [0 1]", end, err, seen)
+	}
 }
