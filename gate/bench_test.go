@@ -27,11 +27,15 @@ import (
 //
 //	go test -run '^$' -bench . -count 5 ./gate
 //	go test -run '^$' -bench Gate/run -count 5 ./gate -args -suite-mb 1000
+//
+// RS-1's own ExecutionTrace shape is -suite-messages 17 -suite-content 40.
 var (
-	suiteMB    = flag.Float64("suite-mb", 100, "megabytes of generated traces the benchmarks read")
-	suiteFiles = flag.Int("suite-files", 1, "number of files the generated traces are split into")
-	suiteTasks = flag.Int("suite-tasks", 50000, "number of generated coherence tasks")
-	suitePairs = flag.Int("suite-pairs", 200000, "number of generated validator pairs")
+	suiteMB       = flag.Float64("suite-mb", 100, "megabytes of generated traces the benchmarks read")
+	suiteMessages = flag.Int("suite-messages", 0, "messages a generated trace holds (0: gensuite's 20)")
+	suiteContent  = flag.Int("suite-content", 0, "about how many bytes of text a generated message holds (0: gensuite's 130)")
+	suiteFiles    = flag.Int("suite-files", 1, "number of files the generated traces are split into")
+	suiteTasks    = flag.Int("suite-tasks", 50000, "number of generated coherence tasks")
+	suitePairs    = flag.Int("suite-pairs", 200000, "number of generated validator pairs")
 )
 
 var (
@@ -48,6 +52,7 @@ func benchSuite(b *testing.B) *gensuite.Suite {
 		suiteDir, suiteErr = os.MkdirTemp("", "agentgate-bench-")
 		if suiteErr == nil {
 			suite, suiteErr = gensuite.Write(suiteDir, gensuite.Config{Seed: 1, TraceBytes: int64(*suiteMB * 1e6), TraceFiles: *suiteFiles,
+				Messages: *suiteMessages, ContentBytes: *suiteContent,
 				Tasks: *suiteTasks, Pairs: *suitePairs})
 		}
 	})

@@ -101,8 +101,17 @@ func FuzzEvaluate(f *testing.F) {
 // each, most clean, some failing, looping, claiming calls they did not make...) and returns
 // them with the mean size of their records.
 func suiteTraces(tb testing.TB, n int) ([]*trace.Trace, float64) {
+	return shapedTraces(tb, n, 0, 0)
+}
+
+// shapedTraces is suiteTraces with messages a trace and about content bytes of text a
+// message (0: gensuite's 20 and 130); RS-1's own sample traces are 17 and 40.
+func shapedTraces(tb testing.TB, n, messages, content int) ([]*trace.Trace, float64) {
 	tb.Helper()
 	g := gensuite.NewTraces(1)
+	if messages > 0 {
+		g.Messages, g.ContentBytes = messages, content
+	}
 	traces := make([]*trace.Trace, n)
 	size := 0
 	for i := range traces {
@@ -119,11 +128,23 @@ func suiteTraces(tb testing.TB, n int) ([]*trace.Trace, float64) {
 
 // BenchmarkEvaluateSuite evaluates generated traces one after another as the gate does (an
 // Evaluator reused from trace to trace, without the RS-1 report's texts): one op is one trace,
-// MB/s counts the bytes of its record.
+// MB/s counts the bytes of its record. The rs1-shape cases have the shape of RS-1's own
+// sample traces (17 messages of about 40 bytes of text).
 func BenchmarkEvaluateSuite(b *testing.B) {
-	traces, size := suiteTraces(b, 2000)
-	for _, p := range []profile.Profile{profile.Default, profile.Reference} {
-		b.Run(string(p), func(b *testing.B) {
+	gen, genSize := suiteTraces(b, 2000)
+	rs1, rs1Size := shapedTraces(b, 2000, 17, 40)
+	for _, c := range []struct {
+		name   string
+		p      profile.Profile
+		traces []*trace.Trace
+		size   float64
+	}{
+		{string(profile.Default), profile.Default, gen, genSize},
+		{string(profile.Reference), profile.Reference, gen, genSize},
+		{"rs1-shape/" + string(profile.Default), profile.Default, rs1, rs1Size},
+	} {
+		p, traces, size := c.p, c.traces, c.size
+		b.Run(c.name, func(b *testing.B) {
 			ev := Evaluator{Profile: p, Brief: true}
 			b.SetBytes(int64(size))
 			b.ReportAllocs()

@@ -20,15 +20,16 @@ func main() {
 	mb := flag.Float64("traces-mb", 100, "megabytes (10^6 bytes) of traces to write; 0 for none")
 	files := flag.Int("files", 1, "number of .jsonl files to split the traces into")
 	messages := flag.Int("messages", 20, "messages of every trace (300000 makes one trace of about 120 MB)")
+	content := flag.Int("content", 130, "about how many bytes of text a message holds (RS-1's own sample traces: -messages 17 -content 40)")
 	tasks := flag.Int("tasks", 0, "number of coherence tasks to write")
 	pairs := flag.Int("pairs", 0, "number of merged validator pairs to write")
 	seed := flag.Uint64("seed", 1, "seed of the pseudo-random generator")
 	flag.Parse()
 	if *out == "" || flag.NArg() > 0 {
-		fmt.Fprintln(os.Stderr, "usage: gensuite -out DIR [-traces-mb 100] [-files 1] [-messages 20] [-tasks N] [-pairs N] [-seed 1]")
+		fmt.Fprintln(os.Stderr, "usage: gensuite -out DIR [-traces-mb 100] [-files 1] [-messages 20] [-content 130] [-tasks N] [-pairs N] [-seed 1]")
 		os.Exit(2)
 	}
-	s, err := gensuite.Write(*out, gensuite.Config{Seed: *seed, TraceBytes: int64(*mb * 1e6), TraceFiles: *files, Messages: *messages, Tasks: *tasks, Pairs: *pairs})
+	s, err := gensuite.Write(*out, gensuite.Config{Seed: *seed, TraceBytes: int64(*mb * 1e6), TraceFiles: *files, Messages: *messages, ContentBytes: *content, Tasks: *tasks, Pairs: *pairs})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "gensuite:", err)
 		os.Exit(1)
