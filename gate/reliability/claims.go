@@ -186,6 +186,7 @@ func stemPrefix(n int) int { return max(min(4, n), n-3) }
 // of the name (issue 34: comparing each word with each word of a 40,000-word name was
 // quadratic). Both lists are sorted, so nothing depends on a map's order.
 type stems struct {
+	built bool // for the trace being evaluated (the lists are memory kept from trace to trace)
 	// for a tool word at least as long as the word asked about: each prefix t[:k] of a tool
 	// word t that related can ask for (k up to stemPrefix(len(t))), with the length of the
 	// longest tool word that has it
@@ -208,9 +209,9 @@ func cmpStemKey(a, b stemKey) int {
 	return cmp.Compare(a.n, b.n)
 }
 
-// newStems indexes the words of tool's name.
-func newStems(tool string) *stems {
-	s := &stems{}
+// build indexes the words of tool's name, reusing s's memory.
+func (s *stems) build(tool string) {
+	s.built, s.prefixes, s.keys = true, s.prefixes[:0], s.keys[:0]
 	for _, t := range toolWords(tool) {
 		h, last := uint64(fnvOffset), stemPrefix(len(t))
 		for k := 1; k <= len(t); k++ {
@@ -232,10 +233,9 @@ func newStems(tool string) *stems {
 		}
 		out = append(out, p)
 	}
-	s.prefixes = slices.Clip(out)
+	s.prefixes = out
 	slices.SortFunc(s.keys, cmpStemKey)
 	s.keys = slices.Compact(s.keys)
-	return s
 }
 
 // related reports whether w shares a stem with a word of the tool's name, as related(w, t)
@@ -275,13 +275,15 @@ func (s *stems) related(w string, work *int) bool {
 
 // stemsOf returns the index of tool id t's name words, built at its first use in a trace.
 func (e *eval) stemsOf(t int32) *stems {
-	if len(e.stems) != len(e.tools) {
-		e.stems = grow(e.stems, len(e.tools))
+	if n := len(e.tools); len(e.stems) < n {
+		// kept from trace to trace with their memory: not built for this one yet
+		e.stems = append(e.stems[:cap(e.stems)], make([]stems, max(0, n-cap(e.stems)))...)[:n]
 	}
-	if e.stems[t] == nil {
-		e.stems[t] = newStems(e.tools[t])
+	s := &e.stems[t]
+	if !s.built {
+		s.build(e.tools[t])
 	}
-	return e.stems[t]
+	return s
 }
 
 // mentionsTool reports whether some word of the message shares a stem with a word of tool

@@ -407,13 +407,14 @@ type eval struct {
 	toolEntry              []int
 	answer                 []bool // per result: a failed result read as the tool's answer, see answers
 	answersDone            bool
-	answerTaint            []int    // per tool, see answers
-	answerUnused           []bool   // per result, see answers
-	answerTools            []int32  // see answers
-	answerReads            int      // next messages read by answers (the tests count them)
-	misuseFloor            bool     // unrecovered failures make up 40% of the calls, see misuse
-	stems                  []*stems // per tool, its name's words indexed, see stemsOf
-	stemWork               int      // look-ups in stems so far (issue 34's tests count them)
+	answerTaint            []int       // per tool, see answers
+	answerUnused           []bool      // per result, see answers
+	answerTools            []int32     // see answers
+	answerReads            int         // next messages read by answers (the tests count them)
+	misuseFloor            bool        // unrecovered failures make up 40% of the calls, see misuse
+	stems                  []stems     // per tool, its name's words indexed, see stemsOf
+	recent                 recentTools // see hallucination
+	stemWork               int         // look-ups in stems so far (issue 34's tests count them)
 
 	// misuse's lists
 	factors         []float64
@@ -439,7 +440,10 @@ func (e *eval) reset(t *trace.Trace, ref bool) {
 	e.members, e.argText = e.members[:0], e.argText[:0]
 	clear(e.tools)
 	e.tools, e.toolOf = e.tools[:0], e.toolOf[:0]
-	clear(e.stems)
+	kept := e.stems[:cap(e.stems)]
+	for i := range kept {
+		kept[i].built = false
+	}
 	e.stems, e.stemWork = e.stems[:0], 0
 	clear(e.toolIndex)
 	e.calls, e.results, e.assistant = e.calls[:0], e.results[:0], e.assistant[:0]

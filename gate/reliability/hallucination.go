@@ -90,7 +90,8 @@ func (e *eval) hallucination() (float64, []Evidence) {
 		if len(e.calls) > 0 {
 			firstCall = e.calls[0].msg
 		}
-		var recent recentTools // default profile: the tools called before message i
+		recent := &e.recent // default profile: the tools called before message i
+		recent.next, recent.tools = 0, recent.tools[:0]
 		for k, i := range e.assistant {
 			msg := &e.t.Messages[i]
 			if !e.ref {
