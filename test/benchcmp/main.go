@@ -3,7 +3,8 @@
 // Command benchcmp measures agentgate against references, side by side in one run, on a
 // generated suite (test/gensuite): a floor program that only reads the traces file line by line
 // and checks each line with encoding/json.Valid (the least any gate must do: read and validate
-// every byte), agentgate built at an earlier commit (the newest release tag, else 4902d2b), and,
+// every byte), agentgate from the working tree on every core and on one (GOMAXPROCS=1, as the
+// floor runs), agentgate built at an earlier commit (the newest release tag, else 4902d2b), and,
 // given a checkout of RS-1 (-rs1), RS-1's own Python evaluator over the same traces.
 //
 //	go run ./test/benchcmp [-base REV] [-rounds 5] [-traces-mb 93] [-messages 12] [-content 130] [-rs1 DIR]
@@ -172,8 +173,12 @@ func run(c config) error {
 
 	floorP := &program{name: "floor: encoding/json.Valid per line", argv: []string{self, "floor", traces}}
 	headP := &program{name: "agentgate gate (this tree)", argv: []string{head, "gate", "--traces", traces}}
+	// the floor runs on one core: this is the gate doing the same on one, so that the ratio
+	// compares the work per byte and not also what running on every core costs
+	oneP := &program{name: "agentgate gate (this tree, one core)", argv: headP.argv,
+		env: append(slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "GOMAXPROCS=") }), "GOMAXPROCS=1")}
 	baseP := &program{name: "agentgate gate (" + base + ")", argv: []string{old, "gate", "--traces", traces}}
-	progs := []*program{floorP, headP, baseP}
+	progs := []*program{floorP, headP, oneP, baseP}
 	var rs1Eval, rs1CLI, jsonP *program
 	if c.rs1 != "" {
 		python, env, err := pythonFor(c.python)
@@ -203,8 +208,10 @@ func run(c config) error {
 		fmt.Printf("%-42s %8.3f %8.2f %8.3f %7.0f MB\n", p.name, median(p.cpu).Seconds(),
 			ratio(median(p.cpu), median(floorP.cpu)), median(p.wall).Seconds(), float64(median(p.rss))/1e6)
 	}
-	fmt.Printf("\ngate CPU: %.2fx the floor, %.2fx %s (medians of %d alternating runs)\n",
-		ratio(median(headP.cpu), median(floorP.cpu)), ratio(median(headP.cpu), median(baseP.cpu)), base, c.rounds)
+	fmt.Printf("\ngate CPU: %.2fx the floor, %.2fx on one core, %.2fx %s (medians of %d alternating runs)\n",
+		ratio(median(headP.cpu), median(floorP.cpu)), ratio(median(oneP.cpu), median(floorP.cpu)), ratio(median(headP.cpu), median(baseP.cpu)), base, c.rounds)
+	fmt.Printf("round by round (each run against the floor's run just before it, whose load it shares): median %.2fx, %.2fx on one core\n",
+		pairedRatio(headP, floorP), pairedRatio(oneP, floorP))
 	if c.rs1 == "" {
 		fmt.Println("RS-1's evaluator: not run (make bench RS1=<a checkout of github.com/anand008186/RS-1>)")
 		return nil
@@ -355,6 +362,20 @@ func median[T time.Duration | int64](xs []T) T {
 	s := slices.Clone(xs)
 	slices.Sort(s)
 	return s[len(s)/2]
+}
+
+// pairedRatio is the median over the rounds of p's CPU time over base's in the same round: on a
+// machine whose load drifts, steadier than the ratio of the medians.
+func pairedRatio(p, base *program) float64 {
+	rs := make([]float64, 0, len(p.cpu))
+	for i := range min(len(p.cpu), len(base.cpu)) {
+		rs = append(rs, ratio(p.cpu[i], base.cpu[i]))
+	}
+	if len(rs) == 0 {
+		return 0
+	}
+	slices.Sort(rs)
+	return rs[len(rs)/2]
 }
 
 func ratio(a, b time.Duration) float64 {
