@@ -105,6 +105,7 @@ func reliabilityPipeline(ctx context.Context, files []string, o Options, workers
 				stats.noAgent += tb.stats.noAgent
 			}
 		}
+		ids.Reserve(pipeline.Estimate(len(rs), b.Seen, b.Total))
 		for i := range rs {
 			r := &rs[i]
 			if err := ids.Full(tracePlace(r)); err != nil {

@@ -325,8 +325,9 @@ func runCoherence(ctx context.Context, patterns []string, o Options) (*coherence
 	}
 	s := coherence.Summarize(nil) // results go straight into the summary: it is all that is kept
 	ids := input.NewIDs("task")
-	merge := func(_ *pipeline.Batch, results *[]coherence.TaskResult, err error) error {
+	merge := func(b *pipeline.Batch, results *[]coherence.TaskResult, err error) error {
 		if results != nil {
+			ids.Reserve(pipeline.Estimate(len(*results), b.Seen, b.Total))
 			for _, r := range *results {
 				if err := ids.Full(input.Place{File: r.File, Line: r.Line}); err != nil {
 					return err

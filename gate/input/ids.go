@@ -29,6 +29,19 @@ func (s *IDs) Add(id string, n int) (first int, dup bool) {
 	return 0, false
 }
 
+// maxReserve is the most ids Reserve makes room for (about 4 MB of map): beyond, the set grows
+// as ids come, so that a wrong guess costs little.
+const maxReserve = 1 << 17
+
+// Reserve makes room for about n ids in a set still empty, n being a guess at how many the
+// input holds (see pipeline.Estimate): filled from empty, a map of 18,805 trace ids was split
+// and rehashed as it grew, 3.6% of the gate's CPU time on 93 MB of traces.
+func (s *IDs) Reserve(n int) {
+	if len(s.first) == 0 && n > 0 {
+		s.first = make(map[string]int32, min(n, maxReserve))
+	}
+}
+
 // MaxIDs is the most records of one kind (traces, tasks) one run reads. Each keeps its result
 // for the report, a few hundred bytes however small the record (a trace of 31 bytes costs
 // about 380), so without a count the 1 GiB an input may hold could be tens of millions of tiny

@@ -1,6 +1,9 @@
 package input
 
-import "testing"
+import (
+	"runtime"
+	"testing"
+)
 
 func TestIDs(t *testing.T) {
 	for _, c := range []struct {
@@ -30,5 +33,33 @@ func TestIDs(t *testing.T) {
 		if err.Error() != c.want || err.Col != c.here.Col {
 			t.Errorf("%s: error\n%v (col %d)\nwant\n%s", c.kind, err, err.Col, c.want)
 		}
+	}
+}
+
+// TestIDsReserve checks that Reserve changes nothing but the room: it makes room only in an
+// empty set, and duplicates are found as before.
+func TestIDsReserve(t *testing.T) {
+	s := NewIDs("trace")
+	s.Reserve(1000)
+	if _, dup := s.Add("a", 0); dup {
+		t.Fatal("a: a duplicate in an empty set")
+	}
+	s.Reserve(1000) // not empty: must keep "a"
+	if first, dup := s.Add("a", 5); !dup || first != 0 {
+		t.Fatalf("a again: first %d, dup %v; want 0, true", first, dup)
+	}
+	s.Reserve(-1)
+	if _, dup := s.Add("b", 1); dup {
+		t.Fatal("b: a duplicate")
+	}
+
+	// a wild guess makes room for maxReserve ids at most: about 4 MB, not 30 GB
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	wild := NewIDs("trace")
+	wild.Reserve(1 << 30)
+	runtime.ReadMemStats(&after)
+	if grown := after.TotalAlloc - before.TotalAlloc; grown > 8<<20 {
+		t.Errorf("Reserve(1<<30) allocated %d bytes, want at most 8 MiB", grown)
 	}
 }
