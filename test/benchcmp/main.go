@@ -7,7 +7,7 @@
 // floor runs), agentgate built at an earlier commit (the newest release tag, else 4902d2b), and,
 // given a checkout of RS-1 (-rs1), RS-1's own Python evaluator over the same traces.
 //
-//	go run ./test/benchcmp [-base REV] [-rounds 5] [-traces-mb 93] [-messages 12] [-content 130] [-rs1 DIR]
+//	go run ./test/benchcmp [-base REV] [-rounds 5] [-traces-mb 93] [-messages 12] [-content 130] [-pin CPU] [-rs1 DIR]
 //
 // RS-1's own ExecutionTrace shape (tool_calls and tool_results arrays with object arguments,
 // about 17 short messages a trace) is -messages 17 -content 40.
@@ -67,6 +67,7 @@ func main() {
 	flag.IntVar(&c.content, "content", 0, "about how many bytes of text a message holds (0: gensuite's 130); -messages 17 -content 40 is the shape of RS-1's own sample traces")
 	flag.StringVar(&c.rs1, "rs1", "", "a checkout of RS-1 (github.com/anand008186/RS-1) whose evaluator to run too")
 	flag.StringVar(&c.python, "python", "python3", "the Python that runs RS-1")
+	flag.StringVar(&c.pin, "pin", "", "run the floor and the gate on one core on this CPU (with taskset), so that their ratio compares the work on the same core: the CPUs of a shared VM may run at different speeds")
 	flag.Parse()
 	if err := run(c); err != nil {
 		fmt.Fprintln(os.Stderr, "benchcmp:", err)
@@ -82,6 +83,7 @@ type config struct {
 	messages    int
 	content     int
 	rs1, python string
+	pin         string // the CPU the one-core programs run on, "" for any
 }
 
 // floor reads the file at path line by line and checks each line with json.Valid.
@@ -178,6 +180,12 @@ func run(c config) error {
 	oneP := &program{name: "agentgate gate (this tree, one core)", argv: headP.argv,
 		env: append(slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "GOMAXPROCS=") }), "GOMAXPROCS=1")}
 	baseP := &program{name: "agentgate gate (" + base + ")", argv: []string{old, "gate", "--traces", traces}}
+	if c.pin != "" {
+		for _, p := range []*program{floorP, oneP} {
+			p.argv = append([]string{"taskset", "-c", c.pin}, p.argv...)
+			p.name += ", CPU " + c.pin
+		}
+	}
 	progs := []*program{floorP, headP, oneP, baseP}
 	var rs1Eval, rs1CLI, jsonP *program
 	if c.rs1 != "" {
@@ -203,9 +211,9 @@ func run(c config) error {
 		}
 	}
 
-	fmt.Printf("%-42s %8s %8s %8s %10s\n", "program", "CPU s", "÷ floor", "wall s", "peak RSS")
+	fmt.Printf("%-50s %8s %8s %8s %10s\n", "program", "CPU s", "÷ floor", "wall s", "peak RSS")
 	for _, p := range progs {
-		fmt.Printf("%-42s %8.3f %8.2f %8.3f %7.0f MB\n", p.name, median(p.cpu).Seconds(),
+		fmt.Printf("%-50s %8.3f %8.2f %8.3f %7.0f MB\n", p.name, median(p.cpu).Seconds(),
 			ratio(median(p.cpu), median(floorP.cpu)), median(p.wall).Seconds(), float64(median(p.rss))/1e6)
 	}
 	fmt.Printf("\ngate CPU: %.2fx the floor, %.2fx on one core, %.2fx %s (medians of %d alternating runs)\n",
