@@ -642,21 +642,7 @@ func (p *parser) extra(prev uint32) (usage uint32, exitStatus ref) {
 // role reads a message's role: one of the usual four, told without keeping its text, else the
 // text in the arena, numbered in the scratch's roles. null and "" are no role.
 func (p *parser) role() uint32 {
-	if p.failed {
-		return noRole
-	}
-	switch p.peek() {
-	case '"':
-	case 'n':
-		p.literal()
-		return noRole
-	default:
-		at := p.i
-		p.skip()
-		p.wrongType(at, "a string")
-		return noRole
-	}
-	text, ok := p.text()
+	text, ok := p.optText()
 	if !ok || len(text) == 0 {
 		return noRole
 	}
@@ -667,6 +653,25 @@ func (p *parser) role() uint32 {
 	}
 	p.s.roles = append(p.s.roles, p.s.text(text))
 	return roleOther + uint32(len(p.s.roles)-1)
+}
+
+// optText reads a string or null: the string's text (as text gives it), or false for null, for
+// a value of another type (an error) and after an error.
+func (p *parser) optText() ([]byte, bool) {
+	if p.failed {
+		return nil, false
+	}
+	switch p.peek() {
+	case '"':
+		return p.text()
+	case 'n':
+		p.literal()
+	default:
+		at := p.i
+		p.skip()
+		p.wrongType(at, "a string")
+	}
+	return nil, false
 }
 
 // text passes over the string at p.i and returns its text, unescaped into the scratch's
@@ -688,21 +693,7 @@ func (p *parser) text() ([]byte, bool) {
 
 // blockType reads a content block's type (a string or null).
 func (p *parser) blockType() blockType {
-	if p.failed {
-		return noType
-	}
-	switch p.peek() {
-	case '"':
-	case 'n':
-		p.literal()
-		return noType
-	default:
-		at := p.i
-		p.skip()
-		p.wrongType(at, "a string")
-		return noType
-	}
-	text, ok := p.text()
+	text, ok := p.optText()
 	switch {
 	case !ok || len(text) == 0:
 		return noType
