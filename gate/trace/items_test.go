@@ -3,7 +3,6 @@ package trace
 import (
 	"errors"
 	"reflect"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -137,19 +136,19 @@ func TestElementBombAllocations(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			data := []byte(c.head + many(c.elem, n) + c.tail)
 			rec := input.Record{File: "bomb.jsonl", Line: 1, Data: data}
-			var before, after runtime.MemStats
-			runtime.GC()
-			runtime.ReadMemStats(&before)
-			d := &Decoder{Reuse: true}
-			tr, err := d.Decode(rec)
-			runtime.ReadMemStats(&after)
+			var tr *Trace
+			var err error
+			alloc := allocated(func() {
+				d := &Decoder{Reuse: true}
+				tr, err = d.Decode(rec)
+			})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if len(tr.Messages) == 0 {
 				t.Fatal("no messages")
 			}
-			per := float64(after.TotalAlloc-before.TotalAlloc) / n
+			per := float64(alloc) / n
 			t.Logf("%s: %.0f bytes allocated per element of %d bytes", c.name, per, len(c.elem)+1)
 			if per > c.most {
 				t.Errorf("%.0f bytes allocated per element, want at most %.0f", per, c.most)
