@@ -1,9 +1,6 @@
 package input
 
-import (
-	"runtime"
-	"testing"
-)
+import "testing"
 
 func TestIDs(t *testing.T) {
 	for _, c := range []struct {
@@ -54,12 +51,8 @@ func TestIDsReserve(t *testing.T) {
 	}
 
 	// a wild guess makes room for maxReserve ids at most: about 4 MB, not 30 GB
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	wild := NewIDs("trace")
-	wild.Reserve(1 << 30)
-	runtime.ReadMemStats(&after)
-	if grown := after.TotalAlloc - before.TotalAlloc; grown > 8<<20 {
+	_, grown := cost(func() { NewIDs("trace").Reserve(1 << 30) })
+	if grown > 8<<20 {
 		t.Errorf("Reserve(1<<30) allocated %d bytes, want at most 8 MiB", grown)
 	}
 }
