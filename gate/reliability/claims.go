@@ -276,8 +276,7 @@ func (s *stems) related(w string, work *int) bool {
 // stemsOf returns the index of tool id t's name words, built at its first use in a trace.
 func (e *eval) stemsOf(t int32) *stems {
 	if n := len(e.tools); len(e.stems) < n {
-		// kept from trace to trace with their memory: not built for this one yet
-		e.stems = append(e.stems[:cap(e.stems)], make([]stems, max(0, n-cap(e.stems)))...)[:n]
+		e.stems = append(e.stems, make([]stems, n-len(e.stems))...)
 	}
 	s := &e.stems[t]
 	if !s.built {

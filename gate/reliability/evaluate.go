@@ -412,7 +412,7 @@ type eval struct {
 	answerTools            []int32     // see answers
 	answerReads            int         // next messages read by answers (the tests count them)
 	misuseFloor            bool        // unrecovered failures make up 40% of the calls, see misuse
-	stems                  []stems     // per tool, its name's words indexed, see stemsOf
+	stems                  []stems     // per tool id, its name's words indexed, see stemsOf
 	recent                 recentTools // see hallucination
 	stemWork               int         // look-ups in stems so far (issue 34's tests count them)
 
@@ -440,11 +440,10 @@ func (e *eval) reset(t *trace.Trace, ref bool) {
 	e.members, e.argText = e.members[:0], e.argText[:0]
 	clear(e.tools)
 	e.tools, e.toolOf = e.tools[:0], e.toolOf[:0]
-	kept := e.stems[:cap(e.stems)]
-	for i := range kept {
-		kept[i].built = false
+	for i := range e.stems { // kept with their memory, for the tool ids of the next trace
+		e.stems[i].built = false
 	}
-	e.stems, e.stemWork = e.stems[:0], 0
+	e.stemWork = 0
 	clear(e.toolIndex)
 	e.calls, e.results, e.assistant = e.calls[:0], e.results[:0], e.assistant[:0]
 	e.presize(t)
