@@ -178,7 +178,7 @@ func run(c config) error {
 	// the floor runs on one core: this is the gate doing the same on one, so that the ratio
 	// compares the work per byte and not also what running on every core costs
 	oneP := &program{name: "agentgate gate (this tree, one core)", argv: headP.argv,
-		env: append(slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "GOMAXPROCS=") }), "GOMAXPROCS=1")}
+		env: append(environWithout("GOMAXPROCS"), "GOMAXPROCS=1")}
 	baseP := &program{name: "agentgate gate (" + base + ")", argv: []string{old, "gate", "--traces", traces}}
 	if c.pin != "" {
 		for _, p := range []*program{floorP, oneP} {
@@ -244,8 +244,12 @@ func pythonFor(name string) (string, []string, error) {
 	if err != nil || exe == "" {
 		return "", nil, fmt.Errorf("%s: cannot run it to find its interpreter: %v", name, err)
 	}
-	env := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "PYTHONUNBUFFERED=") })
-	return exe, env, nil
+	return exe, environWithout("PYTHONUNBUFFERED"), nil
+}
+
+// environWithout is this process's environment without the variable name.
+func environWithout(name string) []string {
+	return slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, name+"=") })
 }
 
 // parity runs agentgate's reference profile over traces and checks its verdict and score of
