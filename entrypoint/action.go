@@ -154,7 +154,7 @@ func (e *actionEnv) publish(ctx context.Context, res *gate.Result, cfg *gateConf
 			reportPath = ""
 		}
 	}
-	reproduce := reproduceCommand(cfg)
+	reproduce := reproduceCommand(cfg, e.getenv("GITHUB_WORKSPACE"))
 
 	summary := report.Markdown(res, report.Options{Reproduce: reproduce, MaxBytes: report.SummaryMaxBytes, FullReport: "the JSON report (output `report-json`)"})
 	var anns []actions.Annotation
@@ -436,14 +436,18 @@ func outputs(res *gate.Result, reportPath, commentURL string) [][2]string {
 		}
 	}
 	kv = append(kv, [2]string{"percent-agreement", pa}, [2]string{"kappa", kappa}, [2]string{"abstain-rate", abstain})
-	var newFailures, regressions, baseSHA string
+	var newFailures, newlyFailed, regressions, baseSHA string
 	if c := res.Comparison; c != nil {
 		if c.Reliability != nil {
 			newFailures = strconv.Itoa(c.Reliability.NewFailures)
 		}
+		if c.Success != nil {
+			newlyFailed = strconv.Itoa(c.Success.NewFailures)
+		}
 		regressions, baseSHA = strings.Join(c.Degraded(), ","), c.Base.SHA
 	}
-	kv = append(kv, [2]string{"new-failures", newFailures}, [2]string{"regressions", regressions}, [2]string{"baseline-sha", baseSHA})
+	kv = append(kv, [2]string{"new-failures", newFailures}, [2]string{"runs-newly-failed", newlyFailed},
+		[2]string{"regressions", regressions}, [2]string{"baseline-sha", baseSHA})
 	var rate, successes string
 	if s := res.Outcomes; s != nil && s.Known > 0 {
 		rate, successes = num(s.SuccessRate), strconv.Itoa(s.Successes)

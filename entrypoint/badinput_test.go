@@ -72,11 +72,11 @@ func TestEdgeInputsThatAreNotErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, stdout, stderr := cli(t, "", "gate", "--traces", empty)
-	if code != 0 || !strings.HasPrefix(stdout, "agentgate: WARN\n") || !strings.Contains(stdout, "the trace has no messages") {
+	if code != 0 || !strings.HasPrefix(stdout, "agentgate: WARN, check passing, with warnings\n") || !strings.Contains(stdout, "the trace has no messages") {
 		t.Errorf("default: exit %d\n%s%s", code, stdout, stderr)
 	}
 	code, stdout, _ = cli(t, "", "gate", "--traces", empty, "--profile", "reference")
-	if code != 0 || !strings.HasPrefix(stdout, "agentgate: PASS\n") || !strings.Contains(stdout, "2 traces") {
+	if code != 0 || !strings.HasPrefix(stdout, "agentgate: PASS, check passing\n") || !strings.Contains(stdout, "2 traces") {
 		t.Errorf("reference: exit %d\n%s", code, stdout)
 	}
 }

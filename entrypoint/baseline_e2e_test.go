@@ -47,7 +47,7 @@ func TestBaselineSHANotACommit(t *testing.T) {
 	r := step(t, ws, api, "pull_request", event, map[string]string{"traces": "head.jsonl", "baseline": "evilbase.json", "comment": "false"})
 	want := fileOutput("verdict", "FAIL", "traces-total", "20", "traces-failed", "1", "traces-warned", "0",
 		"rcs", "", "percent-agreement", "", "kappa", "", "abstain-rate", "",
-		"new-failures", "1", "regressions", "", "baseline-sha", "",
+		"new-failures", "1", "runs-newly-failed", "1", "regressions", "", "baseline-sha", "",
 		"success-rate", "0.95", "successes", "19", "report-json", ".agentgate/report.json", "comment-url", "")
 	if r.exit != 2 || r.output != want {
 		t.Errorf("exit %d, GITHUB_OUTPUT\n%s\nwant exit 2 and\n%s\nstderr %s", r.exit, r.output, want, r.stderr)
@@ -68,7 +68,7 @@ func TestOneRefusedOutputKeepsTheOthers(t *testing.T) {
 	r := step(t, ws, api, "pull_request", event, map[string]string{"traces": "fixtures/fail/traces.jsonl", "comment": "false", "json": evil})
 	want := fileOutput("verdict", "FAIL", "traces-total", "3", "traces-failed", "2", "traces-warned", "1",
 		"rcs", "", "percent-agreement", "", "kappa", "", "abstain-rate", "",
-		"new-failures", "", "regressions", "", "baseline-sha", "",
+		"new-failures", "", "runs-newly-failed", "", "regressions", "", "baseline-sha", "",
 		"success-rate", "", "successes", "", "comment-url", "")
 	if r.exit != 2 || r.output != want {
 		t.Errorf("exit %d, GITHUB_OUTPUT\n%s\nwant exit 2 and\n%s\nstderr %s", r.exit, r.output, want, r.stderr)

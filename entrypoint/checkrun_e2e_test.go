@@ -88,7 +88,7 @@ func TestActionCheckRunOnPullRequest(t *testing.T) {
 	if b.DetailsURL != "https://github.com/"+owner+"/"+repo+"/actions/runs/4242" {
 		t.Errorf("details_url %q", b.DetailsURL)
 	}
-	if b.Output.Title != "FAIL: 5 gates breached: mean coherence (RCS) 0.4612 < 0.50; percent agreement 0.8200 < 0.90; κ 0.7208 < 0.75; abstain rate 0.0400 > 0.02; 2 traces failed (max 0)." {
+	if b.Output.Title != "FAIL, check failing: 5 gates breached: mean coherence (RCS) 0.4612 < 0.50; percent agreement 0.8200 < 0.90; κ 0.7208 < 0.75; abstain rate 0.0400 > 0.02; 2 traces failed (max 0)." {
 		t.Errorf("title %q", b.Output.Title)
 	}
 	if !strings.HasPrefix(b.Output.Summary, "## ❌ agentgate: FAIL") || !strings.Contains(b.Output.Summary, "claims-without-calls-102") {

@@ -47,13 +47,13 @@ func TestExplicitSkipsBreach(t *testing.T) {
 	}
 	base := []string{"gate", "--traces", "../fixtures/pass/traces.jsonl", "--outcomes", outcomes, "--success-rate-min", "0.9"}
 	code, stdout, stderr := cli(t, "", base...)
-	if code != 2 || !strings.HasPrefix(stdout, "agentgate: FAIL · none of 5 runs has an outcome, so success-rate-min 0.90 breached\n"+
+	if code != 2 || !strings.HasPrefix(stdout, "agentgate: FAIL, check failing · none of 5 runs has an outcome, so success-rate-min 0.90 breached\n"+
 		"1 gate breached: success-rate-min was skipped, so it measured nothing (fail-on-skipped).\n") ||
 		!strings.Contains(stdout, "  ✗ success-rate-min   n/a  ≥ 0.90  BREACHED (skipped, measured nothing: fail-on-skipped): no run has an outcome: the 2 ids in the outcomes input match no trace\n") {
 		t.Errorf("outcomes that match nothing: exit %d, want 2:\n%s%s", code, stdout, stderr)
 	}
 	if code, stdout, _ := cli(t, "", append(base, "--fail-on-skipped=false")...); code != 0 ||
-		!strings.HasPrefix(stdout, "agentgate: PASS · none of 5 runs has an outcome, so success-rate-min 0.90 was skipped\n") {
+		!strings.HasPrefix(stdout, "agentgate: PASS, check passing · none of 5 runs has an outcome, so success-rate-min 0.90 was skipped\n") {
 		t.Errorf("fail-on-skipped false: exit %d, want 0:\n%s", code, stdout)
 	}
 
@@ -103,9 +103,9 @@ func TestActionVerdictLineCarriesSuccess(t *testing.T) {
 		exit   int
 		line   string
 	}{
-		{map[string]string{}, 0, "✅ agentgate: PASS · 0 of 4 runs succeeded, no success gate set"},
-		{map[string]string{"success-rate-min": "0.5"}, 2, "❌ agentgate: FAIL · 0 of 4 runs succeeded, 0.0000 below success-rate-min 0.50"},
-		{map[string]string{"success-rate-min": "0"}, 0, "✅ agentgate: PASS · 0 of 4 runs succeeded, 0.0000, success-rate-min 0.00 holds"},
+		{map[string]string{}, 0, "✅ agentgate: PASS, check passing · 0 of 4 runs succeeded, no success gate set"},
+		{map[string]string{"success-rate-min": "0.5"}, 2, "❌ agentgate: FAIL, check failing · 0 of 4 runs succeeded, 0.0000 below success-rate-min 0.50"},
+		{map[string]string{"success-rate-min": "0"}, 0, "✅ agentgate: PASS, check passing · 0 of 4 runs succeeded, 0.0000, success-rate-min 0.00 holds"},
 	} {
 		e, api := emulator(t)
 		event := ghemu.WebhookExample(t, "pull_request", "opened", nil)
@@ -128,7 +128,7 @@ func TestActionVerdictLineCarriesSuccess(t *testing.T) {
 	}
 	// No outcome read: the verdict line is as it was.
 	code, stdout, _ := cli(t, "", "gate", "--traces", "../fixtures/pass/traces.jsonl")
-	if code != 0 || !strings.HasPrefix(stdout, "agentgate: PASS\n") {
+	if code != 0 || !strings.HasPrefix(stdout, "agentgate: PASS, check passing\n") {
 		t.Errorf("no outcomes: exit %d:\n%s", code, stdout)
 	}
 }
@@ -150,10 +150,10 @@ func TestActionFailOnNever(t *testing.T) {
 		t.Errorf("outputs %v, want verdict FAIL and 2 failed traces", r.outputs)
 	}
 	const sentence = " The check passes all the same: fail-on is never, so this report only informs.\n"
-	if !strings.HasPrefix(r.summary, "## ❌ agentgate: FAIL\n") || !strings.Contains(r.summary, sentence) {
+	if !strings.HasPrefix(r.summary, "## ❌ agentgate: FAIL, check passing, report only\n") || !strings.Contains(r.summary, sentence) {
 		t.Errorf("the job summary:\n%s", r.summary)
 	}
-	if c := e.Comments(prNumber(t, event)); len(c) != 1 || !strings.Contains(c[0].Body, "## ❌ agentgate: FAIL\n") {
+	if c := e.Comments(prNumber(t, event)); len(c) != 1 || !strings.Contains(c[0].Body, "## ❌ agentgate: FAIL, check passing, report only\n") {
 		t.Errorf("comments %+v", c)
 	}
 	if !strings.Contains(r.stdout, ",title=agentgate%3A gate max-failed-traces breached::2 traces failed (max 0).\n") {

@@ -249,7 +249,7 @@ func TestGateCLI(t *testing.T) {
 	if code != 2 {
 		t.Fatalf("exit %d, want 2\n%s%s", code, stdout, stderr)
 	}
-	if !strings.HasPrefix(stdout, "agentgate: FAIL\n") {
+	if !strings.HasPrefix(stdout, "agentgate: FAIL, check failing\n") {
 		t.Errorf("stdout does not lead with the verdict:\n%s", stdout)
 	}
 	var rep struct {

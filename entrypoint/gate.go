@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/agentgate/agentgate/gate"
@@ -120,7 +121,7 @@ func runGate(ctx context.Context, cmd string, args []string, stdout, stderr io.W
 		}
 	}
 	if cfg.mdPath != "" {
-		md := report.Markdown(res, report.Options{Reproduce: reproduceCommand(cfg), MaxBytes: -1})
+		md := report.Markdown(res, report.Options{Reproduce: reproduceCommand(cfg, ""), MaxBytes: -1})
 		if err := writeReportFile(cfg.mdPath, red.report(func(w io.Writer) error { _, err := io.WriteString(w, md); return err })); err != nil {
 			return fail(stderr, err)
 		}
@@ -204,7 +205,11 @@ func reportSource(underActions bool, getenv func(string) string) gate.Source {
 // settingDef.noEffect) and is given with another value than its default, a list's patterns
 // one flag each. A bool whose flag stands alone prints as `--name` (`--name=false` when its
 // default is true); one with settingDef.valueFlag prints its value as the next argument.
-func reproduceCommand(c *gateConfig) string {
+//
+// Under Actions, workspace is GITHUB_WORKSPACE: a value that is an absolute path inside it is
+// written relative to it, as a developer types it in a clone ("evals/run.json", not the
+// runner's "/home/runner/work/repo/repo/evals/run.json").
+func reproduceCommand(c *gateConfig, workspace string) string {
 	var b strings.Builder
 	b.WriteString("agentgate gate")
 	for _, d := range settingTable {
@@ -219,11 +224,23 @@ func reproduceCommand(c *gateConfig) string {
 			fmt.Fprintf(&b, " --%s=%s", d.name, vals[0])
 		default:
 			for _, v := range vals {
-				fmt.Fprintf(&b, " --%s %s", d.name, shellQuote(v))
+				fmt.Fprintf(&b, " --%s %s", d.name, shellQuote(inWorkspace(v, workspace)))
 			}
 		}
 	}
 	return b.String()
+}
+
+// inWorkspace writes v relative to workspace when it is an absolute path inside it; else v.
+func inWorkspace(v, workspace string) string {
+	if workspace == "" || !filepath.IsAbs(v) || !filepath.IsAbs(workspace) {
+		return v
+	}
+	rel, err := filepath.Rel(workspace, v)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return v
+	}
+	return rel
 }
 
 // shellQuote quotes a glob so a shell passes it through unexpanded.

@@ -4,6 +4,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -122,14 +123,14 @@ func TestActionWorseNotSignificant(t *testing.T) {
 	}
 	for _, s := range []string{
 		"### ⚠️ Compared with `master` @ `1a2b3c4` (run `9001`)",
-		"| ⚠️ worse, not significant (p 0.031, Holm 0.062) |",
-		"- reliability: with 10 matched traces, 7 or more new failures with none fixed would be significant (exact McNemar, Holm threshold 0.0250)\n",
+		"| McNemar p 0.0312 (Holm 0.0625)    | ⚠️ worse, not significant                  |",
+		"- reliability: with 10 matched traces, 7 or more new FAIL verdicts with none fixed would be significant (exact McNemar, Holm threshold 0.0250)\n",
 	} {
 		if !strings.Contains(body, s) {
 			t.Errorf("the comment lacks %q:\n%s", s, body)
 		}
 	}
-	if !strings.Contains(r.stdout, "\n  reliability: FAIL traces (10 matched traces)  worse, not significant (p 0.031, Holm 0.062)  1 of 10 → 7 of 10  6 new failures, 0 fixed; mean score +0.2137  McNemar p 0.0312 (Holm 0.0625)\n") {
+	if !regexp.MustCompile(`\n  reliability: FAIL verdicts \(10 matched traces\) +worse, not significant +1 of 10 → 7 of 10  6 new FAIL verdicts, 0 fixed; mean score \+0\.2137  McNemar p 0\.0312 \(Holm 0\.0625\)\n`).MatchString(r.stdout) {
 		t.Errorf("the log lacks the words:\n%s", r.stdout)
 	}
 	checkDocBlock(t, "docs/comparison-and-statistics.md", "compare-suite-example", body, "**pass^k**", -1)
@@ -212,7 +213,7 @@ func TestActionFailOnSkipped(t *testing.T) {
 	}
 	note := `baseline auto: no unexpired artifact "agentgate-report" from a run on master yet (the push-to-main job uploads it): not compared`
 	for _, s := range []string{
-		"## ❌ agentgate: FAIL\n1 gate breached: fail-on-regression was skipped, so it measured nothing (fail-on-skipped).\n",
+		"## ❌ agentgate: FAIL, check failing\n1 gate breached: fail-on-regression was skipped, so it measured nothing (fail-on-skipped).\n",
 		"| fail-on-regression | — | ≤ 0 | ❌ **breached**: skipped, measured nothing (fail-on-skipped) | " + note + " |",
 	} {
 		if !strings.Contains(squeezeCells(r.summary), s) {

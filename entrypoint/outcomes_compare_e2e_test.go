@@ -74,15 +74,16 @@ func TestActionComparesOutcomes(t *testing.T) {
 	}
 	body := e.Comments(prNumber(t, event))[0].Body
 	for _, s := range []string{
-		"| success: runs that succeeded by their outcomes (10 matched runs) | 8 of 10 | 0 of 10 | 8 new failures, 0 fixed",
+		"| success: runs that succeeded by their outcomes (10 matched runs) | 8 of 10 | 0 of 10 | 8 newly failed, 0 fixed",
 		"McNemar p 0.0078",
 		// ids are in code spans, as every id is: copyable whole, and "#2" links no issue there
-		"**8 new failures by outcome** (succeeded in the baseline, failed now): `0#0`, `0#2`, `0#3`, `3#0`, `3#1`, `3#2`, `3#3`, `4#2`.",
-		"## ❌ agentgate: FAIL · 0 of 10 runs succeeded, no success gate set\n",
+		"**8 runs newly failed by outcome** (succeeded in the baseline, failed now): `0#0`, `0#2`, `0#3`, `3#0`, `3#1`, `3#2`, `3#3`, `4#2`.",
+		// The regression gate watches success: "no success gate set" would say nothing does.
+		"## ❌ agentgate: FAIL, check failing · 0 of 10 runs succeeded\n" +
+			"Success fell from 80% to 0% on 10 matched runs (8 newly failed, 0 fixed), significant (McNemar p 0.0078, Holm 0.0156): fail-on-regression breached.\n",
 		"McNemar p 0.0078 (Holm 0.0156) | ❌ degraded",
-		"- success: with 10 matched traces, 7 or more new failures with none fixed would be significant (exact McNemar, Holm threshold 0.0250)",
+		"- success: with 10 matched runs, 7 or more runs newly failed with none fixed would be significant (exact McNemar, Holm threshold 0.0250)",
 		"A trial passes when its outcome succeeded, on both sides.",
-		"Tokens per successful run: base unknown, head unknown.",
 	} {
 		if !strings.Contains(body, s) {
 			t.Errorf("the comment lacks %q:\n%s", s, body)

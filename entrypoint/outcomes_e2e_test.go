@@ -44,7 +44,7 @@ func TestActionOutcomes(t *testing.T) {
 	want := map[string]string{
 		"verdict": "FAIL", "traces-total": "5", "traces-failed": "0", "traces-warned": "0",
 		"rcs": "", "percent-agreement": "", "kappa": "", "abstain-rate": "",
-		"new-failures": "", "regressions": "", "baseline-sha": "",
+		"new-failures": "", "runs-newly-failed": "", "regressions": "", "baseline-sha": "",
 		"success-rate": "0.6666666666666666", "successes": "2",
 		"report-json": ".agentgate/report.json", "comment-url": "",
 	}
@@ -52,12 +52,12 @@ func TestActionOutcomes(t *testing.T) {
 		t.Errorf("outputs\n%v\nwant\n%v", r.outputs, want)
 	}
 	for _, s := range []string{
-		"## ❌ agentgate: FAIL · 2 of 3 runs with an outcome succeeded (2 have none), 0.6667 below success-rate-min 0.90\n",
-		"### ❌ Outcomes: 2 of 3 runs succeeded (0.6667, Wilson 95% interval 0.2077–0.9385); 2 runs without an outcome",
-		"2651 tokens per successful run",
+		"## ❌ agentgate: FAIL, check failing · 2 of 3 runs with an outcome succeeded (2 have none), 0.6667 below success-rate-min 0.90\n",
+		"### ❌ Outcomes: 2 of 3 runs succeeded (67%, Wilson 95% interval 21%–94%); 2 runs without an outcome",
+		"2,651 tokens per successful run",
 		"1 outcome in the outcomes input matches no trace: `absent-004`.",
-		"| `docs-summary-003` |  0.0000 | ✅ PASS | cost 0.0280       |",
-		"| cost                 |                 1 |                     0 |    1.0000 |",
+		"| `docs-summary-003` | ✅\u00a0PASS | cost 0.0280       |",
+		"| cost   |                 1 |                     0 |      100% |",
 		"agentgate gate --traces fixtures/pass/traces.jsonl --outcomes 'evals/*.json' --success-rate-min 0.9",
 	} {
 		if !strings.Contains(r.summary, s) {

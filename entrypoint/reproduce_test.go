@@ -42,6 +42,10 @@ func TestReproduceCommand(t *testing.T) {
 		{"baseline path", map[string]string{"baseline": "it's.json", "profile": "reference", "fail-on": "warn"},
 			`agentgate gate --baseline 'it'\''s.json' --profile reference --fail-on warn`},
 		{"baseline auto", map[string]string{"baseline": "auto", "baseline-artifact": "other"}, "agentgate gate"},
+		// Under Actions the runner's absolute paths inside the workspace are written relative
+		// to it; a path outside it stays as it is.
+		{"workspace", map[string]string{"traces": "/home/runner/work/r/r/evals/*.jsonl", "outcomes": "/tmp/o.jsonl", "baseline": "/home/runner/work/r/r/../base.json"},
+			"agentgate gate --traces 'evals/*.jsonl' --baseline /home/runner/work/r/r/../base.json --outcomes /tmp/o.jsonl"},
 		{"no effect", map[string]string{"pairs": "p.jsonl", "merge": "shards/*.json", "config": "c.yml", "json": "r.json",
 			"markdown": "r.md", "junit": "j.xml", "sarif": "s.sarif", "otel": "o.json", "comment": "false",
 			"comment-mode": "recreate", "github-token": "ghs_x", "pr-number": "7"},
@@ -56,7 +60,7 @@ func TestReproduceCommand(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := reproduceCommand(cfg); got != c.want {
+			if got := reproduceCommand(cfg, "/home/runner/work/r/r"); got != c.want {
 				t.Errorf("\n got %s\nwant %s", got, c.want)
 			}
 		})
@@ -142,7 +146,7 @@ func checkReproduces(t *testing.T, name string, s settings, want string) {
 		t.Errorf("%s: %v (give it a valid value in this test)", name, err)
 		return
 	}
-	got := reproduceCommand(cfg)
+	got := reproduceCommand(cfg, "")
 	if got != want {
 		t.Errorf("%s: reproduce command\n got %s\nwant %s", name, got, want)
 		return

@@ -73,7 +73,7 @@ func findings(r *gate.Result, max int, warn bool) []Finding {
 		}
 		a := Annotation{
 			Title:   plain("agentgate: gate "+g.Name+" breached", MaxCellRunes),
-			Message: one(upperFirst(breachPhrase(g, one)) + "."),
+			Message: one(upperFirst(breachPhrase(r, g, one)) + "."),
 		}
 		switch g.Name {
 		case gate.MaxFailedTraces:
@@ -114,7 +114,7 @@ func Headline(r *gate.Result) string {
 	}
 	esc := func(s string) string { return plain(s, maxTextRunes) }
 	_, word, _ := strings.Cut(verdictLabel(r.Verdict, esc), " ")
-	return plain(word+": "+sentence(r, esc), MaxCellRunes)
+	return plain(word+", "+checkState(r)+": "+sentence(r, esc), MaxCellRunes)
 }
 
 // upperFirst capitalises an ASCII first letter.

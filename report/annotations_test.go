@@ -93,10 +93,10 @@ func TestHeadline(t *testing.T) {
 	}
 	lines := strings.SplitN(b.String(), "\n", 3)
 	want := plain(strings.TrimPrefix(lines[0], "agentgate: ")+": "+lines[1], MaxCellRunes)
-	if got := Headline(failingResult()); got != want || !strings.HasPrefix(got, "FAIL: 3 gates breached: ") {
+	if got := Headline(failingResult()); got != want || !strings.HasPrefix(got, "FAIL, check failing: 3 gates breached: ") {
 		t.Errorf("Headline = %q, want %q", got, want)
 	}
-	if got := Headline(passingResult()); !strings.HasPrefix(got, "PASS: ") {
+	if got := Headline(passingResult()); !strings.HasPrefix(got, "PASS, check passing: ") {
 		t.Errorf("Headline(pass) = %q", got)
 	}
 }

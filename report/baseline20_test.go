@@ -74,7 +74,7 @@ func TestTextShowsEveryMetric(t *testing.T) {
 	if err := Text(&txt, r); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"reliability: FAIL traces (20 matched traces)", "success: runs that succeeded by their outcomes (20 matched runs)"}
+	want := []string{"reliability: FAIL verdicts (20 matched traces)", "success: runs that succeeded by their outcomes (20 matched runs)"}
 	if got := metricNames(md); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("markdown metrics %q, want %q", got, want)
 	}
@@ -82,15 +82,15 @@ func TestTextShowsEveryMetric(t *testing.T) {
 		t.Errorf("terminal metrics %q, want %q:\n%s", got, want, txt.String())
 	}
 	for _, line := range []string{
-		"\n1 gate breached: success degraded against the baseline.\n",
-		"\n success: runs that succeeded by their outcomes (20 matched runs) degraded 20 of 20 → 10 of 20 10 new failures, 0 fixed McNemar p 0.0020 (Holm 0.0039)\n",
-		"\n reliability: FAIL traces (20 matched traces) unchanged 0 of 20 → 0 of 20 0 new failures, 0 fixed; mean score 0.0000 McNemar p 1.0000\n",
+		"\nSuccess fell from 100% to 50% on 20 matched runs (10 newly failed, 0 fixed), significant (McNemar p 0.0020, Holm 0.0039): fail-on-regression breached.\n",
+		"\n success: runs that succeeded by their outcomes (20 matched runs) degraded 20 of 20 → 10 of 20 10 newly failed, 0 fixed McNemar p 0.0020 (Holm 0.0039)\n",
+		"\n reliability: FAIL verdicts (20 matched traces) unchanged 0 of 20 → 0 of 20 0 new FAIL verdicts, 0 fixed; mean score 0.0000 McNemar p 1.0000\n",
 	} {
 		if !strings.Contains(squeeze("\n"+txt.String()), line) {
 			t.Errorf("terminal lacks %q:\n%s", line, txt.String())
 		}
 	}
-	if !strings.Contains(squeeze(md), "| success: runs that succeeded by their outcomes (20 matched runs) | 20 of 20 | 10 of 20 | 10 new failures, 0 fixed | McNemar p 0.0020 (Holm 0.0039) | ❌ degraded |") {
+	if !strings.Contains(squeeze(md), "| success: runs that succeeded by their outcomes (20 matched runs) | 20 of 20 | 10 of 20 | 10 newly failed, 0 fixed | McNemar p 0.0020 (Holm 0.0039) | ❌ degraded |") {
 		t.Errorf("markdown lacks the success row:\n%s", md)
 	}
 }
@@ -133,7 +133,7 @@ func TestComparisonMatchedNothing(t *testing.T) {
 		}
 		s := txt.String()
 		for _, want := range []string{c.sentence, c.row,
-			"  reliability: FAIL traces (0 matched traces)  inconclusive (0 matched, fewer than 10)  0 of 0 → 0 of 0  0 new failures, 0 fixed  nothing matched\n"} {
+			"  reliability: FAIL verdicts (0 matched traces)  inconclusive (0 matched, fewer than 10)  0 of 0 → 0 of 0  0 new FAIL verdicts, 0 fixed  nothing matched\n"} {
 			if !strings.Contains(s, want) {
 				t.Errorf("fail-on-skipped %v: terminal lacks %q:\n%s", c.failOnSkipped, want, s)
 			}

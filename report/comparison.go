@@ -96,10 +96,52 @@ func pValue(t *compare.Test) string {
 		return num(v)
 	}
 	s := "p " + p(t.P)
-	if t.InFamily && t.AdjustedP != t.P {
-		s += " (Holm " + p(t.AdjustedP) + ")"
+	if h := p(t.AdjustedP); t.InFamily && h != p(t.P) {
+		s += " (Holm " + h + ")"
 	}
 	return s
+}
+
+// degradedPhrases says, for each degraded metric in table order, which figure moved, from what
+// to what, and that the move is significant (not noise): the reason a regression gate is
+// breached, in the words a reviewer reads first.
+func degradedPhrases(c *compare.Comparison) []string {
+	var out []string
+	sig := func(test string, t *compare.Test) string {
+		return ", significant (" + test + " " + strings.Replace(strings.TrimSuffix(pValue(t), ")"), " (Holm", ", Holm", 1) + ")"
+	}
+	if r := c.Reliability; r != nil && r.Outcome == compare.Degraded {
+		out = append(out, fmt.Sprintf("FAIL verdicts rose from %s to %s of %s (%s, %s fixed)%s",
+			count(r.BaseFail), count(r.HeadFail), plural(r.Matched, "matched trace", "matched traces"),
+			plural(r.NewFailures, "new FAIL verdict", "new FAIL verdicts"), count(r.Fixed), sig("McNemar", &r.Test)))
+	}
+	if r := c.Success; r != nil && r.Outcome == compare.Degraded {
+		out = append(out, fmt.Sprintf("success fell from %s to %s on %s (%s newly failed, %s fixed)%s",
+			share(r.BaseSuccesses, r.Matched), share(r.HeadSuccesses, r.Matched), plural(r.Matched, "matched run", "matched runs"),
+			count(r.NewFailures), count(r.Fixed), sig("McNemar", &r.Test)))
+	}
+	if r := c.Coherence; r != nil && r.Outcome == compare.Degraded {
+		out = append(out, fmt.Sprintf("mean coherence (RCS) fell from %s to %s over %s%s",
+			num(r.BaseMean), num(r.HeadMean), plural(r.Matched, "matched task", "matched tasks"), sig("paired t", &r.Test)))
+	}
+	if r := c.Agreement; r != nil && r.Outcome == compare.Degraded {
+		if r.KappaDefined {
+			out = append(out, fmt.Sprintf("κ fell from %s to %s over %s%s", num(r.BaseKappa), num(r.HeadKappa),
+				plural(r.Matched, "matched qid", "matched qids"), sig("z-test", &r.Test)))
+		} else {
+			out = append(out, fmt.Sprintf("percent agreement fell from %s to %s over %s%s", num(r.BasePA), num(r.HeadPA),
+				plural(r.Matched, "matched qid", "matched qids"), sig("z-test", &r.Test)))
+		}
+	}
+	return out
+}
+
+// share writes k of n as a percentage (percent's rounding): 70 of 100 → "70%".
+func share(k, n int) string {
+	if n == 0 {
+		return "—"
+	}
+	return percent(float64(k) / float64(n))
 }
 
 // outcomeLabel is a metric's outcome in words with its mark, and the note of an inconclusive
@@ -146,11 +188,7 @@ func outcomeWords(t *compare.Test, esc func(string) string) string {
 		if way == "" {
 			return "unchanged"
 		}
-		ps := "p " + shortP(t.P)
-		if t.InFamily && t.AdjustedP != t.P {
-			ps += ", Holm " + shortP(t.AdjustedP)
-		}
-		return way + ", not significant (" + ps + ")"
+		return way + ", not significant" // the p-value is in the row beside it, once
 	case compare.Inconclusive:
 		if way == "" {
 			return "inconclusive"
@@ -160,13 +198,6 @@ func outcomeWords(t *compare.Test, esc func(string) string) string {
 	return esc(string(t.Outcome))
 }
 
-// shortP formats a p-value in the outcome's words to three decimals: "0.031", "< 0.001".
-func shortP(v float64) string {
-	if v < 0.001 {
-		return "< 0.001"
-	}
-	return strconv.FormatFloat(v, 'f', 3, 64)
-}
 
 // probability formats a small probability such as a Holm threshold: four decimals, or three
 // significant digits under 0.0001 ("1.00e-06").
@@ -187,13 +218,16 @@ func powerLine(metric string, t *compare.Test) string {
 	th := "Holm threshold " + probability(p.Threshold)
 	switch p.Method {
 	case compare.PowerMcNemarExact:
-		n := plural(t.Matched, "matched trace", "matched traces")
+		n, one, many := plural(t.Matched, "matched trace", "matched traces"), "new FAIL verdict", "new FAIL verdicts"
+		if metric == compare.MetricSuccess {
+			n, one, many = plural(t.Matched, "matched run", "matched runs"), "run newly failed", "runs newly failed"
+		}
 		if !p.Detectable {
 			return fmt.Sprintf("%s: with %s, no change could be significant at %s: that takes %s with none fixed (exact McNemar)",
-				metric, n, th, plural(int(p.MinEffect), "new failure", "new failures"))
+				metric, n, th, plural(int(p.MinEffect), one, many))
 		}
-		return fmt.Sprintf("%s: with %s, %s or more new failures with none fixed would be significant (exact McNemar, %s)",
-			metric, n, count(int(p.MinEffect)), th)
+		return fmt.Sprintf("%s: with %s, %s or more %s with none fixed would be significant (exact McNemar, %s)",
+			metric, n, count(int(p.MinEffect)), many, th)
 	case compare.PowerPairedT:
 		n := plural(t.Matched, "matched task", "matched tasks")
 		if p.SD == 0 {
@@ -260,12 +294,12 @@ func metricRows(c *compare.Comparison) []metricRow {
 		rows = append(rows, r)
 	}
 	if r := c.Reliability; r != nil {
-		change := fmt.Sprintf("%s, %s fixed", plural(r.NewFailures, "new failure", "new failures"), count(r.Fixed))
+		change := fmt.Sprintf("%s, %s fixed", plural(r.NewFailures, "new FAIL verdict", "new FAIL verdicts"), count(r.Fixed))
 		if r.Matched > 0 {
 			change += "; mean score " + signed(r.MeanScoreChange)
 		}
 		add(metricRow{
-			"reliability: FAIL traces (" + plural(r.Matched, "matched trace", "matched traces") + ")",
+			"reliability: FAIL verdicts (" + plural(r.Matched, "matched trace", "matched traces") + ")",
 			fmt.Sprintf("%s of %s", count(r.BaseFail), count(r.Matched)),
 			fmt.Sprintf("%s of %s", count(r.HeadFail), count(r.Matched)),
 			change, "McNemar " + orText(pValue(&r.Test)), &r.Test,
@@ -276,7 +310,7 @@ func metricRows(c *compare.Comparison) []metricRow {
 			"success: runs that succeeded by their outcomes (" + plural(r.Matched, "matched run", "matched runs") + ")",
 			fmt.Sprintf("%s of %s", count(r.BaseSuccesses), count(r.Matched)),
 			fmt.Sprintf("%s of %s", count(r.HeadSuccesses), count(r.Matched)),
-			fmt.Sprintf("%s, %s fixed", plural(r.NewFailures, "new failure", "new failures"), count(r.Fixed)),
+			fmt.Sprintf("%s newly failed, %s fixed", count(r.NewFailures), count(r.Fixed)),
 			"McNemar " + orText(pValue(&r.Test)), &r.Test,
 		})
 	}
@@ -428,12 +462,12 @@ func (d *doc) initComparison() {
 			{"trace", tw.AlignLeft}, {"location", tw.AlignLeft}, {"verdict (base → head)", tw.AlignLeft},
 			{"score (base → head)", tw.AlignLeft}, {"strongest signal", tw.AlignLeft}, {"evidence", tw.AlignLeft},
 		}
-		d.newFail = rowList{noun: "new failures", cols: cols}
-		d.newFail.n, d.newFail.open = pairRows(rc.NewFailureTraces, false)
+		d.newFail = rowList{noun: "new FAIL verdicts", cols: cols}
+		d.newFail.n, d.newFail.open = pairRows(d.r, rc.NewFailureTraces, false)
 		fixedCols := append([]column(nil), cols...)
 		fixedCols[4].head, fixedCols[5].head = "baseline's strongest signal", "baseline's evidence"
-		d.fixed = rowList{noun: "fixed traces", cols: fixedCols}
-		d.fixed.n, d.fixed.open = pairRows(rc.FixedTraces, true)
+		d.fixed = rowList{noun: "traces no longer FAIL", cols: fixedCols}
+		d.fixed.n, d.fixed.open = pairRows(d.r, rc.FixedTraces, true)
 	}
 	if ac := c.Agreement; ac != nil {
 		d.flips = rowList{noun: "FINAL flips", cols: []column{{"qid", tw.AlignLeft}, {"FINAL (base → head)", tw.AlignLeft}}}
@@ -455,7 +489,7 @@ func (d *doc) initComparison() {
 // pairRows returns how many pairs there are and a function that returns a function that
 // returns the row of the next of them, in order (sorted by id). The strongest signal and
 // evidence are the head's, or the baseline's when fromBase.
-func pairRows(pairs []compare.TracePair, fromBase bool) (int, func() func() []string) {
+func pairRows(r *gate.Result, pairs []compare.TracePair, fromBase bool) (int, func() func() []string) {
 	return len(pairs), func() func() []string {
 		i := 0
 		return func() []string {
@@ -468,17 +502,18 @@ func pairRows(pairs []compare.TracePair, fromBase bool) (int, func() func() []st
 			signal, evidence := findingCells(ev)
 			h := &p.Head
 			return []string{
-				CodeCell(h.ID), orDash(EscapeCell(location(h.File, h.Line))),
-				verdictLabel(p.Base.Verdict, EscapeCell) + " → " + verdictLabel(h.Verdict, EscapeCell),
+				CodeCell(runLabel(r, h)), orDash(EscapeCell(location(h.File, h.Line))),
+				verdictCell(p.Base.Verdict) + " → " + verdictCell(h.Verdict),
 				num(p.Base.Score) + " → " + num(h.Score), signal, evidence,
 			}
 		}
 	}
 }
 
-// findingCells returns the strongest-signal and evidence cells of a trace's row.
+// findingCells returns the strongest-signal and evidence cells of a trace's row. The evidence
+// keeps the code spans its evaluator wrote (a tool's name in backticks) as code spans.
 func findingCells(t *reliability.Result) (signal, evidence string) {
-	signal, evidence, others := finding(t, EscapeCell)
+	signal, evidence, others := finding(t, CellWithCode)
 	if evidence == "" {
 		evidence = "—"
 	}
@@ -488,12 +523,13 @@ func findingCells(t *reliability.Result) (signal, evidence string) {
 	return signal, evidence
 }
 
-// writeComparison writes, right under the verdict line, the comparison with the baseline (its
-// table, pass^k side by side, and unless brief the new failures, fixed traces, FINAL flips with
-// at most k rows each, the units of one side only and the notes), or the one line that says
-// why there is none. It reports whether it wrote a section, which the gate table then follows
-// under its own heading.
-func (d *doc) writeComparison(b *strings.Builder, k int, brief bool) bool {
+// writeComparison writes, right under the verdict line, the comparison with the baseline: its
+// heading, how the runs were matched and the table of metrics; or the one line that says why
+// there is none. It reports whether it wrote a section. The lists of what changed, the gates
+// and the details follow the trend (writeChanges, writeComparisonDetails), so that the figure
+// that moved, its trend and the runs it moved in come first (docs/reference.md, "The PR
+// comment").
+func (d *doc) writeComparison(b *strings.Builder) bool {
 	c := d.r.Comparison
 	if c == nil {
 		if d.r.BaselineNote != "" {
@@ -515,42 +551,79 @@ func (d *doc) writeComparison(b *strings.Builder, k int, brief bool) bool {
 	}
 	b.WriteString("\n\n")
 	if m != nil {
-		fmt.Fprintf(b, "Runs matched on %s: %d of %d in the baseline, %d of %d in this run.\n\n", m.On, m.Matched, m.BaseRuns, m.Matched, m.HeadRuns)
+		if m.Matched == m.BaseRuns && m.Matched == m.HeadRuns {
+			fmt.Fprintf(b, "Runs matched on %s: all %s of both sides.\n\n", m.On, count(m.Matched))
+		} else {
+			fmt.Fprintf(b, "Runs matched on %s: %s of %s in the baseline, %s of %s in this run.\n\n", m.On,
+				count(m.Matched), count(m.BaseRuns), count(m.Matched), count(m.HeadRuns))
+		}
 	}
 	rows := metricRows(c)
-	if len(rows) > 0 {
-		cells := make([][]string, len(rows))
-		for i, r := range rows {
-			cells[i] = []string{r.metric, r.base, r.head, r.change, r.stat, outcomeLabel(r.test, EscapeCell)}
-		}
-		writeTable(b, []column{
-			{"metric", tw.AlignLeft}, {"base", tw.AlignRight}, {"head", tw.AlignRight},
-			{"change", tw.AlignLeft}, {"95% CI or p", tw.AlignLeft}, {"outcome", tw.AlignLeft},
-		}, cells)
-		fmt.Fprintf(b, "\nA change is degraded or improved when it is significant at α = %s (Holm's procedure over the metrics compared), and inconclusive with too few matched units or no test.\n",
-			threshold(c.Alpha))
-		if lines := powerLines(c); len(lines) > 0 && !brief {
-			b.WriteString("\nWhat each test could detect, two-sided, at the Holm threshold it faced (the largest p-value that would have been significant, the other metrics' p-values as they are):\n\n")
-			for _, l := range lines {
-				b.WriteString("- " + l + "\n")
-			}
-		}
-		if lines := planLines(c); len(lines) > 0 && !brief {
-			b.WriteString("\nHow many matched runs would detect a drop of plan-effect, from the share of runs whose result differed between the two sides:\n\n")
-			for _, l := range lines {
-				b.WriteString("- " + l + "\n")
-			}
-		}
-	} else {
+	if len(rows) == 0 {
 		b.WriteString("No metric was compared.\n")
+		return true
 	}
-	if p := c.PassK; p != nil && len(p.Rows) > 0 {
+	cells := make([][]string, len(rows))
+	for i, r := range rows {
+		cells[i] = []string{r.metric, r.base, r.head, r.change, r.stat, outcomeLabel(r.test, EscapeCell)}
+	}
+	writeTable(b, []column{
+		{"metric", tw.AlignLeft}, {"base", tw.AlignRight}, {"head", tw.AlignRight},
+		{"change", tw.AlignLeft}, {"95% CI or p", tw.AlignLeft}, {"outcome", tw.AlignLeft},
+	}, cells)
+	return true
+}
+
+// writeComparisonDetails writes what a reviewer may want after the verdict, its figures and
+// the runs that changed, collapsed: what a change must be to count, what each test could
+// detect, how many runs would detect the planned drop, and pass^k side by side.
+func (d *doc) writeComparisonDetails(b *strings.Builder) {
+	c := d.r.Comparison
+	if c == nil || len(metricRows(c)) == 0 {
+		return
+	}
+	b.WriteString("\n<details><summary>How the change was tested: significance, power, runs needed")
+	p := c.PassK
+	withPassK := p != nil && len(p.Rows) > 0 && !oneTrialEach(p.Base) && !oneTrialEach(p.Head)
+	if withPassK {
+		b.WriteString(", pass^k")
+	}
+	b.WriteString("</summary>\n\n")
+	fmt.Fprintf(b, "A change is degraded or improved when it is significant at α = %s (Holm's procedure over the metrics compared), and inconclusive with too few matched units or no test.\n",
+		threshold(c.Alpha))
+	if lines := powerLines(c); len(lines) > 0 {
+		b.WriteString("\nWhat each test could detect, two-sided, at the Holm threshold it faced (the largest p-value that would have been significant, the other metrics' p-values as they are):\n\n")
+		for _, l := range lines {
+			b.WriteString("- " + l + "\n")
+		}
+	}
+	if lines := planLines(c); len(lines) > 0 {
+		fmt.Fprintf(b, "\nHow many matched runs would detect a drop of %s points with %s power (setting `plan-effect`), from the share of runs whose result differed between the two sides:\n\n",
+			effectPoints(planEffect(c)), percent(compare.TargetPower))
+		for _, l := range lines {
+			b.WriteString("- " + l + "\n")
+		}
+	}
+	if withPassK {
 		d.writePassKSideBySide(b, p)
 	}
-	if !brief {
-		d.writeChanges(b, k)
+	b.WriteString(detailsClose)
+}
+
+// planEffect is the drop the comparison's plans are for (the same for every metric).
+func planEffect(c *compare.Comparison) float64 {
+	for _, m := range c.Metrics() {
+		if m.Test.Plan != nil {
+			return m.Test.Plan.Effect
+		}
 	}
-	return true
+	return 0
+}
+
+// oneTrialEach tells whether each task of p ran once: then pass^k is pass^1, the success rate
+// the table above already shows, and no task can be flaky.
+func oneTrialEach(p *compare.PassK) bool {
+	return p == nil || p.Trials <= p.Tasks
 }
 
 // writePassKSideBySide writes pass^k of base and head as a table.
@@ -598,20 +671,26 @@ func (d *doc) writePassKSideBySide(b *strings.Builder, p *compare.PassKCompariso
 	}
 }
 
-// writeChanges writes the comparison's lists: new failures, fixed traces, FINAL flips (at most
-// k rows each), the units of one side only, and the notes.
+// writeChanges writes what changed between the two sides, run by run: the runs newly failed
+// and fixed by their own outcome, the new FAIL verdicts and the traces no longer FAIL (at most
+// k rows each), the FINAL flips, the units of one side only, and the notes. Each list names
+// its kind, so that a run that newly failed by its outcome is never confused with a new FAIL
+// verdict; a list with nothing in it is not written (the table above says 0).
 func (d *doc) writeChanges(b *strings.Builder, k int) {
 	c := d.r.Comparison
-	if rc := c.Reliability; rc != nil {
-		switch {
-		case d.newFail.len() > 0:
-			fmt.Fprintf(b, "\n**%s** (FAIL now, not FAIL in the baseline), with the strongest signal now:\n\n", plural(d.newFail.len(), "new failure", "new failures"))
+	if c == nil {
+		return
+	}
+	if r := c.Success; r != nil {
+		d.writeSuccessChanges(b, r)
+	}
+	if c.Reliability != nil {
+		if n := d.newFail.len(); n > 0 {
+			fmt.Fprintf(b, "\n**%s** (verdict FAIL now, not FAIL in the baseline), with the strongest signal now:\n\n", plural(n, "new FAIL verdict", "new FAIL verdicts"))
 			d.writeList(b, &d.newFail, k)
-		case rc.Matched > 0:
-			b.WriteString("\nNo new failures: no matched trace is FAIL now that was not in the baseline.\n")
 		}
 		if n := d.fixed.len(); n > 0 {
-			fmt.Fprintf(b, "\n**%s** (FAIL in the baseline, not now), with what the baseline failed on:\n\n", plural(n, "fixed trace", "fixed traces"))
+			fmt.Fprintf(b, "\n**%s** (verdict FAIL in the baseline, not now), with what the baseline failed on:\n\n", plural(n, "trace no longer FAIL", "traces no longer FAIL"))
 			d.writeList(b, &d.fixed, k)
 		}
 	}
@@ -619,9 +698,6 @@ func (d *doc) writeChanges(b *strings.Builder, k int) {
 		fmt.Fprintf(b, "\n**%s** of matched qids (shipped: VALID or NOT_IN_CONTEXT): %s shipped → REJECT, %s REJECT → shipped:\n\n",
 			plural(n, "FINAL flip", "FINAL flips"), count(len(c.Agreement.ShippedToRejected)), count(len(c.Agreement.RejectedToShipped)))
 		d.writeList(b, &d.flips, k)
-	}
-	if r := c.Success; r != nil {
-		d.writeSuccessChanges(b, r)
 	}
 	lines := unitsLines(c, codeText)
 	for _, n := range c.Notes {
@@ -641,30 +717,26 @@ func (d *doc) writeChanges(b *strings.Builder, k int) {
 }
 
 // writeSuccessChanges writes the runs whose own outcome changed, and tokens per success of
-// both sides.
+// both sides when both are known.
 func (d *doc) writeSuccessChanges(b *strings.Builder, r *compare.SuccessChange) {
 	if r.NewFailures > 0 {
 		fmt.Fprintf(b, "\n**%s by outcome** (succeeded in the baseline, failed now): %s.\n",
-			plural(r.NewFailures, "new failure", "new failures"), idList(runNames(d.r, r.NewFailureIDs), r.NewFailures, len(r.NewFailureIDs), codeText))
+			plural(r.NewFailures, "run newly failed", "runs newly failed"), idList(runNames(d.r, r.NewFailureIDs), r.NewFailures, len(r.NewFailureIDs), codeText))
 	}
 	if r.Fixed > 0 {
 		fmt.Fprintf(b, "\n**%s by outcome** (failed in the baseline, succeeded now): %s.\n",
-			plural(r.Fixed, "fixed run", "fixed runs"), idList(runNames(d.r, r.FixedIDs), r.Fixed, len(r.FixedIDs), codeText))
+			plural(r.Fixed, "run fixed", "runs fixed"), idList(runNames(d.r, r.FixedIDs), r.Fixed, len(r.FixedIDs), codeText))
 	}
-	tps := func(v *float64) string {
-		if v == nil {
-			return "unknown"
-		}
-		return tokens(*v)
+	if r.BaseTokensPerSuccess != nil && r.HeadTokensPerSuccess != nil {
+		fmt.Fprintf(b, "\nTokens per successful run: %s in the baseline, %s now.\n", tokens(*r.BaseTokensPerSuccess), tokens(*r.HeadTokensPerSuccess))
 	}
-	fmt.Fprintf(b, "\nTokens per successful run: base %s, head %s.\n", tps(r.BaseTokensPerSuccess), tps(r.HeadTokensPerSuccess))
 }
 
 // writePassK writes pass^k of this run's repeated trials (SPEC §11), with the flaky tasks.
 func (d *doc) writePassK(b *strings.Builder) {
 	p := d.r.PassK
-	if p == nil {
-		return
+	if p == nil || oneTrialEach(p) && d.mark(compare.PassKMin) == "" {
+		return // pass^1 of one trial a task is the success rate, and no task can be flaky
 	}
 	fmt.Fprintf(b, "\n### %sRepeated trials: %s\n\n", d.mark(compare.PassKMin), passKSummary(p))
 	b.WriteString(passKValues(p))
@@ -688,50 +760,49 @@ func (d *doc) writePassK(b *strings.Builder) {
 	byWhat := flakyBasis(p)
 	if n := len(p.Flaky); n > 0 {
 		fmt.Fprintf(b, "\n**%s%s** (passed some trials, failed others): %s.\n", plural(n, "flaky task", "flaky tasks"), byWhat,
-			idList(p.Flaky, n, maxFlakyListed, codeText))
+			idList(slices.SortedFunc(slices.Values(p.Flaky), naturalCompare), n, maxFlakyListed, codeText))
 	} else {
 		fmt.Fprintf(b, "\nNo flaky task%s: every task passed all its trials or none.\n", byWhat)
 	}
 }
 
-// runNames names the runs of a by-outcome list. When the comparison matched runs on their
-// identity (SPEC §18), a run is named by it, "airline/29#0" (suite/task#trial, tau-bench's own
-// form of id), sorted: the trace ids are
-// then a harness's uuids, which tell a reader nothing of which task changed. Otherwise, or for
-// a run that names no task, by its trace id, as listed.
+// runNames names the runs of a by-outcome list, in natural order ("1#1, 3#3, 14#14"): each by
+// runLabel, what the comparison matched it on.
 func runNames(r *gate.Result, ids []string) []string {
+	out := slices.Clone(ids)
 	c := r.Comparison
-	if c == nil || c.Matching == nil || c.Matching.On == compare.OnTraceID || r.Reliability == nil || len(ids) == 0 {
-		return ids
-	}
-	want := make(map[string]bool, len(ids))
-	for _, id := range ids {
-		want[id] = true
-	}
-	named := make(map[string]string, len(ids))
-	for i := range r.Reliability.Traces {
-		t := &r.Reliability.Traces[i]
-		a := t.Attempt
-		if !want[t.ID] || a == nil || a.Task == "" {
-			continue
+	if c != nil && c.Matching != nil && c.Matching.On != compare.OnTraceID && r.Reliability != nil && len(ids) > 0 {
+		want := make(map[string]int, len(ids))
+		for i, id := range ids {
+			want[id] = i
 		}
-		name := a.Task
-		if a.Suite != "" && c.Matching.On == compare.OnSuiteIdentity {
-			name = a.Suite + "/" + a.Task
-		}
-		if a.Trial != nil {
-			name += "#" + strconv.Itoa(*a.Trial)
-		}
-		named[t.ID] = name
-	}
-	out := make([]string, len(ids))
-	for i, id := range ids {
-		if n, ok := named[id]; ok {
-			out[i] = n
-		} else {
-			out[i] = id
+		for i := range r.Reliability.Traces {
+			t := &r.Reliability.Traces[i]
+			if j, ok := want[t.ID]; ok {
+				out[j] = runLabel(r, t)
+			}
 		}
 	}
-	slices.Sort(out)
+	slices.SortFunc(out, naturalCompare)
 	return out
+}
+
+// runLabel is the one name a run goes by in every list and table of the report: what the
+// comparison matched it on (SPEC §18), or without a comparison its identity when the harness
+// records one: "airline/20#0" (suite/task#trial) rather than a tau2 simulation's uuid, which
+// tells a reader nothing of which task it ran; else its trace id.
+func runLabel(r *gate.Result, t *reliability.Result) string {
+	a := t.Attempt
+	c := r.Comparison
+	if a == nil || a.Task == "" || c != nil && (c.Matching == nil || c.Matching.On == compare.OnTraceID) {
+		return t.ID
+	}
+	name := a.Task
+	if a.Suite != "" && (c == nil || c.Matching.On == compare.OnSuiteIdentity) {
+		name = a.Suite + "/" + a.Task
+	}
+	if a.Trial != nil {
+		name += "#" + strconv.Itoa(*a.Trial)
+	}
+	return name
 }

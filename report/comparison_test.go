@@ -246,20 +246,20 @@ func TestComparisonFigures(t *testing.T) {
 	checkStructure(t, md)
 	for _, want := range []string{
 		"\n### ❌ Compared with `main` @ `1a2b3c4` (run `9876543210`)\n",
-		"| reliability: FAIL traces (11 matched traces) | 3 of 11 | 7 of 11 | 5 new failures, 1 fixed; mean score " + signed(rc.MeanScoreChange) + " | McNemar p " + num(rc.P) + " (Holm " + num(rc.AdjustedP) + ") | ⚠️ worse, not significant (p 0.219, Holm 0.437) |",
+		// The p-value once, in its column; the outcome says not significant without it.
+		"| reliability: FAIL verdicts (11 matched traces) | 3 of 11 | 7 of 11 | 5 new FAIL verdicts, 1 fixed; mean score " + signed(rc.MeanScoreChange) + " | McNemar p " + num(rc.P) + " (Holm " + num(rc.AdjustedP) + ") | ⚠️ worse, not significant |",
 		"| coherence: mean RCS (12 matched tasks) | " + num(cc.BaseMean) + " | " + num(cc.HeadMean) + " | " + num(cc.MeanChange) + " | 95% CI [" + num(cc.CI[0]) + ", " + num(cc.CI[1]) + "]; p 0.0003 (Holm 0.0009) | ❌ degraded |",
-		"| agreement: κ (13 matched qids) | 0.4565 | 0.3000 | Δκ -0.1565; PA 0.0000 | p " + num(ac.P) + " | ⚠️ worse, not significant (p 0.503) |",
-		// 0.4375 is a tie at three decimals: to even, as num rounds 0.21875 to 0.2187.
+		"| agreement: κ (13 matched qids) | 0.4565 | 0.3000 | Δκ -0.1565; PA 0.0000 | p " + num(ac.P) + " | ⚠️ worse, not significant |",
 		// What each could detect, worked out independently (scipy, statsmodels): coherence's
 		// p is the smallest and faces α/3; once it is rejected the others face α/2. McNemar at
 		// 0.025 takes 7 new failures (2·2⁻⁷ = 0.0156; 2·2⁻⁶ = 0.031 > 0.025). The paired t
 		// at n = 12, α/3, sd 0.028000405841214646: 0.0301823 (see TestJSONComparisonPower). κ's z at 0.025 with
 		// SE √(0.17² + 0.16²) = 0.2335: (z(0.0125) + z(0.2))·0.2335 = 0.7197391906887013.
-		"\n- reliability: with 11 matched traces, 7 or more new failures with none fixed would be significant (exact McNemar, Holm threshold 0.0250)\n" +
+		"\n- reliability: with 11 matched traces, 7 or more new FAIL verdicts with none fixed would be significant (exact McNemar, Holm threshold 0.0250)\n" +
 			"- coherence: with 12 matched tasks, a mean RCS change of 0.0302 either way would be detected with 80% power (paired t at the observed sd 0.0280, Holm threshold 0.0167)\n" +
 			"- agreement: a change in κ of 0.7197 either way would be detected with 80% power (z-test at κ's standard errors, combined 0.2335; Holm threshold 0.0250)\n",
-		"\n**5 new failures** (FAIL now, not FAIL in the baseline)",
-		"\n**1 fixed trace** (FAIL in the baseline, not now)",
+		"\n**5 new FAIL verdicts** (verdict FAIL now, not FAIL in the baseline)",
+		"\n**1 trace no longer FAIL** (verdict FAIL in the baseline, not now)",
 		"\n**2 FINAL flips** of matched qids (shipped: VALID or NOT_IN_CONTEXT): 1 shipped → REJECT, 1 REJECT → shipped:\n",
 		"\n- reliability: 1 trace only in head (`checkout-007`); 1 trace only in the baseline (`search-012`)\n",
 		"\n### Gates\n",
@@ -271,11 +271,11 @@ func TestComparisonFigures(t *testing.T) {
 	if got := rowCells(md, "q-001"); len(got) != 2 || got[1] != "shipped → **REJECT**" {
 		t.Errorf("q-001 flip: %q", got)
 	}
-	// The comparison sits between the verdict line and the gate table.
+	// The comparison sits right under the verdict line, before the gate table.
 	if i, j := strings.Index(md, "Compared with"), strings.Index(md, "| gate "); i < 0 || j < i || strings.Count(md[:i], "\n") != 3 {
 		t.Errorf("the comparison is not right under the verdict line")
 	}
-	if !strings.HasPrefix(md, "## ❌ agentgate: FAIL\n5 gates breached: mean coherence (RCS) 0.3925 < 0.50; κ 0.3000 < 0.75; 7 traces failed (max 0); coherence degraded against the baseline; 5 new failures against the baseline (max 3).\n") {
+	if !strings.HasPrefix(md, "## ❌ agentgate: FAIL, check failing\n5 gates breached: mean coherence (RCS) 0.3925 < 0.50; κ 0.3000 < 0.75; 7 traces failed (max 0); mean coherence (RCS) fell from 0.4342 to 0.3925 over 12 matched tasks, significant (paired t p 0.0003, Holm 0.0009); 5 new FAIL verdicts against the baseline (max 3).\n") {
 		t.Errorf("head:\n%s", md[:400])
 	}
 	var b strings.Builder
@@ -283,10 +283,10 @@ func TestComparisonFigures(t *testing.T) {
 	for _, want := range []string{
 		"Compared with main @ 1a2b3c4 (run 9876543210):\n",
 		// The markdown table's rows in the same words, the outcome second (padding squeezed).
-		"\n reliability: FAIL traces (11 matched traces) worse, not significant (p 0.219, Holm 0.437) 3 of 11 → 7 of 11 5 new failures, 1 fixed; mean score +0.1427 McNemar p 0.2187 (Holm 0.4375)\n",
+		"\n reliability: FAIL verdicts (11 matched traces) worse, not significant 3 of 11 → 7 of 11 5 new FAIL verdicts, 1 fixed; mean score +0.1427 McNemar p 0.2187 (Holm 0.4375)\n",
 		"\n coherence: mean RCS (12 matched tasks) degraded " + num(cc.BaseMean) + " → " + num(cc.HeadMean) + " -0.0418 95% CI [" + num(cc.CI[0]) + ", " + num(cc.CI[1]) + "]; p 0.0003 (Holm 0.0009)\n",
-		"\n agreement: κ (13 matched qids) worse, not significant (p 0.503) 0.4565 → 0.3000 Δκ -0.1565; PA 0.0000 p 0.5026\n",
-		"\n reliability: with 11 matched traces, 7 or more new failures with none fixed would be significant (exact McNemar, Holm threshold 0.0250)\n",
+		"\n agreement: κ (13 matched qids) worse, not significant 0.4565 → 0.3000 Δκ -0.1565; PA 0.0000 p 0.5026\n",
+		"\n reliability: with 11 matched traces, 7 or more new FAIL verdicts with none fixed would be significant (exact McNemar, Holm threshold 0.0250)\n",
 	} {
 		if !strings.Contains(squeeze(b.String()), want) {
 			t.Errorf("text lacks %q:\n%s", want, b.String())
@@ -321,7 +321,7 @@ func TestComparisonPassKFigures(t *testing.T) {
 	}
 	md := squeeze(Markdown(r, Options{}))
 	for _, want := range []string{"| pass^2 | 0.8333 | 0.4583 | -0.3750 |", "| pass^3 | 0.7500 | 0.3125 | -0.4375 |", "McNemar p 0.3750 |",
-		"pass^1 0.6875, pass^2 0.4583, pass^3 0.3125.", "1 gate breached: pass^2 0.4583 < 0.50."} {
+		"pass^1 0.6875, pass^2 0.4583, pass^3 0.3125.", "\nPass^2 0.4583 < 0.50: pass-k-min breached.\n"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("report lacks %q", want)
 		}
@@ -430,7 +430,7 @@ func TestPassKBounds(t *testing.T) {
 }
 
 // newFailRow matches the verdict cell of a new failure's row.
-var newFailRow = regexp.MustCompile(`\| ✅ PASS → ❌ FAIL +\|`)
+var newFailRow = regexp.MustCompile("\\| ✅\u00a0PASS → ❌\u00a0FAIL +\\|")
 
 // 5,000 new failures: the comment stays under its limit and well-formed, the lists are cut
 // with a note, and the fit is the one that builds every row.
@@ -478,7 +478,7 @@ func TestComparisonManyNewFailures(t *testing.T) {
 			t.Errorf("%d bytes: the cut wastes more than 10%% of %d", len(md), limit)
 		}
 		checkStructure(t, md)
-		m := regexp.MustCompile(`\n… ([0-9,]+) more new failures not shown: see the JSON report`).FindStringSubmatch(md)
+		m := regexp.MustCompile(`\n… ([0-9,]+) more new FAIL verdicts not shown: see the JSON report`).FindStringSubmatch(md)
 		if m == nil {
 			t.Fatalf("limit %d: no cut note for new failures", limit)
 		}
@@ -498,7 +498,7 @@ func TestComparisonManyNewFailures(t *testing.T) {
 	}
 	// Too small for the lists: the compact report keeps the comparison's table.
 	md := Markdown(r, Options{MaxBytes: 1500})
-	if len(md) > 1500 || !strings.Contains(md, "| reliability: FAIL traces (5,000 matched traces) |") || !strings.Contains(md, "The rest of the report does not fit here") {
+	if len(md) > 1500 || !strings.Contains(md, "| reliability: FAIL verdicts (5,000 matched traces) |") || !strings.Contains(md, "The rest of the report does not fit here") {
 		t.Errorf("compact report (%d bytes):\n%s", len(md), md)
 	}
 	checkStructure(t, md)

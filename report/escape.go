@@ -53,6 +53,31 @@ func CodeCell(s string) string {
 	return strings.ReplaceAll(codeID(s, MaxCellRunes), "|", `\|`)
 }
 
+// CellWithCode is EscapeCell for text whose backticks mark code, as the evaluators write their
+// evidence ("`book_reservation` failed 3 of 3 times"): each pair of backticks becomes a code
+// span of what it holds (made as CodeCell makes one, so nothing inside renders and "|" cannot
+// end the cell), the rest is escaped as EscapeCell escapes it, and a backtick left without a
+// partner is escaped. Escaping every backtick instead showed them, and the backslashes, as
+// written.
+func CellWithCode(s string) string {
+	s = truncate(flatten(s), MaxCellRunes)
+	parts := strings.Split(s, "`")
+	var b strings.Builder
+	for i, p := range parts {
+		switch {
+		case i%2 == 0:
+			b.WriteString(escapeText(p))
+		case i == len(parts)-1:
+			b.WriteString("\\`" + escapeText(p)) // no closing backtick
+		case strings.TrimSpace(p) == "":
+			b.WriteString("\\`" + escapeText(p) + "\\`") // nothing to show in a span
+		default:
+			b.WriteString(CodeCell(p))
+		}
+	}
+	return b.String()
+}
+
 // codeText is CodeCell for an id outside a table (in a list of ids in a paragraph), where "|"
 // needs no escape, cut at maxInlineIDRunes characters.
 func codeText(s string) string {
@@ -70,7 +95,11 @@ func codeID(s string, limit int) string {
 
 // escapeMarkdown is EscapeCell with a chosen length limit (in characters, before escaping).
 func escapeMarkdown(s string, limit int) string {
-	s = truncate(flatten(s), limit)
+	return escapeText(truncate(flatten(s), limit))
+}
+
+// escapeText is escapeMarkdown's escaping alone, for text already flattened and cut.
+func escapeText(s string) string {
 	if !strings.ContainsAny(s, "\\|`[]&<>@#:-.") {
 		return s
 	}

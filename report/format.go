@@ -70,6 +70,34 @@ func count(n int) string {
 	return b.String()
 }
 
+// naturalCompare orders strings as a person reads them: runs of digits by their value, the
+// rest byte by byte, so "1#1" < "3#3" < "14#14" and "task2" < "task10"; strings that compare
+// equal so (leading zeros) fall back to byte order.
+func naturalCompare(a, b string) int {
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		if isDigit(a[i]) && isDigit(b[j]) {
+			si, sj := i, j
+			for i < len(a) && isDigit(a[i]) {
+				i++
+			}
+			for j < len(b) && isDigit(b[j]) {
+				j++
+			}
+			x, y := strings.TrimLeft(a[si:i], "0"), strings.TrimLeft(b[sj:j], "0")
+			if c := cmp.Or(cmp.Compare(len(x), len(y)), strings.Compare(x, y)); c != 0 {
+				return c
+			}
+			continue
+		}
+		if c := cmp.Compare(a[i], b[j]); c != 0 {
+			return c
+		}
+		i, j = i+1, j+1
+	}
+	return cmp.Or(cmp.Compare(len(a)-i, len(b)-j), strings.Compare(a, b))
+}
+
 // plural returns "1 trace" or "3 traces".
 func plural(n int, one, many string) string {
 	if n == 1 {
@@ -164,8 +192,10 @@ func isCountGate(name string) bool {
 }
 
 // breachPhrase says in words why g is breached: "3 traces failed (max 0)",
-// "κ 0.6100 < 0.75". esc escapes the untrusted gate name for the target format.
-func breachPhrase(g gate.GateResult, esc func(string) string) string {
+// "κ 0.6100 < 0.75", and for the regression gate the figure that moved: "success fell from
+// 70% to 35% on 100 matched runs (40 newly failed, 5 fixed), significant (McNemar p < 0.0001)".
+// esc escapes the untrusted gate name for the target format.
+func breachPhrase(r *gate.Result, g gate.GateResult, esc func(string) string) string {
 	if g.Skipped { // breached by fail-on-skipped: it measured nothing
 		return esc(g.Name) + " was skipped, so it measured nothing (fail-on-skipped)"
 	}
@@ -174,8 +204,13 @@ func breachPhrase(g gate.GateResult, esc func(string) string) string {
 		n, max := int(math.Round(g.Value)), count(int(math.Round(g.Threshold)))
 		switch g.Name {
 		case compare.MaxNewFailures:
-			return fmt.Sprintf("%s against the baseline (max %s)", plural(n, "new failure", "new failures"), max)
+			return fmt.Sprintf("%s against the baseline (max %s)", plural(n, "new FAIL verdict", "new FAIL verdicts"), max)
 		case compare.FailOnRegression:
+			if r.Comparison != nil {
+				if moved := degradedPhrases(r.Comparison); len(moved) > 0 {
+					return strings.Join(moved, "; ")
+				}
+			}
 			// The note names the degraded metrics: "degraded: reliability, coherence".
 			if what, ok := strings.CutPrefix(g.Note, "degraded: "); ok && what != "" {
 				return esc(what) + " degraded against the baseline"
@@ -219,9 +254,13 @@ func sentence(r *gate.Result, esc func(string) string) string {
 	if len(breached) > 0 {
 		parts := make([]string, len(breached))
 		for i, g := range breached {
-			parts[i] = breachPhrase(g, esc)
+			parts[i] = breachPhrase(r, g, esc)
 		}
-		out := fmt.Sprintf("%s breached: %s.", plural(len(breached), "gate", "gates"), strings.Join(parts, "; "))
+		// One gate: what moved first, then the gate that it breached, named once.
+		out := upperFirst(parts[0]) + ": " + esc(breached[0].Name) + " breached."
+		if len(breached) > 1 || strings.Contains(parts[0], esc(breached[0].Name)) {
+			out = fmt.Sprintf("%s breached: %s.", plural(len(breached), "gate", "gates"), strings.Join(parts, "; "))
+		}
 		if r.Verdict == verdict.Fail && r.ExitCode == gate.ExitPass {
 			out += reportOnly
 		}
@@ -406,6 +445,27 @@ func kappaText(a *agreement.Summary) string {
 	return fmt.Sprintf("%s (SE %s, 95%% CI %s to %s)", num(a.Kappa), num(a.KappaSE), num(a.KappaCI[0]), num(a.KappaCI[1]))
 }
 
+// checkState says in words whether the check is green: "check failing" when the step fails,
+// "check passing" on PASS, "check passing, with warnings" for a WARN or FAIL the step lets
+// through (docs/reference.md, "fail-on"), "report only" under fail-on never.
+func checkState(r *gate.Result) string {
+	switch {
+	case r.ExitCode != gate.ExitPass:
+		return "check failing"
+	case r.Verdict == verdict.Pass:
+		return "check passing"
+	case r.Verdict == verdict.Fail:
+		return "check passing, report only"
+	}
+	return "check passing, with warnings"
+}
+
+// verdictCell is a verdict's emoji and word for a table cell, joined by a no-break space so
+// that a narrow column never breaks between them.
+func verdictCell(v verdict.Verdict) string {
+	return strings.Replace(verdictLabel(v, EscapeCell), " ", "\u00a0", 1)
+}
+
 // verdictLabel returns the emoji and word for a verdict; esc escapes an unknown verdict.
 func verdictLabel(v verdict.Verdict, esc func(string) string) string {
 	switch v {
@@ -449,6 +509,9 @@ func successClause(r *gate.Result) string {
 		}
 	}
 	switch {
+	case g == nil && r.Comparison != nil && r.Comparison.Success != nil:
+		// The regression gate compares success with the baseline: "no success gate set"
+		// would read as if nothing watched it.
 	case g == nil:
 		b.WriteString(", no success gate set")
 	case g.Skipped && !g.Passed:

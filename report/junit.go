@@ -348,7 +348,7 @@ func gateCase(r *gate.Result, g gate.GateResult) junitCase {
 	switch {
 	case g.Skipped && !g.Passed: // fail-on-skipped: it measured nothing
 		c.Failure = &junitMessage{
-			Message: upperFirst(breachPhrase(g, func(s string) string { return xmlLine(s, MaxCellRunes) })),
+			Message: upperFirst(breachPhrase(r, g, func(s string) string { return xmlLine(s, MaxCellRunes) })),
 			Type:    "gate",
 			Body:    fmt.Sprintf("%s: skipped (%s), must be %s", xmlSafe(g.Name), xmlLine(g.Note, junitMessageRunes), gateThreshold(g)),
 		}
@@ -378,7 +378,7 @@ func gateCase(r *gate.Result, g gate.GateResult) junitCase {
 			}
 		}
 		c.Failure = &junitMessage{
-			Message: upperFirst(breachPhrase(g, func(s string) string { return xmlLine(s, MaxCellRunes) })),
+			Message: upperFirst(breachPhrase(r, g, func(s string) string { return xmlLine(s, MaxCellRunes) })),
 			Type:    "gate",
 			Body:    body.String(),
 		}

@@ -225,7 +225,7 @@ func newDoc(r *gate.Result, o Options) *doc {
 		d.traces.n = countFlagged(s.Traces)
 		d.traces.open = func() func() []string {
 			q := newTraceQueue(s.Traces)
-			return func() []string { return traceRow(q.pop()) }
+			return func() []string { return traceRow(r, q.pop()) }
 		}
 	}
 	if s := r.Coherence; s != nil {
@@ -293,12 +293,13 @@ func (d *doc) lists() []*rowList {
 	return []*rowList{&d.traces, &d.tasks, &d.unmatched, &d.disagree, &d.flagged, &d.newFail, &d.fixed, &d.flips}
 }
 
-// traceRow is the row of a trace that did not pass.
-func traceRow(t *reliability.Result) []string {
+// traceRow is the row of a trace that did not pass, named as every list of the report names it
+// (runLabel).
+func traceRow(r *gate.Result, t *reliability.Result) []string {
 	signal, evidence := findingCells(t)
 	return []string{
-		CodeCell(t.ID), orDash(EscapeCell(location(t.File, t.Line))),
-		verdictLabel(t.Verdict, EscapeCell), num(t.Score), signal, evidence,
+		CodeCell(runLabel(r, t)), orDash(EscapeCell(location(t.File, t.Line))),
+		verdictCell(t.Verdict), num(t.Score), signal, evidence,
 	}
 }
 
@@ -520,8 +521,11 @@ func search(lo, hi int, ok func(int) bool) int {
 // render lays out the whole report with at most k rows per cuttable table.
 func (d *doc) render(k int) string {
 	var b strings.Builder
-	d.writeHead(&b, k, false)
+	compared := d.writeHead(&b)
 	d.writeTrend(&b)
+	d.writeChanges(&b, k)
+	d.writeGates(&b, compared)
+	d.writeComparisonDetails(&b)
 	// A run's own outcome is the primary measure (SPEC §15): the success rate first, then what
 	// the evaluators say about the runs.
 	d.writeOutcomes(&b)
@@ -538,7 +542,7 @@ func (d *doc) render(k int) string {
 // to limit bytes as a last resort.
 func (d *doc) compact(limit int) string {
 	var b strings.Builder
-	d.writeHead(&b, 0, true)
+	d.writeGates(&b, d.writeHead(&b))
 	fmt.Fprintf(&b, "\nThe rest of the report does not fit here: see %s.\n", d.fullReport)
 	return fitPlain(b.String(), limit)
 }
@@ -563,17 +567,23 @@ func fitPlain(s string, limit int) string {
 	return cut
 }
 
-// writeHead writes the title with the verdict, the sentence that says why, the comparison with
-// the baseline (with at most k rows per list; its table alone when brief) and the gate table.
-func (d *doc) writeHead(b *strings.Builder, k int, brief bool) {
+// writeHead writes the title with the verdict and the check's state, the sentence that says
+// why, and the comparison with the baseline (its table); it reports whether it wrote a
+// comparison.
+func (d *doc) writeHead(b *strings.Builder) bool {
 	r := d.r
-	fmt.Fprintf(b, "## %s%s\n", title(r.Verdict), successClause(r))
+	fmt.Fprintf(b, "## %s, %s%s\n", title(r.Verdict), checkState(r), successClause(r))
 	b.WriteString(sentence(r, EscapeCell))
 	b.WriteString("\n\n")
 	if r.IdentityNote != "" {
 		fmt.Fprintf(b, "> ℹ️ %s\n\n", escapeMarkdown(r.IdentityNote, maxProseRunes))
 	}
-	compared := d.writeComparison(b, k, brief)
+	return d.writeComparison(b)
+}
+
+// writeGates writes the gate table, under its own heading after a comparison.
+func (d *doc) writeGates(b *strings.Builder, compared bool) {
+	r := d.r
 	if len(r.Gates) == 0 {
 		return
 	}

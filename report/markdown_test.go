@@ -165,21 +165,21 @@ func TestMarkdownGolden(t *testing.T) {
 // The reason for red must be in the first two lines.
 func TestMarkdownFirstTwoLines(t *testing.T) {
 	lines := strings.SplitN(Markdown(failingResult(), Options{}), "\n", 3)
-	want0 := "## ❌ agentgate: FAIL"
+	want0 := "## ❌ agentgate: FAIL, check failing"
 	want1 := "3 gates breached: mean coherence (RCS) 0.4342 < 0.50; κ 0.4565 < 0.75; 3 traces failed (max 0)."
 	if lines[0] != want0 || lines[1] != want1 {
 		t.Errorf("first two lines:\n%s\n%s\nwant:\n%s\n%s", lines[0], lines[1], want0, want1)
 	}
 
 	lines = strings.SplitN(Markdown(warnResult(), Options{}), "\n", 3)
-	want0 = "## ⚠️ agentgate: WARN"
+	want0 = "## ⚠️ agentgate: WARN, check failing"
 	want1 = "All 4 gates hold (kappa-min skipped), but 1 of 4 traces needs a look: 1 WARN. The check fails because fail-on is warn."
 	if lines[0] != want0 || lines[1] != want1 {
 		t.Errorf("first two lines:\n%s\n%s\nwant:\n%s\n%s", lines[0], lines[1], want0, want1)
 	}
 
 	lines = strings.SplitN(Markdown(passingResult(), Options{}), "\n", 3)
-	want0 = "## ✅ agentgate: PASS"
+	want0 = "## ✅ agentgate: PASS, check passing"
 	want1 = "All 5 gates hold; all 40 traces pass."
 	if lines[0] != want0 || lines[1] != want1 {
 		t.Errorf("first two lines:\n%s\n%s\nwant:\n%s\n%s", lines[0], lines[1], want0, want1)
@@ -192,7 +192,7 @@ func TestMarkdownValueNeverRoundsOntoThreshold(t *testing.T) {
 	r.Agreement.Kappa = 0.74996
 	r.Decide(gate.DefaultThresholds(), gate.FailOnFail)
 	md := Markdown(r, Options{})
-	if !strings.Contains(md, "\n1 gate breached: κ 0.74996 < 0.75.\n") {
+	if !strings.Contains(md, "\nκ 0.74996 < 0.75: kappa-min breached.\n") {
 		t.Errorf("sentence does not show κ 0.74996 < 0.75:\n%s", md)
 	}
 	if !strings.Contains(md, "| kappa-min         | 0.74996 | ≥ 0.75    | ❌ **breached** |") {
@@ -227,8 +227,9 @@ func TestMarkdownEscapesUntrustedText(t *testing.T) {
 	want := []string{
 		"``a\\|b`<img src=x>@octocat next``",
 		"evals/&lt;script&gt;alert(1)&lt;/script&gt;.jsonl:9",
-		"❌ FAIL", "0.8125", "hallucination 1.0000",
-		"result for call \\`x\\|y\\` (id &lt;b&gt;z&lt;/b&gt;) matches no call; cc @\u200boctocat, see #\u200b12",
+		"❌\u00a0FAIL", "0.8125", "hallucination 1.0000",
+		// The evaluator's backticks make a code span, which shows its text as it is.
+		"result for call `x\\|y` (id &lt;b&gt;z&lt;/b&gt;) matches no call; cc @\u200boctocat, see #\u200b12",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("hostile trace row:\n got %q\nwant %q", got, want)
@@ -247,7 +248,7 @@ func TestMarkdownEscapesUntrustedText(t *testing.T) {
 func TestMarkdownEvidenceNamesItsSignal(t *testing.T) {
 	md := Markdown(failingResult(), Options{})
 	got := rowCells(md, "search-012")
-	if len(got) != 6 || got[4] != "cost 0.9500" || got[5] != "tool_misuse: \\`web_search\\` got 4 of 5 calls (80%)" {
+	if len(got) != 6 || got[4] != "cost 0.9500" || got[5] != "tool_misuse: `web_search` got 4 of 5 calls (80%)" {
 		t.Errorf("search-012 row: %q", got)
 	}
 	got = rowCells(md, "refund-017")
@@ -319,7 +320,7 @@ func TestMarkdownCut(t *testing.T) {
 				t.Errorf("%d bytes: the cut wastes more than 10%% of the %d allowed", len(md), c.limit)
 			}
 			checkStructure(t, md)
-			if !strings.HasPrefix(md, "## ❌ agentgate: FAIL\n3 gates breached: percent agreement 0.5000 < 0.90; κ 0.1000 < 0.75; 6,667 traces failed (max 0).\n") {
+			if !strings.HasPrefix(md, "## ❌ agentgate: FAIL, check failing\n3 gates breached: percent agreement 0.5000 < 0.90; κ 0.1000 < 0.75; 6,667 traces failed (max 0).\n") {
 				t.Errorf("head: %q", md[:200])
 			}
 			shownTraces := strings.Count(md, "| `suite/run-")
@@ -364,7 +365,7 @@ func TestMarkdownTinyLimit(t *testing.T) {
 		t.Errorf("compact report:\n%s", md)
 	}
 	md = Markdown(r, Options{MaxBytes: 60})
-	if len(md) > 60 || md != "## ❌ agentgate: FAIL\n" {
+	if len(md) > 60 || md != "## ❌ agentgate: FAIL, check failing\n" {
 		t.Errorf("60-byte report: %q", md)
 	}
 }
@@ -418,7 +419,7 @@ func TestMarkdownDegenerate(t *testing.T) {
 		!strings.Contains(md, "| Cohen's κ                         | undefined (no item was labelled by both validators) |") {
 		t.Errorf("empty sections:\n%s", md)
 	}
-	if md := Markdown(odd, Options{}); !strings.HasPrefix(md, "## ❔ agentgate: MAYBE&lt;b&gt;\n1 gate breached: x\\|y 1.0000 vs 2.00.\n") {
+	if md := Markdown(odd, Options{}); !strings.HasPrefix(md, "## ❔ agentgate: MAYBE&lt;b&gt;, check passing, with warnings\n1 gate breached: x\\|y 1.0000 vs 2.00.\n") {
 		t.Errorf("odd result:\n%s", md)
 	}
 }

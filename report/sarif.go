@@ -602,7 +602,7 @@ func (s *sarifRun) gateResult(g gate.GateResult) sarifResult {
 	name := flatten(g.Name)
 	idx := len(sarifSignals) + slices.IndexFunc(s.gateRules(), func(r sarifRule) bool { return r.name == name })
 	res := sarifResult{RuleID: "agentgate/gate/" + name, RuleIndex: idx, Level: "error",
-		Message: sarifMessage{Text: upperFirst(breachPhrase(g, func(t string) string { return sarifText(t, MaxCellRunes) })) + "."}}
+		Message: sarifMessage{Text: upperFirst(breachPhrase(s.r, g, func(t string) string { return sarifText(t, MaxCellRunes) })) + "."}}
 	file, line := "", 0
 	switch g.Name {
 	case gate.MaxFailedTraces:

@@ -19,7 +19,7 @@ func TestSkippedBreach(t *testing.T) {
 	r.Decide(th, gate.FailOnFail)
 	md := Markdown(r, Options{})
 	for _, want := range []string{
-		"## ❌ agentgate: FAIL\n1 gate breached: fail-on-regression was skipped, so it measured nothing (fail-on-skipped).\n",
+		"## ❌ agentgate: FAIL, check failing\n1 gate breached: fail-on-regression was skipped, so it measured nothing (fail-on-skipped).\n",
 		"| fail-on-regression | — | ≤ 0 | ❌ **breached**: skipped, measured nothing (fail-on-skipped) | baseline auto: none &lt;b&gt;yet&lt;/b&gt;: not compared |",
 	} {
 		if !strings.Contains(squeeze(md), want) {

@@ -31,7 +31,7 @@ func Text(w io.Writer, r *gate.Result) error {
 	}
 	esc := func(s string) string { return plain(s, maxTextRunes) }
 	_, word, _ := strings.Cut(verdictLabel(r.Verdict, esc), " ")
-	fmt.Fprintf(bw, "agentgate: %s%s\n%s\n", word, successClause(r), sentence(r, esc))
+	fmt.Fprintf(bw, "agentgate: %s, %s%s\n%s\n", word, checkState(r), successClause(r), sentence(r, esc))
 	if r.IdentityNote != "" {
 		fmt.Fprintf(bw, "Note: %s\n", esc(r.IdentityNote))
 	}
@@ -201,18 +201,18 @@ func textComparison(w io.Writer, r *gate.Result, esc func(string) string) {
 	}
 	if m := c.Reliability; m != nil {
 		if n := len(m.NewFailureTraces); n > 0 {
-			fmt.Fprintf(w, "  new failures: %s\n", ids(m.NewFailureTraces))
+			fmt.Fprintf(w, "  new FAIL verdicts: %s\n", ids(m.NewFailureTraces))
 		}
 		if n := len(m.FixedTraces); n > 0 {
-			fmt.Fprintf(w, "  fixed: %s\n", ids(m.FixedTraces))
+			fmt.Fprintf(w, "  no longer FAIL: %s\n", ids(m.FixedTraces))
 		}
 	}
 	if m := c.Success; m != nil {
 		if m.NewFailures > 0 {
-			fmt.Fprintf(w, "  new failures by outcome: %s\n", idList(runNames(r, m.NewFailureIDs), m.NewFailures, maxInlineIDs, esc))
+			fmt.Fprintf(w, "  runs newly failed by outcome: %s\n", idList(runNames(r, m.NewFailureIDs), m.NewFailures, maxInlineIDs, esc))
 		}
 		if m.Fixed > 0 {
-			fmt.Fprintf(w, "  fixed by outcome: %s\n", idList(runNames(r, m.FixedIDs), m.Fixed, maxInlineIDs, esc))
+			fmt.Fprintf(w, "  runs fixed by outcome: %s\n", idList(runNames(r, m.FixedIDs), m.Fixed, maxInlineIDs, esc))
 		}
 	}
 	if m := c.Agreement; m != nil {

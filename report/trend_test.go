@@ -23,7 +23,7 @@ func TestPlanLine(t *testing.T) {
 		{"reliability", compare.PlanMcNemar(100, 0, 0.1, 0.05),
 			"reliability: to detect a 10-point drop at this run's discordance (none of 100 differed; taken as 10%, the fewest a 10-point drop changes): 77 matched traces for 80% power at Holm threshold 0.0500; you have 100 (power 90%) (McNemar, Connor 1987)"},
 		{"success", compare.PlanMcNemar(1000, 30, 0.05, 0.05),
-			"success: to detect a 5-point drop at this run's discordance (30 of 1,000 differed, fewer than a 5-point drop changes; taken as 5%): 155 matched runs for 80% power at Holm threshold 0.0500; you have 1,000 (power 100%) (McNemar, Connor 1987)"}, // scipy: 155, power 0.99999992
+			"success: to detect a 5-point drop at this run's discordance (30 of 1,000 differed, fewer than a 5-point drop changes; taken as 5%): 155 matched runs for 80% power at Holm threshold 0.0500; you have 1,000 (power > 99.9%) (McNemar, Connor 1987)"}, // scipy: 155, power 0.99999992, not 100%
 		{"success", compare.PlanMcNemar(20, 10, 1e-9, 0.05),
 			"success: to detect a 0-point drop at this run's discordance (10 of 20 differed): more than 1,073,741,824 matched runs for 80% power at Holm threshold 0.0500; you have 20 (power 3%) (McNemar, Connor 1987)"},
 		{"success", nil, ""},
@@ -59,6 +59,8 @@ var (
 	xyLabel  = `"(?:[0-9a-f]{7}|this change|run \d+)"`
 	xyLines  = []*regexp.Regexp{
 		regexp.MustCompile("^```mermaid$"),
+		// The fixed init directive: the line's colour, readable on both of GitHub's themes.
+		regexp.MustCompile(`^%%\{init: \{"xyChart": \{"height": 260\}, "themeVariables": \{"xyChart": \{"plotColorPalette": "#0969da"\}\}\}\}%%$`),
 		regexp.MustCompile(`^xychart-beta$`),
 		regexp.MustCompile(`^    title "(?:Success rate|Runs not FAIL), last \d+ runs \(%\)"$`),
 		regexp.MustCompile(`^    x-axis \[` + xyLabel + `(?:, ` + xyLabel + `)*\]$`),
@@ -80,8 +82,8 @@ func checkChart(t *testing.T, chart string) (labels, values []string) {
 			t.Errorf("chart line %d %q does not match %s", i+1, lines[i], re)
 		}
 	}
-	labels = regexp.MustCompile(`"[^"]*"`).FindAllString(strings.TrimPrefix(lines[3], "    x-axis "), -1)
-	values = regexp.MustCompile(xyNumber).FindAllString(strings.TrimPrefix(lines[5], "    line "), -1)
+	labels = regexp.MustCompile(`"[^"]*"`).FindAllString(strings.TrimPrefix(lines[4], "    x-axis "), -1)
+	values = regexp.MustCompile(xyNumber).FindAllString(strings.TrimPrefix(lines[6], "    line "), -1)
 	if len(labels) != len(values) {
 		t.Errorf("%d labels, %d values", len(labels), len(values))
 	}
@@ -103,7 +105,7 @@ func TestTrendChart(t *testing.T) {
 		t.Fatal("no series")
 	}
 	chart := mermaidChart(s)
-	want := "```mermaid\nxychart-beta\n" +
+	want := "```mermaid\n" + `%%{init: {"xyChart": {"height": 260}, "themeVariables": {"xyChart": {"plotColorPalette": "#0969da"}}}}%%` + "\nxychart-beta\n" +
 		"    title \"Success rate, last 4 runs (%)\"\n" +
 		"    x-axis [\"0123456\", \"fedcba9\", \"aaaaaaa\", \"this change\"]\n" +
 		"    y-axis \"success rate (%)\" 0 --> 100\n" +
@@ -168,7 +170,13 @@ func TestTrendHostile(t *testing.T) {
 			t.Errorf("%q reached the chart", s)
 		}
 	}
-	for _, s := range []string{"@octocat", "<img", "##[", "\n```\n@"} {
+	// Task names are code spans (GitHub renders no mention or HTML in one); nothing outside.
+	for _, s := range []string{"@octocat", "<img"} {
+		if strings.Contains(outsideCodeSpans(md), s) {
+			t.Errorf("%q reached the markdown", s)
+		}
+	}
+	for _, s := range []string{"##[", "\n```\n@"} {
 		if strings.Contains(md, s) {
 			t.Errorf("%q reached the markdown", s)
 		}
@@ -203,7 +211,7 @@ func TestFlakyOverLine(t *testing.T) {
 		{TrialTasks: 0},
 		{TrialTasks: 3, Flaky: 3, FlakyTasks: []string{"a", "b", "c"}},
 	}
-	want := "2 tasks whose trials disagreed in two or more of the history's runs: b in 3 of 3 runs, a in 2 of 3 runs"
+	want := "2 tasks whose trials disagreed in two or more of the history's runs, in 3 of 3 runs: b; in 2 of 3 runs: a"
 	if got := flakyOverLine(h, func(s string) string { return s }); got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
