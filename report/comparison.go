@@ -198,7 +198,6 @@ func outcomeWords(t *compare.Test, esc func(string) string) string {
 	return esc(string(t.Outcome))
 }
 
-
 // probability formats a small probability such as a Holm threshold: four decimals, or three
 // significant digits under 0.0001 ("1.00e-06").
 func probability(v float64) string {
