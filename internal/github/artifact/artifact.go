@@ -20,11 +20,13 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/google/go-github/v66/github"
+
+	"github.com/agentgate/agentgate/gate/input"
+	"github.com/agentgate/agentgate/internal/github/event"
 )
 
 // Limits on what a download may cost: the zip as fetched, and the report inside it (variables
@@ -119,8 +121,8 @@ func Fetch(ctx context.Context, api *github.Client, storage *http.Client, q Quer
 // artifact's commit: a pull_request_target or workflow_run run, which runs with the base
 // repository's token on a pull request's behalf, or a fork's run, is never a baseline.
 func Choose(ctx context.Context, api *github.Client, q Query) (*github.Artifact, string, error) {
-	if q.MergeBase != "" && !commitID.MatchString(q.MergeBase) {
-		return nil, "", fmt.Errorf("merge base %q is not a commit id", cut(q.MergeBase, 80))
+	if q.MergeBase != "" && !event.IsCommitID(q.MergeBase) {
+		return nil, "", fmt.Errorf("merge base %s is not a commit id", input.Quote(q.MergeBase))
 	}
 	all, err := Candidates(ctx, api, q)
 	if err != nil {
@@ -249,7 +251,7 @@ func (c *chooser) qualifies(ctx context.Context, a *github.Artifact) (bool, erro
 	why := ""
 	switch {
 	case !slices.Contains(baselineEvents, run.GetEvent()):
-		why = fmt.Sprintf("a %q run: only push, schedule and workflow_dispatch runs can be a baseline", cut(run.GetEvent(), 40))
+		why = fmt.Sprintf("a %s run: only push, schedule and workflow_dispatch runs can be a baseline", input.Quote(run.GetEvent()))
 	case run.GetRepository().GetID() == 0 || run.GetHeadRepository().GetID() != run.GetRepository().GetID():
 		why = "its head repository is not this repository"
 	case run.GetHeadBranch() != c.q.Branch:
@@ -304,8 +306,8 @@ func commits(n int) string {
 // the base branch at.
 func MergeBase(ctx context.Context, api *github.Client, owner, repo, base, head string) (string, error) {
 	for _, s := range []string{base, head} {
-		if !commitID.MatchString(s) {
-			return "", fmt.Errorf("%q is not a commit id", cut(s, 80))
+		if !event.IsCommitID(s) {
+			return "", fmt.Errorf("%s is not a commit id", input.Quote(s))
 		}
 	}
 	cm, _, err := api.Repositories.CompareCommits(ctx, owner, repo, base, head, &github.ListOptions{PerPage: 1})
@@ -313,24 +315,10 @@ func MergeBase(ctx context.Context, api *github.Client, owner, repo, base, head 
 		return "", fmt.Errorf("comparing %s...%s: %w", base[:7], head[:7], err)
 	}
 	mb := cm.GetMergeBaseCommit().GetSHA()
-	if !commitID.MatchString(mb) {
+	if !event.IsCommitID(mb) {
 		return "", fmt.Errorf("comparing %s...%s: GitHub named no merge base commit", base[:7], head[:7])
 	}
 	return mb, nil
-}
-
-// commitID matches a full commit id: 40 lower-case hex digits, or 64 in a SHA-256 repository.
-var commitID = regexp.MustCompile(`^[0-9a-f]{40}([0-9a-f]{24})?$`)
-
-// cut keeps at most n bytes of s, at a character boundary, for quoting.
-func cut(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n] + "…"
 }
 
 // Candidates lists every page of the artifacts named q.Name and returns, newest first, those

@@ -329,6 +329,10 @@ func (e *Event) HeadSHA(githubSHA string) (string, error) {
 // commitID matches a full commit id: 40 lower-case hex digits, or 64 in a SHA-256 repository.
 var commitID = regexp.MustCompile(`^[0-9a-f]{40}([0-9a-f]{24})?$`)
 
+// IsCommitID says whether s is a full commit id as GitHub writes one (40 lower-case hex
+// digits, or 64 in a SHA-256 repository): what may go into an API path or query.
+func IsCommitID(s string) bool { return commitID.MatchString(s) }
+
 // cut keeps at most n bytes of s, at a character boundary, for quoting.
 func cut(s string, n int) string {
 	if len(s) <= n {

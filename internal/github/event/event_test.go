@@ -35,14 +35,7 @@ func TestPRFromRealEventPayloads(t *testing.T) {
 	withoutPRs := func(m map[string]any) bool { return !withPRs(m) }
 	prOpened := webhookExample(t, "pull_request", "opened", nil)
 	onIssue := webhookExample(t, "issue_comment", "created", nil)
-	// The examples only have comments on issues; the same payload for a
-	// pull request carries issue.pull_request.
-	var m map[string]any
-	if err := json.Unmarshal(onIssue, &m); err != nil {
-		t.Fatal(err)
-	}
-	m["issue"].(map[string]any)["pull_request"] = map[string]any{"url": "https://api.github.com/repos/Codertocat/Hello-World/pulls/1"}
-	onPR, _ := json.Marshal(m)
+	onPR := ghemu.IssueCommentOnPull(t)
 
 	cases := []struct {
 		name, event string
@@ -191,12 +184,7 @@ func TestIssueCommentTakesThePullRequest(t *testing.T) {
 	const githubSHA = "1111111111111111111111111111111111111111"
 	const head, base = "2222222222222222222222222222222222222222", "3333333333333333333333333333333333333333"
 	onIssue := webhookExample(t, "issue_comment", "created", nil)
-	var m map[string]any
-	if err := json.Unmarshal(onIssue, &m); err != nil {
-		t.Fatal(err)
-	}
-	m["issue"].(map[string]any)["pull_request"] = map[string]any{"url": "https://api.github.com/repos/Codertocat/Hello-World/pulls/1"}
-	onPR, _ := json.Marshal(m)
+	onPR := ghemu.IssueCommentOnPull(t)
 
 	ev := event.New("issue_comment", writeEvent(t, onPR))
 	if !ev.NeedsPull() {
