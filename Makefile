@@ -3,7 +3,7 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 ACTIONLINT  := github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
 GOBIN       := $(shell go env GOPATH)/bin
 
-.PHONY: test testdata reference-data test-jsonv2 lint demo container release-test bench bench-go
+.PHONY: test testdata reference-data test-jsonv2 lint demo container release-test bench bench-go render
 
 # The whole test suite: installs the npm test data (GitHub's OpenAPI description and real
 # webhook payloads, used by the GitHub emulator tests), then runs every Go test.
@@ -40,6 +40,13 @@ lint:
 # The gate on the bundled failing suite, as a newcomer's first look.
 demo:
 	go run ./cmd/agentgate gate --traces 'fixtures/fail/traces.jsonl' --tasks fixtures/fail/tasks.json --pairs fixtures/fail/pairs.jsonl --markdown agentgate-report.md
+
+# The golden reports (entrypoint/testdata/render) as GitHub shows a PR comment: cmark-gfm,
+# mermaid 11 and Chromium at 900 px, failing on a chart that does not render or cannot be
+# seen, a table that scrolls sideways, or an escape shown literally; screenshots in .render/.
+# Needs chromium, cmark-gfm and npm (scripts/render.sh says how), so not part of make test.
+render:
+	bash scripts/render.sh
 
 # Build the Dockerfile and run the image as the GitHub runner does.
 container:

@@ -57,10 +57,13 @@ func CodeCell(s string) string {
 // evidence ("`book_reservation` failed 3 of 3 times"): each pair of backticks becomes a code
 // span of what it holds (made as CodeCell makes one, so nothing inside renders and "|" cannot
 // end the cell), the rest is escaped as EscapeCell escapes it, and a backtick left without a
-// partner is escaped. Escaping every backtick instead showed them, and the backslashes, as
-// written.
+// partner is escaped, as is all of a text that holds "“". Escaping every backtick instead
+// showed them, and the backslashes, as written.
 func CellWithCode(s string) string {
 	s = truncate(flatten(s), MaxCellRunes)
+	if strings.Contains(s, "``") {
+		return escapeText(s) // no evaluator writes "``": spans side by side would run together
+	}
 	parts := strings.Split(s, "`")
 	var b strings.Builder
 	for i, p := range parts {
@@ -70,7 +73,7 @@ func CellWithCode(s string) string {
 		case i == len(parts)-1:
 			b.WriteString("\\`" + escapeText(p)) // no closing backtick
 		case strings.TrimSpace(p) == "":
-			b.WriteString("\\`" + escapeText(p) + "\\`") // nothing to show in a span
+			b.WriteString("\\`" + escapeText(p) + "\\`") // nothing to show in a span: "` `"
 		default:
 			b.WriteString(CodeCell(p))
 		}

@@ -524,6 +524,7 @@ func (d *doc) render(k int) string {
 	compared := d.writeHead(&b)
 	d.writeTrend(&b)
 	d.writeChanges(&b, k)
+	d.writeFlakyOver(&b)
 	d.writeGates(&b, compared)
 	d.writeComparisonDetails(&b)
 	// A run's own outcome is the primary measure (SPEC §15): the success rate first, then what

@@ -86,6 +86,12 @@ func (d *doc) writeFailedRuns(b *strings.Builder, failures int) {
 		return cmp.Or(cmp.Compare(verdictRank(a.t.Verdict), verdictRank(b.t.Verdict)),
 			naturalCompare(runLabel(d.r, a.t), runLabel(d.r, b.t)))
 	})
+	if len(silent) == failures {
+		slices.SortFunc(silent, naturalCompare)
+		fmt.Fprintf(b, "\n**%s**, none with a reliability signal (failures no evaluator explains): %s.\n",
+			plural(failures, "failed run", "failed runs"), idList(silent, failures, maxFailedRunsListed, codeText))
+		return
+	}
 	fmt.Fprintf(b, "\n**%s**", plural(failures, "failed run", "failed runs"))
 	if n := failures - len(silent); n > 0 {
 		fmt.Fprintf(b, ", %s with a reliability finding:\n\n", count(n))
@@ -156,10 +162,13 @@ func (d *doc) writeCalibration(b *strings.Builder, s *outcome.Summary) {
 	b.WriteString(detailsClose)
 }
 
-// tokens writes a number of tokens to one decimal, without trailing zeros, with thousands
-// separators: "2,651", "5,319,116", "157.3".
+// tokens writes a number of tokens with thousands separators, to one decimal (without trailing
+// zeros) under 1,000, whole above: "157.3", "2,651", "56,471", "5,319,116".
 func tokens(v float64) string {
 	s := strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64)
+	if math.Abs(v) >= 1000 {
+		s = strconv.FormatFloat(math.Round(v), 'f', 0, 64)
+	}
 	whole, frac, _ := strings.Cut(s, ".")
 	n, err := strconv.Atoi(whole)
 	if err != nil {

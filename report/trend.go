@@ -220,10 +220,12 @@ func flakyOverLine(h []compare.Point, esc func(string) string) string {
 	if len(f) == 0 {
 		return ""
 	}
-	floor := false
+	floor, tasks := false, 0
 	for _, p := range h {
 		floor = floor || p.Flaky > len(p.FlakyTasks)
+		tasks = max(tasks, p.TrialTasks)
 	}
+	floor = floor && len(f) < tasks // as many as a run had tasks is every one of them
 	n := min(len(f), maxFlakyHistory)
 	shown := slices.Clone(f[:n])
 	slices.SortStableFunc(shown, func(a, b compare.FlakyTask) int {
@@ -250,21 +252,18 @@ func flakyOverLine(h []compare.Point, esc func(string) string) string {
 	return fmt.Sprintf("%s whose trials disagreed in two or more of the history's runs, %s", total, s)
 }
 
-// writeTrend writes the markdown trend: what the chart shows in words, the chart of the
-// history, and the tasks flaky over it; nothing when there is no trend to draw.
+// writeTrend writes the markdown trend: what the chart shows in words and the chart of the
+// history; nothing when there is no trend to draw.
 func (d *doc) writeTrend(b *strings.Builder) {
-	h := d.r.History
-	s, ok := series(h)
-	flaky := flakyOverLine(h, codeText)
-	if !ok && flaky == "" {
-		return
-	}
-	b.WriteString("\n")
-	if ok {
-		fmt.Fprintf(b, "**Trend**: %s.\n\n", titleCase(trendSummary(s)))
+	if s, ok := series(d.r.History); ok {
+		fmt.Fprintf(b, "\n**Trend**: %s.\n\n", titleCase(trendSummary(s)))
 		b.WriteString(mermaidChart(s))
 	}
-	if flaky != "" {
+}
+
+// writeFlakyOver writes the tasks flaky over the history, after the runs that changed.
+func (d *doc) writeFlakyOver(b *strings.Builder) {
+	if flaky := flakyOverLine(d.r.History, codeText); flaky != "" {
 		fmt.Fprintf(b, "\n**Flaky over the history**: %s.\n", flaky)
 	}
 }
