@@ -165,6 +165,11 @@ var settingTable = []settingDef{
 		"`success` on PASS, `neutral` on a WARN or FAIL that does not fail the step, `failure` when it " +
 		"fails; the report as its summary and every finding as an annotation. Needs `checks: write`; " +
 		"without it (or on a fork's pull request) a warning says so and nothing fails. Empty (the default): no check run."},
+	{name: "no-traces", kind: kindString, where: anywhere, def: noTracesError, noEffect: "it acts only when no input file exists, when there is no report to reproduce",
+		help: "What a run does when none of its input files exist (every pattern matches nothing: a path filter or a label " +
+			"skipped the evals): `error` (the default) fails with exit code 3; `neutral` exits 0, says so in the job summary and " +
+			"posts the `check-name` check run as `neutral`, so a required check does not wait forever. Some inputs present and some " +
+			"absent is an error either way."},
 	{name: "github-token", kind: kindString, where: anywhere, actionDefault: "${{ github.token }}", noEffect: "the credential of the calls to GitHub's API (the comment, the check run, `baseline: auto`)", help: "Token used to comment and to post the check run (masked, never printed). Fork pull requests get a read-only token; docs/reference.md shows the workflow_run pattern."},
 	{name: "pr-number", kind: kindString, where: anywhere, noEffect: "which pull request the comment goes to", help: "Pull request to comment on when the event has none (a workflow_run from a fork, push, workflow_dispatch); on an event with its own pull request it is ignored, with a warning if it differs."},
 }
