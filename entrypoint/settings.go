@@ -123,10 +123,10 @@ type gateConfig struct {
 	comment          bool
 	commentMode      string
 	checkName        string // the check run's name (SPEC §20); "" posts none
+	token            string
+	prNumber         string
 	// noTraces is what a run whose inputs are all absent does: noTracesError or noTracesNeutral.
 	noTraces string
-	token    string
-	prNumber string
 	// maxInputBytes is the most bytes one input may expand to; 0: input's default
 	maxInputBytes int64
 	// answer holds, by name, the value of each setting that changes the answer
