@@ -100,8 +100,9 @@ var settingTable = []settingDef{
 	{name: gate.AbstainMax, kind: kindNumber, where: anywhere, def: "0.02", help: "The abstain rate must be at most this."},
 	{name: gate.MaxFailedTraces, kind: kindWhole, where: anywhere, def: "0", help: "At most this many traces may have verdict FAIL."},
 	{name: "baseline", kind: kindString, where: anywhere, actionsOnly: baselineAuto, help: "Compare with an earlier run: the path of its JSON report, or `auto` for " +
-		"the newest report artifact (`baseline-artifact`) of a run on the pull request's base branch " +
-		"(needs `actions: read`). Nothing to compare with is a one-line note, never a failure: `auto` " +
+		"the report artifact (`baseline-artifact`) of the pull request's merge base with its base branch, " +
+		"else of the nearest commit before it on the branch, else the newest on the branch, uploaded by a " +
+		"push, schedule or workflow_dispatch run (needs `actions: read`; docs/reference.md, Which baseline). Nothing to compare with is a one-line note, never a failure: `auto` " +
 		"finding no usable artifact, or a report of another schema version or profile. A path that " +
 		"cannot be read or holds no agentgate report (a traces file; an empty, truncated or malformed " +
 		"file) is an error (exit code 3), so that a typo cannot switch the regression gates off."},
