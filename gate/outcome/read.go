@@ -312,7 +312,16 @@ func (s *Set) summary(rec input.Record, start int) error {
 			return nil
 		}
 		c := 0
-		_, _ = jsonscan.EachElement(data, vs, func(int, int) error { c++; return nil })
+		_, err := jsonscan.EachElement(data, vs, func(es, _ int) error {
+			if k := jsonscan.KindOfValue(data[es:]); k != jsonscan.KindString {
+				return rec.ErrorAt(es, "%s", input.Field(l.key, jsonscan.Expected("an instance id (a string)", k)))
+			}
+			c++
+			return nil
+		})
+		if err != nil {
+			return err
+		}
 		counts[l.key] += c
 		n += c
 		if l.kind == listResolved {
@@ -343,17 +352,11 @@ func (s *Set) summary(rec input.Record, start int) error {
 		if !ok || l.kind == listIgnored {
 			return nil
 		}
-		if k := jsonscan.KindOfValue(data[vs:]); k != jsonscan.KindArray {
-			if k == jsonscan.KindNull {
-				return nil
-			}
-			return rec.ErrorAt(vs, "%s", input.Field(l.key, jsonscan.Expected("a list of instance ids", k)))
+		if data[vs] != '[' {
+			return nil // null: the first pass refused anything else
 		}
 		_, err := jsonscan.EachElement(data, vs, func(es, ee int) error {
-			if k := jsonscan.KindOfValue(data[es:]); k != jsonscan.KindString {
-				return rec.ErrorAt(es, "%s", input.Field(l.key, jsonscan.Expected("an instance id (a string)", k)))
-			}
-			id := jsonscan.Unquote(data[es:ee], jsonscan.Replace)
+			id := jsonscan.Unquote(data[es:ee], jsonscan.Replace) // a string: the first pass checked
 			o := trace.Outcome{Known: true, IsBool: true, Source: Source}
 			if l.kind == listResolved {
 				o.Value = 1
