@@ -47,6 +47,8 @@ type dojoRun struct {
 	// (docs/trace-formats.md, "Turns by shape"), read when there are no messages.
 	Conversations []dojoMessage   `json:"conversations"`
 	Utility       json.RawMessage `json:"utility"`
+	// Error is what TraceLogger recorded of a run the pipeline aborted (crash.go)
+	Error json.RawMessage `json:"error"`
 }
 
 // dojoItems are the lists of a result that decoding turns into a value per element: messages,
@@ -152,6 +154,9 @@ func decodeAgentDojo(rec input.Record) (*Trace, error) {
 	turns, key := r.Messages, "messages"
 	if len(turns) == 0 && len(r.Conversations) > 0 {
 		turns, key = r.Conversations, "conversations"
+	}
+	if len(turns) == 0 {
+		t.Crash = crashString(r.Error)
 	}
 	t.Messages = make([]Message, len(turns))
 	for i := range turns {

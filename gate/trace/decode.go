@@ -135,6 +135,12 @@ type jsonRecord struct {
 	InstanceID, TrajectoryFormat rawRef
 	// a full-duplex tau2 simulation's ticks, where its messages are not stored (tau2.go)
 	Ticks ref
+	// what the harness recorded of a crash: tau-bench's info.error and info.traceback, a
+	// top-level error (crash.go)
+	InfoError, InfoTraceback, Error ref
+	// SWE-agent's own token counters, info.model_stats.tokens_sent and tokens_received
+	TokensSent, TokensReceived ref
+	HasModelStats              bool
 	// the outcome members (OutcomeKeys) at the top level and under metadata
 	Outcome, MetaOutcome [len(OutcomeKeys)]rawRef
 }
@@ -393,6 +399,9 @@ func (d *decoder) decode(rec input.Record) (*Trace, error) {
 	}
 	if t.Usage, t.PerCall, err = d.usage(jr); err != nil {
 		return nil, err
+	}
+	if len(d.msgs) == 0 {
+		t.Crash = d.crashText(jr)
 	}
 	t.Task, t.Trial, t.HasTrial = taskTrial(jr)
 	t.Suite, t.Task = d.identity(jr, t.Task)
@@ -1184,6 +1193,24 @@ func (d *decoder) usage(jr *jsonRecord) (Usage, CallUsage, error) {
 			total, fromRecord = u, true
 		}
 	}
+	if !fromRecord && jr.HasModelStats {
+		// SWE-agent's own counters of the run (sweagent/agent/models.py, InstanceStats)
+		var v [2]int64
+		for k, f := range [...]struct {
+			key string
+			raw rawRef
+		}{{"tokens_sent", d.raw(jr.TokensSent)}, {"tokens_received", d.raw(jr.TokensReceived)}} {
+			n, _, problem := tokenCount(f.raw)
+			if problem != "" {
+				return total, calls, d.errAt(jsonscan.PathOf("info", "model_stats", f.key), "must be a non-negative integer, got %s", problem)
+			}
+			v[k] = n
+		}
+		// counters at zero counted no model call (a replay, a demonstration): no usage
+		if fromRecord = v[0] > 0 || v[1] > 0; fromRecord {
+			total = Usage{Prompt: v[0], Completion: v[1], Total: satAdd(v[0], v[1]), Recorded: true}
+		}
+	}
 	for i := range d.msgs {
 		m := &d.msgs[i]
 		r := d.rare(m)
@@ -1308,6 +1335,7 @@ var recordsHarness = Harness{
 	Read:          readRecords,
 	Side:          recordsSide,
 	Turns:         `"messages", "trajectory", "traj", "history" or "conversations"`,
+	Turnless:      true, // a record without a message list is an error already
 	TerminalTools: []string{"submit"},
 	Identity:      "suite: `suite`, else `metadata.suite`; task: `task_id`, `task`, else `metadata.task_id` (SWE-agent, mini-swe-agent: `instance_id`, else the file's stem); trial: `trial`, else `metadata.trial`",
 	Outcome:       "outcome-field, else `reward`, `score`, `success`, `passed`, `resolved` (top level, then under `metadata`); tau2: `reward_info.reward`",

@@ -402,6 +402,10 @@ func (p *parser) record(jr *jsonRecord, s *scratch) {
 			jr.TrajectoryFormat = p.skip()
 		case "ticks":
 			jr.Ticks = p.ref()
+		case "info":
+			p.info(jr)
+		case "error":
+			jr.Error = p.ref()
 		case "messages", "trajectory", "traj", "history", "conversations":
 			l := listIndex(string(k))
 			jr.Lists[l], jr.Present[l] = p.messages(s.lists[l][:0])
@@ -441,6 +445,43 @@ func (p *parser) metadata(jr *jsonRecord) {
 			jr.MetaTaskID = p.skip()
 		case "reward", "score", "success", "passed", "resolved":
 			jr.MetaOutcome[outcomeIndex(k)] = p.skip()
+		default:
+			p.skip()
+		}
+	}
+}
+
+// info reads what a record's info object holds of a crash (tau-bench's error and traceback)
+// and of the run's usage (SWE-agent's model_stats); any other info value is skipped.
+func (p *parser) info(jr *jsonRecord) {
+	if p.peek() != '{' {
+		p.skip()
+		return
+	}
+	p.open('{', "an object")
+	for n := 0; p.more('}', n); n++ {
+		switch string(p.key()) {
+		case "error":
+			jr.InfoError = p.ref()
+		case "traceback":
+			jr.InfoTraceback = p.ref()
+		case "model_stats":
+			if p.peek() != '{' {
+				p.skip()
+				continue
+			}
+			jr.HasModelStats = true
+			p.open('{', "an object")
+			for n := 0; p.more('}', n); n++ {
+				switch string(p.key()) {
+				case "tokens_sent":
+					jr.TokensSent = p.ref()
+				case "tokens_received":
+					jr.TokensReceived = p.ref()
+				default:
+					p.skip()
+				}
+			}
 		default:
 			p.skip()
 		}

@@ -176,3 +176,64 @@ func TestTau2TicksBad(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// TestCrashText: a run with no turns and an error its harness recorded is a crash with that
+// error's words: tau-bench's info.error, else the exception a traceback ends with, else a
+// top-level error (AgentDojo's, OpenHands'); a run with turns, or with no error, is none.
+func TestCrashText(t *testing.T) {
+	for _, c := range []struct{ name, rec, want string }{
+		{"tau-bench info.error", `{"task_id": 1, "traj": [], "info": {"error": "boom", "traceback": "Traceback (most recent call last):\n  x\nValueError: boom"}}`, "boom"},
+		{"traceback only", `{"task_id": 1, "traj": [], "info": {"traceback": "Traceback (most recent call last):\n  File \"a.py\"\nKeyError: 'x'\n"}}`, "KeyError: 'x'"},
+		{"top-level error", `{"trace_id": "a", "messages": [], "error": "the model timed out"}`, "the model timed out"},
+		{"turns taken", `{"task_id": 1, "traj": [{"role": "user", "content": "hi"}], "info": {"error": "boom"}}`, ""},
+		{"no error", `{"task_id": 1, "traj": [], "info": {"error": null}}`, ""},
+	} {
+		tr, err := Decode(input.Record{File: "r.json", Line: 1, Col: 1, Data: []byte(c.rec)})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if tr.Crash != c.want {
+			t.Errorf("%s: crash %q, want %q", c.name, tr.Crash, c.want)
+		}
+	}
+	runs := readWith(t, "testdata/formats/tau-bench-crashes.json", Options{})
+	var got []string
+	for _, r := range runs {
+		got = append(got, r.ID+": "+r.Crash)
+	}
+	want := "0#0: |1#0: litellm.RateLimitError: OpenAIException - Rate limit reached for gpt-4o|2#0: litellm.RateLimitError: OpenAIException - Rate limit reached for gpt-4o"
+	if strings.Join(got, "|") != want {
+		t.Errorf("crashes %q", got)
+	}
+}
+
+// TestSWEAgentModelStats: SWE-agent's own counters of a run, info.model_stats (tokens_sent,
+// tokens_received; sweagent/agent/models.py InstanceStats), are its usage; counters at zero (a
+// replay, a demonstration) recorded no usage. The figures are those of SWE-agent's own test
+// trajectory pydicom__pydicom-1458.traj (SWE-agent 3ea751c0, tests/test_data/trajectories).
+func TestSWEAgentModelStats(t *testing.T) {
+	rec := func(stats string) input.Record {
+		return input.Record{File: "pydicom__pydicom-1458.traj", Line: 1, Col: 1, Data: []byte(`{"environment": "swe_main", "trajectory": [], "history": [` +
+			`{"role": "system", "content": "SETTING", "agent": "primary"}, {"role": "assistant", "content": "ok", "agent": "primary"}], ` +
+			`"info": {"exit_status": "submitted", "submission": "diff", "model_stats": ` + stats + `}}`)}
+	}
+	for _, c := range []struct {
+		stats string
+		want  Usage
+	}{
+		{`{"total_cost": 1.26719, "instance_cost": 1.26719, "tokens_sent": 122612, "tokens_received": 1369, "api_calls": 12}`, Usage{Prompt: 122612, Completion: 1369, Total: 123981, Recorded: true}},
+		{`{"total_cost": 0, "instance_cost": 0, "tokens_sent": 0, "tokens_received": 0, "api_calls": 0}`, Usage{}},
+	} {
+		tr, err := Decode(rec(c.stats))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tr.Usage != c.want {
+			t.Errorf("%s: usage %+v, want %+v", c.stats, tr.Usage, c.want)
+		}
+	}
+	_, err := Decode(rec(`{"tokens_sent": -3}`))
+	if err == nil || !strings.Contains(err.Error(), `info.model_stats.tokens_sent must be a non-negative integer, got -3`) {
+		t.Errorf("err = %v", err)
+	}
+}
