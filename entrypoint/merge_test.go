@@ -3,10 +3,8 @@ package entrypoint
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -67,20 +65,7 @@ func shardedSuite(t *testing.T, dir string) {
 // runIn runs the built binary in dir, outside GitHub Actions.
 func runIn(t *testing.T, dir string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	cmd := exec.Command(binary, args...)
-	cmd.Dir = dir
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir}
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	var ee *exec.ExitError
-	switch {
-	case errors.As(err, &ee):
-		code = ee.ExitCode()
-	case err != nil:
-		t.Fatal(err)
-	}
-	return code, out.String(), errb.String()
+	return runEnv(t, dir, nil, args...)
 }
 
 // The shards of a suite, gated one by one in their own workspaces and merged, give exactly
