@@ -191,6 +191,9 @@ func runReliability(ctx context.Context, patterns []string, o Options) (*reliabi
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := plan.stats.blind(); err != nil {
+		return nil, nil, err
+	}
 	sum.RelateCost(o.Profile) // each run's tokens against its suite's, once all are read
 	notes := readNotes(plan, sum)
 	if o.OutcomeField != "" && plan.stats.fieldHits == 0 && sum.Total > 0 {
@@ -284,7 +287,7 @@ func (p *tracePlan) eachWholeFile(ctx context.Context, i int, o Options, sum *re
 		if t.Outcome.Note != "" {
 			p.noteOutcome(t.Outcome.Note)
 		}
-		p.stats.count(t, to.OutcomeField)
+		p.stats.count(t, p.files[i].Format, to.OutcomeField)
 		return nil
 	})
 	var side *trace.SideFileError

@@ -152,7 +152,7 @@ func (ev *Evaluator) evaluate(t *trace.Trace, p profile.Profile, brief bool) Res
 		r.SuiteCost = ev.suiteCost(e.costTokens)
 	}
 	empty := !e.ref && len(t.Messages) == 0
-	if empty {
+	if empty && t.Crash == "" { // a crash recorded by the harness is the finding instead (crash)
 		r.Verdict = verdict.Worst(r.Verdict, verdict.Warn)
 		r.Evidence = append(r.Evidence, Evidence{Signal: SignalTrace, Text: noMessages, Messages: []int{}})
 	}
