@@ -149,3 +149,22 @@ func TestRelateCost(t *testing.T) {
 		t.Errorf("reference: cost %v → %v, suite %+v", c, ref.Traces[5].Signals.Cost, ref.Traces[5].SuiteCost)
 	}
 }
+
+// Item 1, per harness: a tool the trace's own harness names as ending its runs (the format
+// registry's row, trace.Trace.TerminalTools) needs no result either, whatever its name; the
+// same name in a trace of another harness still does.
+func TestJudgmentHarnessTerminalTool(t *testing.T) {
+	tr := decodeRun(t, openAIRecord("harness",
+		oaUser("Which file defines main?"),
+		oaAssistant("", oaCall("c1", "grep", `{"pattern":"func main"}`)),
+		oaTool("c1", "grep", "cmd/app/main.go"),
+		oaAssistant("", oaCall("c2", "hand_in", `{"answer":"cmd/app/main.go"}`))))
+	tr.TerminalTools = nil
+	if _, def := both(t, tr); !near(def.Signals.Hallucination, 0.5/3) {
+		t.Errorf("default, hand_in of no harness: hallucination %v; want 0.5/3%s", def.Signals.Hallucination, evidenceTexts(def))
+	}
+	tr.TerminalTools = []string{"hand_in"}
+	if _, def := both(t, tr); def.Signals.Hallucination != 0 || def.Verdict != verdict.Pass {
+		t.Errorf("default, hand_in the harness ends on: %s hallucination %v; want PASS 0%s", def.Verdict, def.Signals.Hallucination, evidenceTexts(def))
+	}
+}
