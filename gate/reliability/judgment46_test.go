@@ -206,3 +206,34 @@ func TestJudgmentCheckedTheWebsite(t *testing.T) {
 		}
 	}
 }
+
+// Item 5. A success claimed after a failure may report an earlier call that succeeded:
+// tau-bench airline runs change the flights (the card is charged), then fail to add a bag,
+// and the agent says the difference "has been charged". RS-1 sees no claim; the default
+// before took it for a claim over the failed baggage call (at least WARN). The claim's
+// sentence names the flights, which the succeeded call changed and the failed one does not:
+// it reports the success. A claim that names the failed call's own work still counts.
+func TestJudgmentClaimOfAnEarlierSuccess(t *testing.T) {
+	run := func(claim string) Result {
+		tr := decodeRun(t, tauRecord(72,
+			oaUser("Please move my reservation ZFA04Y to the May 24 business flights and add one checked bag."),
+			oaAssistant("", oaCall("call_a", "get_user_details", `{"user_id":"omar_davis_3817"}`)),
+			oaTool("call_a", "get_user_details", `{"payment_methods": {"credit_card_9448": {}}}`),
+			oaAssistant("", oaCall("call_b", "get_reservation_details", `{"reservation_id":"ZFA04Y"}`)),
+			oaTool("call_b", "get_reservation_details", `{"reservation_id": "ZFA04Y", "cabin": "economy"}`),
+			oaAssistant("", oaCall("call_1", "update_reservation_flights", `{"reservation_id":"ZFA04Y","cabin":"business","flights":[{"flight_number":"HAT131","date":"2024-05-24"}],"payment_id":"credit_card_9448"}`)),
+			oaTool("call_1", "update_reservation_flights", `{"reservation_id": "ZFA04Y", "cabin": "business", "payment_history": [{"payment_id": "credit_card_9448", "amount": 495}]}`),
+			oaAssistant("", oaCall("call_2", "update_reservation_baggages", `{"reservation_id":"ZFA04Y","total_baggages":2,"nonfree_baggages":1,"payment_id":"gift_card_1"}`)),
+			oaTool("call_2", "update_reservation_baggages", "Error: payment method not found"),
+			oaAssistant(claim)))
+		_, def := both(t, tr)
+		return def
+	}
+	if def := run("Your reservation is updated to the new flights: the difference of $495 has been charged to your credit card ending in 9448."); def.Signals.Hallucination != 0 || def.Verdict != verdict.Pass {
+		t.Errorf("default, the flights' charge reported: %s hallucination %v; want PASS 0%s", def.Verdict, def.Signals.Hallucination, evidenceTexts(def))
+	}
+	const want = "claims success (\"been updated\") after the call of `update_reservation_baggages` at message 7 failed (message 8), with no success since"
+	if def := run("Your reservation's baggages have been updated: 2 bags in total."); def.Verdict != verdict.Warn || !hasEvidence(def, SignalHallucination, want) {
+		t.Errorf("default, the failed baggage claimed: %s; want WARN with %q%s", def.Verdict, want, evidenceTexts(def))
+	}
+}
