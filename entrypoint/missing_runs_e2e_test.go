@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/agentgate/agentgate/test/ghemu"
 )
 
 // These tests hold "Every baseline run accounted for" (docs/comparison-and-statistics.md) end
@@ -264,6 +267,69 @@ func TestSelfComparisonUnchanged(t *testing.T) {
 		}
 		if m.NewFailures != 0 || m.Fixed != 0 || m.P != 1 || m.Direction != "same" || m.Outcome != "unchanged" || m.Compared != 81 || m.Removed.Count != 0 {
 			t.Errorf("%s compared with itself: %+v", metric, m)
+		}
+	}
+}
+
+// TestActionCountsMissingRuns: under Actions, main's report of the 80 runs is the baseline and
+// the pull request drops the 24 that fail. The step exits 2, its new-failures output is the
+// count the comment's table and gate rows show (24, all missing), and regressions names both
+// paired metrics; with the input allow-missing-runs the same run passes, new-failures 0, and
+// the comment says what was left out.
+func TestActionCountsMissingRuns(t *testing.T) {
+	ws := workspace(t)
+	evals := filepath.Join(ws, "evals")
+	if err := os.MkdirAll(evals, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeRuns(t, evals, "base.jsonl", "base", gamingSuite())
+	writeRuns(t, evals, "head.jsonl", "head", gamingSuite()[24:])
+
+	e, api := emulator(t)
+	ghemu.StartStorage(t, e)
+	r := stepEnv(t, ws, api, "push", ghemu.WebhookExample(t, "push", "", nil), map[string]string{"traces": "evals/base.jsonl", "baseline": "auto"}, pushToMaster)
+	if r.exit != 0 {
+		t.Fatalf("push run: exit %d\n%s%s", r.exit, r.stdout, r.stderr)
+	}
+	base, err := os.ReadFile(filepath.Join(ws, ".agentgate", "report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.AddArtifact(ghemu.Artifact{ID: 501, Name: "agentgate-report", CreatedAt: time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC),
+		RunID: 9001, HeadBranch: "master", HeadSHA: headSHA, Zip: zipReport(t, base)})
+	event := ghemu.WebhookExample(t, "pull_request", "opened", nil)
+
+	r = step(t, ws, api, "pull_request", event, map[string]string{"traces": "evals/head.jsonl", "baseline": "auto"})
+	if r.exit != 2 {
+		t.Fatalf("PR run: exit %d, want 2\n%s%s", r.exit, r.stdout, r.stderr)
+	}
+	for k, v := range map[string]string{"verdict": "FAIL", "new-failures": "24", "regressions": "reliability,success", "successes": "56"} {
+		if r.outputs[k] != v {
+			t.Errorf("output %s = %q, want %q", k, r.outputs[k], v)
+		}
+	}
+	body := squeezeCells(e.Comments(prNumber(t, event))[0].Body)
+	for _, s := range []string{
+		"| reliability: FAIL traces (56 matched traces, 24 missing) | 0 of 80 | 24 of 80 | 24 new failures (24 missing), 0 fixed; mean score 0.0000 |",
+		"**24 missing runs counted as new failures** (not FAIL in the baseline, missing now",
+		"- reliability: 24 runs of the baseline missing in this run, counted as FAIL (`airline/task-00#0`, ",
+	} {
+		if !strings.Contains(body, squeezeCells(s)) {
+			t.Errorf("the comment lacks %q:\n%s", s, body)
+		}
+	}
+
+	r = step(t, ws, api, "pull_request", event, map[string]string{"traces": "evals/head.jsonl", "baseline": "auto", "allow-missing-runs": "true"})
+	if r.exit != 0 || r.outputs["new-failures"] != "0" || r.outputs["regressions"] != "" {
+		t.Fatalf("PR run, allow-missing-runs: exit %d, outputs %v\n%s%s", r.exit, r.outputs, r.stdout, r.stderr)
+	}
+	body = squeezeCells(e.Comments(prNumber(t, event))[0].Body)
+	for _, s := range []string{
+		"| reliability: FAIL traces (56 matched traces) | 0 of 56 | 0 of 56 | 0 new failures, 0 fixed; mean score 0.0000 |",
+		"- allow-missing-runs: 24 of the baseline's runs are not in this run and were left out of the comparison, not counted as failures",
+	} {
+		if !strings.Contains(body, squeezeCells(s)) {
+			t.Errorf("the comment lacks %q:\n%s", s, body)
 		}
 	}
 }

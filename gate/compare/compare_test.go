@@ -382,9 +382,20 @@ func TestCompareSuccess(t *testing.T) {
 	if c.Success.HeadTokensPerSuccess != nil {
 		t.Error("tokens per success with no success")
 	}
-	// Without outcomes on one side there is no success metric.
+	// Without outcomes in head, every baseline run with one is missing its outcome: it did not
+	// report, so it did not pass, and its ten successes are lost as above (p = 2·0.5¹⁰), unless
+	// allow-missing-runs leaves them out, when nothing is compared.
 	withOutcomes(head.Reliability, "------------", 100)
-	if c = mustCompare(t, base, head); c.Success != nil {
-		t.Errorf("success compared without head outcomes: %+v", c.Success)
+	c = mustCompare(t, base, head)
+	checkTest(t, "success without head outcomes", c.Success.Test, 0, 0.001953125, true, 0.00390625, Degraded, "")
+	if s := c.Success; s.Compared != 12 || s.NewFailures != 10 || s.MissingNewFailures != 10 || s.Removed.Count != 12 {
+		t.Errorf("success without head outcomes: %+v", s)
+	}
+	if s := mustCompareAllowing(t, base, head).Success; s.Compared != 0 || s.Outcome != Inconclusive || s.Removed.Count != 12 {
+		t.Errorf("success without head outcomes, allowed: %+v", s)
+	}
+	// Without outcomes in the baseline there is no success metric.
+	if c = mustCompare(t, &Baseline{Run: *head}, &base.Run); c.Success != nil {
+		t.Errorf("success compared without baseline outcomes: %+v", c.Success)
 	}
 }
