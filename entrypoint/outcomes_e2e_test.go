@@ -56,8 +56,9 @@ func TestActionOutcomes(t *testing.T) {
 		"### ❌ Outcomes: 2 of 3 runs succeeded (67%, Wilson 95% interval 21%–94%); 2 runs without an outcome",
 		"2,651 tokens per successful run",
 		"1 outcome in the outcomes input matches no trace: `absent-004`.",
-		"| `docs-summary-003` | ✅\u00a0PASS | cost 0.0280       |",
-		"| cost   |                 1 |                     0 |      100% |",
+		// no signal: its 1080 tokens a message were RS-1's (b), which the default leaves to the
+		// suite's comparison, and three runs with usage are too few to compare
+		"**1 failed run**, none with a reliability signal (failures no evaluator explains): `docs-summary-003`.",
 		"agentgate gate --traces fixtures/pass/traces.jsonl --outcomes 'evals/*.json' --success-rate-min 0.9",
 	} {
 		if !strings.Contains(r.summary, s) {
