@@ -283,3 +283,27 @@ func FuzzTicks(f *testing.F) {
 		}
 	})
 }
+
+// TestInspectUsage: a sample's usage is its eval's own model's, input + output tokens: a
+// grader's or monitor's model beside it is not counted, nor are the cache tokens Inspect's
+// total_tokens adds; a sample of several models none of which is the eval's records none.
+func TestInspectUsage(t *testing.T) {
+	for _, c := range []struct {
+		name, model, usage string
+		want               Usage
+	}{
+		{"the eval's model, cache not counted", "anthropic/claude-sonnet-4", `{"anthropic/claude-sonnet-4": {"input_tokens": 40, "output_tokens": 60, "total_tokens": 800, "input_tokens_cache_write": 300, "input_tokens_cache_read": 400}, "openai/gpt-4o-mini": {"input_tokens": 1000, "output_tokens": 9}}`, Usage{40, 60, 100, true}},
+		{"one model, not named", "", `{"openai/gpt-4o": {"input_tokens": 7, "output_tokens": 3}}`, Usage{7, 3, 10, true}},
+		{"total alone", "m", `{"m": {"total_tokens": 12}}`, Usage{0, 0, 12, true}},
+		{"several, none the eval's", "x", `{"a": {"input_tokens": 1}, "b": {"input_tokens": 2}}`, Usage{}},
+	} {
+		s := inspectSample{model: c.model}
+		if err := json.Unmarshal([]byte(c.usage), &s.ModelUsage); err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.usage()
+		if err != nil || got != c.want {
+			t.Errorf("%s: %+v, %v; want %+v", c.name, got, err, c.want)
+		}
+	}
+}
