@@ -43,15 +43,16 @@ func ReadBaselineFile(path string) (*compare.Baseline, error) {
 	return readBaseline(f, path, st.Size())
 }
 
-// ReadBaseline reads a JSON report (SPEC §5) of schema 2 from r; name is the file's name for
-// messages. The traces, tasks and items come back sorted by id. Members the comparison does
-// not need are skipped, and unknown members are ignored, so a later report still reads.
+// ReadBaseline reads a JSON report (SPEC §5) of schema 3 (Schema) or 2 (Previous) from r;
+// name is the file's name for messages. The traces, tasks and items come back sorted by id.
+// Members the comparison does not need are skipped, and unknown members are ignored, so a
+// later report still reads.
 //
 // Its errors say whether there is anything to compare with (SPEC §10, §17):
 //   - a well-formed report of another schema version (or an agentgate report older than
 //     schema 2, which had no "schema") is an *compare.Unusable: nothing to compare with, a
 //     note;
-//   - content that is not an agentgate report of schema 2 (empty, not JSON, not an object
+//   - content that is not an agentgate report of schema 2 or 3 (empty, not JSON, not an object
 //     with "schema", a malformed or duplicate record, larger than MaxBaselineSize) is an
 //     *input.Error naming the file and the line and column (in characters) of the value at
 //     fault;
@@ -117,7 +118,7 @@ func decodeBaseline(data []byte, name string) (*compare.Baseline, error) {
 	}
 	if schemaAt < 0 {
 		if older.verdict && older.gates {
-			return nil, unusable("baseline %s has no \"schema\": it was written by an agentgate older than schema %d", name, Schema)
+			return nil, unusable("baseline %s has no \"schema\": it was written by an agentgate older than schema %d", name, Previous)
 		}
 		// The first record of a JSON Lines file, most likely: say which setting takes it.
 		e := notReport(name, data, start, "expected an object with \"schema\"")
@@ -147,7 +148,7 @@ func unusable(format string, args ...any) *compare.Unusable {
 }
 
 // checkSchema reads the "schema" member whose value starts at offset at: a whole number,
-// Schema or the note that the report is of another version.
+// Schema or Previous, or the note that the report is of another version.
 func checkSchema(name string, data []byte, at int) error {
 	end, _ := jsonscan.Skip(data, at) // the text is valid
 	raw := data[at:end]
@@ -158,8 +159,8 @@ func checkSchema(name string, data []byte, at int) error {
 	if err != nil || s != math.Trunc(s) || s < 0 {
 		return notReport(name, data, at, fmt.Sprintf(`"schema" must be a whole number, got %s`, input.Quote(string(raw))))
 	}
-	if s != Schema {
-		return unusable("baseline %s has schema %s, this agentgate reads schema %d", name, strconv.FormatFloat(s, 'g', -1, 64), Schema)
+	if s != Schema && s != Previous {
+		return unusable("baseline %s has schema %s, this agentgate reads schema %d and %d", name, strconv.FormatFloat(s, 'g', -1, 64), Previous, Schema)
 	}
 	return nil
 }
