@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"runtime"
 	"sort"
 	"strconv"
 
@@ -81,7 +82,29 @@ func readBaseline(r io.Reader, name string, size int64) (*compare.Baseline, erro
 	if int64(buf.Len()) > maxBaselineSize {
 		return nil, tooLarge
 	}
-	return decodeBaseline(buf.Bytes(), name)
+	return decodeLarge(buf.Bytes(), name)
+}
+
+// ReadBaselineBytes is ReadBaseline of data, read in place: a report fetched from an artifact
+// is in memory already.
+func ReadBaselineBytes(data []byte, name string) (*compare.Baseline, error) {
+	if int64(len(data)) > maxBaselineSize {
+		return nil, &input.Error{File: name, Msg: fmt.Sprintf("not read: a baseline report holds at most %d bytes", maxBaselineSize)}
+	}
+	return decodeLarge(data, name)
+}
+
+// decodeLarge is decodeBaseline, then, when data is huge (input.HugeRecord), a collection:
+// the text is not needed any more, and the collector's next goal, twice what it finds live,
+// is then counted from the baseline read, not from it and its text as well (docs/
+// performance.md, "A million runs").
+func decodeLarge(data []byte, name string) (*compare.Baseline, error) {
+	huge := len(data) >= input.HugeRecord
+	b, err := decodeBaseline(data, name)
+	if huge {
+		runtime.GC()
+	}
+	return b, err
 }
 
 // decodeBaseline reads the report data: first its top level, to tell a report of another
@@ -201,6 +224,26 @@ type baselineReader struct {
 	// items counts the traces, tasks, agreement items, evidence entries and message indices
 	// read so far, toward maxBaselineItems
 	items int
+	// files holds one copy of each trace file's name: a million runs name a few files.
+	files map[string]string
+}
+
+// maxFileNames is the most file names baselineReader.file keeps one copy of; a hostile report
+// naming a new file in every run costs no more than without the copies.
+const maxFileNames = 1 << 12
+
+// file returns name, or the copy of it an earlier run had.
+func (br *baselineReader) file(name string) string {
+	if f, ok := br.files[name]; ok {
+		return f
+	}
+	if br.files == nil {
+		br.files = map[string]string{}
+	}
+	if len(br.files) < maxFileNames {
+		br.files[name] = name
+	}
+	return name
 }
 
 // offset is where the decoder stands in data.
@@ -505,7 +548,7 @@ func (br *baselineReader) trace(i int) error {
 	if err != nil {
 		return bad("suite %s", err)
 	}
-	r := reliability.Result{ID: *t.ID, File: t.File, Line: t.Line, Verdict: t.Verdict, Score: *t.Score, Signals: t.Signals,
+	r := reliability.Result{ID: *t.ID, File: br.file(t.File), Line: t.Line, Verdict: t.Verdict, Score: *t.Score, Signals: t.Signals,
 		Evidence: t.Evidence, Run: outcome.RunOfJSON(t.Outcome)}
 	if suite != "" || hasTask || hasTrial {
 		r.Attempt = &reliability.Attempt{Suite: suite, Task: task}
