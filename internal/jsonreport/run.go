@@ -25,7 +25,8 @@ type runJSON struct {
 	Messages  int32           `json:"messages"`
 	ToolCalls int32           `json:"tool_calls"`
 	*reliability.Attempt
-	Outcome *outcome.JSON `json:"outcome,omitempty"`
+	SuiteCost *reliability.SuiteCost `json:"suite_cost,omitempty"`
+	Outcome   *outcome.JSON          `json:"outcome,omitempty"`
 }
 
 // signalsJSON is reliability.Signals without its zero members; nil when all four are zero.
@@ -42,19 +43,20 @@ type evidenceJSON struct {
 	Text     string `json:"text"`
 	Messages []int  `json:"messages,omitempty"`
 	Floor    bool   `json:"floor,omitempty"`
+	Relative bool   `json:"relative,omitempty"`
 }
 
 // runOf is trace t's record; ev is reused for its evidence.
 func runOf(t *reliability.Result, ev []evidenceJSON) runJSON {
 	r := runJSON{ID: t.ID, File: t.File, Line: t.Line, Verdict: t.Verdict, Score: t.Score,
-		Messages: t.Messages, ToolCalls: t.ToolCalls, Attempt: t.Attempt, Outcome: t.Run.JSON()}
+		Messages: t.Messages, ToolCalls: t.ToolCalls, Attempt: t.Attempt, SuiteCost: t.SuiteCost, Outcome: t.Run.JSON()}
 	if s := t.Signals; s != (reliability.Signals{}) {
 		r.Signals = &signalsJSON{s.Hallucination, s.Loop, s.ToolMisuse, s.Cost}
 	}
 	if len(t.Evidence) > 0 {
 		ev = ev[:0]
 		for _, e := range t.Evidence {
-			ev = append(ev, evidenceJSON{e.Signal, e.Text, e.Messages, e.Floor})
+			ev = append(ev, evidenceJSON{e.Signal, e.Text, e.Messages, e.Floor, e.Relative})
 		}
 		r.Evidence = ev
 	}

@@ -75,7 +75,7 @@ func randomRun(r *rand.Rand, i int) reliability.Result {
 		t.Evidence = []reliability.Evidence{}
 	case 1:
 		for range 1 + r.IntN(3) {
-			e := reliability.Evidence{Signal: pick("loop", "cost", "trace"), Text: pick("", "a\nb", "`x` at messages 1, 2"), Floor: r.IntN(2) == 0}
+			e := reliability.Evidence{Signal: pick("loop", "cost", "trace"), Text: pick("", "a\nb", "`x` at messages 1, 2"), Floor: r.IntN(2) == 0, Relative: r.IntN(2) == 0}
 			switch r.IntN(3) {
 			case 0:
 				e.Messages = []int{}
@@ -88,6 +88,12 @@ func randomRun(r *rand.Rand, i int) reliability.Result {
 	if r.IntN(2) == 0 {
 		trial := i // runs of one identity would be renumbered as they are read
 		t.Attempt = &reliability.Attempt{Suite: pick("", "airline"), Task: pick("1", "t\t2"), Trial: &trial}
+	}
+	if r.IntN(2) == 0 {
+		t.SuiteCost = &reliability.SuiteCost{Tokens: 1 + int64(r.IntN(9))} // as RelateCost makes one
+		if r.IntN(2) == 0 {
+			t.SuiteCost.Relative, t.SuiteCost.Alone, t.SuiteCost.AloneVerdict = 0.5, 0.25, verdict.Warn
+		}
 	}
 	if r.IntN(2) == 0 {
 		t.Run = outcome.RunOfJSON(&outcome.JSON{Value: float64(r.IntN(2)), Success: r.IntN(2) == 0})
@@ -182,9 +188,10 @@ func zeroSignalWritten(line string) bool {
 }
 
 // The JSON report of a generated suite of short runs (test/gensuite: three messages of about
-// 40 bytes, 670 bytes a run; most runs draw a cost finding) takes at most 230 bytes a run
-// (220 measured), so that a million such runs fit in the 256 MiB a baseline artifact may
-// hold (docs/performance.md, "A million runs"). Schema 2 wrote 487 bytes a run.
+// 40 bytes, 670 bytes a run; each with its suite cost, one in twenty with a cost finding)
+// takes at most 230 bytes a run (162 measured), so that a million such runs fit in the 256 MiB
+// a baseline artifact may hold (docs/performance.md, "A million runs"). Schema 2 wrote 487
+// bytes a run.
 func TestReportBytesPerRun(t *testing.T) {
 	const runs = 20_000
 	s, err := gensuite.Write(t.TempDir(), gensuite.Config{Seed: 1, TraceRecords: runs, TraceFiles: 4, Messages: 3, ContentBytes: 40})
@@ -207,8 +214,8 @@ func TestReportBytesPerRun(t *testing.T) {
 	if perRun > 230 || perRun*1e6 > 256<<20 {
 		t.Errorf("%.1f bytes a run, want at most 230", perRun)
 	}
-	if evidence := bytes.Count(b.Bytes(), []byte(`"evidence":[`)); evidence < runs/2 {
-		t.Errorf("%d of %d runs with evidence: not the suite measured", evidence, runs)
+	if evidence, costs := bytes.Count(b.Bytes(), []byte(`"evidence":[`)), bytes.Count(b.Bytes(), []byte(`"suite_cost":{"tokens":`)); evidence < runs/40 || costs != runs {
+		t.Errorf("%d of %d runs with evidence, %d with their suite cost: not the suite measured", evidence, runs, costs)
 	}
 	t.Logf("%.1f bytes a run", perRun)
 }
