@@ -172,11 +172,11 @@ func (br *baselineReader) recorded() error {
 		if t.Power != nil {
 			rt.Threshold = t.Power.Threshold
 		}
-		switch {
-		case t.Matched < 0 || t.NewFailures < 0 || t.Fixed < 0 || t.NewFailures > t.Matched || t.Fixed > t.Matched-t.NewFailures:
-			return &posError{off: off, msg: fmt.Sprintf("%s: matched %d, new_failures %d and fixed %d must be counts, the last two within matched", what, t.Matched, t.NewFailures, t.Fixed)}
-		case t.Power != nil && !(rt.Threshold > 0 && rt.Threshold < 1):
-			return &posError{off: off, msg: fmt.Sprintf("%s: power.threshold %v is not between 0 and 1", what, rt.Threshold)}
+		if err := rt.Validate(); err != nil {
+			return &posError{off: off, msg: what + ": " + err.Error()}
+		}
+		if t.Power != nil && rt.Threshold == 0 {
+			return &posError{off: off, msg: fmt.Sprintf("%s: power.threshold 0 is not between %v and 1, the levels agentgate computes power at", what, compare.MinLevel)}
 		}
 		for _, r := range br.b.Recorded {
 			if r.Metric == key {
