@@ -66,9 +66,9 @@ const (
 var Rules = [...]Rule{
 	ruleGitHub: rule("github-pat, github-oauth, github-app-token, github-refresh-token",
 		"GitHub tokens: classic personal (ghp_), OAuth (gho_), user-to-server (ghu_), server-to-server and the Actions GITHUB_TOKEN (ghs_), refresh (ghr_)",
-		[]string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, 0, `\bgh[pousr]_[0-9A-Za-z]{20,}`),
+		[]string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, 0, `gh[pousr]_[0-9A-Za-z]{20,}`),
 	ruleFineGrained: rule("github-fine-grained-pat", "GitHub fine-grained personal access tokens",
-		[]string{"github_pat_"}, 0, `\bgithub_pat_[0-9A-Za-z_]{20,}`),
+		[]string{"github_pat_"}, 0, `github_pat_[0-9A-Za-z_]{20,}`),
 	ruleAnthropic: rule("anthropic-api-key, anthropic-admin-api-key", "Anthropic API and admin keys (sk-ant-api03-…, sk-ant-admin01-…)",
 		[]string{"sk-"}, 0, `\bsk-ant-[0-9A-Za-z_-]{20,}`),
 	ruleOpenAI: rule("openai-api-key", "OpenAI keys: project, service-account and admin (sk-proj-…, sk-svcacct-…, sk-admin-…) and legacy user keys (sk- and 48 letters and digits)",
