@@ -3,12 +3,12 @@ package entrypoint
 import (
 	"encoding/base64"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/agentgate/agentgate/test/gensuite"
 	"github.com/agentgate/agentgate/test/ghemu"
 )
 
@@ -19,7 +19,8 @@ import (
 // passed every test, as the last one hid both.
 
 // leakyArgsTraces writes traces of the failing fixture's loop, one per text, its repeated
-// call's arguments {"cmd": "<text>; echo MARK"}, and returns the file's name in dir.
+// call's arguments {"cmd": "<text>; echo MARK"} (gensuite.LeakyLoops), and returns the file's
+// name in dir.
 func leakyArgsTraces(t *testing.T, dir string, texts ...string) string {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("..", "fixtures", "fail", "traces.jsonl"))
@@ -27,14 +28,11 @@ func leakyArgsTraces(t *testing.T, dir string, texts ...string) string {
 		t.Fatal(err)
 	}
 	first, _, _ := strings.Cut(string(data), "\n")
-	const args = `{"from": "BER", "to": "OSL", "date": "2026-12-12"}`
-	var b strings.Builder
-	for i, text := range texts {
-		cmd, _ := json.Marshal(map[string]string{"cmd": text + "; echo MARK"})
-		line := strings.ReplaceAll(first, args, string(cmd))
-		b.WriteString(strings.Replace(line, `"flight-search-loop-101"`, fmt.Sprintf(`"leak-%d"`, i), 1) + "\n")
+	lines, err := gensuite.LeakyLoops(first, texts)
+	if err != nil {
+		t.Fatal(err)
 	}
-	write(t, filepath.Join(dir, "leaks.jsonl"), b.String())
+	write(t, filepath.Join(dir, "leaks.jsonl"), lines)
 	return "leaks.jsonl"
 }
 

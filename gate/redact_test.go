@@ -13,6 +13,7 @@ import (
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/internal/jsonreport"
 	"github.com/agentgate/agentgate/internal/secrets"
+	"github.com/agentgate/agentgate/test/gensuite"
 )
 
 // leakToken is the configured secret of these tests, as the entrypoint gives it (with its
@@ -53,16 +54,16 @@ func leakyTraces(t *testing.T) string {
 		t.Fatal(err)
 	}
 	first, _, _ := strings.Cut(string(data), "\n")
-	const args = `{"from": "BER", "to": "OSL", "date": "2026-12-12"}`
-	var b strings.Builder
-	for i, l := range leaks() {
-		cmd, _ := json.Marshal(map[string]string{"cmd": l.before + l.cred + l.after + "; echo MARK"})
-		line := strings.ReplaceAll(first, args, string(cmd))
-		line = strings.Replace(line, `"flight-search-loop-101"`, `"leak-`+string(rune('a'+i))+`"`, 1)
-		b.WriteString(line + "\n")
+	var texts []string
+	for _, l := range leaks() {
+		texts = append(texts, l.before+l.cred+l.after)
+	}
+	lines, err := gensuite.LeakyLoops(first, texts)
+	if err != nil {
+		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "leaks.jsonl")
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(lines), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return path
