@@ -42,6 +42,8 @@ type actionEnv struct {
 	red    *redactor
 	masked []string
 	ev     *event.Event // read on first use: see trigger
+	// pullRead is set once the pull request of an issue_comment was asked for (see readPull).
+	pullRead bool
 	// ctx and cfg are the run's once its configuration is read (see configured): what failRun
 	// needs to post the check run of a run that could not be evaluated.
 	ctx context.Context
@@ -81,6 +83,38 @@ func (e *actionEnv) trigger() *event.Event {
 		e.ev = event.New(e.getenv("GITHUB_EVENT_NAME"), e.getenv("GITHUB_EVENT_PATH"))
 	}
 	return e.ev
+}
+
+// readPull reads, once, the pull request an issue_comment on one is about (GET
+// /repos/{owner}/{repo}/pulls/{n}): the payload names only its number, and GITHUB_SHA is the
+// default branch's tip, so its head (where the check run goes) and its base (what `baseline:
+// auto` compares with) come from GitHub's answer. Failing that, a warning says why; the check
+// run is then not posted, rather than posted on the default branch's commit.
+func (e *actionEnv) readPull(ctx context.Context, cfg *gateConfig) {
+	ev := e.trigger()
+	if e.pullRead || !ev.NeedsPull() {
+		return
+	}
+	e.pullRead = true
+	pr, ok, _, err := ev.PR("")
+	if err != nil || !ok {
+		return
+	}
+	owner, repo, found := strings.Cut(e.getenv("GITHUB_REPOSITORY"), "/")
+	if !found {
+		return
+	}
+	client, err := api.NewClient(cfg.token, e.getenv("GITHUB_API_URL"), nil)
+	if err != nil {
+		e.a.Warningf("cannot read pull request #%d for its head and base: %v", pr, err)
+		return
+	}
+	p, err := comment.NewGitHub(client, owner, repo, pr, comment.Options{Logf: e.logf}).Pull(ctx)
+	if err != nil {
+		e.a.Warningf("cannot read pull request #%d for its head and base: %v", pr, e.red.Error(err))
+		return
+	}
+	ev.UsePull(p)
 }
 
 // logf writes one line to the step log, through the guard.
@@ -222,6 +256,12 @@ func (e *actionEnv) comment(ctx context.Context, res *gate.Result, cfg *gateConf
 		fmt.Fprintf(e.log, "agentgate: no pull request for event %q: the report is in the job summary only\n", e.getenv("GITHUB_EVENT_NAME"))
 		return "", ""
 	}
+	if e.trigger().Name == "merge_group" {
+		// The queue's run gates the pull request merged onto the queue's base, not the pull
+		// request as its author and reviewers see it: its comment stays the pull request's own.
+		fmt.Fprintf(e.log, "agentgate: merge_group: the comment on #%d is left as the pull request's own run wrote it; this report is in the job summary and the check run\n", pr)
+		return "", ""
+	}
 	if cfg.token == "" {
 		e.a.Warningf("not commenting on #%d: no github-token", pr)
 		return "", ""
@@ -327,6 +367,7 @@ func (e *actionEnv) postCheckRun(ctx context.Context, cfg *gateConfig, run check
 	if !found {
 		return notPosted("GITHUB_REPOSITORY is not owner/name", fmt.Sprintf("%q", e.getenv("GITHUB_REPOSITORY")))
 	}
+	e.readPull(ctx, cfg)
 	head, err := e.trigger().HeadSHA(e.getenv("GITHUB_SHA"))
 	if err != nil {
 		return notPosted("cannot tell the head commit", e.red.Error(err).Error())

@@ -85,23 +85,28 @@ func noBaseline(format string, args ...any) *gate.Baseline {
 	return &gate.Baseline{Note: fmt.Sprintf(format, args...) + ": not compared"}
 }
 
-// fetchBaseline is `baseline: auto`: the newest unexpired artifact named baseline-artifact of
-// a run of this repository on the pull request's base branch, downloaded from storage without
-// the token. A nil *actionEnv is a run outside Actions, which has no artifacts to look in.
+// fetchBaseline is `baseline: auto` (docs/reference.md, "Which baseline"): the artifact named
+// baseline-artifact of the pull request's merge base with its base branch, else of the
+// nearest commit on the merge base's first-parent history that has one, else the newest on
+// the branch; only push, schedule and workflow_dispatch runs of this repository count. It is
+// downloaded from storage without the token. A nil *actionEnv is a run outside Actions,
+// which has no artifacts to look in.
 func (e *actionEnv) fetchBaseline(ctx context.Context, cfg *gateConfig) *gate.Baseline {
 	if e == nil {
 		return noBaseline("baseline auto: the base branch's report artifact is looked for under GitHub Actions only; give a report's path to compare here")
 	}
-	branch, ok, err := e.trigger().BaseBranch()
+	if cfg.token == "" {
+		return noBaseline("baseline auto: no github-token to list the artifacts with")
+	}
+	e.readPull(ctx, cfg)
+	sides, ok, err := e.trigger().Sides()
 	switch {
 	case err != nil:
 		return noBaseline("baseline auto: %v", err)
 	case !ok:
 		return noBaseline("baseline auto: a %s event has no base branch to compare with", e.trigger().Name)
 	}
-	if cfg.token == "" {
-		return noBaseline("baseline auto: no github-token to list the artifacts of %s with", branch)
-	}
+	branch := sides.Branch
 	owner, repo, found := strings.Cut(e.getenv("GITHUB_REPOSITORY"), "/")
 	if !found {
 		return noBaseline("baseline auto: GITHUB_REPOSITORY %q is not owner/name", e.getenv("GITHUB_REPOSITORY"))
@@ -110,20 +115,32 @@ func (e *actionEnv) fetchBaseline(ctx context.Context, cfg *gateConfig) *gate.Ba
 	if err != nil {
 		return noBaseline("baseline auto: %v", err)
 	}
+	q := artifact.Query{Owner: owner, Repo: repo, Name: cfg.baselineArtifact, Branch: branch, Logf: e.logf}
+	switch {
+	case sides.Queue:
+		q.MergeBase = sides.Base // the queue's head is built on its base commit
+	case sides.Base != "" && sides.Head != "":
+		if q.MergeBase, err = artifact.MergeBase(ctx, client, owner, repo, sides.Base, sides.Head); err != nil {
+			e.logf("agentgate: baseline: no merge base, so the newest artifact on %s is taken: %v", branch, e.red.Error(err))
+		}
+	default:
+		e.logf("agentgate: baseline: the event names no head and base commit, so the newest artifact on %s is taken", branch)
+	}
 	// The storage URL is signed: it needs no credentials and must get none.
 	storage := &http.Client{Timeout: 2 * time.Minute}
-	q := artifact.Query{Owner: owner, Repo: repo, Name: cfg.baselineArtifact, Branch: branch}
 	got, err := artifact.Fetch(ctx, client, storage, q)
 	switch {
 	case errors.Is(err, artifact.ErrNotFound):
-		return noBaseline("baseline auto: no unexpired artifact %q from a run on %s yet (the push-to-main job uploads it)", cfg.baselineArtifact, branch)
+		return noBaseline("baseline auto: no unexpired artifact %q from a push, schedule or workflow_dispatch run on %s yet (the push-to-main job uploads it)", cfg.baselineArtifact, branch)
 	case isForbidden(err):
 		return noBaseline("baseline auto: the token cannot read this repository's artifacts (give the job `actions: read`)")
 	case err != nil:
 		return noBaseline("baseline auto: %v", err)
 	}
-	e.logf("agentgate: baseline: artifact %q (id %d) of run %d on %s, commit %s", cfg.baselineArtifact, got.ArtifactID, got.RunID, branch, got.HeadSHA)
-	return readBaseline(bytes.NewReader(got.Report), fmt.Sprintf("artifact %s (run %d) %s", cfg.baselineArtifact, got.RunID, got.Entry))
+	e.logf("agentgate: baseline: artifact %q (id %d) of run %d on %s, commit %s: %s", cfg.baselineArtifact, got.ArtifactID, got.RunID, branch, got.HeadSHA, got.How)
+	b := readBaseline(bytes.NewReader(got.Report), fmt.Sprintf("artifact %s (run %d) %s", cfg.baselineArtifact, got.RunID, got.Entry))
+	b.Chosen = &gate.BaselineChosen{Branch: branch, SHA: got.HeadSHA, How: got.How}
+	return b
 }
 
 // isForbidden says GitHub answered 403: the token lacks actions: read.

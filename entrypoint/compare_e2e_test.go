@@ -112,17 +112,28 @@ func TestActionComparesWithTheBaseBranch(t *testing.T) {
 		t.Fatalf("the push run sent %d API requests, want none", len(e.Requests()))
 	}
 
-	// The artifacts: the real one, and decoys a careless search would take (newer, but from
-	// another branch, from a fork's run on a branch named like the base, or expired).
+	// The history: the pull request (GitHub's example payload) branched off main at the push's
+	// commit, and main has moved on by one commit, the payload's base.sha, since.
+	event := ghemu.WebhookExample(t, "pull_request", "opened", nil)
+	prHead, prBase := payloadField(t, event, "pull_request", "head", "sha"), payloadField(t, event, "pull_request", "base", "sha")
 	day := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+	e.AddCommits(ghemu.Commit{SHA: headSHA, Date: day.Add(-time.Hour)},
+		ghemu.Commit{SHA: prBase, Parents: []string{headSHA}, Date: day.Add(4 * time.Hour)},
+		ghemu.Commit{SHA: prHead, Parents: []string{headSHA}, Date: day.Add(5 * time.Hour)})
+
+	// The artifacts: the merge base's, and decoys a careless search would take (newer, but
+	// of a commit after the merge base, from another branch, from a fork's run on a branch
+	// named like the base, expired, or from a pull_request_target run, which runs with the
+	// base repository's token on a pull request's behalf).
 	e.AddArtifact(ghemu.Artifact{ID: 501, Name: "agentgate-report", CreatedAt: day, RunID: 9001, HeadBranch: "master", HeadSHA: headSHA, Zip: zipReport(t, base)})
 	e.AddArtifact(ghemu.Artifact{ID: 502, Name: "agentgate-report", CreatedAt: day.Add(time.Hour), RunID: 9002, HeadBranch: "feature", HeadSHA: strings.Repeat("b", 40), Zip: zipReport(t, []byte("{}"))})
-	e.AddArtifact(ghemu.Artifact{ID: 503, Name: "agentgate-report", CreatedAt: day.Add(2 * time.Hour), RunID: 9003, HeadBranch: "master", FromFork: true, HeadSHA: strings.Repeat("c", 40), Zip: zipReport(t, []byte("{}"))})
-	e.AddArtifact(ghemu.Artifact{ID: 504, Name: "agentgate-report", CreatedAt: day.Add(3 * time.Hour), RunID: 9004, HeadBranch: "master", Expired: true, HeadSHA: strings.Repeat("d", 40)})
+	e.AddArtifact(ghemu.Artifact{ID: 503, Name: "agentgate-report", CreatedAt: day.Add(2 * time.Hour), RunID: 9003, HeadBranch: "master", FromFork: true, HeadSHA: headSHA, Zip: zipReport(t, []byte("{}"))})
+	e.AddArtifact(ghemu.Artifact{ID: 504, Name: "agentgate-report", CreatedAt: day.Add(3 * time.Hour), RunID: 9004, HeadBranch: "master", Expired: true, HeadSHA: headSHA})
+	e.AddArtifact(ghemu.Artifact{ID: 505, Name: "agentgate-report", CreatedAt: day.Add(4 * time.Hour), RunID: 9005, HeadBranch: "master", HeadSHA: headSHA, Event: "pull_request_target", Zip: zipReport(t, []byte("{}"))})
+	e.AddArtifact(ghemu.Artifact{ID: 506, Name: "agentgate-report", CreatedAt: day.Add(5 * time.Hour), RunID: 9006, HeadBranch: "master", HeadSHA: prBase, Zip: zipReport(t, []byte("{}"))})
 
 	// The pull request (its base is "master" in GitHub's example payload).
 	e.ResetRequests()
-	event := ghemu.WebhookExample(t, "pull_request", "opened", nil)
 	pr := prNumber(t, event)
 	r = step(t, ws, api, "pull_request", event, inputs("head.json"))
 	if r.exit != 2 || r.outputs["verdict"] != "FAIL" {
@@ -141,7 +152,10 @@ func TestActionComparesWithTheBaseBranch(t *testing.T) {
 	artifacts := fmt.Sprintf("/repos/%s/%s/actions/artifacts", owner, repo)
 	comments := fmt.Sprintf("/repos/%s/%s/issues/%d/comments", owner, repo, pr)
 	wantReqs := []string{
+		fmt.Sprintf("GET /repos/%s/%s/compare/%s...%s 200", owner, repo, prBase, prHead), // the merge base
 		"GET " + artifacts + " 200",
+		fmt.Sprintf("GET /repos/%s/%s/actions/runs/9005 200", owner, repo), // the pull_request_target run, passed over
+		fmt.Sprintf("GET /repos/%s/%s/actions/runs/9001 200", owner, repo),
 		"GET " + artifacts + "/501/zip 302",
 		"GET /user 403", // the comment code asks who it is; an Actions token may not say
 		"GET " + comments + " 200",
@@ -150,15 +164,18 @@ func TestActionComparesWithTheBaseBranch(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(wantReqs, "\n") {
 		t.Errorf("API requests:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(wantReqs, "\n"))
 	}
-	if q := e.Requests()[0]; q.Query != "name=agentgate-report&page=1&per_page=100" && q.Query != "name=agentgate-report&per_page=100&page=1" {
+	if q := e.Requests()[1]; q.Query != "name=agentgate-report&page=1&per_page=100" && q.Query != "name=agentgate-report&per_page=100&page=1" {
 		t.Errorf("artifact list query %q", q.Query)
+	}
+	if !strings.Contains(r.stdout, "agentgate: baseline: artifact 505 of run 9005 passed over: a \"pull_request_target\" run: only push, schedule and workflow_dispatch runs can be a baseline") {
+		t.Errorf("the log does not say why the pull_request_target run's artifact was passed over:\n%s", r.stdout)
 	}
 	sreqs := storage.Requests()
 	if len(sreqs) != 1 || sreqs[0].Path != "/blob/501.zip" || sreqs[0].Authorization != "" {
 		t.Errorf("storage requests %+v, want one GET of /blob/501.zip without Authorization", sreqs)
 	}
 	body := e.Comments(pr)[0].Body
-	for _, s := range []string{"Compared with", "`" + headSHA[:7] + "`", "fail-on-regression"} {
+	for _, s := range []string{"Compared with `master` @ `" + headSHA[:7] + "` (run `9001`), the merge base", "fail-on-regression"} {
 		if !strings.Contains(body, s) {
 			t.Errorf("the comment lacks %q:\n%s", s, body)
 		}
@@ -180,15 +197,17 @@ func TestActionWithoutBaselineArtifactPasses(t *testing.T) {
 	if r.exit != 0 || r.outputs["verdict"] != "PASS" {
 		t.Fatalf("exit %d verdict %q, want 0 PASS\n%s%s", r.exit, r.outputs["verdict"], r.stdout, r.stderr)
 	}
-	note := `baseline auto: no unexpired artifact "agentgate-report" from a run on master yet (the push-to-main job uploads it): not compared`
+	note := `baseline auto: no unexpired artifact "agentgate-report" from a push, schedule or workflow_dispatch run on master yet (the push-to-main job uploads it): not compared`
 	if !strings.Contains(r.summary, note) {
 		t.Errorf("the summary lacks the note %q:\n%s", note, r.summary)
 	}
 	if r.outputs["new-failures"] != "" || r.outputs["regressions"] != "" || r.outputs["baseline-sha"] != "" {
 		t.Errorf("comparison outputs without a comparison: %q %q %q", r.outputs["new-failures"], r.outputs["regressions"], r.outputs["baseline-sha"])
 	}
-	if q := e.Requests()[0]; q.Method != "GET" || q.Path != fmt.Sprintf("/repos/%s/%s/actions/artifacts", owner, repo) || q.Status != 200 {
-		t.Errorf("first request %s %s %d, want the artifact list", q.Method, q.Path, q.Status)
+	// The merge base first (GitHub does not know these made-up commits: the newest is looked
+	// for instead, and there is none).
+	if q := e.Requests()[1]; q.Method != "GET" || q.Path != fmt.Sprintf("/repos/%s/%s/actions/artifacts", owner, repo) || q.Status != 200 {
+		t.Errorf("second request %s %s %d, want the artifact list", q.Method, q.Path, q.Status)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -22,11 +23,24 @@ import (
 	"github.com/agentgate/agentgate/report"
 )
 
-// profileFlag adds --profile to fs.
-func profileFlag(fs interface {
-	StringVar(*string, string, string, string)
-}, p *string) {
-	fs.StringVar(p, "profile", "default", "default or reference")
+// dropinFlags parses the arguments of a drop-in command: the flags its define adds, and
+// --profile, which all three share. done is true when the command is over (help was asked
+// for, or the arguments or the profile are wrong), with code its exit code.
+func dropinFlags(name, synopsis string, args []string, stdout, stderr io.Writer, define func(*flag.FlagSet)) (pos []string, p profile.Profile, code int, done bool) {
+	fs := newFlagSet(name, synopsis, stderr)
+	define(fs)
+	prof := fs.String("profile", "default", "default or reference")
+	pos, err := parseArgs(fs, args, stdout)
+	if err != nil {
+		if isHelp(err) {
+			return nil, p, 0, true
+		}
+		return nil, p, gate.ExitError, true
+	}
+	if p, err = profile.Parse(*prof); err != nil {
+		return nil, p, fail(stderr, err), true
+	}
+	return pos, p, 0, false
 }
 
 // fileArg rejects a directory where a command reads one file, with the one-line way out:
@@ -44,29 +58,22 @@ func fileArg(cmd, path, want, gateFlag string) error {
 // ReliabilityReport; a file of several gives one report per line. The exit code is RS-1's:
 // 0 PASS, 1 WARN, 2 FAIL (the worst trace), 3 error.
 func runRS1(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("rs1", "[FILE | --stdin] [--pretty] [--verbose]", stderr)
-	useStdin := fs.Bool("stdin", false, "read the trace from standard input")
-	pretty := fs.Bool("pretty", false, "indent the JSON output")
-	verbose := fs.Bool("verbose", false, "also explain each signal on standard error")
-	var prof string
-	profileFlag(fs, &prof)
-	pos, err := parseArgs(fs, args, stdout)
-	if err != nil {
-		if isHelp(err) {
-			return 0
-		}
-		return gate.ExitError
-	}
-	p, err := profile.Parse(prof)
-	if err != nil {
-		return fail(stderr, err)
+	var useStdin, pretty, verbose bool
+	pos, p, code, done := dropinFlags("rs1", "[FILE | --stdin] [--pretty] [--verbose]", args, stdout, stderr, func(fs *flag.FlagSet) {
+		fs.BoolVar(&useStdin, "stdin", false, "read the trace from standard input")
+		fs.BoolVar(&pretty, "pretty", false, "indent the JSON output")
+		fs.BoolVar(&verbose, "verbose", false, "also explain each signal on standard error")
+	})
+	if done {
+		return code
 	}
 	switch {
-	case *useStdin && len(pos) > 0:
+	case useStdin && len(pos) > 0:
 		return fail(stderr, errors.New("rs1: give a FILE or --stdin, not both"))
-	case !*useStdin && len(pos) != 1:
+	case !useStdin && len(pos) != 1:
 		return fail(stderr, errors.New("rs1: give exactly one trace FILE, or --stdin"))
 	}
+	var err error
 	var reports []reliability.RS1Report
 	var results []reliability.Result
 	each := func(t *trace.Trace) error {
@@ -76,7 +83,7 @@ func runRS1(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		reports = append(reports, r.RS1())
 		return nil
 	}
-	if *useStdin {
+	if useStdin {
 		err = input.EachReader("<stdin>", stdin, func(rec input.Record) error {
 			t, err := trace.Decode(rec)
 			if err != nil {
@@ -93,12 +100,12 @@ func runRS1(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// Byte for byte what RS-1's CLI prints (Python's json.dumps: 0.0 not 0, ", " separators).
 	worst := verdict.Pass
 	for i := range reports {
-		if _, err := stdout.Write(append(reports[i].PythonJSON(*pretty), '\n')); err != nil {
+		if _, err := stdout.Write(append(reports[i].PythonJSON(pretty), '\n')); err != nil {
 			return fail(stderr, err)
 		}
 		worst = verdict.Worst(worst, results[i].Verdict)
 	}
-	if *verbose {
+	if verbose {
 		for _, r := range results {
 			report.TraceText(stderr, r)
 		}
@@ -114,25 +121,17 @@ func runRS1(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // runRCS is `agentgate rcs`: the RCS harness's results JSON for a task file.
 func runRCS(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("rcs", "--tasks FILE", stderr)
-	var tasks, prof string
-	fs.StringVar(&tasks, "tasks", "", "task file (.json or .jsonl), or an RCS harness results file")
-	profileFlag(fs, &prof)
-	pos, err := parseArgs(fs, args, stdout)
-	if err != nil {
-		if isHelp(err) {
-			return 0
-		}
-		return gate.ExitError
+	var tasks string
+	pos, p, code, done := dropinFlags("rcs", "--tasks FILE", args, stdout, stderr, func(fs *flag.FlagSet) {
+		fs.StringVar(&tasks, "tasks", "", "task file (.json or .jsonl), or an RCS harness results file")
+	})
+	if done {
+		return code
 	}
 	if tasks == "" && len(pos) == 1 {
 		tasks = pos[0]
 	} else if tasks == "" || len(pos) > 0 {
 		return fail(stderr, errors.New("rcs: give one task file with --tasks FILE"))
-	}
-	p, err := profile.Parse(prof)
-	if err != nil {
-		return fail(stderr, err)
 	}
 	if err := fileArg("rcs", tasks, "one task file (.json or .jsonl)", "--tasks"); err != nil {
 		return fail(stderr, err)
@@ -156,7 +155,7 @@ func runRCS(args []string, stdout, stderr io.Writer) int {
 	}
 	hw := coherence.NewHarnessWriter(spool)
 	var sc coherence.Scorer
-	err = coherence.Each(tasks, func(t coherence.Task) error {
+	err := coherence.Each(tasks, func(t coherence.Task) error {
 		if err := hw.Add(t, sc.Score(t, p)); err != nil {
 			return fmt.Errorf("rcs: %w", err)
 		}
@@ -183,32 +182,24 @@ func runRCS(args []string, stdout, stderr io.Writer) int {
 // disagreements TSV. Like the seed it exits 0 whatever "pass" says (gate on it with jq, or use
 // `agentgate gate`); 3 on error.
 func runConsistency(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("consistency", "--pairs FILE | --scholar FILE --auditor FILE", stderr)
-	var pairs, scholar, auditor, prof, tsv string
+	var pairs, scholar, auditor, tsv string
 	var paGate, kappaGate, abstainGate float64
 	var allowUnmatched bool
-	fs.StringVar(&pairs, "pairs", "", "merged Scholar/Auditor pairs (.jsonl)")
-	fs.StringVar(&scholar, "scholar", "", "the Scholar's labels")
-	fs.StringVar(&auditor, "auditor", "", "the Auditor's labels")
-	fs.Float64Var(&paGate, "pa_gate", 0.90, "percent agreement gate")
-	fs.Float64Var(&kappaGate, "kappa_gate", 0.75, "kappa gate")
-	fs.Float64Var(&abstainGate, "abstain_gate", 0.02, "abstain rate gate")
-	fs.StringVar(&tsv, "tsv", filepath.Join("runs", "consistency_disagreements.tsv"), "where to write the disagreements TSV (written only when there are disagreements, as the seed does)")
-	fs.BoolVar(&allowUnmatched, "allow-unmatched", false, "evaluate only the qids both files hold (default profile)")
-	profileFlag(fs, &prof)
-	pos, err := parseArgs(fs, args, stdout)
-	if err != nil {
-		if isHelp(err) {
-			return 0
-		}
-		return gate.ExitError
+	pos, p, code, done := dropinFlags("consistency", "--pairs FILE | --scholar FILE --auditor FILE", args, stdout, stderr, func(fs *flag.FlagSet) {
+		fs.StringVar(&pairs, "pairs", "", "merged Scholar/Auditor pairs (.jsonl)")
+		fs.StringVar(&scholar, "scholar", "", "the Scholar's labels")
+		fs.StringVar(&auditor, "auditor", "", "the Auditor's labels")
+		fs.Float64Var(&paGate, "pa_gate", 0.90, "percent agreement gate")
+		fs.Float64Var(&kappaGate, "kappa_gate", 0.75, "kappa gate")
+		fs.Float64Var(&abstainGate, "abstain_gate", 0.02, "abstain rate gate")
+		fs.StringVar(&tsv, "tsv", filepath.Join("runs", "consistency_disagreements.tsv"), "where to write the disagreements TSV (written only when there are disagreements, as the seed does)")
+		fs.BoolVar(&allowUnmatched, "allow-unmatched", false, "evaluate only the qids both files hold (default profile)")
+	})
+	if done {
+		return code
 	}
 	if len(pos) > 0 {
 		return fail(stderr, fmt.Errorf("consistency takes no arguments, got %q", pos[0]))
-	}
-	p, err := profile.Parse(prof)
-	if err != nil {
-		return fail(stderr, err)
 	}
 	in := gate.Inputs{}
 	if pairs != "" {

@@ -210,7 +210,7 @@ func TestActionFailOnSkipped(t *testing.T) {
 			t.Errorf("output %s = %q, want %q", k, r.outputs[k], v)
 		}
 	}
-	note := `baseline auto: no unexpired artifact "agentgate-report" from a run on master yet (the push-to-main job uploads it): not compared`
+	note := `baseline auto: no unexpired artifact "agentgate-report" from a push, schedule or workflow_dispatch run on master yet (the push-to-main job uploads it): not compared`
 	for _, s := range []string{
 		"## ❌ agentgate: FAIL\n1 gate breached: fail-on-regression was skipped, so it measured nothing (fail-on-skipped).\n",
 		"| fail-on-regression | — | ≤ 0 | ❌ **breached**: skipped, measured nothing (fail-on-skipped) | " + note + " |",

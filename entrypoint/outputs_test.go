@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/agentgate/agentgate/internal/refdata"
 )
 
 // Output paths are checked before any input is read (issue 25 item 4): `--json DIR` used to
@@ -72,22 +74,37 @@ func TestOutputPathsCheckedFirst(t *testing.T) {
 	}
 }
 
-// An unwritable folder is found before the inputs are read (as root every folder is writable,
-// so this runs only as another user).
+// An unwritable folder is found before the inputs are read. Root can write to a 0555 folder
+// (CI runs as root), so there the folder is /sys, where sysfs refuses a new file to root too.
 func TestOutputUnwritableFolder(t *testing.T) {
 	dir := t.TempDir()
 	ro := filepath.Join(dir, "ro")
 	if err := os.Mkdir(ro, 0o555); err != nil {
 		t.Fatal(err)
 	}
-	if f, err := os.CreateTemp(ro, "probe"); err == nil {
-		f.Close()
-		os.Remove(f.Name())
-		t.Skip("this user can write to a 0555 folder (root)")
+	if writable(ro) {
+		ro = "/sys"
+		if _, err := os.Stat(ro); err != nil || writable(ro) {
+			if refdata.CI() {
+				t.Fatalf("CI=true but this user can write to a 0555 folder and %s is not an unwritable folder here", ro)
+			}
+			t.Skip("this user can write to a 0555 folder (root), and there is no /sys to stand in")
+		}
 	}
 	code, _, stderr := cli(t, "", "gate", "--traces", filepath.Join(dir, "none.jsonl"), "--json", filepath.Join(ro, "r.json"))
 	want := "agentgate: --json: cannot write " + filepath.Join(ro, "r.json") + ": cannot create a file in " + ro + " (permission denied)\n"
 	if code != 3 || !strings.HasPrefix(stderr, strings.TrimSuffix(want, "\n")) {
 		t.Errorf("exit %d\nstderr %q\n  want %q", code, stderr, want)
 	}
+}
+
+// writable reports whether this user can create a file in dir.
+func writable(dir string) bool {
+	f, err := os.CreateTemp(dir, "probe")
+	if err != nil {
+		return false
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return true
 }

@@ -14,6 +14,20 @@ import (
 type Baseline struct {
 	Report *compare.Baseline
 	Note   string
+	// Chosen says which commit's report `baseline: auto` took, and how; nil for a baseline
+	// given by path.
+	Chosen *BaselineChosen
+}
+
+// BaselineChosen is the commit whose report `baseline: auto` compared with and how it was
+// chosen (docs/reference.md, "Which baseline"): "main@1a2b3c4, the merge base".
+type BaselineChosen struct {
+	// Branch is the base branch, SHA the commit its run gated.
+	Branch string `json:"branch"`
+	SHA    string `json:"sha"`
+	// How is how the commit stands to the pull request's merge base: "the merge base",
+	// "2 commits before the merge base", "the newest on main, …".
+	How string `json:"how"`
 }
 
 // compareWith holds r, whose repeated trials are headTrials, against b and keeps the
@@ -37,7 +51,7 @@ func (r *Result) compareWith(b *Baseline, headTrials []compare.Trial, o compare.
 	case err != nil:
 		return err
 	default:
-		r.Comparison = c
+		r.Comparison, r.BaselineChosen = c, b.Chosen
 	}
 	return nil
 }

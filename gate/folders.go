@@ -11,17 +11,17 @@ import (
 	"github.com/agentgate/agentgate/gate/trace"
 )
 
-// Reading what harnesses leave behind (SPEC §19): a folder given as traces stands for every
-// trace file under it; the side files the harness writes beside them are skipped and listed
-// in one note. A file named itself is read strictly, as before.
+// Reading what harnesses leave behind (docs/trace-formats.md, "The folder a harness writes"):
+// a folder given as traces stands for every trace file under it; the side files the harness
+// writes beside them are skipped and listed in one note. A file named itself is read strictly,
+// as before. What a file is, and which files repeat another's runs, is the knowledge of the
+// formats' rows in gate/trace's registry: the plan asks it, once a file.
 
-// tracePlan is the trace files to read, in order, with their formats, and the side files
+// tracePlan is the trace files to read, in order, each with its format, and the side files
 // skipped.
 type tracePlan struct {
-	files   []string
-	formats []trace.Format
-	folder  []string // the folder files[i] was found under; "" when named itself
-	skipped []skippedFile
+	files   []trace.File
+	skipped []trace.Skipped
 	// outcomeNotes are the distinct reasons a recorded score was not read as an outcome
 	// (trace.Outcome.Note), in the order first met, with how many traces gave each.
 	outcomeNotes []string
@@ -46,14 +46,9 @@ func (p *tracePlan) noteOutcome(note string) {
 	p.outcomeCount[note]++
 }
 
-// skippedFile is a side file, and why it is one when its content says so ("" for a file of
-// a type no harness writes traces in: a config, a log, a patch).
-type skippedFile struct {
-	path, folder, why string
-}
-
-// planTraces expands the traces input and tells every file's format; a file under a folder
-// that its content says is a side file is skipped.
+// planTraces expands the traces input and recognises every file's format; a file under a
+// folder that its content says is a side file is skipped, and so are the files that repeat
+// the runs of another (the registry's folder rules).
 func planTraces(patterns []string) (*tracePlan, error) {
 	l, err := input.ExpandListing(patterns)
 	if err != nil {
@@ -61,31 +56,24 @@ func planTraces(patterns []string) (*tracePlan, error) {
 	}
 	p := &tracePlan{}
 	for _, e := range l.Files {
-		var f trace.Format
-		var side string
-		if e.Folder == "" {
-			f, err = trace.Sniff(e.Path)
-		} else {
-			f, side, err = trace.Classify(e.Path)
-		}
+		f, side, err := trace.RecogniseFile(e.Path, e.Folder)
 		if err != nil {
 			return nil, err
 		}
 		if side != "" {
-			p.skipped = append(p.skipped, skippedFile{e.Path, e.Folder, side})
+			p.skipped = append(p.skipped, trace.Skipped{Path: e.Path, Folder: e.Folder, Why: side})
 			continue
 		}
-		p.files = append(p.files, e.Path)
-		p.formats = append(p.formats, f)
-		p.folder = append(p.folder, e.Folder)
+		p.files = append(p.files, f)
 	}
-	p.dropDuplicateLogs()
-	p.dropCompletionLogs()
+	var repeated []trace.Skipped
+	p.files, repeated = trace.PlanFolders(p.files)
+	p.skipped = append(p.skipped, repeated...)
 	for _, o := range l.Other {
-		p.skipped = append(p.skipped, skippedFile{path: o.Path, folder: o.Folder})
+		p.skipped = append(p.skipped, trace.Skipped{Path: o.Path, Folder: o.Folder})
 	}
 	for _, link := range l.Links {
-		p.skipped = append(p.skipped, skippedFile{path: link, why: "a link to a folder outside the folder given, not followed"})
+		p.skipped = append(p.skipped, trace.Skipped{Path: link, Why: "a link to a folder outside the folder given, not followed"})
 	}
 	for _, link := range l.FileLinks {
 		p.skipped = append(p.skipped, skippedFile{link.Path, link.Folder, "a link to a file outside the folder given, not followed"})
@@ -96,98 +84,18 @@ func planTraces(patterns []string) (*tracePlan, error) {
 	return p, nil
 }
 
-// dropDuplicateLogs skips an Inspect log that a folder holds twice, as name.eval and
-// name.json (inspect log convert writes one from the other): the .eval is read, the .json
-// listed. Two logs of one name whose eval ids differ are two logs, both read.
-func (p *tracePlan) dropDuplicateLogs() {
-	evals := map[string]int{} // folder-held .eval logs by path without extension
-	for i, f := range p.files {
-		if p.folder[i] != "" && p.formats[i] == trace.FormatInspectEval {
-			evals[stem(f)] = i
-		}
-	}
-	if len(evals) == 0 {
-		return
-	}
-	keep := 0
-	for i, f := range p.files {
-		if j, ok := evals[stem(f)]; ok && p.folder[i] != "" && p.formats[i] == trace.FormatInspectJSON {
-			a, b := trace.InspectLogID(p.files[j], trace.FormatInspectEval), trace.InspectLogID(f, trace.FormatInspectJSON)
-			if a == b || a == "" || b == "" {
-				p.skipped = append(p.skipped, skippedFile{f, p.folder[i], "the same Inspect log as " + filepath.Base(p.files[j]) + ", read once"})
-				continue
-			}
-		}
-		p.files[keep], p.formats[keep], p.folder[keep] = p.files[i], p.formats[i], p.folder[i]
-		keep++
-	}
-	p.files, p.formats, p.folder = p.files[:keep], p.formats[:keep], p.folder[:keep]
-}
-
-// dropCompletionLogs skips the LLM completion logs OpenHands writes beside its output
-// (llm_completions/<instance_id>/*.json, one a model call) under a folder that holds that
-// output too: each is a call of a run the output already holds, and read as runs of their own
-// they would count every run again, once a call. Without the output they are the runs.
-func (p *tracePlan) dropCompletionLogs() {
-	outputs := map[string]string{} // folder → the OpenHands output in it
-	for i, f := range p.files {
-		if p.folder[i] != "" && p.formats[i] == trace.FormatOpenHands && !isCompletionLog(f) {
-			if _, ok := outputs[p.folder[i]]; !ok {
-				outputs[p.folder[i]] = f
-			}
-		}
-	}
-	if len(outputs) == 0 {
-		return
-	}
-	keep := 0
-	for i, f := range p.files {
-		if out, ok := outputs[p.folder[i]]; ok && p.formats[i] == trace.FormatOpenHands && isCompletionLog(f) {
-			rel, err := filepath.Rel(p.folder[i], out)
-			if err != nil {
-				rel = out
-			}
-			p.skipped = append(p.skipped, skippedFile{f, p.folder[i], "an LLM call of a run " + filepath.ToSlash(rel) + " holds"})
-			continue
-		}
-		p.files[keep], p.formats[keep], p.folder[keep] = p.files[i], p.formats[i], p.folder[i]
-		keep++
-	}
-	p.files, p.formats, p.folder = p.files[:keep], p.formats[:keep], p.folder[:keep]
-}
-
-// isCompletionLog reports whether path lies in an llm_completions directory, where OpenHands
-// writes its completion logs (openhands/llm/llm.py with log_completions).
-func isCompletionLog(path string) bool {
-	for _, seg := range strings.Split(filepath.ToSlash(filepath.Dir(path)), "/") {
-		if seg == "llm_completions" {
-			return true
-		}
-	}
-	return false
-}
-
-// stem is path without its extension (.eval, .json, and a .gz after them).
-func stem(path string) string {
-	s := strings.TrimSuffix(path, filepath.Ext(path))
-	if strings.EqualFold(filepath.Ext(path), ".gz") {
-		s = strings.TrimSuffix(s, filepath.Ext(s))
-	}
-	return s
-}
-
 // maxListed is how many side files the note names.
 const maxListed = 10
 
 // skippedNote is the one line that lists the side files skipped: those told by their
 // content first, with why, then the others, each by its path under its folder.
-func skippedNote(files []skippedFile) string {
-	s := append([]skippedFile(nil), files...)
+func skippedNote(files []trace.Skipped) string {
+	s := append([]trace.Skipped(nil), files...)
 	sort.SliceStable(s, func(i, j int) bool {
-		if (s[i].why == "") != (s[j].why == "") {
-			return s[i].why != ""
+		if (s[i].Why == "") != (s[j].Why == "") {
+			return s[i].Why != ""
 		}
-		return s[i].path < s[j].path
+		return s[i].Path < s[j].Path
 	})
 	var b strings.Builder
 	fmt.Fprintf(&b, "skipped %d side file%s: ", len(s), plural(len(s)))
@@ -199,15 +107,15 @@ func skippedNote(files []skippedFile) string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		name := f.path
-		if f.folder != "" {
-			if rel, err := filepath.Rel(f.folder, f.path); err == nil {
+		name := f.Path
+		if f.Folder != "" {
+			if rel, err := filepath.Rel(f.Folder, f.Path); err == nil {
 				name = filepath.ToSlash(rel)
 			}
 		}
 		b.WriteString(input.Cut(name))
-		if f.why != "" {
-			b.WriteString(" (" + f.why + ")")
+		if f.Why != "" {
+			b.WriteString(" (" + f.Why + ")")
 		}
 	}
 	return b.String()

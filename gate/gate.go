@@ -252,6 +252,9 @@ type Result struct {
 	// BaselineNote says, in one line, why a baseline that was asked for was not compared
 	// with (none found, unreadable, another schema or profile); empty otherwise.
 	BaselineNote string `json:"baseline_note,omitempty"`
+	// BaselineChosen says which commit `baseline: auto` compared with, and how it was chosen;
+	// nil without a comparison, or for a baseline given by path.
+	BaselineChosen *BaselineChosen `json:"baseline_chosen,omitempty"`
 }
 
 // Decide fills in the gate table, the overall verdict and the exit code from the sections

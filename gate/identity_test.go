@@ -565,3 +565,23 @@ func TestOldBaselineStillMatches(t *testing.T) {
 		}
 	}
 }
+
+// TestSubmissionResultsRate: an OpenHands submission's results/results.json given as outcomes
+// to three trajectories of its instances: every list is read, so one of the three resolved (on
+// main the resolved list alone was read: 1 of 1, rate 1), the five instances without a
+// trajectory are unmatched, and its counter of empty patches, which disagrees with the list,
+// is noted.
+func TestSubmissionResultsRate(t *testing.T) {
+	mini := filepath.Join("trace", "testdata", "formats", "minisweagent")
+	results := filepath.Join("outcome", "testdata", "openhands-results.json")
+	r := gateRun(t, []string{filepath.Join(mini, "sympy__sympy-20590.traj.json"),
+		filepath.Join(mini, "django__django-11133", "django__django-11133.traj.json"),
+		filepath.Join(mini, "pylint-dev__pylint-7080", "pylint-dev__pylint-7080.traj.json")}, []string{results}, nil)
+	if o := r.Outcomes; o == nil || o.Known != 3 || o.Successes != 1 || o.Unmatched != 5 {
+		t.Fatalf("outcomes %+v, want 1 of 3 succeeded, 5 unmatched", o)
+	}
+	note := `outcomes "` + results + `": empty_patch_instances counts 1, empty_error_patch_ids lists 3; the lists were read, not the counters`
+	if !slices.Contains(r.Notes, note) {
+		t.Errorf("notes %q lack %q", r.Notes, note)
+	}
+}

@@ -37,6 +37,7 @@ func (r *Result) readOutcomes(ctx context.Context, patterns []string) error {
 		}
 	}
 	r.unmatchedOutcomes = set.Unmatched()
+	r.Notes = append(r.Notes, set.Notes()...)
 	r.outcomesGiven = true
 	return nil
 }

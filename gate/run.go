@@ -205,15 +205,15 @@ func runReliabilityPlanned(ctx context.Context, plan *tracePlan, o Options) (*re
 	if workers <= 0 {
 		workers = defaultWorkers()
 	}
-	files, formats := plan.files, plan.formats
+	files := plan.files
 	mixed := false
-	for _, f := range formats {
-		mixed = mixed || f != trace.FormatRecords
+	for _, f := range files {
+		mixed = mixed || f.Format != trace.FormatRecords
 	}
 	sum := &reliability.Summary{Traces: []reliability.Result{}}
 	ids := input.NewIDs("trace")
 	if !mixed {
-		if err := reliabilityPipeline(ctx, files, o, workers, false, sum, ids, &plan.stats); err != nil {
+		if err := reliabilityPipeline(ctx, paths(files), o, workers, false, sum, ids, &plan.stats); err != nil {
 			return nil, err
 		}
 		return sum, nil
@@ -223,12 +223,12 @@ func runReliabilityPlanned(ctx context.Context, plan *tracePlan, o Options) (*re
 	// order, as the sequential reading gives them.
 	ev := o.evaluator()
 	for i := 0; i < len(files); {
-		if formats[i] == trace.FormatRecords {
+		if files[i].Format == trace.FormatRecords {
 			j := i
-			for j < len(files) && formats[j] == trace.FormatRecords {
+			for j < len(files) && files[j].Format == trace.FormatRecords {
 				j++
 			}
-			if err := reliabilityPipeline(ctx, files[i:j], o, workers, false, sum, ids, &plan.stats); err != nil {
+			if err := reliabilityPipeline(ctx, paths(files[i:j]), o, workers, false, sum, ids, &plan.stats); err != nil {
 				return nil, err
 			}
 			i = j
@@ -240,6 +240,15 @@ func runReliabilityPlanned(ctx context.Context, plan *tracePlan, o Options) (*re
 		i++
 	}
 	return sum, nil
+}
+
+// paths are the paths of files.
+func paths(files []trace.File) []string {
+	out := make([]string, len(files))
+	for i, f := range files {
+		out[i] = f.Path
+	}
+	return out
 }
 
 // evaluator is a new reliability evaluator of the run's profile and token budget.
@@ -254,11 +263,12 @@ func (o Options) traceOptions() trace.Options {
 
 // eachWholeFile evaluates the traces of file i of the plan (an OTLP file, an Inspect log, a
 // tau2-bench results file, or any file when reading sequentially) into sum, each redacted of
-// o.Secrets. An Inspect log with no samples found under a folder is a side file, listed with
-// the others.
+// o.Secrets, with the reader of the format the plan recognised. A file that its reader finds
+// holds no run (an Inspect log with no samples), found under a folder, is a side file, listed
+// with the others.
 func (p *tracePlan) eachWholeFile(ctx context.Context, i int, o Options, sum *reliability.Summary, ids *input.IDs, ev *reliability.Evaluator) error {
 	to := o.traceOptions()
-	err := trace.EachFileWith(ctx, p.files[i], to, func(t *trace.Trace) error {
+	err := trace.Read(ctx, p.files[i], to, func(t *trace.Trace) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -276,8 +286,9 @@ func (p *tracePlan) eachWholeFile(ctx context.Context, i int, o Options, sum *re
 		p.stats.count(t, to.OutcomeField)
 		return nil
 	})
-	if err != nil && p.folder[i] != "" && trace.IsNoSamples(err) {
-		p.skipped = append(p.skipped, skippedFile{p.files[i], p.folder[i], trace.NoSamplesNote})
+	var side *trace.SideFileError
+	if p.files[i].Folder != "" && errors.As(err, &side) {
+		p.skipped = append(p.skipped, trace.Skipped{Path: p.files[i].Path, Folder: p.files[i].Folder, Why: side.Why})
 		return nil
 	}
 	return err

@@ -510,6 +510,12 @@ func (d *doc) writeComparison(b *strings.Builder, k int, brief bool) bool {
 	if id := plain(c.Base.RunID, 40); id != "" {
 		fmt.Fprintf(b, " (run %s)", codeText(id))
 	}
+	if ch := d.r.BaselineChosen; ch != nil { // how `baseline: auto` chose it (docs/reference.md, "Which baseline")
+		if sha := firstRunes(plain(ch.SHA, 0), 7); sha != firstRunes(plain(c.Base.SHA, 0), 7) {
+			fmt.Fprintf(b, ", the artifact of %s", baseName(compare.Source{Ref: ch.Branch, SHA: ch.SHA}, refText))
+		}
+		fmt.Fprintf(b, ", %s", escapeMarkdown(ch.How, maxProseRunes))
+	}
 	if m != nil && m.Warning != "" {
 		fmt.Fprintf(b, ": ⚠️ %s", m.Warning)
 	}

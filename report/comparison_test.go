@@ -591,3 +591,28 @@ func TestJSONComparisonPower(t *testing.T) {
 		t.Errorf("agreement %+v", a)
 	}
 }
+
+// The heading says how `baseline: auto` chose the commit: after the base's ref and sha, the
+// way it stands to the merge base; where the artifact's commit is not the report's own, it is
+// named too. Branch names are untrusted: escaped like the ref.
+func TestComparisonHeadingSaysHowChosen(t *testing.T) {
+	r := comparedResult(t)
+	r.Comparison.Base.Ref, r.Comparison.Base.SHA, r.Comparison.Base.RunID = "refs/heads/main", "1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d", "9"
+	for _, c := range []struct {
+		chosen gate.BaselineChosen
+		want   string
+	}{
+		{gate.BaselineChosen{Branch: "main", SHA: "1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d", How: "the merge base"},
+			"### ❌ Compared with `main` @ `1a2b3c4` (run `9`), the merge base\n"},
+		{gate.BaselineChosen{Branch: "main", SHA: "1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d", How: "2 commits before the merge base"},
+			"### ❌ Compared with `main` @ `1a2b3c4` (run `9`), 2 commits before the merge base\n"},
+		{gate.BaselineChosen{Branch: "x`<b>@team", SHA: "9f8e7d6c5b4a39281706f5e4d3c2b1a098765432", How: "the newest on x`<b>@team"},
+			"### ❌ Compared with `main` @ `1a2b3c4` (run `9`), the artifact of x\\`&lt;b&gt;@\u200bteam @ `9f8e7d6`, the newest on x\\`&lt;b&gt;@\u200bteam\n"},
+	} {
+		ch := c.chosen
+		r.BaselineChosen = &ch
+		if md := Markdown(r, Options{}); !strings.Contains(md, c.want) {
+			t.Errorf("heading for %+v:\n%s\nwant %q", ch, md[:min(len(md), 400)], c.want)
+		}
+	}
+}

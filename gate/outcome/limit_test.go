@@ -51,12 +51,12 @@ func TestTooManyOutcomes(t *testing.T) {
 		files map[string]string
 		want  string
 	}{
-		{"run summary", map[string]string{"run.json": `{"resolved_ids": [` + ids(101) + `]}`}, fmt.Sprintf("run.json:1:%d: %s", summaryCol, msg)},
+		{"run summary", map[string]string{"run.json": `{"resolved_ids": [` + ids(101) + `], "unresolved_ids": []}`}, fmt.Sprintf("run.json:1:%d: %s", summaryCol, msg)},
 		{"report.json", map[string]string{"report.json": "{" + strings.Join(report, ", ") + "}"}, fmt.Sprintf("report.json:1:%d: %s", reportCol, msg)},
 		{"JSON Lines", map[string]string{"o.jsonl": lines.String()}, "o.jsonl:101:1: " + msg},
-		{"two files", map[string]string{"a.json": `{"resolved_ids": [` + ids(60) + `]}`, "b.jsonl": strings.Join(strings.SplitAfter(lines.String(), "\n")[:41], "")},
+		{"two files", map[string]string{"a.json": `{"resolved_ids": [` + ids(60) + `], "unresolved_ids": []}`, "b.jsonl": strings.Join(strings.SplitAfter(lines.String(), "\n")[:41], "")},
 			"b.jsonl:41:1: " + msg},
-		{"just 100", map[string]string{"run.json": `{"resolved_ids": [` + ids(100) + `]}`}, ""},
+		{"just 100", map[string]string{"run.json": `{"resolved_ids": [` + ids(100) + `], "unresolved_ids": []}`}, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var paths []string
@@ -91,7 +91,7 @@ func TestTooManyOutcomes(t *testing.T) {
 func TestOutcomeBombAllocations(t *testing.T) {
 	lowerMaxOutcomes(t, 1<<16)
 	n := maxOutcomes - 8
-	text := `{"resolved_ids": [` + ids(n) + `]}`
+	text := `{"resolved_ids": [` + ids(n) + `], "unresolved_ids": []}`
 	p := write(t, "run.json", text)
 	var before, after runtime.MemStats
 	runtime.GC()

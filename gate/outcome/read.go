@@ -9,6 +9,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/agentgate/agentgate/gate/input"
 	"github.com/agentgate/agentgate/gate/trace"
@@ -24,6 +26,7 @@ type Set struct {
 	ids     *input.IDs // for its words only: byID finds the duplicates
 	byID    map[string]int32
 	entries []entry
+	notes   []string
 }
 
 type entry struct {
@@ -34,14 +37,14 @@ type entry struct {
 }
 
 // Read reads the outcome files (already expanded) in order. Every record is one of: a JSONL
-// record {"id", "reward" | "success" | "score" | "passed" | "resolved"}; a SWE-bench run
-// summary (an object with "resolved_ids"); a SWE-bench per-instance report.json
-// ({"<instance_id>": {"resolved": bool, ...}, ...}); SWE-bench experiments' results.json
-// ({"resolved": [ids], "no_generation": [ids], …}, as published for OpenHands); a record of
+// record {"id", "reward" | "success" | "score" | "passed" | "resolved"}; a SWE-bench report of
+// id lists (make_run_report's run report, sb-cli's, SWE-bench experiments' and
+// Multi-SWE-bench's results.json, OpenHands' submissions: reportLists); a SWE-bench
+// per-instance report.json ({"<instance_id>": {"resolved": bool, ...}, ...}); a record of
 // OpenHands' evaluation output ({"instance_id", "report": {"resolved"}} or its
-// test_result.report.resolved). An id given twice, in one file or two,
-// and a value that is not a boolean or a finite number are *input.Error values naming
-// file:line:col.
+// test_result.report.resolved). An id given twice, in one file or two, a value that is not a
+// boolean or a finite number, and a report that lists only its resolved instances are
+// *input.Error values naming file:line:col.
 func Read(ctx context.Context, files []string) (*Set, error) {
 	s := &Set{ids: input.NewIDs("outcome"), byID: map[string]int32{}}
 	for _, f := range files {
@@ -158,20 +161,18 @@ func (s *Set) record(rec input.Record) error {
 	}
 	var l outcomeLine
 	l.idAt = -1
-	var summary, results, openHands bool
+	var report, openHands bool
 	members := 0
 	end, err := jsonscan.EachMember(data, start, func(key []byte, vs, ve int) error {
 		members++
 		switch {
 		case jsonscan.KeyIs(key, "id"):
 			l.id, l.idAt = data[vs:ve], vs
-		case jsonscan.KeyIs(key, "resolved_ids"):
-			summary = true
 		case jsonscan.KeyIs(key, "instance_id"):
 			openHands = true
 		default:
-			if data[vs] == '[' && isResultsList(key) {
-				results = true // SWE-bench experiments' results.json: {"resolved": [ids], …}
+			if l, ok := reportList(key); ok && (data[vs] == '[' || l.kind != listWeak && !jsonscan.KeyIs(key, "resolved")) {
+				report = true // a SWE-bench report's id list: {"resolved_ids": [ids], …}
 				return nil
 			}
 			for i, k := range trace.OutcomeKeys {
@@ -189,10 +190,8 @@ func (s *Set) record(rec input.Record) error {
 		return invalid(err)
 	}
 	switch {
-	case summary:
-		return s.summary(rec, start, summaryLists[:])
-	case results && l.idAt < 0:
-		return s.summary(rec, start, resultsLists[:])
+	case report && l.idAt < 0:
+		return s.summary(rec, start)
 	case openHands && l.idAt < 0:
 		return s.openHands(rec, start)
 	case l.idAt >= 0:
@@ -285,111 +284,200 @@ func (s *Set) instances(rec input.Record, start int) error {
 	return err
 }
 
-// summary reads a SWE-bench run summary (summaryLists) or results.json (resultsLists), its
-// lists in the order they are written.
-func (s *Set) summary(rec input.Record, start int, known []idList) error {
-	n := 0
-	_, _ = jsonscan.EachMember(rec.Data, start, func(key []byte, vs, _ int) error {
-		for _, l := range known {
-			if jsonscan.KeyIs(key, l.key) && rec.Data[vs] == '[' {
-				_, _ = jsonscan.EachElement(rec.Data, vs, func(int, int) error { n++; return nil })
+// summary reads a SWE-bench report of id lists (reportLists): the run report of
+// make_run_report or sb-cli, SWE-bench experiments' results.json, OpenHands' and
+// Multi-SWE-bench's submissions. Every instance a list names is known: resolved when a
+// resolved list names it, else not (docs/input-formats.md, "SWE-bench reports"). The lists
+// are the truth: a counter (resolved_instances, …) that disagrees with its list is a note.
+func (s *Set) summary(rec input.Record, start int) error {
+	data := rec.Data
+	n, resolvedAt, others := 0, -1, false
+	counts := map[string]int{}   // elements of each list, by key
+	counters := map[string]int{} // the report's *_instances counters
+	_, err := jsonscan.EachMember(data, start, func(key []byte, vs, ve int) error {
+		l, ok := reportList(key)
+		if ok && l.kind != listIgnored && data[vs] != '[' && data[vs] != 'n' {
+			return rec.ErrorAt(vs, "%s", input.Field(l.key, jsonscan.Expected("a list of instance ids", jsonscan.KindOfValue(data[vs:]))))
+		}
+		if !ok || data[vs] != '[' {
+			name := jsonscan.Unquote(key, jsonscan.Replace)
+			if c, ok := strings.CutSuffix(name, "_instances"); ok && c != "" {
+				if v, err := strconv.Atoi(string(data[vs:ve])); err == nil {
+					counters[name] = v
+				}
 			}
+			return nil
+		}
+		if l.kind == listIgnored {
+			return nil
+		}
+		c := 0
+		_, err := jsonscan.EachElement(data, vs, func(es, _ int) error {
+			if k := jsonscan.KindOfValue(data[es:]); k != jsonscan.KindString {
+				return rec.ErrorAt(es, "%s", input.Field(l.key, jsonscan.Expected("an instance id (a string)", k)))
+			}
+			c++
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		counts[l.key] += c
+		n += c
+		if l.kind == listResolved {
+			if resolvedAt < 0 {
+				resolvedAt = vs
+			}
+		} else {
+			others = true
 		}
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	if resolvedAt < 0 {
+		return rec.ErrorAt(start, `a SWE-bench report whose id lists name no resolved instances: it has no "resolved_ids" or "resolved" list, so which runs succeeded is not said`)
+	}
+	if !others {
+		return rec.ErrorAt(resolvedAt, `a SWE-bench report that lists only the resolved instances: the runs that did not resolve are named nowhere, and a success rate over the resolved alone would be 1; give the report with its other lists (unresolved_ids, completed_ids, …)`)
+	}
 	s.grow(n)
 	base := len(s.entries)
 	// the list each entry of this record came from, by index − base
-	lists := make([]string, 0, min(n, maxOutcomes+1))
+	lists := make([]idList, 0, min(n, maxOutcomes+1))
 	pl := newPlacer(rec)
-	_, err := jsonscan.EachMember(rec.Data, start, func(key []byte, vs, _ int) error {
-		for _, l := range known {
-			if !jsonscan.KeyIs(key, l.key) {
-				continue
+	_, err = jsonscan.EachMember(data, start, func(key []byte, vs, _ int) error {
+		l, ok := reportList(key)
+		if !ok || l.kind == listIgnored {
+			return nil
+		}
+		if data[vs] != '[' {
+			return nil // null: the first pass refused anything else
+		}
+		_, err := jsonscan.EachElement(data, vs, func(es, ee int) error {
+			id := jsonscan.Unquote(data[es:ee], jsonscan.Replace) // a string: the first pass checked
+			o := trace.Outcome{Known: true, IsBool: true, Source: Source}
+			if l.kind == listResolved {
+				o.Value = 1
 			}
-			if k := jsonscan.KindOfValue(rec.Data[vs:]); k != jsonscan.KindArray {
-				if k == jsonscan.KindNull {
-					return nil
-				}
-				return rec.ErrorAt(vs, "%s", input.Field(l.key, jsonscan.Expected("a list of instance ids", k)))
+			j, seen := s.byID[id]
+			if !seen || int(j) < base {
+				lists = append(lists, l)
+				return s.add(id, o, pl.at(es))
 			}
-			_, err := jsonscan.EachElement(rec.Data, vs, func(es, ee int) error {
-				if k := jsonscan.KindOfValue(rec.Data[es:]); k != jsonscan.KindString {
-					return rec.ErrorAt(es, "%s", input.Field(l.key, jsonscan.Expected("an instance id (a string)", k)))
-				}
-				id := jsonscan.Unquote(rec.Data[es:ee], jsonscan.Replace)
-				o := trace.Outcome{Known: true, IsBool: true, Source: Source}
-				if l.resolved {
-					o.Value = 1
-				}
-				j, seen := s.byID[id]
-				if !seen || int(j) < base {
-					lists = append(lists, l.key)
-					return s.add(id, o, pl.at(es))
-				}
-				// Listed twice in this summary: a weak list (completed_ids) holds the resolved
-				// runs too, so it only decides for the ids no other list names.
-				e, prev := &s.entries[j], lists[int(j)-base]
-				switch {
-				case l.weak && prev != l.key:
-					return nil
-				case weakList(known, prev) && prev != l.key:
-					e.o, e.at, lists[int(j)-base] = o, pl.at(es), l.key
-					return nil
-				case e.o.Value != o.Value:
-					return rec.ErrorAt(es, "%s", input.Field(l.key, fmt.Sprintf("instance %s is in %s too: a run is either resolved or not", input.Quote(id), prev)))
-				}
+			// Listed twice in this report: the same list twice is a duplicate; a resolved
+			// list and a list of failures (unresolved_ids, error_ids, …) contradict each
+			// other; a weak list (completed_ids, …) holds resolved runs too, so resolved decides;
+			// two lists of failures agree.
+			e, prev := &s.entries[j], lists[int(j)-base]
+			switch {
+			case prev.key == l.key:
 				return s.ids.Duplicate(id, pl.at(es), e.at)
-			})
-			return err
-		}
-		return nil
+			case (prev.kind == listResolved) == (l.kind == listResolved):
+				return nil
+			case prev.kind == listFailed || l.kind == listFailed:
+				return rec.ErrorAt(es, "%s", input.Field(l.key, fmt.Sprintf("instance %s is in %s too: a run is either resolved or not", input.Quote(id), prev.key)))
+			case l.kind == listResolved:
+				e.o, e.at, lists[int(j)-base] = o, pl.at(es), l
+			}
+			return nil
+		})
+		return err
 	})
-	return err
+	if err != nil {
+		return err
+	}
+	s.countersNote(rec.File, counts, counters, len(s.entries)-base)
+	return nil
 }
 
-// idList is a list of instance ids in a run summary: what it says of its runs, and whether it
-// is weak (it holds runs that other lists name too, and decides only for the ids they do not).
+// countersNote notes each counter of a report (file) that disagrees with the list it counts,
+// and total_instances when it is not the number of instances the lists name (listed).
+func (s *Set) countersNote(file string, counts, counters map[string]int, listed int) {
+	var diff []string
+	for _, l := range reportLists {
+		v, ok := counters[l.counter]
+		if l.counter == "" || !ok {
+			continue
+		}
+		c, has := counts[l.key]
+		if !has || c == v {
+			continue
+		}
+		if l.key == "empty_error_patch_ids" {
+			if _, both := counts["empty_patch_ids"]; both {
+				continue // empty_patch_instances counts empty_patch_ids
+			}
+		}
+		diff = append(diff, fmt.Sprintf("%s counts %d, %s lists %d", l.counter, v, l.key, c))
+	}
+	if v, ok := counters["total_instances"]; ok && v != listed {
+		diff = append(diff, fmt.Sprintf("total_instances counts %d, the lists name %d", v, listed))
+	}
+	if len(diff) > 0 {
+		s.notes = append(s.notes, fmt.Sprintf("outcomes %s: %s; the lists were read, not the counters", input.Quote(file), strings.Join(diff, "; ")))
+	}
+}
+
+// Notes are what reading the outcomes found worth saying: the counters of a SWE-bench report
+// that disagree with its lists, in the order the files were read.
+func (s *Set) Notes() []string { return s.notes }
+
+// listKind is what an id list of a SWE-bench report says of the instances it names.
+type listKind uint8
+
+const (
+	listResolved listKind = iota + 1 // they resolved
+	listFailed                       // they did not resolve: a resolved list naming one too is a contradiction
+	listWeak                         // they did not resolve, unless a resolved list names them (completed_ids holds the resolved runs too)
+	listIgnored                      // containers or images, not instances
+)
+
+// idList is an id list of a SWE-bench report: its key, what it says of the instances, and the
+// counter that counts them ("" for none).
 type idList struct {
-	key            string
-	resolved, weak bool
+	key     string
+	kind    listKind
+	counter string
 }
 
-// summaryLists are the id lists of a SWE-bench run summary (make_run_report) and what each
-// says of its runs: resolved_ids succeeded; unresolved_ids, error_ids, empty_patch_ids and
-// completed_ids not among resolved_ids were submitted and did not resolve. incomplete_ids and
-// submitted_ids say nothing of the outcome.
-var summaryLists = [...]idList{{"resolved_ids", true, false}, {"unresolved_ids", false, false}, {"error_ids", false, false},
-	{"empty_patch_ids", false, false}, {"completed_ids", false, true}}
+// reportLists are the id lists of the SWE-bench reports (docs/input-formats.md, "SWE-bench
+// reports"): make_run_report's run report (resolved_ids, unresolved_ids, error_ids,
+// empty_patch_ids, incomplete_ids, completed_ids, submitted_ids), as SWE-bench experiments
+// and Multi-SWE-bench publish it (resolved for resolved_ids; OpenHands' empty_error_patch_ids),
+// and the lists of experiments' older get_model_report results.json, which overlap. Any
+// other list whose key ends in _ids is weak: its instances did not resolve unless a resolved
+// list names them.
+var reportLists = [...]idList{
+	{"resolved_ids", listResolved, "resolved_instances"},
+	{"resolved", listResolved, "resolved_instances"},
+	{"unresolved_ids", listFailed, "unresolved_instances"},
+	{"error_ids", listFailed, "error_instances"},
+	{"empty_patch_ids", listFailed, "empty_patch_instances"},
+	{"empty_error_patch_ids", listFailed, "empty_patch_instances"},
+	{"incomplete_ids", listFailed, ""},
+	{"completed_ids", listWeak, "completed_instances"},
+	{"submitted_ids", listWeak, "submitted_instances"},
+	{"no_generation", listWeak, ""}, {"no_logs", listWeak, ""}, {"generated", listWeak, ""},
+	{"with_logs", listWeak, ""}, {"install_fail", listWeak, ""}, {"reset_failed", listWeak, ""},
+	{"no_apply", listWeak, ""}, {"applied", listWeak, ""}, {"test_errored", listWeak, ""},
+	{"test_timeout", listWeak, ""},
+	{"unstopped_containers", listIgnored, ""}, {"unremoved_images", listIgnored, ""},
+}
 
-// resultsLists are the lists of SWE-bench experiments' results.json (its get_model_report,
-// as published for OpenHands and every leaderboard submission): resolved succeeded; every
-// other list names runs that did not resolve, or (generated, with_logs, applied) holds the
-// resolved ones too. resolved decides: the other lists are weak. An instance that no list
-// names (results.json lists only the resolved ones and those without a patch or logs) has no
-// outcome here.
-var resultsLists = [...]idList{{"resolved", true, false}, {"no_generation", false, true}, {"no_logs", false, true},
-	{"generated", false, true}, {"with_logs", false, true}, {"install_fail", false, true}, {"reset_failed", false, true},
-	{"no_apply", false, true}, {"applied", false, true}, {"test_errored", false, true}, {"test_timeout", false, true}}
-
-// isResultsList reports whether key (a JSON string) names one of resultsLists.
-func isResultsList(key []byte) bool {
-	for _, l := range resultsLists {
+// reportList is the list of a SWE-bench report that key (a JSON string) names: one of
+// reportLists, or a weak list for another key ending in _ids.
+func reportList(key []byte) (idList, bool) {
+	for _, l := range reportLists {
 		if jsonscan.KeyIs(key, l.key) {
-			return true
+			return l, true
 		}
 	}
-	return false
-}
-
-// weakList reports whether the list named key is weak among known.
-func weakList(known []idList, key string) bool {
-	for _, l := range known {
-		if l.key == key {
-			return l.weak
-		}
+	if name := jsonscan.Unquote(key, jsonscan.Replace); strings.HasSuffix(name, "_ids") {
+		return idList{key: name, kind: listWeak}, true
 	}
-	return false
+	return idList{}, false
 }
 
 // openHands reads a record of OpenHands' evaluation output: {"instance_id", …} with the

@@ -47,11 +47,13 @@ func TestReadFormats(t *testing.T) {
 			t.Errorf("%s: %+v %v, want %+v", c.id, got, ok, c.want)
 		}
 	}
-	if _, ok := s.Take("pytest-dev__pytest-5103"); ok {
-		t.Error("an incomplete instance has no outcome")
+	// an instance without a prediction did not resolve: SWE-bench counts it against the
+	// resolved rate over total_instances
+	if got, ok := s.Take("pytest-dev__pytest-5103"); !ok || got != (trace.Outcome{Known: true, IsBool: true, Source: Source}) {
+		t.Errorf("an incomplete instance: %+v %v, want a failure", got, ok)
 	}
-	if s.Len() != 9 {
-		t.Errorf("Len %d, want 9", s.Len())
+	if s.Len() != 10 {
+		t.Errorf("Len %d, want 10", s.Len())
 	}
 	if u := s.Unmatched(); len(u) != 0 {
 		t.Errorf("unmatched %q", u)
@@ -87,10 +89,17 @@ func TestReadErrors(t *testing.T) {
 		{`{"x__y-1": {"patch_exists": true}}`, `o.json:1:12: field "x__y-1": has no "resolved": not a SWE-bench report.json`},
 		{`{"x__y-1": true}`, `o.json:1:12: field "x__y-1": expected a SWE-bench instance report {"resolved": true | false, …} (an outcome record needs "id"), found true`},
 		{`{"resolved_ids": ["a"], "unresolved_ids": ["b", "a"]}`, `o.json:1:49: field "unresolved_ids": instance "a" is in resolved_ids too: a run is either resolved or not`},
-		{`{"resolved_ids": ["a", 3]}`, `o.json:1:24: field "resolved_ids": expected an instance id (a string), found a number`},
+		{`{"resolved_ids": ["a", 3], "error_ids": []}`, `o.json:1:24: field "resolved_ids": expected an instance id (a string), found a number`},
 		{`{"resolved_ids": "a"}`, `o.json:1:18: field "resolved_ids": expected a list of instance ids, found a string`},
-		{"{\"resolved_ids\": [\"a\",\n \"a\"]}", `o.json:2:2: duplicate outcome id "a": already used at o.json:1:19; every outcome needs its own id`},
+		{"{\"resolved_ids\": [\"a\",\n \"a\"], \"completed_ids\": []}", `o.json:2:2: duplicate outcome id "a": already used at o.json:1:19; every outcome needs its own id`},
 		{`{"id": "a", "reward": 1`, `o.json:1:24: invalid JSON: unexpected end of input in an object`},
+		// a success rate is never computed over the resolved alone
+		{`{"resolved_ids": ["a"]}`, `o.json:1:18: a SWE-bench report that lists only the resolved instances: the runs that did not resolve are named nowhere, and a success rate over the resolved alone would be 1; give the report with its other lists (unresolved_ids, completed_ids, …)`},
+		{`{"total_instances": 500, "resolved": ["a"], "unremoved_images": []}`, `o.json:1:38: a SWE-bench report that lists only the resolved instances: the runs that did not resolve are named nowhere, and a success rate over the resolved alone would be 1; give the report with its other lists (unresolved_ids, completed_ids, …)`},
+		{`{"completed_ids": ["a"], "unresolved_ids": ["a"]}`, `o.json:1:1: a SWE-bench report whose id lists name no resolved instances: it has no "resolved_ids" or "resolved" list, so which runs succeeded is not said`},
+		{`{"resolved": ["a"], "error_ids": ["a"]}`, `o.json:1:35: field "error_ids": instance "a" is in resolved too: a run is either resolved or not`},
+		{`{"unresolved_ids": ["a"], "resolved_ids": ["a"]}`, `o.json:1:44: field "resolved_ids": instance "a" is in unresolved_ids too: a run is either resolved or not`},
+		{`{"resolved": ["a"], "unresolved_ids": 3}`, `o.json:1:39: field "unresolved_ids": expected a list of instance ids, found a number`},
 	} {
 		p := write(t, "o.json", c.text)
 		_, err := Read(context.Background(), []string{p})
@@ -127,7 +136,7 @@ func TestReadScales(t *testing.T) {
 				}
 			}
 			if kind == "summary" {
-				b.WriteString("]}")
+				b.WriteString(`], "unresolved_ids": []}`)
 			}
 			return write(t, kind+".json", b.String())
 		}
@@ -221,8 +230,8 @@ func TestReadOpenHandsErrors(t *testing.T) {
 		{`{"instance_id": "a__a-1", "test_result": {"report": {"resolved": 1}}}`, `o.json:1:66: field "test_result.report.resolved": expected true or false, found a number`},
 		{`{"instance_id": "a__a-1", "report": []}`, `o.json:1:37: field "report": expected an object, found an array`},
 		{`{"instance_id": 5.5e, "report": {}}`, `o.json:1:21: invalid JSON: invalid number: expected a digit in the exponent, found ','`},
-		{"{\"resolved\": [\"a\",\n \"a\"]}", `o.json:2:2: duplicate outcome id "a": already used at o.json:1:15; every outcome needs its own id`},
-		{`{"resolved": ["a", 3]}`, `o.json:1:20: field "resolved": expected an instance id (a string), found a number`},
+		{"{\"resolved\": [\"a\",\n \"a\"], \"no_logs\": []}", `o.json:2:2: duplicate outcome id "a": already used at o.json:1:15; every outcome needs its own id`},
+		{`{"resolved": ["a", 3], "no_logs": []}`, `o.json:1:20: field "resolved": expected an instance id (a string), found a number`},
 	} {
 		p := write(t, "o.json", c.text)
 		_, err := Read(context.Background(), []string{p})
@@ -232,6 +241,87 @@ func TestReadOpenHandsErrors(t *testing.T) {
 		}
 		if got != c.want {
 			t.Errorf("%s:\n got %s\nwant %s", c.text, got, c.want)
+		}
+	}
+}
+
+// TestReadReportLists: every id list of a SWE-bench report is read, whatever the report calls
+// its resolved list: each listed instance is known, a success when a resolved list names it,
+// else a failure. Multi-SWE-bench's results.json (make_run_report's lists with resolved_ids
+// named "resolved") read 1 of 1 on main, the one resolved run alone; it holds 6 instances.
+// OpenHands' submission counts its empty patches (1) apart from its errors, and lists both
+// under empty_error_patch_ids (3): the lists decide, and a note says so.
+func TestReadReportLists(t *testing.T) {
+	for _, c := range []struct {
+		file           string
+		known, success int
+		resolved       []string
+		notes          []string
+	}{
+		{"testdata/multi-swe-bench-results.json", 6, 1, []string{"acme__cli-102"}, nil},
+		{"testdata/openhands-results.json", 8, 2, []string{"django__django-11099", "django__django-11133"},
+			[]string{`outcomes "testdata/openhands-results.json": empty_patch_instances counts 1, empty_error_patch_ids lists 3; the lists were read, not the counters`}},
+		{"testdata/run.json", 6, 1, []string{"django__django-11133"}, nil},
+	} {
+		s := read(t, c.file)
+		var resolved []string
+		for i := range s.entries {
+			if e := &s.entries[i]; e.o.Known && e.o.IsBool && e.o.Value == 1 {
+				resolved = append(resolved, e.id)
+			}
+		}
+		slices.Sort(resolved)
+		if s.Len() != c.known || len(resolved) != c.success || !slices.Equal(resolved, c.resolved) {
+			t.Errorf("%s: %d outcomes, resolved %q; want %d, resolved %q", c.file, s.Len(), resolved, c.known, c.resolved)
+		}
+		if got := s.Notes(); !slices.Equal(got, c.notes) {
+			t.Errorf("%s: notes %q, want %q", c.file, got, c.notes)
+		}
+	}
+}
+
+// TestReportListsAgree: a weak list (completed_ids, submitted_ids, or any other *_ids) holds
+// the resolved runs too, before or after the resolved list; two lists of failures (OpenHands'
+// empty_error_patch_ids and error_ids) name one run without contradiction; lists of containers
+// and images name no run; a null list is none.
+func TestReportListsAgree(t *testing.T) {
+	yes := trace.Outcome{Known: true, Value: 1, IsBool: true, Source: Source}
+	no := trace.Outcome{Known: true, IsBool: true, Source: Source}
+	s := read(t, write(t, "r.json", `{"submitted_ids": ["a", "b", "c", "d"], "completed_ids": ["a", "b"], "resolved": ["a"],
+		"shard_ids": ["a", "e"], "empty_error_patch_ids": ["c"], "error_ids": ["c"], "incomplete_ids": null,
+		"unstopped_containers": ["sweb.eval.a"], "unremoved_images": ["sweb.env.x"]}`))
+	for id, want := range map[string]trace.Outcome{"a": yes, "b": no, "c": no, "d": no, "e": no} {
+		if got, ok := s.Take(id); !ok || got != want {
+			t.Errorf("%s: %+v %v, want %+v", id, got, ok, want)
+		}
+	}
+	if s.Len() != 5 || len(s.Notes()) != 0 {
+		t.Errorf("%d outcomes, notes %q; want 5, none", s.Len(), s.Notes())
+	}
+}
+
+// TestReportTotalNote: an sb-cli report of a few instances of a 500-instance split counts 500
+// and lists 3: the 497 it names nowhere have no outcome, and the note says the lists were read.
+func TestReportTotalNote(t *testing.T) {
+	const file = "../trace/testdata/folders/minisweagent/trajs/sb-cli-reports/swe-bench_verified__test__mini-run.json"
+	s := read(t, file)
+	want := []string{`outcomes "` + file + `": total_instances counts 500, the lists name 3; the lists were read, not the counters`}
+	if s.Len() != 3 || !slices.Equal(s.Notes(), want) {
+		t.Errorf("%d outcomes, notes %q; want 3, %q", s.Len(), s.Notes(), want)
+	}
+}
+
+// TestOpenHandsReportFirst: OpenHands' output.jsonl rewritten by update_output_with_eval.py
+// holds the instance's report twice; report.resolved is read before
+// test_result.report.resolved, whichever is written first.
+func TestOpenHandsReportFirst(t *testing.T) {
+	for _, text := range []string{
+		`{"instance_id": "a__a-1", "report": {"resolved": true}, "test_result": {"report": {"resolved": false}}}`,
+		`{"instance_id": "a__a-1", "test_result": {"report": {"resolved": false}}, "report": {"resolved": true}}`,
+	} {
+		s := read(t, write(t, "output.jsonl", text))
+		if got, ok := s.Take("a__a-1"); !ok || got != (trace.Outcome{Known: true, Value: 1, IsBool: true, Source: Source}) {
+			t.Errorf("%s: %+v %v, want report.resolved (true)", text, got, ok)
 		}
 	}
 }

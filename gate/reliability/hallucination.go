@@ -20,7 +20,8 @@ var claimPhrases = []string{"called", "using the tool", "tool call", "executed",
 //
 // Reference: calls and results are compared as sets of ids, so a repeated id answered once
 // counts as answered and a result that arrives before its call counts as paired.
-// Default: the pairing of pair.go, so each call and each result is counted on its own; a
+// Default: the pairing of pair.go, so each call and each result is counted on its own, and a
+// call of a terminal tool the run ended on needs no result (terminal.go); a
 // claim of tool use needs "I" or "we" before called, executed, ran the or invoked (claims.go:
 // naming is not claiming) and, after calls, counts only when it names a tool that none of the
 // tools called before it is ("I ran the tests" reports work the run did; "I called the
@@ -68,7 +69,7 @@ func (e *eval) hallucination() (float64, []Evidence) {
 		}
 		if nc > 0 {
 			m++
-			if u := e.pairs.unanswered(e.calls); len(u) > 0 {
+			if u := e.endingUnanswered(e.pairs.unanswered(e.calls)); len(u) > 0 {
 				f := float64(len(u)) / float64(nc)
 				s += f
 				rk.add(f, e.unansweredEvidence(u)...)

@@ -199,8 +199,9 @@ func TestJudgmentPythonLiteralArguments(t *testing.T) {
 	if def.Signals.ToolMisuse != 0 || def.Verdict != verdict.Pass {
 		t.Errorf("default: tool_misuse %v %s; want 0 PASS%s", def.Signals.ToolMisuse, def.Verdict, evidenceTexts(def))
 	}
-	// a None among them is still a null value: (b) gives 1 of 3
-	tr.Messages[5].Calls[0].Args = []byte(`{'order_id': '#W6304490', 'item_ids': ['6777246137'], 'payment_method_id': None}`)
+	// None is read as a null value: arguments that are all None give (b) 1 of 3 (a None
+	// beside values is an optional argument left out, issue 46)
+	tr.Messages[5].Calls[0].Args = []byte(`{'order_id': None, 'item_ids': None, 'payment_method_id': None}`)
 	if _, def := both(t, tr); !hasEvidence(def, SignalToolMisuse, "1 of 3 calls have empty, missing or null arguments: `return_delivered_order_items` at message 5") {
 		t.Errorf("default with None:%s", evidenceTexts(def))
 	}

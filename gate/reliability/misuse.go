@@ -31,8 +31,9 @@ var errorLike = []string{"error", "failed", "undefined", "null", "none", "nan"}
 // Default: the signal is the largest factor, not their mean, so that finding one more
 // problem never lowers it (a mean dilutes 9 failed calls of 9 with a minor finding). (d)
 // counts a call only when one of its argument values is itself error-like (see errorLike),
-// never for a key or a word inside a sentence. (b) does not count an empty string (an
-// optional field left empty, "address2": ""), reads Python dict literals as values, and
+// never for a key or a word inside a sentence. (b) does not count an empty string or a null
+// (an optional field left empty, "address2": "", or null, "date": null) unless no member holds
+// a value, reads Python dict literals as values, and
 // reports arguments that are neither JSON nor such a literal on their own, as not valid JSON.
 // (a) counts only failures the run never recovered from (unrecoveredFailures: a failure is
 // recovered when a later call of the same tool succeeds, after any number of corrected
@@ -211,17 +212,21 @@ func (e *eval) misuse() (float64, []Evidence) {
 // badArgs is RS-1's check (b): arguments that are falsy, or a dict holding None or a string
 // that strips to "", "null", "undefined" or "None". Arguments that are not a dict (raw text
 // that is not JSON, or a JSON list or scalar) crash RS-1; SPEC §2.1 makes them bad arguments.
-// The default profile does not count a string that strips to "": an optional field left
-// empty is not a missing argument.
+// The default profile does not count a string that strips to "" or a null: an optional field
+// left empty or written null (AgentDojo writes `{"query": "yoga", "date": null}`) is not a
+// missing argument; arguments none of whose members holds a value (all null or empty) are.
 func (e *eval) badArgs(c *callRef) bool {
 	v := c.args
 	if !v.Truthy() || v.Kind != pystr.KindDict {
 		return true
 	}
+	given := false // default profile: some member holds a value
 	for i := range v.Dict {
 		switch m := v.Dict[i].Value; m.Kind {
 		case pystr.KindNone:
-			return true
+			if e.ref {
+				return true
+			}
 		case pystr.KindStr:
 			switch strip(m.Text) {
 			case "":
@@ -230,10 +235,14 @@ func (e *eval) badArgs(c *callRef) bool {
 				}
 			case "null", "undefined", "None":
 				return true
+			default:
+				given = true
 			}
+		default:
+			given = true
 		}
 	}
-	return false
+	return !e.ref && !given
 }
 
 // isEmptyObject reports whether v is {}.

@@ -257,3 +257,21 @@ func appendLine(b *strings.Builder, s string) {
 	}
 	b.WriteString(s)
 }
+
+// agentDojoHarness is the registry's row of an AgentDojo result file, recognised by
+// "suite_name" and "user_task_id", which TraceLogger writes first.
+var agentDojoHarness = Harness{
+	Format:     FormatAgentDojo,
+	Name:       "AgentDojo results",
+	Recognised: "`suite_name` and `user_task_id`",
+	Recognise: func(h *head) bool {
+		return h.has("suite_name") && h.has("user_task_id")
+	},
+	Read: func(ctx context.Context, f File, _ Options, fn func(*Trace) error) error {
+		return EachAgentDojo(ctx, f.Path, fn)
+	},
+	Turns:    `"messages" (or "conversations")`,
+	Identity: "suite: `suite_name`; task: `user_task_id`, with `/<attack_type>/<injection_task_id>` under an injection; trace id: the file's place under runs/",
+	Outcome:  "`utility` (security is not the run's success)",
+	Usage:    "none recorded",
+}

@@ -2,6 +2,7 @@ package trace
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -1260,4 +1261,27 @@ func zeroMantissa(raw []byte) bool {
 		}
 	}
 	return true
+}
+
+// recordsHarness is the registry's fallback row: a file of trace records, one JSON object a
+// line or a JSON array of them, of any dialect the decoder tells by shape (RS-1, OpenAI chat,
+// Anthropic blocks, AgentDojo's FunctionCall, tau-bench and tau2 simulations, SWE-agent and
+// mini-swe-agent trajectories). SWE-agent ends a run with its submit tool (SWE-agent
+// tools/submit/config.yaml).
+var recordsHarness = Harness{
+	Format:        FormatRecords,
+	Name:          "trace records",
+	Recognised:    "what no other row recognises: JSON Lines, or an array, of objects holding a message list",
+	Read:          readRecords,
+	Side:          recordsSide,
+	Turns:         `"messages", "trajectory", "traj", "history" or "conversations"`,
+	TerminalTools: []string{"submit"},
+	Identity:      "suite: `suite`, else `metadata.suite`; task: `task_id`, `task`, else `metadata.task_id` (SWE-agent, mini-swe-agent: `instance_id`, else the file's stem); trial: `trial`, else `metadata.trial`",
+	Outcome:       "outcome-field, else `reward`, `score`, `success`, `passed`, `resolved` (top level, then under `metadata`); tau2: `reward_info.reward`",
+	Usage:         "`usage` or `token_usage` of the record, else the sum of the messages' own (`usage`, mini-swe-agent's `extra.response.usage`); SWE-agent: `info.model_stats` (`tokens_sent`, `tokens_received`)",
+}
+
+// readRecords is the records row's reader: EachWith.
+func readRecords(_ context.Context, f File, o Options, fn func(*Trace) error) error {
+	return EachWith(f.Path, o, fn)
 }

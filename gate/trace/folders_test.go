@@ -143,23 +143,23 @@ func TestOpenHandsSide(t *testing.T) {
 		{"output.swebench_eval.jsonl", "OpenHands evaluation results: the runs' outcomes, not runs"},
 		{"output.jsonl", ""},
 	} {
-		f, side, err := Classify(filepath.Join(dir, c.file))
-		if err != nil || f != FormatOpenHands || side != c.want {
-			t.Errorf("%s: format %v, side %q, err %v; want %q", c.file, f, side, err, c.want)
+		f, side, err := RecogniseFile(filepath.Join(dir, c.file), dir)
+		if err != nil || f.Format != FormatOpenHands || side != c.want {
+			t.Errorf("%s: format %v, side %q, err %v; want %q", c.file, f.Format, side, err, c.want)
 		}
 	}
 }
 
-// TestClassifyReadsTheFirstRecord: telling a side file reads its first record only, so a
+// TestRecogniseReadsTheFirstRecord: telling a side file reads its first record only, so a
 // folder costs one record a file beyond reading its traces: a predictions file whose later
 // lines are broken is still told by its first.
-func TestClassifyReadsTheFirstRecord(t *testing.T) {
+func TestRecogniseReadsTheFirstRecord(t *testing.T) {
 	f := filepath.Join(t.TempDir(), "all_preds.jsonl")
 	data := `{"model_name_or_path": "m", "instance_id": "a", "model_patch": ""}` + "\n" + strings.Repeat("not json\n", 1000)
 	if err := os.WriteFile(f, []byte(data), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, side, err := Classify(f); err != nil || side != "predictions: an instance id and its patch a line" {
+	if _, side, err := RecogniseFile(f, filepath.Dir(f)); err != nil || side != "predictions: an instance id and its patch a line" {
 		t.Errorf("side %q, err %v", side, err)
 	}
 }

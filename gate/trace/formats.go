@@ -7,13 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sync"
 
 	"github.com/agentgate/agentgate/gate/input"
 	"github.com/agentgate/agentgate/internal/jsonscan"
 )
 
-// Format is how a trace file is laid out, decided by its content (SPEC §12).
+// Format is how a trace file is laid out, decided by its content: each is one row of the
+// registry (registry.go; docs/trace-formats.md, "The registry of formats").
 type Format int
 
 const (
@@ -67,17 +67,10 @@ func tooManyItems() string {
 	return fmt.Sprintf("more than %d messages, tool calls, tool results and content blocks in one trace, the most a trace may hold", maxItems)
 }
 
-// Sniff tells the format of the trace file at path from its first bytes: a zip archive is an
-// Inspect .eval log; a JSON object whose top-level keys include "resourceSpans" (or
-// "resourceLogs") is OTLP, one
-// with "eval" beside "samples", "version" or "status" an Inspect log, one with "simulations",
-// or "info" (starting with tau2's git_commit, or followed by "tasks") before any message list,
-// a tau2-bench results file; one with "instance_id" then "test_result", or "fncall_messages",
-// or "response" beside "kwargs", OpenHands output; one with "suite_name" and "user_task_id" an
-// AgentDojo result; anything else is
-// records, as is a file whose first sniffBytes do not tell. A gzip file is looked at through
-// its decompression (input.Open does that). It reads little and allocates little: the gate
-// asks it of every file.
+// Sniff tells the format of the trace file at path from its first bytes (sniffBytes of them,
+// through gzip's decompression, which input.Open sees to): the first row of the registry that
+// recognises them (head.go), else records, as is a file whose first bytes do not tell. It
+// reads little and allocates little: the gate asks it of every file.
 func Sniff(path string) (Format, error) {
 	kind, err := input.KindOf(path)
 	if err != nil {
@@ -101,159 +94,6 @@ func Sniff(path string) (Format, error) {
 	return sniff(head[:n]), nil
 }
 
-// openHandsKeys notes the top-level keys that tell OpenHands' records: an EvalOutput starts
-// {"instance_id", "test_result", …} (pydantic writes its fields in order); an LLM completion
-// log holds "fncall_messages", or "response" and "kwargs" beside its "messages".
-type openHandsKeys struct{ instance, testResult, response, kwargs bool }
-
-func (o *openHandsKeys) see(key []byte) bool {
-	switch string(key) {
-	case `"instance_id"`:
-		o.instance = true
-	case `"test_result"`:
-		o.testResult = true
-	case `"fncall_messages"`, `"fncall_response"`:
-		return true
-	case `"response"`:
-		o.response = true
-	case `"kwargs"`:
-		o.kwargs = true
-	}
-	return o.instance && o.testResult || o.response && o.kwargs
-}
-
-// messageListHead reports whether the array at head[i] starts with a chat message: an object
-// whose members, as far as the head shows them, include "role" and are all members of an
-// OpenAI-shaped message. Such an array is not a file of trace records (a record holds its
-// message list), but one run's messages.
-func messageListHead(head []byte, i int) bool {
-	i = jsonscan.SkipSpace(head, i+1)
-	if i >= len(head) || head[i] != '{' {
-		return false
-	}
-	role := false
-	for i++; ; {
-		key, v, err := jsonscan.Key(head, i)
-		if err != nil {
-			return false
-		}
-		switch string(key) {
-		case `"role"`:
-			role = true
-		case `"content"`, `"tool_calls"`, `"tool_call_id"`, `"name"`, `"cache_control"`, `"function_call"`, `"reasoning_content"`:
-		default:
-			return false
-		}
-		end, err := jsonscan.Skip(head, v)
-		if err != nil {
-			return false
-		}
-		var closed bool
-		if i, closed, err = jsonscan.Next(head, end, '}'); err != nil {
-			return false
-		}
-		if closed {
-			return role
-		}
-	}
-}
-
-// openHandsTextMode reports whether a message list holds the prompt OpenHands writes for a
-// model without native function calling (fn_call_converter's system prompt suffix and tool
-// descriptions): an LLM completion log, whose "fncall_messages", "response" and "kwargs" come
-// after messages that may be longer than the head.
-func openHandsTextMode(messages []byte) bool {
-	return bytes.Contains(messages, []byte("You have access to the following functions:")) &&
-		bytes.Contains(messages, []byte("---- BEGIN FUNCTION #1: "))
-}
-
-// sniffBuffers hold the first bytes of the files Sniff looks at.
-var sniffBuffers = sync.Pool{New: func() any { b := make([]byte, sniffBytes); return &b }}
-
-// sniff decides the format from the first bytes of a file. Anything it cannot read is
-// records, whose reader then reports the problem with its position.
-func sniff(head []byte) Format {
-	if bytes.HasPrefix(head, []byte("PK\x03\x04")) {
-		return FormatInspectEval
-	}
-	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
-	i := jsonscan.SkipSpace(head, 0)
-	if i < len(head) && head[i] == '[' && messageListHead(head, i) {
-		return FormatMessageList
-	}
-	if i >= len(head) || head[i] != '{' {
-		return FormatRecords
-	}
-	var hasEval, hasInspectKey, hasInfo, hasTasks, hasList bool
-	var oh openHandsKeys
-	var dojoSuite, dojoTask bool
-	for i++; ; {
-		// The end of the object, of the head, or bad JSON: records, whose reader says what
-		// is wrong.
-		key, v, err := jsonscan.Key(head, i)
-		if err != nil {
-			return FormatRecords
-		}
-		switch string(key) {
-		case `"resourceSpans"`, `"resourceLogs"`:
-			return FormatOTLP
-		case `"eval"`:
-			hasEval = true
-		case `"samples"`, `"version"`, `"status"`:
-			hasInspectKey = true
-		case `"simulations"`:
-			if !hasList {
-				return FormatTau2
-			}
-		case `"info"`:
-			hasInfo = true
-			// tau2's Info starts with its git_commit, and may be longer than the head
-			if v < len(head) && head[v] == '{' && !hasList {
-				if k, _, err := jsonscan.Key(head, v+1); err == nil && string(k) == `"git_commit"` {
-					return FormatTau2
-				}
-			}
-		case `"tasks"`:
-			hasTasks = true
-		case `"messages"`, `"trajectory"`, `"traj"`, `"history"`:
-			hasList = true
-		case `"suite_name"`:
-			dojoSuite = true
-		case `"user_task_id"`:
-			dojoTask = true
-		}
-		if oh.see(key) {
-			return FormatOpenHands
-		}
-		if dojoSuite && dojoTask {
-			return FormatAgentDojo // TraceLogger writes both first, before its messages
-		}
-		if hasEval && hasInspectKey {
-			return FormatInspectJSON
-		}
-		if hasInfo && hasTasks && !hasList {
-			return FormatTau2 // tau2 writes info and tasks first, and tasks may be long
-		}
-		end, err := jsonscan.Skip(head, v)
-		value := head[v:] // cut by the head, or bad JSON: as far as it goes
-		if err == nil {
-			value = head[v:end]
-		}
-		if string(key) == `"messages"` && openHandsTextMode(value) {
-			// OpenHands' text-mode prompt (a completion log, whose prompt may run past the
-			// head, or trajectories exported from one)
-			return FormatOpenHands
-		}
-		if err != nil {
-			return FormatRecords
-		}
-		var closed bool
-		if i, closed, err = jsonscan.Next(head, end, '}'); err != nil || closed {
-			return FormatRecords
-		}
-	}
-}
-
 // Options are the settings that change how trace files are read.
 type Options struct {
 	// OutcomeScorer names the Inspect scorer whose score is a sample's outcome (SPEC §15,
@@ -272,27 +112,14 @@ func EachFile(ctx context.Context, path string, fn func(*Trace) error) error {
 	return EachFileWith(ctx, path, Options{}, fn)
 }
 
-// EachFileWith is EachFile with options.
+// EachFileWith is EachFile with options: the file is recognised, then read by its format's
+// reader (Read).
 func EachFileWith(ctx context.Context, path string, o Options, fn func(*Trace) error) error {
 	format, err := Sniff(path)
 	if err != nil {
 		return err
 	}
-	switch format {
-	case FormatOTLP:
-		return EachOTLP(ctx, path, o, fn)
-	case FormatInspectJSON, FormatInspectEval:
-		return EachInspect(ctx, path, o, fn)
-	case FormatTau2:
-		return eachTau2File(ctx, path, o, fn)
-	case FormatOpenHands:
-		return EachOpenHands(ctx, path, fn)
-	case FormatAgentDojo:
-		return EachAgentDojo(ctx, path, fn)
-	case FormatMessageList:
-		return EachMessageList(ctx, path, fn)
-	}
-	return EachWith(path, o, fn)
+	return Read(ctx, File{Path: path, Format: format}, o, fn)
 }
 
 // readDocument reads a whole file (decompressed if gzip, without a UTF-8 BOM) up to

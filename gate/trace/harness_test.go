@@ -159,7 +159,7 @@ func TestTau2Dir(t *testing.T) {
 	}
 	var got []*Trace
 	for _, f := range l.Files {
-		_, side, err := Classify(f.Path)
+		_, side, err := RecogniseFile(f.Path, f.Folder)
 		if err != nil {
 			t.Fatal(err)
 		}

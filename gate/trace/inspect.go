@@ -205,7 +205,7 @@ func eachInspectJSON(ctx context.Context, path string, data []byte, o Options, f
 		return d.errAt(d.next(), "invalid JSON: more than one value in an Inspect log")
 	}
 	if n == 0 {
-		return &NoSamplesError{&input.Error{File: path, Msg: "the Inspect log holds no samples (was it written with log_samples off?)"}}
+		return &SideFileError{Why: noSamples, Err: &input.Error{File: path, Msg: "the Inspect log holds no samples (was it written with log_samples off?)"}}
 	}
 	return nil
 }
@@ -319,7 +319,7 @@ func eachEval(ctx context.Context, path string, f io.ReaderAt, size int64, o Opt
 		}
 	}
 	if n == 0 {
-		return &NoSamplesError{&input.Error{File: path, Msg: "the .eval archive holds no samples/*.json member"}}
+		return &SideFileError{Why: noSamples, Err: &input.Error{File: path, Msg: "the .eval archive holds no samples/*.json member"}}
 	}
 	return nil
 }
@@ -757,4 +757,50 @@ func inspectOutcome(sample []byte, scorer string) (o Outcome, at int, problem st
 		return Outcome{}, value, fmt.Sprintf("scores.%s.value: %s", name, jsonscan.Expected(`"C", "I", "P", "N", a number or true/false`, k))
 	}
 	return Outcome{}, 0, "" // null: no value
+}
+
+// inspectJSONHarness is the registry's row of an Inspect AI eval log written as one JSON
+// object, recognised by "eval" beside "samples", "version" or "status". Inspect's agents end a
+// run with their submit tool (inspect_ai's basic_agent and react, submit name "submit").
+var inspectJSONHarness = Harness{
+	Format:     FormatInspectJSON,
+	Name:       "Inspect AI log (.json)",
+	Recognised: "`eval` beside `samples`, `version` or `status`",
+	Recognise: func(h *head) bool {
+		return h.has("eval") && (h.has("samples") || h.has("version") || h.has("status"))
+	},
+	Read:          readInspect,
+	Folder:        inspectLogsOnce,
+	Turns:         `samples[].messages (and their "events")`,
+	TerminalTools: []string{"submit"},
+	Identity:      inspectIdentity,
+	Outcome:       inspectOutcomeRule,
+	Usage:         inspectUsage,
+}
+
+// inspectEvalHarness is the registry's row of an Inspect AI .eval log, a zip archive.
+var inspectEvalHarness = Harness{
+	Format:        FormatInspectEval,
+	Name:          "Inspect AI log (.eval)",
+	Recognised:    "a zip archive",
+	Recognise:     func(h *head) bool { return h.zip },
+	Read:          readInspect,
+	Side:          evalSide,
+	Turns:         `samples/*.json messages (and their "events")`,
+	TerminalTools: []string{"submit"},
+	Identity:      inspectIdentity,
+	Outcome:       inspectOutcomeRule,
+	Usage:         inspectUsage,
+}
+
+// The rules of both Inspect rows, as docs/trace-formats.md states them.
+const (
+	inspectIdentity    = "suite: the eval's `task`; task: sample `id`; trial: `epoch`"
+	inspectOutcomeRule = "the score outcome-scorer names (`scorer/key` for a dict value), else the first; C/I as true/false"
+	inspectUsage       = "the sample's `model_usage` of the eval's own model (`eval.model`), input and output tokens; cache tokens and other models (graders, monitors) not counted"
+)
+
+// readInspect is the Inspect rows' reader: EachInspect.
+func readInspect(ctx context.Context, f File, o Options, fn func(*Trace) error) error {
+	return EachInspect(ctx, f.Path, o, fn)
 }

@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"path/filepath"
@@ -776,4 +777,98 @@ func decodeMessageList(path string, data []byte) (*Trace, error) {
 		return nil, err
 	}
 	return t, nil
+}
+
+// openHandsHarness is the registry's row of OpenHands evaluation output and LLM completion
+// logs: "instance_id" with "test_result", "fncall_messages" or "fncall_response", "response"
+// with "kwargs", or a message list holding OpenHands' text-mode prompt. OpenHands' agents end
+// a run with the finish tool (openhands/agenthub/codeact_agent/tools/finish.py).
+var openHandsHarness = Harness{
+	Format:     FormatOpenHands,
+	Name:       "OpenHands output",
+	Recognised: "`instance_id` with `test_result`, `fncall_messages`, `response` with `kwargs`, or `messages` holding OpenHands' text-mode prompt",
+	Recognise: func(h *head) bool {
+		switch h.last {
+		case "fncall_messages", "fncall_response":
+			return true
+		case "messages":
+			if openHandsTextMode(h.value("messages")) {
+				return true
+			}
+		}
+		return h.has("instance_id") && h.has("test_result") || h.has("response") && h.has("kwargs")
+	},
+	Read: func(ctx context.Context, f File, _ Options, fn func(*Trace) error) error {
+		return EachOpenHands(ctx, f.Path, fn)
+	},
+	Side:          func(path string) string { return firstRecordSide(path, openHandsSide) },
+	Folder:        completionLogsBesideOutput,
+	Turns:         `"history", "messages" or "fncall_messages"`,
+	TerminalTools: []string{"finish"},
+	Identity:      "task: `instance_id`; a completion log's: the folder it is saved in (`llm_completions/<instance_id>/`, `trajs/<instance_id>/`)",
+	Outcome:       "`report.resolved`, else `test_result.report.resolved`, else `resolved`",
+	Usage:         "`metrics.accumulated_token_usage`, else the sum of `metrics.token_usages`, else the completion's `response.usage`",
+}
+
+// messageListHarness is the registry's row of one run's message list on its own, a JSON array
+// whose first element is an OpenAI-shaped message (OpenHands' SWE-bench submission,
+// trajs/<instance_id>.json).
+var messageListHarness = Harness{
+	Format:     FormatMessageList,
+	Name:       "a message list",
+	Recognised: "a JSON array whose first element is a chat message (`role` and OpenAI message members only)",
+	Recognise:  func(h *head) bool { return h.array && messageListHead(h.data, h.at) },
+	Read: func(ctx context.Context, f File, _ Options, fn func(*Trace) error) error {
+		return EachMessageList(ctx, f.Path, fn)
+	},
+	Turns:         "the array's messages",
+	TerminalTools: []string{"finish"},
+	Identity:      "task: the file's stem",
+	Outcome:       "none recorded (give the SWE-bench report as outcomes)",
+	Usage:         "none recorded",
+}
+
+// messageListHead reports whether the array at head[i] starts with a chat message: an object
+// whose members, as far as the head shows them, include "role" and are all members of an
+// OpenAI-shaped message. Such an array is not a file of trace records (a record holds its
+// message list), but one run's messages.
+func messageListHead(head []byte, i int) bool {
+	i = jsonscan.SkipSpace(head, i+1)
+	if i >= len(head) || head[i] != '{' {
+		return false
+	}
+	role := false
+	for i++; ; {
+		key, v, err := jsonscan.Key(head, i)
+		if err != nil {
+			return false
+		}
+		switch string(key) {
+		case `"role"`:
+			role = true
+		case `"content"`, `"tool_calls"`, `"tool_call_id"`, `"name"`, `"cache_control"`, `"function_call"`, `"reasoning_content"`:
+		default:
+			return false
+		}
+		end, err := jsonscan.Skip(head, v)
+		if err != nil {
+			return false
+		}
+		var closed bool
+		if i, closed, err = jsonscan.Next(head, end, '}'); err != nil {
+			return false
+		}
+		if closed {
+			return role
+		}
+	}
+}
+
+// openHandsTextMode reports whether a message list holds the prompt OpenHands writes for a
+// model without native function calling (fn_call_converter's system prompt suffix and tool
+// descriptions): an LLM completion log, whose "fncall_messages", "response" and "kwargs" come
+// after messages that may be longer than the head.
+func openHandsTextMode(messages []byte) bool {
+	return bytes.Contains(messages, []byte("You have access to the following functions:")) &&
+		bytes.Contains(messages, []byte("---- BEGIN FUNCTION #1: "))
 }

@@ -1120,3 +1120,21 @@ func tokenValue(v any) (int64, bool) {
 	}
 	return 0, false
 }
+
+// otlpHarness is the registry's row of OpenTelemetry spans as OTLP/JSON, recognised by a
+// top-level "resourceSpans" (or "resourceLogs", the evaluation events).
+var otlpHarness = Harness{
+	Format:     FormatOTLP,
+	Name:       "OpenTelemetry spans (OTLP/JSON)",
+	Recognised: "a top-level `resourceSpans` (or `resourceLogs`)",
+	Recognise: func(h *head) bool {
+		return h.has("resourceSpans") || h.has("resourceLogs")
+	},
+	Read: func(ctx context.Context, f File, o Options, fn func(*Trace) error) error {
+		return EachOTLP(ctx, f.Path, o, fn)
+	},
+	Turns:    "model spans' input and output messages",
+	Identity: "task: the trace id (one run a traceId); no suite or trial",
+	Outcome:  "the evaluation event or span attribute outcome-scorer names (`gen_ai.evaluation.*`), else the first",
+	Usage:    "the sum of the spans' `gen_ai.usage.*` (or OpenInference `llm.token_count.*`), leaving out a span whose descendants report usage",
+}

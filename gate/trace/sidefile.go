@@ -14,33 +14,13 @@ import (
 	"github.com/agentgate/agentgate/internal/jsonscan"
 )
 
-// Side files (SPEC §19): a folder given as input holds, beside the traces, the files the
-// harness writes with them: mini-swe-agent's preds.json (a map of instance ids to patches),
-// SWE-agent's all_preds.jsonl, SWE-bench and sb-cli reports (the runs' outcomes), tau2-bench's
-// results.json of its "dir" format (the run's metadata, its simulations being the files of
-// simulations/), an Inspect log with no samples. They are told by their content; the reader
+// Side files (docs/trace-formats.md, "The folder a harness writes"): a folder given as input
+// holds, beside the traces, the files the harness writes with them: mini-swe-agent's
+// preds.json (a map of instance ids to patches), SWE-agent's all_preds.jsonl, SWE-bench and
+// sb-cli reports (the runs' outcomes), tau2-bench's results.json of its "dir" format (the
+// run's metadata, its simulations being the files of simulations/), an Inspect log with no
+// samples. They are told by their content, each by the Side rule of its format's row; the plan
 // skips them and the report lists them in one note.
-
-// Classify tells what the file at path, found under a folder given as input, holds: the
-// Format of its traces, or, when it is a side file, why it is one (side is then not empty).
-// A file whose content says it is a trace file of a format Sniff knows is one, whatever its
-// name; so is a file it cannot tell, whose reader then says what is wrong with it.
-func Classify(path string) (f Format, side string, err error) {
-	if f, err = Sniff(path); err != nil {
-		return f, "", err
-	}
-	switch f {
-	case FormatInspectEval:
-		return f, evalSide(path), nil
-	case FormatTau2:
-		return f, tau2Side(path), nil
-	case FormatRecords:
-		return f, recordsSide(path), nil
-	case FormatOpenHands:
-		return f, firstRecordSide(path, openHandsSide), nil
-	}
-	return f, "", nil
-}
 
 // openHandsSide says why an OpenHands record is a side file's: eval_infer.py's
 // output.swebench_eval.jsonl holds the runs' test results, no run.
@@ -307,25 +287,6 @@ func evalID(head []byte) string {
 	return ""
 }
 
-// IsNoSamples reports whether err says an Inspect log holds no samples: under a folder, a side
-// file (a log written with log_samples off, or of a run that was cancelled).
-func IsNoSamples(err error) bool {
-	var e *NoSamplesError
-	return errors.As(err, &e)
-}
-
-// NoSamplesError is an Inspect log (.json or .eval) that holds no samples. It unwraps to the
-// *input.Error that names the file, so a log named on its own is still exit 3 with its place.
-type NoSamplesError struct{ Err *input.Error }
-
-func (e *NoSamplesError) Error() string { return e.Err.Error() }
-
-// Unwrap returns the positioned error.
-func (e *NoSamplesError) Unwrap() error { return e.Err }
-
-// NoSamplesNote is why an Inspect log that IsNoSamples says holds none is a side file.
-const NoSamplesNote = noSamples
-
 // eachSimulationFile reads the simulations of tau2's "dir" format, simulations/*.json beside
 // the results file at path, in the sorted order tau2's Results.load reads them.
 func eachSimulationFile(ctx context.Context, path string, o Options, fn func(*Trace) error) error {
@@ -343,4 +304,84 @@ func eachSimulationFile(ctx context.Context, path string, o Options, fn func(*Tr
 		}
 	}
 	return nil
+}
+
+// inspectLogsOnce is the folder rule of Inspect's .json logs: a log a folder holds twice, as
+// name.eval and name.json (inspect log convert writes one from the other), is read once, from
+// the .eval; the .json is skipped. Two logs of one name whose eval ids differ are two logs,
+// both read.
+func inspectLogsOnce(files []File) (keep []File, skipped []Skipped) {
+	evals := map[string]string{} // folder-held .eval logs by path without extension
+	for _, f := range files {
+		if f.Folder != "" && f.Format == FormatInspectEval {
+			evals[stem(f.Path)] = f.Path
+		}
+	}
+	if len(evals) == 0 {
+		return files, nil
+	}
+	keep = files[:0]
+	for _, f := range files {
+		if eval, ok := evals[stem(f.Path)]; ok && f.Folder != "" && f.Format == FormatInspectJSON {
+			a, b := InspectLogID(eval, FormatInspectEval), InspectLogID(f.Path, FormatInspectJSON)
+			if a == b || a == "" || b == "" {
+				skipped = append(skipped, Skipped{f.Path, f.Folder, "the same Inspect log as " + filepath.Base(eval) + ", read once"})
+				continue
+			}
+		}
+		keep = append(keep, f)
+	}
+	return keep, skipped
+}
+
+// stem is path without its extension (.eval, .json, and a .gz after them).
+func stem(path string) string {
+	s := strings.TrimSuffix(path, filepath.Ext(path))
+	if strings.EqualFold(filepath.Ext(path), ".gz") {
+		s = strings.TrimSuffix(s, filepath.Ext(s))
+	}
+	return s
+}
+
+// completionLogsBesideOutput is the folder rule of OpenHands: the LLM completion logs it
+// writes beside its output (llm_completions/<instance_id>/*.json, one a model call) under a
+// folder that holds that output too are skipped: each is a call of a run the output already
+// holds, and read as runs of their own they would count every run again, once a call.
+// Without the output they are the runs.
+func completionLogsBesideOutput(files []File) (keep []File, skipped []Skipped) {
+	outputs := map[string]string{} // folder → the OpenHands output in it
+	for _, f := range files {
+		if f.Folder != "" && f.Format == FormatOpenHands && !isCompletionLog(f.Path) {
+			if _, ok := outputs[f.Folder]; !ok {
+				outputs[f.Folder] = f.Path
+			}
+		}
+	}
+	if len(outputs) == 0 {
+		return files, nil
+	}
+	keep = files[:0]
+	for _, f := range files {
+		if out, ok := outputs[f.Folder]; ok && f.Format == FormatOpenHands && isCompletionLog(f.Path) {
+			rel, err := filepath.Rel(f.Folder, out)
+			if err != nil {
+				rel = out
+			}
+			skipped = append(skipped, Skipped{f.Path, f.Folder, "an LLM call of a run " + filepath.ToSlash(rel) + " holds"})
+			continue
+		}
+		keep = append(keep, f)
+	}
+	return keep, skipped
+}
+
+// isCompletionLog reports whether path lies in an llm_completions directory, where OpenHands
+// writes its completion logs (openhands/llm/llm.py with log_completions).
+func isCompletionLog(path string) bool {
+	for _, seg := range strings.Split(filepath.ToSlash(filepath.Dir(path)), "/") {
+		if seg == "llm_completions" {
+			return true
+		}
+	}
+	return false
 }

@@ -186,3 +186,23 @@ func outcomeNumber(raw []byte) (float64, string) {
 	}
 	return v, ""
 }
+
+// tau2Harness is the registry's row of a tau2-bench results file: a top-level "simulations",
+// or "info" starting with tau2's git_commit, or "info" with "tasks", before any message list.
+var tau2Harness = Harness{
+	Format:     FormatTau2,
+	Name:       "tau2-bench results",
+	Recognised: "`simulations`, or `info` starting with `git_commit`, or `info` and `tasks`, before any message list",
+	Recognise: func(h *head) bool {
+		return h.beforeList("simulations") ||
+			h.beforeList("info") && (h.firstMember("info") == "git_commit" || h.beforeList("tasks"))
+	},
+	Read: func(ctx context.Context, f File, o Options, fn func(*Trace) error) error {
+		return eachTau2File(ctx, f.Path, o, fn)
+	},
+	Side:     tau2Side,
+	Turns:    `simulations[].messages (or "ticks", full-duplex)`,
+	Identity: "suite: `info.environment_info.domain_name`; task: `task_id`; trial: `trial`",
+	Outcome:  "`reward_info.reward`",
+	Usage:    "the sum of the messages' own `usage`",
+}

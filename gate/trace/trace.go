@@ -43,6 +43,11 @@ type Trace struct {
 	// SpanID is the run's root span id (hex, as OTLP/JSON writes it) when Shape is ShapeOTLP,
 	// whose ID is the run's traceId: exported evaluations attach to them (SPEC §16).
 	SpanID string
+	// TerminalTools are the tools with which the run's harness ends a run (OpenHands'
+	// finish, Inspect's and SWE-agent's submit): a call of one may get no result, by design.
+	// The registry's row of the trace's format gives them (docs/trace-formats.md, "The
+	// registry of formats"); nil when the harness has none.
+	TerminalTools []string
 }
 
 // CallUsage describes the model calls whose usage a trace's Usage sums: how many there were

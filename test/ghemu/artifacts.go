@@ -27,7 +27,9 @@ type Artifact struct {
 	HeadBranch string
 	HeadSHA    string
 	FromFork   bool
-	Zip        []byte
+	// Event is the event that started the run (GET /actions/runs/{id} answers it); "" is push.
+	Event string
+	Zip   []byte
 }
 
 // repoID and forkRepoID are the repository ids the emulator reports.
@@ -119,8 +121,12 @@ func (s *Storage) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(zip)
 }
 
-// serveActions answers /repos/{owner}/{repo}/actions/artifacts[...].
+// serveActions answers /repos/{owner}/{repo}/actions/artifacts[...] and actions/runs/{id}.
 func (e *Emulator) serveActions(rec *response, r *http.Request, segs []string) {
+	if r.Method == http.MethodGet && len(segs) == 6 && segs[4] == "runs" {
+		e.getWorkflowRun(rec, r, segs[5])
+		return
+	}
 	if r.Method != http.MethodGet || len(segs) < 5 || segs[4] != "artifacts" {
 		rec.error(http.StatusNotFound, "Not Found", docRoot, nil)
 		return

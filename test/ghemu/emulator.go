@@ -185,12 +185,15 @@ type Config struct {
 }
 
 // Pull is a pull request as far as agentgate reads one: the commit its head
-// branch points at (what a workflow_run's head_sha must equal).
+// branch points at (what a workflow_run's head_sha must equal), and the branch
+// and commit it would merge into (what an issue_comment run compares with).
 type Pull struct {
 	// HeadSHA is head.sha.
 	HeadSHA string
 	// HeadRef is head.ref, the branch (default "feature").
 	HeadRef string
+	// BaseSHA and BaseRef are base.sha and base.ref (GitHub's example's when empty).
+	BaseSHA, BaseRef string
 	// State is "open" (default) or "closed".
 	State string
 }
@@ -207,6 +210,7 @@ type Emulator struct {
 	violations []string
 	remaining  int
 	artifacts  []Artifact
+	commits    map[string]Commit
 	checkRuns  []*CheckRun
 	storage    string // base URL of the artifact storage host
 }
@@ -629,6 +633,12 @@ func (e *Emulator) serveAPI(rec *response, r *http.Request, n int, path, token, 
 	case len(segs) == 5 && segs[0] == "repos" && segs[3] == "pulls" && r.Method == http.MethodGet:
 		e.getPull(rec, r, segs[4])
 		return
+	case len(segs) == 4 && segs[0] == "repos" && segs[3] == "commits" && r.Method == http.MethodGet:
+		e.listCommits(rec, r)
+		return
+	case len(segs) == 5 && segs[0] == "repos" && segs[3] == "compare" && r.Method == http.MethodGet:
+		e.compareCommits(rec, r, segs[4])
+		return
 	case (len(segs) == 4 || len(segs) == 5) && segs[0] == "repos" && segs[3] == "check-runs":
 		e.serveCheckRuns(rec, r, id, segs, body)
 		return
@@ -703,6 +713,16 @@ func (e *Emulator) getPull(rec *response, r *http.Request, num string) {
 	obj["issue_url"] = fmt.Sprintf("%s/issues/%d", repoAPI, n)
 	obj["comments_url"] = fmt.Sprintf("%s/issues/%d/comments", repoAPI, n)
 	head["sha"], head["ref"], head["label"] = p.HeadSHA, ref, e.cfg.Owner+":"+ref
+	if base, _ := obj["base"].(map[string]any); base != nil {
+		if p.BaseSHA != "" {
+			base["sha"] = p.BaseSHA
+		}
+		if p.BaseRef != "" {
+			base["ref"], base["label"] = p.BaseRef, e.cfg.Owner+":"+p.BaseRef
+		}
+	} else {
+		obj["base"] = map[string]any{"sha": p.BaseSHA, "ref": p.BaseRef}
+	}
 	// GitHub's example lists a team without the "type" its own schema
 	// requires; the emulator has no teams.
 	obj["requested_teams"] = []any{}

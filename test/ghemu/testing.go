@@ -129,3 +129,20 @@ func WebhookExample(t testing.TB, event, action string, keep func(map[string]any
 	t.Fatalf("no %s/%s example in @octokit/webhooks-examples", event, action)
 	return nil
 }
+
+// IssueCommentOnPull returns GitHub's example issue_comment payload (a comment created on
+// issue #1) with the comment moved onto pull request #1, as GitHub sends a comment on a pull
+// request: issue.pull_request set. The examples hold comments on issues only.
+func IssueCommentOnPull(t testing.TB) []byte {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(WebhookExample(t, "issue_comment", "created", nil), &m); err != nil {
+		t.Fatal(err)
+	}
+	m["issue"].(map[string]any)["pull_request"] = map[string]any{"url": "https://api.github.com/repos/Codertocat/Hello-World/pulls/1"}
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

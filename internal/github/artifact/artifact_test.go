@@ -3,6 +3,7 @@ package artifact
 import (
 	"archive/zip"
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -109,6 +110,7 @@ func TestFetchNewestOverPages(t *testing.T) {
 		"GET /repos/octo-org/agent/actions/artifacts?name=agentgate-report&page=1&per_page=100 200 Bearer",
 		"GET /repos/octo-org/agent/actions/artifacts?name=agentgate-report&page=2&per_page=100 200 Bearer",
 		"GET /repos/octo-org/agent/actions/artifacts?name=agentgate-report&page=3&per_page=100 200 Bearer",
+		fmt.Sprintf("GET /repos/octo-org/agent/actions/runs/%d? 200 Bearer", 5000+wantID), // a push run of this repository
 		fmt.Sprintf("GET /repos/octo-org/agent/actions/artifacts/%d/zip? 302 Bearer", wantID),
 	}
 	if !slices.Equal(reqs, wantReqs) {
@@ -175,5 +177,172 @@ func TestReportFromZipBounded(t *testing.T) {
 	_, _, err := ReportFromZip(zipOf(t, "report.json", strings.Repeat("0", 1<<11)))
 	if err == nil || !strings.Contains(err.Error(), `entry "report.json" is over`) {
 		t.Errorf("err = %v, want the entry over the limit", err)
+	}
+}
+
+// sha is the made-up commit id of commit n.
+func sha(n int) string { return fmt.Sprintf("%040x", 0xc0000+n) }
+
+// history stores main's first-parent line c0 ← c1 ← … ← c<n-1>, a minute apart, and a side
+// branch s0 ← s1 off c2, merged by c6 (parents c5, s1), whose commits are dated after c5 so
+// that the listing interleaves them with main's, as `git log` does.
+func history(e *ghemu.Emulator, n int) {
+	for i := range n {
+		c := ghemu.Commit{SHA: sha(i), Date: t0.Add(time.Duration(i) * time.Minute)}
+		if i > 0 {
+			c.Parents = []string{sha(i - 1)}
+		}
+		if i == 6 && n > 6 {
+			c.Parents = append(c.Parents, sha(1001))
+		}
+		e.AddCommits(c)
+	}
+	e.AddCommits(ghemu.Commit{SHA: sha(1000), Parents: []string{sha(2)}, Date: t0.Add(5*time.Minute + 10*time.Second)},
+		ghemu.Commit{SHA: sha(1001), Parents: []string{sha(1000)}, Date: t0.Add(5*time.Minute + 20*time.Second)})
+}
+
+// The baseline is the artifact of the merge base, else of its nearest first-parent ancestor
+// with one, else the newest on the branch, said how; every run read again, and only push,
+// schedule and workflow_dispatch runs of this repository on the branch count. The requests
+// are asserted exactly.
+func TestChooseByCommit(t *testing.T) {
+	const arts = "GET /repos/octo-org/agent/actions/artifacts?name=agentgate-report&page=1&per_page=100 200"
+	commitsPage := func(p int) string {
+		return fmt.Sprintf("GET /repos/octo-org/agent/commits?page=%d&per_page=100&sha=%s 200", p, sha(4))
+	}
+	run := func(id int64) string { return fmt.Sprintf("GET /repos/octo-org/agent/actions/runs/%d? 200", id) }
+	type art struct {
+		commit int
+		event  string
+		fork   bool
+		branch string
+		exp    bool
+	}
+	cases := []struct {
+		name      string
+		mergeBase string
+		arts      []art // ids 1, 2, …, created in this order a minute apart (the last is newest)
+		wantID    int64
+		wantHow   string
+		wantReqs  []string
+	}{
+		{"the merge base's own", sha(4),
+			[]art{{commit: 2}, {commit: 4}, {commit: 9}},
+			2, "the merge base",
+			[]string{arts, run(5002)}},
+		{"the merge base's schedule run", sha(4),
+			[]art{{commit: 4, event: "schedule"}, {commit: 9}},
+			1, "the merge base",
+			[]string{arts, run(5001)}},
+		{"the nearest first-parent ancestor, past every kind of decoy", sha(4),
+			[]art{
+				{commit: 1},                               // an older ancestor
+				{commit: 2, event: "workflow_dispatch"},   // the one
+				{commit: 1001},                            // newer, an ancestor, but only through the merge: not first-parent
+				{commit: 3, event: "pull_request_target"}, // nearer, the base repository's, head_branch main: not a baseline run
+				{commit: 3, event: "workflow_run"},        // the same
+				{commit: 3, fork: true},                   // a fork's run on its main
+				{commit: 4, exp: true},                    // the merge base's, expired
+				{commit: 4, branch: "release"},            // the merge base's commit, another branch's run
+				{commit: 9},                               // the newest, after the merge base
+			},
+			2, "2 commits before the merge base",
+			[]string{arts, commitsPage(1), run(5005), run(5004), run(5002)}},
+		// c5 … c9 and the side branch's s0 and s1, merged by c6: GitHub's compare counts every commit
+		{"none on the ancestry: the newest, after the merge base", sha(4),
+			[]art{{commit: 5, event: "pull_request_target"}, {commit: 7}, {commit: 9}, {commit: 9, event: "pull_request_target"}},
+			3, "the newest on main, 7 commits after the merge base (no artifact on the merge base's first-parent history, 5 commits looked at)",
+			[]string{arts, commitsPage(1), run(5004), run(5003),
+				fmt.Sprintf("GET /repos/octo-org/agent/compare/%s...%s?per_page=1 200", sha(4), sha(9))}},
+		{"no merge base: the newest", "",
+			[]art{{commit: 4}, {commit: 9}, {commit: 9, event: "pull_request"}},
+			2, "the newest on main",
+			[]string{arts, run(5003), run(5002)}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e, srv := ghemu.Start(t, ghemu.Config{Owner: owner, Repo: repo, Tokens: map[string]ghemu.Identity{token: ghemu.ActionsBot()}})
+			history(e, 10)
+			for i, a := range c.arts {
+				id := int64(i + 1)
+				e.AddArtifact(ghemu.Artifact{ID: id, Name: "agentgate-report", CreatedAt: t0.Add(time.Duration(i) * time.Hour), RunID: 5000 + id,
+					HeadBranch: cmp.Or(a.branch, "main"), HeadSHA: sha(a.commit), Event: a.event, FromFork: a.fork, Expired: a.exp})
+			}
+			client, err := api.NewClient(token, srv.URL, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var logged []string
+			q := Query{Owner: owner, Repo: repo, Name: "agentgate-report", Branch: "main", MergeBase: c.mergeBase,
+				Logf: func(f string, a ...any) { logged = append(logged, fmt.Sprintf(f, a...)) }}
+			a, how, err := Choose(context.Background(), client, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.GetID() != c.wantID || how != c.wantHow {
+				t.Errorf("chose artifact %d, %q; want %d, %q", a.GetID(), how, c.wantID, c.wantHow)
+			}
+			var reqs []string
+			for _, r := range e.Requests() {
+				reqs = append(reqs, fmt.Sprintf("%s %s?%s %d", r.Method, r.Path, r.Query, r.Status))
+			}
+			if !slices.Equal(reqs, c.wantReqs) {
+				t.Errorf("API requests:\n%s\nwant:\n%s\nlog:\n%s", strings.Join(reqs, "\n"), strings.Join(c.wantReqs, "\n"), strings.Join(logged, "\n"))
+			}
+		})
+	}
+}
+
+// The walk is bounded: a merge base whose artifact lies 120 first-parent commits back is not
+// walked to (MaxAncestors commits, in two pages of the listing), and is taken as the newest on
+// the branch; candidates' runs are read at most maxRunLookups times, however many there are.
+func TestChooseBounded(t *testing.T) {
+	e, srv := ghemu.Start(t, ghemu.Config{Owner: owner, Repo: repo, Tokens: map[string]ghemu.Identity{token: ghemu.ActionsBot()}})
+	for i := range 200 {
+		c := ghemu.Commit{SHA: sha(i), Date: t0.Add(time.Duration(i) * time.Minute)}
+		if i > 0 {
+			c.Parents = []string{sha(i - 1)}
+		}
+		e.AddCommits(c)
+	}
+	e.AddArtifact(ghemu.Artifact{ID: 1, Name: "agentgate-report", CreatedAt: t0, RunID: 5001, HeadBranch: "main", HeadSHA: sha(30)})
+	client, err := api.NewClient(token, srv.URL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := Query{Owner: owner, Repo: repo, Name: "agentgate-report", Branch: "main", MergeBase: sha(150)}
+	a, how, err := Choose(context.Background(), client, q)
+	if err != nil || a.GetID() != 1 || how != "the newest on main, 120 commits before the merge base (no artifact on the merge base's first-parent history, 100 commits looked at)" {
+		t.Fatalf("chose %d, %q, %v", a.GetID(), how, err)
+	}
+	var pages int
+	for _, r := range e.Requests() {
+		if r.Path == "/repos/octo-org/agent/commits" {
+			pages++
+		}
+	}
+	if pages != 1 {
+		t.Errorf("%d pages of commits read, want 1 (the 100 commits walked)", pages)
+	}
+
+	// 30 newer candidates, every one a pull_request_target run: 20 runs read, then the search
+	// ends without reading the push run's, older than all of them.
+	e.ResetRequests()
+	for i := range 30 {
+		id := int64(100 + i)
+		e.AddArtifact(ghemu.Artifact{ID: id, Name: "agentgate-report", CreatedAt: t0.Add(time.Hour + time.Duration(i)*time.Minute), RunID: 6000 + id, HeadBranch: "main", HeadSHA: sha(199), Event: "pull_request_target"})
+	}
+	q.MergeBase = ""
+	if a, how, err = Choose(context.Background(), client, q); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("chose %d, %q, %v; want ErrNotFound", a.GetID(), how, err)
+	}
+	runs := 0
+	for _, r := range e.Requests() {
+		if strings.HasPrefix(r.Path, "/repos/octo-org/agent/actions/runs/") {
+			runs++
+		}
+	}
+	if runs != 20 {
+		t.Errorf("%d runs read, want 20", runs)
 	}
 }

@@ -217,12 +217,9 @@ func (e *HeadMismatchError) Error() string {
 	return fmt.Sprintf("pull request #%d's head is %s, but the run that produced this report gated %s", e.PR, e.Got, e.Want)
 }
 
-// VerifyHead checks, with GET /repos/{owner}/{repo}/pulls/{n}, that the
-// pull request's head commit is want (a workflow_run's head_sha), so that a
-// pull-request number taken from a fork's artifact cannot steer the report
-// onto another pull request. It returns a *HeadMismatchError when the heads
-// differ, an *APIError when GitHub could not say.
-func (g *GitHub) VerifyHead(ctx context.Context, want string) error {
+// Pull reads the pull request (GET /repos/{owner}/{repo}/pulls/{n}), with the
+// service's retries: its head and base, which an issue_comment's payload lacks.
+func (g *GitHub) Pull(ctx context.Context) (*github.PullRequest, error) {
 	var p *github.PullRequest
 	err := g.r.Do(ctx, fmt.Sprintf("read pull request %s (GET /repos/%s/%s/pulls/%d)", g.where(), g.owner, g.repo, g.pr), func(ctx context.Context, _ *api.Attempt) (*github.Response, error) {
 		var resp *github.Response
@@ -230,6 +227,16 @@ func (g *GitHub) VerifyHead(ctx context.Context, want string) error {
 		p, resp, err = g.r.Client.PullRequests.Get(ctx, g.owner, g.repo, g.pr)
 		return resp, err
 	})
+	return p, err
+}
+
+// VerifyHead checks, with GET /repos/{owner}/{repo}/pulls/{n}, that the
+// pull request's head commit is want (a workflow_run's head_sha), so that a
+// pull-request number taken from a fork's artifact cannot steer the report
+// onto another pull request. It returns a *HeadMismatchError when the heads
+// differ, an *APIError when GitHub could not say.
+func (g *GitHub) VerifyHead(ctx context.Context, want string) error {
+	p, err := g.Pull(ctx)
 	if err != nil {
 		return err
 	}

@@ -26,6 +26,8 @@ type Event struct {
 	read bool
 	p    payload
 	err  error
+	// pull is the pull request GitHub answered for an issue_comment's number (see UsePull).
+	pull *github.PullRequest
 }
 
 // New returns the event called name whose payload is the file at path.
@@ -166,30 +168,81 @@ func (p *payload) number() int {
 	return *p.Number
 }
 
-// BaseBranch returns the branch the run's pull request would merge into, whose last report is
-// the baseline of `baseline: auto` (SPEC §10): .pull_request.base.ref for the pull_request
-// family, .merge_group.base_ref (without refs/heads/) for the merge queue, and
-// .workflow_run.pull_requests[0].base.ref for workflow_run when GitHub filled it in. ok is
-// false for every other event (a push has no base) and for a payload without it.
-func (e *Event) BaseBranch() (branch string, ok bool, err error) {
+// Sides are what a pull request's run is compared across: the commit it gated, and the
+// branch it would merge into with that branch's commit.
+type Sides struct {
+	// Head is the commit the run gated: the pull request's head, a merge group's head.
+	Head string
+	// Base is the base branch's commit: .pull_request.base.sha (the first parent of the merge
+	// commit a pull_request run checks out), a merge group's base_sha.
+	Base string
+	// Branch is the base branch, without refs/heads/.
+	Branch string
+	// Queue marks a merge group, whose head is built on Base: Base is the merge base itself.
+	Queue bool
+}
+
+// Sides returns the two sides of the run's pull request (docs/reference.md, "Which
+// baseline"): from .pull_request for the pull_request family, .workflow_run.pull_requests[0]
+// for workflow_run when GitHub filled it in, .merge_group for the merge queue, and the pull
+// request GitHub answered (UsePull) for issue_comment. ok is false for every other event (a
+// push has no base) and for a payload without a base branch. A commit that is no commit id is
+// left out (""), so that nothing a payload holds reaches a URL unchecked.
+func (e *Event) Sides() (s Sides, ok bool, err error) {
 	switch e.Name {
 	case "pull_request", "pull_request_target", "pull_request_review", "pull_request_review_comment", "merge_group", "workflow_run":
+	case "issue_comment":
+		if e.pull == nil {
+			return Sides{}, false, nil
+		}
+		s = Sides{Head: e.pull.GetHead().GetSHA(), Base: e.pull.GetBase().GetSHA(), Branch: e.pull.GetBase().GetRef()}
+		return s.checked(), s.Branch != "", nil
 	default:
-		return "", false, nil
+		return Sides{}, false, nil
 	}
 	p, err := e.payload("cannot find the base branch")
 	if err != nil {
-		return "", false, err
+		return Sides{}, false, err
 	}
 	switch {
 	case e.Name == "merge_group" && p.MergeGroup != nil:
-		branch = strings.TrimPrefix(p.MergeGroup.GetBaseRef(), "refs/heads/")
+		m := p.MergeGroup
+		s = Sides{Head: m.GetHeadSHA(), Base: m.GetBaseSHA(), Branch: strings.TrimPrefix(m.GetBaseRef(), "refs/heads/"), Queue: true}
 	case e.Name == "workflow_run" && p.WorkflowRun != nil && len(p.WorkflowRun.PullRequests) > 0:
-		branch = p.WorkflowRun.PullRequests[0].GetBase().GetRef()
-	case p.PullRequest != nil:
-		branch = p.PullRequest.GetBase().GetRef()
+		pr := p.WorkflowRun.PullRequests[0]
+		s = Sides{Head: p.WorkflowRun.GetHeadSHA(), Base: pr.GetBase().GetSHA(), Branch: pr.GetBase().GetRef()}
+	case e.Name != "workflow_run" && e.Name != "merge_group" && p.PullRequest != nil:
+		s = Sides{Head: p.PullRequest.GetHead().GetSHA(), Base: p.PullRequest.GetBase().GetSHA(), Branch: p.PullRequest.GetBase().GetRef()}
 	}
-	return branch, branch != "", nil
+	return s.checked(), s.Branch != "", nil
+}
+
+// checked drops a commit that is not a commit id.
+func (s Sides) checked() Sides {
+	if !commitID.MatchString(s.Head) {
+		s.Head = ""
+	}
+	if !commitID.MatchString(s.Base) {
+		s.Base = ""
+	}
+	return s
+}
+
+// NeedsPull says whether the event's pull request must be read from GitHub (GET
+// /repos/{owner}/{repo}/pulls/{n}) for its head and base: an issue_comment on a pull request,
+// whose payload has neither, and whose GITHUB_SHA is the default branch's tip.
+func (e *Event) NeedsPull() bool {
+	if e.Name != "issue_comment" || e.pull != nil {
+		return false
+	}
+	p, err := e.payload("")
+	return err == nil && p.Issue != nil && p.Issue.IsPullRequest()
+}
+
+// UsePull records the pull request GitHub answered for an issue_comment's number: HeadSHA and
+// Sides take its head and base from it.
+func (e *Event) UsePull(p *github.PullRequest) {
+	e.pull = p
 }
 
 func checkNumber(n int, field string) (int, bool, error) {
@@ -228,8 +281,9 @@ func (e *Event) WorkflowRunHeadSHA() (string, error) {
 // HeadSHA returns the commit a check run about this run belongs on: the pull request's head
 // commit for the pull_request family (GITHUB_SHA is then the merge commit GitHub made for the
 // run, which no one looks at), workflow_run.head_sha for workflow_run (GITHUB_SHA is the
-// default branch's head there), merge_group.head_sha for the merge queue, and githubSHA
-// (GITHUB_SHA) for every other event. A payload without the commit it should carry, or a
+// default branch's head there), merge_group.head_sha for the merge queue, the head of the pull
+// request GitHub answered (UsePull) for an issue_comment on one, and githubSHA (GITHUB_SHA)
+// for every other event. A payload without the commit it should carry, or a
 // commit id that is not 40 (or 64, SHA-256) hexadecimal digits, is an error.
 func (e *Event) HeadSHA(githubSHA string) (string, error) {
 	var sha, field string
@@ -252,6 +306,17 @@ func (e *Event) HeadSHA(githubSHA string) (string, error) {
 			return "", err
 		}
 		sha, field = p.MergeGroup.GetHeadSHA(), "merge_group.head_sha"
+	case "issue_comment":
+		switch {
+		case e.pull != nil:
+			sha, field = e.pull.GetHead().GetSHA(), "the pull request's head.sha"
+		case e.NeedsPull():
+			// GITHUB_SHA is the default branch's tip here: a check on it would never be the
+			// pull request's.
+			return "", fmt.Errorf("event issue_comment: the pull request's head commit could not be read (GET /pulls/{number})")
+		default: // a comment on an issue
+			sha, field = githubSHA, "GITHUB_SHA"
+		}
 	default:
 		sha, field = githubSHA, "GITHUB_SHA"
 	}
@@ -263,6 +328,10 @@ func (e *Event) HeadSHA(githubSHA string) (string, error) {
 
 // commitID matches a full commit id: 40 lower-case hex digits, or 64 in a SHA-256 repository.
 var commitID = regexp.MustCompile(`^[0-9a-f]{40}([0-9a-f]{24})?$`)
+
+// IsCommitID says whether s is a full commit id as GitHub writes one (40 lower-case hex
+// digits, or 64 in a SHA-256 repository): what may go into an API path or query.
+func IsCommitID(s string) bool { return commitID.MatchString(s) }
 
 // cut keeps at most n bytes of s, at a character boundary, for quoting.
 func cut(s string, n int) string {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-github/v66/github"
+
 	"github.com/agentgate/agentgate/internal/github/event"
 	"github.com/agentgate/agentgate/test/ghemu"
 )
@@ -33,14 +35,7 @@ func TestPRFromRealEventPayloads(t *testing.T) {
 	withoutPRs := func(m map[string]any) bool { return !withPRs(m) }
 	prOpened := webhookExample(t, "pull_request", "opened", nil)
 	onIssue := webhookExample(t, "issue_comment", "created", nil)
-	// The examples only have comments on issues; the same payload for a
-	// pull request carries issue.pull_request.
-	var m map[string]any
-	if err := json.Unmarshal(onIssue, &m); err != nil {
-		t.Fatal(err)
-	}
-	m["issue"].(map[string]any)["pull_request"] = map[string]any{"url": "https://api.github.com/repos/Codertocat/Hello-World/pulls/1"}
-	onPR, _ := json.Marshal(m)
+	onPR := ghemu.IssueCommentOnPull(t)
 
 	cases := []struct {
 		name, event string
@@ -120,39 +115,103 @@ func TestPRErrors(t *testing.T) {
 	}
 }
 
-// BaseBranch reads the branch `baseline: auto` compares with from GitHub's own example
-// payloads: a push has none.
-func TestBaseBranchFromRealEventPayloads(t *testing.T) {
+// Sides reads what `baseline: auto` compares across from GitHub's own example payloads: the
+// head, the base commit and the base branch; a push has none, and an issue_comment has them
+// only from the pull request GitHub answered.
+func TestSidesFromRealEventPayloads(t *testing.T) {
 	withPRs := func(m map[string]any) bool {
 		prs, _ := m["workflow_run"].(map[string]any)["pull_requests"].([]any)
 		return len(prs) > 0
 	}
+	pr := webhookExample(t, "pull_request", "opened", nil)
+	run := webhookExample(t, "workflow_run", "completed", withPRs)
+	mg := webhookExample(t, "merge_group", "checks_requested", nil)
+	field := func(raw []byte, path ...any) string {
+		var m any
+		if err := json.Unmarshal(raw, &m); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range path {
+			switch p := p.(type) {
+			case string:
+				m = m.(map[string]any)[p]
+			case int:
+				m = m.([]any)[p]
+			}
+		}
+		return m.(string)
+	}
 	cases := []struct {
 		name, event string
 		payload     []byte
-		branch      string
+		want        event.Sides
 		ok          bool
 	}{
-		{"pull_request opened", "pull_request", webhookExample(t, "pull_request", "opened", nil), "master", true},
-		{"pull_request_target", "pull_request_target", webhookExample(t, "pull_request", "opened", nil), "master", true},
-		{"merge_group: refs/heads/ stripped", "merge_group", webhookExample(t, "merge_group", "checks_requested", nil), "main", true},
-		{"workflow_run with pull_requests", "workflow_run", webhookExample(t, "workflow_run", "completed", withPRs), "master", true},
-		{"push: no base", "push", webhookExample(t, "push", "", nil), "", false},
+		{"pull_request opened", "pull_request", pr,
+			event.Sides{Head: field(pr, "pull_request", "head", "sha"), Base: field(pr, "pull_request", "base", "sha"), Branch: "master"}, true},
+		{"pull_request_target", "pull_request_target", pr,
+			event.Sides{Head: field(pr, "pull_request", "head", "sha"), Base: field(pr, "pull_request", "base", "sha"), Branch: "master"}, true},
+		{"merge_group: the queue's base, refs/heads/ stripped", "merge_group", mg,
+			event.Sides{Head: "2ffea6db159f6b6c47a24e778fb9ef40cf6b1c7d", Base: "380387fbc80638b734a49e1be1c4dfec1c01b33c", Branch: "main", Queue: true}, true},
+		{"workflow_run with pull_requests", "workflow_run", run,
+			event.Sides{Head: field(run, "workflow_run", "head_sha"), Base: field(run, "workflow_run", "pull_requests", 0, "base", "sha"), Branch: "master"}, true},
+		{"push: no base", "push", webhookExample(t, "push", "", nil), event.Sides{}, false},
+		{"issue_comment before its pull request is read", "issue_comment", webhookExample(t, "issue_comment", "created", nil), event.Sides{}, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			branch, ok, err := event.New(c.event, writeEvent(t, c.payload)).BaseBranch()
-			if err != nil || branch != c.branch || ok != c.ok {
-				t.Errorf("BaseBranch = %q, %v, %v; want %q, %v, nil", branch, ok, err, c.branch, c.ok)
+			got, ok, err := event.New(c.event, writeEvent(t, c.payload)).Sides()
+			if err != nil || got != c.want || ok != c.ok || ok && (len(got.Head) != 40 || len(got.Base) != 40) {
+				t.Errorf("Sides = %+v, %v, %v; want %+v, %v, nil", got, ok, err, c.want, c.ok)
 			}
 		})
 	}
-	if _, _, err := event.New("pull_request", "").BaseBranch(); err == nil || !strings.Contains(err.Error(), "GITHUB_EVENT_PATH is not set") {
+	if _, _, err := event.New("pull_request", "").Sides(); err == nil || !strings.Contains(err.Error(), "GITHUB_EVENT_PATH is not set") {
 		t.Errorf("no event path: %v", err)
+	}
+	// A commit that is no commit id is left out, never passed on.
+	evil := writeEvent(t, []byte(`{"pull_request":{"head":{"sha":"../../x"},"base":{"sha":"main","ref":"main"}}}`))
+	if got, ok, err := event.New("pull_request", evil).Sides(); got != (event.Sides{Branch: "main"}) || !ok || err != nil {
+		t.Errorf("Sides = %+v, %v, %v; want the branch alone", got, ok, err)
 	}
 }
 
-// The payload is read once: what PR read, BaseBranch and WorkflowRunHeadSHA answer from
+// An issue_comment on a pull request (GitHub's example, the comment moved onto a pull
+// request): its payload holds neither head nor base, and GITHUB_SHA is the default branch's
+// tip, so the check run's commit and the sides come from the pull request GitHub answered;
+// before it is read, HeadSHA is an error rather than GITHUB_SHA. On an issue, GITHUB_SHA.
+func TestIssueCommentTakesThePullRequest(t *testing.T) {
+	const githubSHA = "1111111111111111111111111111111111111111"
+	const head, base = "2222222222222222222222222222222222222222", "3333333333333333333333333333333333333333"
+	onIssue := webhookExample(t, "issue_comment", "created", nil)
+	onPR := ghemu.IssueCommentOnPull(t)
+
+	ev := event.New("issue_comment", writeEvent(t, onPR))
+	if !ev.NeedsPull() {
+		t.Fatal("NeedsPull = false on a pull request's comment")
+	}
+	if got, err := ev.HeadSHA(githubSHA); err == nil || got != "" {
+		t.Errorf("HeadSHA before the pull request is read = %q, %v; want an error", got, err)
+	}
+	ev.UsePull(&github.PullRequest{Head: &github.PullRequestBranch{SHA: github.String(head)},
+		Base: &github.PullRequestBranch{SHA: github.String(base), Ref: github.String("main")}})
+	if ev.NeedsPull() {
+		t.Error("NeedsPull = true once read")
+	}
+	if got, err := ev.HeadSHA(githubSHA); got != head || err != nil {
+		t.Errorf("HeadSHA = %q, %v; want the pull request's head %s", got, err, head)
+	}
+	if got, ok, err := ev.Sides(); got != (event.Sides{Head: head, Base: base, Branch: "main"}) || !ok || err != nil {
+		t.Errorf("Sides = %+v, %v, %v", got, ok, err)
+	}
+
+	plain := event.New("issue_comment", writeEvent(t, onIssue))
+	if got, err := plain.HeadSHA(githubSHA); plain.NeedsPull() || got != githubSHA || err != nil {
+		t.Errorf("on an issue: NeedsPull %v, HeadSHA %q, %v; want GITHUB_SHA", plain.NeedsPull(), got, err)
+	}
+}
+
+// The payload is read once: what PR read, Sides and WorkflowRunHeadSHA answer from
 // without the file.
 func TestPayloadIsReadOnce(t *testing.T) {
 	const sha = "0123456789abcdef0123456789abcdef01234567"
@@ -164,8 +223,8 @@ func TestPayloadIsReadOnce(t *testing.T) {
 	if err := os.Remove(path); err != nil {
 		t.Fatal(err)
 	}
-	if branch, ok, err := ev.BaseBranch(); branch != "release/v2" || !ok || err != nil {
-		t.Errorf("BaseBranch = %q, %v, %v; want release/v2, true, nil", branch, ok, err)
+	if sides, ok, err := ev.Sides(); sides != (event.Sides{Head: sha, Branch: "release/v2"}) || !ok || err != nil {
+		t.Errorf("Sides = %+v, %v, %v; want release/v2 at head %s, true, nil", sides, ok, err, sha)
 	}
 	if got, err := ev.WorkflowRunHeadSHA(); got != sha || err != nil {
 		t.Errorf("WorkflowRunHeadSHA = %q, %v", got, err)
@@ -206,8 +265,12 @@ func FuzzEvent(f *testing.F) {
 		case err == nil && !ok && (got != 4242 || !gotOK || warning != "" || gotErr != nil):
 			t.Errorf("no pull request; with pr-number 4242: %d, %v, %q, %v", got, gotOK, warning, gotErr)
 		}
-		ev.BaseBranch()
+		if sides, ok, err := ev.Sides(); ok && (err != nil || sides.Branch == "") {
+			t.Errorf("Sides = %+v, %v, %v", sides, ok, err)
+		}
+		ev.NeedsPull()
 		ev.WorkflowRunHeadSHA()
+		ev.HeadSHA("1111111111111111111111111111111111111111")
 	})
 }
 
