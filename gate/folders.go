@@ -76,7 +76,7 @@ func planTraces(patterns []string) (*tracePlan, error) {
 		p.skipped = append(p.skipped, trace.Skipped{Path: link, Why: "a link to a folder outside the folder given, not followed"})
 	}
 	for _, link := range l.FileLinks {
-		p.skipped = append(p.skipped, skippedFile{link.Path, link.Folder, "a link to a file outside the folder given, not followed"})
+		p.skipped = append(p.skipped, trace.Skipped{Path: link.Path, Folder: link.Folder, Why: "a link to a file outside the folder given, not followed"})
 	}
 	if len(p.files) == 0 && len(p.skipped) > 0 {
 		return nil, &input.Error{File: strings.Join(patterns, ", "), Msg: "no trace file: " + skippedNote(p.skipped)}
