@@ -147,9 +147,13 @@ func (hp *historyPoint) point() (compare.Point, string) {
 
 // recordedTest is a paired pass/fail metric of a recorded comparison, as it is read.
 type recordedTest struct {
-	Matched     int `json:"matched"`
-	NewFailures int `json:"new_failures"`
-	Fixed       int `json:"fixed"`
+	Matched int `json:"matched"`
+	// Compared is the runs the test counted, the missing ones counted as failures too
+	// (docs/comparison-and-statistics.md, "Every baseline run accounted for"); absent from a
+	// report written before runs were accounted for, which counted the matched ones only.
+	Compared    *int `json:"compared"`
+	NewFailures int  `json:"new_failures"`
+	Fixed       int  `json:"fixed"`
 	Power       *struct {
 		Threshold float64 `json:"threshold"`
 	} `json:"power"`
@@ -168,15 +172,24 @@ func (br *baselineReader) recorded() error {
 		if err := br.value(&t, what); err != nil {
 			return err
 		}
-		rt := compare.RecordedTest{Metric: key, Matched: t.Matched, NewFailures: t.NewFailures, Fixed: t.Fixed}
+		n, of := t.Matched, "matched"
+		if t.Compared != nil {
+			n, of = *t.Compared, "compared"
+		}
+		rt := compare.RecordedTest{Metric: key, Matched: n, NewFailures: t.NewFailures, Fixed: t.Fixed}
 		if t.Power != nil {
 			rt.Threshold = t.Power.Threshold
 		}
-		if err := rt.Validate(); err != nil {
-			return &posError{off: off, msg: what + ": " + err.Error()}
-		}
-		if t.Power != nil && rt.Threshold == 0 {
+		switch {
+		case t.Compared != nil && (*t.Compared < t.Matched):
+			return &posError{off: off, msg: fmt.Sprintf("%s: compared %d is fewer than matched %d", what, *t.Compared, t.Matched)}
+		case n < 0 || t.Matched < 0 || t.NewFailures < 0 || t.Fixed < 0 || t.NewFailures > n || t.Fixed > n-t.NewFailures:
+			return &posError{off: off, msg: fmt.Sprintf("%s: %s %d, new_failures %d and fixed %d must be counts, the last two within %s", what, of, n, t.NewFailures, t.Fixed, of)}
+		case t.Power != nil && rt.Threshold == 0:
 			return &posError{off: off, msg: fmt.Sprintf("%s: power.threshold 0 is not between %v and 1, the levels agentgate computes power at", what, compare.MinLevel)}
+		}
+		if err := rt.Validate(of); err != nil {
+			return &posError{off: off, msg: what + ": " + err.Error()}
 		}
 		for _, r := range br.b.Recorded {
 			if r.Metric == key {
