@@ -40,6 +40,27 @@ func TestActionOnEveryEvent(t *testing.T) {
 	repoPath := "/repos/" + owner + "/" + repo
 	day := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 
+	// The requests, by what they do.
+	found := []string{"GET " + repoPath + "/actions/artifacts 200", "GET " + repoPath + "/actions/runs/9001 200", "GET " + repoPath + "/actions/artifacts/501/zip 302"}
+	commented := func(n int) []string {
+		return []string{"GET /user 403", fmt.Sprintf("GET %s/issues/%d/comments 200", repoPath, n), fmt.Sprintf("POST %s/issues/%d/comments 201", repoPath, n)}
+	}
+	compared := func(base, head string) string { return "GET " + repoPath + "/compare/" + base + "..." + head + " 200" }
+	checked := "POST " + repoPath + "/check-runs 201"
+	seq := func(parts ...any) []string {
+		var out []string
+		for _, p := range parts {
+			switch p := p.(type) {
+			case string:
+				out = append(out, p)
+			case []string:
+				out = append(out, p...)
+			}
+		}
+		return out
+	}
+	prReqs := seq(compared(prBase, prHead), found, commented(2), checked)
+
 	var base []byte // the push run's report, the baseline of the others
 	cases := []struct {
 		name, event string
@@ -58,60 +79,34 @@ func TestActionOnEveryEvent(t *testing.T) {
 		noBaseline bool
 	}{
 		{name: "push", event: "push", payload: ghemu.WebhookExample(t, "push", "", nil), env: pushToMaster,
-			check: headSHA, reqs: []string{"POST " + repoPath + "/check-runs 201"},
+			check: headSHA, reqs: seq(checked),
 			summary: "baseline auto: a push event has no base branch to compare with: not compared"},
 		{name: "schedule", event: "schedule", payload: []byte(`{"schedule":"30 5 * * 1-5","workflow":".github/workflows/evals.yml"}`), env: pushToMaster,
-			check: headSHA, reqs: []string{"POST " + repoPath + "/check-runs 201"},
+			check: headSHA, reqs: seq(checked),
 			summary: "baseline auto: a schedule event has no base branch to compare with: not compared"},
 		{name: "pull_request", event: "pull_request", payload: prEvent, mergeBase: headSHA, heads: []string{prBase, prHead},
-			check: prHead, branch: "master", reqs: []string{
-				"GET " + repoPath + "/compare/" + prBase + "..." + prHead + " 200",
-				"GET " + repoPath + "/actions/artifacts 200", "GET " + repoPath + "/actions/runs/9001 200",
-				"GET " + repoPath + "/actions/artifacts/501/zip 302",
-				"GET /user 403", "GET " + repoPath + "/issues/2/comments 200", "POST " + repoPath + "/issues/2/comments 201",
-				"POST " + repoPath + "/check-runs 201"}},
+			check: prHead, branch: "master", reqs: prReqs},
 		{name: "pull_request_target", event: "pull_request_target", payload: prEvent, mergeBase: headSHA, heads: []string{prBase, prHead},
-			check: prHead, branch: "master", reqs: []string{
-				"GET " + repoPath + "/compare/" + prBase + "..." + prHead + " 200",
-				"GET " + repoPath + "/actions/artifacts 200", "GET " + repoPath + "/actions/runs/9001 200",
-				"GET " + repoPath + "/actions/artifacts/501/zip 302",
-				"GET /user 403", "GET " + repoPath + "/issues/2/comments 200", "POST " + repoPath + "/issues/2/comments 201",
-				"POST " + repoPath + "/check-runs 201"}},
+			check: prHead, branch: "master", reqs: prReqs},
 		{name: "workflow_run", event: "workflow_run", payload: runEvent, mergeBase: headSHA, heads: []string{prBase, runHead},
 			pulls: map[int]ghemu.Pull{2: {HeadSHA: runHead}},
-			check: runHead, branch: "master", reqs: []string{
-				"GET " + repoPath + "/compare/" + prBase + "..." + runHead + " 200",
-				"GET " + repoPath + "/actions/artifacts 200", "GET " + repoPath + "/actions/runs/9001 200",
-				"GET " + repoPath + "/actions/artifacts/501/zip 302",
-				"GET " + repoPath + "/pulls/2 200", // the pull request's head must be the run's
-				"GET /user 403", "GET " + repoPath + "/issues/2/comments 200", "POST " + repoPath + "/issues/2/comments 201",
-				"POST " + repoPath + "/check-runs 201"}},
+			check: runHead, branch: "master", reqs: seq(compared(prBase, runHead), found,
+				"GET "+repoPath+"/pulls/2 200", // the pull request's head must be the run's
+				commented(2), checked)},
 		{name: "issue_comment", event: "issue_comment", payload: ghemu.IssueCommentOnPull(t), mergeBase: headSHA, heads: []string{commentBase, commentHead},
 			pulls: map[int]ghemu.Pull{1: {HeadSHA: commentHead, BaseSHA: commentBase, BaseRef: "main"}},
-			check: commentHead, branch: "main", reqs: []string{
-				"GET " + repoPath + "/pulls/1 200", // read once: head and base
-				"GET " + repoPath + "/compare/" + commentBase + "..." + commentHead + " 200",
-				"GET " + repoPath + "/actions/artifacts 200", "GET " + repoPath + "/actions/runs/9001 200",
-				"GET " + repoPath + "/actions/artifacts/501/zip 302",
-				"GET /user 403", "GET " + repoPath + "/issues/1/comments 200", "POST " + repoPath + "/issues/1/comments 201",
-				"POST " + repoPath + "/check-runs 201"}},
+			check: commentHead, branch: "main", reqs: seq(
+				"GET "+repoPath+"/pulls/1 200", // read once: head and base
+				compared(commentBase, commentHead), found, commented(1), checked)},
 		{name: "issue_comment without a baseline: the pull request read for the check run", event: "issue_comment", payload: ghemu.IssueCommentOnPull(t),
 			pulls: map[int]ghemu.Pull{1: {HeadSHA: commentHead, BaseSHA: commentBase, BaseRef: "main"}}, noBaseline: true,
-			check: commentHead, reqs: []string{
-				"GET /user 403", "GET " + repoPath + "/issues/1/comments 200", "POST " + repoPath + "/issues/1/comments 201",
-				"GET " + repoPath + "/pulls/1 200",
-				"POST " + repoPath + "/check-runs 201"}},
+			check: commentHead, reqs: seq(commented(1), "GET "+repoPath+"/pulls/1 200", checked)},
 		{name: "issue_comment, the pull request unreadable: no check run on main", event: "issue_comment", payload: ghemu.IssueCommentOnPull(t),
-			reqs: []string{
-				"GET " + repoPath + "/pulls/1 404",
-				"GET /user 403", "GET " + repoPath + "/issues/1/comments 200", "POST " + repoPath + "/issues/1/comments 201"},
+			reqs:    seq("GET "+repoPath+"/pulls/1 404", commented(1)),
 			summary: "agentgate did not post the check run `agentgate`: cannot tell the head commit"},
 		{name: "merge_group", event: "merge_group", payload: mgEvent, mergeBase: mgBase, heads: []string{mgHead},
-			check: mgHead, branch: "main", reqs: []string{
-				// the queue's base is the merge base: no compare; no comment
-				"GET " + repoPath + "/actions/artifacts 200", "GET " + repoPath + "/actions/runs/9001 200",
-				"GET " + repoPath + "/actions/artifacts/501/zip 302",
-				"POST " + repoPath + "/check-runs 201"}},
+			// the queue's base is the merge base: no compare; no comment
+			check: mgHead, branch: "main", reqs: seq(found, checked)},
 	}
 	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
