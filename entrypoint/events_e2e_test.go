@@ -27,6 +27,8 @@ func TestActionOnEveryEvent(t *testing.T) {
 		return len(prs) > 0
 	}
 	runEvent := ghemu.WebhookExample(t, "workflow_run", "completed", withPRs)
+	forkRun := ghemu.WebhookExample(t, "workflow_run", "completed", func(m map[string]any) bool { return !withPRs(m) })
+	forkHead := payloadField(t, forkRun, "workflow_run", "head_sha")
 	mgEvent := ghemu.WebhookExample(t, "merge_group", "checks_requested", nil)
 	prHead, prBase := payloadField(t, prEvent, "pull_request", "head", "sha"), payloadField(t, prEvent, "pull_request", "base", "sha")
 	runHead := payloadField(t, runEvent, "workflow_run", "head_sha")
@@ -75,8 +77,9 @@ func TestActionOnEveryEvent(t *testing.T) {
 		branch    string
 		reqs      []string // "METHOD path status", in order
 		summary   string
-		// noBaseline runs without `baseline: auto`.
+		// noBaseline runs without `baseline: auto`; prNumber is the pr-number input.
 		noBaseline bool
+		prNumber   string
 	}{
 		{name: "push", event: "push", payload: ghemu.WebhookExample(t, "push", "", nil), env: pushToMaster,
 			check: headSHA, reqs: seq(checked),
@@ -93,6 +96,19 @@ func TestActionOnEveryEvent(t *testing.T) {
 			check: runHead, branch: "master", reqs: seq(compared(prBase, runHead), found,
 				"GET "+repoPath+"/pulls/2 200", // the pull request's head must be the run's
 				commented(2), checked)},
+		// A fork's run: GitHub names no pull request, pr-number does (from the fork's artifact);
+		// its pull request is read once, for the base and for the comment's head check.
+		{name: "workflow_run from a fork, with pr-number", event: "workflow_run", payload: forkRun, prNumber: "7",
+			mergeBase: headSHA, heads: []string{commentBase, forkHead},
+			pulls: map[int]ghemu.Pull{7: {HeadSHA: forkHead, BaseSHA: commentBase, BaseRef: "master"}},
+			check: forkHead, branch: "master", reqs: seq("GET "+repoPath+"/pulls/7 200",
+				compared(commentBase, forkHead), found, commented(7), checked)},
+		// pr-number naming a pull request whose head is not the run's: neither its base nor
+		// its comment is touched.
+		{name: "workflow_run from a fork, pr-number of another pull request", event: "workflow_run", payload: forkRun, prNumber: "7",
+			pulls: map[int]ghemu.Pull{7: {HeadSHA: commentHead, BaseSHA: commentBase, BaseRef: "master"}},
+			check: forkHead, reqs: seq("GET "+repoPath+"/pulls/7 200", checked),
+			summary: "agentgate did not comment on pull request #7: its head commit is not the commit this report is about."},
 		{name: "issue_comment", event: "issue_comment", payload: ghemu.IssueCommentOnPull(t), mergeBase: headSHA, heads: []string{commentBase, commentHead},
 			pulls: map[int]ghemu.Pull{1: {HeadSHA: commentHead, BaseSHA: commentBase, BaseRef: "main"}},
 			check: commentHead, branch: "main", reqs: seq(
@@ -131,6 +147,9 @@ func TestActionOnEveryEvent(t *testing.T) {
 			inputs := maps.Clone(in)
 			if c.noBaseline {
 				delete(inputs, "baseline")
+			}
+			if c.prNumber != "" {
+				inputs["pr-number"] = c.prNumber
 			}
 			r := stepEnv(t, ws, api, c.event, c.payload, inputs, c.env)
 			if r.exit != 0 || r.outputs["verdict"] != "PASS" {
