@@ -136,9 +136,10 @@ var settingTable = []settingDef{
 		"they expand more than 100 times; setting it turns that check off."},
 	{name: "profile", kind: kindString, where: anywhere, def: "default", help: "`default` (sound detectors) or `reference` (reproduces the published RS-1, RCS and scorer figures exactly)."},
 	{name: gate.TokenBudget, kind: kindWhole, where: anywhere, def: "100000", help: "The tokens one run may spend before its cost signal reads 1 (WARN on its own). " +
-		"The cost signal's thresholds are 10%, 50% and 100% of it: RS-1's 10,000, 50,000 and 100,000 at the " +
-		"default. Raise it when a clean run of your agent spends more. The `reference` profile keeps RS-1's " +
-		"100000 and refuses any other value (exit code 3)."},
+		"Within it, the `default` profile compares a run's tokens with the median of its suite's runs (from 3 times " +
+		"the median the cost rises, to 1 at 10 times). Raise it when a clean run of your agent spends more. The " +
+		"`reference` profile keeps RS-1's thresholds (10,000, 50,000 and 100,000 tokens) and refuses any other " +
+		"value (exit code 3)."},
 	{name: "fail-on", kind: kindString, where: anywhere, def: "fail", help: "`fail` fails the step only on FAIL; `warn` fails it on WARN too (exit code 1); " +
 		"`never` reports only: the report, comment and outputs (`verdict` included) are as ever, and the " +
 		"step passes (exit code 0) whatever the verdict, unless the input cannot be read (exit code 3). " +

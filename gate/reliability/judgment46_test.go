@@ -1,8 +1,11 @@
 package reliability
 
 import (
+	"encoding/json"
+	"fmt"
 	"testing"
 
+	"github.com/agentgate/agentgate/gate/profile"
 	"github.com/agentgate/agentgate/gate/verdict"
 )
 
@@ -78,5 +81,71 @@ func TestJudgmentNullOptionalArgument(t *testing.T) {
 		if def := run(args); def.Signals.ToolMisuse != 0.5 || !hasEvidence(def, SignalToolMisuse, "1 of 2 calls have empty, missing or null arguments: `search_calendar_events` at message 1") {
 			t.Errorf("default on %s: tool_misuse %v; want 0.5 naming the call%s", args, def.Signals.ToolMisuse, evidenceTexts(def))
 		}
+	}
+}
+
+// Item 3. The cost of a run against its suite: 69 of 73 real Inspect runs and 368 of 371
+// successful mini-swe-agent runs crossed RS-1's absolute thresholds, suites whose runs all
+// spend alike. The default compares a run's tokens with the median of its suite's runs that
+// recorded usage (five or more): from 3 times the median the cost rises, (T/M − 3)/7, to 1 at
+// 10 times; the verdict follows (cost 0.9 is WARN). Suites are compared apart; the reference
+// keeps RS-1's thresholds; comparing twice changes nothing.
+func TestRelateCost(t *testing.T) {
+	run := func(id, suite string, total int64) Result {
+		tr := budgetTrace(total, 4)
+		tr.ID, tr.Suite = id, suite
+		var ev Evaluator
+		return ev.Evaluate(tr)
+	}
+	var s Summary
+	// suite "a": 20000, 21000, 22000, 23000, 24000, 70000, 95000: median 23000
+	for i, n := range []int64{20000, 21000, 22000, 23000, 24000, 70000, 95000} {
+		s.Add(run(fmt.Sprintf("a%d", i), "a", n))
+	}
+	// suite "b": four runs, too few to compare: 95000 stays 0
+	for i, n := range []int64{1000, 1000, 1000, 95000} {
+		s.Add(run(fmt.Sprintf("b%d", i), "b", n))
+	}
+	s.RelateCost(profile.Default)
+	want := map[string]float64{"a5": (70000.0/23000 - 3) / 7, "a6": (95000.0/23000 - 3) / 7}
+	for _, r := range s.Traces {
+		if !near(r.Signals.Cost, want[r.ID]) {
+			t.Errorf("%s: cost %v, want %v%s", r.ID, r.Signals.Cost, want[r.ID], evidenceTexts(r))
+		}
+	}
+	a6 := s.Traces[6]
+	if text := "95000 tokens, 4.13 times the median of its suite (23000 tokens over 7 runs; the cost reads from 3 times the median)"; !hasEvidence(a6, SignalCost, text) ||
+		!near(a6.Score, 0.15*want["a6"]) || a6.Verdict != verdict.Pass || a6.SuiteCost.Alone != 0 || a6.SuiteCost.AloneVerdict != verdict.Pass {
+		t.Errorf("a6: %s score %v, suite %+v; want PASS with %q%s", a6.Verdict, a6.Score, *a6.SuiteCost, text, evidenceTexts(a6))
+	}
+	if s.Pass != 11 || s.Warn != 0 {
+		t.Errorf("counts: %d PASS %d WARN", s.Pass, s.Warn)
+	}
+	// again: the same
+	before, _ := json.Marshal(s)
+	s.RelateCost(profile.Default)
+	if after, _ := json.Marshal(s); string(after) != string(before) {
+		t.Errorf("a second comparison changed the runs:\n%s\nwant\n%s", after, before)
+	}
+	// ten times the median and more: cost 1, WARN
+	var w Summary
+	for i, n := range []int64{5000, 5000, 5000, 5000, 5000, 60000} {
+		w.Add(run(fmt.Sprintf("w%d", i), "", n))
+	}
+	w.RelateCost(profile.Default)
+	if r := w.Traces[5]; r.Signals.Cost != 1 || r.Verdict != verdict.Warn || w.Warn != 1 {
+		t.Errorf("60000 against a median of 5000: cost %v %s, %d WARN; want 1 WARN", r.Signals.Cost, r.Verdict, w.Warn)
+	}
+	// the reference profile: no comparison
+	var ref Summary
+	for i, n := range []int64{9000, 9500, 10000, 10500, 11000, 99000} {
+		tr := budgetTrace(n, 4)
+		tr.ID = fmt.Sprint(i)
+		ref.Add(Evaluate(tr, profile.Reference))
+	}
+	c := ref.Traces[5].Signals.Cost
+	ref.RelateCost(profile.Reference)
+	if ref.Traces[5].Signals.Cost != c || ref.Traces[5].SuiteCost != nil {
+		t.Errorf("reference: cost %v → %v, suite %+v", c, ref.Traces[5].Signals.Cost, ref.Traces[5].SuiteCost)
 	}
 }

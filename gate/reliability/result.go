@@ -22,6 +22,9 @@ type Evidence struct {
 	// profile (a claim of tool use before any call, of an external action no fitting call
 	// backs, of success after a failure): the finding Decisive names for a run it raised.
 	Floor bool `json:"floor,omitempty"`
+	// Relative marks the cost evidence of the run's tokens against its suite's (RelateCost),
+	// which a merge of shards takes out before it compares the runs again.
+	Relative bool `json:"relative,omitempty"`
 }
 
 // Result is the evaluation of one trace: what the JSON report keeps per trace.
@@ -50,6 +53,10 @@ type Result struct {
 	// known. It is on the run's record so that it travels with the verdict and signals through
 	// every sort, merge and match: nothing pairs runs by position in two lists (SPEC §18).
 	Run trace.Run `json:"-"`
+	// Suite is what the default profile's cost compares across the suite (RelateCost): the
+	// tokens the run's cost counted and, when the comparison changed the run, what it was on its
+	// own. Nil under the reference profile and for a run without recorded usage.
+	SuiteCost *SuiteCost `json:"suite_cost,omitempty"`
 
 	// Detail is what the RS-1 drop-in CLI reports besides the scores (not part of the gate
 	// JSON); nil when the Evaluator is Brief.
@@ -104,7 +111,13 @@ type Summary struct {
 // Add counts r into the summary and keeps it.
 func (s *Summary) Add(r Result) {
 	s.Total++
-	switch r.Verdict {
+	s.count(r.Verdict)
+	s.Traces = append(s.Traces, r)
+}
+
+// count counts a trace of verdict v into Pass, Warn or Fail.
+func (s *Summary) count(v verdict.Verdict) {
+	switch v {
 	case verdict.Pass:
 		s.Pass++
 	case verdict.Warn:
@@ -112,5 +125,4 @@ func (s *Summary) Add(r Result) {
 	case verdict.Fail:
 		s.Fail++
 	}
-	s.Traces = append(s.Traces, r)
 }
