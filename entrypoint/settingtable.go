@@ -108,7 +108,10 @@ var settingTable = []settingDef{
 		"file) is an error (exit code 3), so that a typo cannot switch the regression gates off."},
 	{name: "baseline-artifact", kind: kindString, where: anywhere, def: defaultBaselineArtifact, noEffect: "only `baseline: auto` reads it, which a local run cannot", help: "The artifact `baseline: auto` looks for."},
 	{name: compare.FailOnRegression, kind: kindBool, where: anywhere, def: "true", valueFlag: true, help: "With a baseline, fail when a metric is significantly worse (Holm at `regression-alpha`)."},
-	{name: compare.MaxNewFailures, kind: kindWhole, where: anywhere, help: "With a baseline, at most this many traces may FAIL that did not FAIL in it. Unset: not gated."},
+	{name: compare.MaxNewFailures, kind: kindWhole, where: anywhere, help: "With a baseline, at most this many traces may FAIL that did not FAIL in it (a baseline run missing now counts as FAIL unless `allow-missing-runs`). Unset: not gated."},
+	{name: allowMissingRuns, kind: kindBool, where: anywhere, def: "false", help: "With a baseline, leave the baseline's runs that this run lacks out of the comparison. " +
+		"By default each counts as a failure of this run (a run that did not report did not pass), so that dropping, renaming or crashing runs cannot hide a regression; " +
+		"set it for a deliberate change of the suite, and the report says how many runs were left out."},
 	{name: regressionAlpha, kind: kindNumber, where: anywhere, def: "0.05", help: "Family-wise significance level of the comparison (Holm's procedure)."},
 	{name: planEffect, kind: kindNumber, where: anywhere, def: "0.10", help: "With a baseline, the drop in success rate the report plans for: how many matched runs would detect it with 80% power (McNemar, Connor 1987), beside the runs you have. 0.10 is 10 points; between 0 and 1."},
 	{name: compare.PassKMin, kind: kindNumber, where: anywhere, help: "pass^k of repeated trials (traces with a task and trial index) must be at least this. Unset: not gated."},
@@ -270,7 +273,7 @@ var outputTable = []outputDef{
 	{"percent-agreement", "Percent agreement between the two validators."},
 	{"kappa", "Cohen's kappa between the two validators (empty when undefined)."},
 	{"abstain-rate", "Share of items where a validator abstained."},
-	{"new-failures", "With a baseline, the number of traces FAIL now and not in it (empty without a comparison)."},
+	{"new-failures", "With a baseline, the number of traces FAIL now and not in it, the baseline's runs missing now among them unless `allow-missing-runs` (empty without a comparison)."},
 	{"regressions", "With a baseline, the degraded metrics, comma-separated (empty when none)."},
 	{"baseline-sha", "The commit of the baseline report compared with (empty without one)."},
 	{"success-rate", "The share of runs with an outcome that succeeded (empty when no run has one)."},

@@ -77,6 +77,11 @@ type Attempt struct {
 	Task  string       `json:"task,omitempty"`
 	Trial *int         `json:"trial,omitempty"`
 	OTLP  *SpanContext `json:"otlp,omitempty"`
+	// WrittenTrial is the trial as the harness wrote it when another run already had it and
+	// the run was given the next free one (compare.Renumber), so that a comparison can tell a
+	// second record of one trial from a further trial (docs/comparison-and-statistics.md,
+	// "Every baseline run accounted for"); nil for a run kept as written.
+	WrittenTrial *int `json:"-"`
 }
 
 // SpanContext is an OTLP run's traceId and root spanId, as the input wrote them (hex).
