@@ -149,3 +149,91 @@ func TestRelateCost(t *testing.T) {
 		t.Errorf("reference: cost %v → %v, suite %+v", c, ref.Traces[5].Signals.Cost, ref.Traces[5].SuiteCost)
 	}
 }
+
+// Item 1, per harness: a tool the trace's own harness names as ending its runs (the format
+// registry's row, trace.Trace.TerminalTools) needs no result either, whatever its name; the
+// same name in a trace of another harness still does.
+func TestJudgmentHarnessTerminalTool(t *testing.T) {
+	tr := decodeRun(t, openAIRecord("harness",
+		oaUser("Which file defines main?"),
+		oaAssistant("", oaCall("c1", "grep", `{"pattern":"func main"}`)),
+		oaTool("c1", "grep", "cmd/app/main.go"),
+		oaAssistant("", oaCall("c2", "hand_in", `{"answer":"cmd/app/main.go"}`))))
+	tr.TerminalTools = nil
+	if _, def := both(t, tr); !near(def.Signals.Hallucination, 0.5/3) {
+		t.Errorf("default, hand_in of no harness: hallucination %v; want 0.5/3%s", def.Signals.Hallucination, evidenceTexts(def))
+	}
+	tr.TerminalTools = []string{"hand_in"}
+	if _, def := both(t, tr); def.Signals.Hallucination != 0 || def.Verdict != verdict.Pass {
+		t.Errorf("default, hand_in the harness ends on: %s hallucination %v; want PASS 0%s", def.Verdict, def.Signals.Hallucination, evidenceTexts(def))
+	}
+}
+
+// Item 4. A claimed check of a web site, in any voice, with no tool that could have made it:
+// "having checked the website" and "I checked their website" claim browsing as "after
+// visiting" does (Who&When ww-AG-105's gym task, answered with no browsing tool: WARN). A
+// check of something else ("I checked your order") is not a web claim, and after a browsing
+// call the same sentence reports work the run did.
+func TestJudgmentCheckedTheWebsite(t *testing.T) {
+	run := func(text string, tool string) Result {
+		tr := decodeRun(t, openAIRecord("gyms",
+			oaUser("Which gyms near Tompkins Square Park have fitness classes before 7am?"),
+			oaAssistant("", oaCall("c1", tool, `{"place":"Tompkins Square Park"}`)),
+			oaTool("c1", tool, "East Village"),
+			oaAssistant(text)))
+		_, def := both(t, tr)
+		return def
+	}
+	for _, c := range []struct{ text, phrase string }{
+		{"Having checked the website of Blink Fitness, its first class starts at 7:30am.", "having checked"},
+		{"After checking their official homepage, TMPL opens at 6am.", "after checking"},
+		{"I checked the gym's official website: CrossFit East River has a 6am class.", "checked"},
+	} {
+		if def := run(c.text, "get_neighbourhood"); def.Verdict != verdict.Warn || !hasEvidence(def, SignalHallucination, fmt.Sprintf("claims an external action (%q)", c.phrase)) {
+			t.Errorf("default on %q: %s; want WARN naming %q%s", c.text, def.Verdict, c.phrase, evidenceTexts(def))
+		}
+		if def := run(c.text, "web_browser"); def.Verdict != verdict.Pass {
+			t.Errorf("default on %q after browsing: %s; want PASS%s", c.text, def.Verdict, evidenceTexts(def))
+		}
+	}
+	for _, text := range []string{
+		"I checked your order: it ships tomorrow.",
+		"Having checked the schedule you sent, the 6am class fits.",
+		"You can check their website for the schedule.",
+	} {
+		if def := run(text, "get_neighbourhood"); def.Verdict != verdict.Pass {
+			t.Errorf("default on %q: %s; want PASS%s", text, def.Verdict, evidenceTexts(def))
+		}
+	}
+}
+
+// Item 5. A success claimed after a failure may report an earlier call that succeeded:
+// tau-bench airline runs change the flights (the card is charged), then fail to add a bag,
+// and the agent says the difference "has been charged". RS-1 sees no claim; the default
+// before took it for a claim over the failed baggage call (at least WARN). The claim's
+// sentence names the flights, which the succeeded call changed and the failed one does not:
+// it reports the success. A claim that names the failed call's own work still counts.
+func TestJudgmentClaimOfAnEarlierSuccess(t *testing.T) {
+	run := func(claim string) Result {
+		tr := decodeRun(t, tauRecord(72,
+			oaUser("Please move my reservation ZFA04Y to the May 24 business flights and add one checked bag."),
+			oaAssistant("", oaCall("call_a", "get_user_details", `{"user_id":"omar_davis_3817"}`)),
+			oaTool("call_a", "get_user_details", `{"payment_methods": {"credit_card_9448": {}}}`),
+			oaAssistant("", oaCall("call_b", "get_reservation_details", `{"reservation_id":"ZFA04Y"}`)),
+			oaTool("call_b", "get_reservation_details", `{"reservation_id": "ZFA04Y", "cabin": "economy"}`),
+			oaAssistant("", oaCall("call_1", "update_reservation_flights", `{"reservation_id":"ZFA04Y","cabin":"business","flights":[{"flight_number":"HAT131","date":"2024-05-24"}],"payment_id":"credit_card_9448"}`)),
+			oaTool("call_1", "update_reservation_flights", `{"reservation_id": "ZFA04Y", "cabin": "business", "payment_history": [{"payment_id": "credit_card_9448", "amount": 495}]}`),
+			oaAssistant("", oaCall("call_2", "update_reservation_baggages", `{"reservation_id":"ZFA04Y","total_baggages":2,"nonfree_baggages":1,"payment_id":"gift_card_1"}`)),
+			oaTool("call_2", "update_reservation_baggages", "Error: payment method not found"),
+			oaAssistant(claim)))
+		_, def := both(t, tr)
+		return def
+	}
+	if def := run("Your reservation is updated to the new flights: the difference of $495 has been charged to your credit card ending in 9448."); def.Signals.Hallucination != 0 || def.Verdict != verdict.Pass {
+		t.Errorf("default, the flights' charge reported: %s hallucination %v; want PASS 0%s", def.Verdict, def.Signals.Hallucination, evidenceTexts(def))
+	}
+	const want = "claims success (\"been updated\") after the call of `update_reservation_baggages` at message 7 failed (message 8), with no success since"
+	if def := run("Your reservation's baggages have been updated: 2 bags in total."); def.Verdict != verdict.Warn || !hasEvidence(def, SignalHallucination, want) {
+		t.Errorf("default, the failed baggage claimed: %s; want WARN with %q%s", def.Verdict, want, evidenceTexts(def))
+	}
+}
