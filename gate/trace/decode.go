@@ -389,6 +389,9 @@ func (d *decoder) decode(rec input.Record) (*Trace, error) {
 	}
 	t.Task, t.Trial, t.HasTrial = taskTrial(jr)
 	t.Suite, t.Task = d.identity(jr, t.Task)
+	if t.Suite == "" && t.HasTrial {
+		t.Suite = policyDomain(t.Messages) // tau-bench records no domain
+	}
 	if t.Outcome, err = d.outcome(jr); err != nil {
 		return nil, err
 	}

@@ -162,6 +162,7 @@ func eachInspectJSON(ctx context.Context, path string, data []byte, o Options, f
 	d := newDoc(path, data)
 	n := 0
 	task := docString(data, "eval", "task") // the suite of the samples' ids (SPEC §18)
+	model := docString(data, "eval", "model")
 	limit := inspectLimit(path, len(data))
 	err := d.object("an Inspect log", func(key string, _ int) error {
 		if key != "samples" {
@@ -187,7 +188,7 @@ func eachInspectJSON(ctx context.Context, path string, data []byte, o Options, f
 			if err != nil {
 				return err
 			}
-			t.Suite = task
+			t.Suite, t.Agent = task, model
 			sample := data[at:d.dec.InputOffset()]
 			var off int
 			var problem string
@@ -269,7 +270,7 @@ func eachEval(ctx context.Context, path string, f io.ReaderAt, size int64, o Opt
 	// the members read count toward the archive's limit, as one input; the ratio check holds
 	// what they expand to against the archive's size
 	limited := &input.LimitedReader{Name: path, Packed: func() int64 { return size }}
-	task, err := evalTask(zr, limited)
+	task, model, err := evalTask(zr, limited)
 	if err != nil {
 		return docError(path, err)
 	}
@@ -307,7 +308,7 @@ func eachEval(ctx context.Context, path string, f io.ReaderAt, size int64, o Opt
 		if err != nil {
 			return err
 		}
-		t.Suite = task
+		t.Suite, t.Agent = task, model
 		var off int
 		var problem string
 		if t.Outcome, off, problem = inspectOutcome(data, o.OutcomeScorer); problem != "" {
@@ -324,10 +325,10 @@ func eachEval(ctx context.Context, path string, f io.ReaderAt, size int64, o Opt
 	return nil
 }
 
-// evalTask is the eval's task in a .eval archive, the suite of its samples' ids (SPEC §18):
-// eval.task of header.json, else of _journal/start.json, which Inspect writes first; "" when
-// neither names one.
-func evalTask(zr *zip.Reader, limited *input.LimitedReader) (string, error) {
+// evalTask is the eval's task in a .eval archive, the suite of its samples' ids (SPEC §18),
+// and its model, the agent: eval.task and eval.model of header.json, else of
+// _journal/start.json, which Inspect writes first; "" when neither names one.
+func evalTask(zr *zip.Reader, limited *input.LimitedReader) (task, model string, err error) {
 	for _, name := range [...]string{"header.json", "_journal/start.json"} {
 		for _, zf := range zr.File {
 			if zf.Name != name {
@@ -335,14 +336,14 @@ func evalTask(zr *zip.Reader, limited *input.LimitedReader) (string, error) {
 			}
 			data, err := readMember(zf, limited)
 			if err != nil {
-				return "", err
+				return "", "", err
 			}
 			if task := docString(data, "eval", "task"); task != "" {
-				return task, nil
+				return task, docString(data, "eval", "model"), nil
 			}
 		}
 	}
-	return "", nil
+	return "", "", nil
 }
 
 // readMember reads one zip member through limited (the archive's input.LimitedReader), at most

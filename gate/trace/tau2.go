@@ -50,6 +50,7 @@ func eachTau2With(ctx context.Context, path string, data []byte, o Options, fn f
 	// the domain is the namespace of the task ids (SPEC §18): tau2's domains all number theirs
 	// from "0"
 	domain := docString(data, "info", "environment_info", "domain_name")
+	agent := docString(data, "info", "agent_info", "llm")
 	var (
 		found, indexed bool
 		dec            = Decoder{OutcomeField: o.OutcomeField}
@@ -79,6 +80,7 @@ func eachTau2With(ctx context.Context, path string, data []byte, o Options, fn f
 				if t.Suite == "" {
 					t.Suite = domain
 				}
+				t.Agent = agent
 				return fn(t)
 			})
 			return err
