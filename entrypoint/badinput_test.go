@@ -40,7 +40,7 @@ func TestBadInput(t *testing.T) {
 		{"truncated record", "--traces", file("trunc.json", "[\n"+okTrace+",\n"+`{"trace_id": "x", "messages": [`),
 			"agentgate: FILE:3:32: invalid JSON: unexpected end of input, expected a value\n"},
 		{"no message list", "--traces", file("shape.jsonl", `{"trace_id": "x", "turns": []}`+"\n"),
-			"agentgate: FILE:1:1: expected a message list under \"messages\", \"trajectory\", \"traj\" or \"history\"; found keys: trace_id, turns\n"},
+			"agentgate: FILE:1:1: expected a message list under \"messages\", \"trajectory\", \"traj\", \"history\" or \"conversations\"; found keys: trace_id, turns\n"},
 		{"unknown label", "--pairs", file("pairs.jsonl", `{"qid": "A1", "scholar": {"label": "VALID"}, "auditor": {"label": "valid"}}`+"\n"),
 			"agentgate: FILE:1:"},
 		{"task without action", "--tasks", file("tasks.jsonl", `{"id": "t", "intent": "a", "understanding": "b"}`+"\n"),

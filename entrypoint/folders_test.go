@@ -222,19 +222,34 @@ func TestFolderSciCode(t *testing.T) {
 	}
 }
 
-// TestReadBlind: traces with no assistant message and no tool call say so in the report.
+// TestReadBlind: a harness's format whose traces mostly hold no assistant message was read
+// blind: exit 3, naming the format and the key looked under (docs/trace-formats.md, "Blind
+// reads and crashes"). A few such traces among others say so in a note.
 func TestReadBlind(t *testing.T) {
 	log := filepath.Join(t.TempDir(), "blind.json")
-	sample := func(id string) string {
-		return `{"id": "` + id + `", "epoch": 1, "messages": [{"role": "user", "content": "prompt"}], "scores": {"s": {"value": "C"}}}`
+	sample := func(id string, agent bool) string {
+		turn := ""
+		if agent {
+			turn = `, {"role": "assistant", "content": "answer"}`
+		}
+		return `{"id": "` + id + `", "epoch": 1, "messages": [{"role": "user", "content": "prompt"}` + turn + `], "scores": {"s": {"value": "C"}}}`
 	}
-	if err := os.WriteFile(log, []byte(`{"version": 2, "status": "success", "eval": {}, "samples": [`+sample("a")+`, `+sample("b")+`]}`), 0o644); err != nil {
-		t.Fatal(err)
+	write := func(samples ...string) {
+		if err := os.WriteFile(log, []byte(`{"version": 2, "status": "success", "eval": {}, "samples": [`+strings.Join(samples, ", ")+`]}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
+	write(sample("a", false), sample("b", false), sample("c", true))
+	code, _, stderr := cli(t, "", "gate", "--traces", log)
+	if want := "agentgate: " + log + `: 2 of 3 traces read as Inspect AI log (.json) hold no agent turn (no assistant message under samples[].messages (and their "events")): ` +
+		`the format was read blind, and agentgate refuses to judge runs it could not see (docs/trace-formats.md, "Blind reads and crashes")` + "\n"; code != 3 || stderr != want {
+		t.Errorf("exit %d, stderr\n got %q\nwant %q", code, stderr, want)
+	}
+	write(sample("a", false), sample("b", true), sample("c", true))
 	_, stdout, r := gateFolder(t, "--traces", log)
-	checkCounts(t, r, "a#1 1 0 ok", "b#1 1 0 ok")
-	checkNotes(t, r, stdout, "2 traces have no assistant message: the agent's turns were not found in this format",
-		"no tool call in any of the 2 traces: the tool signals had nothing to judge")
+	checkCounts(t, r, "a#1 1 0 ok", "b#1 2 0 ok", "c#1 2 0 ok")
+	checkNotes(t, r, stdout, "1 trace has no assistant message: the agent's turns were not found in this format",
+		"no tool call in any of the 3 traces: the tool signals had nothing to judge")
 }
 
 // TestOutcomeField: outcome-field names the member holding a run's success in a format

@@ -98,6 +98,12 @@ func runGate(ctx context.Context, cmd string, args []string, stdout, stderr io.W
 		return act.failRun(fail(stderr, err), err)
 	}
 
+	if cfg.noTraces == noTracesNeutral {
+		if absent, ok := absentInputs(cfg); ok {
+			return act.skipRun(stdout, cfg, absent)
+		}
+	}
+
 	cfg.options.Source = reportSource(act != nil, getenv)
 	in := cfg.inputs
 	cfg.options.Source.Inputs = &in

@@ -30,7 +30,7 @@ func TestInputKindMistakesNamed(t *testing.T) {
 	label := file("label.jsonl", `{"qid": "a", "label": "VALID", "reason": "cited"}`+"\n")
 	task := file("task.jsonl", `{"id": "t", "intent": "a", "understanding": "b", "action": "c"}`+"\n")
 	idTrace := file("idtrace.jsonl", `{"id": "x", "messages": [{"role": "user", "content": "hi"}]}`+"\n")
-	const msgList = `expected a message list under "messages", "trajectory", "traj" or "history"; found keys: `
+	const msgList = `expected a message list under "messages", "trajectory", "traj", "history" or "conversations"; found keys: `
 	const notTask = `expected a task ("id" or "task_id", "intent", "understanding", "action") or an RCS harness results file ("model", "average_rcs", "results"), found keys `
 	cases := []struct {
 		name string
@@ -93,7 +93,7 @@ func TestTracesFolderHoldingPairs(t *testing.T) {
 	}
 	p := filepath.Join(suite, "pairs.jsonl")
 	code, _, stderr = cli(t, "", "gate", "--traces", p)
-	want := "agentgate: " + p + `:1:1: expected a message list under "messages", "trajectory", "traj" or "history"; found keys: answer_json, auditor, flags, qid, retrieved_ids, scholar; ` +
+	want := "agentgate: " + p + `:1:1: expected a message list under "messages", "trajectory", "traj", "history" or "conversations"; found keys: answer_json, auditor, flags, qid, retrieved_ids, scholar; ` +
 		"this looks like a pairs file: pass it with --pairs\n"
 	if code != 3 || stderr != want {
 		t.Errorf("exit %d\nstderr %q\n  want %q", code, stderr, want)

@@ -125,6 +125,8 @@ type gateConfig struct {
 	checkName        string // the check run's name (SPEC §20); "" posts none
 	token            string
 	prNumber         string
+	// noTraces is what a run whose inputs are all absent does: noTracesError or noTracesNeutral.
+	noTraces string
 	// maxInputBytes is the most bytes one input may expand to; 0: input's default
 	maxInputBytes int64
 	// answer holds, by name, the value of each setting that changes the answer
@@ -227,6 +229,13 @@ func (s settings) gateConfig() (*gateConfig, error) {
 	case "update", "recreate":
 	default:
 		return nil, &gate.UsageError{Msg: fmt.Sprintf("%s: unknown comment-mode %q: want \"update\" or \"recreate\"", s["comment-mode"].source, c.commentMode)}
+	}
+	switch c.noTraces = strings.TrimSpace(s.str("no-traces")); c.noTraces {
+	case "":
+		c.noTraces = noTracesError
+	case noTracesError, noTracesNeutral:
+	default:
+		return nil, &gate.UsageError{Msg: fmt.Sprintf("%s: unknown no-traces %s: want %q or %q", s["no-traces"].source, input.Quote(c.noTraces), noTracesError, noTracesNeutral)}
 	}
 	if strings.IndexFunc(c.checkName, unicode.IsControl) >= 0 || !utf8.ValidString(c.checkName) {
 		return nil, &gate.UsageError{Msg: fmt.Sprintf("%s: %s: a check run's name is one line of text", s["check-name"].source, input.Quote(c.checkName))}

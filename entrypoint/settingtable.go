@@ -100,8 +100,9 @@ var settingTable = []settingDef{
 	{name: gate.AbstainMax, kind: kindNumber, where: anywhere, def: "0.02", help: "The abstain rate must be at most this."},
 	{name: gate.MaxFailedTraces, kind: kindWhole, where: anywhere, def: "0", help: "At most this many traces may have verdict FAIL."},
 	{name: "baseline", kind: kindString, where: anywhere, actionsOnly: baselineAuto, help: "Compare with an earlier run: the path of its JSON report, or `auto` for " +
-		"the newest report artifact (`baseline-artifact`) of a run on the pull request's base branch " +
-		"(needs `actions: read`). Nothing to compare with is a one-line note, never a failure: `auto` " +
+		"the report artifact (`baseline-artifact`) of the pull request's merge base with its base branch, " +
+		"else of the nearest commit before it on the branch, else the newest on the branch, uploaded by a " +
+		"push, schedule or workflow_dispatch run (needs `actions: read`; docs/reference.md, Which baseline). Nothing to compare with is a one-line note, never a failure: `auto` " +
 		"finding no usable artifact, or a report of another schema version or profile. A path that " +
 		"cannot be read or holds no agentgate report (a traces file; an empty, truncated or malformed " +
 		"file) is an error (exit code 3), so that a typo cannot switch the regression gates off."},
@@ -165,6 +166,11 @@ var settingTable = []settingDef{
 		"`success` on PASS, `neutral` on a WARN or FAIL that does not fail the step, `failure` when it " +
 		"fails; the report as its summary and every finding as an annotation. Needs `checks: write`; " +
 		"without it (or on a fork's pull request) a warning says so and nothing fails. Empty (the default): no check run."},
+	{name: "no-traces", kind: kindString, where: anywhere, def: noTracesError, noEffect: "it acts only when no input file exists, when there is no report to reproduce",
+		help: "What a run does when none of its input files exist (every pattern matches nothing: a path filter or a label " +
+			"skipped the evals): `error` (the default) fails with exit code 3; `neutral` exits 0, says so in the job summary and " +
+			"posts the `check-name` check run as `neutral`, so a required check does not wait forever. Some inputs present and some " +
+			"absent is an error either way."},
 	{name: "github-token", kind: kindString, where: anywhere, actionDefault: "${{ github.token }}", noEffect: "the credential of the calls to GitHub's API (the comment, the check run, `baseline: auto`)", help: "Token used to comment and to post the check run (masked, never printed). Fork pull requests get a read-only token; docs/reference.md shows the workflow_run pattern."},
 	{name: "pr-number", kind: kindString, where: anywhere, noEffect: "which pull request the comment goes to", help: "Pull request to comment on when the event has none (a workflow_run from a fork, push, workflow_dispatch); on an event with its own pull request it is ignored, with a warning if it differs."},
 }

@@ -108,11 +108,11 @@ func TestActionKeyAndFileNameCannotStartCommands(t *testing.T) {
 	if code != 3 {
 		t.Fatalf("exit %d, want 3\n%s%s", code, stdout, stderr)
 	}
-	if stderr != "agentgate: k.jsonl:1:1: expected a message list under \"messages\", \"trajectory\", \"traj\" or \"history\"; found keys: a\n:"+zw+":error::x, trace_id\n" {
+	if stderr != "agentgate: k.jsonl:1:1: expected a message list under \"messages\", \"trajectory\", \"traj\", \"history\" or \"conversations\"; found keys: a\n:"+zw+":error::x, trace_id\n" {
 		t.Errorf("stderr %q", stderr)
 	}
 	equalLines(t, "runner commands on stdout", runnerCommands(stdout), []string{
-		"::error col=1,file=k.jsonl,line=1,title=agentgate could not evaluate the suite::k.jsonl:1:1: expected a message list under \"messages\", \"trajectory\", \"traj\" or \"history\"; found keys: a%0A::error::x, trace_id",
+		"::error col=1,file=k.jsonl,line=1,title=agentgate could not evaluate the suite::k.jsonl:1:1: expected a message list under \"messages\", \"trajectory\", \"traj\", \"history\" or \"conversations\"; found keys: a%0A::error::x, trace_id",
 	})
 	if !strings.Contains(summary, "```text\nk.jsonl:1:1: expected") {
 		t.Errorf("summary does not quote the error:\n%s", summary)

@@ -2,6 +2,7 @@ package gate
 
 import (
 	"context"
+	"fmt"
 	"runtime"
 
 	"github.com/agentgate/agentgate/gate/input"
@@ -30,20 +31,63 @@ type traceBatch struct {
 	stats   readStats
 }
 
-// readStats count what the notes on reading say (SPEC §19).
+// readStats count what the notes on reading say, and what a blind read is told by
+// (docs/trace-formats.md, "Blind reads and crashes").
 type readStats struct {
 	fieldHits int // traces whose outcome the outcome-field member gave
-	noAgent   int // traces with no assistant message
+	noAgent   int // traces with no assistant message, the crashed ones left out
+	// byFormat counts the traces of each format and those with no agent turn
+	byFormat [trace.NumFormats]formatStats
 }
 
-// count counts t, read with the outcome-field field.
-func (s *readStats) count(t *trace.Trace, field string) {
+// formatStats are the traces read in one format, those that hold no agent turn (crashed runs
+// left out) and the file of the first of them.
+type formatStats struct {
+	traces, noAgent int
+	file            string
+}
+
+// count counts t, read in format f with the outcome-field field.
+func (s *readStats) count(t *trace.Trace, f trace.Format, field string) {
 	if t.Outcome.Known && field != "" && t.Outcome.Source == field {
 		s.fieldHits++
 	}
-	if !t.HasAgentTurn() {
+	c := &s.byFormat[f]
+	c.traces++
+	if t.Crash == "" && !t.HasAgentTurn() {
 		s.noAgent++
+		if c.noAgent++; c.file == "" {
+			c.file = t.File
+		}
 	}
+}
+
+// add adds the counts of o, read after s.
+func (s *readStats) add(o *readStats) {
+	s.fieldHits += o.fieldHits
+	s.noAgent += o.noAgent
+	for f := range s.byFormat {
+		c, d := &s.byFormat[f], &o.byFormat[f]
+		c.traces += d.traces
+		if c.noAgent += d.noAgent; c.file == "" {
+			c.file = d.file
+		}
+	}
+}
+
+// blind is the error of a format read blind: most of its traces hold no agent turn where its
+// harness writes them, so the format's reader did not find them; nil when none was.
+func (s *readStats) blind() error {
+	for f := range s.byFormat {
+		c, h := &s.byFormat[f], trace.Of(trace.Format(f))
+		if h.Turnless || c.noAgent*2 <= c.traces {
+			continue
+		}
+		return &input.Error{File: c.file, Msg: fmt.Sprintf("%d of %d traces read as %s hold no agent turn (no assistant message under %s): "+
+			"the format was read blind, and agentgate refuses to judge runs it could not see (docs/trace-formats.md, \"Blind reads and crashes\")",
+			c.noAgent, c.traces, h.Name, h.Turns)}
+	}
+	return nil
 }
 
 // work decodes and evaluates the batch's records into tb.
@@ -60,7 +104,7 @@ func (w *traceWorker) work(b *pipeline.Batch, tb *traceBatch) (int, error) {
 			b.Release()
 			runtime.GC()
 		}
-		tb.stats.count(t, w.dec.OutcomeField)
+		tb.stats.count(t, trace.FormatRecords, w.dec.OutcomeField)
 		if w.ev == nil {
 			tb.results = append(tb.results, reliability.Result{ID: t.ID, File: t.File, Line: t.Line, Run: trace.RunOf(t.Outcome, t.Usage)})
 			return nil
@@ -101,8 +145,7 @@ func reliabilityPipeline(ctx context.Context, files []string, o Options, workers
 		if tb != nil {
 			rs = tb.results
 			if stats != nil {
-				stats.fieldHits += tb.stats.fieldHits
-				stats.noAgent += tb.stats.noAgent
+				stats.add(&tb.stats)
 			}
 		}
 		ids.Reserve(pipeline.Estimate(len(rs), b.Seen, b.Total))

@@ -35,7 +35,7 @@ func TestHugeValuesInErrors(t *testing.T) {
 		}, `t.jsonl:2: duplicate trace id "` + head + `"` + more + `: already used at t.jsonl:1; every trace needs its own id`},
 		{"trace keys", func() gate.Inputs {
 			return gate.Inputs{Traces: []string{writeFile(t, dir, "k.jsonl", `{"`+big+`": 1}`+"\n")}}
-		}, `k.jsonl:1:1: expected a message list under "messages", "trajectory", "traj" or "history"; found keys: ` + head + more},
+		}, `k.jsonl:1:1: expected a message list under "messages", "trajectory", "traj", "history" or "conversations"; found keys: ` + head + more},
 		{"duplicate task id", func() gate.Inputs {
 			return gate.Inputs{Tasks: []string{writeFile(t, dir, "d.jsonl", strings.Repeat(`{"id": "`+big+`", "intent": "a", "understanding": "a", "action": "a"}`+"\n", 2))}}
 		}, `d.jsonl:2: duplicate task id "` + head + `"` + more + `: already used at d.jsonl:1; every task needs its own id`},

@@ -189,6 +189,9 @@ func runReliability(ctx context.Context, patterns []string, o Options) (*reliabi
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := plan.stats.blind(); err != nil {
+		return nil, nil, err
+	}
 	notes := readNotes(plan, sum)
 	if o.OutcomeField != "" && plan.stats.fieldHits == 0 && sum.Total > 0 {
 		notes = append(notes, fmt.Sprintf("outcome-field %s: no trace has this member (as a boolean or a number), so no outcome was read from it", input.Quote(o.OutcomeField)))
@@ -281,7 +284,7 @@ func (p *tracePlan) eachWholeFile(ctx context.Context, i int, o Options, sum *re
 		if t.Outcome.Note != "" {
 			p.noteOutcome(t.Outcome.Note)
 		}
-		p.stats.count(t, to.OutcomeField)
+		p.stats.count(t, p.files[i].Format, to.OutcomeField)
 		return nil
 	})
 	var side *trace.SideFileError

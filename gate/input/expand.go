@@ -43,6 +43,9 @@ func Expand(patterns []string) ([]string, error) {
 	return files, nil
 }
 
+// NoMatch is the message of the error for a pattern that matches no file.
+const NoMatch = "no files match this pattern"
+
 // Entry is one file an input stands for.
 type Entry struct {
 	Path string
@@ -90,7 +93,7 @@ func ExpandListing(patterns []string) (*Listing, error) {
 			return nil, err
 		}
 		if len(w.out) == 0 {
-			return nil, &Error{File: p, Msg: "no files match this pattern"}
+			return nil, &Error{File: p, Msg: NoMatch}
 		}
 		for _, m := range w.out {
 			i, seen := at[m.Path]

@@ -29,6 +29,11 @@ const (
 
 // crash returns the evidence of a crash at the end of the run, or false.
 func (e *eval) crash() (Evidence, bool) {
+	if e.t.Crash != "" {
+		// the harness recorded the crash itself: the run ended before the agent's first
+		// turn (docs/trace-formats.md, "Blind reads and crashes")
+		return Evidence{Signal: SignalTrace, Text: "the run crashed before the agent's first turn: the harness recorded " + strconv.Quote(shorten(e.t.Crash, 200)), Messages: []int{}}, true
+	}
 	msgs := e.t.Messages
 	if n := len(msgs) - 1; n >= 0 && len(msgs[n].Results) == 0 {
 		if what, line, at := crashIn(msgs[n].Content); what != "" &&

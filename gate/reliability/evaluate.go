@@ -148,7 +148,7 @@ func (ev *Evaluator) evaluate(t *trace.Trace, p profile.Profile, brief bool) Res
 	r.Score = overall(scores)
 	r.Verdict = policy(r.Score, scores)
 	empty := !e.ref && len(t.Messages) == 0
-	if empty {
+	if empty && t.Crash == "" { // a crash recorded by the harness is the finding instead (crash)
 		r.Verdict = verdict.Worst(r.Verdict, verdict.Warn)
 		r.Evidence = append(r.Evidence, Evidence{Signal: SignalTrace, Text: noMessages, Messages: []int{}})
 	}

@@ -43,12 +43,23 @@ type dojoRun struct {
 	Injection json.RawMessage `json:"injection_task_id"`
 	Attack    json.RawMessage `json:"attack_type"`
 	Messages  []dojoMessage   `json:"messages"`
-	Utility   json.RawMessage `json:"utility"`
+	// Conversations holds the turns where a fork's writer keeps them under "conversations"
+	// (docs/trace-formats.md, "Turns by shape"), read when there are no messages.
+	Conversations []dojoMessage   `json:"conversations"`
+	Utility       json.RawMessage `json:"utility"`
+	// Error is what TraceLogger recorded of a run the pipeline aborted (crash.go)
+	Error json.RawMessage `json:"error"`
 }
 
 // dojoItems are the lists of a result that decoding turns into a value per element: messages,
 // and each message's tool calls and content blocks (see itemShape).
-var dojoItems = itemShape{{key: "messages", list: true, shape: itemShape{{key: "tool_calls", list: true}, {key: "content", list: true}}}}
+var dojoItems = itemShape{
+	{key: "messages", list: true, shape: dojoMessageItems},
+	{key: "conversations", list: true, shape: dojoMessageItems},
+}
+
+// dojoMessageItems are the lists of one message: its tool calls and content blocks.
+var dojoMessageItems = itemShape{{key: "tool_calls", list: true}, {key: "content", list: true}}
 
 type dojoMessage struct {
 	Role       string          `json:"role"`
@@ -96,6 +107,9 @@ func decodeAgentDojo(rec input.Record) (*Trace, error) {
 	if n, ok := sizes.of(0); ok { // messages, made at its size (itemSizes)
 		r.Messages = make([]dojoMessage, 0, n)
 	}
+	if n, ok := sizes.of(1); ok { // conversations, the same
+		r.Conversations = make([]dojoMessage, 0, n)
+	}
 	if err := rec.Decode(&r); err != nil {
 		return nil, err
 	}
@@ -137,13 +151,20 @@ func decodeAgentDojo(rec input.Record) (*Trace, error) {
 	t.ID = strings.Join(nonEmpty, "/")
 	t.Suite = suite // user_task_0 of banking is not user_task_0 of slack
 
-	t.Messages = make([]Message, len(r.Messages))
-	for i := range r.Messages {
-		m, o := &r.Messages[i], &t.Messages[i]
+	turns, key := r.Messages, "messages"
+	if len(turns) == 0 && len(r.Conversations) > 0 {
+		turns, key = r.Conversations, "conversations"
+	}
+	if len(turns) == 0 {
+		t.Crash = crashString(r.Error)
+	}
+	t.Messages = make([]Message, len(turns))
+	for i := range turns {
+		m, o := &turns[i], &t.Messages[i]
 		o.Role = m.Role
 		content, problem := dojoContent(m.Content)
 		if problem != "" {
-			return nil, at(jsonscan.PathOf("messages", i, "content"), problem)
+			return nil, at(jsonscan.PathOf(key, i, "content"), problem)
 		}
 		o.Content = content
 		if len(m.ToolCalls) > 0 {
@@ -152,7 +173,7 @@ func decodeAgentDojo(rec input.Record) (*Trace, error) {
 		for j := range m.ToolCalls {
 			c, problem := dojoToolCall(&m.ToolCalls[j])
 			if problem != "" {
-				return nil, at(jsonscan.PathOf("messages", i, "tool_calls", j, "function"), problem)
+				return nil, at(jsonscan.PathOf(key, i, "tool_calls", j, "function"), problem)
 			}
 			o.Calls = append(o.Calls, c)
 		}

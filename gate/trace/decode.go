@@ -84,8 +84,10 @@ func (d *Decoder) Decode(rec input.Record) (*Trace, error) {
 // in file order knows that by itself, one that resumes elsewhere must be told.
 func (d *Decoder) After(file string, line int) { d.d.lastFile, d.d.lastLine = file, line }
 
-// listKeys are the keys the message list may sit under, in order of preference.
-var listKeys = [...]string{"messages", "trajectory", "traj", "history"}
+// listKeys are the keys a record's message list (the agent's turns) may sit under, as the
+// harnesses and their forks write them (docs/trace-formats.md, "Turns by shape"), in order
+// of preference: AgentDojo's forks keep theirs under "conversations".
+var listKeys = [...]string{"messages", "trajectory", "traj", "history", "conversations"}
 
 // rawRef is a value's JSON text, pointing into the record (no copy: the record outlives the
 // decoding). Absent values are nil; null is the text "null".
@@ -131,6 +133,14 @@ type jsonRecord struct {
 	RewardInfoReward rawRef
 	// mini-swe-agent (textactions.go)
 	InstanceID, TrajectoryFormat rawRef
+	// a full-duplex tau2 simulation's ticks, where its messages are not stored (tau2.go)
+	Ticks ref
+	// what the harness recorded of a crash: tau-bench's info.error and info.traceback, a
+	// top-level error (crash.go)
+	InfoError, InfoTraceback, Error ref
+	// SWE-agent's own token counters, info.model_stats.tokens_sent and tokens_received
+	TokensSent, TokensReceived ref
+	HasModelStats              bool
 	// the outcome members (OutcomeKeys) at the top level and under metadata
 	Outcome, MetaOutcome [len(OutcomeKeys)]rawRef
 }
@@ -344,6 +354,9 @@ func (d *decoder) decode(rec input.Record) (*Trace, error) {
 	if p.record(jr, &d.scratch); p.failed {
 		return nil, d.parseError(&p)
 	}
+	if !d.raw(jr.Ticks).null() && !slices.Contains(jr.Present[:], true) {
+		return d.decodeTicks(rec, int(jr.Ticks.off))
+	}
 	if err := d.pickList(jr); err != nil {
 		return nil, err
 	}
@@ -387,6 +400,9 @@ func (d *decoder) decode(rec input.Record) (*Trace, error) {
 	if t.Usage, t.PerCall, err = d.usage(jr); err != nil {
 		return nil, err
 	}
+	if len(d.msgs) == 0 {
+		t.Crash = d.crashText(jr)
+	}
 	t.Task, t.Trial, t.HasTrial = taskTrial(jr)
 	t.Suite, t.Task = d.identity(jr, t.Task)
 	if t.Suite == "" && t.HasTrial {
@@ -406,6 +422,23 @@ func (d *decoder) decode(rec input.Record) (*Trace, error) {
 		d.scratch.shrink()
 	}
 	return t, nil
+}
+
+// decodeTicks decodes a full-duplex tau2 simulation, whose turns are its ticks: the record
+// with the messages tau2's get_messages derives from them (flattenTicks). A problem in them is
+// placed at the ticks, and says so.
+func (d *decoder) decodeTicks(rec input.Record, at int) (*Trace, error) {
+	flat, off, problem := flattenTicks(rec.Data, at)
+	if problem != "" {
+		return nil, rec.ErrorAt(off, "%s", input.Field(jsonscan.PathAt(rec.Data, off).String(), problem))
+	}
+	d.lastFile = "" // the same record again, not a second one on its line
+	t, err := d.decode(input.Record{File: rec.File, Line: rec.Line, Col: rec.Col, Data: flat})
+	var e *input.Error
+	if errors.As(err, &e) {
+		return nil, rec.ErrorAt(at, "in the messages flattened from \"ticks\" as tau2's get_messages does: %s", e.Msg)
+	}
+	return t, err
 }
 
 // checkObject rejects a record that is not a JSON object.
@@ -513,7 +546,7 @@ func (d *decoder) pickList(jr *jsonRecord) error {
 	if len(keys) > 0 {
 		found = input.Cut(strings.Join(keys, ", "))
 	}
-	return d.rec.ErrorAt(0, `expected a message list under "messages", "trajectory", "traj" or "history"; found keys: %s`, found).
+	return d.rec.ErrorAt(0, `expected a message list under "messages", "trajectory", "traj", "history" or "conversations"; found keys: %s`, found).
 		LooksLikeOther(d.rec.Data, input.KindTraces)
 }
 
@@ -1071,8 +1104,7 @@ func (d *decoder) blocks(b *builder, blocks []jsonBlock, i int) (string, error) 
 			if n > 0 {
 				text.WriteByte('\n')
 			}
-			s, _ := d.scratch.str(d.raw(bl.Text))
-			text.WriteString(s)
+			text.WriteString(d.blockText(bl))
 			n++
 		case typeToolUse:
 			nameRaw := d.raw(bl.Name)
@@ -1112,8 +1144,7 @@ func (d *decoder) blocks(b *builder, blocks []jsonBlock, i int) (string, error) 
 						if m > 0 {
 							c.WriteByte('\n')
 						}
-						s, _ := d.scratch.str(d.raw(inner[q].Text))
-						c.WriteString(s)
+						c.WriteString(d.blockText(&inner[q]))
 						m++
 					}
 				}
@@ -1135,6 +1166,17 @@ func (d *decoder) blocks(b *builder, blocks []jsonBlock, i int) (string, error) 
 	return text.String(), nil
 }
 
+// blockText is the text of a text block: its "text", else its "content" where that is a string
+// (AgentDojo's text blocks, {"type": "text", "content"}).
+func (d *decoder) blockText(bl *jsonBlock) string {
+	if bl.Text.end == 0 {
+		s, _ := d.scratch.str(d.raw(bl.Content))
+		return s
+	}
+	s, _ := d.scratch.str(d.raw(bl.Text))
+	return s
+}
+
 // usage is the record-level usage when there is one (token_usage, else usage), else the sum
 // of the messages' usage (and what the messages' calls were). Every usage object is checked,
 // used or not.
@@ -1152,6 +1194,24 @@ func (d *decoder) usage(jr *jsonRecord) (Usage, CallUsage, error) {
 		}
 		if u.Recorded && !fromRecord {
 			total, fromRecord = u, true
+		}
+	}
+	if !fromRecord && jr.HasModelStats {
+		// SWE-agent's own counters of the run (sweagent/agent/models.py, InstanceStats)
+		var v [2]int64
+		for k, f := range [...]struct {
+			key string
+			raw rawRef
+		}{{"tokens_sent", d.raw(jr.TokensSent)}, {"tokens_received", d.raw(jr.TokensReceived)}} {
+			n, _, problem := tokenCount(f.raw)
+			if problem != "" {
+				return total, calls, d.errAt(jsonscan.PathOf("info", "model_stats", f.key), "must be a non-negative integer, got %s", problem)
+			}
+			v[k] = n
+		}
+		// counters at zero counted no model call (a replay, a demonstration): no usage
+		if fromRecord = v[0] > 0 || v[1] > 0; fromRecord {
+			total = Usage{Prompt: v[0], Completion: v[1], Total: satAdd(v[0], v[1]), Recorded: true}
 		}
 	}
 	for i := range d.msgs {
@@ -1278,6 +1338,7 @@ var recordsHarness = Harness{
 	Read:          readRecords,
 	Side:          recordsSide,
 	Turns:         `"messages", "trajectory", "traj", "history" or "conversations"`,
+	Turnless:      true, // a record without a message list is an error already
 	TerminalTools: []string{"submit"},
 	Identity:      "suite: `suite`, else `metadata.suite`; task: `task_id`, `task`, else `metadata.task_id` (SWE-agent, mini-swe-agent: `instance_id`, else the file's stem); trial: `trial`, else `metadata.trial`",
 	Outcome:       "outcome-field, else `reward`, `score`, `success`, `passed`, `resolved` (top level, then under `metadata`); tau2: `reward_info.reward`",

@@ -37,6 +37,8 @@ const (
 	// OpenHands' SWE-bench submission writes trajs/<instance_id>.json), read by
 	// EachMessageList.
 	FormatMessageList
+	// NumFormats is how many formats there are.
+	NumFormats = iota
 )
 
 // Limits on the formats read whole rather than streamed: they bound the memory that one

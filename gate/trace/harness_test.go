@@ -220,7 +220,7 @@ func TestTau2Errors(t *testing.T) {
 		{"no simulations", `{"info": {}, "tasks": []}`, `f.json: the tau2-bench results file has no "simulations" list`},
 		{"simulations not a list", `{"simulations": {}}`, `f.json:1:17: field "simulations": expected an array, found an object`},
 		{"a simulation without messages", `{"simulations": [{"id": "s1"}]}`,
-			`f.json:1:18: expected a message list under "messages", "trajectory", "traj" or "history"; found keys: id`},
+			`f.json:1:18: expected a message list under "messages", "trajectory", "traj", "history" or "conversations"; found keys: id`},
 		{"flat call name a number", `{"simulations": [` + "\n" + ` {"id": "s", "messages": [{"role": "assistant", "tool_calls": [{"id": "c", "name": 5, "arguments": {}}]}]}]}`,
 			`f.json:2:84: field "messages[0].tool_calls[0].name": expected a string, found a number`},
 		{"error flag a number", `{"simulations": [{"id": "s", "messages": [{"role": "tool", "id": "c", "content": "x", "error": 1}]}]}`,

@@ -28,11 +28,6 @@ type head struct {
 
 type headKey struct{ order, v, end int }
 
-// turnKeys are the keys a record's message list (the agent's turns) may sit under, as the
-// harnesses and their forks write them (docs/trace-formats.md, "Turns"), in order of
-// preference.
-var turnKeys = [...]string{"messages", "trajectory", "traj", "history", "conversations"}
-
 // has reports whether key k has been seen.
 func (h *head) has(k string) bool { _, ok := h.keys[k]; return ok }
 
@@ -128,7 +123,7 @@ func recognised(h *head) Format {
 }
 
 func isTurnKey(k string) bool {
-	for _, t := range turnKeys {
+	for _, t := range listKeys {
 		if k == t {
 			return true
 		}

@@ -56,6 +56,8 @@ type ohRecord struct {
 	} `json:"metrics"`
 	OpenHandsEval
 	Resolved json.RawMessage `json:"resolved"`
+	// Error is what run_infer's EvalOutput recorded of a run that raised (crash.go)
+	Error json.RawMessage `json:"error"`
 }
 
 // OpenHandsEval is where OpenHands' evaluation records an instance's outcome in its output
@@ -232,6 +234,9 @@ func decodeOpenHands(rec input.Record) (*Trace, error) {
 	}
 	if err != nil {
 		return nil, err
+	}
+	if len(t.Messages) == 0 {
+		t.Crash = crashString(r.Error)
 	}
 	if err := d.usage(t, &r); err != nil {
 		return nil, err

@@ -1134,6 +1134,7 @@ var otlpHarness = Harness{
 		return EachOTLP(ctx, f.Path, o, fn)
 	},
 	Turns:    "model spans' input and output messages",
+	Turnless: true, // GenAI instrumentations record no message content by default
 	Identity: "task: the trace id (one run a traceId); no suite or trial",
 	Outcome:  "the evaluation event or span attribute outcome-scorer names (`gen_ai.evaluation.*`), else the first",
 	Usage:    "the sum of the spans' `gen_ai.usage.*` (or OpenInference `llm.token_count.*`), leaving out a span whose descendants report usage",

@@ -299,7 +299,7 @@ func (s *scratch) reset() {
 // shrink lets go of the arrays a large record grew (over 4096 elements), so that they are
 // neither held while its trace is evaluated nor kept for the records to come.
 func (s *scratch) shrink() {
-	s.lists = [len(listKeys)][]jsonMessage{letGo(s.lists[0]), letGo(s.lists[1]), letGo(s.lists[2]), letGo(s.lists[3])}
+	s.lists = [len(listKeys)][]jsonMessage{letGo(s.lists[0]), letGo(s.lists[1]), letGo(s.lists[2]), letGo(s.lists[3]), letGo(s.lists[4])}
 	s.rare, s.calls, s.results, s.ids = letGo(s.rare), letGo(s.calls), letGo(s.results), letGo(s.ids)
 	s.blocks, s.inner, s.usages = letGo(s.blocks), letGo(s.inner), letGo(s.usages)
 	clear(s.roles[:cap(s.roles)]) // strings into the arena
@@ -400,7 +400,13 @@ func (p *parser) record(jr *jsonRecord, s *scratch) {
 			jr.InstanceID = p.skip()
 		case "trajectory_format":
 			jr.TrajectoryFormat = p.skip()
-		case "messages", "trajectory", "traj", "history":
+		case "ticks":
+			jr.Ticks = p.ref()
+		case "info":
+			p.info(jr)
+		case "error":
+			jr.Error = p.ref()
+		case "messages", "trajectory", "traj", "history", "conversations":
 			l := listIndex(string(k))
 			jr.Lists[l], jr.Present[l] = p.messages(s.lists[l][:0])
 			s.lists[l] = jr.Lists[l]
@@ -439,6 +445,43 @@ func (p *parser) metadata(jr *jsonRecord) {
 			jr.MetaTaskID = p.skip()
 		case "reward", "score", "success", "passed", "resolved":
 			jr.MetaOutcome[outcomeIndex(k)] = p.skip()
+		default:
+			p.skip()
+		}
+	}
+}
+
+// info reads what a record's info object holds of a crash (tau-bench's error and traceback)
+// and of the run's usage (SWE-agent's model_stats); any other info value is skipped.
+func (p *parser) info(jr *jsonRecord) {
+	if p.peek() != '{' {
+		p.skip()
+		return
+	}
+	p.open('{', "an object")
+	for n := 0; p.more('}', n); n++ {
+		switch string(p.key()) {
+		case "error":
+			jr.InfoError = p.ref()
+		case "traceback":
+			jr.InfoTraceback = p.ref()
+		case "model_stats":
+			if p.peek() != '{' {
+				p.skip()
+				continue
+			}
+			jr.HasModelStats = true
+			p.open('{', "an object")
+			for n := 0; p.more('}', n); n++ {
+				switch string(p.key()) {
+				case "tokens_sent":
+					jr.TokensSent = p.ref()
+				case "tokens_received":
+					jr.TokensReceived = p.ref()
+				default:
+					p.skip()
+				}
+			}
 		default:
 			p.skip()
 		}
@@ -731,7 +774,15 @@ func (p *parser) calls() elems {
 			case "requestor":
 				c.ByUser = userRequested(p.skip())
 			case "function":
-				c.HasFunction = p.function(&c.Function)
+				if p.peek() == '"' {
+					// AgentDojo's FunctionCall: {"function": name, "args": {...}, "id"},
+					// read as a flat call (agentdojo/functions_runtime.py)
+					c.Name = p.ref()
+				} else {
+					c.HasFunction = p.function(&c.Function)
+				}
+			case "args":
+				c.Arguments = p.ref()
 			default:
 				p.skip()
 			}

@@ -38,8 +38,13 @@ type Harness struct {
 	// its output). Nil: none do.
 	Folder func(files []File) (keep []File, skipped []Skipped)
 	// Turns names the key the agent's turns are looked for under, as the error of a blind
-	// read says it (docs/trace-formats.md, "Blind reads").
+	// read says it (docs/trace-formats.md, "Blind reads and crashes").
 	Turns string
+	// Turnless is set for a format whose runs may hold no agent turn at all (OTLP spans
+	// recorded without content; trace records, which a team writes from its own loop and
+	// which may hold a prompt alone): the gate does not refuse its files as read blind when
+	// most of their traces hold none, it notes them. A harness's own format is not turnless.
+	Turnless bool
 	// TerminalTools are the tools with which the harness's agent ends its run (OpenHands'
 	// finish, Inspect's submit): a call of one gets no result, by design. A reader may set
 	// a trace's own list where the record tells the harness (a SWE-agent trajectory).

@@ -159,7 +159,7 @@ func sideRecord(data []byte) string {
 			keys = append(keys, k)
 		}
 		switch k {
-		case "messages", "trajectory", "traj", "history", "trace_id", "role", "resourceSpans", "samples", "simulations":
+		case "messages", "trajectory", "traj", "history", "conversations", "ticks", "trace_id", "role", "resourceSpans", "samples", "simulations":
 			traceLike = true
 		}
 		return nil

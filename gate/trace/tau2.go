@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"math"
+	"sort"
 	"strconv"
 
 	"github.com/agentgate/agentgate/gate/input"
@@ -207,4 +208,145 @@ var tau2Harness = Harness{
 	Identity: "suite: `info.environment_info.domain_name`; task: `task_id`; trial: `trial`",
 	Outcome:  "`reward_info.reward`",
 	Usage:    "the sum of the messages' own `usage`",
+}
+
+// A full-duplex tau2 simulation (tau2's voice runs) keeps no "messages": its "ticks" hold, tick
+// by tick, what the agent and the user said (agent_chunk, user_chunk), the calls each made
+// (agent_tool_calls, user_tool_calls) and their results (agent_tool_results,
+// user_tool_results). tau2's SimulationRun.get_messages (src/tau2/data_model/simulation.py)
+// flattens them as Tick.get_all_messages (src/tau2/data_model/message.py) writes them: for
+// each tick, an assistant message of the agent's chunk and calls, the agent's results, a user
+// message of the user's chunk and calls, the user's results; then every message sorted by
+// timestamp, a stable sort. flattenTicks does the same, as JSON the decoder reads.
+
+// tickParts are the members of one tick that become messages.
+type tickParts struct {
+	timestamp                                    []byte
+	agentChunk, userChunk, agentCalls, userCalls rawRef
+	agentResults, userResults                    rawRef
+}
+
+// timedMessage is one flattened message and the timestamp it is sorted by.
+type timedMessage struct {
+	at  string
+	raw []byte
+}
+
+// flattenTicks is the record data with the messages tau2 derives from its ticks (the value at
+// data[at:end]) appended as "messages". problem says what stopped it, placed at off.
+func flattenTicks(data []byte, at int) (flat []byte, off int, problem string) {
+	if jsonscan.KindOfValue(data[at:]) != jsonscan.KindArray {
+		return nil, at, jsonscan.Expected("an array of ticks", jsonscan.KindOfValue(data[at:]))
+	}
+	var msgs []timedMessage
+	_, err := jsonscan.EachElement(data, at, func(s, e int) error {
+		if jsonscan.KindOfValue(data[s:e]) != jsonscan.KindObject {
+			off, problem = s, jsonscan.Expected("a tick (an object)", jsonscan.KindOfValue(data[s:e]))
+			return errFound
+		}
+		var t tickParts
+		_, _ = jsonscan.EachMember(data, s, func(key []byte, v, ve int) error {
+			val := rawRef(data[v:ve])
+			switch jsonscan.Unquote(key, jsonscan.Replace) {
+			case "timestamp":
+				t.timestamp = val
+			case "agent_chunk":
+				t.agentChunk = val
+			case "user_chunk":
+				t.userChunk = val
+			case "agent_tool_calls":
+				t.agentCalls = val
+			case "user_tool_calls":
+				t.userCalls = val
+			case "agent_tool_results":
+				t.agentResults = val
+			case "user_tool_results":
+				t.userResults = val
+			}
+			return nil
+		})
+		msgs = t.turn(msgs, "assistant", t.agentChunk, t.agentCalls)
+		msgs = appendResults(msgs, t.agentResults)
+		msgs = t.turn(msgs, "user", t.userChunk, t.userCalls)
+		msgs = appendResults(msgs, t.userResults)
+		return nil
+	})
+	if problem != "" {
+		return nil, off, problem
+	}
+	if err != nil {
+		return nil, at, err.Error()
+	}
+	sort.SliceStable(msgs, func(i, j int) bool { return msgs[i].at < msgs[j].at })
+	end := len(data)
+	for end > 0 && data[end-1] != '}' {
+		end--
+	}
+	var b bytes.Buffer
+	b.Grow(end + 64)
+	b.Write(data[:end-1])
+	b.WriteString(`, "messages": [`)
+	for i, m := range msgs {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.Write(m.raw)
+	}
+	b.WriteString("]}")
+	return b.Bytes(), 0, ""
+}
+
+// turn appends the message of one side of a tick, as Tick.get_all_messages makes it: when
+// the side said something or made calls, {"role", "content": the chunk's content, "tool_calls":
+// the calls or null}, timed by the chunk's timestamp, else the tick's.
+func (t *tickParts) turn(msgs []timedMessage, role string, chunk, calls rawRef) []timedMessage {
+	hasCalls := !calls.null() && !isEmptyContainer(calls)
+	if chunk.null() && !hasCalls {
+		return msgs
+	}
+	content, at := rawRef("null"), t.timestamp
+	if !chunk.null() {
+		if c := memberRaw(chunk, "content"); c != nil {
+			content = c
+		}
+		if ts := memberRaw(chunk, "timestamp"); ts != nil {
+			at = ts
+		}
+	}
+	if !hasCalls {
+		calls = rawRef("null")
+	}
+	raw := make([]byte, 0, len(content)+len(calls)+len(at)+64)
+	raw = append(raw, `{"role": "`+role+`", "content": `...)
+	raw = append(raw, content...)
+	raw = append(raw, `, "tool_calls": `...)
+	raw = append(raw, calls...)
+	raw = append(raw, '}')
+	s, _ := stringValue(at)
+	return append(msgs, timedMessage{at: s, raw: raw})
+}
+
+// appendResults appends a tick's tool results, each a tool message as tau2 wrote it.
+func appendResults(msgs []timedMessage, results rawRef) []timedMessage {
+	if results.null() || jsonscan.KindOfValue(results) != jsonscan.KindArray {
+		return msgs
+	}
+	_, _ = jsonscan.EachElement(results, 0, func(s, e int) error {
+		s2, _ := stringValue(memberRaw(results[s:e], "timestamp"))
+		msgs = append(msgs, timedMessage{at: s2, raw: results[s:e]})
+		return nil
+	})
+	return msgs
+}
+
+// memberRaw is the JSON text of member key of the object obj, nil when it has none.
+func memberRaw(obj []byte, key string) rawRef {
+	var out rawRef
+	_, _ = jsonscan.EachMember(obj, jsonscan.SkipSpace(obj, 0), func(k []byte, s, e int) error {
+		if out == nil && jsonscan.KeyIs(k, key) {
+			out = rawRef(obj[s:e])
+		}
+		return nil
+	})
+	return out
 }

@@ -253,3 +253,13 @@ func (e *Emulator) getWorkflowRun(rec *response, r *http.Request, idText string)
 	}
 	rec.json(http.StatusOK, obj)
 }
+
+// SetPull stores (or replaces) the pull request GET /repos/{owner}/{repo}/pulls/{n} serves.
+func (e *Emulator) SetPull(n int, p Pull) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.cfg.Pulls == nil {
+		e.cfg.Pulls = map[int]Pull{}
+	}
+	e.cfg.Pulls[n] = p
+}

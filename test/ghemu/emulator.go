@@ -654,7 +654,9 @@ func (e *Emulator) serveAPI(rec *response, r *http.Request, n int, path, token, 
 // number, state and head; without, the fields agentgate reads.
 func (e *Emulator) getPull(rec *response, r *http.Request, num string) {
 	n, err := strconv.Atoi(num)
+	e.mu.Lock()
 	p, ok := e.cfg.Pulls[n]
+	e.mu.Unlock()
 	if err != nil || !ok {
 		rec.error(http.StatusNotFound, "Not Found", docGetPull, nil)
 		return

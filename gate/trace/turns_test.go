@@ -1,0 +1,239 @@
+package trace
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/agentgate/agentgate/gate/input"
+)
+
+// Turns are recognised by their shape wherever a message list is found (docs/trace-formats.md,
+// "Turns by shape"): these tests read one conversation written under the keys and in the
+// dialects the harnesses' forks use, and check every reading gives the same turns.
+
+// dojoFixture is a generated AgentDojo result (testdata/formats/agentdojo/README.md): two tool
+// calls, FunctionCall {"function": name, "args"}, text blocks {"type": "text", "content"}.
+const dojoFixture = "testdata/formats/agentdojo/runs/gpt-4o-2024-05-13/banking/user_task_0/none/none.json"
+
+// rewrite writes the members of the JSON object in file src, changed by edit, to a new file.
+func rewrite(t *testing.T, src, name string, edit func(map[string]json.RawMessage)) string {
+	t.Helper()
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatal(err)
+	}
+	edit(m)
+	out, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// turnsOf is what the evaluators read of a trace's turns: roles, text, calls and results.
+func turnsOf(tr *Trace) []Message {
+	out := make([]Message, len(tr.Messages))
+	for i, m := range tr.Messages {
+		out[i] = Message{Role: m.Role, Content: m.Content}
+		for _, c := range m.Calls {
+			c.Args = compactJSON(c.Args)
+			out[i].Calls = append(out[i].Calls, c)
+		}
+		out[i].Results = append(out[i].Results, m.Results...)
+	}
+	return out
+}
+
+func compactJSON(b []byte) []byte {
+	var v any
+	if json.Unmarshal(b, &v) != nil {
+		return b
+	}
+	out, _ := json.Marshal(v)
+	return out
+}
+
+// TestAgentDojoConversations: an AgentDojo result whose writer keeps the turns under
+// "conversations" reads the same turns as AgentDojo's own "messages"; before, all of them
+// read as no messages at all.
+func TestAgentDojoConversations(t *testing.T) {
+	want := readWith(t, dojoFixture, Options{})
+	path := rewrite(t, dojoFixture, "none.json", func(m map[string]json.RawMessage) {
+		m["conversations"] = m["messages"]
+		delete(m, "messages")
+	})
+	got := readWith(t, path, Options{})
+	if len(got) != 1 || len(want) != 1 {
+		t.Fatalf("%d and %d traces", len(got), len(want))
+	}
+	if got[0].Shape != ShapeAgentDojo || len(got[0].Messages) != 7 || got[0].NumCalls() != 2 {
+		t.Fatalf("shape %s, %d messages, %d calls; want agentdojo, 7, 2", got[0].Shape, len(got[0].Messages), got[0].NumCalls())
+	}
+	if !reflect.DeepEqual(turnsOf(got[0]), turnsOf(want[0])) {
+		t.Errorf("turns under conversations differ from messages:\n%+v\n%+v", turnsOf(got[0]), turnsOf(want[0]))
+	}
+}
+
+// TestAgentDojoDialectInRecords: a fork that keeps AgentDojo's messages under other top-level
+// keys (task_id, evaluation.utility) is read as records, its FunctionCall {"function": name,
+// "args"} and text blocks {"type": "text", "content"} in AgentDojo's dialect: the same turns
+// as AgentDojo's reader gives. Before, it stopped at messages[2].tool_calls[0].function:
+// expected an object. It holds for the key "conversations" too.
+func TestAgentDojoDialectInRecords(t *testing.T) {
+	want := turnsOf(readWith(t, dojoFixture, Options{})[0])
+	for _, key := range []string{"messages", "conversations"} {
+		path := rewrite(t, dojoFixture, "fork.json", func(m map[string]json.RawMessage) {
+			msgs := m["messages"]
+			for k := range m {
+				delete(m, k)
+			}
+			m["task_id"] = json.RawMessage(`"banking/user_task_0"`)
+			m[key] = msgs
+			m["evaluation"] = json.RawMessage(`{"utility": true, "security": true}`)
+		})
+		if f, err := Sniff(path); err != nil || f != FormatRecords {
+			t.Fatalf("%s: Sniff = %v, %v; want records", key, f, err)
+		}
+		got := readWith(t, path, Options{})
+		if len(got) != 1 {
+			t.Fatalf("%s: %d traces", key, len(got))
+		}
+		if got := turnsOf(got[0]); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: records read the AgentDojo dialect as\n%+v\nwant\n%+v", key, got, want)
+		}
+		if got[0].Task != "banking/user_task_0" {
+			t.Errorf("%s: task %q", key, got[0].Task)
+		}
+	}
+}
+
+// TestTau2Ticks: a full-duplex tau2 simulation (tau2's dir format, generated from its writer:
+// testdata/formats/README.md) holds ticks, not messages; they are flattened as tau2's
+// get_messages does: per tick the agent's chunk and calls, its results, the user's chunk, in
+// timestamp order. Before, the folder was "no trace file".
+func TestTau2Ticks(t *testing.T) {
+	dir := filepath.Join("testdata", "formats", "tau2-voice")
+	l, err := input.ExpandListing([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []*Trace
+	for _, e := range l.Files {
+		f, side, err := RecogniseFile(e.Path, e.Folder)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if side != "" {
+			if filepath.Base(e.Path) != "results.json" {
+				t.Errorf("%s: a side file: %s", e.Path, side)
+			}
+			continue
+		}
+		got = append(got, readWith(t, f.Path, Options{})...)
+	}
+	if len(got) != 1 {
+		t.Fatalf("%d traces, want 1", len(got))
+	}
+	tr := got[0]
+	var roles []string
+	for _, m := range tr.Messages {
+		roles = append(roles, m.Role)
+	}
+	// tick 3's user chunk (09:00:00.630) comes before its agent's result (00.660): sorted by
+	// timestamp, as tau2 sorts them
+	want := "user assistant assistant tool assistant user tool assistant user"
+	if strings.Join(roles, " ") != want {
+		t.Errorf("roles %s\nwant  %s", strings.Join(roles, " "), want)
+	}
+	if tr.NumCalls() != 2 || tr.Messages[2].Calls[0].Tool != "get_customer_by_phone" || tr.Messages[4].Calls[0].Tool != "get_data_usage" {
+		t.Errorf("calls: %+v", tr.Messages)
+	}
+	if r := tr.Messages[6].Results; len(r) != 1 || r[0].Success || r[0].CallID != "call_2" {
+		t.Errorf("message 6 results %+v, want call_2 failed", r)
+	}
+	if tr.Messages[7].Content != "You have used 3.1 GB of 5 GB." || !tr.Outcome.Known || tr.Outcome.Value != 1 {
+		t.Errorf("message 7 %q, outcome %+v", tr.Messages[7].Content, tr.Outcome)
+	}
+}
+
+// TestTau2TicksBad: a tick that is not an object is an error placed at it.
+func TestTau2TicksBad(t *testing.T) {
+	rec := input.Record{File: "s.json", Line: 1, Col: 1, Data: []byte(`{"id": "s", "task_id": "1", "messages": null,` + "\n" + `"ticks": [{"tick_id": 0, "timestamp": "t"}, 7]}`)}
+	_, err := Decode(rec)
+	if err == nil || err.Error() != `s.json:2:45: field "ticks[1]": expected a tick (an object), found a number` {
+		t.Errorf("err = %v", err)
+	}
+}
+
+// TestCrashText: a run with no turns and an error its harness recorded is a crash with that
+// error's words: tau-bench's info.error, else the exception a traceback ends with, else a
+// top-level error (AgentDojo's, OpenHands'); a run with turns, or with no error, is none.
+func TestCrashText(t *testing.T) {
+	for _, c := range []struct{ name, rec, want string }{
+		{"tau-bench info.error", `{"task_id": 1, "traj": [], "info": {"error": "boom", "traceback": "Traceback (most recent call last):\n  x\nValueError: boom"}}`, "boom"},
+		{"traceback only", `{"task_id": 1, "traj": [], "info": {"traceback": "Traceback (most recent call last):\n  File \"a.py\"\nKeyError: 'x'\n"}}`, "KeyError: 'x'"},
+		{"top-level error", `{"trace_id": "a", "messages": [], "error": "the model timed out"}`, "the model timed out"},
+		{"turns taken", `{"task_id": 1, "traj": [{"role": "user", "content": "hi"}], "info": {"error": "boom"}}`, ""},
+		{"no error", `{"task_id": 1, "traj": [], "info": {"error": null}}`, ""},
+	} {
+		tr, err := Decode(input.Record{File: "r.json", Line: 1, Col: 1, Data: []byte(c.rec)})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if tr.Crash != c.want {
+			t.Errorf("%s: crash %q, want %q", c.name, tr.Crash, c.want)
+		}
+	}
+	runs := readWith(t, "testdata/formats/tau-bench-crashes.json", Options{})
+	var got []string
+	for _, r := range runs {
+		got = append(got, r.ID+": "+r.Crash)
+	}
+	want := "0#0: |1#0: litellm.RateLimitError: OpenAIException - Rate limit reached for gpt-4o|2#0: litellm.RateLimitError: OpenAIException - Rate limit reached for gpt-4o"
+	if strings.Join(got, "|") != want {
+		t.Errorf("crashes %q", got)
+	}
+}
+
+// TestSWEAgentModelStats: SWE-agent's own counters of a run, info.model_stats (tokens_sent,
+// tokens_received; sweagent/agent/models.py InstanceStats), are its usage; counters at zero (a
+// replay, a demonstration) recorded no usage. The figures are those of SWE-agent's own test
+// trajectory pydicom__pydicom-1458.traj (SWE-agent 3ea751c0, tests/test_data/trajectories).
+func TestSWEAgentModelStats(t *testing.T) {
+	rec := func(stats string) input.Record {
+		return input.Record{File: "pydicom__pydicom-1458.traj", Line: 1, Col: 1, Data: []byte(`{"environment": "swe_main", "trajectory": [], "history": [` +
+			`{"role": "system", "content": "SETTING", "agent": "primary"}, {"role": "assistant", "content": "ok", "agent": "primary"}], ` +
+			`"info": {"exit_status": "submitted", "submission": "diff", "model_stats": ` + stats + `}}`)}
+	}
+	for _, c := range []struct {
+		stats string
+		want  Usage
+	}{
+		{`{"total_cost": 1.26719, "instance_cost": 1.26719, "tokens_sent": 122612, "tokens_received": 1369, "api_calls": 12}`, Usage{Prompt: 122612, Completion: 1369, Total: 123981, Recorded: true}},
+		{`{"total_cost": 0, "instance_cost": 0, "tokens_sent": 0, "tokens_received": 0, "api_calls": 0}`, Usage{}},
+	} {
+		tr, err := Decode(rec(c.stats))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tr.Usage != c.want {
+			t.Errorf("%s: usage %+v, want %+v", c.stats, tr.Usage, c.want)
+		}
+	}
+	_, err := Decode(rec(`{"tokens_sent": -3}`))
+	if err == nil || !strings.Contains(err.Error(), `info.model_stats.tokens_sent must be a non-negative integer, got -3`) {
+		t.Errorf("err = %v", err)
+	}
+}
