@@ -205,7 +205,7 @@ var tau2Harness = Harness{
 	},
 	Side:     tau2Side,
 	Turns:    `simulations[].messages (or "ticks", full-duplex)`,
-	Identity: "suite: `info.environment_info.domain_name`; task: `task_id`; trial: `trial`",
+	Identity: "suite: `info.environment_info.domain_name` (a suite per agent where `info.agent_info.llm` differs); task: `task_id`; trial: `trial`",
 	Outcome:  "`reward_info.reward`",
 	Usage:    "the sum of the messages' own `usage`",
 }
