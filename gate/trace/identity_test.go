@@ -40,6 +40,8 @@ func TestIdentityByHarness(t *testing.T) {
 			"4f0c2a52-55f3-4b0e-9a8a-2d5e3c1a9b01 telecom/" + tau2Task + "/0",
 			"9d2e7b10-1c44-4f7e-8f3a-6a0b7d2c5e02 telecom/" + tau2Task + "/1",
 			"c1a3f5e7-2b4d-4c6e-8f0a-1b3d5f7a9c03 telecom/[billing]view_bill[PERSONA:None]/0"}},
+		// tau2's dir format: the simulations beside results.json are of its domain
+		{filepath.Join(dir, "tau2-dir", "results.json"), []string{"9d2e7b10-1c44-4f7e-8f3a-6a0b7d2c5e02 telecom/" + tau2Task + "/1"}},
 		{filepath.Join(dir, "inspect-tools.json"), []string{"s1#1 demo/s1/1", "s1#2 demo/s1/2", "2#1 demo/2/1"}},
 		{filepath.Join(dir, "inspect-tools.eval"), []string{"s1#1 demo/s1/1", "s1#2 demo/s1/2"}},
 		{filepath.Join(dir, "minisweagent", "sympy__sympy-20590.traj.json"), []string{"sympy__sympy-20590 /sympy__sympy-20590/-"}},
@@ -126,6 +128,26 @@ func TestPolicyDomain(t *testing.T) {
 	} {
 		if got := policyDomain(c.msgs); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.msgs, got, c.want)
+		}
+	}
+}
+
+// TestAgentByHarness: the agent of a run where its harness records one: tau2's
+// info.agent_info.llm (in a results file and its dir format), Inspect's eval.model (a .json log
+// and a .eval archive).
+func TestAgentByHarness(t *testing.T) {
+	dir := filepath.Join("testdata", "formats")
+	for path, want := range map[string]string{
+		filepath.Join(dir, "tau2-telecom.json"):                            "gpt-4.1-2025-04-14",
+		filepath.Join(dir, "tau2-dir", "results.json"):                     "gpt-4.1-2025-04-14",
+		filepath.Join(dir, "inspect-tools.json"):                           "openai/gpt-4o",
+		filepath.Join(dir, "inspect-tools.eval"):                           "openai/gpt-4o",
+		filepath.Join(dir, "minisweagent", "sympy__sympy-20590.traj.json"): "",
+	} {
+		for _, tr := range readWith(t, path, Options{}) {
+			if tr.Agent != want {
+				t.Errorf("%s: %s: agent %q, want %q", path, tr.ID, tr.Agent, want)
+			}
 		}
 	}
 }

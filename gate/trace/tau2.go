@@ -98,7 +98,13 @@ func eachTau2With(ctx context.Context, path string, data []byte, o Options, fn f
 	// keeps them in simulations/<id>.json beside it: those files are the traces, read as
 	// tau2's Results.load reads them (SPEC §19).
 	if !found && hasSimulationsDir(path) {
-		return eachSimulationFile(ctx, path, o, fn)
+		return eachSimulationFile(ctx, path, o, func(t *Trace) error {
+			if t.Suite == "" {
+				t.Suite = domain // the run's identity, as in a results file
+			}
+			t.Agent = agent
+			return fn(t)
+		})
 	}
 	if !found && !indexed {
 		return &input.Error{File: path, Msg: `the tau2-bench results file has no "simulations" list`}
