@@ -11,6 +11,7 @@ require (
 	github.com/sethvargo/go-githubactions v1.4.0
 	go.opentelemetry.io/collector/pdata v1.65.0
 	go.yaml.in/yaml/v3 v3.0.6
+	golang.org/x/text v0.40.0
 )
 
 require (
@@ -32,5 +33,4 @@ require (
 	go.opentelemetry.io/collector/featuregate v1.65.0 // indirect
 	go.uber.org/multierr v1.11.0 // indirect
 	golang.org/x/sys v0.45.0 // indirect
-	golang.org/x/text v0.40.0 // indirect
 )

@@ -13,9 +13,10 @@ import (
 const bigOK = `{"trace_id": "big-ok", "reward": 1.0, "token_usage": {"prompt_tokens": 110000, "completion_tokens": 5000, "total_tokens": 115000}, "messages": [{"role": "user", "content": "summarize repo", "tool_calls": [], "tool_results": []}, {"role": "assistant", "content": "", "tool_calls": [{"tool_name": "read", "arguments": {"f": "a"}, "call_id": "r1"}], "tool_results": []}, {"role": "tool", "content": "", "tool_calls": [], "tool_results": [{"call_id": "r1", "success": true, "result": "x", "error": null}]}, {"role": "assistant", "content": "Summary.", "tool_calls": [], "tool_results": []}]}` + "\n"
 
 // token-budget lets a team say what a run may spend: at RS-1's 100000 the reviewer's big-ok is
-// WARN on cost 1 and the report does not name a budget; at 200000 its cost is factor (b)'s
-// 0.7 (28750 tokens a message; factor (a) is 0.575), PASS, and the JSON report, the markdown
-// footer and its reproduce command, and SARIF's run properties carry the budget.
+// WARN on cost 1 and the report does not name a budget; at 200000 it is within the budget, cost
+// 0 (the default profile has no absolute threshold below the budget: a run is compared with its
+// suite's), PASS, and the JSON report, the markdown footer and its reproduce command, and
+// SARIF's run properties carry the budget.
 func TestTokenBudgetReport(t *testing.T) {
 	dir := t.TempDir()
 	traces := filepath.Join(dir, "traces.jsonl")
@@ -44,7 +45,7 @@ func TestTokenBudgetReport(t *testing.T) {
 	}{
 		{nil, "WARN", 1, 0.15, 0, "Profile `default`. Reproduce locally:\n\n```sh\nagentgate gate --traces " + traces + "\n```\n", `"profile": "default",` + "\n  \"exit_code\""},
 		{[]string{"--token-budget", "100000"}, "WARN", 1, 0.15, 0, "Profile `default`. Reproduce locally:\n\n```sh\nagentgate gate --traces " + traces + "\n```\n", `"profile": "default",` + "\n  \"exit_code\""},
-		{[]string{"--token-budget", "200000"}, "PASS", 0.7, 0.105, 200000,
+		{[]string{"--token-budget", "200000"}, "PASS", 0, 0, 200000,
 			"Profile `default`, token budget 200000 a run (cost reads 1 above it). Reproduce locally:\n\n```sh\nagentgate gate --traces " + traces + " --token-budget 200000\n```\n",
 			`"profile": "default",` + "\n  \"token_budget\": 200000,\n  \"exit_code\""},
 		{[]string{"--token-budget", "20000"}, "WARN", 1, 0.15, 20000,

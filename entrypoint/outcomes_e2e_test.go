@@ -56,8 +56,10 @@ func TestActionOutcomes(t *testing.T) {
 		"### ❌ Outcomes: 2 of 3 runs succeeded (0.6667, Wilson 95% interval 0.2077–0.9385); 2 runs without an outcome",
 		"2651 tokens per successful run",
 		"1 outcome in the outcomes input matches no trace: `absent-004`.",
-		"| `docs-summary-003` |  0.0000 | ✅ PASS | cost 0.0280       |",
-		"| cost                 |                 1 |                     0 |    1.0000 |",
+		// no signal: its 1080 tokens a message were RS-1's (b), which the default leaves to the
+		// suite's comparison, and three runs with usage are too few to compare
+		"| `docs-summary-003` |  0.0000 | ✅ PASS | no signal         | —        |",
+		"| cost                 |                 0 |                     0 |         — |",
 		"agentgate gate --traces fixtures/pass/traces.jsonl --outcomes 'evals/*.json' --success-rate-min 0.9",
 	} {
 		if !strings.Contains(r.summary, s) {

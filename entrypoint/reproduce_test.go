@@ -128,8 +128,8 @@ func TestReproduceEverySetting(t *testing.T) {
 	all[gate.TokenBudget] = budget
 	allWant = strings.Replace(allWant, " --profile reference", budgetWant, 1)
 	checkReproduces(t, "every setting at once, token-budget for profile", all, allWant)
-	if n != 28 {
-		t.Errorf("%d settings change the answer, want 28", n)
+	if n != 29 {
+		t.Errorf("%d settings change the answer, want 29", n)
 	}
 }
 

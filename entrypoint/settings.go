@@ -27,6 +27,9 @@ const (
 	// planEffect is the drop a comparison plans for (SPEC §21).
 	planEffect = "plan-effect"
 	passK      = "pass-k"
+	// allowMissingRuns leaves the baseline's runs missing from this run out of the comparison
+	// instead of counting them as its failures (docs/comparison-and-statistics.md).
+	allowMissingRuns = "allow-missing-runs"
 	// outcomeScorer names the Inspect scorer whose score is a sample's outcome (SPEC §15).
 	outcomeScorer = "outcome-scorer"
 	// outcomeField names the member holding a run's own success in a format agentgate does
@@ -197,6 +200,9 @@ func (s settings) gateConfig() (*gateConfig, error) {
 		return nil, err
 	}
 	if c.options.Compare.PlanEffect, err = s.float(planEffect, compare.DefaultPlanEffect); err != nil {
+		return nil, err
+	}
+	if c.options.Compare.AllowMissingRuns, err = s.bool(allowMissingRuns, false); err != nil {
 		return nil, err
 	}
 	if err := compare.ValidEffect(c.options.Compare.PlanEffect); err != nil {

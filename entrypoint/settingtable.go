@@ -108,7 +108,10 @@ var settingTable = []settingDef{
 		"file) is an error (exit code 3), so that a typo cannot switch the regression gates off."},
 	{name: "baseline-artifact", kind: kindString, where: anywhere, def: defaultBaselineArtifact, noEffect: "only `baseline: auto` reads it, which a local run cannot", help: "The artifact `baseline: auto` looks for."},
 	{name: compare.FailOnRegression, kind: kindBool, where: anywhere, def: "true", valueFlag: true, help: "With a baseline, fail when a metric is significantly worse (Holm at `regression-alpha`)."},
-	{name: compare.MaxNewFailures, kind: kindWhole, where: anywhere, help: "With a baseline, at most this many traces may FAIL that did not FAIL in it. Unset: not gated."},
+	{name: compare.MaxNewFailures, kind: kindWhole, where: anywhere, help: "With a baseline, at most this many traces may FAIL that did not FAIL in it (a baseline run missing now counts as FAIL unless `allow-missing-runs`). Unset: not gated."},
+	{name: allowMissingRuns, kind: kindBool, where: anywhere, def: "false", help: "With a baseline, leave the baseline's runs that this run lacks out of the comparison. " +
+		"By default each counts as a failure of this run (a run that did not report did not pass), so that dropping, renaming or crashing runs cannot hide a regression; " +
+		"set it for a deliberate change of the suite, and the report says how many runs were left out."},
 	{name: regressionAlpha, kind: kindNumber, where: anywhere, def: "0.05", help: "Family-wise significance level of the comparison (Holm's procedure)."},
 	{name: planEffect, kind: kindNumber, where: anywhere, def: "0.10", help: "With a baseline, the drop in success rate the report plans for: how many matched runs would detect it with 80% power (McNemar, Connor 1987), beside the runs you have. 0.10 is 10 points; between 0 and 1."},
 	{name: compare.PassKMin, kind: kindNumber, where: anywhere, help: "pass^k of repeated trials (traces with a task and trial index) must be at least this. Unset: not gated."},
@@ -136,9 +139,10 @@ var settingTable = []settingDef{
 		"they expand more than 100 times; setting it turns that check off."},
 	{name: "profile", kind: kindString, where: anywhere, def: "default", help: "`default` (sound detectors) or `reference` (reproduces the published RS-1, RCS and scorer figures exactly)."},
 	{name: gate.TokenBudget, kind: kindWhole, where: anywhere, def: "100000", help: "The tokens one run may spend before its cost signal reads 1 (WARN on its own). " +
-		"The cost signal's thresholds are 10%, 50% and 100% of it: RS-1's 10,000, 50,000 and 100,000 at the " +
-		"default. Raise it when a clean run of your agent spends more. The `reference` profile keeps RS-1's " +
-		"100000 and refuses any other value (exit code 3)."},
+		"Within it, the `default` profile compares a run's tokens with the median of its suite's runs (from 3 times " +
+		"the median the cost rises, to 1 at 10 times). Raise it when a clean run of your agent spends more. The " +
+		"`reference` profile keeps RS-1's thresholds (10,000, 50,000 and 100,000 tokens) and refuses any other " +
+		"value (exit code 3)."},
 	{name: "fail-on", kind: kindString, where: anywhere, def: "fail", help: "`fail` fails the step only on FAIL; `warn` fails it on WARN too (exit code 1); " +
 		"`never` reports only: the report, comment and outputs (`verdict` included) are as ever, and the " +
 		"step passes (exit code 0) whatever the verdict, unless the input cannot be read (exit code 3). " +
@@ -269,7 +273,7 @@ var outputTable = []outputDef{
 	{"percent-agreement", "Percent agreement between the two validators."},
 	{"kappa", "Cohen's kappa between the two validators (empty when undefined)."},
 	{"abstain-rate", "Share of items where a validator abstained."},
-	{"new-failures", "With a baseline, the number of traces FAIL now and not in it (empty without a comparison)."},
+	{"new-failures", "With a baseline, the number of traces FAIL now and not in it, the baseline's runs missing now among them unless `allow-missing-runs` (empty without a comparison)."},
 	{"regressions", "With a baseline, the degraded metrics, comma-separated (empty when none)."},
 	{"baseline-sha", "The commit of the baseline report compared with (empty without one)."},
 	{"success-rate", "The share of runs with an outcome that succeeded (empty when no run has one)."},

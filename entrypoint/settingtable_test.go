@@ -43,8 +43,8 @@ func TestSettingDefaultsAreTheBinarys(t *testing.T) {
 			t.Errorf("%s: %q is not its default:\n got %s\nwant %s", d.name, d.def, g, w)
 		}
 	}
-	if n != 19 {
-		t.Errorf("%d settings have a default, want 19", n)
+	if n != 20 {
+		t.Errorf("%d settings have a default, want 20", n)
 	}
 }
 

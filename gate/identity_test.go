@@ -500,10 +500,25 @@ func TestShardMergeEqualsOneRun(t *testing.T) {
 			func(task string, trial int) bool { return (trial+d+len(task))%2 == 0 }))
 	}
 	whole := gateRun(t, files, nil, nil)
+	shards := gateShards(t, dir, files, nil)
+	merged := mergeAsOneRun(t, shards, whole)
+	if figures(merged) != figures(whole) || merged.PassK.Tasks != 9 {
+		t.Errorf("figures differ, or pass^k %+v is not of 9 tasks", merged.PassK)
+	}
+}
+
+// gateShards gates each file as a shard of its own, writes its JSON report to dir and reads
+// it back as a merge does; each, when not nil, is shown each shard's result first.
+func gateShards(t *testing.T, dir string, files []string, each func(i int, r *gate.Result)) []gate.Shard {
+	t.Helper()
 	var shards []gate.Shard
 	for i, f := range files {
+		r := gateRun(t, []string{f}, nil, nil)
+		if each != nil {
+			each(i, r)
+		}
 		path := filepath.Join(dir, fmt.Sprintf("shard%d.json", i))
-		if err := os.WriteFile(path, reportJSON(t, gateRun(t, []string{f}, nil, nil)), 0o644); err != nil {
+		if err := os.WriteFile(path, reportJSON(t, r), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		s, err := jsonreport.ReadShard(path)
@@ -512,6 +527,13 @@ func TestShardMergeEqualsOneRun(t *testing.T) {
 		}
 		shards = append(shards, s)
 	}
+	return shards
+}
+
+// mergeAsOneRun merges the shards and checks that the report, but for its source, is byte for
+// byte whole's, the report of one run over all their files.
+func mergeAsOneRun(t *testing.T, shards []gate.Shard, whole *gate.Result) *gate.Result {
+	t.Helper()
 	merged, err := gate.Merge(context.Background(), shards, gate.Inputs{}, gate.Options{Thresholds: gate.DefaultThresholds()})
 	if err != nil {
 		t.Fatal(err)
@@ -520,9 +542,7 @@ func TestShardMergeEqualsOneRun(t *testing.T) {
 	if got, want := reportJSON(t, merged), reportJSON(t, whole); !bytes.Equal(got, want) {
 		t.Errorf("merged report differs from one run's:\n%s\nwant\n%s", got, want)
 	}
-	if figures(merged) != figures(whole) || merged.PassK.Tasks != 9 {
-		t.Errorf("figures differ, or pass^k %+v is not of 9 tasks", merged.PassK)
-	}
+	return merged
 }
 
 // stripIdentity removes the members of each trace of a JSON report that an agentgate before

@@ -52,6 +52,10 @@ func Merge(ctx context.Context, shards []Shard, in Inputs, o Options) (*Result, 
 	if res.Reliability, err = mergeReliability(shards); err != nil {
 		return nil, err
 	}
+	if res.Reliability != nil {
+		// each shard compared its runs' tokens with its own: compare them over the whole suite
+		res.Reliability.RelateCost(o.Profile)
+	}
 	res.unmatchedOutcomes, res.outcomesGiven = mergeUnmatched(shards, res.Reliability)
 	for _, s := range shards { // what reading each shard's traces found (SPEC §19), by shard
 		for _, n := range s.Report.Notes {

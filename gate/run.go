@@ -192,6 +192,7 @@ func runReliability(ctx context.Context, patterns []string, o Options) (*reliabi
 	if err := plan.stats.blind(); err != nil {
 		return nil, nil, err
 	}
+	sum.RelateCost(o.Profile) // each run's tokens against its suite's, once all are read
 	notes := readNotes(plan, sum)
 	if o.OutcomeField != "" && plan.stats.fieldHits == 0 && sum.Total > 0 {
 		notes = append(notes, fmt.Sprintf("outcome-field %s: no trace has this member (as a boolean or a number), so no outcome was read from it", input.Quote(o.OutcomeField)))

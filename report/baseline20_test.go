@@ -23,7 +23,12 @@ import (
 // when it is not "".
 func runGate(t *testing.T, traces, baseline string, th gate.Thresholds) *gate.Result {
 	t.Helper()
-	o := gate.Options{Thresholds: th}
+	return runGateWith(t, traces, baseline, gate.Options{Thresholds: th})
+}
+
+// runGateWith is runGate with options o (their Baseline set from baseline).
+func runGateWith(t *testing.T, traces, baseline string, o gate.Options) *gate.Result {
+	t.Helper()
 	if baseline != "" {
 		base, err := gate.Run(context.Background(), gate.Inputs{Traces: []string{baseline}}, gate.Options{Thresholds: gate.DefaultThresholds()})
 		if err != nil {
@@ -95,12 +100,23 @@ func TestTextShowsEveryMetric(t *testing.T) {
 	}
 }
 
-// A comparison that matched nothing (no trace of head is in the baseline) measured nothing:
-// fail-on-regression and max-new-failures are skipped with the reason, the exit code is what
-// it is without them (0: two FAIL within max-failed-traces 9) unless fail-on-skipped is set
-// (2), and no McNemar p is printed for the metric with nothing matched.
+// A comparison that matched nothing (no trace of head is in the baseline): by default each of
+// the baseline's 20 runs is missing and counts as a failure of head, 20 new failures with none
+// fixed in both paired tests, so both degrade (exit 2). With allow-missing-runs it measured
+// nothing: fail-on-regression and max-new-failures are skipped with the reason, the exit code
+// is what it is without them (0: two FAIL within max-failed-traces 9) unless fail-on-skipped
+// is set (2), and no McNemar p is printed for the metric with nothing matched.
 func TestComparisonMatchedNothing(t *testing.T) {
 	const why = "no trace of this run matches the baseline's ids, so nothing was compared"
+	th := gate.DefaultThresholds()
+	th.MaxFailedTraces = 9
+	th.Compare.MaxNewFailures = 0
+	th.FailOnSkipped = gate.SkipNone
+	r := runGate(t, "../fixtures/fail/traces.jsonl", "testdata/baseline20/base.jsonl", th)
+	if g := r.Gates[len(r.Gates)-2]; r.ExitCode != gate.ExitFail || g.Name != compare.FailOnRegression || g.Note != "degraded: reliability, success" ||
+		r.Gates[len(r.Gates)-1].Value != 20 || r.Comparison.Success.NewFailures != 20 || r.Comparison.Success.MissingNewFailures != 20 {
+		t.Errorf("missing runs counted: exit %d, gates %+v", r.ExitCode, r.Gates)
+	}
 	for _, c := range []struct {
 		failOnSkipped bool
 		exit          int
@@ -118,7 +134,9 @@ func TestComparisonMatchedNothing(t *testing.T) {
 		th.MaxFailedTraces = 9
 		th.Compare.MaxNewFailures = 0
 		th.FailOnSkipped = map[bool]gate.SkipPolicy{false: gate.SkipNone, true: gate.SkipAll}[c.failOnSkipped]
-		r := runGate(t, "../fixtures/fail/traces.jsonl", "testdata/baseline20/base.jsonl", th)
+		co := compare.DefaultOptions()
+		co.AllowMissingRuns = true
+		r := runGateWith(t, "../fixtures/fail/traces.jsonl", "testdata/baseline20/base.jsonl", gate.Options{Thresholds: th, Compare: co})
 		if r.ExitCode != c.exit {
 			t.Errorf("fail-on-skipped %v: exit %d, want %d", c.failOnSkipped, r.ExitCode, c.exit)
 		}
@@ -133,8 +151,10 @@ func TestComparisonMatchedNothing(t *testing.T) {
 		}
 		s := txt.String()
 		for _, want := range []string{c.sentence, c.row,
-			"  reliability: FAIL traces (0 matched traces)  inconclusive (0 matched, fewer than 10)  0 of 0 → 0 of 0  0 new failures, 0 fixed  nothing matched\n"} {
-			if !strings.Contains(s, want) {
+			// head's three runs are added, two of them FAIL
+			"  reliability: FAIL traces (0 matched traces, 3 added)  inconclusive (0 matched, fewer than 10)  0 of 0 → 2 of 3  0 new failures, 0 fixed  nothing matched\n",
+			"  success: runs that succeeded by their outcomes (0 matched runs)  inconclusive (0 matched, fewer than 10)  0 of 0 → 0 of 0  0 new failures, 0 fixed  nothing matched\n"} {
+			if !strings.Contains(squeeze(s), squeeze(want)) {
 				t.Errorf("fail-on-skipped %v: terminal lacks %q:\n%s", c.failOnSkipped, want, s)
 			}
 		}
@@ -150,9 +170,9 @@ func TestComparisonMatchedNothing(t *testing.T) {
 	}
 
 	// One trace in common, and the gate is evaluated: it holds, inconclusive with 1 matched.
-	th := gate.DefaultThresholds()
+	th = gate.DefaultThresholds()
 	th.FailOnSkipped = gate.SkipAll
-	r := runGate(t, "testdata/baseline20/base.jsonl", "testdata/baseline20/base.jsonl", th)
+	r = runGate(t, "testdata/baseline20/base.jsonl", "testdata/baseline20/base.jsonl", th)
 	if g := r.Gates[len(r.Gates)-1]; g.Name != compare.FailOnRegression || g.Skipped || !g.Passed || r.ExitCode != gate.ExitPass {
 		t.Errorf("matched: %+v, exit %d, want fail-on-regression evaluated and 0", g, r.ExitCode)
 	}

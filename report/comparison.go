@@ -188,6 +188,9 @@ func powerLine(metric string, t *compare.Test) string {
 	switch p.Method {
 	case compare.PowerMcNemarExact:
 		n := plural(t.Matched, "matched trace", "matched traces")
+		if t.Compared != t.Matched {
+			n = fmt.Sprintf("%s (%s matched, the missing counted as failures)", plural(t.Compared, "compared run", "compared runs"), count(t.Matched))
+		}
 		if !p.Detectable {
 			return fmt.Sprintf("%s: with %s, no change could be significant at %s: that takes %s with none fixed (exact McNemar)",
 				metric, n, th, plural(int(p.MinEffect), "new failure", "new failures"))
@@ -254,29 +257,29 @@ type metricRow struct {
 func metricRows(c *compare.Comparison) []metricRow {
 	var rows []metricRow
 	add := func(r metricRow) {
-		if r.test.Matched == 0 {
+		if r.test.Compared == 0 {
 			r.stat = "nothing matched"
 		}
 		rows = append(rows, r)
 	}
 	if r := c.Reliability; r != nil {
-		change := fmt.Sprintf("%s, %s fixed", plural(r.NewFailures, "new failure", "new failures"), count(r.Fixed))
+		change := newFailures(r.NewFailures, r.MissingNewFailures) + ", " + count(r.Fixed) + " fixed"
 		if r.Matched > 0 {
 			change += "; mean score " + signed(r.MeanScoreChange)
 		}
 		add(metricRow{
-			"reliability: FAIL traces (" + plural(r.Matched, "matched trace", "matched traces") + ")",
-			fmt.Sprintf("%s of %s", count(r.BaseFail), count(r.Matched)),
-			fmt.Sprintf("%s of %s", count(r.HeadFail), count(r.Matched)),
+			"reliability: FAIL traces (" + runCounts(&r.Test, "matched trace", "matched traces") + ")",
+			fmt.Sprintf("%s of %s", count(r.BaseFail), count(r.Compared)),
+			fmt.Sprintf("%s of %s", count(r.HeadFail), count(r.HeadRuns)),
 			change, "McNemar " + orText(pValue(&r.Test)), &r.Test,
 		})
 	}
 	if r := c.Success; r != nil {
 		add(metricRow{
-			"success: runs that succeeded by their outcomes (" + plural(r.Matched, "matched run", "matched runs") + ")",
-			fmt.Sprintf("%s of %s", count(r.BaseSuccesses), count(r.Matched)),
-			fmt.Sprintf("%s of %s", count(r.HeadSuccesses), count(r.Matched)),
-			fmt.Sprintf("%s, %s fixed", plural(r.NewFailures, "new failure", "new failures"), count(r.Fixed)),
+			"success: runs that succeeded by their outcomes (" + runCounts(&r.Test, "matched run", "matched runs") + ")",
+			fmt.Sprintf("%s of %s", count(r.BaseSuccesses), count(r.Compared)),
+			fmt.Sprintf("%s of %s", count(r.HeadSuccesses), count(r.HeadRuns)),
+			newFailures(r.NewFailures, r.MissingNewFailures) + ", " + count(r.Fixed) + " fixed",
 			"McNemar " + orText(pValue(&r.Test)), &r.Test,
 		})
 	}
@@ -307,17 +310,41 @@ func metricRows(c *compare.Comparison) []metricRow {
 	return rows
 }
 
+// newFailures counts a paired metric's new failures, saying how many of them are runs
+// missing from head: "24 new failures (24 missing)".
+func newFailures(n, missing int) string {
+	s := plural(n, "new failure", "new failures")
+	if missing > 0 {
+		s += " (" + count(missing) + " missing)"
+	}
+	return s
+}
+
+// runCounts says what a paired metric's runs were: "56 matched runs", and, when the test also
+// counted missing runs or head has added ones, "56 matched runs, 24 missing, 2 added".
+func runCounts(t *compare.Test, one, many string) string {
+	s := plural(t.Matched, one, many)
+	if n := t.Compared - t.Matched; n > 0 {
+		s += ", " + count(n) + " missing"
+	}
+	if n := t.Added.Count; n > 0 {
+		s += ", " + count(n) + " added"
+	}
+	return s
+}
+
 // unitsLines returns, for each metric compared in table order, the line that says which of
 // its units are only in head or only in the baseline (unitsLine; "" when none are). esc
 // escapes the ids.
 func unitsLines(c *compare.Comparison, esc func(string) string) []string {
 	var lines []string
 	if r := c.Reliability; r != nil {
-		lines = append(lines, unitsLine("reliability", &r.Test, "trace", "traces", esc))
+		lines = append(lines, runsLine("reliability", &r.Test, c.AllowMissingRuns, "run", "runs", "counted as FAIL", esc))
 	}
 	if r := c.Success; r != nil {
-		lines = append(lines, unitsLine("success", &r.Test, "run with an outcome", "runs with an outcome", esc))
+		lines = append(lines, runsLine("success", &r.Test, c.AllowMissingRuns, "run with an outcome", "runs with an outcome", "counted as failed", esc))
 	}
+	lines = append(lines, matchingLines(c.Matching, esc)...)
 	if r := c.Coherence; r != nil {
 		lines = append(lines, unitsLine("coherence", &r.Test, "task", "tasks", esc))
 	}
@@ -353,6 +380,51 @@ func unitsLine(metric string, t *compare.Test, one, many string, esc func(string
 		return ""
 	}
 	return metric + ": " + strings.Join(parts, "; ")
+}
+
+// runsLine says, for a paired metric of runs, which of the baseline's runs head lacks (missing,
+// or without an outcome: counted as head's failures, or left out with allow-missing-runs) and
+// which head added; "" when there are none.
+func runsLine(metric string, t *compare.Test, allowed bool, one, many, counted string, esc func(string) string) string {
+	var parts []string
+	if u := t.Removed; u.Count > 0 {
+		how := counted
+		if allowed {
+			how = "left out (allow-missing-runs)"
+		}
+		parts = append(parts, fmt.Sprintf("%s of the baseline missing in this run, %s (%s)", plural(u.Count, one, many), how,
+			idList(u.First, u.Count, maxInlineIDs, esc)))
+	}
+	if u := t.Added; u.Count > 0 {
+		parts = append(parts, fmt.Sprintf("%s only in this run, in its rate (%s)", plural(u.Count, one, many), idList(u.First, u.Count, maxInlineIDs, esc)))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return metric + ": " + strings.Join(parts, "; ")
+}
+
+// matchingLines say which runs matched only once their identities were normalised, and which
+// identities several runs of one side hold with disagreeing verdicts or outcomes.
+func matchingLines(m *compare.Matching, esc func(string) string) []string {
+	if m == nil {
+		return nil
+	}
+	var lines []string
+	if u := m.Normalised; u.Count > 0 {
+		lines = append(lines, fmt.Sprintf("%s matched only once their identities were normalised (Unicode NFC, surrounding space trimmed, zero-width and bidi controls removed): %s",
+			plural(u.Count, "run", "runs"), idList(u.First, u.Count, maxInlineIDs, esc)))
+	}
+	for _, d := range []struct {
+		u     compare.Units
+		where string
+	}{{m.BaseDuplicates, "the baseline"}, {m.HeadDuplicates, "this run"}} {
+		if d.u.Count > 0 {
+			lines = append(lines, fmt.Sprintf("%s held by more than one run of %s that disagree, each compared by its worse verdict and outcome: %s",
+				plural(d.u.Count, "identity", "identities"), d.where, idList(d.u.First, d.u.Count, maxInlineIDs, esc)))
+		}
+	}
+	return lines
 }
 
 // idList lists the first at most max of ids, escaped and shortened, and says how many of the
@@ -616,6 +688,10 @@ func (d *doc) writeChanges(b *strings.Builder, k int) {
 		case rc.Matched > 0:
 			b.WriteString("\nNo new failures: no matched trace is FAIL now that was not in the baseline.\n")
 		}
+		if n := rc.MissingNewFailures; n > 0 {
+			fmt.Fprintf(b, "\n**%s** (not FAIL in the baseline, missing now: a run that did not report did not pass); they are listed below.\n",
+				plural(n, "missing run counted as a new failure", "missing runs counted as new failures"))
+		}
 		if n := d.fixed.len(); n > 0 {
 			fmt.Fprintf(b, "\n**%s** (FAIL in the baseline, not now), with what the baseline failed on:\n\n", plural(n, "fixed trace", "fixed traces"))
 			d.writeList(b, &d.fixed, k)
@@ -649,9 +725,13 @@ func (d *doc) writeChanges(b *strings.Builder, k int) {
 // writeSuccessChanges writes the runs whose own outcome changed, and tokens per success of
 // both sides.
 func (d *doc) writeSuccessChanges(b *strings.Builder, r *compare.SuccessChange) {
-	if r.NewFailures > 0 {
+	if n := r.NewFailures - r.MissingNewFailures; n > 0 {
 		fmt.Fprintf(b, "\n**%s by outcome** (succeeded in the baseline, failed now): %s.\n",
-			plural(r.NewFailures, "new failure", "new failures"), idList(runNames(d.r, r.NewFailureIDs), r.NewFailures, len(r.NewFailureIDs), codeText))
+			plural(n, "new failure", "new failures"), idList(runNames(d.r, r.NewFailureIDs), n, len(r.NewFailureIDs), codeText))
+	}
+	if n := r.MissingNewFailures; n > 0 {
+		fmt.Fprintf(b, "\n**%s by outcome** (succeeded in the baseline, missing now or without an outcome: a run that did not report did not pass).\n",
+			plural(n, "missing run counted as a new failure", "missing runs counted as new failures"))
 	}
 	if r.Fixed > 0 {
 		fmt.Fprintf(b, "\n**%s by outcome** (failed in the baseline, succeeded now): %s.\n",

@@ -221,11 +221,13 @@ func TestComparisonFigures(t *testing.T) {
 	r := comparedResult(t)
 	c := r.Comparison
 	rc, cc, ac := c.Reliability, c.Coherence, c.Agreement
-	// Reliability: 11 matched traces (search-012 removed, checkout-007 added); FAIL in the
+	// Reliability: 11 matched traces (search-012 missing, checkout-007 added); FAIL in the
 	// baseline: refund-017, refund-003 and the hostile trace; now refund-017, refund-003,
-	// search-044 and checkout-001/002/004/005. McNemar with b = 5, c = 1:
-	// p = 2·P[X ≤ 1], X ~ Bin(6, 1/2) = 2·(1 + 6)/64 = 0.21875.
-	if rc.Matched != 11 || rc.BaseFail != 3 || rc.HeadFail != 7 || rc.NewFailures != 5 || rc.Fixed != 1 || math.Abs(rc.P-0.21875) > 1e-15 {
+	// search-044 and checkout-001/002/004/005, and search-012, PASS in the baseline and
+	// missing now, counted as FAIL: a sixth new failure. McNemar with b = 6, c = 1:
+	// p = 2·P[X ≤ 1], X ~ Bin(7, 1/2) = 2·(1 + 7)/128 = 0.125.
+	if rc.Matched != 11 || rc.Compared != 12 || rc.BaseFail != 3 || rc.HeadFail != 8 || rc.HeadRuns != 13 || rc.NewFailures != 6 || rc.MissingNewFailures != 1 ||
+		rc.Fixed != 1 || math.Abs(rc.P-0.125) > 1e-15 {
 		t.Fatalf("reliability: %+v", rc.Test)
 	}
 	// Coherence: the differences sum to −0.501 over 12 tasks.
@@ -246,22 +248,22 @@ func TestComparisonFigures(t *testing.T) {
 	checkStructure(t, md)
 	for _, want := range []string{
 		"\n### ❌ Compared with `main` @ `1a2b3c4` (run `9876543210`)\n",
-		"| reliability: FAIL traces (11 matched traces) | 3 of 11 | 7 of 11 | 5 new failures, 1 fixed; mean score " + signed(rc.MeanScoreChange) + " | McNemar p " + num(rc.P) + " (Holm " + num(rc.AdjustedP) + ") | ⚠️ worse, not significant (p 0.219, Holm 0.437) |",
+		"| reliability: FAIL traces (11 matched traces, 1 missing, 1 added) | 3 of 12 | 8 of 13 | 6 new failures (1 missing), 1 fixed; mean score " + signed(rc.MeanScoreChange) + " | McNemar p " + num(rc.P) + " (Holm " + num(rc.AdjustedP) + ") | ⚠️ worse, not significant (p 0.125, Holm 0.250) |",
 		"| coherence: mean RCS (12 matched tasks) | " + num(cc.BaseMean) + " | " + num(cc.HeadMean) + " | " + num(cc.MeanChange) + " | 95% CI [" + num(cc.CI[0]) + ", " + num(cc.CI[1]) + "]; p 0.0003 (Holm 0.0009) | ❌ degraded |",
 		"| agreement: κ (13 matched qids) | 0.4565 | 0.3000 | Δκ -0.1565; PA 0.0000 | p " + num(ac.P) + " | ⚠️ worse, not significant (p 0.503) |",
-		// 0.4375 is a tie at three decimals: to even, as num rounds 0.21875 to 0.2187.
 		// What each could detect, worked out independently (scipy, statsmodels): coherence's
 		// p is the smallest and faces α/3; once it is rejected the others face α/2. McNemar at
 		// 0.025 takes 7 new failures (2·2⁻⁷ = 0.0156; 2·2⁻⁶ = 0.031 > 0.025). The paired t
 		// at n = 12, α/3, sd 0.028000405841214646: 0.0301823 (see TestJSONComparisonPower). κ's z at 0.025 with
 		// SE √(0.17² + 0.16²) = 0.2335: (z(0.0125) + z(0.2))·0.2335 = 0.7197391906887013.
-		"\n- reliability: with 11 matched traces, 7 or more new failures with none fixed would be significant (exact McNemar, Holm threshold 0.0250)\n" +
+		"\n- reliability: with 12 compared runs (11 matched, the missing counted as failures), 7 or more new failures with none fixed would be significant (exact McNemar, Holm threshold 0.0250)\n" +
 			"- coherence: with 12 matched tasks, a mean RCS change of 0.0302 either way would be detected with 80% power (paired t at the observed sd 0.0280, Holm threshold 0.0167)\n" +
 			"- agreement: a change in κ of 0.7197 either way would be detected with 80% power (z-test at κ's standard errors, combined 0.2335; Holm threshold 0.0250)\n",
 		"\n**5 new failures** (FAIL now, not FAIL in the baseline)",
+		"\n**1 missing run counted as a new failure** (not FAIL in the baseline, missing now: a run that did not report did not pass); they are listed below.\n",
 		"\n**1 fixed trace** (FAIL in the baseline, not now)",
 		"\n**2 FINAL flips** of matched qids (shipped: VALID or NOT_IN_CONTEXT): 1 shipped → REJECT, 1 REJECT → shipped:\n",
-		"\n- reliability: 1 trace only in head (`checkout-007`); 1 trace only in the baseline (`search-012`)\n",
+		"\n- reliability: 1 run of the baseline missing in this run, counted as FAIL (`search-012`); 1 run only in this run, in its rate (`checkout-007`)\n",
 		"\n### Gates\n",
 	} {
 		if !strings.Contains(squeeze(md), squeeze(want)) {
@@ -275,7 +277,7 @@ func TestComparisonFigures(t *testing.T) {
 	if i, j := strings.Index(md, "Compared with"), strings.Index(md, "| gate "); i < 0 || j < i || strings.Count(md[:i], "\n") != 3 {
 		t.Errorf("the comparison is not right under the verdict line")
 	}
-	if !strings.HasPrefix(md, "## ❌ agentgate: FAIL\n5 gates breached: mean coherence (RCS) 0.3925 < 0.50; κ 0.3000 < 0.75; 7 traces failed (max 0); coherence degraded against the baseline; 5 new failures against the baseline (max 3).\n") {
+	if !strings.HasPrefix(md, "## ❌ agentgate: FAIL\n5 gates breached: mean coherence (RCS) 0.3925 < 0.50; κ 0.3000 < 0.75; 7 traces failed (max 0); coherence degraded against the baseline; 6 new failures against the baseline (max 3).\n") {
 		t.Errorf("head:\n%s", md[:400])
 	}
 	var b strings.Builder
@@ -283,10 +285,10 @@ func TestComparisonFigures(t *testing.T) {
 	for _, want := range []string{
 		"Compared with main @ 1a2b3c4 (run 9876543210):\n",
 		// The markdown table's rows in the same words, the outcome second (padding squeezed).
-		"\n reliability: FAIL traces (11 matched traces) worse, not significant (p 0.219, Holm 0.437) 3 of 11 → 7 of 11 5 new failures, 1 fixed; mean score +0.1427 McNemar p 0.2187 (Holm 0.4375)\n",
+		"\n reliability: FAIL traces (11 matched traces, 1 missing, 1 added) worse, not significant (p 0.125, Holm 0.250) 3 of 12 → 8 of 13 6 new failures (1 missing), 1 fixed; mean score +0.1427 McNemar p 0.1250 (Holm 0.2500)\n",
 		"\n coherence: mean RCS (12 matched tasks) degraded " + num(cc.BaseMean) + " → " + num(cc.HeadMean) + " -0.0418 95% CI [" + num(cc.CI[0]) + ", " + num(cc.CI[1]) + "]; p 0.0003 (Holm 0.0009)\n",
 		"\n agreement: κ (13 matched qids) worse, not significant (p 0.503) 0.4565 → 0.3000 Δκ -0.1565; PA 0.0000 p 0.5026\n",
-		"\n reliability: with 11 matched traces, 7 or more new failures with none fixed would be significant (exact McNemar, Holm threshold 0.0250)\n",
+		"\n reliability: with 12 compared runs (11 matched, the missing counted as failures), 7 or more new failures with none fixed would be significant (exact McNemar, Holm threshold 0.0250)\n",
 	} {
 		if !strings.Contains(squeeze(b.String()), want) {
 			t.Errorf("text lacks %q:\n%s", want, b.String())
@@ -578,7 +580,7 @@ func TestJSONComparisonPower(t *testing.T) {
 	// The figures of TestComparisonFigures: the paired t's mean change is the root found
 	// tightly with scipy (0.03018230006284908), statsmodels' solve_power stopping at
 	// 0.030182363288311954.
-	if r := c.Reliability; r.Outcome != "unchanged" || r.Direction != "worse" || math.Abs(r.P-0.21875) > 1e-15 || math.Abs(r.PHolm-0.4375) > 1e-15 ||
+	if r := c.Reliability; r.Outcome != "unchanged" || r.Direction != "worse" || math.Abs(r.P-0.125) > 1e-15 || math.Abs(r.PHolm-0.25) > 1e-15 ||
 		r.Power != (power{Threshold: 0.025, Method: "mcnemar-exact", MinEffect: 7, Power: 1, Detectable: true}) {
 		t.Errorf("reliability %+v", r)
 	}

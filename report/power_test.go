@@ -32,7 +32,7 @@ func TestPowerLine(t *testing.T) {
 		{"agreement", 50, &compare.Power{Threshold: 0.05}, "agreement: no minimum detectable effect can be stated (Holm threshold 0.0500)"},
 		{"agreement", 50, nil, ""},
 	} {
-		if got := powerLine(c.metric, &compare.Test{Matched: c.matched, Power: c.p}); got != c.want {
+		if got := powerLine(c.metric, &compare.Test{Matched: c.matched, Compared: c.matched, Power: c.p}); got != c.want {
 			t.Errorf("got  %q\nwant %q", got, c.want)
 		}
 	}

@@ -208,8 +208,8 @@ func textComparison(w io.Writer, r *gate.Result, esc func(string) string) {
 		}
 	}
 	if m := c.Success; m != nil {
-		if m.NewFailures > 0 {
-			fmt.Fprintf(w, "  new failures by outcome: %s\n", idList(runNames(r, m.NewFailureIDs), m.NewFailures, maxInlineIDs, esc))
+		if n := m.NewFailures - m.MissingNewFailures; n > 0 {
+			fmt.Fprintf(w, "  new failures by outcome: %s\n", idList(runNames(r, m.NewFailureIDs), n, maxInlineIDs, esc))
 		}
 		if m.Fixed > 0 {
 			fmt.Fprintf(w, "  fixed by outcome: %s\n", idList(runNames(r, m.FixedIDs), m.Fixed, maxInlineIDs, esc))

@@ -58,6 +58,10 @@ type Options struct {
 	// PlanEffect is the drop in success rate the paired pass/fail metrics plan for (SPEC
 	// §21, plan-effect); 0 means DefaultPlanEffect.
 	PlanEffect float64
+	// AllowMissingRuns (allow-missing-runs) leaves the baseline's runs that this run lacks
+	// out of the reliability and success tests; by default each counts as a failure of this
+	// run (docs/comparison-and-statistics.md, "Every baseline run accounted for").
+	AllowMissingRuns bool
 }
 
 // DefaultOptions returns SPEC §10's defaults: alpha 0.05, 10 matched units.
@@ -94,6 +98,9 @@ type Comparison struct {
 	// Matching says what the runs were matched on and how many of each side matched (SPEC
 	// §18); nil when reliability was not compared.
 	Matching *Matching `json:"matching,omitempty"`
+	// AllowMissingRuns is Options.AllowMissingRuns: whether the baseline's runs missing from
+	// this run were left out of the tests rather than counted as its failures.
+	AllowMissingRuns bool `json:"allow_missing_runs"`
 
 	// Notes explain what was not compared, e.g. "coherence: not in the baseline".
 	Notes []string `json:"notes"`
@@ -169,7 +176,12 @@ func (u *Units) add(id string) {
 type Test struct {
 	Matched int   `json:"matched"`
 	Added   Units `json:"added"`   // in head only
-	Removed Units `json:"removed"` // in the baseline only
+	Removed Units `json:"removed"` // in the baseline only: for runs, the missing runs
+	// Compared is the units the test counted: the matched ones, and for the paired pass/fail
+	// metrics the runs missing from head, each counted as a failure of head, unless
+	// allow-missing-runs (docs/comparison-and-statistics.md, "Every baseline run accounted
+	// for"). A metric with fewer than Options.MinMatched is inconclusive.
+	Compared int `json:"compared"`
 	// P is the metric's two-sided p-value; meaningless unless PDefined.
 	P        float64 `json:"p"`
 	PDefined bool    `json:"p_defined"`
@@ -228,12 +240,20 @@ type ReliabilityChange struct {
 	Test
 	// Table counts matched traces by base verdict (rows) and head verdict (columns), each in
 	// the order PASS, WARN, FAIL.
-	Table       [3][3]int `json:"table"`
-	NewFailures int       `json:"new_failures"`
-	Fixed       int       `json:"fixed"`
-	// BaseFail and HeadFail count the matched traces that are FAIL on each side.
+	Table [3][3]int `json:"table"`
+	// NewFailures is what the test and the new-failures output count: the matched traces
+	// FAIL in head and not in the baseline, and the missing runs (Removed) not FAIL in the
+	// baseline unless allow-missing-runs. MissingNewFailures is how many of them are missing
+	// runs; the others are NewFailureTraces.
+	NewFailures        int `json:"new_failures"`
+	MissingNewFailures int `json:"missing_new_failures"`
+	Fixed              int `json:"fixed"`
+	// BaseFail counts the FAIL traces of the baseline's compared runs (Compared of them);
+	// HeadFail the FAIL traces of head's: the matched ones, the missing runs counted as FAIL
+	// and the added ones (Added), HeadRuns in all.
 	BaseFail int `json:"base_fail"`
 	HeadFail int `json:"head_fail"`
+	HeadRuns int `json:"head_runs"`
 	// Mean overall scores over the matched traces (higher is riskier), and the mean of
 	// head − base; 0 when nothing is matched.
 	BaseMeanScore   float64 `json:"base_mean_score"`
@@ -251,11 +271,18 @@ type ReliabilityChange struct {
 // Degraded means more new failures than fixed.
 type SuccessChange struct {
 	Test
-	NewFailures int `json:"new_failures"`
-	Fixed       int `json:"fixed"`
-	// BaseSuccesses and HeadSuccesses count the matched runs that succeeded on each side.
+	// NewFailures counts the matched runs that succeeded in the baseline and failed in head,
+	// and the baseline's successful runs missing from head (or without an outcome there)
+	// unless allow-missing-runs; MissingNewFailures is how many of them are missing runs.
+	NewFailures        int `json:"new_failures"`
+	MissingNewFailures int `json:"missing_new_failures"`
+	Fixed              int `json:"fixed"`
+	// BaseSuccesses counts the successful runs of the baseline's compared runs (Compared of
+	// them); HeadSuccesses those of head's matched and added runs, out of HeadRuns: Compared
+	// and Added (a missing run counted did not succeed).
 	BaseSuccesses int `json:"base_successes"`
 	HeadSuccesses int `json:"head_successes"`
+	HeadRuns      int `json:"head_runs"`
 	// NewFailureIDs and FixedIDs are the first MaxListed of those runs' ids, sorted.
 	NewFailureIDs []string `json:"new_failure_ids"`
 	FixedIDs      []string `json:"fixed_ids"`
@@ -368,20 +395,22 @@ func Compare(base *Baseline, head *Run, o Options) (*Comparison, error) {
 
 	note(MetricReliability, base.Reliability != nil, head.Reliability != nil)
 	if base.Reliability != nil && head.Reliability != nil {
-		on, notes := matchOn(base.Reliability.Traces, head.Reliability.Traces)
+		bt, ht := base.Reliability.Traces, head.Reliability.Traces
+		on, notes := matchOn(bt, ht)
 		c.Notes = append(c.Notes, notes...)
-		r, err := compareReliability(base.Reliability.Traces, head.Reliability.Traces, on, dup)
-		if err != nil {
-			return nil, err
+		m := matchRuns(bt, ht, on)
+		counted := !o.AllowMissingRuns
+		c.AllowMissingRuns = o.AllowMissingRuns
+		c.Reliability = compareReliability(bt, ht, m, counted)
+		c.Matching = matching(on, bt, ht, &c.Reliability.Test)
+		c.Matching.account(bt, ht, m)
+		// A baseline with outcomes is compared with a head without any too: each of its runs
+		// then has no outcome in head, which did not report and so did not pass.
+		if anyOutcome(bt) {
+			c.Success = compareSuccess(&base.Run, head, m, counted)
 		}
-		c.Reliability = r
-		c.Matching = matching(on, base.Reliability.Traces, head.Reliability.Traces, &r.Test)
-		if anyOutcome(base.Reliability.Traces) && anyOutcome(head.Reliability.Traces) {
-			s, err := compareSuccess(&base.Run, head, on, dup)
-			if err != nil {
-				return nil, err
-			}
-			c.Success = s
+		if n := c.Reliability.Removed.Count; n > 0 && !counted {
+			c.Notes = append(c.Notes, fmt.Sprintf("allow-missing-runs: %d of the baseline's runs are not in this run and were left out of the comparison, not counted as failures", n))
 		}
 	}
 	note(MetricCoherence, base.Coherence != nil, head.Coherence != nil)
@@ -418,9 +447,12 @@ func decide(tests []namedTest, o Options) {
 		t := nt.t
 		t.Direction = directionOf(t.direction)
 		switch {
-		case t.Matched < o.MinMatched:
+		case t.Compared < o.MinMatched:
 			t.Outcome = Inconclusive
-			few := fmt.Sprintf("%d matched, fewer than %d", t.Matched, o.MinMatched)
+			few := fmt.Sprintf("%d matched, fewer than %d", t.Compared, o.MinMatched)
+			if t.Compared != t.Matched {
+				few = fmt.Sprintf("%d compared (%d matched), fewer than %d", t.Compared, t.Matched, o.MinMatched)
+			}
 			if t.Note != "" {
 				few += "; " + t.Note
 			}
@@ -457,7 +489,7 @@ func decide(tests []namedTest, o Options) {
 	// A metric too small to be tested still says what it would take (SPEC §21): at α/m for
 	// the m metrics compared, the strictest threshold Holm's procedure could hold it to.
 	for _, nt := range tests {
-		if t := nt.t; !t.InFamily && t.plan != nil && t.Matched > 0 {
+		if t := nt.t; !t.InFamily && t.plan != nil && t.Compared > 0 {
 			t.Plan = t.plan(o.Alpha/float64(len(tests)), cmp.Or(o.PlanEffect, DefaultPlanEffect))
 		}
 	}
@@ -539,6 +571,7 @@ func mergeKeyed(nb int, baseKey, baseLabel func(int) string, nh int, headKey, he
 			j++
 		}
 	}
+	t.Compared = t.Matched
 	return nil
 }
 
@@ -553,14 +586,39 @@ func verdictIndex(v verdict.Verdict) int {
 	return 0
 }
 
-func compareReliability(base, head []reliability.Result, on matchKey, dup dupFunc) (*ReliabilityChange, error) {
+// compareReliability compares the verdicts of the runs matched in m: each group by its worst
+// run; a missing run counts as FAIL in head when counted (a run that did not report did not
+// pass), an added run in head's FAIL count.
+func compareReliability(base, head []reliability.Result, m runMatch, counted bool) *ReliabilityChange {
 	r := &ReliabilityChange{NewFailureTraces: []TracePair{}, FixedTraces: []TracePair{}}
+	r.Added.First, r.Removed.First = []string{}, []string{}
 	var sumB, sumH, sumD float64
-	bk, hk := keys(len(base), func(i int) *reliability.Result { return &base[i] }, on), keys(len(head), func(j int) *reliability.Result { return &head[j] }, on)
-	err := mergeKeyed(len(base), func(i int) string { return bk[i] }, func(i int) string { return base[i].ID },
-		len(head), func(j int) string { return hk[j] }, func(j int) string { return head[j].ID },
-		on.what(), dup, &r.Test, func(i, j int) {
-			b, h := &base[i], &head[j]
+	for _, u := range m.units {
+		switch {
+		case u.head.runs == nil: // missing
+			b := worst(base, u.base)
+			r.Removed.add(u.base.name)
+			if !counted {
+				continue
+			}
+			r.Compared++
+			r.HeadFail++
+			if b.Verdict == verdict.Fail {
+				r.BaseFail++
+			} else {
+				r.NewFailures++
+				r.MissingNewFailures++
+			}
+		case u.base.runs == nil: // added
+			h := worst(head, u.head)
+			r.Added.add(u.head.name)
+			if h.Verdict == verdict.Fail {
+				r.HeadFail++
+			}
+		default:
+			b, h := worst(base, u.base), worst(head, u.head)
+			r.Matched++
+			r.Compared++
 			bi, hi := verdictIndex(b.Verdict), verdictIndex(h.Verdict)
 			r.Table[bi][hi]++
 			switch {
@@ -580,15 +638,14 @@ func compareReliability(base, head []reliability.Result, on matchKey, dup dupFun
 			sumB += b.Score
 			sumH += h.Score
 			sumD += h.Score - b.Score
-		})
-	if err != nil {
-		return nil, err
+		}
 	}
+	r.HeadRuns = r.Compared + r.Added.Count
 	if n := float64(r.Matched); n > 0 {
 		r.BaseMeanScore, r.HeadMeanScore, r.MeanScoreChange = sumB/n, sumH/n, sumD/n
 	}
 	r.mcnemar(r.NewFailures, r.Fixed)
-	return r, nil
+	return r
 }
 
 // mcnemar sets t's p-value to McNemar's exact test of b new failures against c fixed units,
@@ -597,8 +654,8 @@ func compareReliability(base, head []reliability.Result, on matchKey, dup dupFun
 func (t *Test) mcnemar(b, c int) {
 	t.P, t.PDefined = mcnemarExact(b, c), true
 	t.direction = cmp.Compare(c, b)
-	t.detect = mcnemarDetector(t.Matched)
-	t.plan = mcnemarPlanner(t.Matched, b+c)
+	t.detect = mcnemarDetector(t.Compared)
+	t.plan = mcnemarPlanner(t.Compared, b+c)
 }
 
 // anyOutcome reports whether any of traces has its own outcome (SPEC §15).
@@ -611,28 +668,27 @@ func anyOutcome(traces []reliability.Result) bool {
 	return false
 }
 
-// withOutcome is the traces that have their own outcome.
-func withOutcome(traces []reliability.Result) []*reliability.Result {
-	var out []*reliability.Result
-	for i := range traces {
-		if traces[i].Run.Known {
-			out = append(out, &traces[i])
-		}
-	}
-	return out
-}
-
-// compareSuccess compares the runs' outcomes of the traces that have one on both sides.
-func compareSuccess(base, head *Run, on matchKey, dup dupFunc) (*SuccessChange, error) {
+// compareSuccess compares the runs' own outcomes over the runs matched in m, each group by
+// its worse outcome: a base run with an outcome whose head has none (missing, or without an
+// outcome) counts as a failure of head when counted; a head run with an outcome whose base has
+// none is added, in head's rate.
+func compareSuccess(base, head *Run, m runMatch, counted bool) *SuccessChange {
 	bt, ht := base.Reliability.Traces, head.Reliability.Traces
-	bk, hk := withOutcome(bt), withOutcome(ht)
-	bkeys, hkeys := keys(len(bk), func(i int) *reliability.Result { return bk[i] }, on), keys(len(hk), func(j int) *reliability.Result { return hk[j] }, on)
 	r := &SuccessChange{NewFailureIDs: []string{}, FixedIDs: []string{}}
+	r.Added.First, r.Removed.First = []string{}, []string{}
 	var newIDs, fixedIDs Units
-	err := mergeKeyed(len(bk), func(i int) string { return bkeys[i] }, func(i int) string { return bk[i].ID },
-		len(hk), func(j int) string { return hkeys[j] }, func(j int) string { return hk[j].ID },
-		on.what(), dup, &r.Test, func(i, j int) {
-			b, h := bk[i].Run.Success, hk[j].Run.Success
+	for _, u := range m.units {
+		var bk, b, hk, h bool
+		if u.base.runs != nil {
+			bk, b = groupOutcome(bt, u.base)
+		}
+		if u.head.runs != nil {
+			hk, h = groupOutcome(ht, u.head)
+		}
+		switch {
+		case bk && hk:
+			r.Matched++
+			r.Compared++
 			if b {
 				r.BaseSuccesses++
 			}
@@ -642,15 +698,29 @@ func compareSuccess(base, head *Run, on matchKey, dup dupFunc) (*SuccessChange, 
 			switch {
 			case b && !h:
 				r.NewFailures++
-				newIDs.add(hk[j].ID)
+				newIDs.add(outcomeRun(ht, u.head).ID)
 			case !b && h:
 				r.Fixed++
-				fixedIDs.add(hk[j].ID)
+				fixedIDs.add(outcomeRun(ht, u.head).ID)
 			}
-		})
-	if err != nil {
-		return nil, err
+		case bk: // missing, or without an outcome in head: it did not report, so it did not pass
+			r.Removed.add(u.base.name)
+			if counted {
+				r.Compared++
+				if b {
+					r.BaseSuccesses++
+					r.NewFailures++
+					r.MissingNewFailures++
+				}
+			}
+		case hk:
+			r.Added.add(u.head.name)
+			if h {
+				r.HeadSuccesses++
+			}
+		}
 	}
+	r.HeadRuns = r.Compared + r.Added.Count
 	if newIDs.First != nil {
 		r.NewFailureIDs = newIDs.First
 	}
@@ -660,7 +730,7 @@ func compareSuccess(base, head *Run, on matchKey, dup dupFunc) (*SuccessChange, 
 	r.mcnemar(r.NewFailures, r.Fixed)
 	r.BaseTokensPerSuccess = outcome.Summarize(bt, 0, nil).TokensPerSuccess
 	r.HeadTokensPerSuccess = outcome.Summarize(ht, 0, nil).TokensPerSuccess
-	return r, nil
+	return r
 }
 
 func compareCoherence(base, head []coherence.TaskResult, dup dupFunc) (*CoherenceChange, error) {

@@ -80,6 +80,19 @@ func mustCompare(t *testing.T, base *Baseline, head *Run) *Comparison {
 	return c
 }
 
+// mustCompareAllowing compares with allow-missing-runs: the baseline's runs missing from head
+// are left out of the tests.
+func mustCompareAllowing(t *testing.T, base *Baseline, head *Run) *Comparison {
+	t.Helper()
+	o := DefaultOptions()
+	o.AllowMissingRuns = true
+	c, err := Compare(base, head, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
 func checkTest(t *testing.T, name string, got Test, matched int, p float64, inFamily bool, adj float64, out Outcome, note string) {
 	t.Helper()
 	if got.Matched != matched || !near(got.P, p, 1e-12) || got.InFamily != inFamily || (inFamily && !near(got.AdjustedP, adj, 1e-12)) ||
@@ -112,9 +125,24 @@ func TestCompareDegraded(t *testing.T) {
 	}
 	head.Reliability.Traces[12].ID = "r13"
 
+	// Counted (the default), the missing r00, PASS in the baseline, is an eleventh new
+	// failure: McNemar (11, 0) = 2·2^−11, Holm over [2^−10, 0.000310836…, 0.0404602…] gives
+	// it max(3·0.000310836…, 2·2^−10) = 2^−9.
 	c := mustCompare(t, base, head)
-	if c.Base.SHA != "abc" || c.Alpha != 0.05 || len(c.Notes) != 0 {
-		t.Errorf("base %+v alpha %v notes %v", c.Base, c.Alpha, c.Notes)
+	if r := c.Reliability; r.NewFailures != 11 || r.MissingNewFailures != 1 || r.Matched != 12 || r.Compared != 13 ||
+		r.BaseFail != 0 || r.HeadFail != 11 || r.HeadRuns != 14 || r.P != 0.0009765625 || r.AdjustedP != 0.001953125 || r.Outcome != Degraded ||
+		len(r.NewFailureTraces) != 10 || !reflect.DeepEqual(r.Removed.First, []string{"r00"}) {
+		t.Errorf("missing run counted: %+v", r)
+	}
+	if c.AllowMissingRuns || len(c.Notes) != 0 {
+		t.Errorf("allow %v notes %q", c.AllowMissingRuns, c.Notes)
+	}
+
+	// With allow-missing-runs, the test is over the matched traces alone.
+	c = mustCompareAllowing(t, base, head)
+	if c.Base.SHA != "abc" || c.Alpha != 0.05 || !c.AllowMissingRuns || !reflect.DeepEqual(c.Notes, []string{
+		"allow-missing-runs: 1 of the baseline's runs are not in this run and were left out of the comparison, not counted as failures"}) {
+		t.Errorf("base %+v alpha %v notes %q", c.Base, c.Alpha, c.Notes)
 	}
 	r := c.Reliability
 	checkTest(t, "reliability", r.Test, 12, 0.001953125, true, 0.00390625, Degraded, "")
@@ -155,7 +183,7 @@ func TestCompareDegraded(t *testing.T) {
 	head.Coherence = tasks(rcsMixed, "t")
 	head.Agreement = agree(0.7, 0.04, true, headFinals...)
 	base.Agreement = agree(0.6, 0.05, true, baseFinals...)
-	c = mustCompare(t, base, head)
+	c = mustCompareAllowing(t, base, head)
 	checkTest(t, "reliability", c.Reliability.Test, 12, 0.001953125, true, 0.005859375, Degraded, "")
 	checkTest(t, "coherence", c.Coherence.Test, 12, 0.72823594940749325914, true, 0.7282359494074933, Unchanged, "")
 	checkTest(t, "agreement", c.Agreement.Test, 12, 0.1183498127356284, true, 0.2366996254712568, Unchanged, "")
@@ -164,7 +192,7 @@ func TestCompareDegraded(t *testing.T) {
 	}
 
 	// The other way round, the new failures are fixed traces: improved.
-	c = mustCompare(t, &Baseline{Name: "h", Run: *head}, &base.Run)
+	c = mustCompareAllowing(t, &Baseline{Name: "h", Run: *head}, &base.Run)
 	if r := c.Reliability; r.Fixed != 10 || r.NewFailures != 0 || r.Outcome != Improved || len(r.FixedTraces) != 10 || r.FixedTraces[0].Base.Verdict != verdict.Fail {
 		t.Errorf("reversed: %+v", r.Test)
 	}
@@ -211,7 +239,15 @@ func TestCompareFewMatched(t *testing.T) {
 		Reliability: traces(strings.Repeat("P", 25), constant(0.1), headIDs...),
 		Coherence:   tasks([]float64{0.25, 0.5}, "t"),
 		Agreement:   agree(0, 0, false, twelve(agreement.Valid)...)}
+	// Counted, the 25 missing runs are 25 failures of head, as they were of the baseline: no
+	// change (p 1), over 25 compared runs; head's 25 added passing runs are in its FAIL count's
+	// denominator.
 	c := mustCompare(t, base, head)
+	if r := c.Reliability; r.Compared != 25 || r.Matched != 0 || r.NewFailures != 0 || r.P != 1 || r.Outcome != Unchanged ||
+		r.BaseFail != 25 || r.HeadFail != 25 || r.HeadRuns != 50 || c.Matching.Missing != 25 || c.Matching.Added != 25 {
+		t.Errorf("missing runs counted: %+v, matching %+v", r, c.Matching)
+	}
+	c = mustCompareAllowing(t, base, head)
 	r := c.Reliability
 	checkTest(t, "reliability", r.Test, 0, 1, false, 0, Inconclusive, "0 matched, fewer than 10")
 	if r.Added.Count != 25 || len(r.Added.First) != 20 || r.Added.First[0] != "new-00" || r.Added.First[19] != "new-19" ||
@@ -264,18 +300,9 @@ func TestCompareNotes(t *testing.T) {
 }
 
 func TestCompareErrors(t *testing.T) {
-	run := Run{Profile: profile.Default, Reliability: traces("PP", constant(0), "x", "x")}
 	other := Run{Profile: profile.Default, Reliability: traces("P", constant(0))}
-	_, err := Compare(&Baseline{Name: "b.json", Run: run}, &other, DefaultOptions())
 	var u *Unusable
-	if !errors.As(err, &u) || u.Reason != `baseline b.json: trace id "x" occurs twice` {
-		t.Errorf("duplicate in base: %v", err)
-	}
-	_, err = Compare(&Baseline{Name: "b.json", Run: other}, &run, DefaultOptions())
-	if err == nil || errors.As(err, &u) || err.Error() != `compare: head trace id "x" occurs twice` {
-		t.Errorf("duplicate in head: %v", err)
-	}
-	_, err = Compare(&Baseline{Name: "b.json", Run: Run{Profile: profile.Reference}}, &other, DefaultOptions())
+	_, err := Compare(&Baseline{Name: "b.json", Run: Run{Profile: profile.Reference}}, &other, DefaultOptions())
 	if !errors.As(err, &u) || !strings.Contains(u.Reason, `profile "reference"`) {
 		t.Errorf("profile: %v", err)
 	}
@@ -355,9 +382,20 @@ func TestCompareSuccess(t *testing.T) {
 	if c.Success.HeadTokensPerSuccess != nil {
 		t.Error("tokens per success with no success")
 	}
-	// Without outcomes on one side there is no success metric.
+	// Without outcomes in head, every baseline run with one is missing its outcome: it did not
+	// report, so it did not pass, and its ten successes are lost as above (p = 2·0.5¹⁰), unless
+	// allow-missing-runs leaves them out, when nothing is compared.
 	withOutcomes(head.Reliability, "------------", 100)
-	if c = mustCompare(t, base, head); c.Success != nil {
-		t.Errorf("success compared without head outcomes: %+v", c.Success)
+	c = mustCompare(t, base, head)
+	checkTest(t, "success without head outcomes", c.Success.Test, 0, 0.001953125, true, 0.00390625, Degraded, "")
+	if s := c.Success; s.Compared != 12 || s.NewFailures != 10 || s.MissingNewFailures != 10 || s.Removed.Count != 12 {
+		t.Errorf("success without head outcomes: %+v", s)
+	}
+	if s := mustCompareAllowing(t, base, head).Success; s.Compared != 0 || s.Outcome != Inconclusive || s.Removed.Count != 12 {
+		t.Errorf("success without head outcomes, allowed: %+v", s)
+	}
+	// Without outcomes in the baseline there is no success metric.
+	if c = mustCompare(t, &Baseline{Run: *head}, &base.Run); c.Success != nil {
+		t.Errorf("success compared without baseline outcomes: %+v", c.Success)
 	}
 }

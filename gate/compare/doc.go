@@ -20,9 +20,19 @@
 //
 // Units are matched by id: runs by their identity (suite, task, trial; SPEC §18), the trace
 // id where a run names no task or a side names none (Comparison.Matching says which, and how
-// many of each side matched), tasks by id, items by qid. Paired statistics use matched units
-// only, and each metric counts and lists (first 20, in match order) the units added in head
-// and removed from the baseline.
+// many of each side matched), tasks by id, items by qid. Each metric counts and lists (first
+// 20, in match order) the units added in head and removed from the baseline.
+//
+// Runs are accounted for (docs/comparison-and-statistics.md, "Every baseline run accounted
+// for"): their identity parts are normalised before matching (NFC, zero-width and bidi
+// controls removed, surrounding space trimmed; Matching.Normalised names the runs that matched
+// only so); the runs of a side that share an identity are one unit, compared by the worst
+// verdict and the worse outcome (Matching names those that disagree), a head run renumbered
+// into a trial the baseline lacks being a second record of its trial as written; and a
+// baseline run with no match in head (Removed) counts as a failure of head in both paired
+// tests unless Options.AllowMissingRuns (Test.Compared is what the test counted). Added runs
+// count in head's rate only. The paired statistics of coherence and agreement use matched
+// units only.
 //
 //   - reliability: the 3×3 table of base × head verdicts, new failures (FAIL in head, not in
 //     the baseline) and fixed traces, McNemar's exact two-sided p on those two counts, and

@@ -77,7 +77,7 @@ func NewFailuresGate(c *Comparison, max int, why string) Check {
 		return skipped(g, why)
 	case c.Reliability == nil:
 		return skipped(g, "reliability was not compared")
-	case c.Reliability.Matched == 0:
+	case c.Reliability.Compared == 0:
 		return skipped(g, noMatch([]string{"trace"}))
 	}
 	g.Value = float64(c.Reliability.NewFailures)
@@ -115,7 +115,7 @@ func PassKGate(p *PassK, k int, min float64) Check {
 func (c *Comparison) nothingMatched() string {
 	var units []string
 	for _, m := range c.tests() {
-		if m.t.Matched > 0 {
+		if m.t.Compared > 0 {
 			return ""
 		}
 		switch m.name {

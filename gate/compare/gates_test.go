@@ -10,9 +10,9 @@ import (
 
 func TestGates(t *testing.T) {
 	c := &Comparison{
-		Reliability: &ReliabilityChange{Test: Test{Matched: 12, Outcome: Degraded}, NewFailures: 3},
-		Coherence:   &CoherenceChange{Test: Test{Matched: 12, Outcome: Unchanged}},
-		Agreement:   &AgreementChange{Test: Test{Matched: 40, Outcome: Degraded}},
+		Reliability: &ReliabilityChange{Test: Test{Matched: 12, Compared: 12, Outcome: Degraded}, NewFailures: 3},
+		Coherence:   &CoherenceChange{Test: Test{Matched: 12, Compared: 12, Outcome: Unchanged}},
+		Agreement:   &AgreementChange{Test: Test{Matched: 40, Compared: 40, Outcome: Degraded}},
 	}
 	head := PassKOf([]Trial{{Task: "a", Trial: "0", Verdict: verdict.Pass}, {Task: "a", Trial: "1", Verdict: verdict.Fail}, {Task: "b", Trial: "0", Verdict: verdict.Pass}, {Task: "b", Trial: "1", Verdict: verdict.Pass}})
 	o := DefaultGateOptions()
@@ -43,7 +43,7 @@ func TestGates(t *testing.T) {
 	if g := NewFailuresGate(c, 3, ""); !g.Passed || g.Skipped || g.Value != 3 {
 		t.Errorf("three new failures allowed: %+v", g)
 	}
-	if g := RegressionGate(&Comparison{Coherence: &CoherenceChange{Test: Test{Matched: 3, Outcome: Inconclusive}}}, ""); !g.Passed || g.Value != 0 || g.Note != "" {
+	if g := RegressionGate(&Comparison{Coherence: &CoherenceChange{Test: Test{Matched: 3, Compared: 3, Outcome: Inconclusive}}}, ""); !g.Passed || g.Value != 0 || g.Note != "" {
 		t.Errorf("nothing degraded: %+v", g)
 	}
 	if g := PassKGate(nil, 1, 0.5); !g.Skipped || g.Note != "no trace carries a trial index" {
@@ -85,9 +85,9 @@ func TestGatesNothingMatched(t *testing.T) {
 		{"no evaluator on both sides", &Comparison{Notes: []string{"coherence: not in the baseline, not compared"}},
 			"no evaluator ran in both this run and the baseline, so nothing was compared", "reliability was not compared", true},
 		{"a task matched, no trace", &Comparison{Reliability: none(),
-			Coherence: &CoherenceChange{Test: Test{Matched: 12, Outcome: Degraded}}},
+			Coherence: &CoherenceChange{Test: Test{Matched: 12, Compared: 12, Outcome: Degraded}}},
 			"", "no trace of this run matches the baseline's ids, so nothing was compared", false},
-		{"one trace matched", &Comparison{Reliability: &ReliabilityChange{Test: Test{Matched: 1, Outcome: Inconclusive}}},
+		{"one trace matched", &Comparison{Reliability: &ReliabilityChange{Test: Test{Matched: 1, Compared: 1, Outcome: Inconclusive}}},
 			"", "", true},
 	} {
 		t.Run(c.name, func(t *testing.T) {

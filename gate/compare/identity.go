@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"golang.org/x/text/unicode/norm"
+
 	"github.com/agentgate/agentgate/gate/reliability"
 )
 
@@ -27,46 +29,141 @@ type Matching struct {
 	HeadRuns int    `json:"head_runs"`
 	Matched  int    `json:"matched"`
 	Warning  string `json:"warning,omitempty"`
+	// Missing counts the baseline's identities no run of head has, Added head's that no run
+	// of the baseline has (their names are the reliability metric's Removed and Added).
+	Missing int `json:"missing"`
+	Added   int `json:"added"`
+	// Normalised names the identities matched only once their parts were normalised (NFC,
+	// surrounding space trimmed, zero-width and bidi controls removed; normPart).
+	Normalised Units `json:"normalised"`
+	// BaseDuplicates and HeadDuplicates name the identities more than one run of a side holds
+	// whose verdicts or outcomes disagree: each is compared by its worse.
+	BaseDuplicates Units `json:"base_duplicates"`
+	HeadDuplicates Units `json:"head_duplicates"`
+}
+
+// account records in m what matching the runs found: the missing and added identities, those
+// matched only once normalised, and those held by several runs of a side that disagree.
+func (m *Matching) account(base, head []reliability.Result, rm runMatch) {
+	m.Normalised.First, m.BaseDuplicates.First, m.HeadDuplicates.First = []string{}, []string{}, []string{}
+	for _, i := range rm.normalised {
+		m.Normalised.add(rm.units[i].head.name)
+	}
+	for _, u := range rm.units {
+		switch {
+		case u.head.runs == nil:
+			m.Missing++
+		case u.base.runs == nil:
+			m.Added++
+		}
+		if disagree(base, u.base) {
+			m.BaseDuplicates.add(u.base.name)
+		}
+		if disagree(head, u.head) {
+			m.HeadDuplicates.add(u.head.name)
+		}
+	}
 }
 
 // matchKey is how a comparison keys the runs it matches: on their identity (SPEC §18) when
 // both sides name tasks, with the suite when both name suites; else on the trace id.
 type matchKey struct{ identity, suite bool }
 
-// of is run r's key. An identity key and a trace id never collide: they start with different
-// control characters, which no key of the other kind starts with.
-func (k matchKey) of(r *reliability.Result) string {
+// of is run r's key, its identity parts normalised (normPart). An identity key and a trace
+// id never collide: they start with different control characters, which no key of the other
+// kind starts with.
+func (k matchKey) of(r *reliability.Result) string { return k.key(r, nil, normPart) }
+
+// asWritten is run r's key with its parts as the input wrote them: a pair matched on of
+// whose keys as written differ was matched only by the normalising.
+func (k matchKey) asWritten(r *reliability.Result) string {
+	return k.key(r, nil, func(s string) string { return s })
+}
+
+// key is run r's key with its parts passed through part, and its trial trial when that is
+// not nil (a renumbered run's trial as written).
+func (k matchKey) key(r *reliability.Result, trial *int, part func(string) string) string {
 	a := r.Attempt
 	if !k.identity || a == nil || a.Task == "" {
-		return "\x02" + r.ID
+		return "\x02" + part(r.ID)
 	}
 	var b strings.Builder
 	b.WriteByte('\x01')
 	if k.suite {
-		b.WriteString(strconv.Quote(a.Suite))
+		b.WriteString(strconv.Quote(part(a.Suite)))
 	}
-	b.WriteString(strconv.Quote(a.Task))
-	if a.Trial != nil {
-		b.WriteString(strconv.Itoa(*a.Trial))
+	b.WriteString(strconv.Quote(part(a.Task)))
+	if trial == nil {
+		trial = a.Trial
+	}
+	if trial != nil {
+		b.WriteString(strconv.Itoa(*trial))
 	}
 	return b.String()
 }
 
-// keys are the keys of n runs, run(i) the i-th, computed once for the sort.
-func keys(n int, run func(int) *reliability.Result, on matchKey) []string {
-	out := make([]string, n)
-	for i := range out {
-		out[i] = on.of(run(i))
+// name is how the report names run r in the lists of a comparison: by what it was matched
+// on, "airline/29#0" (suite/task#trial, tau-bench's own form) for an identity, else the
+// trace id; as the input wrote it, with trial trial when that is not nil.
+func (k matchKey) name(r *reliability.Result, trial *int) string {
+	a := r.Attempt
+	if !k.identity || a == nil || a.Task == "" {
+		return r.ID
 	}
-	return out
+	n := a.Task
+	if k.suite && a.Suite != "" {
+		n = a.Suite + "/" + n
+	}
+	if trial == nil {
+		trial = a.Trial
+	}
+	if trial != nil {
+		n += "#" + strconv.Itoa(*trial)
+	}
+	return n
 }
 
-// what names the key in errors: "identity" or "trace id".
-func (k matchKey) what() string {
-	if k.identity {
-		return "run identity of trace"
+// normPart is an identity part as runs are matched on it (docs/comparison-and-statistics.md,
+// "Every baseline run accounted for"): zero-width and bidirectional controls removed, then
+// Unicode NFC, then surrounding white space trimmed. A zero-width space or a leading space in
+// a task id, or a decomposed "é", does not make a run another run.
+func normPart(s string) string {
+	plain := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 0x80 || c <= ' ' && (i == 0 || i == len(s)-1) {
+			plain = false
+			break
+		}
 	}
-	return "trace id"
+	if plain {
+		return s // printable ASCII without surrounding space: already as matched
+	}
+	s = strings.Map(func(r rune) rune {
+		if invisible(r) {
+			return -1
+		}
+		return r
+	}, s)
+	return strings.TrimSpace(norm.NFC.String(s))
+}
+
+// invisible reports whether r is a zero-width or bidirectional control character: the
+// characters that change no glyph of an id a reviewer reads, and so must not change which run
+// it names.
+func invisible(r rune) bool {
+	switch {
+	case r == 0x00AD, r == 0x061C, r == 0x180E, r == 0xFEFF: // soft hyphen, Arabic letter mark, Mongolian vowel separator, BOM
+		return true
+	case r >= 0x200B && r <= 0x200F: // zero-width space, non-joiner, joiner; LRM, RLM
+		return true
+	case r >= 0x202A && r <= 0x202E: // bidi embeddings and overrides
+		return true
+	case r >= 0x2060 && r <= 0x2064: // word joiner, invisible operators
+		return true
+	case r >= 0x2066 && r <= 0x2069: // bidi isolates
+		return true
+	}
+	return false
 }
 
 // has reports which of task and suite any of traces names.
@@ -258,6 +355,9 @@ func Renumber(traces []reliability.Result) bool {
 	for _, i := range later {
 		a := traces[i].Attempt
 		k := task{a.Suite, a.Task}
+		if a.Trial != nil {
+			a.WrittenTrial = a.Trial
+		}
 		n := next[k]
 		next[k]++
 		a.Trial = &n

@@ -177,8 +177,13 @@ func TestComparePlan(t *testing.T) {
 		t.Errorf("inconclusive metric's plan: %+v", p)
 	}
 	nothing := &Baseline{Run: Run{Profile: profile.Default, Reliability: traces("P", constant(0.1), "x")}}
-	if c := mustCompare(t, nothing, &Run{Profile: profile.Default, Reliability: traces("P", constant(0.1), "y")}); c.Reliability.Plan != nil {
-		t.Errorf("nothing matched, planned: %+v", c.Reliability.Plan)
+	other := &Run{Profile: profile.Default, Reliability: traces("P", constant(0.1), "y")}
+	if c := mustCompareAllowing(t, nothing, other); c.Reliability.Plan != nil {
+		t.Errorf("nothing matched, missing runs allowed, planned: %+v", c.Reliability.Plan)
+	}
+	// Counted, the missing run is a new failure of one compared run: planned from ψ = 1.
+	if p := mustCompare(t, nothing, other).Reliability.Plan; p == nil || p.Matched != 1 || p.Discordance != 1 {
+		t.Errorf("one missing run counted, plan %+v", p)
 	}
 	o := DefaultOptions()
 	o.PlanEffect = 1.5

@@ -313,6 +313,7 @@ type pendingFailure struct {
 // think or note tool) only settles the failures of its own tool: it shows nothing was done.
 func (e *eval) falseSuccess() []Evidence {
 	var pending []pendingFailure
+	var succeeded []int32 // the tools whose calls succeeded, latest last (at most maxPending)
 	var out []Evidence
 	k, a := 0, 0 // next result, assistant messages so far
 	for i := range e.t.Messages {
@@ -326,9 +327,10 @@ func (e *eval) falseSuccess() []Evidence {
 			if from, to, ok := successClaim(e.wordsOf(a - 1).words); ok {
 				words := textWords(m.Content)
 				claim := strings.Join(words[from:to], " ")
+				sentence := claimSentence(m.Content, words[from:to])
 				for j := len(pending) - 1; j >= 0; j-- {
 					p := pending[j]
-					if e.mentionsTool(words, p.tool) {
+					if e.mentionsTool(words, p.tool) && !e.refersToSuccess(sentence, p.tool, succeeded) {
 						out = append(out, Evidence{Signal: SignalHallucination,
 							Text: fmt.Sprintf("assistant message %d claims success (%q) after the call of `%s` at message %d failed (message %d), with no success since",
 								i, claim, e.tools[p.tool], p.callMsg, p.at),
@@ -355,7 +357,60 @@ func (e *eval) falseSuccess() []Evidence {
 				tool := e.toolOf[c]
 				pending = slices.DeleteFunc(pending, func(p pendingFailure) bool { return p.tool == tool })
 			}
+			if !failed && c >= 0 {
+				tool := e.toolOf[c]
+				succeeded = slices.DeleteFunc(succeeded, func(t int32) bool { return t == tool })
+				if len(succeeded) == maxPending {
+					succeeded = append(succeeded[:0], succeeded[1:]...)
+				}
+				succeeded = append(succeeded, tool)
+			}
 		}
 	}
 	return out
+}
+
+// claimSentence returns the words of the sentence of text that holds the claim (the words
+// of the claim, as textWords gives them), or the claim's words alone when no sentence does.
+func claimSentence(text string, claim []string) []string {
+	for rest := text; rest != ""; {
+		sentence := rest
+		if end := strings.IndexAny(rest, ".!?\n"); end >= 0 {
+			sentence, rest = rest[:end], rest[end+1:]
+		} else {
+			rest = ""
+		}
+		words := textWords(sentence)
+		for i := 0; i+len(claim) <= len(words); i++ {
+			if slices.Equal(words[i:i+len(claim)], claim) {
+				return words
+			}
+		}
+	}
+	return claim
+}
+
+// refersToSuccess reports whether a success claimed in sentence (its words) is about a call
+// that succeeded rather than the failed call of tool failed: the sentence names what one of
+// the succeeded tools does by a word that the failed tool's name does not share ("the $495
+// for the new flights has been charged", after update_reservation_flights succeeded and
+// update_reservation_baggages failed), and names nothing of the failed tool's that the
+// succeeded one does not.
+func (e *eval) refersToSuccess(sentence []string, failed int32, succeeded []int32) bool {
+	for _, t := range succeeded {
+		if t == failed {
+			continue
+		}
+		ts, fs := e.stemsOf(t), e.stemsOf(failed)
+		toSuccess, toFailure := false, false
+		for _, w := range sentence {
+			inS, inF := ts.related(w, &e.stemWork), fs.related(w, &e.stemWork)
+			toSuccess = toSuccess || inS && !inF
+			toFailure = toFailure || inF && !inS
+		}
+		if toSuccess && !toFailure {
+			return true
+		}
+	}
+	return false
 }

@@ -34,6 +34,11 @@ func tokenTiers(budget int64) (normal, high, excessive int64) {
 //
 // Reference: (d) fires whenever the total is 0, which is every transcript that does not
 // record usage (all of tau-bench's), as RS-1 reads missing usage as zero.
+// Default: (a) keeps only its top, T above the budget B (cost 1, WARN on its own), and (b) is
+// dropped: absolute thresholds below the budget flagged 69 of 73 real Inspect runs and 368 of
+// 371 successful mini-swe-agent runs, suites whose runs all spend alike. In their place the
+// suite's own runs are the measure: RelateCost compares T with the median of the suite
+// (suitecost.go; docs/reference.md, "The token budget").
 // Default: (d) fires only when usage was recorded and says 0; a transcript without usage is
 // not a run that used no tokens. Where the record gives usage per model call (per message, per
 // span), every call's prompt re-sends the conversation so far, and their sum counts the same
@@ -81,9 +86,13 @@ func (e *eval) cost() (float64, []Evidence) {
 		b = append(b, " with every call's prompt summed)"...)
 	}
 
+	if !e.ref && u.Recorded && total > 0 {
+		e.costTokens = total
+	}
 	// Each branch divides by a positive number for any budget of 1 or more: B−B/2 ≥ 1, and
-	// B/10 < T ≤ B/2 makes B/2−B/10 ≥ 1.
-	if normalTokens, highTokens, excessiveTokens := tokenTiers(e.budget); total > normalTokens {
+	// B/10 < T ≤ B/2 makes B/2−B/10 ≥ 1. The default profile keeps only the budget itself:
+	// below it, the suite's own runs are the measure (RelateCost).
+	if normalTokens, highTokens, excessiveTokens := tokenTiers(e.budget); total > normalTokens && (e.ref || total > excessiveTokens) {
 		var f float64
 		tier := normalTokens // the threshold the total crossed, named in the evidence
 		switch {
@@ -102,7 +111,7 @@ func (e *eval) cost() (float64, []Evidence) {
 		b = strconv.AppendInt(b, tier, 10)
 		factor(math.Min(1, f), b)
 	}
-	if perMessage := float64(total) / float64(n); perMessage > 1000 {
+	if perMessage := float64(total) / float64(n); e.ref && perMessage > 1000 {
 		tokens()
 		b = append(b, " over "...)
 		b = strconv.AppendInt(b, int64(n), 10)

@@ -70,9 +70,10 @@ func TestDefaultShortTurnsAreNotALoop(t *testing.T) {
 	if ref.Verdict != verdict.Fail || !near(ref.Signals.Loop, 1) {
 		t.Errorf("reference: %s loop %v; RS-1 gives FAIL 1.0", ref.Verdict, ref.Signals.Loop)
 	}
-	// Default: loop 0; cost stays 0.7 (6000 tokens per message); overall 0.15·0.7 = 0.105.
-	if def.Verdict != verdict.Pass || def.Signals.Loop != 0 || !near(def.Score, 0.105) {
-		t.Errorf("default: %s loop %v overall %v; want PASS 0 0.105", def.Verdict, def.Signals.Loop, def.Score)
+	// Default: loop 0; cost 0.5, factor (c) (the default drops (b), 6000 tokens per message:
+	// the suite is the measure); overall 0.15·0.5 = 0.075.
+	if def.Verdict != verdict.Pass || def.Signals.Loop != 0 || !near(def.Score, 0.075) {
+		t.Errorf("default: %s loop %v overall %v; want PASS 0 0.075", def.Verdict, def.Signals.Loop, def.Score)
 	}
 }
 
@@ -269,8 +270,10 @@ var defaultCases = []struct {
 }{
 	// Same as the reference: tool_misuse (c) only, 0.5·min(1, 2·(7/8−0.5)) = 0.375.
 	{"concentrated", "PASS", 0.25 * 0.375, [4]float64{0, 0, 0.375, 0}},
-	// Loop 0 ("turn 1"/"turn 3" share one word of three); cost 0.7 as the reference.
-	{"costly", "PASS", 0.15 * 0.7, [4]float64{0, 0, 0, 0.7}},
+	// Loop 0 ("turn 1"/"turn 3" share one word of three); cost 0.5, factor (c), completion
+	// 5 times the prompt: 0.5·min(1, (5−2)/3) (the reference's 0.7 is (b), 6000 tokens a
+	// message, which the default leaves to the suite's comparison; 60000 is within the budget).
+	{"costly", "PASS", 0.15 * 0.5, [4]float64{0, 0, 0, 0.5}},
 	// See TestDefaultPairsRepeatedAndEarlyIDs.
 	{"ids_out_of_order", "PASS", 0.35 * (2.0/3 + 0.75) / 3, [4]float64{(2.0/3 + 0.75) / 3, 0, 0, 0}},
 	// Loop (c) only: (60−50)/100; no usage recorded, so no cost.

@@ -81,12 +81,13 @@ type Evaluator struct {
 	// Brief leaves out what only the RS-1 drop-in report shows (Result.Detail is nil), which
 	// the gate report does not keep.
 	Brief bool
-	// TokenBudget is the tokens a run may spend before its cost reads 1, the budget B of the
-	// cost signal's thresholds B/10, B/2 and B (see cost); 0 or less means DefaultTokenBudget,
-	// RS-1's. The gate refuses any other budget under the reference profile.
+	// TokenBudget is the tokens a run may spend before its cost reads 1, the budget B (see
+	// cost; the reference profile's thresholds are B/10, B/2 and B); 0 or less means
+	// DefaultTokenBudget, RS-1's. The gate refuses any other budget under the reference profile.
 	TokenBudget int64
 
-	e eval
+	e    eval
+	slab []SuiteCost // see suiteCost
 }
 
 // Evaluate scores one trace as the package's Evaluate does (with no Detail when ev.Brief).
@@ -147,6 +148,9 @@ func (ev *Evaluator) evaluate(t *trace.Trace, p profile.Profile, brief bool) Res
 	}
 	r.Score = overall(scores)
 	r.Verdict = policy(r.Score, scores)
+	if e.costTokens > 0 {
+		r.SuiteCost = ev.suiteCost(e.costTokens)
+	}
 	empty := !e.ref && len(t.Messages) == 0
 	if empty && t.Crash == "" { // a crash recorded by the harness is the finding instead (crash)
 		r.Verdict = verdict.Worst(r.Verdict, verdict.Warn)
@@ -357,6 +361,7 @@ type eval struct {
 	ref         bool
 	budget      int64 // the token budget of the cost signal (Evaluator.TokenBudget)
 	floor       bool  // the default profile found a claim that makes the run at least WARN
+	costTokens  int64 // default profile: the tokens the cost signal counted, when usage was recorded
 	calls       []callRef
 	results     []resultRef
 	assistant   []int // indices of assistant messages
@@ -431,7 +436,7 @@ func newEval(t *trace.Trace, ref bool) *eval {
 
 // reset prepares e for trace t, keeping the memory of the trace before.
 func (e *eval) reset(t *trace.Trace, ref bool) {
-	e.t, e.ref, e.floor = t, ref, false
+	e.t, e.ref, e.floor, e.costTokens = t, ref, false, 0
 	clear(e.calls) // drop the pointers into the trace before
 	clear(e.results)
 	clear(e.callIDs)

@@ -20,15 +20,15 @@ import (
 func TestEvidenceOfProblematicSample(t *testing.T) {
 	r := Evaluate(problematicTrace(), profile.Reference)
 	want := []Evidence{
-		{"hallucination", "call `process` (id call-3) at message 2 never got a result", []int{2}, false},
-		{"hallucination", "call `process` (id call-4) at message 2 never got a result", []int{2}, false},
-		{"hallucination", "call `process` (id call-5) at message 4 never got a result", []int{4}, false},
-		{"hallucination", "result for id call-99 at message 3 answers no call", []int{3}, false},
-		{"hallucination", "assistant message 1 claims tool use (\"called\") but makes no tool call", []int{1}, false},
-		{"loop", "`process` called 5 times with identical arguments {} at messages 2, 2, 2, 2, 4", []int{2, 4}, false},
-		{"tool_misuse", "2 of 3 tool results failed: `process` at messages 3, 3", []int{3}, false},
-		{"tool_misuse", "5 of 5 calls have empty, missing or null arguments: `process` at messages 2, 2, 2, 2, 4", []int{2, 4}, false},
-		{"cost", "8000 tokens over 5 messages (1600 per message, above 1000)", []int{}, false},
+		{"hallucination", "call `process` (id call-3) at message 2 never got a result", []int{2}, false, false},
+		{"hallucination", "call `process` (id call-4) at message 2 never got a result", []int{2}, false, false},
+		{"hallucination", "call `process` (id call-5) at message 4 never got a result", []int{4}, false, false},
+		{"hallucination", "result for id call-99 at message 3 answers no call", []int{3}, false, false},
+		{"hallucination", "assistant message 1 claims tool use (\"called\") but makes no tool call", []int{1}, false, false},
+		{"loop", "`process` called 5 times with identical arguments {} at messages 2, 2, 2, 2, 4", []int{2, 4}, false, false},
+		{"tool_misuse", "2 of 3 tool results failed: `process` at messages 3, 3", []int{3}, false, false},
+		{"tool_misuse", "5 of 5 calls have empty, missing or null arguments: `process` at messages 2, 2, 2, 2, 4", []int{2, 4}, false, false},
+		{"cost", "8000 tokens over 5 messages (1600 per message, above 1000)", []int{}, false, false},
 	}
 	if !reflect.DeepEqual(r.Evidence, want) {
 		t.Errorf("evidence:\n%s\nwant:\n%s", dump(r.Evidence), dump(want))
@@ -110,7 +110,7 @@ func TestCostEvidenceNamesTier(t *testing.T) {
 		for i := 0; i < 200; i++ {
 			tr.Messages = append(tr.Messages, msg("user", fmt.Sprintf("question %d", i)))
 		}
-		r := Evaluate(tr, profile.Default)
+		r := Evaluate(tr, profile.Reference) // the default keeps only the budget (TestCostTokenBudget)
 		found := false
 		for _, e := range r.Evidence {
 			if e.Signal == SignalCost && e.Text == c.want {

@@ -76,6 +76,14 @@ var (
 		{appendWords(nil, "having browsed"), "having browsed", classWeb},
 		{appendWords(nil, "having contacted"), "having contacted", classContact},
 	}
+	// checking is an external action only on a site: "having checked the website", "after
+	// checking their homepage", "I checked Google Maps" (a site word within siteReach words)
+	checkVerbs = []externalVerb{
+		{appendWords(nil, "having checked"), "having checked", classWeb},
+		{appendWords(nil, "after checking"), "after checking", classWeb},
+		{appendWords(nil, "upon checking"), "upon checking", classWeb},
+	}
+	firstCheck = externalVerb{appendWords(nil, "checked"), "checked", classWeb}
 	// passive forms: "the gym was contacted", "the site was visited"
 	passiveBe    = hashSet("was", "were", "been")
 	passiveVerbs = []externalVerb{
@@ -92,7 +100,7 @@ var (
 	// externalFirst holds the first word of every phrase above: a word not in it starts none
 	externalFirst = func() []uint64 {
 		out := []uint64{wordFound}
-		for _, v := range slices.Concat(externalVerbs, afterVerbs) {
+		for _, v := range slices.Concat(externalVerbs, afterVerbs, checkVerbs, []externalVerb{firstCheck}) {
 			out = append(out, v.words[0])
 		}
 		return sortedSet(append(out, passiveBe...))
@@ -113,6 +121,11 @@ func externalClaim(words []uint64) (string, externalClass) {
 		}
 		for _, v := range afterVerbs {
 			if hasRunAt(words, i, v.words) {
+				return v.name, v.class
+			}
+		}
+		for _, v := range checkVerbs {
+			if hasRunAt(words, i, v.words) && siteWithin(words[i+len(v.words):]) {
 				return v.name, v.class
 			}
 		}
@@ -137,8 +150,25 @@ func externalClaim(words []uint64) (string, externalClass) {
 		if w == wordFound && foundOnSite(words[i+1:]) {
 			return "found on", classWeb
 		}
+		if w == firstCheck.words[0] && siteWithin(words[i+1:]) {
+			return firstCheck.name, firstCheck.class
+		}
 	}
 	return "", 0
+}
+
+// siteReach is how many words after "checked" a site word may come: "checked the gym's
+// official website".
+const siteReach = 5
+
+// siteWithin reports whether one of the first siteReach words names a web site.
+func siteWithin(after []uint64) bool {
+	for j := 0; j < len(after) && j < siteReach; j++ {
+		if inSet(siteWords, after[j]) {
+			return true
+		}
+	}
+	return false
 }
 
 // maxClauseWords bounds the words of an opening participle clause before its comma.

@@ -206,13 +206,19 @@ func TestJudgmentContextCountedOnce(t *testing.T) {
 	if def.Signals.Cost != 0 || def.Verdict != verdict.Pass {
 		t.Errorf("default: cost %v %s; want 0 PASS%s", def.Signals.Cost, def.Verdict, evidenceTexts(def))
 	}
-	// A conversation that really grows large is still charged, and the evidence says how
-	// the tokens were counted: 15,300 + 1,200 = 16,500, factor 0.5·6500/40000.
+	// The tokens counted are what the suite compares (RelateCost): 15,300 + 1,200 = 16,500 of a
+	// conversation that really grows, not 193,200.
 	tr = build(3900, 600)
+	if _, def = both(t, tr); def.SuiteCost == nil || def.SuiteCost.Tokens != 16500 || def.Signals.Cost != 0 {
+		t.Errorf("default: cost %v, suite tokens %+v; want 0 and 16500", def.Signals.Cost, def.SuiteCost)
+	}
+	// A conversation over the token budget is charged, and the evidence says how the tokens
+	// were counted: 3,900 + 6,000·19 = 117,900 + 1,200 completion tokens, above 100,000.
+	tr = build(3900, 6000)
 	_, def = both(t, tr)
-	want := "16500 tokens counting the context once (the largest prompt of 20 calls, 15300, plus 1200 completion tokens; 193200 with every call's prompt summed), above 10000"
-	if !near(def.Signals.Cost, 0.5*6500/40000) || !hasEvidence(def, SignalCost, want) {
-		t.Errorf("default: cost %v; want %v with %q%s", def.Signals.Cost, 0.5*6500/40000, want, evidenceTexts(def))
+	want := "119100 tokens counting the context once (the largest prompt of 20 calls, 117900, plus 1200 completion tokens; 1219200 with every call's prompt summed), above 100000"
+	if def.Signals.Cost != 1 || def.Verdict != verdict.Warn || !hasEvidence(def, SignalCost, want) {
+		t.Errorf("default: cost %v %s; want 1 WARN with %q%s", def.Signals.Cost, def.Verdict, want, evidenceTexts(def))
 	}
 }
 

@@ -1,8 +1,11 @@
 package reliability
 
 import (
+	"encoding/json"
+	"fmt"
 	"testing"
 
+	"github.com/agentgate/agentgate/gate/profile"
 	"github.com/agentgate/agentgate/gate/verdict"
 )
 
@@ -78,5 +81,159 @@ func TestJudgmentNullOptionalArgument(t *testing.T) {
 		if def := run(args); def.Signals.ToolMisuse != 0.5 || !hasEvidence(def, SignalToolMisuse, "1 of 2 calls have empty, missing or null arguments: `search_calendar_events` at message 1") {
 			t.Errorf("default on %s: tool_misuse %v; want 0.5 naming the call%s", args, def.Signals.ToolMisuse, evidenceTexts(def))
 		}
+	}
+}
+
+// Item 3. The cost of a run against its suite: 69 of 73 real Inspect runs and 368 of 371
+// successful mini-swe-agent runs crossed RS-1's absolute thresholds, suites whose runs all
+// spend alike. The default compares a run's tokens with the median of its suite's runs that
+// recorded usage (five or more): from 3 times the median the cost rises, (T/M − 3)/7, to 1 at
+// 10 times; the verdict follows (cost 0.9 is WARN). Suites are compared apart; the reference
+// keeps RS-1's thresholds; comparing twice changes nothing.
+func TestRelateCost(t *testing.T) {
+	run := func(id, suite string, total int64) Result {
+		tr := budgetTrace(total, 4)
+		tr.ID, tr.Suite = id, suite
+		var ev Evaluator
+		return ev.Evaluate(tr)
+	}
+	var s Summary
+	// suite "a": 20000, 21000, 22000, 23000, 24000, 70000, 95000: median 23000
+	for i, n := range []int64{20000, 21000, 22000, 23000, 24000, 70000, 95000} {
+		s.Add(run(fmt.Sprintf("a%d", i), "a", n))
+	}
+	// suite "b": four runs, too few to compare: 95000 stays 0
+	for i, n := range []int64{1000, 1000, 1000, 95000} {
+		s.Add(run(fmt.Sprintf("b%d", i), "b", n))
+	}
+	s.RelateCost(profile.Default)
+	want := map[string]float64{"a5": (70000.0/23000 - 3) / 7, "a6": (95000.0/23000 - 3) / 7}
+	for _, r := range s.Traces {
+		if !near(r.Signals.Cost, want[r.ID]) {
+			t.Errorf("%s: cost %v, want %v%s", r.ID, r.Signals.Cost, want[r.ID], evidenceTexts(r))
+		}
+	}
+	a6 := s.Traces[6]
+	if text := "95000 tokens, 4.13 times the median of its suite (23000 tokens over 7 runs; the cost reads from 3 times the median)"; !hasEvidence(a6, SignalCost, text) ||
+		!near(a6.Score, 0.15*want["a6"]) || a6.Verdict != verdict.Pass || a6.SuiteCost.Alone != 0 || a6.SuiteCost.AloneVerdict != verdict.Pass {
+		t.Errorf("a6: %s score %v, suite %+v; want PASS with %q%s", a6.Verdict, a6.Score, *a6.SuiteCost, text, evidenceTexts(a6))
+	}
+	if s.Pass != 11 || s.Warn != 0 {
+		t.Errorf("counts: %d PASS %d WARN", s.Pass, s.Warn)
+	}
+	// again: the same
+	before, _ := json.Marshal(s)
+	s.RelateCost(profile.Default)
+	if after, _ := json.Marshal(s); string(after) != string(before) {
+		t.Errorf("a second comparison changed the runs:\n%s\nwant\n%s", after, before)
+	}
+	// ten times the median and more: cost 1, WARN
+	var w Summary
+	for i, n := range []int64{5000, 5000, 5000, 5000, 5000, 60000} {
+		w.Add(run(fmt.Sprintf("w%d", i), "", n))
+	}
+	w.RelateCost(profile.Default)
+	if r := w.Traces[5]; r.Signals.Cost != 1 || r.Verdict != verdict.Warn || w.Warn != 1 {
+		t.Errorf("60000 against a median of 5000: cost %v %s, %d WARN; want 1 WARN", r.Signals.Cost, r.Verdict, w.Warn)
+	}
+	// the reference profile: no comparison
+	var ref Summary
+	for i, n := range []int64{9000, 9500, 10000, 10500, 11000, 99000} {
+		tr := budgetTrace(n, 4)
+		tr.ID = fmt.Sprint(i)
+		ref.Add(Evaluate(tr, profile.Reference))
+	}
+	c := ref.Traces[5].Signals.Cost
+	ref.RelateCost(profile.Reference)
+	if ref.Traces[5].Signals.Cost != c || ref.Traces[5].SuiteCost != nil {
+		t.Errorf("reference: cost %v → %v, suite %+v", c, ref.Traces[5].Signals.Cost, ref.Traces[5].SuiteCost)
+	}
+}
+
+// Item 1, per harness: a tool the trace's own harness names as ending its runs (the format
+// registry's row, trace.Trace.TerminalTools) needs no result either, whatever its name; the
+// same name in a trace of another harness still does.
+func TestJudgmentHarnessTerminalTool(t *testing.T) {
+	tr := decodeRun(t, openAIRecord("harness",
+		oaUser("Which file defines main?"),
+		oaAssistant("", oaCall("c1", "grep", `{"pattern":"func main"}`)),
+		oaTool("c1", "grep", "cmd/app/main.go"),
+		oaAssistant("", oaCall("c2", "hand_in", `{"answer":"cmd/app/main.go"}`))))
+	tr.TerminalTools = nil
+	if _, def := both(t, tr); !near(def.Signals.Hallucination, 0.5/3) {
+		t.Errorf("default, hand_in of no harness: hallucination %v; want 0.5/3%s", def.Signals.Hallucination, evidenceTexts(def))
+	}
+	tr.TerminalTools = []string{"hand_in"}
+	if _, def := both(t, tr); def.Signals.Hallucination != 0 || def.Verdict != verdict.Pass {
+		t.Errorf("default, hand_in the harness ends on: %s hallucination %v; want PASS 0%s", def.Verdict, def.Signals.Hallucination, evidenceTexts(def))
+	}
+}
+
+// Item 4. A claimed check of a web site, in any voice, with no tool that could have made it:
+// "having checked the website" and "I checked their website" claim browsing as "after
+// visiting" does (Who&When ww-AG-105's gym task, answered with no browsing tool: WARN). A
+// check of something else ("I checked your order") is not a web claim, and after a browsing
+// call the same sentence reports work the run did.
+func TestJudgmentCheckedTheWebsite(t *testing.T) {
+	run := func(text string, tool string) Result {
+		tr := decodeRun(t, openAIRecord("gyms",
+			oaUser("Which gyms near Tompkins Square Park have fitness classes before 7am?"),
+			oaAssistant("", oaCall("c1", tool, `{"place":"Tompkins Square Park"}`)),
+			oaTool("c1", tool, "East Village"),
+			oaAssistant(text)))
+		_, def := both(t, tr)
+		return def
+	}
+	for _, c := range []struct{ text, phrase string }{
+		{"Having checked the website of Blink Fitness, its first class starts at 7:30am.", "having checked"},
+		{"After checking their official homepage, TMPL opens at 6am.", "after checking"},
+		{"I checked the gym's official website: CrossFit East River has a 6am class.", "checked"},
+	} {
+		if def := run(c.text, "get_neighbourhood"); def.Verdict != verdict.Warn || !hasEvidence(def, SignalHallucination, fmt.Sprintf("claims an external action (%q)", c.phrase)) {
+			t.Errorf("default on %q: %s; want WARN naming %q%s", c.text, def.Verdict, c.phrase, evidenceTexts(def))
+		}
+		if def := run(c.text, "web_browser"); def.Verdict != verdict.Pass {
+			t.Errorf("default on %q after browsing: %s; want PASS%s", c.text, def.Verdict, evidenceTexts(def))
+		}
+	}
+	for _, text := range []string{
+		"I checked your order: it ships tomorrow.",
+		"Having checked the schedule you sent, the 6am class fits.",
+		"You can check their website for the schedule.",
+	} {
+		if def := run(text, "get_neighbourhood"); def.Verdict != verdict.Pass {
+			t.Errorf("default on %q: %s; want PASS%s", text, def.Verdict, evidenceTexts(def))
+		}
+	}
+}
+
+// Item 5. A success claimed after a failure may report an earlier call that succeeded:
+// tau-bench airline runs change the flights (the card is charged), then fail to add a bag,
+// and the agent says the difference "has been charged". RS-1 sees no claim; the default
+// before took it for a claim over the failed baggage call (at least WARN). The claim's
+// sentence names the flights, which the succeeded call changed and the failed one does not:
+// it reports the success. A claim that names the failed call's own work still counts.
+func TestJudgmentClaimOfAnEarlierSuccess(t *testing.T) {
+	run := func(claim string) Result {
+		tr := decodeRun(t, tauRecord(72,
+			oaUser("Please move my reservation ZFA04Y to the May 24 business flights and add one checked bag."),
+			oaAssistant("", oaCall("call_a", "get_user_details", `{"user_id":"omar_davis_3817"}`)),
+			oaTool("call_a", "get_user_details", `{"payment_methods": {"credit_card_9448": {}}}`),
+			oaAssistant("", oaCall("call_b", "get_reservation_details", `{"reservation_id":"ZFA04Y"}`)),
+			oaTool("call_b", "get_reservation_details", `{"reservation_id": "ZFA04Y", "cabin": "economy"}`),
+			oaAssistant("", oaCall("call_1", "update_reservation_flights", `{"reservation_id":"ZFA04Y","cabin":"business","flights":[{"flight_number":"HAT131","date":"2024-05-24"}],"payment_id":"credit_card_9448"}`)),
+			oaTool("call_1", "update_reservation_flights", `{"reservation_id": "ZFA04Y", "cabin": "business", "payment_history": [{"payment_id": "credit_card_9448", "amount": 495}]}`),
+			oaAssistant("", oaCall("call_2", "update_reservation_baggages", `{"reservation_id":"ZFA04Y","total_baggages":2,"nonfree_baggages":1,"payment_id":"gift_card_1"}`)),
+			oaTool("call_2", "update_reservation_baggages", "Error: payment method not found"),
+			oaAssistant(claim)))
+		_, def := both(t, tr)
+		return def
+	}
+	if def := run("Your reservation is updated to the new flights: the difference of $495 has been charged to your credit card ending in 9448."); def.Signals.Hallucination != 0 || def.Verdict != verdict.Pass {
+		t.Errorf("default, the flights' charge reported: %s hallucination %v; want PASS 0%s", def.Verdict, def.Signals.Hallucination, evidenceTexts(def))
+	}
+	const want = "claims success (\"been updated\") after the call of `update_reservation_baggages` at message 7 failed (message 8), with no success since"
+	if def := run("Your reservation's baggages have been updated: 2 bags in total."); def.Verdict != verdict.Warn || !hasEvidence(def, SignalHallucination, want) {
+		t.Errorf("default, the failed baggage claimed: %s; want WARN with %q%s", def.Verdict, want, evidenceTexts(def))
 	}
 }

@@ -22,6 +22,9 @@ type Evidence struct {
 	// profile (a claim of tool use before any call, of an external action no fitting call
 	// backs, of success after a failure): the finding Decisive names for a run it raised.
 	Floor bool `json:"floor,omitempty"`
+	// Relative marks the cost evidence of the run's tokens against its suite's (RelateCost),
+	// which a merge of shards takes out before it compares the runs again.
+	Relative bool `json:"relative,omitempty"`
 }
 
 // Result is the evaluation of one trace: what the JSON report keeps per trace.
@@ -50,6 +53,10 @@ type Result struct {
 	// known. It is on the run's record so that it travels with the verdict and signals through
 	// every sort, merge and match: nothing pairs runs by position in two lists (SPEC §18).
 	Run trace.Run `json:"-"`
+	// Suite is what the default profile's cost compares across the suite (RelateCost): the
+	// tokens the run's cost counted and, when the comparison changed the run, what it was on its
+	// own. Nil under the reference profile and for a run without recorded usage.
+	SuiteCost *SuiteCost `json:"suite_cost,omitempty"`
 
 	// Detail is what the RS-1 drop-in CLI reports besides the scores (not part of the gate
 	// JSON); nil when the Evaluator is Brief.
@@ -76,6 +83,11 @@ type Attempt struct {
 	// "Which run is which: identity"); nil when it changed none.
 	ReadAs *ReadAs      `json:"read_as,omitempty"`
 	OTLP   *SpanContext `json:"otlp,omitempty"`
+	// WrittenTrial is the trial as the harness wrote it when another run already had it and
+	// the run was given the next free one (compare.Renumber), so that a comparison can tell a
+	// second record of one trial from a further trial (docs/comparison-and-statistics.md,
+	// "Every baseline run accounted for"); nil for a run kept as written.
+	WrittenTrial *int `json:"-"`
 }
 
 // ReadAs is a run's identity as its harness recorded it, before the gate gave it its own.
@@ -117,7 +129,13 @@ type Summary struct {
 // Add counts r into the summary and keeps it.
 func (s *Summary) Add(r Result) {
 	s.Total++
-	switch r.Verdict {
+	s.count(r.Verdict)
+	s.Traces = append(s.Traces, r)
+}
+
+// count counts a trace of verdict v into Pass, Warn or Fail.
+func (s *Summary) count(v verdict.Verdict) {
+	switch v {
 	case verdict.Pass:
 		s.Pass++
 	case verdict.Warn:
@@ -125,5 +143,4 @@ func (s *Summary) Add(r Result) {
 	case verdict.Fail:
 		s.Fail++
 	}
-	s.Traces = append(s.Traces, r)
 }

@@ -1,6 +1,7 @@
 package reliability
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -13,7 +14,9 @@ import (
 var terminalNames = []string{"submit", "finish", "final_answer", "task_complete", "done", "attempt_completion"}
 
 // terminal reports whether call i (of e.calls) is a terminal tool's: one of terminalNames
-// (compared without case), or one the trace's own harness names as ending the run.
+// (compared without case), or one the trace's own harness names as ending the run
+// (trace.Trace.TerminalTools, from its format's row of the registry: docs/trace-formats.md,
+// "The registry of formats: one row per harness").
 func (e *eval) terminal(i int) bool {
 	name := e.calls[i].call.Tool
 	for _, n := range terminalNames {
@@ -21,7 +24,7 @@ func (e *eval) terminal(i int) bool {
 			return true
 		}
 	}
-	return false
+	return slices.Contains(e.t.TerminalTools, name)
 }
 
 // endingUnanswered drops from the unanswered calls u (indices into e.calls, in trace order)

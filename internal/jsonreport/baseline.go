@@ -465,6 +465,8 @@ type baselineTrace struct {
 	Trial    json.RawMessage        `json:"trial"`
 	// Outcome is the run's own outcome (SPEC §15), absent when unknown.
 	Outcome *outcome.JSON `json:"outcome"`
+	// SuiteCost is what the run's cost compared across its suite, for a merge to compare again.
+	SuiteCost *reliability.SuiteCost `json:"suite_cost"`
 }
 
 // trace reads one element of reliability.traces.
@@ -492,6 +494,16 @@ func (br *baselineReader) trace(i int) error {
 	case t.Score == nil:
 		return bad("no \"score\"")
 	}
+	if c := t.SuiteCost; c != nil {
+		switch {
+		case c.Tokens < 1:
+			return bad("suite_cost.tokens must be 1 or more, got %d", c.Tokens)
+		case !(c.Relative >= 0 && c.Relative <= 1) || !(c.Alone >= 0 && c.Alone <= 1):
+			return bad("suite_cost.relative and suite_cost.alone must be between 0 and 1")
+		case c.Relative > 0 && c.AloneVerdict != verdict.Pass && c.AloneVerdict != verdict.Warn && c.AloneVerdict != verdict.Fail:
+			return bad("suite_cost.alone_verdict must be PASS, WARN or FAIL, got %q", c.AloneVerdict)
+		}
+	}
 	task, hasTask, err := idText(t.Task)
 	if err != nil {
 		return bad("task %s", err)
@@ -505,7 +517,7 @@ func (br *baselineReader) trace(i int) error {
 		return bad("suite %s", err)
 	}
 	r := reliability.Result{ID: *t.ID, File: t.File, Line: t.Line, Verdict: t.Verdict, Score: *t.Score, Signals: t.Signals,
-		Evidence: t.Evidence, Run: outcome.RunOfJSON(t.Outcome)}
+		Evidence: t.Evidence, Run: outcome.RunOfJSON(t.Outcome), SuiteCost: t.SuiteCost}
 	if suite != "" || hasTask || hasTrial {
 		r.Attempt = &reliability.Attempt{Suite: suite, Task: task}
 		if hasTrial {

@@ -147,9 +147,13 @@ func (hp *historyPoint) point() (compare.Point, string) {
 
 // recordedTest is a paired pass/fail metric of a recorded comparison, as it is read.
 type recordedTest struct {
-	Matched     int `json:"matched"`
-	NewFailures int `json:"new_failures"`
-	Fixed       int `json:"fixed"`
+	Matched int `json:"matched"`
+	// Compared is the runs the test counted, the missing ones counted as failures too
+	// (docs/comparison-and-statistics.md, "Every baseline run accounted for"); absent from a
+	// report written before runs were accounted for, which counted the matched ones only.
+	Compared    *int `json:"compared"`
+	NewFailures int  `json:"new_failures"`
+	Fixed       int  `json:"fixed"`
 	Power       *struct {
 		Threshold float64 `json:"threshold"`
 	} `json:"power"`
@@ -168,13 +172,19 @@ func (br *baselineReader) recorded() error {
 		if err := br.value(&t, what); err != nil {
 			return err
 		}
-		rt := compare.RecordedTest{Metric: key, Matched: t.Matched, NewFailures: t.NewFailures, Fixed: t.Fixed}
+		n, of := t.Matched, "matched"
+		if t.Compared != nil {
+			n, of = *t.Compared, "compared"
+		}
+		rt := compare.RecordedTest{Metric: key, Matched: n, NewFailures: t.NewFailures, Fixed: t.Fixed}
 		if t.Power != nil {
 			rt.Threshold = t.Power.Threshold
 		}
 		switch {
-		case t.Matched < 0 || t.NewFailures < 0 || t.Fixed < 0 || t.NewFailures > t.Matched || t.Fixed > t.Matched-t.NewFailures:
-			return &posError{off: off, msg: fmt.Sprintf("%s: matched %d, new_failures %d and fixed %d must be counts, the last two within matched", what, t.Matched, t.NewFailures, t.Fixed)}
+		case t.Compared != nil && (*t.Compared < t.Matched):
+			return &posError{off: off, msg: fmt.Sprintf("%s: compared %d is fewer than matched %d", what, *t.Compared, t.Matched)}
+		case n < 0 || t.Matched < 0 || t.NewFailures < 0 || t.Fixed < 0 || t.NewFailures > n || t.Fixed > n-t.NewFailures:
+			return &posError{off: off, msg: fmt.Sprintf("%s: %s %d, new_failures %d and fixed %d must be counts, the last two within %s", what, of, n, t.NewFailures, t.Fixed, of)}
 		case t.Power != nil && !(rt.Threshold > 0 && rt.Threshold < 1):
 			return &posError{off: off, msg: fmt.Sprintf("%s: power.threshold %v is not between 0 and 1", what, rt.Threshold)}
 		}

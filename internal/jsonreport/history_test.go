@@ -294,7 +294,15 @@ func TestReadHistoryBad(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(b.Recorded, []compare.RecordedTest{{Metric: "success", Matched: 100, NewFailures: 9, Fixed: 3, Threshold: 0.025}, {Metric: "reliability", Matched: 100}}) {
 		t.Errorf("recorded comparison: %v %+v", err, b)
 	}
+	// A report that counted missing runs records them in compared: its new failures may
+	// outnumber the matched runs, and the plan is over what the test counted.
+	b, err = ReadBaseline(strings.NewReader(`{"schema": 2, "profile": "default", "comparison": {"success": {"matched": 56, "compared": 80, "new_failures": 24, "fixed": 0}}}`), "c.json")
+	if err != nil || !reflect.DeepEqual(b.Recorded, []compare.RecordedTest{{Metric: "success", Matched: 80, NewFailures: 24}}) {
+		t.Errorf("recorded comparison with missing runs: %v %+v", err, b)
+	}
 	for _, c := range []struct{ cmp, want string }{
+		{`{"success": {"matched": 10, "compared": 9}}`, "c.json:1:63: not an agentgate JSON report: comparison.success: compared 9 is fewer than matched 10"},
+		{`{"success": {"matched": 10, "compared": 12, "new_failures": 10, "fixed": 3}}`, "c.json:1:63: not an agentgate JSON report: comparison.success: compared 12, new_failures 10 and fixed 3 must be counts, the last two within compared"},
 		{`{"success": {"matched": 10, "new_failures": 9, "fixed": 3}}`, "c.json:1:63: not an agentgate JSON report: comparison.success: matched 10, new_failures 9 and fixed 3 must be counts, the last two within matched"},
 		{`{"success": {"matched": 10, "power": {"threshold": 0}}}`, "c.json:1:63: not an agentgate JSON report: comparison.success: power.threshold 0 is not between 0 and 1"},
 		{`{"success": {"matched": 10}, "success": {"matched": 10}}`, "c.json:1:91: not an agentgate JSON report: comparison.success occurs twice"},
