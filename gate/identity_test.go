@@ -511,9 +511,19 @@ func TestShardMergeEqualsOneRun(t *testing.T) {
 // it back as a merge does; each, when not nil, is shown each shard's result first.
 func gateShards(t *testing.T, dir string, files []string, each func(i int, r *gate.Result)) []gate.Shard {
 	t.Helper()
-	var shards []gate.Shard
+	groups := make([][]string, len(files))
 	for i, f := range files {
-		r := gateRun(t, []string{f}, nil, nil)
+		groups[i] = []string{f}
+	}
+	return gateGroups(t, dir, groups, each)
+}
+
+// gateGroups is gateShards with a shard of each group of files.
+func gateGroups(t *testing.T, dir string, groups [][]string, each func(i int, r *gate.Result)) []gate.Shard {
+	t.Helper()
+	var shards []gate.Shard
+	for i, files := range groups {
+		r := gateRun(t, files, nil, nil)
 		if each != nil {
 			each(i, r)
 		}
@@ -754,24 +764,6 @@ func TestTwoAgentsAreTwoSuites(t *testing.T) {
 	}
 }
 
-// shardReports gates each group of files as a shard and reads its JSON report back.
-func shardReports(t *testing.T, dir string, groups ...[]string) []gate.Shard {
-	t.Helper()
-	var shards []gate.Shard
-	for i, files := range groups {
-		path := filepath.Join(dir, fmt.Sprintf("shard%d.json", i))
-		if err := os.WriteFile(path, reportJSON(t, gateRun(t, files, nil, nil)), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		s, err := jsonreport.ReadShard(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		shards = append(shards, s)
-	}
-	return shards
-}
-
 // TestShardsWithRepeatedIdentities: tau-bench runs of task 5 read as trials 0, 0 (one file),
 // 1 and 0 (two more) are trials 0, 2, 1 and 3 in one run; every split of the files into
 // shards, merged, gives that run's report byte for byte. On main a shard numbered its own
@@ -799,14 +791,7 @@ func TestShardsWithRepeatedIdentities(t *testing.T) {
 		t.Fatalf("one run:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	for _, split := range [][][]string{{{a}, {b}, {c}}, {{a, b}, {c}}, {{a}, {b, c}}, {{c}, {a, b}}} {
-		merged, err := gate.Merge(context.Background(), shardReports(t, t.TempDir(), split...), gate.Inputs{}, gate.Options{Thresholds: gate.DefaultThresholds()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		merged.Source, whole.Source = gate.Source{}, gate.Source{}
-		if got, want := reportJSON(t, merged), reportJSON(t, whole); !bytes.Equal(got, want) {
-			t.Errorf("shards %q: merged report differs from one run's:\n%s\nwant\n%s", split, got, want)
-		}
+		mergeAsOneRun(t, gateGroups(t, t.TempDir(), split, nil), whole)
 	}
 }
 
