@@ -77,7 +77,7 @@ func TestActionComparesOutcomes(t *testing.T) {
 		"| success: runs that succeeded by their outcomes (10 matched runs) | 8 of 10 | 0 of 10 | 8 newly failed, 0 fixed",
 		"McNemar p 0.0078",
 		// ids are in code spans, as every id is: copyable whole, and "#2" links no issue there
-		"**8 runs newly failed by outcome** (succeeded in the baseline, failed now): `0#0`, `0#2`, `0#3`, `3#0`, `3#1`, `3#2`, `3#3`, `4#2`.",
+		"**8 runs newly failed by outcome** (succeeded in the baseline, failed now): `airline/0#0`, `airline/0#2`, `airline/0#3`, `airline/3#0`, `airline/3#1`, `airline/3#2`, `airline/3#3`, `airline/4#2`.",
 		// The regression gate watches success: "no success gate set" would say nothing does.
 		"## ❌ agentgate: FAIL, check failing · 0 of 10 runs succeeded\n" +
 			"Success fell from 80% to 0% on 10 matched runs (8 newly failed, 0 fixed), significant (McNemar p 0.0078, Holm 0.0156): fail-on-regression breached.\n",
