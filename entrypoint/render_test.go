@@ -86,7 +86,7 @@ func TestRenderChainFirstScreen(t *testing.T) {
 	for _, want := range []string{
 		"**Trend**: Success rate 35% in this change: previous run (4feedba) 70%, median of the 4 runs before 72.5%.\n",
 		`    x-axis ["1c0ffee", "2badd00", "3deface", "4feedba", "this change"]` + "\n    y-axis \"success rate (%)\" 0 --> 100\n    line [72, 75, 73, 70, 35]\n",
-		"\n**40 runs newly failed by outcome** (succeeded in the baseline, failed now): `0#0`, ",
+		"\n**40 runs newly failed by outcome** (succeeded in the baseline, failed now): `airline/0#0`, ",
 		"\n**5 runs fixed by outcome** (failed in the baseline, succeeded now): ",
 	} {
 		if !strings.Contains(string(md), want) {
@@ -197,7 +197,7 @@ func tauChain(t *testing.T, dir string) {
 				kind = "success"
 			case n == 4 && task%6 == 0:
 				kind = "repeat"
-			case n == 4 && crashes < 3:
+			case n == 4 && crashes < 0: // crashes now count as missing runs (issue 44): none here
 				kind, crashes = "crash", crashes+1
 			}
 			records = append(records, tauRun(task, trial, kind))
