@@ -360,10 +360,12 @@ func (f itemFinals) At(i int) (string, string) {
 }
 
 // Compare holds head against base, matching units by id, and decides each metric's outcome
-// with Holm's procedure over the metrics compared. It returns an *Unusable when the baseline
-// cannot be compared with (another profile, an id twice in it: a note for the report, SPEC
-// §10), and another error for invalid options or an id twice in head (a bug of the caller).
-// It reads base and head without changing them, in O(n log n) time for n units.
+// with Holm's procedure over the metrics compared. Runs that share an identity on a side are
+// one unit, compared by their worse (docs/comparison-and-statistics.md, "Every baseline run
+// accounted for"). It returns an *Unusable when the baseline cannot be compared with (another
+// profile, a task or qid twice in it: a note for the report, SPEC §10), and another error for
+// invalid options or a task or qid twice in head (a bug of the caller). It reads base and head
+// without changing them, in O(n log n) time for n units.
 func Compare(base *Baseline, head *Run, o Options) (*Comparison, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err

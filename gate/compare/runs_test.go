@@ -238,7 +238,8 @@ func TestDuplicates(t *testing.T) {
 // zero-width characters, duplicates, runs without outcomes), every baseline identity is
 // matched or missing, a missing one counted unless allowed; the order of either side's runs
 // changes no figure; a side compared with itself changes nothing; and flipping k matched runs'
-// outcomes from success to failure in head gives exactly k more new failures by outcome.
+// outcomes from success to failure (or verdicts to FAIL) in head gives exactly k more new
+// failures.
 func FuzzCompareAccounted(f *testing.F) {
 	f.Add([]byte("abcdefghijklmnopqrstuvwxyz"), []byte("zyxwvutsrqponmlkjihgfedcba"), uint64(1), uint8(3))
 	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, []byte{9, 8, 7, 7, 0, 0, 12}, uint64(7), uint8(2))
@@ -336,6 +337,20 @@ func FuzzCompareAccounted(f *testing.F) {
 		}
 		if got := compare(base, flipped, false).Success.NewFailures; got != c.Success.NewFailures+done {
 			t.Fatalf("flipped %d: %d new failures, want %d + %d", done, got, c.Success.NewFailures, done)
+		}
+		// The same for verdicts: k identities not FAIL on either side made FAIL in head.
+		flipped = slices.Clone(head)
+		done = 0
+		for _, u := range m.units {
+			if done == int(k%8) || u.base.runs == nil || u.head.runs == nil ||
+				worst(base, u.base).Verdict == verdict.Fail || worst(head, u.head).Verdict == verdict.Fail {
+				continue
+			}
+			flipped[u.head.runs[0]].Verdict = verdict.Fail
+			done++
+		}
+		if got := compare(base, flipped, false).Reliability.NewFailures; got != c.Reliability.NewFailures+done {
+			t.Fatalf("flipped %d verdicts: %d new failures, want %d + %d", done, got, c.Reliability.NewFailures, done)
 		}
 	})
 }
