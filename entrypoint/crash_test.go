@@ -82,3 +82,32 @@ func mustRead(t *testing.T, path string) []byte {
 	}
 	return b
 }
+
+// TestOpenHandsSubmissionTrajs: a SWE-bench submission that keeps OpenHands' completion logs
+// as trajs/<instance_id>/<model>-<time>.json reads the instance id from the folder, so the
+// report's outcomes match; of an instance's logs (one a model call, each the conversation so
+// far) the latest is the run, as OpenHands' convert_oh_folder_to_swebench_submission.sh takes
+// it. Before, the task was read only under llm_completions/: the outcome matched no trace.
+func TestOpenHandsSubmissionTrajs(t *testing.T) {
+	src := filepath.Join("..", "gate", "trace", "testdata", "formats", "openhands", "llm_completions", "django__django-11099", "claude-sonnet-4-20250514-1763632900.25.json")
+	data := mustRead(t, src)
+	sub := t.TempDir()
+	dir := filepath.Join(sub, "trajs", "django__django-11099")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(dir, "claude-sonnet-4-20250514-1763632900.25.json"), string(data))
+	write(t, filepath.Join(dir, "claude-sonnet-4-20250514-999999999.5.json"), string(data)) // earlier: 9 digits
+	report := filepath.Join(sub, "results.json")
+	write(t, report, `{"completed_ids": ["django__django-11099"], "resolved_ids": ["django__django-11099"], "unresolved_ids": []}`)
+	code, stdout, r := gateFolder(t, "--traces", filepath.Join(sub, "trajs"), "--outcomes", report)
+	if code != 0 || r.Reliability.Total != 1 || r.Outcomes == nil || r.Outcomes.Known != 1 || r.Outcomes.Successes != 1 {
+		t.Errorf("exit %d, %+v %+v\n%s", code, r.Reliability, r.Outcomes, stdout)
+	}
+	if len(r.Reliability.Traces) == 1 && r.Reliability.Traces[0].ID != "django__django-11099/claude-sonnet-4-20250514-1763632900.25" {
+		t.Errorf("read %s", r.Reliability.Traces[0].ID)
+	}
+	if len(r.Notes) == 0 || r.Notes[0] != "skipped 1 side file: django__django-11099/claude-sonnet-4-20250514-999999999.5.json (an earlier LLM call of the run claude-sonnet-4-20250514-1763632900.25.json holds)" {
+		t.Errorf("notes %q", r.Notes)
+	}
+}

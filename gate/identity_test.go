@@ -20,10 +20,12 @@ import (
 	"github.com/agentgate/agentgate/report"
 )
 
-// The invariants of SPEC §18, over real files of every trace format in testdata and the
-// reference data: a report compared with itself changes nothing; the order of records and of
-// files changes no figure; flipping k outcomes or k verdicts gives exactly k new failures;
-// moving or renaming the files changes no match; merging shards equals one run.
+// The invariants of run identity (docs/comparison-and-statistics.md, "Which run is which:
+// identity") over the files of every trace format, the reference data's real runs and
+// testdata's files generated from each harness's writer (gate/trace/testdata/formats/README.md):
+// a report compared with itself changes nothing; the order of records and of files changes no
+// figure; flipping k outcomes or k verdicts gives exactly k new failures; moving or renaming
+// the files changes no match; merging shards equals one run.
 
 // gateRun gates the trace files with outcomes, compared with base when it is not nil.
 func gateRun(t *testing.T, traces, outcomes []string, base *compare.Baseline) *gate.Result {
@@ -306,7 +308,7 @@ func TestMoveChangesNoMatch(t *testing.T) {
 }
 
 // tau2File writes a tau2-bench results file of domain: one simulation per task and trial,
-// cloned from the first of the real tau2-telecom.json, with ids from model (tau2 writes a new
+// cloned from the first of tau2-telecom.json (generated from tau2's writer), with ids from model (tau2 writes a new
 // uuid per simulation) and reward 1 where succeeded says so.
 func tau2File(t *testing.T, path, domain, model string, tasks []string, trials int, succeeded func(task string, trial int) bool) string {
 	t.Helper()

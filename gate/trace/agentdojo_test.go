@@ -131,6 +131,7 @@ func TestAgentDojoErrors(t *testing.T) {
 // an *input.Error naming the file, and never panics.
 func FuzzAgentDojo(f *testing.F) {
 	f.Add([]byte(`{"suite_name": "banking", "pipeline_name": "p", "user_task_id": "user_task_0", "injection_task_id": "i", "attack_type": "a", "messages": [{"role": "assistant", "content": [{"type": "text", "content": "x"}], "tool_calls": [{"function": "f", "args": {"a": 1}, "id": "c"}]}, {"role": "tool", "content": "r", "tool_call_id": "c", "tool_call": {"function": "f", "args": {}, "id": "c"}, "error": "E"}], "utility": true}`))
+	f.Add([]byte(`{"suite_name": "s", "user_task_id": "u", "conversations": [{"role": "assistant", "content": null, "tool_calls": [{"function": "f", "args": {}, "id": null}]}], "error": "x", "utility": false}`))
 	f.Add([]byte(`{"suite_name": 1, "user_task_id": 2, "messages": [{"role": "user", "content": ["a", {"type": "thinking"}]}], "utility": null}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		err := input.EachReader("f.json", bytes.NewReader(data), func(rec input.Record) error {

@@ -137,12 +137,13 @@ func TestOTLPDetails(t *testing.T) {
 	}
 }
 
-// TestInspect reads the hand-written Inspect log, whole (.json) and as an archive whose
-// first sample is deflated and second compressed with zstd (.eval). The figures were
-// counted by python3 (json, zipfile, and the zstd command for method 93): messages,
-// tool_calls, role "tool" messages, those with an error, and model_usage summed over models.
+// TestInspect reads the generated Inspect log, whole (.json) and as an archive whose first
+// sample is deflated and second compressed with zstd (.eval). The figures were counted by
+// python3 (json, zipfile, and the zstd command for method 93): messages, tool_calls, role
+// "tool" messages, those with an error, and the model_usage of the eval's own model
+// (openai/gpt-4o: 120 + 30; the sample's openai/gpt-4o-mini, 10 + 5, is another model's).
 func TestInspect(t *testing.T) {
-	s1e1 := fileCounts{counts{"s1#1", 6, 2, 2, 1}, "s1", 1, true, Usage{130, 35, 165, true}}
+	s1e1 := fileCounts{counts{"s1#1", 6, 2, 2, 1}, "s1", 1, true, Usage{120, 30, 150, true}}
 	s1e2 := fileCounts{counts{"s1#2", 6, 2, 2, 0}, "s1", 2, true, Usage{100, 20, 120, true}}
 	s2 := fileCounts{counts{"2#1", 6, 2, 2, 1}, "2", 1, true, Usage{}}
 	dir := filepath.Join("testdata", "formats")

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -39,7 +38,8 @@ type inspectSample struct {
 	Attachments map[string]string             `json:"attachments"`
 	Events      []inspectEvent                `json:"events"` // read when Messages lack the model's turns (inspect_events.go)
 
-	att attachments // how its attachment references are expanded
+	att   attachments // how its attachment references are expanded
+	model string      // the eval's own model, eval.model: the agent's, whose usage is the run's
 }
 
 // attachments expands the attachment:// references of one sample, by reference: content
@@ -125,6 +125,9 @@ type inspectModelUsage struct {
 	InputTokens  *int64 `json:"input_tokens"`
 	OutputTokens *int64 `json:"output_tokens"`
 	TotalTokens  *int64 `json:"total_tokens"`
+	// the cache tokens Inspect's total_tokens adds, which are not counted
+	CacheWrite *int64 `json:"input_tokens_cache_write"`
+	CacheRead  *int64 `json:"input_tokens_cache_read"`
 }
 
 // EachInspect streams the traces of an Inspect log at path (.json or .eval, told by content)
@@ -162,6 +165,7 @@ func eachInspectJSON(ctx context.Context, path string, data []byte, o Options, f
 	d := newDoc(path, data)
 	n := 0
 	task := docString(data, "eval", "task") // the suite of the samples' ids (SPEC §18)
+	model := docString(data, "eval", "model")
 	limit := inspectLimit(path, len(data))
 	err := d.object("an Inspect log", func(key string, _ int) error {
 		if key != "samples" {
@@ -175,7 +179,7 @@ func eachInspectJSON(ctx context.Context, path string, data []byte, o Options, f
 			if over >= 0 {
 				return d.errAt(over, "samples[%d].%s: %s", i, jsonscan.PathAt(data[at:], over-at), tooManyItems())
 			}
-			s := inspectSample{att: attachments{limit: limit}}
+			s := inspectSample{att: attachments{limit: limit}, model: model}
 			s.presize(&sizes)
 			if err := d.value(&s); err != nil {
 				return err
@@ -269,7 +273,7 @@ func eachEval(ctx context.Context, path string, f io.ReaderAt, size int64, o Opt
 	// the members read count toward the archive's limit, as one input; the ratio check holds
 	// what they expand to against the archive's size
 	limited := &input.LimitedReader{Name: path, Packed: func() int64 { return size }}
-	task, err := evalTask(zr, limited)
+	task, model, err := evalTask(zr, limited)
 	if err != nil {
 		return docError(path, err)
 	}
@@ -293,7 +297,7 @@ func eachEval(ctx context.Context, path string, f io.ReaderAt, size int64, o Opt
 		if over >= 0 {
 			return d.errAt(over, "%s: %s", jsonscan.PathAt(data, over), tooManyItems())
 		}
-		s := inspectSample{att: attachments{limit: limited, size: int64(len(data))}}
+		s := inspectSample{att: attachments{limit: limited, size: int64(len(data))}, model: model}
 		s.presize(&sizes)
 		if err := d.value(&s); err != nil {
 			return err
@@ -324,10 +328,10 @@ func eachEval(ctx context.Context, path string, f io.ReaderAt, size int64, o Opt
 	return nil
 }
 
-// evalTask is the eval's task in a .eval archive, the suite of its samples' ids (SPEC §18):
-// eval.task of header.json, else of _journal/start.json, which Inspect writes first; "" when
-// neither names one.
-func evalTask(zr *zip.Reader, limited *input.LimitedReader) (string, error) {
+// evalTask is the eval's task in a .eval archive, the suite of its samples' ids (SPEC §18),
+// and its model, the agent: eval.task and eval.model of header.json, else of
+// _journal/start.json, which Inspect writes first; "" when neither names one.
+func evalTask(zr *zip.Reader, limited *input.LimitedReader) (task, model string, err error) {
 	for _, name := range [...]string{"header.json", "_journal/start.json"} {
 		for _, zf := range zr.File {
 			if zf.Name != name {
@@ -335,14 +339,14 @@ func evalTask(zr *zip.Reader, limited *input.LimitedReader) (string, error) {
 			}
 			data, err := readMember(zf, limited)
 			if err != nil {
-				return "", err
+				return "", "", err
 			}
 			if task := docString(data, "eval", "task"); task != "" {
-				return task, nil
+				return task, docString(data, "eval", "model"), nil
 			}
 		}
 	}
-	return "", nil
+	return "", "", nil
 }
 
 // readMember reads one zip member through limited (the archive's input.LimitedReader), at most
@@ -411,41 +415,57 @@ func (s *inspectSample) trace(file string, line int, fail func(format string, ar
 			return nil, fail("%v", err)
 		}
 	}
-	names := make([]string, 0, len(s.ModelUsage))
-	for name := range s.ModelUsage {
-		names = append(names, name)
+	var err error
+	if t.Usage, err = s.usage(); err != nil {
+		return nil, fail("%v", err)
 	}
-	sort.Strings(names)
-	for _, name := range names {
-		u := s.ModelUsage[name]
-		if u == nil {
+	return t, nil
+}
+
+// usage is the run's usage from the sample's model_usage (docs/trace-formats.md, "Inspect AI
+// eval logs"): the entry of the eval's own model; where it has none, the one model the sample
+// used; where it used several and none is the eval's, none recorded (a grader's or a monitor's
+// model is not the agent's). The count is input_tokens + output_tokens, total_tokens only
+// where neither is given: Inspect's total adds the cache tokens, which are not counted. Every
+// entry is checked, counted or not.
+func (s *inspectSample) usage() (Usage, error) {
+	var u Usage
+	names := make([]string, 0, len(s.ModelUsage))
+	for name, m := range s.ModelUsage {
+		if m == nil {
 			continue
 		}
 		for _, f := range [...]struct {
 			key string
 			n   *int64
-		}{{"input_tokens", u.InputTokens}, {"output_tokens", u.OutputTokens}, {"total_tokens", u.TotalTokens}} {
+		}{{"input_tokens", m.InputTokens}, {"output_tokens", m.OutputTokens}, {"total_tokens", m.TotalTokens},
+			{"input_tokens_cache_write", m.CacheWrite}, {"input_tokens_cache_read", m.CacheRead}} {
 			if f.n != nil && *f.n < 0 {
-				return nil, fail("model_usage[%q].%s must be a non-negative integer, got %d", name, f.key, *f.n)
+				return u, fmt.Errorf("model_usage[%q].%s must be a non-negative integer, got %d", name, f.key, *f.n)
 			}
 		}
-		var in, out int64
-		if u.InputTokens != nil {
-			in = *u.InputTokens
-		}
-		if u.OutputTokens != nil {
-			out = *u.OutputTokens
-		}
-		total := satAdd(in, out)
-		if u.TotalTokens != nil {
-			total = *u.TotalTokens
-		}
-		t.Usage.Prompt = satAdd(t.Usage.Prompt, in)
-		t.Usage.Completion = satAdd(t.Usage.Completion, out)
-		t.Usage.Total = satAdd(t.Usage.Total, total)
-		t.Usage.Recorded = true
+		names = append(names, name)
 	}
-	return t, nil
+	name := s.model
+	if m := s.ModelUsage[name]; m == nil {
+		if len(names) != 1 {
+			return u, nil
+		}
+		name = names[0]
+	}
+	m := s.ModelUsage[name]
+	if m.InputTokens != nil {
+		u.Prompt = *m.InputTokens
+	}
+	if m.OutputTokens != nil {
+		u.Completion = *m.OutputTokens
+	}
+	u.Total = satAdd(u.Prompt, u.Completion)
+	if m.InputTokens == nil && m.OutputTokens == nil && m.TotalTokens != nil {
+		u.Total = *m.TotalTokens
+	}
+	u.Recorded = true
+	return u, nil
 }
 
 // parseTrial reads an epoch written as a non-negative integer.

@@ -247,16 +247,21 @@ func decodeOpenHands(rec input.Record) (*Trace, error) {
 	return t, nil
 }
 
-// completionLogName is the instance folder and file stem of an LLM completion log,
-// llm_completions/<instance_id>/<model>-<time>.json, or "" for a file saved elsewhere.
+// completionLogName is the instance folder and file stem of an LLM completion log as OpenHands
+// saves them, llm_completions/<instance_id>/<model>-<time>.json, or as a SWE-bench submission
+// keeps them, trajs/<instance_id>/<model>-<time>.json; "" for a file saved elsewhere.
 func completionLogName(file string) (task, stem string) {
 	parts := strings.Split(strings.ReplaceAll(file, "\\", "/"), "/")
-	if len(parts) < 3 || parts[len(parts)-3] != "llm_completions" {
+	if len(parts) < 3 || !completionFolders[parts[len(parts)-3]] {
 		return "", ""
 	}
 	stem = strings.TrimSuffix(strings.TrimSuffix(parts[len(parts)-1], ".gz"), ".json")
 	return parts[len(parts)-2], stem
 }
+
+// completionFolders are the folders whose subfolders, one an instance, hold completion logs:
+// OpenHands' llm_completions (openhands/llm/llm.py) and a SWE-bench submission's trajs.
+var completionFolders = map[string]bool{"llm_completions": true, "trajs": true}
 
 // at is an *input.Error at the value at path p.
 func (d *ohReader) at(p jsonscan.Path, format string, args ...any) error {
@@ -807,12 +812,20 @@ var openHandsHarness = Harness{
 		return EachOpenHands(ctx, f.Path, fn)
 	},
 	Side:          func(path string) string { return firstRecordSide(path, openHandsSide) },
-	Folder:        completionLogsBesideOutput,
+	Folder:        openHandsFolder,
 	Turns:         `"history", "messages" or "fncall_messages"`,
 	TerminalTools: []string{"finish"},
 	Identity:      "task: `instance_id`; a completion log's: the folder it is saved in (`llm_completions/<instance_id>/`, `trajs/<instance_id>/`)",
 	Outcome:       "`report.resolved`, else `test_result.report.resolved`, else `resolved`",
 	Usage:         "`metrics.accumulated_token_usage`, else the sum of `metrics.token_usages`, else the completion's `response.usage`",
+}
+
+// openHandsFolder is the OpenHands row's folder rule: completion logs beside the output that
+// holds their runs are skipped, and of those read as the runs, each instance's latest.
+func openHandsFolder(files []File) (keep []File, skipped []Skipped) {
+	keep, skipped = completionLogsBesideOutput(files)
+	keep, more := latestCompletionLogs(keep)
+	return keep, append(skipped, more...)
 }
 
 // messageListHarness is the registry's row of one run's message list on its own, a JSON array

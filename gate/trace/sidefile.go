@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/agentgate/agentgate/gate/input"
@@ -384,4 +385,59 @@ func isCompletionLog(path string) bool {
 		}
 	}
 	return false
+}
+
+// latestCompletionLogs is the folder rule of OpenHands' completion logs read as the runs
+// (llm_completions/<instance_id>/ or a submission's trajs/<instance_id>/, one log a model
+// call): each call's log holds the conversation so far, so the run is its instance folder's
+// latest log, as OpenHands' own convert_oh_folder_to_swebench_submission.sh takes it; the
+// earlier ones are skipped. Latest is by the time.time() OpenHands names each log after
+// (<model>-<time>.json), then by name.
+func latestCompletionLogs(files []File) (keep []File, skipped []Skipped) {
+	latest := map[string]string{} // instance folder → its latest log
+	for _, f := range files {
+		if f.Folder == "" || f.Format != FormatOpenHands {
+			continue
+		}
+		if task, _ := completionLogName(f.Path); task != "" {
+			dir := filepath.Dir(f.Path)
+			if l, ok := latest[dir]; !ok || laterLog(f.Path, l) {
+				latest[dir] = f.Path
+			}
+		}
+	}
+	if len(latest) == 0 {
+		return files, nil
+	}
+	keep = files[:0]
+	for _, f := range files {
+		if l, ok := latest[filepath.Dir(f.Path)]; ok && f.Format == FormatOpenHands && f.Path != l {
+			skipped = append(skipped, Skipped{f.Path, f.Folder, "an earlier LLM call of the run " + filepath.Base(l) + " holds"})
+			continue
+		}
+		keep = append(keep, f)
+	}
+	return keep, skipped
+}
+
+// laterLog reports whether completion log a was written after b: the time in its name
+// (<model>-<time>.json), else its name.
+func laterLog(a, b string) bool {
+	ta, oka := logTime(a)
+	tb, okb := logTime(b)
+	if oka && okb && ta != tb {
+		return ta > tb
+	}
+	return a > b
+}
+
+// logTime is the time.time() a completion log is named after.
+func logTime(path string) (float64, bool) {
+	name := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(path), ".gz"), ".json")
+	i := strings.LastIndexByte(name, '-')
+	if i < 0 {
+		return 0, false
+	}
+	t, err := strconv.ParseFloat(name[i+1:], 64)
+	return t, err == nil
 }

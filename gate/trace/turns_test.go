@@ -2,6 +2,7 @@ package trace
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -235,5 +236,74 @@ func TestSWEAgentModelStats(t *testing.T) {
 	_, err := Decode(rec(`{"tokens_sent": -3}`))
 	if err == nil || !strings.Contains(err.Error(), `info.model_stats.tokens_sent must be a non-negative integer, got -3`) {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// FuzzTicks: a full-duplex tau2 simulation's ticks decode without panic, every error placed in
+// the record; when they decode, there are as many messages as tau2's Tick.get_all_messages
+// makes: one per side that spoke or called, one per result.
+func FuzzTicks(f *testing.F) {
+	data, err := os.ReadFile("testdata/formats/tau2-voice/simulations/5f0c9a2e-3b1d-4e8a-9c7f-2d6e1a4b8c30.json")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(data)
+	f.Add([]byte(`{"id": "s", "task_id": "1", "messages": null, "ticks": [{"tick_id": 0, "timestamp": "b", "agent_chunk": {"role": "assistant", "content": "hi", "timestamp": "a"}, "agent_tool_calls": [{"id": "c", "name": "f", "arguments": {}}], "agent_tool_results": [{"id": "c", "role": "tool", "content": "ok", "timestamp": "c"}]}]}`))
+	f.Add([]byte(`{"id": "s", "ticks": [{}, {"user_chunk": null, "user_tool_calls": []}, 3]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tr, err := Decode(input.Record{File: "s.json", Line: 2, Col: 1, Data: data})
+		if err != nil {
+			var ie *input.Error
+			if !errors.As(err, &ie) || ie.File != "s.json" || ie.Line < 2 || ie.Col < 1 {
+				t.Fatalf("error without a position: %v", err)
+			}
+			return
+		}
+		var sim struct {
+			Messages json.RawMessage `json:"messages"`
+			Ticks    []map[string]json.RawMessage
+		}
+		if json.Unmarshal(data, &sim) != nil || sim.Ticks == nil || (len(sim.Messages) > 0 && string(sim.Messages) != "null") {
+			return
+		}
+		want := 0
+		for _, tk := range sim.Ticks {
+			for _, side := range [...][3]string{{"agent_chunk", "agent_tool_calls", "agent_tool_results"}, {"user_chunk", "user_tool_calls", "user_tool_results"}} {
+				var calls, results []json.RawMessage
+				_ = json.Unmarshal(tk[side[1]], &calls)
+				_ = json.Unmarshal(tk[side[2]], &results)
+				if c := tk[side[0]]; (len(c) > 0 && string(c) != "null") || len(calls) > 0 {
+					want++
+				}
+				want += len(results)
+			}
+		}
+		if len(tr.Messages) != want {
+			t.Fatalf("%d messages, tau2 makes %d", len(tr.Messages), want)
+		}
+	})
+}
+
+// TestInspectUsage: a sample's usage is its eval's own model's, input + output tokens: a
+// grader's or monitor's model beside it is not counted, nor are the cache tokens Inspect's
+// total_tokens adds; a sample of several models none of which is the eval's records none.
+func TestInspectUsage(t *testing.T) {
+	for _, c := range []struct {
+		name, model, usage string
+		want               Usage
+	}{
+		{"the eval's model, cache not counted", "anthropic/claude-sonnet-4", `{"anthropic/claude-sonnet-4": {"input_tokens": 40, "output_tokens": 60, "total_tokens": 800, "input_tokens_cache_write": 300, "input_tokens_cache_read": 400}, "openai/gpt-4o-mini": {"input_tokens": 1000, "output_tokens": 9}}`, Usage{40, 60, 100, true}},
+		{"one model, not named", "", `{"openai/gpt-4o": {"input_tokens": 7, "output_tokens": 3}}`, Usage{7, 3, 10, true}},
+		{"total alone", "m", `{"m": {"total_tokens": 12}}`, Usage{0, 0, 12, true}},
+		{"several, none the eval's", "x", `{"a": {"input_tokens": 1}, "b": {"input_tokens": 2}}`, Usage{}},
+	} {
+		s := inspectSample{model: c.model}
+		if err := json.Unmarshal([]byte(c.usage), &s.ModelUsage); err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.usage()
+		if err != nil || got != c.want {
+			t.Errorf("%s: %+v, %v; want %+v", c.name, got, err, c.want)
+		}
 	}
 }
