@@ -1,11 +1,9 @@
 package entrypoint
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"time"
@@ -68,8 +66,8 @@ func badBaseline(cfg *gateConfig, err error, underActions bool) error {
 
 // readBaseline reads a baseline report fetched for `auto`; a problem with its content is the
 // note (SPEC §10: whatever the artifact holds, `auto` finding nothing usable is no failure).
-func readBaseline(f io.Reader, name string) *gate.Baseline {
-	b, err := jsonreport.ReadBaseline(f, name)
+func readBaseline(data []byte, name string) *gate.Baseline {
+	b, err := jsonreport.ReadBaselineBytes(data, name)
 	var u *compare.Unusable
 	switch {
 	case errors.As(err, &u):
@@ -138,7 +136,7 @@ func (e *actionEnv) fetchBaseline(ctx context.Context, cfg *gateConfig) *gate.Ba
 		return noBaseline("baseline auto: %v", err)
 	}
 	e.logf("agentgate: baseline: artifact %q (id %d) of run %d on %s, commit %s: %s", cfg.baselineArtifact, got.ArtifactID, got.RunID, branch, got.HeadSHA, got.How)
-	b := readBaseline(bytes.NewReader(got.Report), fmt.Sprintf("artifact %s (run %d) %s", cfg.baselineArtifact, got.RunID, got.Entry))
+	b := readBaseline(got.Report, fmt.Sprintf("artifact %s (run %d) %s", cfg.baselineArtifact, got.RunID, got.Entry))
 	b.Chosen = &gate.BaselineChosen{Branch: branch, SHA: got.HeadSHA, How: got.How}
 	return b
 }

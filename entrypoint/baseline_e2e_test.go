@@ -160,9 +160,9 @@ func TestAutoArtifactNotAReportIsANote(t *testing.T) {
 	for _, c := range []struct{ doc, want string }{
 		{`{}`, `baseline artifact agentgate-report (run 7) report.json:1:1: not an agentgate JSON report: expected an object with "schema": not compared`},
 		{``, `baseline artifact agentgate-report (run 7) report.json:1:1: not an agentgate JSON report: the file holds no JSON value (expected an object with "schema"): not compared`},
-		{`{"schema": 3}`, `baseline artifact agentgate-report (run 7) report.json has schema 3, this agentgate reads schema 2: not compared`},
+		{`{"schema": 4}`, `baseline artifact agentgate-report (run 7) report.json has schema 4, this agentgate reads schema 2 and 3: not compared`},
 	} {
-		b := readBaseline(strings.NewReader(c.doc), "artifact agentgate-report (run 7) report.json")
+		b := readBaseline([]byte(c.doc), "artifact agentgate-report (run 7) report.json")
 		if b.Report != nil || b.Note != c.want {
 			t.Errorf("%q: note\n%q\nwant\n%q", c.doc, b.Note, c.want)
 		}

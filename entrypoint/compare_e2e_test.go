@@ -226,7 +226,7 @@ func TestCLIUnusableBaselineIsANote(t *testing.T) {
 	os.WriteFile(old, []byte(`{"schema": 1, "verdict": "PASS"}`), 0o644)
 	for _, c := range []struct{ baseline, note string }{
 		{reference, "baseline " + reference + ` was written with profile "reference", this run uses "default": not compared`},
-		{old, "baseline " + old + " has schema 1, this agentgate reads schema 2: not compared"},
+		{old, "baseline " + old + " has schema 1, this agentgate reads schema 2 and 3: not compared"},
 		{"auto", "baseline auto: the base branch's report artifact is looked for under GitHub Actions only; give a report's path to compare here: not compared"},
 	} {
 		out := filepath.Join(dir, "out.json")

@@ -277,8 +277,8 @@ func TestActionCommentLifecycle(t *testing.T) {
 			Source: compare.Source{SHA: headSHA, Ref: "refs/pull/1/merge", RunID: "4242", RunAttempt: "2", Version: "dev"},
 			Inputs: &gate.Inputs{Traces: []string{"fixtures/fail/traces.jsonl"}, Tasks: []string{"fixtures/fail/tasks.json"}, Pairs: []string{"fixtures/fail/pairs.jsonl"}},
 		}
-		if err := json.Unmarshal(b, &doc); err != nil || doc.Schema != 2 || !reflect.DeepEqual(doc.Source, wantSrc) {
-			t.Errorf("report.json: schema %d source %+v (%v), want 2 and %+v", doc.Schema, doc.Source, err, wantSrc)
+		if err := json.Unmarshal(b, &doc); err != nil || doc.Schema != 3 || !reflect.DeepEqual(doc.Source, wantSrc) {
+			t.Errorf("report.json: schema %d source %+v (%v), want 3 and %+v", doc.Schema, doc.Source, err, wantSrc)
 		}
 	}
 

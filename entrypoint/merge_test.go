@@ -229,12 +229,10 @@ func TestMergeErrors(t *testing.T) {
 	b, _ := os.ReadFile(filepath.Join(dir, one))
 	os.WriteFile(filepath.Join(dir, "v2.json"), bytes.Replace(b, []byte(`"version": "dev"`), []byte(`"version": "v2.0.0"`), 1), 0o644)
 	os.WriteFile(filepath.Join(dir, "old.json"), []byte(`{"schema": 1, "verdict": "PASS"}`), 0o644)
-	os.WriteFile(filepath.Join(dir, "bad.json"), []byte("{\"schema\": 2,\n  \"profile\": \"default\",\n  \"gates\": [}\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, "typo.json"), []byte("{\"schema\": 2,\n  \"profile\": \"default\",\n  \"reliability\": {\"total\": \"three\"}}\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, "extra.json"), []byte("{\"schema\": 2,\n  \"profile\": \"default\", \"verdikt\": \"PASS\"}\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, "verdict.json"), bytes.Replace(b, []byte(`"verdict": "FAIL",
-        "score"`), []byte(`"verdict": "@here",
-        "score"`), 1), 0o644)
+	os.WriteFile(filepath.Join(dir, "bad.json"), []byte("{\"schema\": 3,\n  \"profile\": \"default\",\n  \"gates\": [}\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "typo.json"), []byte("{\"schema\": 3,\n  \"profile\": \"default\",\n  \"reliability\": {\"total\": \"three\"}}\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "extra.json"), []byte("{\"schema\": 3,\n  \"profile\": \"default\", \"verdikt\": \"PASS\"}\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "verdict.json"), bytes.Replace(b, []byte(`"verdict":"FAIL","score"`), []byte(`"verdict":"@here","score"`), 1), 0o644)
 
 	for _, c := range []struct {
 		name string
@@ -256,10 +254,10 @@ func TestMergeErrors(t *testing.T) {
 		{"another version", []string{"merge", one, "v2.json"},
 			`agentgate: v2.json was written by agentgate "v2.0.0", one.json by "dev": gate every shard with the same version` + "\n"},
 		{"another schema", []string{"merge", "old.json"},
-			"agentgate: old.json: a report of schema 1, but this agentgate merges schema 2: gate every shard with the same agentgate version as the merge\n"},
+			"agentgate: old.json: a report of schema 1, but this agentgate merges schema 3: gate every shard with the same agentgate version as the merge\n"},
 		{"bad JSON", []string{"merge", "bad.json"}, "agentgate: bad.json:3:13: expected a value, found '}'\n"},
 		{"a member of the wrong type", []string{"merge", "typo.json"}, "agentgate: typo.json:3:28: field \"reliability.total\": expected an integer, found a string\n"},
-		{"an unknown member", []string{"merge", "extra.json"}, "agentgate: extra.json: a member \"verdikt\" that no report of schema 2 has: not written by this agentgate\n"},
+		{"an unknown member", []string{"merge", "extra.json"}, "agentgate: extra.json: a member \"verdikt\" that no report of schema 3 has: not written by this agentgate\n"},
 		{"a verdict that is none of the three", []string{"merge", "verdict.json"}, "agentgate: verdict.json: reliability.traces[0] has verdict \"@here\", not PASS, WARN or FAIL\n"},
 		{"labels joined by qid", []string{"merge", joined},
 			"agentgate: joined.json: its agreement was joined by qid from scholar and auditor files and sorted by qid across all of them, so shards of it cannot be merged exactly: give the merge itself the scholar and auditor files, or label into merged pairs files\n"},

@@ -98,7 +98,7 @@ func TestPlanCommandErrors(t *testing.T) {
 		{[]string{"plan", path, "--effect", "0"}, "agentgate: plan: --effect: plan-effect must be between 0 and 1 (exclusive), a drop in the share of runs that succeed (0.1 is 10 points), got 0\n"},
 		{[]string{"plan", path, "--regression-alpha", "1"}, "agentgate: plan: --regression-alpha must be between 0 and 1 (exclusive), got 1\n"},
 		{[]string{"plan", "--effct", "0.1"}, "agentgate plan: unknown flag --effct: did you mean --effect?\n"},
-		{[]string{"plan", "--baseline", other}, "agentgate: plan: baseline " + other + " has schema 1, this agentgate reads schema 2: nothing to plan from\n"},
+		{[]string{"plan", "--baseline", other}, "agentgate: plan: baseline " + other + " has schema 1, this agentgate reads schema 2 and 3: nothing to plan from\n"},
 		{[]string{"plan", "--baseline", "../fixtures/pass/traces.jsonl"}, "agentgate: ../fixtures/pass/traces.jsonl:1:1: not an agentgate JSON report: expected an object with \"schema\"; this looks like a traces file: pass it with --traces\n"},
 	} {
 		code, stdout, stderr := cli(t, "", c.args...)

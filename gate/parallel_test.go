@@ -186,7 +186,7 @@ func TestParallelMatchesSequential(t *testing.T) {
 func TestParallelNamesRecordsWithoutIDs(t *testing.T) {
 	files := writeSuite(t, nil)
 	out := run(t, files, profile.Default, 3)
-	for _, id := range []string{`"id": "` + files[3] + `:22"`, `"id": "` + files[3] + `:22:`} {
+	for _, id := range []string{`"id":"` + files[3] + `:22"`, `"id":"` + files[3] + `:22:`} {
 		if !strings.Contains(out, id) {
 			t.Errorf("no %s in the report", id)
 		}
@@ -243,7 +243,7 @@ func TestHugeTraceParallel(t *testing.T) {
 		t.Errorf("parallel report differs from the sequential one:\n%s\nwant:\n%s", got, want)
 	}
 	for _, id := range []string{"run-0000000", "run-0000001", "run-0000002", "run-0000003"} {
-		if !strings.Contains(want, `"id": "`+id+`"`) {
+		if !strings.Contains(want, `{"id":"`+id+`"`) {
 			t.Errorf("the report has no trace %s:\n%s", id, want)
 		}
 	}

@@ -3,6 +3,8 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -12,6 +14,7 @@ import (
 	"github.com/agentgate/agentgate/gate/compare"
 	"github.com/agentgate/agentgate/gate/reliability"
 	"github.com/agentgate/agentgate/internal/jsonreport"
+	"github.com/agentgate/agentgate/internal/jsonscan"
 )
 
 // awkward strings: every class of character JSON escapes or might, and text that looks like
@@ -28,7 +31,7 @@ var awkward = []string{
 // write it, built independently of withLists.
 func normalized(r *gate.Result) *gate.Result {
 	c := *r
-	c.Schema = 2 // every written report carries the schema version
+	c.Schema = jsonreport.Schema // every written report carries the schema version
 	if c.Gates == nil {
 		c.Gates = []gate.GateResult{}
 	}
@@ -97,7 +100,8 @@ func normalized(r *gate.Result) *gate.Result {
 	return &c
 }
 
-// wholeJSON encodes r at once with encoding/json, as JSON's output must read.
+// wholeJSON encodes r at once with encoding/json, as JSON's output must read: indented, its
+// run records then rewritten as compactRuns does.
 func wholeJSON(t testing.TB, r *gate.Result) string {
 	t.Helper()
 	var b bytes.Buffer
@@ -107,7 +111,52 @@ func wholeJSON(t testing.TB, r *gate.Result) string {
 	if err := enc.Encode(normalized(r)); err != nil {
 		t.Fatal(err)
 	}
-	return b.String()
+	return compactRuns(t, b.Bytes())
+}
+
+// compactRuns rewrites the elements of reliability.traces in doc, a report encoded whole and
+// indented by encoding/json, as schema 3 writes a run's record (docs/reference.md, "The JSON
+// report"): on one line without spaces (json.Compact), without a signal of 0, the signals
+// object when all four are 0, an empty evidence list or an evidence entry's empty message
+// list. It works on the text, apart from the writer's structs.
+func compactRuns(t testing.TB, doc []byte) string {
+	t.Helper()
+	at := jsonscan.Locate(doc, jsonscan.PathOf("reliability", "traces"))
+	if jsonscan.PathAt(doc, at).String() != "reliability.traces" {
+		return string(doc) // no traces
+	}
+	signals := regexp.MustCompile(`"signals":\{[^{}]*\},`)
+	var out bytes.Buffer
+	done := 0
+	_, err := jsonscan.EachElement(doc, at, func(start, end int) error {
+		out.Write(doc[done:start])
+		done = end
+		var c bytes.Buffer
+		if err := json.Compact(&c, doc[start:end]); err != nil {
+			return err
+		}
+		rec := signals.ReplaceAllStringFunc(c.String(), func(m string) string {
+			var kept []string
+			for _, member := range strings.Split(strings.TrimSuffix(strings.TrimPrefix(m, `"signals":{`), "},"), ",") {
+				if v, err := strconv.ParseFloat(member[strings.Index(member, ":")+1:], 64); err != nil || v != 0 {
+					kept = append(kept, member)
+				}
+			}
+			if len(kept) == 0 {
+				return ""
+			}
+			return `"signals":{` + strings.Join(kept, ",") + "},"
+		})
+		rec = strings.ReplaceAll(rec, `"evidence":[],`, "")
+		rec = strings.ReplaceAll(rec, `,"messages":[]`, "")
+		out.WriteString(rec)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out.Write(doc[done:])
+	return out.String()
 }
 
 // awkwardItems returns items holding every awkward string in every field.

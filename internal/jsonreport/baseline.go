@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"runtime"
 	"sort"
 	"strconv"
 
@@ -43,15 +44,16 @@ func ReadBaselineFile(path string) (*compare.Baseline, error) {
 	return readBaseline(f, path, st.Size())
 }
 
-// ReadBaseline reads a JSON report (SPEC §5) of schema 2 from r; name is the file's name for
-// messages. The traces, tasks and items come back sorted by id. Members the comparison does
-// not need are skipped, and unknown members are ignored, so a later report still reads.
+// ReadBaseline reads a JSON report (SPEC §5) of schema 3 (Schema) or 2 (Previous) from r;
+// name is the file's name for messages. The traces, tasks and items come back sorted by id.
+// Members the comparison does not need are skipped, and unknown members are ignored, so a
+// later report still reads.
 //
 // Its errors say whether there is anything to compare with (SPEC §10, §17):
 //   - a well-formed report of another schema version (or an agentgate report older than
 //     schema 2, which had no "schema") is an *compare.Unusable: nothing to compare with, a
 //     note;
-//   - content that is not an agentgate report of schema 2 (empty, not JSON, not an object
+//   - content that is not an agentgate report of schema 2 or 3 (empty, not JSON, not an object
 //     with "schema", a malformed or duplicate record, larger than MaxBaselineSize) is an
 //     *input.Error naming the file and the line and column (in characters) of the value at
 //     fault;
@@ -80,7 +82,29 @@ func readBaseline(r io.Reader, name string, size int64) (*compare.Baseline, erro
 	if int64(buf.Len()) > maxBaselineSize {
 		return nil, tooLarge
 	}
-	return decodeBaseline(buf.Bytes(), name)
+	return decodeLarge(buf.Bytes(), name)
+}
+
+// ReadBaselineBytes is ReadBaseline of data, read in place: a report fetched from an artifact
+// is in memory already.
+func ReadBaselineBytes(data []byte, name string) (*compare.Baseline, error) {
+	if int64(len(data)) > maxBaselineSize {
+		return nil, &input.Error{File: name, Msg: fmt.Sprintf("not read: a baseline report holds at most %d bytes", maxBaselineSize)}
+	}
+	return decodeLarge(data, name)
+}
+
+// decodeLarge is decodeBaseline, then, when data is huge (input.HugeRecord), a collection:
+// the text is not needed any more, and the collector's next goal, twice what it finds live,
+// is then counted from the baseline read, not from it and its text as well (docs/
+// performance.md, "A million runs").
+func decodeLarge(data []byte, name string) (*compare.Baseline, error) {
+	huge := len(data) >= input.HugeRecord
+	b, err := decodeBaseline(data, name)
+	if huge {
+		runtime.GC()
+	}
+	return b, err
 }
 
 // decodeBaseline reads the report data: first its top level, to tell a report of another
@@ -117,7 +141,7 @@ func decodeBaseline(data []byte, name string) (*compare.Baseline, error) {
 	}
 	if schemaAt < 0 {
 		if older.verdict && older.gates {
-			return nil, unusable("baseline %s has no \"schema\": it was written by an agentgate older than schema %d", name, Schema)
+			return nil, unusable("baseline %s has no \"schema\": it was written by an agentgate older than schema %d", name, Previous)
 		}
 		// The first record of a JSON Lines file, most likely: say which setting takes it.
 		e := notReport(name, data, start, "expected an object with \"schema\"")
@@ -147,7 +171,7 @@ func unusable(format string, args ...any) *compare.Unusable {
 }
 
 // checkSchema reads the "schema" member whose value starts at offset at: a whole number,
-// Schema or the note that the report is of another version.
+// Schema or Previous, or the note that the report is of another version.
 func checkSchema(name string, data []byte, at int) error {
 	end, _ := jsonscan.Skip(data, at) // the text is valid
 	raw := data[at:end]
@@ -158,8 +182,8 @@ func checkSchema(name string, data []byte, at int) error {
 	if err != nil || s != math.Trunc(s) || s < 0 {
 		return notReport(name, data, at, fmt.Sprintf(`"schema" must be a whole number, got %s`, input.Quote(string(raw))))
 	}
-	if s != Schema {
-		return unusable("baseline %s has schema %s, this agentgate reads schema %d", name, strconv.FormatFloat(s, 'g', -1, 64), Schema)
+	if s != Schema && s != Previous {
+		return unusable("baseline %s has schema %s, this agentgate reads schema %d and %d", name, strconv.FormatFloat(s, 'g', -1, 64), Previous, Schema)
 	}
 	return nil
 }
@@ -200,6 +224,26 @@ type baselineReader struct {
 	// items counts the traces, tasks, agreement items, evidence entries and message indices
 	// read so far, toward maxBaselineItems
 	items int
+	// files holds one copy of each trace file's name: a million runs name a few files.
+	files map[string]string
+}
+
+// maxFileNames is the most file names baselineReader.file keeps one copy of; a hostile report
+// naming a new file in every run costs no more than without the copies.
+const maxFileNames = 1 << 12
+
+// file returns name, or the copy of it an earlier run had.
+func (br *baselineReader) file(name string) string {
+	if f, ok := br.files[name]; ok {
+		return f
+	}
+	if br.files == nil {
+		br.files = map[string]string{}
+	}
+	if len(br.files) < maxFileNames {
+		br.files[name] = name
+	}
+	return name
 }
 
 // offset is where the decoder stands in data.
@@ -516,7 +560,7 @@ func (br *baselineReader) trace(i int) error {
 	if err != nil {
 		return bad("suite %s", err)
 	}
-	r := reliability.Result{ID: *t.ID, File: t.File, Line: t.Line, Verdict: t.Verdict, Score: *t.Score, Signals: t.Signals,
+	r := reliability.Result{ID: *t.ID, File: br.file(t.File), Line: t.Line, Verdict: t.Verdict, Score: *t.Score, Signals: t.Signals,
 		Evidence: t.Evidence, Run: outcome.RunOfJSON(t.Outcome), SuiteCost: t.SuiteCost}
 	if suite != "" || hasTask || hasTrial {
 		r.Attempt = &reliability.Attempt{Suite: suite, Task: task}

@@ -18,6 +18,7 @@ func FuzzReadBaseline(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
+	f.Add([]byte("{\"schema\": 3, \"profile\": \"default\", \"reliability\": {\"traces\": [\n  {\"id\":\"a\",\"file\":\"f\",\"line\":1,\"verdict\":\"WARN\",\"score\":0.5,\"signals\":{\"loop\":1},\"evidence\":[{\"signal\":\"loop\",\"text\":\"t\"}],\"messages\":3,\"tool_calls\":0}]}}"))
 	f.Add(seed)
 	f.Add([]byte(`{"schema": 2, "profile": "default", "source": {"sha": "1a2b3c4"}, "coherence": {"tasks": [{"id": "t", "rcs": 1}, {"id": "t", "rcs": 0}]}}`))
 	f.Add([]byte(`{"schema": 2, "profile": "default", "agreement": {"n": 2, "percent_agreement": 1, "kappa": 0, "kappa_defined": false, "kappa_se": 0, "items": [{"qid": "q"}, {"qid": "q"}]}}`))

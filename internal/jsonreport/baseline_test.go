@@ -22,26 +22,57 @@ import (
 	"github.com/agentgate/agentgate/gate/verdict"
 )
 
-// schema2 fills the source of report/testdata/fail.json (a report of schema 2 written outside
-// Actions, whose source is empty) as a report written on main by a workflow run would have it.
-func schema2(t *testing.T, doc []byte) []byte {
+// onMain fills the source of a report written outside Actions, whose source is empty, as a
+// report written on main by a workflow run would have it.
+func onMain(t *testing.T, doc []byte) []byte {
 	t.Helper()
 	empty := []byte("  \"source\": {\n    \"sha\": \"\",\n    \"ref\": \"\",\n    \"run_id\": \"\",\n    \"run_attempt\": \"\",\n    \"version\": \"\"\n  },\n")
-	if !bytes.HasPrefix(doc, []byte("{\n  \"schema\": 2,\n")) || !bytes.Contains(doc, empty) {
-		t.Fatal("fail.json is not a schema 2 report with an empty source")
+	if !bytes.Contains(doc, empty) {
+		t.Fatal("the report's source is not empty")
 	}
 	src := "  \"source\": {\"sha\": \"1a2b3c4d5e6f\", \"ref\": \"refs/heads/main\", \"run_id\": \"42\", \"run_attempt\": \"1\", \"version\": \"v0.3.0\"},\n"
 	return bytes.Replace(doc, empty, []byte(src), 1)
 }
 
+// TestReadBaselineFailJSON reads report/testdata/fail.json, the golden report (schema 3), as
+// a baseline; and testdata/fail-schema2.json, the same report as agentgate wrote it in schema
+// 2 (indented run records holding their zeros, the golden file before schema 3), to the same
+// baseline: a report of the previous version is still compared with.
 func TestReadBaselineFailJSON(t *testing.T) {
 	doc, err := os.ReadFile("../../report/testdata/fail.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := ReadBaseline(bytes.NewReader(schema2(t, doc)), "fail.json")
+	old, err := os.ReadFile("testdata/fail-schema2.json")
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(doc, []byte("{\n  \"schema\": 3,\n")) || !bytes.HasPrefix(old, []byte("{\n  \"schema\": 2,\n")) || bytes.Contains(doc, []byte(`"hallucination":0,`)) || !bytes.Contains(old, []byte(`"hallucination": 0,`)) {
+		t.Fatal("fail.json is not of schema 3 or fail-schema2.json not of schema 2")
+	}
+	b, err := ReadBaseline(bytes.NewReader(onMain(t, doc)), "fail.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b2, err := ReadBaseline(bytes.NewReader(onMain(t, old)), "fail.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Only the lists the schema 2 report wrote empty, and schema 3 leaves out, differ.
+	for _, tr := range [][]reliability.Result{b.Reliability.Traces, b2.Reliability.Traces} {
+		for i := range tr {
+			if len(tr[i].Evidence) == 0 {
+				tr[i].Evidence = nil
+			}
+			for j := range tr[i].Evidence {
+				if len(tr[i].Evidence[j].Messages) == 0 {
+					tr[i].Evidence[j].Messages = nil
+				}
+			}
+		}
+	}
+	if !reflect.DeepEqual(b, b2) {
+		t.Errorf("schema 3 and schema 2 read differently:\n%+v\n%+v", b, b2)
 	}
 	if b.Name != "fail.json" || b.Profile != profile.Default {
 		t.Errorf("name %q profile %q", b.Name, b.Profile)
@@ -158,10 +189,10 @@ func (n noSeek) Read(p []byte) (int, error) { return n.r.Read(p) }
 func TestReadBaselineUnusable(t *testing.T) {
 	for _, c := range []struct{ name, doc, want string }{
 		{"older, no schema", `{"verdict": "PASS", "profile": "default", "exit_code": 0, "gates": []}`, `baseline b.json has no "schema": it was written by an agentgate older than schema 2`},
-		{"schema 1", `{"schema": 1, "profile": "default"}`, `baseline b.json has schema 1, this agentgate reads schema 2`},
-		{"schema 3", `{"schema": 3, "profile": "default"}`, `baseline b.json has schema 3, this agentgate reads schema 2`},
-		{"schema 99, other layout", `{"schema": 99, "reliability": [1, 2]}`, `baseline b.json has schema 99, this agentgate reads schema 2`},
-		{"schema 1e3", `{"schema": 1e3}`, `baseline b.json has schema 1000, this agentgate reads schema 2`},
+		{"schema 1", `{"schema": 1, "profile": "default"}`, `baseline b.json has schema 1, this agentgate reads schema 2 and 3`},
+		{"schema 4", `{"schema": 4, "profile": "default"}`, `baseline b.json has schema 4, this agentgate reads schema 2 and 3`},
+		{"schema 99, other layout", `{"schema": 99, "reliability": [1, 2]}`, `baseline b.json has schema 99, this agentgate reads schema 2 and 3`},
+		{"schema 1e3", `{"schema": 1e3}`, `baseline b.json has schema 1000, this agentgate reads schema 2 and 3`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			b, err := ReadBaseline(strings.NewReader(c.doc), "b.json")

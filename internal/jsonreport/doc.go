@@ -9,7 +9,12 @@
 // line and column.
 package jsonreport
 
-// Schema is the version of the JSON report's layout (SPEC §10): a comparison refuses a
-// baseline report of another version, a merge a shard of another. Version 2 added schema,
-// source and comparison.
-const Schema = 2
+// Schema is the version of the JSON report's layout (docs/reference.md, "The JSON report"):
+// a merge refuses a shard of another version, a comparison a baseline report of any version
+// but this one and Previous. Version 2 added schema, source and comparison; version 3 wrote
+// each run's record on one line, without its zero members (runJSON).
+const Schema = 3
+
+// Previous is the schema version before Schema, still read as a baseline: its run records
+// are the same members, indented and with their zeros, which read alike.
+const Previous = 2

@@ -18,7 +18,6 @@ import (
 	"github.com/agentgate/agentgate/gate/agreement"
 	"github.com/agentgate/agentgate/gate/coherence"
 	"github.com/agentgate/agentgate/gate/compare"
-	"github.com/agentgate/agentgate/gate/outcome"
 	"github.com/agentgate/agentgate/gate/reliability"
 )
 
@@ -36,9 +35,9 @@ func Write(w io.Writer, r *gate.Result) error {
 	}
 	// Everything but the per-trace results, the coherence tasks and the agreement's lists is
 	// small: encode it whole, with those lists empty, then stream their elements one by one
-	// into their slots, indented as the encoder would have indented them. The bytes are the
-	// same as encoding the whole document at once, without holding a second copy of a report
-	// of a million traces or five million items.
+	// into their slots, indented as the encoder would have indented them, without holding a
+	// second copy of a report of a million traces or five million items. A run's record is
+	// the one element written on one line (runJSON).
 	c := withLists(r)
 	var lists []streamedList
 	if s := c.Reliability; s != nil {
@@ -47,8 +46,13 @@ func Write(w io.Writer, r *gate.Result) error {
 		rel.Traces = []reliability.Result{}
 		c.Reliability = &rel
 		if len(traces) > 0 {
+			var ev []evidenceJSON
 			lists = append(lists, streamedList{path: []string{"reliability", "traces"}, n: len(traces),
-				encode: func(e *elemWriter, i int) error { return e.json(traceJSON(traces[i])) }})
+				encode: func(e *elemWriter, i int) error {
+					run := runOf(&traces[i], ev)
+					ev = run.Evidence
+					return e.line(&run)
+				}})
 		}
 	}
 	if s := c.Coherence; s != nil && len(s.Tasks) > 0 {
@@ -76,7 +80,7 @@ func Write(w io.Writer, r *gate.Result) error {
 	if err := enc.Encode(c); err != nil {
 		return fmt.Errorf("report: cannot write JSON: %w", err)
 	}
-	return writeStreamed(w, head.Bytes(), lists, r)
+	return writeStreamed(w, head.Bytes(), lists)
 }
 
 // streamedList is a list of the JSON report written element by element into its slot: the
@@ -89,12 +93,13 @@ type streamedList struct {
 	at int // the offset of the slot's '[' in the head document
 }
 
-// writeStreamed writes the head document doc with the elements of lists in their slots. Should
-// a slot not be found (it always is), the whole of r is encoded at once instead.
-func writeStreamed(w io.Writer, doc []byte, lists []streamedList, r *gate.Result) error {
+// writeStreamed writes the head document doc with the elements of lists in their slots. A
+// slot is always found (doc is the encoder's, with every list empty): not finding one is a
+// bug, an error before anything is written.
+func writeStreamed(w io.Writer, doc []byte, lists []streamedList) error {
 	for i := range lists {
 		if lists[i].at = findSlot(doc, lists[i].path); lists[i].at < 0 {
-			return writeWhole(w, r)
+			return fmt.Errorf("report: cannot write JSON: no place for %s in the document", strings.Join(lists[i].path, "."))
 		}
 	}
 	slices.SortFunc(lists, func(a, b streamedList) int { return cmp.Compare(a.at, b.at) })
@@ -143,39 +148,14 @@ func findSlot(doc []byte, path []string) int {
 	return at
 }
 
-// writeWhole encodes the whole of r at once: the fallback of writeStreamed.
-func writeWhole(w io.Writer, r *gate.Result) error {
-	if r.Outcomes != nil {
-		return errors.New("report: cannot write JSON: the traces' outcomes have no place in the document") // unreachable: writeStreamed finds its slots
-	}
-	c := withLists(r)
-	var doc any = c
-	if s := c.Reliability; s != nil {
-		rel := *s
-		rel.Traces = make([]reliability.Result, len(s.Traces))
-		for i, t := range s.Traces {
-			rel.Traces[i] = withEvidenceLists(t)
-		}
-		c.Reliability = &rel
-	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(doc); err != nil {
-		return fmt.Errorf("report: cannot write JSON: %w", err)
-	}
-	_, err := w.Write(b.Bytes())
-	return err
-}
-
 // elemWriter writes the elements of one streamed list, each at the list's depth: its first
 // line is indented by the caller, the lines after it by the writer.
 type elemWriter struct {
 	w      *bufio.Writer
 	indent string // the indent of an element's first and last lines
 	one    bytes.Buffer
-	enc    *json.Encoder
+	enc    *json.Encoder // indented
+	flat   *json.Encoder // on one line
 	buf    []byte
 }
 
@@ -184,7 +164,19 @@ func newElemWriter(w *bufio.Writer, indent string) *elemWriter {
 	e.enc = json.NewEncoder(&e.one)
 	e.enc.SetIndent(indent, "  ")
 	e.enc.SetEscapeHTML(false)
+	e.flat = json.NewEncoder(&e.one)
+	e.flat.SetEscapeHTML(false)
 	return e
+}
+
+// line writes v as encoding/json does without indent: on one line, without spaces.
+func (e *elemWriter) line(v any) error {
+	e.one.Reset()
+	if err := e.flat.Encode(v); err != nil {
+		return err
+	}
+	_, err := e.w.Write(bytes.TrimSuffix(e.one.Bytes(), []byte("\n")))
+	return err
 }
 
 // json writes v as encoding/json does.
@@ -202,15 +194,6 @@ func (e *elemWriter) item(it *agreement.Item) error {
 	e.buf = appendItem(e.buf[:0], e.indent, it)
 	_, err := e.w.Write(e.buf)
 	return err
-}
-
-// traceJSON is trace t of the report, with its outcome when known.
-func traceJSON(t reliability.Result) any {
-	t = withEvidenceLists(t)
-	if !t.Run.Known {
-		return t
-	}
-	return outcome.Trace{Result: t, Outcome: t.Run.JSON()}
 }
 
 // withEvidenceLists returns t with its nil evidence lists empty, so consumers need no null

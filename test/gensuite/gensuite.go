@@ -153,7 +153,7 @@ func (g *Traces) Append(dst []byte) []byte {
 	closeMsg()
 
 	// which round misbehaves, for the scenarios that misbehave once
-	odd := 1 + r.Intn(rounds-1)
+	odd := 1 + r.Intn(max(rounds-1, 1)) // with one round (four or five messages), that round
 	loopTool, loopArgs := tools[r.Intn(len(tools))], r.Uint64()
 	for k := 0; k < rounds; k++ {
 		tool := tools[r.Intn(len(tools))]
@@ -440,8 +440,12 @@ func writeUntil(w io.Writer, size int64, next func([]byte) []byte, count func() 
 type Config struct {
 	Seed       uint64
 	TraceBytes int64 // at least this many bytes of traces
-	TraceFiles int   // split into this many .jsonl files (default 1)
-	Messages   int   // messages of every trace (default 20): a large number makes one huge record
+	// TraceRecords, when positive, is the number of traces instead: TraceBytes is then
+	// ignored, and each file holds as many traces as the others (the first ones one more
+	// where they do not divide evenly), as a suite sharded by count is.
+	TraceRecords int
+	TraceFiles   int // split into this many .jsonl files (default 1)
+	Messages     int // messages of every trace (default 20): a large number makes one huge record
 	// ContentBytes is about how long a message's text is (default 130); RS-1's own sample
 	// traces have about 40.
 	ContentBytes int
@@ -464,7 +468,7 @@ func Write(dir string, c Config) (*Suite, error) {
 		return nil, err
 	}
 	s := &Suite{}
-	if c.TraceBytes > 0 {
+	if c.TraceBytes > 0 || c.TraceRecords > 0 {
 		files := max(c.TraceFiles, 1)
 		g := NewTraces(c.Seed)
 		if c.ContentBytes > 0 {
@@ -477,6 +481,13 @@ func Write(dir string, c Config) (*Suite, error) {
 		for f := range files {
 			path := filepath.Join(dir, fmt.Sprintf("traces-%03d.jsonl", f))
 			n, err := writeFile(path, func(w io.Writer) (int64, error) {
+				if c.TraceRecords > 0 {
+					count := c.TraceRecords / files
+					if f < c.TraceRecords%files {
+						count++
+					}
+					return writeN(w, count, func(dst []byte, _ int) []byte { return g.Append(dst) })
+				}
 				_, n, err := writeUntil(w, per, g.Append, g.N)
 				return n, err
 			})

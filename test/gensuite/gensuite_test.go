@@ -102,3 +102,41 @@ func TestWrite(t *testing.T) {
 		t.Errorf("tasks or pairs: %+v", s)
 	}
 }
+
+// TestWriteRuns: TraceRecords writes that many traces, spread over the files as evenly as
+// they divide, and the same traces as writing them into one file; four and five messages
+// (one round of a call and its result) are short runs too.
+func TestWriteRuns(t *testing.T) {
+	for _, messages := range []int{3, 4, 5} {
+		one, err := Write(t.TempDir(), Config{Seed: 5, TraceRecords: 10, Messages: messages})
+		if err != nil {
+			t.Fatal(err)
+		}
+		three, err := Write(t.TempDir(), Config{Seed: 5, TraceRecords: 10, TraceFiles: 3, Messages: messages})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var joined []byte
+		var lines []int
+		for _, f := range three.Traces {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			joined = append(joined, b...)
+			lines = append(lines, bytes.Count(b, []byte("\n")))
+		}
+		whole, err := os.ReadFile(one.Traces[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if one.TraceRecords != 10 || three.TraceRecords != 10 || len(lines) != 3 || lines[0] != 4 || lines[1] != 3 || lines[2] != 3 ||
+			!bytes.Equal(joined, whole) || three.TraceBytes != int64(len(whole)) {
+			t.Errorf("%d messages: %d and %d records, lines %v, same bytes %v", messages, one.TraceRecords, three.TraceRecords, lines, bytes.Equal(joined, whole))
+		}
+		var rec struct{ Messages []json.RawMessage }
+		if err := json.Unmarshal(whole[:bytes.IndexByte(whole, '\n')], &rec); err != nil || len(rec.Messages) != messages {
+			t.Errorf("%d messages: the first trace has %d (%v)", messages, len(rec.Messages), err)
+		}
+	}
+}
