@@ -33,7 +33,10 @@ var defaultReportJSON = filepath.Join(".agentgate", "report.json")
 // actionEnv is the GitHub side of a run under Actions: inputs, outputs, job summary,
 // annotations and the PR comment. A nil *actionEnv means "not under Actions".
 type actionEnv struct {
-	a      *githubactions.Action
+	a *githubactions.Action
+	// masks writes the ::add-mask:: commands, past red: a mask of a token of a known shape
+	// (ghs_…) must go out whole for the runner to hide the token.
+	masks  *githubactions.Action
 	getenv func(string) string
 	log    io.Writer
 	red    *redactor
@@ -58,8 +61,8 @@ func (e *actionEnv) configured(ctx context.Context, cfg *gateConfig) {
 // run puts around stdout, go-githubactions writes its commands through the guard's command
 // channel and everything else (the log lines, which quote untrusted text) is neutralised.
 // Never call a.Infof: it writes its text unescaped to the command channel; log to e.log.
-// Commands go through red too: a secret is added to it only once masked, so the mask command
-// itself is written whole and every later command (an annotation, a warning) shows ***.
+// Commands go through red too, so every command (an annotation, a warning) shows ***, but for
+// the masks, which go straight to the command channel.
 func newActionEnv(getenv func(string) string, log io.Writer, red *redactor) *actionEnv {
 	var cmds io.Writer = log
 	if rw, ok := log.(*redactWriter); ok {
@@ -69,7 +72,8 @@ func newActionEnv(getenv func(string) string, log io.Writer, red *redactor) *act
 		cmds = g.Commands()
 	}
 	a := githubactions.New(githubactions.WithGetenv(getenv), githubactions.WithWriter(red.Writer(cmds)))
-	return &actionEnv{a: a, getenv: getenv, log: log, red: red}
+	masks := githubactions.New(githubactions.WithGetenv(getenv), githubactions.WithWriter(cmds))
+	return &actionEnv{a: a, masks: masks, getenv: getenv, log: log, red: red}
 }
 
 // trigger is the event that started the run, its payload read once for the pull request, the
@@ -139,7 +143,7 @@ func (e *actionEnv) mask(secrets []string) {
 	}
 	for _, s := range secrets {
 		if s != "" && !slices.Contains(e.masked, s) {
-			actions.Mask(e.a, s)
+			actions.Mask(e.masks, s)
 			e.masked = append(e.masked, s)
 		}
 	}

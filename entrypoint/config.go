@@ -14,6 +14,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/agentgate/agentgate/gate/input"
+	"github.com/agentgate/agentgate/internal/secrets"
 )
 
 // maxConfigBytes is the largest config file read: a settings file is a few hundred bytes, and
@@ -214,7 +215,7 @@ func kindName(n *yaml.Node) string {
 // unknownSetting is the error for a key that names no setting: the closest setting when the
 // key looks misspelled, as for flags.
 func unknownSetting(key string) string {
-	if len(tokensIn(key)) > 0 {
+	if secrets.Contains(key) {
 		return "unknown setting (not shown: it looks like a token)"
 	}
 	msg := fmt.Sprintf("unknown setting %s", input.Quote(key))
@@ -250,7 +251,7 @@ func yamlError(path string, data []byte, err error) error {
 		msg += " (a tab: YAML indents with spaces)"
 	}
 	// An anchor's name is the one piece of text a message may hold.
-	msg = tokenShape.ReplaceAllString(msg, "***")
+	msg = secrets.Redact(msg, redacted)
 	return &input.Error{File: path, Line: line, Msg: "invalid YAML: " + msg}
 }
 

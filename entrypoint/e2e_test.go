@@ -398,3 +398,41 @@ func TestActionInputsAndConfig(t *testing.T) {
 		t.Fatalf("bad input value: exit %d stderr %q", r.exit, r.stderr)
 	}
 }
+
+// An API answer longer than api.MaxResponseBytes (64 MiB) is not read past it: before, a
+// 1.5 GB answer to GET /user ended the step in "fatal error: out of memory", with no summary,
+// no outputs, no comment and exit 2 on a passing suite. Now the call fails with a warning
+// and everything else is as without it: exit code, outputs, job summary. The emulator streams
+// the answers (70 MiB, no Content-Length) without holding them.
+func TestActionOversizeAnswerWarns(t *testing.T) {
+	event := ghemu.WebhookExample(t, "pull_request", "opened", nil)
+	pr := prNumber(t, event)
+	_, api := emulator(t)
+	want := step(t, workspace(t), api, "pull_request", event, suite("pass"))
+	if want.exit != 0 || want.outputs["comment-url"] == "" {
+		t.Fatalf("without a fault: exit %d, comment-url %q\n%s%s", want.exit, want.outputs["comment-url"], want.stdout, want.stderr)
+	}
+	for _, c := range []struct{ path, warning string }{
+		{"/user", "::warning::could not comment on pull request #2: look up the token's user (GET /user): GitHub answered 200: GET /user: the answer is longer than 64 MiB, the most agentgate reads of one API answer\n"},
+		{fmt.Sprintf("/repos/%s/%s/issues/%d/comments", owner, repo, pr),
+			fmt.Sprintf("::warning::could not comment on pull request #2: list comments on %s/%s#%d (page 1): GitHub answered 200: GET /repos/%s/%s/issues/%d/comments: the answer is longer than 64 MiB, the most agentgate reads of one API answer\n", owner, repo, pr, owner, repo, pr)},
+	} {
+		e, api := emulator(t)
+		e.AddFault(ghemu.Fault{Method: "GET", Path: c.path, Oversize: 70 << 20})
+		r := step(t, workspace(t), api, "pull_request", event, suite("pass"))
+		if r.exit != want.exit || r.summary != want.summary {
+			t.Errorf("%s: exit %d, want %d; summary the same: %v\n%s", c.path, r.exit, want.exit, r.summary == want.summary, r.stderr)
+		}
+		for k, v := range want.outputs {
+			if k != "comment-url" && r.outputs[k] != v {
+				t.Errorf("%s: output %s = %q, want %q", c.path, k, r.outputs[k], v)
+			}
+		}
+		if r.outputs["comment-url"] != "" || len(e.AllComments()) != 0 {
+			t.Errorf("%s: commented (%q) without knowing which comment is its own", c.path, r.outputs["comment-url"])
+		}
+		if strings.Count(r.stdout, "::warning::") != 1 || !strings.Contains(r.stdout, c.warning) {
+			t.Errorf("%s: stdout lacks the one warning %q:\n%s", c.path, c.warning, r.stdout)
+		}
+	}
+}

@@ -331,3 +331,44 @@ func TestFolderOpenHands(t *testing.T) {
 		t.Errorf("completion logs alone: %+v", r.Reliability)
 	}
 }
+
+// A file link in a traces folder that leads out of it is listed with the note a folder link
+// gets, and its content is never read: before, a trace-shaped file outside (here the
+// runner's) was evaluated and its id reached the report, and for any other JSON outside the
+// side-file note listed its first record's keys. A link to a file inside the folder is read.
+func TestFolderFileLinkOutsideNotRead(t *testing.T) {
+	dir := t.TempDir()
+	run, outside := filepath.Join(dir, "run"), filepath.Join(dir, "outside")
+	for _, d := range []string{filepath.Join(run, "data"), outside} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	trace := func(id string) string {
+		return `{"id": "` + id + `", "messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "done"}]}` + "\n"
+	}
+	write(t, filepath.Join(run, "a.jsonl"), trace("inside-run"))
+	write(t, filepath.Join(run, "data", "b.txt"), trace("linked-inside-run"))
+	write(t, filepath.Join(outside, "runner.jsonl"), trace("outside-secret-run"))
+	write(t, filepath.Join(outside, "config.json"), `{"outside_secret_key": 1}`)
+	for target, name := range map[string]string{
+		filepath.Join(outside, "runner.jsonl"): "leak.jsonl",
+		filepath.Join(outside, "config.json"):  "config.json",
+		filepath.Join("data", "b.txt"):         "b.jsonl",
+	} {
+		if err := os.Symlink(target, filepath.Join(run, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, stdout, r := gateFolder(t, "--traces", run)
+	if code != 0 {
+		t.Errorf("exit %d\n%s", code, stdout)
+	}
+	checkCounts(t, r, "inside-run 2 0 -", "linked-inside-run 2 0 -")
+	checkNotes(t, r, stdout, "skipped 3 side files: config.json (a link to a file outside the folder given, not followed), "+
+		"leak.jsonl (a link to a file outside the folder given, not followed), data/b.txt",
+		"no tool call in any of the 2 traces: the tool signals had nothing to judge")
+	if strings.Contains(stdout, "outside-secret") || strings.Contains(stdout, "outside_secret_key") {
+		t.Errorf("the outside files' content reached the report:\n%s", stdout)
+	}
+}

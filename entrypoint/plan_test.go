@@ -113,6 +113,45 @@ func TestPlanCommandErrors(t *testing.T) {
 	}
 }
 
+// A hostile report's recorded comparison is refused, naming the field, where it printed
+// "-9,223,372,036,854,775,808 of 9,223,372,036,854,775,807 matched differed" (a matched count
+// near 2^63, times the discordance, overflowing int) and "power NaN%" (a threshold of 1e-300,
+// whose normal quantile is not finite); an alpha as small fails the same way.
+func TestPlanRefusesHostileCounts(t *testing.T) {
+	const at = ":1:865: not an agentgate JSON report: comparison.success: " // where the success object opens in planReport's document
+	for _, c := range []struct{ cmp, want string }{
+		{`{"success": {"matched": 9223372036854775807, "new_failures": 9223372036854775807, "fixed": 0, "power": {"threshold": 0.025}}}`,
+			"matched 9223372036854775807 is more than 1073741824, the most runs a comparison can match"},
+		{`{"success": {"matched": 1073741825, "new_failures": 0, "fixed": 0}}`,
+			"matched 1073741825 is more than 1073741824, the most runs a comparison can match"},
+		{`{"success": {"matched": 100, "new_failures": 9, "fixed": 3, "power": {"threshold": 1e-300}}}`,
+			"power.threshold 1e-300 is not between 1e-12 and 1, the levels agentgate computes power at"},
+		{`{"success": {"matched": 100, "new_failures": 9, "fixed": 3, "power": {"threshold": 1}}}`,
+			"power.threshold 1 is not between 1e-12 and 1, the levels agentgate computes power at"},
+		{`{"success": {"matched": 100, "new_failures": 9, "fixed": 3, "power": {"threshold": 0}}}`,
+			"power.threshold 0 is not between 1e-12 and 1, the levels agentgate computes power at"},
+		{`{"success": {"matched": 10, "new_failures": 9, "fixed": 3}}`,
+			"matched 10, new_failures 9 and fixed 3 must be counts, the last two within matched"},
+	} {
+		path := planReport(t, c.cmp)
+		code, stdout, stderr := cli(t, "", "plan", path)
+		if want := "agentgate: " + path + at + c.want + "\n"; code != 3 || stdout != "" || stderr != want {
+			t.Errorf("%s: exit %d, stdout %q\n got %q\nwant %q", c.cmp, code, stdout, stderr, want)
+		}
+	}
+	path := planReport(t, "")
+	code, stdout, stderr := cli(t, "", "plan", path, "--regression-alpha", "1e-300")
+	if want := "agentgate: plan: --regression-alpha must be at least 1e-12, the smallest level agentgate computes power at, got 1e-300\n"; code != 3 || stdout != "" || stderr != want {
+		t.Errorf("--regression-alpha 1e-300: exit %d, stdout %q\n got %q\nwant %q", code, stdout, stderr, want)
+	}
+	// the smallest level allowed still prints figures, not NaN
+	path = planReport(t, `{"success": {"matched": 100, "new_failures": 9, "fixed": 3, "power": {"threshold": 1e-12}}}`)
+	code, stdout, _ = cli(t, "", "plan", path, "--regression-alpha", "1e-12")
+	if code != 0 || strings.Contains(stdout, "NaN") || !strings.Contains(stdout, "Holm threshold 1.00e-12: ") {
+		t.Errorf("threshold 1e-12: exit %d\n%s", code, stdout)
+	}
+}
+
 // The usage names the plan command, and its --help its flags.
 func TestPlanUsage(t *testing.T) {
 	code, stdout, _ := cli(t, "", "help")

@@ -4,51 +4,49 @@ import (
 	"bytes"
 	"io"
 	"reflect"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/agentgate/agentgate/internal/secrets"
 )
 
 // redacted is what a secret is shown as, as the runner shows a masked value.
 const redacted = "***"
 
-// tokenShape matches a GitHub token as GitHub writes them: ghp_ (classic personal), gho_
-// (OAuth), ghu_ (user-to-server), ghs_ (server-to-server, the Actions GITHUB_TOKEN), ghr_
-// (refresh) and github_pat_ (fine-grained). A config value of this shape is a secret whatever
-// key it sits under: a token pasted under pa-min must not be quoted by "is not a number".
-var tokenShape = regexp.MustCompile(`\b(?:gh[opusr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})`)
-
-// tokensIn returns the token-shaped strings in s.
-func tokensIn(s string) []string { return tokenShape.FindAllString(s, -1) }
+// tokensIn returns the credentials of a known shape in s (a GitHub token, an OpenAI key, …:
+// internal/secrets): a config value of such a shape is a secret whatever key it sits under,
+// and a token pasted under pa-min must not be quoted by "is not a number".
+func tokensIn(s string) []string { return secrets.Find(s) }
 
 // redactor replaces every secret agentgate knows (the github-token, from the input or the
-// config file, and token-shaped config values) by *** in what it writes: messages, annotations,
-// the job summary, the report files and the PR comment (SPEC §13). A secret is added only
-// after it was masked, so the ::add-mask:: command itself goes out whole.
+// config file, token-shaped config values, and the base64 forms of each) and every credential
+// of a known shape (internal/secrets) by *** in what it writes: messages, annotations, the job
+// summary, the report files and the PR comment (docs/security.md, "The token"). The
+// ::add-mask:: commands go out through a writer of their own, not through it.
 type redactor struct {
 	mu      sync.Mutex
 	secrets []string // longest first, so a secret holding another goes whole
 }
 
-// add records secrets; empty and one-character values are left alone (they would redact
-// every other word, and the runner does not mask them either).
-func (r *redactor) add(secrets ...string) {
+// add records secrets, and their base64 forms (secrets.Encodings: actions/checkout stores
+// the token in .git/config as "AUTHORIZATION: basic base64(x-access-token:TOKEN)"); empty and
+// one-character values are left alone (they would redact every other word, and the runner
+// does not mask them either).
+func (r *redactor) add(given ...string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	for _, s := range secrets {
-		if len(strings.TrimSpace(s)) > 1 && !slices.Contains(r.secrets, s) {
-			r.secrets = append(r.secrets, s)
+	for _, s := range given {
+		if len(strings.TrimSpace(s)) <= 1 {
+			continue
+		}
+		for _, v := range append([]string{s}, secrets.Encodings(s)...) {
+			if !slices.Contains(r.secrets, v) {
+				r.secrets = append(r.secrets, v)
+			}
 		}
 	}
 	slices.SortStableFunc(r.secrets, func(a, b string) int { return len(b) - len(a) })
-}
-
-// any reports whether there is a secret to redact.
-func (r *redactor) any() bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return len(r.secrets) > 0
 }
 
 // list returns the secrets, longest first.
@@ -58,8 +56,8 @@ func (r *redactor) list() []string {
 	return slices.Clone(r.secrets)
 }
 
-// String is s with every secret replaced by ***, and every visible prefix of one where s was
-// cut (see maskCutPrefixes).
+// String is s with every secret and every credential of a known shape replaced by ***, and
+// every visible prefix of a secret where s was cut (see maskCutPrefixes).
 func (r *redactor) String(s string) string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -71,7 +69,7 @@ func (r *redactor) String(s string) string {
 			s = maskCutPrefixes(s, sec)
 		}
 	}
-	return s
+	return secrets.Redact(s, redacted)
 }
 
 // cutMark ends every text agentgate cuts short: evidence, quoted values, report cells.
@@ -123,9 +121,6 @@ func maskCutPrefixes(s, secret string) string {
 // baseline's report), in place: the reports cut and escape those texts, and a secret cut in
 // two or escaped is not found again in their output.
 func (r *redactor) result(res any) {
-	if !r.any() {
-		return
-	}
 	r.value(reflect.ValueOf(res), map[uintptr]bool{})
 }
 
@@ -248,9 +243,6 @@ type redactWriter struct {
 func (rw *redactWriter) Write(p []byte) (int, error) {
 	rw.mu.Lock()
 	defer rw.mu.Unlock()
-	if len(rw.pending) == 0 && !rw.r.any() {
-		return rw.w.Write(p) // nothing to redact (yet): as written
-	}
 	i := bytes.LastIndexByte(p, '\n')
 	if i < 0 {
 		rw.pending = append(rw.pending, p...)

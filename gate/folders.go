@@ -75,6 +75,9 @@ func planTraces(patterns []string) (*tracePlan, error) {
 	for _, link := range l.Links {
 		p.skipped = append(p.skipped, trace.Skipped{Path: link, Why: "a link to a folder outside the folder given, not followed"})
 	}
+	for _, link := range l.FileLinks {
+		p.skipped = append(p.skipped, trace.Skipped{Path: link.Path, Folder: link.Folder, Why: "a link to a file outside the folder given, not followed"})
+	}
 	if len(p.files) == 0 && len(p.skipped) > 0 {
 		return nil, &input.Error{File: strings.Join(patterns, ", "), Msg: "no trace file: " + skippedNote(p.skipped)}
 	}

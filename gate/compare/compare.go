@@ -67,10 +67,18 @@ type Options struct {
 // DefaultOptions returns SPEC §10's defaults: alpha 0.05, 10 matched units.
 func DefaultOptions() Options { return Options{Alpha: DefaultAlpha, MinMatched: DefaultMinMatched} }
 
+// MinLevel is the smallest significance level (regression-alpha, or a Holm threshold read
+// from a report) agentgate computes power at: below about 1e-16 the normal quantile it uses
+// is not finite, and a power figure of one was "NaN%".
+const MinLevel = 1e-12
+
 // Validate rejects options that cannot mean anything; the message names the setting.
 func (o Options) Validate() error {
 	if math.IsNaN(o.Alpha) || o.Alpha <= 0 || o.Alpha >= 1 {
 		return &SettingError{Name: "regression-alpha", Msg: fmt.Sprintf("must be between 0 and 1 (exclusive), got %v", o.Alpha)}
+	}
+	if o.Alpha < MinLevel {
+		return &SettingError{Name: "regression-alpha", Msg: fmt.Sprintf("must be at least %v, the smallest level agentgate computes power at, got %v", MinLevel, o.Alpha)}
 	}
 	if o.MinMatched < 1 {
 		return fmt.Errorf("the fewest matched units must be 1 or more, got %d", o.MinMatched)

@@ -138,6 +138,24 @@ type RecordedTest struct {
 	Threshold float64
 }
 
+// Validate refuses a recorded comparison no run of agentgate writes, naming the field at
+// fault as the report names it (count: "matched", or "compared" where the report counted the
+// missing runs too): counts below 0 or above MaxRunsNeeded (a matched count near 2^63 printed
+// "-9,223,372,036,854,775,808 of … matched differed"), new failures and fixed runs beyond the
+// counted ones, and a threshold outside [MinLevel, 1) (one of 1e-300 printed "power NaN%"). A
+// threshold of 0 is one not recorded. See docs/security.md, "Input limits".
+func (r RecordedTest) Validate(count string) error {
+	switch {
+	case r.Matched < 0 || r.NewFailures < 0 || r.Fixed < 0 || r.NewFailures > r.Matched || r.Fixed > r.Matched-r.NewFailures:
+		return fmt.Errorf("%s %d, new_failures %d and fixed %d must be counts, the last two within %s", count, r.Matched, r.NewFailures, r.Fixed, count)
+	case r.Matched > MaxRunsNeeded:
+		return fmt.Errorf("%s %d is more than %d, the most runs a comparison can match", count, r.Matched, MaxRunsNeeded)
+	case r.Threshold != 0 && !(r.Threshold >= MinLevel && r.Threshold < 1):
+		return fmt.Errorf("power.threshold %v is not between %v and 1, the levels agentgate computes power at", r.Threshold, MinLevel)
+	}
+	return nil
+}
+
 // ReportPlan is the plan `agentgate plan` gives for one paired pass/fail metric of a report,
 // before a suite is sized: from the report's recorded comparison where it has one, else from
 // its own pass rate.

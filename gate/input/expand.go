@@ -63,8 +63,11 @@ type Listing struct {
 	Files []Entry // sorted by path, distinct
 	Other []Entry // sorted by path, distinct, none of them in Files
 	// Links are the symbolic links to directories outside the folder holding them, which a
-	// folder's walk does not follow (a hostile link cannot take it out of the tree).
-	Links []string
+	// folder's walk does not follow (a hostile link cannot take it out of the tree), and
+	// FileLinks those to files outside it, which it neither reads nor lists as side files: a
+	// pull request can commit a link to any file of the runner (docs/security.md, "Files").
+	Links     []string
+	FileLinks []Entry // sorted by path, distinct
 }
 
 // Limits on a folder's walk: it stays linear in the files it holds, and bounded.
@@ -109,6 +112,7 @@ func ExpandListing(patterns []string) (*Listing, error) {
 			other[o.Path] = o.Folder
 		}
 		l.Links = append(l.Links, w.links...)
+		l.FileLinks = append(l.FileLinks, w.fileLinks...)
 	}
 	sort.Slice(l.Files, func(i, j int) bool { return l.Files[i].Path < l.Files[j].Path })
 	for o, folder := range other {
@@ -119,6 +123,8 @@ func ExpandListing(patterns []string) (*Listing, error) {
 	sort.Slice(l.Other, func(i, j int) bool { return l.Other[i].Path < l.Other[j].Path })
 	sort.Strings(l.Links)
 	l.Links = slices.Compact(l.Links)
+	slices.SortFunc(l.FileLinks, func(a, b Entry) int { return strings.Compare(a.Path, b.Path) })
+	l.FileLinks = slices.CompactFunc(l.FileLinks, func(a, b Entry) bool { return a.Path == b.Path })
 	return l, nil
 }
 
@@ -189,7 +195,9 @@ type walker struct {
 	out     []Entry
 	other   []Entry  // files under a folder that are not of a supported type
 	links   []string // links to directories outside their folder, not followed
-	entries *int     // entries of folders walked, for all patterns
+	// links to files outside their folder, not read
+	fileLinks []Entry
+	entries   *int // entries of folders walked, for all patterns
 }
 
 // splitPrefix returns the segments of a pattern before its first "**", and whether the
@@ -260,6 +268,10 @@ func (w *walker) walk(dir, rel, folder string, ancestors []os.FileInfo) error {
 			continue // a broken entry no one asked for
 		}
 		if !st.IsDir() {
+			if under && e.Type()&os.ModeSymlink != 0 && !within(name, folder) {
+				w.fileLinks = append(w.fileLinks, Entry{Path: name, Folder: folder})
+				continue
+			}
 			switch {
 			case matched || (under && Supported(e.Name())):
 				w.out = append(w.out, Entry{Path: name, Folder: folder})
@@ -294,8 +306,8 @@ func (w *walker) walk(dir, rel, folder string, ancestors []os.FileInfo) error {
 	return nil
 }
 
-// within reports whether the directory the link at name leads to lies inside folder, both
-// with every link resolved.
+// within reports whether the file or directory the link at name leads to lies inside folder,
+// both with every link resolved. It reads no file's content.
 func within(name, folder string) bool {
 	target, err := filepath.EvalSymlinks(name)
 	if err != nil {

@@ -212,6 +212,33 @@ func TestExpandFolderLinks(t *testing.T) {
 	if got := strings.Join(l.Links, " "); got != "run/out" {
 		t.Errorf("links %q", got)
 	}
+	// a link to a file outside is listed, not read; one to a file inside is read
+	symlink(t, "../../outside/secret.json", "run/sub/leak.json")
+	symlink(t, "../outside/notes.txt", "run/notes.txt")
+	symlink(t, "sub/b.json", "run/alias.json")
+	if err := os.WriteFile("outside/notes.txt", nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if l, err = ExpandListing([]string{"run"}); err != nil {
+		t.Fatal(err)
+	}
+	files = files[:0]
+	for _, e := range l.Files {
+		files = append(files, e.Path)
+	}
+	if got, want := strings.Join(files, " "), "run/a.json run/alias.json run/in/b.json run/sub/b.json"; got != want {
+		t.Errorf("files with file links\n got %s\nwant %s", got, want)
+	}
+	var links []string
+	for _, e := range l.FileLinks {
+		links = append(links, e.Path+"@"+e.Folder)
+	}
+	if got, want := strings.Join(links, " "), "run/in/leak.json@run run/notes.txt@run run/sub/leak.json@run"; got != want {
+		t.Errorf("file links\n got %s\nwant %s", got, want)
+	}
+	if len(l.Other) != 0 {
+		t.Errorf("other %v", l.Other)
+	}
 	// named itself, a linked directory is followed, as GitHub's glob does
 	if got := expandOK(t, "run/out"); got != "run/out/secret.json" {
 		t.Errorf("named link: %s", got)

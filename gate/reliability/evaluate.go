@@ -381,6 +381,7 @@ type eval struct {
 	// groups of identical calls, see loop.go
 	keys        []byte
 	keyEnds     []int
+	long        longStrings // the keys' long strings, numbered (see appendKey)
 	keyHashes   []keyHash
 	candidates  []int
 	callGroups  []callGroup

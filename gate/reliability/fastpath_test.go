@@ -56,6 +56,11 @@ func FuzzCallKey(f *testing.F) {
 	}
 	f.Add([]byte(`{"n": 1}`), []byte(`{"n": 1.0}`), true, true)
 	f.Add([]byte(`{"a": 1, "b": 2}`), []byte(`{"b": 2, "a": 1}`), true, true)
+	// strings past minLong, which keys hold by number: equal, one byte apart, of other lengths
+	long := strings.Repeat("x", 70)
+	f.Add([]byte(`{"a": "`+long+`", "b": ["`+long+`"]}`), []byte(`{"b": ["`+long+`"], "a": "`+long+`"}`), true, true)
+	f.Add([]byte(`{"a": "`+long+`", "b": "`+long+`y"}`), []byte(`{"a": "`+long+`y", "b": "`+long+`"}`), true, true)
+	f.Add([]byte(`{"a": "`+long+`"}`), []byte(`{"a": "`+long[1:]+`z"}`), true, true)
 	f.Fuzz(func(t *testing.T, a, b []byte, validA, validB bool) {
 		var e eval
 		ca := e.decodeCall(0, &trace.Call{Tool: "t", Args: a, ArgsValid: validA && json.Valid(a)})
@@ -63,7 +68,8 @@ func FuzzCallKey(f *testing.F) {
 		if !plainArgs(&ca) || !plainArgs(&cb) {
 			return
 		}
-		ka, kb := appendKey(nil, &ca), appendKey(nil, &cb)
+		long := longStrings{} // one trace's: numbers shared by both keys
+		ka, kb := appendKey(nil, &ca, long), appendKey(nil, &cb, long)
 		same := bytes.Equal(appendCanonical(nil, &ca), appendCanonical(nil, &cb))
 		if bytes.Equal(ka, kb) != same {
 			t.Fatalf("%q and %q: keys equal %v, canonical texts equal %v", a, b, !same, same)

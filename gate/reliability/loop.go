@@ -144,7 +144,10 @@ func (e *eval) findGroups() []callGroup {
 		case e.ref:
 			buf = appendRefSignature(buf, c.args)
 		case plain:
-			buf = appendKey(buf, c)
+			if e.long == nil {
+				e.long = longStrings{}
+			}
+			buf = appendKey(buf, c, e.long)
 		default:
 			// Some argument is not UTF-8: write every key the long way, which compares
 			// strings as Python would have read them.
@@ -153,6 +156,7 @@ func (e *eval) findGroups() []callGroup {
 		ends = append(ends, len(buf))
 	}
 	e.keys, e.keyEnds = buf, ends
+	clear(e.long) // it holds the trace's strings: let them go with it
 	key := func(k int) []byte {
 		if k == 0 {
 			return buf[:ends[0]]
@@ -448,13 +452,23 @@ func appendRefSignature(dst []byte, v pystr.Value) []byte {
 // appendKey writes a call's arguments so that two calls get the same bytes exactly when
 // appendCanonical writes the same text for them, but faster: strings are written as they are
 // after their length, not quoted, and numbers as appendCanonical writes them. That holds for
-// calls whose arguments are plain (plainArgs).
-func appendKey(dst []byte, c *callRef) []byte {
+// calls whose arguments are plain (plainArgs). A string longer than minLong is written as its
+// number in long, the same for equal strings: keys hold each long string once however many
+// calls repeat it (240 calls naming one 1 MiB attachment of an Inspect log each put it in the
+// keys, 1.3 GB allocated), and stay exact.
+func appendKey(dst []byte, c *callRef, long longStrings) []byte {
 	if c.noArgs || (c.args.Kind == pystr.KindStr && !c.call.ArgsValid && strip(c.args.Text) == "") {
 		return append(dst, 'D', 0) // {}
 	}
-	return appendKeyValue(dst, c.args)
+	return appendKeyValue(dst, c.args, long)
 }
+
+// longStrings numbers the distinct long strings of the keys of one trace: a map of the strings
+// themselves, which share the arguments' memory.
+type longStrings map[string]uint32
+
+// minLong is the length from which appendKeyString writes a string's number, not its bytes.
+const minLong = 64
 
 // plainArgs reports whether the call's arguments are UTF-8 text. Every string decoded from
 // them is then UTF-8, but for lone surrogates written as \udXXX escapes, which pystr keeps in
@@ -464,7 +478,7 @@ func appendKey(dst []byte, c *callRef) []byte {
 // appendCanonical.
 func plainArgs(c *callRef) bool { return c.plain }
 
-func appendKeyValue(dst []byte, v pystr.Value) []byte {
+func appendKeyValue(dst []byte, v pystr.Value, long longStrings) []byte {
 	switch v.Kind {
 	case pystr.KindNone:
 		return append(dst, 'n')
@@ -479,12 +493,12 @@ func appendKeyValue(dst []byte, v pystr.Value) []byte {
 		return append(dst, ';')
 	case pystr.KindStr:
 		dst = append(dst, 'S')
-		return appendKeyString(dst, v.Text)
+		return appendKeyString(dst, v.Text, long)
 	case pystr.KindList:
 		dst = append(dst, 'L')
 		dst = binary.AppendUvarint(dst, uint64(len(v.List)))
 		for i := range v.List {
-			dst = appendKeyValue(dst, v.List[i])
+			dst = appendKeyValue(dst, v.List[i], long)
 		}
 		return dst
 	}
@@ -492,15 +506,25 @@ func appendKeyValue(dst []byte, v pystr.Value) []byte {
 	dst = append(dst, 'D')
 	dst = binary.AppendUvarint(dst, uint64(len(v.Dict)))
 	for _, i := range sortedKeys(v.Dict, small[:0]) {
-		dst = appendKeyString(dst, v.Dict[i].Key)
-		dst = appendKeyValue(dst, v.Dict[i].Value)
+		dst = appendKeyString(dst, v.Dict[i].Key, long)
+		dst = appendKeyValue(dst, v.Dict[i].Value, long)
 	}
 	return dst
 }
 
-func appendKeyString(dst []byte, s string) []byte {
+// appendKeyString writes s after its length: its bytes, or, when it is longer than minLong,
+// its number in long (equal lengths and numbers: equal strings).
+func appendKeyString(dst []byte, s string, long longStrings) []byte {
 	dst = binary.AppendUvarint(dst, uint64(len(s)))
-	return append(dst, s...)
+	if len(s) <= minLong {
+		return append(dst, s...)
+	}
+	n, ok := long[s]
+	if !ok {
+		n = uint32(len(long))
+		long[s] = n
+	}
+	return binary.AppendUvarint(dst, uint64(n))
 }
 
 // appendCanonical writes a call's arguments as a canonical JSON value: object keys sorted at

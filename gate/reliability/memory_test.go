@@ -1,7 +1,9 @@
 package reliability
 
 import (
+	"fmt"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/agentgate/agentgate/gate/input"
@@ -45,5 +47,40 @@ func TestLargeTraceEvalMemory(t *testing.T) {
 	allocated := after.TotalAlloc - before.TotalAlloc
 	if ratio := float64(allocated) / float64(len(rec.Data)); ratio > 2.5 {
 		t.Errorf("evaluating a %d-byte record allocates %d bytes (%.2f times the record), want at most 2.5 times", len(rec.Data), allocated, ratio)
+	}
+}
+
+// TestLongArgumentsKeyedOnce: 240 calls whose arguments each hold the same 1 MiB string (as the
+// Inspect reader gives 240 tool calls naming one 1 MiB attachment), 120 of them identical and
+// 120 each with a number of their own. Grouping the identical calls keys each long string by
+// its number, not its bytes: evaluating the trace allocates a few MiB (before: 1.3 GB, as every
+// call's 1 MiB went into the keys, which grew by doubling: the gate peaked at 963 MB on such a
+// 1.1 MB log), and finds the 120 identical calls, exactly.
+func TestLongArgumentsKeyedOnce(t *testing.T) {
+	long := strings.Repeat("A", 1<<20)
+	tr := &trace.Trace{ID: "t", Messages: []trace.Message{{Role: "user", Content: "write the file"}}}
+	for k := range 240 {
+		args := fmt.Sprintf(`{"x":"%s","i":%d}`, long, max(0, k-119))
+		tr.Messages = append(tr.Messages,
+			trace.Message{Role: "assistant", Calls: []trace.Call{{ID: fmt.Sprint(k), Tool: "write", Args: []byte(args), ArgsValid: true}}},
+			trace.Message{Role: "tool", Results: []trace.Result{{CallID: fmt.Sprint(k), Content: "ok"}}})
+	}
+	ev := &Evaluator{Brief: true}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	r := ev.Evaluate(tr)
+	runtime.ReadMemStats(&after)
+	allocated := after.TotalAlloc - before.TotalAlloc
+	t.Logf("evaluating allocated %d bytes", allocated)
+	if allocated > 16<<20 {
+		t.Errorf("evaluating allocated %d bytes, want at most 16 MiB", allocated)
+	}
+	found := false
+	for _, e := range r.Evidence {
+		found = found || strings.Contains(e.Text, "called 120 times with identical arguments")
+	}
+	if !found {
+		t.Errorf("no evidence of the 120 identical calls: %+v", r.Evidence)
 	}
 }

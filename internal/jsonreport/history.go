@@ -185,8 +185,11 @@ func (br *baselineReader) recorded() error {
 			return &posError{off: off, msg: fmt.Sprintf("%s: compared %d is fewer than matched %d", what, *t.Compared, t.Matched)}
 		case n < 0 || t.Matched < 0 || t.NewFailures < 0 || t.Fixed < 0 || t.NewFailures > n || t.Fixed > n-t.NewFailures:
 			return &posError{off: off, msg: fmt.Sprintf("%s: %s %d, new_failures %d and fixed %d must be counts, the last two within %s", what, of, n, t.NewFailures, t.Fixed, of)}
-		case t.Power != nil && !(rt.Threshold > 0 && rt.Threshold < 1):
-			return &posError{off: off, msg: fmt.Sprintf("%s: power.threshold %v is not between 0 and 1", what, rt.Threshold)}
+		case t.Power != nil && rt.Threshold == 0:
+			return &posError{off: off, msg: fmt.Sprintf("%s: power.threshold 0 is not between %v and 1, the levels agentgate computes power at", what, compare.MinLevel)}
+		}
+		if err := rt.Validate(of); err != nil {
+			return &posError{off: off, msg: what + ": " + err.Error()}
 		}
 		for _, r := range br.b.Recorded {
 			if r.Metric == key {

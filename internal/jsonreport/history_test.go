@@ -304,7 +304,7 @@ func TestReadHistoryBad(t *testing.T) {
 		{`{"success": {"matched": 10, "compared": 9}}`, "c.json:1:63: not an agentgate JSON report: comparison.success: compared 9 is fewer than matched 10"},
 		{`{"success": {"matched": 10, "compared": 12, "new_failures": 10, "fixed": 3}}`, "c.json:1:63: not an agentgate JSON report: comparison.success: compared 12, new_failures 10 and fixed 3 must be counts, the last two within compared"},
 		{`{"success": {"matched": 10, "new_failures": 9, "fixed": 3}}`, "c.json:1:63: not an agentgate JSON report: comparison.success: matched 10, new_failures 9 and fixed 3 must be counts, the last two within matched"},
-		{`{"success": {"matched": 10, "power": {"threshold": 0}}}`, "c.json:1:63: not an agentgate JSON report: comparison.success: power.threshold 0 is not between 0 and 1"},
+		{`{"success": {"matched": 10, "power": {"threshold": 0}}}`, "c.json:1:63: not an agentgate JSON report: comparison.success: power.threshold 0 is not between 1e-12 and 1, the levels agentgate computes power at"},
 		{`{"success": {"matched": 10}, "success": {"matched": 10}}`, "c.json:1:91: not an agentgate JSON report: comparison.success occurs twice"},
 	} {
 		_, err := ReadBaseline(strings.NewReader(`{"schema": 2, "profile": "default", "comparison": `+c.cmp+`}`), "c.json")

@@ -125,6 +125,10 @@ type Fault struct {
 	// answers with the fault anyway, like a gateway timing out after
 	// GitHub stored the comment.
 	Commit bool `json:"commit,omitempty"`
+	// Oversize, when not 0, answers with Status (200 when 0) and a JSON object
+	// whose one member holds a string of Oversize bytes, streamed without a
+	// Content-Length and never held: a hostile or broken API's endless answer.
+	Oversize int64 `json:"oversize,omitempty"`
 }
 
 // SecondaryRateLimit is GitHub's answer when a client trips a secondary
@@ -402,15 +406,36 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			rec.header[k] = v
 		}
 	}
-	if hasPrefix {
+	if hasPrefix && rec.oversize == 0 {
 		e.validateResponse(n, r.Method, path, rec)
 	}
 	maps.Copy(w.Header(), rec.header)
 	w.WriteHeader(rec.status)
-	_, _ = w.Write(rec.body)
+	if rec.oversize > 0 {
+		writeOversize(w, rec.oversize)
+	} else {
+		_, _ = w.Write(rec.body)
+	}
 	if rec.changed {
 		e.changed()
 	}
+}
+
+// writeOversize writes {"login":"aaa…"} with n bytes of "a", a block at a time, until the
+// client stops reading.
+func writeOversize(w io.Writer, n int64) {
+	block := bytes.Repeat([]byte("a"), 1<<20)
+	if _, err := io.WriteString(w, `{"login":"`); err != nil {
+		return
+	}
+	for n > 0 {
+		k := min(n, int64(len(block)))
+		if _, err := w.Write(block[:k]); err != nil {
+			return
+		}
+		n -= k
+	}
+	_, _ = io.WriteString(w, `"}`)
 }
 
 // splitAuth parses "Bearer T" or "token T".
@@ -434,6 +459,8 @@ type response struct {
 	header  http.Header
 	body    []byte
 	changed bool
+	// oversize is Fault.Oversize: body is written before and after that many bytes of "a"
+	oversize int64
 }
 
 func (rec *response) json(status int, v any) {
@@ -544,6 +571,12 @@ func defaultFaultMessage(status int) string {
 }
 
 func (e *Emulator) writeFault(rec *response, f *Fault) {
+	if f.Oversize > 0 {
+		rec.status = cmp.Or(f.Status, http.StatusOK)
+		rec.header.Set("Content-Type", "application/json; charset=utf-8")
+		rec.body, rec.oversize = nil, f.Oversize
+		return
+	}
 	msg := f.Message
 	if msg == "" {
 		msg = defaultFaultMessage(f.Status)

@@ -5,6 +5,7 @@ package api
 import (
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -89,8 +90,69 @@ func NewClient(token, apiURL string, httpClient *http.Client) (*github.Client, e
 	return c, nil
 }
 
+// MaxResponseBytes bounds every answer the client reads (a variable so that tests can lower
+// it): a page of 100 comments of GitHub's longest (65,536 characters) is under 30 MiB, and a
+// 1.5 GB answer to GET /user read whole ended the step in "fatal error: out of memory" with
+// no summary, outputs or comment (docs/security.md, "API answers"). Artifact zips come from
+// the storage host through another client, bounded by artifact.MaxZipBytes.
+var MaxResponseBytes int64 = 64 << 20
+
+// ErrTooLarge is what reading an answer longer than MaxResponseBytes gives.
+var ErrTooLarge = errors.New("the most agentgate reads of one API answer")
+
+// tooLarge is the error of one answer over the bound: the request's method and path (no
+// query: it may be signed), and the bound.
+func tooLarge(req *http.Request, limit int64) error {
+	return fmt.Errorf("%s %s: the answer is longer than %d MiB, %w", req.Method, req.URL.Path, limit>>20, ErrTooLarge)
+}
+
+// boundedBody reads an answer's body up to a limit, and fails with tooLarge past it, so
+// that go-github's decoder stops there. An answer whose Content-Length says it is too long
+// is not read at all.
+type boundedBody struct {
+	body io.ReadCloser
+	left int64 // bytes that may still be read
+	err  error // tooLarge, for when left is spent and more comes
+}
+
+func (b *boundedBody) Read(p []byte) (int, error) {
+	if b.left <= 0 {
+		var one [1]byte
+		if n, err := b.body.Read(one[:]); n == 0 {
+			return 0, err // the end, exactly at the limit
+		}
+		return 0, b.err
+	}
+	if int64(len(p)) > b.left {
+		p = p[:b.left]
+	}
+	n, err := b.body.Read(p)
+	b.left -= int64(n)
+	return n, err
+}
+
+func (b *boundedBody) Close() error { return b.body.Close() }
+
+// bound puts resp's body behind boundedBody; a body whose Content-Length is over the limit is
+// closed unread, and reading gives the error at once.
+func bound(req *http.Request, resp *http.Response) {
+	limit := MaxResponseBytes
+	if resp.ContentLength > limit {
+		resp.Body.Close()
+		resp.Body = io.NopCloser(errReader{tooLarge(req, limit)})
+		return
+	}
+	resp.Body = &boundedBody{body: resp.Body, left: limit, err: tooLarge(req, limit)}
+}
+
+// errReader fails every read with err.
+type errReader struct{ err error }
+
+func (r errReader) Read([]byte) (int, error) { return 0, r.err }
+
 // authTransport adds "Authorization: Bearer <token>" to requests for one
-// origin only, so the token never follows a redirect to another host.
+// origin only, so the token never follows a redirect to another host, and
+// reads every answer within MaxResponseBytes.
 type authTransport struct {
 	base   http.RoundTripper // nil means http.DefaultTransport
 	token  string
@@ -111,7 +173,11 @@ func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	} else {
 		r.Header.Del("Authorization")
 	}
-	return base.RoundTrip(r)
+	resp, err := base.RoundTrip(r)
+	if err == nil && resp.Body != nil {
+		bound(r, resp)
+	}
+	return resp, err
 }
 
 // origin is a URL's scheme, host and port, lower case with the default port

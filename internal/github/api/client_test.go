@@ -2,10 +2,15 @@ package api_test
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net/http"
+	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/google/go-github/v66/github"
 
 	"github.com/agentgate/agentgate/internal/github/api"
 	"github.com/agentgate/agentgate/test/ghemu"
@@ -146,6 +151,52 @@ func TestNewClient(t *testing.T) {
 		_, err := api.NewClient("t", bad, nil)
 		if err == nil || strings.Contains(err.Error(), "pw@") {
 			t.Errorf("%q: %v", bad, err)
+		}
+	}
+}
+
+// Every answer is read within MaxResponseBytes: one of exactly the bound is read whole, one
+// byte more fails with ErrTooLarge after the bound (streamed, no Content-Length), and one
+// whose Content-Length is over the bound fails without a byte read.
+func TestAnswersReadWithinTheBound(t *testing.T) {
+	defer func(old int64) { api.MaxResponseBytes = old }(api.MaxResponseBytes)
+	api.MaxResponseBytes = 1 << 20
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n, _ := strconv.Atoi(r.URL.Query().Get("n"))
+		body := `{"login":"` + strings.Repeat("a", n-len(`{"login":""}`)) + `"}`
+		if r.URL.Query().Get("length") != "" {
+			w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+		} else {
+			w.(http.Flusher).Flush() // chunked: no Content-Length
+		}
+		_, _ = io.WriteString(w, body)
+	}))
+	defer srv.Close()
+	client, err := api.NewClient(botToken, srv.URL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		query string
+		want  string // the login, or the error
+	}{
+		{"n=1048576", strings.Repeat("a", 1<<20-12)},
+		{"n=1048576&length=1", strings.Repeat("a", 1<<20-12)},
+		{"n=1048577", "GET /user: the answer is longer than 1 MiB, the most agentgate reads of one API answer"},
+		{"n=1048577&length=1", "GET /user: the answer is longer than 1 MiB, the most agentgate reads of one API answer"},
+	} {
+		req, _ := client.NewRequest("GET", "user?"+c.query, nil)
+		var u github.User
+		_, err := client.Do(context.Background(), req, &u)
+		got := u.GetLogin()
+		if err != nil {
+			got = err.Error()
+			if !errors.Is(err, api.ErrTooLarge) {
+				t.Errorf("%s: %v is not ErrTooLarge", c.query, err)
+			}
+		}
+		if got != c.want {
+			t.Errorf("%s: got %q, want %q", c.query, got, c.want)
 		}
 	}
 }
