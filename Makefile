@@ -3,7 +3,7 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 ACTIONLINT  := github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
 GOBIN       := $(shell go env GOPATH)/bin
 
-.PHONY: test testdata reference-data test-jsonv2 lint demo container release-test bench bench-go
+.PHONY: test testdata reference-data test-jsonv2 lint demo container release-test bench bench-million bench-go
 
 # The whole test suite: installs the npm test data (GitHub's OpenAPI description and real
 # webhook payloads, used by the GitHub emulator tests), then runs every Go test.
@@ -53,8 +53,16 @@ release-test:
 # The gate's CPU time and peak RSS against a program that only checks each line with
 # encoding/json.Valid, and against an earlier commit, side by side in one run (test/benchcmp);
 # with RS1=<a checkout of github.com/anand008186/RS-1>, RS-1's own evaluator beside them too.
+# Then a million runs on one runner (test/benchcmp/million.sh, below).
 bench:
 	go run ./test/benchcmp $(if $(RS1),-rs1 $(RS1))
+	sh test/benchcmp/million.sh $(BEFORE)
+
+# A million runs on one runner: the gate, the comparison with a million-run baseline and the
+# merge of 100 shards, each's wall time and peak RSS (docs/performance.md, "A million runs");
+# BEFORE=<commit> measures agentgate at that commit beside it.
+bench-million:
+	sh test/benchcmp/million.sh $(BEFORE)
 
 # Every Go benchmark of the repository.
 bench-go:

@@ -85,25 +85,33 @@ func (e *actionEnv) trigger() *event.Event {
 	return e.ev
 }
 
-// readPull reads, once, the pull request an issue_comment on one is about (GET
-// /repos/{owner}/{repo}/pulls/{n}): the payload names only its number, and GITHUB_SHA is the
-// default branch's tip, so its head (where the check run goes) and its base (what `baseline:
-// auto` compares with) come from GitHub's answer. Failing that, a warning says why; the check
+// readPull reads, once, the pull request the run is about from GitHub (GET
+// /repos/{owner}/{repo}/pulls/{n}) where the payload lacks what is needed of it: an
+// issue_comment names only its number, and GITHUB_SHA is the default branch's tip, so its head
+// (where the check run goes) and its base (what `baseline: auto` compares with) come from
+// GitHub's answer; a fork's workflow_run names no pull request, and pr-number's base is taken
+// when its head is the run's (see event.Sides). Failing that, a warning says why; the check
 // run is then not posted, rather than posted on the default branch's commit.
 func (e *actionEnv) readPull(ctx context.Context, cfg *gateConfig) {
 	ev := e.trigger()
-	if e.pullRead || !ev.NeedsPull() {
+	if e.pullRead {
+		return
+	}
+	var pr int
+	switch {
+	case ev.NeedsPull():
+		pr, _, _, _ = ev.PR("")
+	case ev.Name == "workflow_run" && cfg.prNumber != "":
+		if _, own, _, err := ev.PR(""); err != nil || own {
+			return // GitHub named the pull request, base included
+		}
+		pr, _, _, _ = ev.PR(cfg.prNumber)
+	}
+	owner, repo, found := strings.Cut(e.getenv("GITHUB_REPOSITORY"), "/")
+	if pr <= 0 || !found {
 		return
 	}
 	e.pullRead = true
-	pr, ok, _, err := ev.PR("")
-	if err != nil || !ok {
-		return
-	}
-	owner, repo, found := strings.Cut(e.getenv("GITHUB_REPOSITORY"), "/")
-	if !found {
-		return
-	}
 	client, err := api.NewClient(cfg.token, e.getenv("GITHUB_API_URL"), nil)
 	if err != nil {
 		e.a.Warningf("cannot read pull request #%d for its head and base: %v", pr, err)
@@ -443,7 +451,11 @@ func (e *actionEnv) workflowPath() string {
 // why and returns a note for the job summary; the verdict and exit code are unchanged.
 func (e *actionEnv) verifyHead(ctx context.Context, svc *comment.GitHub, pr int) (note string, ok bool) {
 	want, err := e.trigger().WorkflowRunHeadSHA()
-	if err == nil {
+	switch p := e.trigger().Pull(); {
+	case err != nil:
+	case p != nil && p.GetNumber() == pr: // read already, for the baseline
+		err = comment.CheckHead(p, pr, want)
+	default:
 		err = svc.VerifyHead(ctx, want)
 	}
 	if err == nil {

@@ -27,6 +27,8 @@ func TestActionOnEveryEvent(t *testing.T) {
 		return len(prs) > 0
 	}
 	runEvent := ghemu.WebhookExample(t, "workflow_run", "completed", withPRs)
+	forkRun := ghemu.WebhookExample(t, "workflow_run", "completed", func(m map[string]any) bool { return !withPRs(m) })
+	forkHead := payloadField(t, forkRun, "workflow_run", "head_sha")
 	mgEvent := ghemu.WebhookExample(t, "merge_group", "checks_requested", nil)
 	prHead, prBase := payloadField(t, prEvent, "pull_request", "head", "sha"), payloadField(t, prEvent, "pull_request", "base", "sha")
 	runHead := payloadField(t, runEvent, "workflow_run", "head_sha")
@@ -39,6 +41,27 @@ func TestActionOnEveryEvent(t *testing.T) {
 	in["baseline"], in["check-name"] = "auto", "agentgate"
 	repoPath := "/repos/" + owner + "/" + repo
 	day := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+
+	// The requests, by what they do.
+	found := []string{"GET " + repoPath + "/actions/artifacts 200", "GET " + repoPath + "/actions/runs/9001 200", "GET " + repoPath + "/actions/artifacts/501/zip 302"}
+	commented := func(n int) []string {
+		return []string{"GET /user 403", fmt.Sprintf("GET %s/issues/%d/comments 200", repoPath, n), fmt.Sprintf("POST %s/issues/%d/comments 201", repoPath, n)}
+	}
+	compared := func(base, head string) string { return "GET " + repoPath + "/compare/" + base + "..." + head + " 200" }
+	checked := "POST " + repoPath + "/check-runs 201"
+	seq := func(parts ...any) []string {
+		var out []string
+		for _, p := range parts {
+			switch p := p.(type) {
+			case string:
+				out = append(out, p)
+			case []string:
+				out = append(out, p...)
+			}
+		}
+		return out
+	}
+	prReqs := seq(compared(prBase, prHead), found, commented(2), checked)
 
 	var base []byte // the push run's report, the baseline of the others
 	cases := []struct {
@@ -54,64 +77,52 @@ func TestActionOnEveryEvent(t *testing.T) {
 		branch    string
 		reqs      []string // "METHOD path status", in order
 		summary   string
-		// noBaseline runs without `baseline: auto`.
+		// noBaseline runs without `baseline: auto`; prNumber is the pr-number input.
 		noBaseline bool
+		prNumber   string
 	}{
 		{name: "push", event: "push", payload: ghemu.WebhookExample(t, "push", "", nil), env: pushToMaster,
-			check: headSHA, reqs: []string{"POST " + repoPath + "/check-runs 201"},
+			check: headSHA, reqs: seq(checked),
 			summary: "baseline auto: a push event has no base branch to compare with: not compared"},
 		{name: "schedule", event: "schedule", payload: []byte(`{"schedule":"30 5 * * 1-5","workflow":".github/workflows/evals.yml"}`), env: pushToMaster,
-			check: headSHA, reqs: []string{"POST " + repoPath + "/check-runs 201"},
+			check: headSHA, reqs: seq(checked),
 			summary: "baseline auto: a schedule event has no base branch to compare with: not compared"},
 		{name: "pull_request", event: "pull_request", payload: prEvent, mergeBase: headSHA, heads: []string{prBase, prHead},
-			check: prHead, branch: "master", reqs: []string{
-				"GET " + repoPath + "/compare/" + prBase + "..." + prHead + " 200",
-				"GET " + repoPath + "/actions/artifacts 200", "GET " + repoPath + "/actions/runs/9001 200",
-				"GET " + repoPath + "/actions/artifacts/501/zip 302",
-				"GET /user 403", "GET " + repoPath + "/issues/2/comments 200", "POST " + repoPath + "/issues/2/comments 201",
-				"POST " + repoPath + "/check-runs 201"}},
+			check: prHead, branch: "master", reqs: prReqs},
 		{name: "pull_request_target", event: "pull_request_target", payload: prEvent, mergeBase: headSHA, heads: []string{prBase, prHead},
-			check: prHead, branch: "master", reqs: []string{
-				"GET " + repoPath + "/compare/" + prBase + "..." + prHead + " 200",
-				"GET " + repoPath + "/actions/artifacts 200", "GET " + repoPath + "/actions/runs/9001 200",
-				"GET " + repoPath + "/actions/artifacts/501/zip 302",
-				"GET /user 403", "GET " + repoPath + "/issues/2/comments 200", "POST " + repoPath + "/issues/2/comments 201",
-				"POST " + repoPath + "/check-runs 201"}},
+			check: prHead, branch: "master", reqs: prReqs},
 		{name: "workflow_run", event: "workflow_run", payload: runEvent, mergeBase: headSHA, heads: []string{prBase, runHead},
 			pulls: map[int]ghemu.Pull{2: {HeadSHA: runHead}},
-			check: runHead, branch: "master", reqs: []string{
-				"GET " + repoPath + "/compare/" + prBase + "..." + runHead + " 200",
-				"GET " + repoPath + "/actions/artifacts 200", "GET " + repoPath + "/actions/runs/9001 200",
-				"GET " + repoPath + "/actions/artifacts/501/zip 302",
-				"GET " + repoPath + "/pulls/2 200", // the pull request's head must be the run's
-				"GET /user 403", "GET " + repoPath + "/issues/2/comments 200", "POST " + repoPath + "/issues/2/comments 201",
-				"POST " + repoPath + "/check-runs 201"}},
+			check: runHead, branch: "master", reqs: seq(compared(prBase, runHead), found,
+				"GET "+repoPath+"/pulls/2 200", // the pull request's head must be the run's
+				commented(2), checked)},
+		// A fork's run: GitHub names no pull request, pr-number does (from the fork's artifact);
+		// its pull request is read once, for the base and for the comment's head check.
+		{name: "workflow_run from a fork, with pr-number", event: "workflow_run", payload: forkRun, prNumber: "7",
+			mergeBase: headSHA, heads: []string{commentBase, forkHead},
+			pulls: map[int]ghemu.Pull{7: {HeadSHA: forkHead, BaseSHA: commentBase, BaseRef: "master"}},
+			check: forkHead, branch: "master", reqs: seq("GET "+repoPath+"/pulls/7 200",
+				compared(commentBase, forkHead), found, commented(7), checked)},
+		// pr-number naming a pull request whose head is not the run's: neither its base nor
+		// its comment is touched.
+		{name: "workflow_run from a fork, pr-number of another pull request", event: "workflow_run", payload: forkRun, prNumber: "7",
+			pulls: map[int]ghemu.Pull{7: {HeadSHA: commentHead, BaseSHA: commentBase, BaseRef: "master"}},
+			check: forkHead, reqs: seq("GET "+repoPath+"/pulls/7 200", checked),
+			summary: "agentgate did not comment on pull request #7: its head commit is not the commit this report is about."},
 		{name: "issue_comment", event: "issue_comment", payload: ghemu.IssueCommentOnPull(t), mergeBase: headSHA, heads: []string{commentBase, commentHead},
 			pulls: map[int]ghemu.Pull{1: {HeadSHA: commentHead, BaseSHA: commentBase, BaseRef: "main"}},
-			check: commentHead, branch: "main", reqs: []string{
-				"GET " + repoPath + "/pulls/1 200", // read once: head and base
-				"GET " + repoPath + "/compare/" + commentBase + "..." + commentHead + " 200",
-				"GET " + repoPath + "/actions/artifacts 200", "GET " + repoPath + "/actions/runs/9001 200",
-				"GET " + repoPath + "/actions/artifacts/501/zip 302",
-				"GET /user 403", "GET " + repoPath + "/issues/1/comments 200", "POST " + repoPath + "/issues/1/comments 201",
-				"POST " + repoPath + "/check-runs 201"}},
+			check: commentHead, branch: "main", reqs: seq(
+				"GET "+repoPath+"/pulls/1 200", // read once: head and base
+				compared(commentBase, commentHead), found, commented(1), checked)},
 		{name: "issue_comment without a baseline: the pull request read for the check run", event: "issue_comment", payload: ghemu.IssueCommentOnPull(t),
 			pulls: map[int]ghemu.Pull{1: {HeadSHA: commentHead, BaseSHA: commentBase, BaseRef: "main"}}, noBaseline: true,
-			check: commentHead, reqs: []string{
-				"GET /user 403", "GET " + repoPath + "/issues/1/comments 200", "POST " + repoPath + "/issues/1/comments 201",
-				"GET " + repoPath + "/pulls/1 200",
-				"POST " + repoPath + "/check-runs 201"}},
+			check: commentHead, reqs: seq(commented(1), "GET "+repoPath+"/pulls/1 200", checked)},
 		{name: "issue_comment, the pull request unreadable: no check run on main", event: "issue_comment", payload: ghemu.IssueCommentOnPull(t),
-			reqs: []string{
-				"GET " + repoPath + "/pulls/1 404",
-				"GET /user 403", "GET " + repoPath + "/issues/1/comments 200", "POST " + repoPath + "/issues/1/comments 201"},
+			reqs:    seq("GET "+repoPath+"/pulls/1 404", commented(1)),
 			summary: "agentgate did not post the check run `agentgate`: cannot tell the head commit"},
 		{name: "merge_group", event: "merge_group", payload: mgEvent, mergeBase: mgBase, heads: []string{mgHead},
-			check: mgHead, branch: "main", reqs: []string{
-				// the queue's base is the merge base: no compare; no comment
-				"GET " + repoPath + "/actions/artifacts 200", "GET " + repoPath + "/actions/runs/9001 200",
-				"GET " + repoPath + "/actions/artifacts/501/zip 302",
-				"POST " + repoPath + "/check-runs 201"}},
+			// the queue's base is the merge base: no compare; no comment
+			check: mgHead, branch: "main", reqs: seq(found, checked)},
 	}
 	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -136,6 +147,9 @@ func TestActionOnEveryEvent(t *testing.T) {
 			inputs := maps.Clone(in)
 			if c.noBaseline {
 				delete(inputs, "baseline")
+			}
+			if c.prNumber != "" {
+				inputs["pr-number"] = c.prNumber
 			}
 			r := stepEnv(t, ws, api, c.event, c.payload, inputs, c.env)
 			if r.exit != 0 || r.outputs["verdict"] != "PASS" {

@@ -110,6 +110,9 @@ func runGate(ctx context.Context, cmd string, args []string, stdout, stderr io.W
 	if cfg.options.Baseline, err = resolveBaseline(ctx, cfg, act); err != nil {
 		return act.failRun(fail(stderr, err), err)
 	}
+	if b := cfg.options.Baseline; b != nil && b.Report != nil || len(cfg.merge) > 0 {
+		jsonreport.CollectSooner()
+	}
 	cfg.options.Secrets = red.list() // redacted in the traces, before any evidence is cut
 	res, err := evaluate(ctx, cfg)
 	if err != nil {

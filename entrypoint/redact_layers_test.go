@@ -182,3 +182,15 @@ func TestCredentialShapesInNoOutput(t *testing.T) {
 		}
 	}
 }
+
+// The rs1 drop-in reads traces as the gate does, credentials of a known shape redacted: the
+// RS-1 report it prints quotes the looping call's arguments with *** in the key's place.
+func TestRS1RedactsCredentialShapes(t *testing.T) {
+	const cred = "sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-T3BlbkFJAbCdEfGhIjKlMnOpQrStUvWxYz"
+	dir := t.TempDir()
+	traces := leakyArgsTraces(t, dir, "export OPENAI_API_KEY="+cred)
+	code, stdout, stderr := cli(t, "", "rs1", filepath.Join(dir, traces), "--verbose")
+	if code != 2 || strings.Contains(stdout+stderr, cred[8:30]) || !strings.Contains(stdout+stderr, "OPENAI_API_KEY=***") {
+		t.Errorf("exit %d\n%s%s", code, stdout, stderr)
+	}
+}

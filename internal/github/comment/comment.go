@@ -240,8 +240,14 @@ func (g *GitHub) VerifyHead(ctx context.Context, want string) error {
 	if err != nil {
 		return err
 	}
+	return CheckHead(p, g.pr, want)
+}
+
+// CheckHead returns a *HeadMismatchError unless pull request p (number pr, as read) has the
+// head commit want.
+func CheckHead(p *github.PullRequest, pr int, want string) error {
 	if got := p.GetHead().GetSHA(); !strings.EqualFold(got, want) || want == "" {
-		return &HeadMismatchError{PR: g.pr, Want: want, Got: got}
+		return &HeadMismatchError{PR: pr, Want: want, Got: got}
 	}
 	return nil
 }

@@ -184,8 +184,9 @@ type Sides struct {
 
 // Sides returns the two sides of the run's pull request (docs/reference.md, "Which
 // baseline"): from .pull_request for the pull_request family, .workflow_run.pull_requests[0]
-// for workflow_run when GitHub filled it in, .merge_group for the merge queue, and the pull
-// request GitHub answered (UsePull) for issue_comment. ok is false for every other event (a
+// for workflow_run when GitHub filled it in (else the pull request UsePull recorded, when its
+// head is workflow_run.head_sha), .merge_group for the merge queue, and the pull request
+// GitHub answered (UsePull) for issue_comment. ok is false for every other event (a
 // push has no base) and for a payload without a base branch. A commit that is no commit id is
 // left out (""), so that nothing a payload holds reaches a URL unchecked.
 func (e *Event) Sides() (s Sides, ok bool, err error) {
@@ -211,6 +212,13 @@ func (e *Event) Sides() (s Sides, ok bool, err error) {
 	case e.Name == "workflow_run" && p.WorkflowRun != nil && len(p.WorkflowRun.PullRequests) > 0:
 		pr := p.WorkflowRun.PullRequests[0]
 		s = Sides{Head: p.WorkflowRun.GetHeadSHA(), Base: pr.GetBase().GetSHA(), Branch: pr.GetBase().GetRef()}
+	case e.Name == "workflow_run" && p.WorkflowRun != nil && e.pull != nil:
+		// A fork's run names no pull request; pr-number's, read from GitHub, is taken only
+		// when its head is the commit the run gated, so the number (from the fork's
+		// artifact) cannot pick another pull request's base.
+		if head := p.WorkflowRun.GetHeadSHA(); head != "" && strings.EqualFold(e.pull.GetHead().GetSHA(), head) {
+			s = Sides{Head: head, Base: e.pull.GetBase().GetSHA(), Branch: e.pull.GetBase().GetRef()}
+		}
 	case e.Name != "workflow_run" && e.Name != "merge_group" && p.PullRequest != nil:
 		s = Sides{Head: p.PullRequest.GetHead().GetSHA(), Base: p.PullRequest.GetBase().GetSHA(), Branch: p.PullRequest.GetBase().GetRef()}
 	}
@@ -239,10 +247,16 @@ func (e *Event) NeedsPull() bool {
 	return err == nil && p.Issue != nil && p.Issue.IsPullRequest()
 }
 
-// UsePull records the pull request GitHub answered for an issue_comment's number: HeadSHA and
-// Sides take its head and base from it.
+// UsePull records the pull request GitHub answered for the event's number: for an
+// issue_comment, HeadSHA and Sides take its head and base from it; for a workflow_run that
+// names none (a fork's, with pr-number), Sides takes its base when its head is the run's.
 func (e *Event) UsePull(p *github.PullRequest) {
 	e.pull = p
+}
+
+// Pull is the pull request UsePull recorded; nil when none was read.
+func (e *Event) Pull() *github.PullRequest {
+	return e.pull
 }
 
 func checkNumber(n int, field string) (int, bool, error) {

@@ -323,3 +323,35 @@ func TestHeadSHAFromRealEventPayloads(t *testing.T) {
 		}
 	}
 }
+
+// A fork's workflow_run names no pull request: the one pr-number names, read from GitHub,
+// gives the base only when its head is the commit the run gated. A number from the fork's
+// artifact cannot borrow another pull request's base.
+func TestForkWorkflowRunTakesTheBaseOfItsOwnPullRequest(t *testing.T) {
+	const base = "3333333333333333333333333333333333333333"
+	raw := webhookExample(t, "workflow_run", "completed", func(m map[string]any) bool {
+		prs, _ := m["workflow_run"].(map[string]any)["pull_requests"].([]any)
+		return len(prs) == 0
+	})
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	head := m["workflow_run"].(map[string]any)["head_sha"].(string)
+	pull := func(h string) *github.PullRequest {
+		return &github.PullRequest{Head: &github.PullRequestBranch{SHA: github.String(h)},
+			Base: &github.PullRequestBranch{SHA: github.String(base), Ref: github.String("main")}}
+	}
+	ev := event.New("workflow_run", writeEvent(t, raw))
+	if s, ok, err := ev.Sides(); ok || err != nil {
+		t.Fatalf("before the pull request is read: %+v, %v, %v; want none", s, ok, err)
+	}
+	ev.UsePull(pull("4444444444444444444444444444444444444444"))
+	if s, ok, err := ev.Sides(); ok || err != nil {
+		t.Errorf("another pull request's: %+v, %v, %v; want none", s, ok, err)
+	}
+	ev.UsePull(pull(head))
+	if s, ok, err := ev.Sides(); s != (event.Sides{Head: head, Base: base, Branch: "main"}) || !ok || err != nil {
+		t.Errorf("its own: %+v, %v, %v", s, ok, err)
+	}
+}
