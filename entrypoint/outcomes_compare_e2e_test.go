@@ -77,7 +77,7 @@ func TestActionComparesOutcomes(t *testing.T) {
 		"| success: runs that succeeded by their outcomes (10 matched runs) | 8 of 10 | 0 of 10 | 8 new failures, 0 fixed",
 		"McNemar p 0.0078",
 		// ids are in code spans, as every id is: copyable whole, and "#2" links no issue there
-		"**8 new failures by outcome** (succeeded in the baseline, failed now): `0#0`, `0#2`, `0#3`, `3#0`, `3#1`, `3#2`, `3#3`, `4#2`.",
+		"**8 new failures by outcome** (succeeded in the baseline, failed now): `airline/0#0`, `airline/0#2`, `airline/0#3`, `airline/3#0`, `airline/3#1`, `airline/3#2`, `airline/3#3`, `airline/4#2`.",
 		"## ❌ agentgate: FAIL · 0 of 10 runs succeeded, no success gate set\n",
 		"McNemar p 0.0078 (Holm 0.0156) | ❌ degraded",
 		"- success: with 10 matched traces, 7 or more new failures with none fixed would be significant (exact McNemar, Holm threshold 0.0250)",

@@ -135,12 +135,14 @@ func copyTo(t *testing.T, src, dst string) string {
 	return dst
 }
 
-// suites are the real files of every trace format: each a list of files gated together.
+// suites are the files of every trace format, and the layouts of identitySuites: each a list
+// of files gated together.
 func suites(t *testing.T) map[string][]string {
 	formats := filepath.Join("trace", "testdata", "formats")
 	mini := filepath.Join(formats, "minisweagent")
 	dir := t.TempDir()
-	return map[string][]string{
+	all := identitySuites(t)
+	for name, files := range map[string][]string{
 		"tau-bench":       {refdata.Path(t, "transcripts/tau-bench-airline-sample.json")},
 		"tau-bench mixed": {tauBenchMixed(t, dir)},
 		"tau2":            {filepath.Join(formats, "tau2-telecom.json")},
@@ -157,7 +159,10 @@ func suites(t *testing.T) map[string][]string {
 			filepath.Join(formats, "agentdojo", "runs", "gpt-4o-2024-05-13", "banking", "user_task_0", "none", "none.json"),
 			filepath.Join(formats, "agentdojo", "runs", "claude-3-5-sonnet-20240620", "slack", "user_task_1", "none", "none.json")},
 		"chat": {filepath.Join("..", "fixtures", "pass", "traces.jsonl"), filepath.Join("..", "fixtures", "fail", "traces.jsonl")},
+	} {
+		all[name] = files
 	}
+	return all
 }
 
 // tauBenchMixed writes the real tau-bench airline runs in reverse order, so that their ids do
@@ -508,9 +513,19 @@ func TestShardMergeEqualsOneRun(t *testing.T) {
 // it back as a merge does; each, when not nil, is shown each shard's result first.
 func gateShards(t *testing.T, dir string, files []string, each func(i int, r *gate.Result)) []gate.Shard {
 	t.Helper()
-	var shards []gate.Shard
+	groups := make([][]string, len(files))
 	for i, f := range files {
-		r := gateRun(t, []string{f}, nil, nil)
+		groups[i] = []string{f}
+	}
+	return gateGroups(t, dir, groups, each)
+}
+
+// gateGroups is gateShards with a shard of each group of files.
+func gateGroups(t *testing.T, dir string, groups [][]string, each func(i int, r *gate.Result)) []gate.Shard {
+	t.Helper()
+	var shards []gate.Shard
+	for i, files := range groups {
+		r := gateRun(t, files, nil, nil)
 		if each != nil {
 			each(i, r)
 		}
@@ -605,5 +620,215 @@ func TestSubmissionResultsRate(t *testing.T) {
 	note := `outcomes "` + results + `": empty_patch_instances counts 1, empty_error_patch_ids lists 3; the lists were read, not the counters`
 	if !slices.Contains(r.Notes, note) {
 		t.Errorf("notes %q lack %q", r.Notes, note)
+	}
+}
+
+// rewrite writes the JSON document src to dst with edit applied to it.
+func rewrite(t *testing.T, src, dst string, edit func(doc map[string]any)) string {
+	t.Helper()
+	var doc map[string]any
+	readJSON(t, src, &doc)
+	edit(doc)
+	return writeJSON(t, dst, doc)
+}
+
+// inspectLog writes the generated Inspect log inspect-scores.json (task "arith", model
+// openai/gpt-4o) to dst as a log of task and model.
+func inspectLog(t *testing.T, dst, task, model string) string {
+	return rewrite(t, filepath.Join("trace", "testdata", "formats", "inspect-scores.json"), dst, func(doc map[string]any) {
+		doc["eval"].(map[string]any)["task"] = task
+		doc["eval"].(map[string]any)["model"] = model
+	})
+}
+
+// tau2Agent writes the tau2 results file src to dst as the runs of agent llm, each simulation
+// with an id of its own (tau2 writes a new uuid per simulation).
+func tau2Agent(t *testing.T, src, dst, llm string) string {
+	return rewrite(t, src, dst, func(doc map[string]any) {
+		doc["info"].(map[string]any)["agent_info"].(map[string]any)["llm"] = llm
+		for _, sim := range doc["simulations"].([]any) {
+			sim.(map[string]any)["id"] = llm + "-" + sim.(map[string]any)["id"].(string)
+		}
+	})
+}
+
+// tauBenchRecords writes the real tau-bench airline runs, edited by edit, to path.
+func tauBenchRecords(t *testing.T, path string, edit func(recs []map[string]any) []map[string]any) string {
+	t.Helper()
+	var recs []map[string]any
+	readJSON(t, refdata.Path(t, "transcripts/tau-bench-airline-sample.json"), &recs)
+	return writeJSON(t, path, edit(recs))
+}
+
+// runs lists r's runs as "id suite/task/trial (read as id/trial)".
+func runs(r *gate.Result) []string {
+	var out []string
+	for i := range r.Reliability.Traces {
+		tr := &r.Reliability.Traces[i]
+		s := tr.ID + " " + identity(tr)
+		if a := tr.Attempt; a != nil && a.ReadAs != nil {
+			s += fmt.Sprintf(" (read as %s/%s/%d)", a.ReadAs.ID, a.ReadAs.Suite, *a.ReadAs.Trial)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// identitySuites are the inputs of issue 43's layouts, each a list of files gated together:
+// two tau-bench files of the same tasks, two Inspect logs of one task, two of two tasks whose
+// samples share ids and epochs, two tau2 files of one domain by two agents, and two Inspect
+// logs of one task by two models.
+func identitySuites(t *testing.T) map[string][]string {
+	dir := t.TempDir()
+	airline := refdata.Path(t, "transcripts/tau-bench-airline-sample.json")
+	tau2 := filepath.Join("trace", "testdata", "formats", "tau2-telecom.json")
+	return map[string][]string{
+		"tau-bench two files": {airline, copyTo(t, airline, filepath.Join(dir, "b", "tau-bench-airline-sample.json"))},
+		"inspect two logs":    {inspectLog(t, filepath.Join(dir, "logs", "1.json"), "arith", "openai/gpt-4o"), inspectLog(t, filepath.Join(dir, "logs", "2.json"), "arith", "openai/gpt-4o")},
+		"inspect two tasks":   {inspectLog(t, filepath.Join(dir, "tasks", "1.json"), "arith", "openai/gpt-4o"), inspectLog(t, filepath.Join(dir, "tasks", "2.json"), "arith_hard", "openai/gpt-4o")},
+		"inspect two models":  {inspectLog(t, filepath.Join(dir, "models", "1.json"), "arith", "openai/gpt-4o"), inspectLog(t, filepath.Join(dir, "models", "2.json"), "arith", "anthropic/claude-3-5-sonnet")},
+		"tau2 two agents":     {tau2Agent(t, tau2, filepath.Join(dir, "sims", "a.json"), "grok-3-mini"), tau2Agent(t, tau2, filepath.Join(dir, "sims", "b.json"), "grok-4-fast")},
+	}
+}
+
+// TestIdentityInEveryLayout: the layouts of issue 43, each refused (exit 3, a duplicate trace
+// id) or pooled on main, read as their harnesses mean them: further files and logs of the same
+// tasks are further trials, numbered from one past the largest, each run with an id of its own
+// and the id and trial it was read with kept as read_as; two tasks are two suites; two agents
+// are two suites, never trials of one task.
+func TestIdentityInEveryLayout(t *testing.T) {
+	all := identitySuites(t)
+	for _, c := range []struct {
+		name              string
+		want              []string
+		tasks, minTrials  int
+		renumbered, agent bool
+	}{
+		{"tau-bench two files", []string{
+			`0#0 "airline"/"0"/0`, `0#2 "airline"/"0"/2`, `0#3 "airline"/"0"/3`, `3#0 "airline"/"3"/0`, `3#1 "airline"/"3"/1`,
+			`3#2 "airline"/"3"/2`, `3#3 "airline"/"3"/3`, `4#2 "airline"/"4"/2`, `8#1 "airline"/"8"/1`, `9#2 "airline"/"9"/2`,
+			`0#4 "airline"/"0"/4 (read as 0#0/airline/0)`, `0#5 "airline"/"0"/5 (read as 0#2/airline/2)`, `0#6 "airline"/"0"/6 (read as 0#3/airline/3)`,
+			`3#4 "airline"/"3"/4 (read as 3#0/airline/0)`, `3#5 "airline"/"3"/5 (read as 3#1/airline/1)`, `3#6 "airline"/"3"/6 (read as 3#2/airline/2)`,
+			`3#7 "airline"/"3"/7 (read as 3#3/airline/3)`, `4#3 "airline"/"4"/3 (read as 4#2/airline/2)`, `8#2 "airline"/"8"/2 (read as 8#1/airline/1)`,
+			`9#3 "airline"/"9"/3 (read as 9#2/airline/2)`}, 5, 2, true, false},
+		{"inspect two logs", []string{
+			`1#1 "arith"/"1"/1`, `1#2 "arith"/"1"/2`, `two#1 "arith"/"two"/1`, `two#2 "arith"/"two"/2`, `three#1 "arith"/"three"/1`,
+			`1#3 "arith"/"1"/3 (read as 1#1/arith/1)`, `1#4 "arith"/"1"/4 (read as 1#2/arith/2)`, `two#3 "arith"/"two"/3 (read as two#1/arith/1)`,
+			`two#4 "arith"/"two"/4 (read as two#2/arith/2)`, `three#2 "arith"/"three"/2 (read as three#1/arith/1)`}, 3, 2, true, false},
+		{"inspect two tasks", []string{
+			`1#1 "arith"/"1"/1`, `1#2 "arith"/"1"/2`, `two#1 "arith"/"two"/1`, `two#2 "arith"/"two"/2`, `three#1 "arith"/"three"/1`,
+			`arith_hard/1#1 "arith_hard"/"1"/1 (read as 1#1/arith_hard/1)`, `arith_hard/1#2 "arith_hard"/"1"/2 (read as 1#2/arith_hard/2)`,
+			`arith_hard/two#1 "arith_hard"/"two"/1 (read as two#1/arith_hard/1)`, `arith_hard/two#2 "arith_hard"/"two"/2 (read as two#2/arith_hard/2)`,
+			`arith_hard/three#1 "arith_hard"/"three"/1 (read as three#1/arith_hard/1)`}, 6, 1, false, false},
+		{"inspect two models", []string{
+			`1#1 "arith@openai/gpt-4o"/"1"/1 (read as 1#1/arith/1)`, `1#2 "arith@openai/gpt-4o"/"1"/2 (read as 1#2/arith/2)`,
+			`two#1 "arith@openai/gpt-4o"/"two"/1 (read as two#1/arith/1)`, `two#2 "arith@openai/gpt-4o"/"two"/2 (read as two#2/arith/2)`,
+			`three#1 "arith@openai/gpt-4o"/"three"/1 (read as three#1/arith/1)`,
+			`arith@anthropic/claude-3-5-sonnet/1#1 "arith@anthropic/claude-3-5-sonnet"/"1"/1 (read as 1#1/arith/1)`,
+			`arith@anthropic/claude-3-5-sonnet/1#2 "arith@anthropic/claude-3-5-sonnet"/"1"/2 (read as 1#2/arith/2)`,
+			`arith@anthropic/claude-3-5-sonnet/two#1 "arith@anthropic/claude-3-5-sonnet"/"two"/1 (read as two#1/arith/1)`,
+			`arith@anthropic/claude-3-5-sonnet/two#2 "arith@anthropic/claude-3-5-sonnet"/"two"/2 (read as two#2/arith/2)`,
+			`arith@anthropic/claude-3-5-sonnet/three#1 "arith@anthropic/claude-3-5-sonnet"/"three"/1 (read as three#1/arith/1)`}, 6, 1, false, true},
+	} {
+		r := gateRun(t, all[c.name], nil, nil)
+		if got := runs(r); !slices.Equal(got, c.want) {
+			t.Errorf("%s: runs\n%s\nwant\n%s", c.name, strings.Join(got, "\n"), strings.Join(c.want, "\n"))
+		}
+		if p := r.PassK; p == nil || p.Tasks != c.tasks || p.MinTrials != c.minTrials {
+			t.Errorf("%s: pass^k %+v, want %d tasks of at least %d trials", c.name, p, c.tasks, c.minTrials)
+		}
+		if got := strings.Contains(r.IdentityNote, compare.RenumberNote); got != c.renumbered {
+			t.Errorf("%s: identity note %q: renumbered %v, want %v", c.name, r.IdentityNote, got, c.renumbered)
+		}
+		if got := strings.Contains(r.IdentityNote, "holds runs of 2 agents"); got != c.agent {
+			t.Errorf("%s: identity note %q: agents %v, want %v", c.name, r.IdentityNote, got, c.agent)
+		}
+	}
+}
+
+// TestTwoAgentsAreTwoSuites: a tau2 simulations folder holding a grok-3-mini and a grok-4-fast
+// run of the same telecom tasks (on main: the two tasks with 2 and 1 trials read as 6 and 3
+// trials of them) is two suites, one an agent, with a note naming both.
+func TestTwoAgentsAreTwoSuites(t *testing.T) {
+	r := gateRun(t, identitySuites(t)["tau2 two agents"], nil, nil)
+	p := r.PassK
+	if p == nil || p.Tasks != 4 || p.Trials != 6 || p.MinTrials != 1 {
+		t.Errorf("pass^k %+v, want 4 tasks (2 an agent), 6 trials", p)
+	}
+	const note = `suite "telecom" holds runs of 2 agents ("grok-3-mini", "grok-4-fast"): each agent's runs are a suite of their own ("telecom@grok-3-mini", "telecom@grok-4-fast"), never trials of one task`
+	if r.IdentityNote != note {
+		t.Errorf("identity note %q, want %q", r.IdentityNote, note)
+	}
+	for i := range r.Reliability.Traces {
+		if a := r.Reliability.Traces[i].Attempt; a == nil || a.Suite != "telecom@"+a.Agent || a.Trial == nil || a.ReadAs == nil || *a.ReadAs.Trial != *a.Trial {
+			t.Errorf("run %d: %+v", i, a)
+		}
+	}
+}
+
+// TestShardsWithRepeatedIdentities: tau-bench runs of task 5 read as trials 0, 0 (one file),
+// 1 and 0 (two more) are trials 0, 2, 1 and 3 in one run; every split of the files into
+// shards, merged, gives that run's report byte for byte. On main a shard numbered its own
+// repeats (the second run of the first file got trial 1, and then the others 2 and 3), and the
+// file with a repeated id was refused.
+func TestShardsWithRepeatedIdentities(t *testing.T) {
+	dir := t.TempDir()
+	file := func(name string, trials []int, rewards []float64) string {
+		return tauBenchRecords(t, filepath.Join(dir, name), func(recs []map[string]any) []map[string]any {
+			var out []map[string]any
+			for i, trial := range trials {
+				r := recs[i]
+				r["task_id"], r["trial"], r["reward"] = 5, trial, rewards[i]
+				out = append(out, r)
+			}
+			return out
+		})
+	}
+	a := file("a.json", []int{0, 0}, []float64{1, 0})
+	b := file("b.json", []int{1}, []float64{1})
+	c := file("c.json", []int{0}, []float64{0})
+	whole := gateRun(t, []string{a, b, c}, nil, nil)
+	want := []string{`5#0 "airline"/"5"/0`, `5#2 "airline"/"5"/2 (read as 5#0/airline/0)`, `5#1 "airline"/"5"/1`, `5#3 "airline"/"5"/3 (read as 5#0/airline/0)`}
+	if got := runs(whole); !slices.Equal(got, want) {
+		t.Fatalf("one run:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for _, split := range [][][]string{{{a}, {b}, {c}}, {{a, b}, {c}}, {{a}, {b, c}}, {{c}, {a, b}}} {
+		mergeAsOneRun(t, gateGroups(t, t.TempDir(), split, nil), whole)
+	}
+}
+
+// TestTauBenchDomains: tau-bench records no domain, and its runs open with their domain's
+// policy: airline runs compared with the same task ids of retail runs match none, and the
+// warning says the suites differ (on main all 10 matched, airline with retail). Runs whose
+// policy names no domain match on task and trial, with a note that the domains are unknown.
+func TestTauBenchDomains(t *testing.T) {
+	dir := t.TempDir()
+	policy := func(title string) func([]map[string]any) []map[string]any {
+		return func(recs []map[string]any) []map[string]any {
+			for _, r := range recs {
+				sys := r["traj"].([]any)[0].(map[string]any)
+				_, rest, _ := strings.Cut(sys["content"].(string), "\n")
+				sys["content"] = title + "\n" + rest
+			}
+			return recs
+		}
+	}
+	airline := refdata.Path(t, "transcripts/tau-bench-airline-sample.json")
+	retail := tauBenchRecords(t, filepath.Join(dir, "retail.json"), policy("# Retail agent policy"))
+	base := asBaseline(t, reportJSON(t, gateRun(t, []string{airline}, nil, nil)))
+	c := gateRun(t, []string{retail}, nil, base).Comparison
+	const warning = "0 of 10 runs matched: the two reports name the same task ids in different suites"
+	if m := c.Matching; m == nil || m.On != compare.OnSuiteIdentity || m.Matched != 0 || m.Warning != warning {
+		t.Errorf("airline against retail: matching %+v, want %q", m, warning)
+	}
+	blind := tauBenchRecords(t, filepath.Join(dir, "blind.json"), policy("You are a helpful agent."))
+	r := gateRun(t, []string{blind}, nil, nil)
+	if a := r.Reliability.Traces[0].Attempt; a == nil || a.Suite != "" || a.Task != "0" {
+		t.Fatalf("no policy: %+v, want no suite", a)
+	}
+	c = gateRun(t, []string{blind}, nil, asBaseline(t, reportJSON(t, r))).Comparison
+	const note = "runs matched on task and trial: neither report names the runs' domains (suites), and their task ids are numbers, which a harness's domains share (each numbers its tasks from 0): runs of two domains would be taken for one"
+	if m := c.Matching; m == nil || m.On != compare.OnIdentity || m.Matched != 10 || !slices.Contains(c.Notes, note) {
+		t.Errorf("no policy: matching %+v, notes %q; want 10 matched on task and trial, and %q", m, c.Notes, note)
 	}
 }

@@ -8,7 +8,6 @@ import (
 
 	"github.com/agentgate/agentgate/gate/agreement"
 	"github.com/agentgate/agentgate/gate/coherence"
-	"github.com/agentgate/agentgate/gate/compare"
 	"github.com/agentgate/agentgate/gate/input"
 	"github.com/agentgate/agentgate/gate/reliability"
 )
@@ -62,9 +61,6 @@ func Merge(ctx context.Context, shards []Shard, in Inputs, o Options) (*Result, 
 		for _, n := range s.Report.Notes {
 			res.Notes = append(res.Notes, s.Name+": "+n)
 		}
-		if s.Report.IdentityNote != "" {
-			res.IdentityNote = compare.RenumberNote // a shard's runs were renumbered, as one run's would be
-		}
 	}
 	if res.Coherence, err = mergeCoherence(shards); err != nil {
 		return nil, err
@@ -101,6 +97,9 @@ func Merge(ctx context.Context, shards []Shard, in Inputs, o Options) (*Result, 
 			return nil, err
 		}
 	}
+	// The runs get their identities from what their harnesses recorded, over all the shards'
+	// runs in file order, as one run gives them.
+	res.identify()
 	// Outcomes given to the merge are matched to all the merged traces, as one run matches
 	// them; a trace whose shard recorded no usage then has no tokens to count.
 	if err := res.readOutcomes(ctx, in.Outcomes); err != nil {
@@ -143,8 +142,8 @@ func joinInputs(own *Inputs, shards []Shard) *Inputs {
 
 // mergeRecords lists the records (traces or tasks) of every shard in the order of their
 // files, keeping each file's own order, as one run reads them; place gives a record's id and
-// where it was read. A file that two shards read and an id that two records have are errors;
-// has is false when no shard has the section.
+// where it was read ("" for a record not known by its id). A file that two shards read and an
+// id that two records have are errors; has is false when no shard has the section.
 func mergeRecords[T any](shards []Shard, kind string, section func(*Result) ([]T, bool), place func(*T) (string, input.Place)) (_ []T, has bool, _ error) {
 	type placed struct {
 		file  string
@@ -173,6 +172,10 @@ func mergeRecords[T any](shards []Shard, kind string, section func(*Result) ([]T
 		id, here := place(p.rec)
 		if err := ids.Full(here); err != nil {
 			return nil, true, err
+		}
+		if id == "" { // a run known by its identity, not its id
+			out[i] = *p.rec
+			continue
 		}
 		if first, dup := ids.Add(id, i); dup {
 			_, there := place(all[first].rec)
@@ -207,8 +210,15 @@ func mergeReliability(shards []Shard) (*reliability.Summary, error) {
 	return sum, nil
 }
 
-// tracePlaceID is the id of trace t and where it starts.
-func tracePlaceID(t *reliability.Result) (string, input.Place) { return t.ID, tracePlace(t) }
+// tracePlaceID is the id of trace t and where it starts. A run with a task is known by its
+// identity, and two runs may share an id (two logs of one task): its id is "", which
+// mergeRecords does not check, and identify gives it its id as one run would.
+func tracePlaceID(t *reliability.Result) (string, input.Place) {
+	if a := t.Attempt; a != nil && a.Task != "" {
+		return "", tracePlace(t)
+	}
+	return t.ID, tracePlace(t)
+}
 
 // mergeUnmatched is the outcomes no trace of the merged suite matched: those no shard's
 // traces matched, less the ids of traces another shard holds. given is whether any shard was

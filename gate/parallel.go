@@ -161,7 +161,9 @@ func reliabilityPipeline(ctx context.Context, files []string, o Options, workers
 				} else { // the first one is in this batch, not yet in sum
 					prev = &rs[first-len(sum.Traces)]
 				}
-				return ids.Duplicate(r.ID, tracePlace(r), tracePlace(prev))
+				if r.Attempt == nil || !bothTasks(r.Attempt.Task, prev) {
+					return ids.Duplicate(r.ID, tracePlace(r), tracePlace(prev))
+				}
 			}
 		}
 		sum.Traces = pipeline.Grow(sum.Traces, len(sum.Traces)+len(rs), b.Seen, b.Total)

@@ -101,6 +101,7 @@ func Run(ctx context.Context, in Inputs, o Options) (*Result, error) {
 	if err := res.evaluate(ctx, in, o); err != nil {
 		return nil, err
 	}
+	res.identify()
 	if err := res.readOutcomes(ctx, in.Outcomes); err != nil {
 		return nil, err
 	}
@@ -161,9 +162,6 @@ func (r *Result) evaluate(ctx context.Context, in Inputs, o Options) error {
 
 // conclude computes pass^k and the comparison from r's sections, then decides the verdict.
 func (r *Result) conclude(o Options) error {
-	if r.Reliability != nil && compare.Renumber(r.Reliability.Traces) {
-		r.IdentityNote = compare.RenumberNote
-	}
 	r.summarizeOutcomes(o.Thresholds.SuccessThreshold)
 	headTrials := trials(r.Reliability)
 	r.PassK = compare.PassKOf(headTrials)
@@ -280,7 +278,7 @@ func (p *tracePlan) eachWholeFile(ctx context.Context, i int, o Options, sum *re
 		if err := ids.Full(input.Place{File: t.File, Line: t.Line}); err != nil {
 			return err
 		}
-		if first, dup := ids.Add(t.ID, len(sum.Traces)); dup {
+		if first, dup := ids.Add(t.ID, len(sum.Traces)); dup && !bothTasks(t.Task, &sum.Traces[first]) {
 			return ids.Duplicate(t.ID, input.Place{File: t.File, Line: t.Line}, tracePlace(&sum.Traces[first]))
 		}
 		sum.Add(ev.Evaluate(t))

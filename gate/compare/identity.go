@@ -1,8 +1,10 @@
 package compare
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -213,8 +215,26 @@ func matchOn(base, head []reliability.Result) (matchKey, []string) {
 			side = "this run"
 		}
 		notes = append(notes, "runs matched on task and trial without the suite: only "+side+" names the runs' suites")
+	case k.identity && !bs && !hs && numberedTasks(base) && numberedTasks(head):
+		notes = append(notes, "runs matched on task and trial: "+domainsUnknown)
 	}
 	return k, notes
+}
+
+// domainsUnknown says why runs matched on numbered tasks without a suite may be of two domains.
+const domainsUnknown = "neither report names the runs' domains (suites), and their task ids are numbers, which a harness's domains share (each numbers its tasks from 0): runs of two domains would be taken for one"
+
+// numberedTasks reports whether every task traces name is a whole number, as tau-bench's and
+// tau2's are in every domain.
+func numberedTasks(traces []reliability.Result) bool {
+	for i := range traces {
+		if a := traces[i].Attempt; a != nil && a.Task != "" {
+			if strings.Trim(a.Task, "0123456789") != "" {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // matching counts the runs of each side and those matched (t's), and warns when fewer than
@@ -280,6 +300,9 @@ func cause(on matchKey, base, head []reliability.Result) string {
 	case shared(on.suite) == 0:
 		return "the two reports name different tasks"
 	}
+	if !on.suite && numberedTasks(base) && numberedTasks(head) {
+		return "the two reports share tasks but not their trials; " + domainsUnknown
+	}
 	return "the two reports share tasks but not their trials"
 }
 
@@ -287,10 +310,13 @@ func cause(on matchKey, base, head []reliability.Result) string {
 const RenumberNote = "some runs share a suite, task and trial (the same task run twice, e.g. two results files of one domain): the later ones were given the next free trial numbers, in file order, so that no two runs are taken for one"
 
 // Renumber gives every run of traces whose identity (suite, task, trial) an earlier run
-// already has the next free trial number of its task, in order (SPEC §18): two results files
-// of one domain that both hold trial 0 are two runs, not one. A run with a task and no trial
-// that shares its task with another is numbered too, the first from 0. It reports whether it
-// changed any, for the report's one note.
+// already has the next free trial number of its task (SPEC §18): two results files of one
+// domain that both hold trial 0 are two runs, not one. Which runs are the later ones is
+// decided in order; they are numbered in the order of the trials they were read with, then
+// in order, so that the order of a file's records changes no run's number
+// (docs/comparison-and-statistics.md, "Which run is which: identity"). A run with a task and
+// no trial that shares its task with another is numbered too, the first from 0. It reports
+// whether it changed any, for the report's one note.
 func Renumber(traces []reliability.Result) bool {
 	type task struct{ suite, task string }
 	type run struct {
@@ -310,7 +336,7 @@ func Renumber(traces []reliability.Result) bool {
 		}
 	}
 	seen := map[run]bool{}
-	changed := false
+	var later []int // the runs to number, in order
 	for i := range traces {
 		a := traces[i].Attempt
 		if a == nil || a.Task == "" {
@@ -321,15 +347,37 @@ func Renumber(traces []reliability.Result) bool {
 			continue // the task's one run: no trial to give it
 		}
 		if a.Trial == nil || seen[run{k, *a.Trial}] {
-			if a.Trial != nil {
-				a.WrittenTrial = a.Trial
-			}
-			n := next[k]
-			next[k]++
-			a.Trial = &n
-			changed = true
+			later = append(later, i)
+			continue
 		}
 		seen[run{k, *a.Trial}] = true
 	}
-	return changed
+	// runs read without a trial first, then by the trial they were read with; the sort is
+	// stable, so in order among equals
+	slices.SortStableFunc(later, func(i, j int) int {
+		a, b := traces[i].Attempt.Trial, traces[j].Attempt.Trial
+		switch {
+		case a == nil || b == nil:
+			return cmp.Compare(boolInt(a != nil), boolInt(b != nil))
+		}
+		return cmp.Compare(*a, *b)
+	})
+	for _, i := range later {
+		a := traces[i].Attempt
+		k := task{a.Suite, a.Task}
+		if a.Trial != nil {
+			a.WrittenTrial = a.Trial
+		}
+		n := next[k]
+		next[k]++
+		a.Trial = &n
+	}
+	return len(later) > 0
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -170,3 +170,46 @@ func FuzzComparePermuted(f *testing.F) {
 		}
 	})
 }
+
+// TestRenumberByReadTrial: the later runs of a task are numbered in the order of the trials
+// they were read with, so that shuffling a file's records changes no run's number: a second
+// file of trials 3, 0, 2 of task 1 (largest 3) gives them 6, 4, 5 in any order.
+func TestRenumberByReadTrial(t *testing.T) {
+	trial := func(n int) *int { return &n }
+	for _, order := range [][]int{{3, 0, 2}, {0, 2, 3}, {2, 3, 0}} {
+		traces := []reliability.Result{}
+		for _, n := range append([]int{0, 2, 3}, order...) {
+			traces = append(traces, reliability.Result{ID: fmt.Sprint(n), Attempt: &reliability.Attempt{Task: "1", Trial: trial(n)}})
+		}
+		Renumber(traces)
+		got := map[string]int{}
+		for _, tr := range traces[3:] {
+			got[tr.ID] = *tr.Attempt.Trial
+		}
+		if want := map[string]int{"0": 4, "2": 5, "3": 6}; fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("order %v: %v, want %v", order, got, want)
+		}
+	}
+}
+
+// TestDomainsUnknownWarning: runs of numbered tasks with no suite on either side that share
+// tasks but not trials: the warning says the domains are unknown, as tau-bench's airline and
+// retail runs (both numbered from 0) would be.
+func TestDomainsUnknownWarning(t *testing.T) {
+	side := func(trial int, task string) []reliability.Result {
+		var out []reliability.Result
+		for i := range 4 {
+			n := trial
+			out = append(out, reliability.Result{ID: fmt.Sprint(i), Attempt: &reliability.Attempt{Task: fmt.Sprint(task, i), Trial: &n}})
+		}
+		return out
+	}
+	on, _ := matchOn(side(0, ""), side(5, ""))
+	if got, want := cause(on, side(0, ""), side(5, "")), "the two reports share tasks but not their trials; "+domainsUnknown; got != want {
+		t.Errorf("numbered: %q, want %q", got, want)
+	}
+	on, _ = matchOn(side(0, "x"), side(5, "x"))
+	if got, want := cause(on, side(0, "x"), side(5, "x")), "the two reports share tasks but not their trials"; got != want {
+		t.Errorf("named: %q, want %q", got, want)
+	}
+}

@@ -12,7 +12,8 @@ import (
 // FuzzRead feeds any bytes to the outcomes reader: it returns outcomes or an *input.Error,
 // never panics.
 func FuzzRead(f *testing.F) {
-	for _, p := range []string{"testdata/outcomes.jsonl", "testdata/report.json", "testdata/run.json", "testdata/results.json", "testdata/output.swebench_eval.jsonl"} {
+	for _, p := range []string{"testdata/outcomes.jsonl", "testdata/report.json", "testdata/run.json", "testdata/results.json", "testdata/output.swebench_eval.jsonl",
+		"testdata/multi-swe-bench-results.json", "testdata/openhands-results.json"} {
 		b, err := os.ReadFile(p)
 		if err != nil {
 			f.Fatal(err)

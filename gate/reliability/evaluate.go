@@ -124,8 +124,8 @@ func (ev *Evaluator) evaluate(t *trace.Trace, p profile.Profile, brief bool) Res
 		Run:      trace.RunOf(t.Outcome, t.Usage),
 	}
 	r.Messages, r.ToolCalls = counts(t)
-	if t.Suite != "" || t.Task != "" || t.HasTrial {
-		r.Attempt = &Attempt{Suite: t.Suite, Task: t.Task}
+	if t.Suite != "" || t.Task != "" || t.HasTrial || t.Agent != "" {
+		r.Attempt = &Attempt{Suite: t.Suite, Task: t.Task, Agent: t.Agent}
 		if t.HasTrial {
 			trial := t.Trial
 			r.Attempt.Trial = &trial

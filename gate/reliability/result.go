@@ -73,15 +73,28 @@ type Result struct {
 type Attempt struct {
 	// Suite is the namespace of Task (tau2's domain, Inspect's eval task) where the harness
 	// records one (SPEC §18).
-	Suite string       `json:"suite,omitempty"`
-	Task  string       `json:"task,omitempty"`
-	Trial *int         `json:"trial,omitempty"`
-	OTLP  *SpanContext `json:"otlp,omitempty"`
+	Suite string `json:"suite,omitempty"`
+	Task  string `json:"task,omitempty"`
+	Trial *int   `json:"trial,omitempty"`
+	// Agent is the model or agent that made the run, where the harness records one.
+	Agent string `json:"agent,omitempty"`
+	// ReadAs is the run's id, suite and trial as the harness recorded them, when the gate
+	// changed one so that no two runs are taken for one (docs/comparison-and-statistics.md,
+	// "Which run is which: identity"); nil when it changed none.
+	ReadAs *ReadAs      `json:"read_as,omitempty"`
+	OTLP   *SpanContext `json:"otlp,omitempty"`
 	// WrittenTrial is the trial as the harness wrote it when another run already had it and
 	// the run was given the next free one (compare.Renumber), so that a comparison can tell a
 	// second record of one trial from a further trial (docs/comparison-and-statistics.md,
 	// "Every baseline run accounted for"); nil for a run kept as written.
 	WrittenTrial *int `json:"-"`
+}
+
+// ReadAs is a run's identity as its harness recorded it, before the gate gave it its own.
+type ReadAs struct {
+	ID    string `json:"id"`
+	Suite string `json:"suite,omitempty"`
+	Trial *int   `json:"trial,omitempty"`
 }
 
 // SpanContext is an OTLP run's traceId and root spanId, as the input wrote them (hex).

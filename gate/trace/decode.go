@@ -405,6 +405,9 @@ func (d *decoder) decode(rec input.Record) (*Trace, error) {
 	}
 	t.Task, t.Trial, t.HasTrial = taskTrial(jr)
 	t.Suite, t.Task = d.identity(jr, t.Task)
+	if t.Suite == "" && t.HasTrial {
+		t.Suite = policyDomain(t.Messages) // tau-bench records no domain
+	}
 	if t.Outcome, err = d.outcome(jr); err != nil {
 		return nil, err
 	}
@@ -1337,7 +1340,7 @@ var recordsHarness = Harness{
 	Turns:         `"messages", "trajectory", "traj", "history" or "conversations"`,
 	Turnless:      true, // a record without a message list is an error already
 	TerminalTools: []string{"submit"},
-	Identity:      "suite: `suite`, else `metadata.suite`; task: `task_id`, `task`, else `metadata.task_id` (SWE-agent, mini-swe-agent: `instance_id`, else the file's stem); trial: `trial`, else `metadata.trial`",
+	Identity:      "suite: `suite`, else `metadata.suite`; task: `task_id`, `task`, else `metadata.task_id` (SWE-agent, mini-swe-agent: `instance_id`, else the file's stem); trial: `trial`, else `metadata.trial`; tau-bench: suite the domain its policy (the system message's title) names, a further file's runs further trials",
 	Outcome:       "outcome-field, else `reward`, `score`, `success`, `passed`, `resolved` (top level, then under `metadata`); tau2: `reward_info.reward`",
 	Usage:         "`usage` or `token_usage` of the record, else the sum of the messages' own (`usage`, mini-swe-agent's `extra.response.usage`); SWE-agent: `info.model_stats` (`tokens_sent`, `tokens_received`)",
 }

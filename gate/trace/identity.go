@@ -12,12 +12,13 @@ import (
 //
 //	harness                      suite                             task                                      trial
 //	tau2-bench results           info.environment_info.domain_name task_id                                   trial
-//	tau-bench                    –                                 task_id                                   trial
+//	tau-bench                    the domain its policy names       task_id                                   trial
 //	Inspect                      the eval's task                   sample id                                 epoch
 //	SWE-agent .traj, mini-swe    –                                 instance_id, else the file's stem         –
 //	RS-1 / chat records          suite, else metadata.suite        task_id, task, else metadata.task_id      trial, else metadata.trial
 //
-// A trace with no task is known by its id alone. The comparison, pass^k and the outcomes
+// Agent (tau2's info.agent_info.llm, Inspect's eval.model) makes a suite per agent where an
+// input holds several (gate's identify). A trace with no task is known by its id alone. The comparison, pass^k and the outcomes
 // input pair and group runs by identity, never by their place in a list.
 
 // errFound stops a walk once the value looked for is found.
@@ -67,4 +68,30 @@ func trajStem(file string) string {
 		return id
 	}
 	return ""
+}
+
+// policyDomain is the domain a tau-bench run works in, which tau-bench does not record beside
+// the run: its agents open the conversation with the domain's policy document (tau_bench/envs/
+// <domain>/wiki.md) as the system message, whose title is "# Airline Agent Policy" or "# Retail
+// agent policy". It is the title's first word, lower-cased; "" when the first message is no
+// such document (docs/trace-formats.md, tau-bench).
+func policyDomain(msgs []Message) string {
+	if len(msgs) == 0 || msgs[0].Role != "system" {
+		return ""
+	}
+	title, _, _ := strings.Cut(msgs[0].Content, "\n")
+	title, ok := strings.CutPrefix(strings.TrimSpace(title), "#")
+	if !ok {
+		return ""
+	}
+	domain, ok := strings.CutSuffix(strings.ToLower(strings.TrimSpace(title)), " agent policy")
+	if !ok || domain == "" || len(domain) > 64 {
+		return ""
+	}
+	for _, r := range domain {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
+			return ""
+		}
+	}
+	return domain
 }

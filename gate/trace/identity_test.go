@@ -29,7 +29,7 @@ func identities(t *testing.T, path string) []string {
 // TestIdentityByHarness reads each harness's identity where it records it (SPEC §18): tau2's
 // domain, task_id and trial; Inspect's eval task, sample id and epoch, in a .json log and a
 // .eval archive; mini-swe-agent's instance_id; SWE-agent's file stem; tau-bench's task_id and
-// trial. The trace ids stay as they were.
+// trial, with the domain its policy names. The trace ids stay as they were.
 func TestIdentityByHarness(t *testing.T) {
 	dir := filepath.Join("testdata", "formats")
 	for _, c := range []struct {
@@ -40,11 +40,14 @@ func TestIdentityByHarness(t *testing.T) {
 			"4f0c2a52-55f3-4b0e-9a8a-2d5e3c1a9b01 telecom/" + tau2Task + "/0",
 			"9d2e7b10-1c44-4f7e-8f3a-6a0b7d2c5e02 telecom/" + tau2Task + "/1",
 			"c1a3f5e7-2b4d-4c6e-8f0a-1b3d5f7a9c03 telecom/[billing]view_bill[PERSONA:None]/0"}},
+		// tau2's dir format: the simulations beside results.json are of its domain
+		{filepath.Join(dir, "tau2-dir", "results.json"), []string{"9d2e7b10-1c44-4f7e-8f3a-6a0b7d2c5e02 telecom/" + tau2Task + "/1"}},
 		{filepath.Join(dir, "inspect-tools.json"), []string{"s1#1 demo/s1/1", "s1#2 demo/s1/2", "2#1 demo/2/1"}},
 		{filepath.Join(dir, "inspect-tools.eval"), []string{"s1#1 demo/s1/1", "s1#2 demo/s1/2"}},
 		{filepath.Join(dir, "minisweagent", "sympy__sympy-20590.traj.json"), []string{"sympy__sympy-20590 /sympy__sympy-20590/-"}},
-		{refdata.Path(t, "transcripts/tau-bench-airline-sample.json"), []string{"0#0 /0/0", "0#2 /0/2", "0#3 /0/3",
-			"3#0 /3/0", "3#1 /3/1", "3#2 /3/2", "3#3 /3/3", "4#2 /4/2", "8#1 /8/1", "9#2 /9/2"}},
+		// tau-bench records no domain: its runs' system message, the policy, names it
+		{refdata.Path(t, "transcripts/tau-bench-airline-sample.json"), []string{"0#0 airline/0/0", "0#2 airline/0/2", "0#3 airline/0/3",
+			"3#0 airline/3/0", "3#1 airline/3/1", "3#2 airline/3/2", "3#3 airline/3/3", "4#2 airline/4/2", "8#1 airline/8/1", "9#2 airline/9/2"}},
 	} {
 		if got := identities(t, c.path); !slices.Equal(got, c.want) {
 			t.Errorf("%s:\n got %q\nwant %q", c.path, got, c.want)
@@ -102,6 +105,49 @@ func TestDocString(t *testing.T) {
 	for _, keys := range [][]string{{"info", "nope"}, {"a", "b"}, {"info", "environment_info"}, {"zz"}} {
 		if got := docString(doc, keys...); got != "" {
 			t.Errorf("%v: got %q, want none", keys, got)
+		}
+	}
+}
+
+// TestPolicyDomain: tau-bench's two policy documents, as its wiki.md files title them
+// (sierra-research/tau-bench 59a200c6, tau_bench/envs/*/wiki.md), name the runs' domains; a
+// system message that is no policy, or a first message that is not the system's, names none.
+func TestPolicyDomain(t *testing.T) {
+	for _, c := range []struct {
+		msgs []Message
+		want string
+	}{
+		{[]Message{{Role: "system", Content: "# Airline Agent Policy\n\nThe current time is 2024-05-15 15:00:00 EST."}}, "airline"},
+		{[]Message{{Role: "system", Content: "# Retail agent policy\n\nAs a retail agent, you can help users"}, {Role: "user", Content: "hi"}}, "retail"},
+		{[]Message{{Role: "system", Content: "#  Telecom_2 Agent Policy  "}}, "telecom_2"},
+		{[]Message{{Role: "system", Content: "You are a helpful agent. # Airline Agent Policy"}}, ""},
+		{[]Message{{Role: "system", Content: "# Two words agent policy"}}, ""},
+		{[]Message{{Role: "system", Content: "# Agent policy"}}, ""},
+		{[]Message{{Role: "user", Content: "# Airline Agent Policy"}}, ""},
+		{nil, ""},
+	} {
+		if got := policyDomain(c.msgs); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.msgs, got, c.want)
+		}
+	}
+}
+
+// TestAgentByHarness: the agent of a run where its harness records one: tau2's
+// info.agent_info.llm (in a results file and its dir format), Inspect's eval.model (a .json log
+// and a .eval archive).
+func TestAgentByHarness(t *testing.T) {
+	dir := filepath.Join("testdata", "formats")
+	for path, want := range map[string]string{
+		filepath.Join(dir, "tau2-telecom.json"):                            "gpt-4.1-2025-04-14",
+		filepath.Join(dir, "tau2-dir", "results.json"):                     "gpt-4.1-2025-04-14",
+		filepath.Join(dir, "inspect-tools.json"):                           "openai/gpt-4o",
+		filepath.Join(dir, "inspect-tools.eval"):                           "openai/gpt-4o",
+		filepath.Join(dir, "minisweagent", "sympy__sympy-20590.traj.json"): "",
+	} {
+		for _, tr := range readWith(t, path, Options{}) {
+			if tr.Agent != want {
+				t.Errorf("%s: %s: agent %q, want %q", path, tr.ID, tr.Agent, want)
+			}
 		}
 	}
 }

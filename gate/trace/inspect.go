@@ -191,7 +191,7 @@ func eachInspectJSON(ctx context.Context, path string, data []byte, o Options, f
 			if err != nil {
 				return err
 			}
-			t.Suite = task
+			t.Suite, t.Agent = task, model
 			sample := data[at:d.dec.InputOffset()]
 			var off int
 			var problem string
@@ -311,7 +311,7 @@ func eachEval(ctx context.Context, path string, f io.ReaderAt, size int64, o Opt
 		if err != nil {
 			return err
 		}
-		t.Suite = task
+		t.Suite, t.Agent = task, model
 		var off int
 		var problem string
 		if t.Outcome, off, problem = inspectOutcome(data, o.OutcomeScorer); problem != "" {
@@ -815,7 +815,7 @@ var inspectEvalHarness = Harness{
 
 // The rules of both Inspect rows, as docs/trace-formats.md states them.
 const (
-	inspectIdentity    = "suite: the eval's `task`; task: sample `id`; trial: `epoch`"
+	inspectIdentity    = "suite: the eval's `task` (a suite per model where `eval.model` differs); task: sample `id`; trial: `epoch` (a further log of the task: further trials)"
 	inspectOutcomeRule = "the score outcome-scorer names (`scorer/key` for a dict value), else the first; C/I as true/false"
 	inspectUsage       = "the sample's `model_usage` of the eval's own model (`eval.model`), input and output tokens; cache tokens and other models (graders, monitors) not counted"
 )

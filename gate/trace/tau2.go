@@ -51,6 +51,7 @@ func eachTau2With(ctx context.Context, path string, data []byte, o Options, fn f
 	// the domain is the namespace of the task ids (SPEC §18): tau2's domains all number theirs
 	// from "0"
 	domain := docString(data, "info", "environment_info", "domain_name")
+	agent := docString(data, "info", "agent_info", "llm")
 	var (
 		found, indexed bool
 		dec            = Decoder{OutcomeField: o.OutcomeField}
@@ -80,6 +81,7 @@ func eachTau2With(ctx context.Context, path string, data []byte, o Options, fn f
 				if t.Suite == "" {
 					t.Suite = domain
 				}
+				t.Agent = agent
 				return fn(t)
 			})
 			return err
@@ -96,7 +98,13 @@ func eachTau2With(ctx context.Context, path string, data []byte, o Options, fn f
 	// keeps them in simulations/<id>.json beside it: those files are the traces, read as
 	// tau2's Results.load reads them (SPEC §19).
 	if !found && hasSimulationsDir(path) {
-		return eachSimulationFile(ctx, path, o, fn)
+		return eachSimulationFile(ctx, path, o, func(t *Trace) error {
+			if t.Suite == "" {
+				t.Suite = domain // the run's identity, as in a results file
+			}
+			t.Agent = agent
+			return fn(t)
+		})
 	}
 	if !found && !indexed {
 		return &input.Error{File: path, Msg: `the tau2-bench results file has no "simulations" list`}
@@ -203,7 +211,7 @@ var tau2Harness = Harness{
 	},
 	Side:     tau2Side,
 	Turns:    `simulations[].messages (or "ticks", full-duplex)`,
-	Identity: "suite: `info.environment_info.domain_name`; task: `task_id`; trial: `trial`",
+	Identity: "suite: `info.environment_info.domain_name` (a suite per agent where `info.agent_info.llm` differs); task: `task_id`; trial: `trial`",
 	Outcome:  "`reward_info.reward`",
 	Usage:    "the sum of the messages' own `usage`",
 }

@@ -35,6 +35,11 @@ type Trace struct {
 	// when HasTrial; a record without one is not a trial of a repeated task.
 	Trial    int
 	HasTrial bool
+	// Agent is the model or agent the run was made by, where the harness records it (tau2's
+	// info.agent_info.llm, Inspect's eval.model): runs of two agents in one input are two
+	// suites, never trials of one task (docs/comparison-and-statistics.md, "Which run is
+	// which: identity").
+	Agent string
 	// Outcome is the run's own success as its harness recorded it (SPEC §15), when Known.
 	Outcome Outcome
 	// PerCall describes the model calls whose own usage was summed into Usage, where the

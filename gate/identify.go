@@ -1,0 +1,201 @@
+package gate
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/agentgate/agentgate/gate/compare"
+	"github.com/agentgate/agentgate/gate/input"
+	"github.com/agentgate/agentgate/gate/reliability"
+)
+
+// identify gives the runs of r their own identities and ids (identify, below), before
+// anything pairs them with outcomes or a baseline, and says what it changed in r's one
+// identity note.
+func (r *Result) identify() {
+	if r.Reliability == nil {
+		return
+	}
+	renumbered, notes := identify(r.Reliability.Traces)
+	if renumbered {
+		notes = append([]string{compare.RenumberNote}, notes...)
+	}
+	r.IdentityNote = strings.Join(notes, "; ")
+}
+
+// identify gives every run of traces, in file order, an identity and an id no other run has
+// (docs/comparison-and-statistics.md, "Which run is which: identity"):
+//   - the runs of a suite made by two or more agents become a suite per agent
+//     ("airline@grok-3-mini"), never trials of one task;
+//   - runs that share a suite, task and trial get the next free trial numbers of their task
+//     (compare.Renumber);
+//   - a run whose id an earlier run has (two Inspect logs of one task, or of two tasks whose
+//     samples share an id and epoch; two tau-bench files) gets one made from its identity.
+//
+// It works from what the harnesses recorded: a run that an earlier identify changed (a shard's
+// report) is first given back its read_as, so that merging shards gives what one run over
+// their files gives. renumbered says whether trials changed, for the report's one note.
+func identify(traces []reliability.Result) (renumbered bool, notes []string) {
+	type read struct {
+		id, suite string
+		trial     *int
+	}
+	orig := make([]read, len(traces))
+	for i := range traces {
+		t := &traces[i]
+		a := t.Attempt
+		if a == nil {
+			orig[i] = read{id: t.ID}
+			continue
+		}
+		if r := a.ReadAs; r != nil {
+			t.ID, a.Suite, a.Trial, a.ReadAs = r.ID, r.Suite, r.Trial, nil
+		}
+		orig[i] = read{t.ID, a.Suite, a.Trial}
+	}
+	notes = agentSuites(traces)
+	renumbered = compare.Renumber(traces)
+	renamed := uniqueIDs(traces, func(i int) (string, *int) { return orig[i].id, orig[i].trial })
+	if renamed != "" {
+		notes = append(notes, renamed)
+	}
+	for i := range traces {
+		t, o := &traces[i], orig[i]
+		a := t.Attempt
+		if a == nil {
+			continue
+		}
+		if t.ID != o.id || a.Suite != o.suite || !sameTrial(a.Trial, o.trial) {
+			a.ReadAs = &reliability.ReadAs{ID: o.id, Suite: o.suite, Trial: o.trial}
+		}
+	}
+	return renumbered, notes
+}
+
+func sameTrial(a, b *int) bool { return a == nil && b == nil || a != nil && b != nil && *a == *b }
+
+// agentSuites makes a suite per agent of the suites whose runs two or more agents made, and
+// says so in one note a suite.
+func agentSuites(traces []reliability.Result) []string {
+	agents := map[string][]string{} // the agents of each suite, in order of their first run
+	for i := range traces {
+		if a := traces[i].Attempt; a != nil && a.Task != "" && a.Agent != "" && !slices.Contains(agents[a.Suite], a.Agent) {
+			agents[a.Suite] = append(agents[a.Suite], a.Agent)
+		}
+	}
+	var notes []string
+	var suites []string
+	for s, as := range agents {
+		if len(as) > 1 {
+			suites = append(suites, s)
+		}
+	}
+	slices.Sort(suites)
+	for _, s := range suites {
+		as := slices.Clone(agents[s])
+		slices.Sort(as)
+		named := make([]string, len(as))
+		for i, a := range as {
+			named[i] = input.Quote(agentSuite(s, a))
+		}
+		what := "suite " + input.Quote(s)
+		if s == "" {
+			what = "the runs without a suite"
+		}
+		notes = append(notes, fmt.Sprintf("%s holds runs of %d agents (%s): each agent's runs are a suite of their own (%s), never trials of one task",
+			what, len(as), quoteAll(as), strings.Join(named, ", ")))
+	}
+	if len(suites) == 0 {
+		return nil
+	}
+	for i := range traces {
+		if a := traces[i].Attempt; a != nil && a.Task != "" && a.Agent != "" && slices.Contains(suites, a.Suite) {
+			a.Suite = agentSuite(a.Suite, a.Agent)
+		}
+	}
+	return notes
+}
+
+// agentSuite is the suite of agent's runs of suite.
+func agentSuite(suite, agent string) string {
+	if suite == "" {
+		return agent
+	}
+	return suite + "@" + agent
+}
+
+func quoteAll(s []string) string {
+	q := make([]string, len(s))
+	for i, x := range s {
+		q[i] = input.Quote(x)
+	}
+	return strings.Join(q, ", ")
+}
+
+// uniqueIDs gives a run whose id an earlier run has an id made from its identity, no run's
+// id: its trial in place of the one it was read with ("76105#1" given trial 3 is "76105#3"),
+// else its suite before it ("other_task/76105#1"), else a number after it. read is the id and
+// trial a run was read with. It returns the note to make, "" when no id changed.
+func uniqueIDs(traces []reliability.Result, read func(int) (string, *int)) string {
+	taken := make(map[string]bool, len(traces))
+	for i := range traces {
+		taken[traces[i].ID] = true
+	}
+	seen := make(map[string]bool, len(traces))
+	n, example := 0, ""
+	for i := range traces {
+		t := &traces[i]
+		if !seen[t.ID] {
+			seen[t.ID] = true
+			continue
+		}
+		id, trial := read(i)
+		a := t.Attempt
+		var cands []string
+		if a != nil && a.Trial != nil && trial != nil && *a.Trial != *trial {
+			if base, ok := strings.CutSuffix(id, "#"+strconv.Itoa(*trial)); ok {
+				cands = append(cands, base+"#"+strconv.Itoa(*a.Trial))
+			}
+		}
+		if a != nil && a.Suite != "" {
+			for _, c := range append(slices.Clone(cands), id) {
+				cands = append(cands, a.Suite+"/"+c)
+			}
+		}
+		next := ""
+		for _, c := range cands {
+			if !taken[c] {
+				next = c
+				break
+			}
+		}
+		for k := 2; next == ""; k++ {
+			if c := id + "~" + strconv.Itoa(k); !taken[c] {
+				next = c
+			}
+		}
+		taken[next], seen[next] = true, true
+		t.ID = next
+		n++
+		if example == "" {
+			example = fmt.Sprintf("%s is %s", input.Quote(id), input.Quote(next))
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	runs := fmt.Sprintf("%d runs have", n)
+	if n == 1 {
+		runs = "1 run has"
+	}
+	return fmt.Sprintf("%s an id an earlier run has (two files of the same tasks): each is named from its own suite and trial (the first: %s), and its id as read is kept as read_as", runs, example)
+}
+
+// bothTasks reports whether a run of task (its own id taken by prev) and prev both have a
+// task: runs known by their identity may share an id, and identify gives each its own; runs
+// known by their id alone may not.
+func bothTasks(task string, prev *reliability.Result) bool {
+	return task != "" && prev.Attempt != nil && prev.Attempt.Task != ""
+}
