@@ -102,6 +102,16 @@ func (k matchKey) key(r *reliability.Result, trial *int, part func(string) strin
 	return b.String()
 }
 
+// normalises reports whether normalising changes a part of run r's key (normPart), so that
+// its key as written differs from the one it is matched on.
+func (k matchKey) normalises(r *reliability.Result) bool {
+	a := r.Attempt
+	if !k.identity || a == nil || a.Task == "" {
+		return normPart(r.ID) != r.ID
+	}
+	return normPart(a.Task) != a.Task || k.suite && normPart(a.Suite) != a.Suite
+}
+
 // name is how the report names run r in the lists of a comparison: by what it was matched
 // on, "airline/29#0" (suite/task#trial, tau-bench's own form) for an identity, else the
 // trace id; as the input wrote it, with trial trial when that is not nil.

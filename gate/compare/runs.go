@@ -43,20 +43,31 @@ type runMatch struct {
 // written: a second record of one trial, not a trial the baseline lacks, so its worse outcome
 // is compared rather than its failure set aside as added.
 func matchRuns(base, head []reliability.Result, on matchKey) runMatch {
-	bk := make([]string, len(base))
-	inBase := make(map[string]bool, len(base))
+	// written[i] of a side: run i's key is its key as written (normalising changed none of
+	// its parts, and it was not folded), so that a pair of such runs needs no key as written.
+	bk, baseWritten := make([]string, len(base)), make([]bool, len(base))
 	for i := range base {
-		bk[i] = on.of(&base[i])
-		inBase[bk[i]] = true
+		bk[i], baseWritten[i] = on.of(&base[i]), !on.normalises(&base[i])
 	}
-	hk := make([]string, len(head))
+	var inBase map[string]bool // the baseline's keys, when a head run may be folded
+	hk, headWritten := make([]string, len(head)), make([]bool, len(head))
 	folded := make([]bool, len(head))
 	for j := range head {
 		r := &head[j]
-		hk[j] = on.of(r)
-		if a := r.Attempt; on.identity && a != nil && a.WrittenTrial != nil && !inBase[hk[j]] {
+		hk[j], headWritten[j] = on.of(r), !on.normalises(r)
+		a := r.Attempt
+		if !on.identity || a == nil || a.WrittenTrial == nil {
+			continue
+		}
+		if inBase == nil {
+			inBase = make(map[string]bool, len(base))
+			for _, k := range bk {
+				inBase[k] = true
+			}
+		}
+		if !inBase[hk[j]] {
 			if w := on.key(r, a.WrittenTrial, normPart); inBase[w] {
-				hk[j], folded[j] = w, true
+				hk[j], folded[j], headWritten[j] = w, true, false
 			}
 		}
 	}
@@ -72,7 +83,7 @@ func matchRuns(base, head []reliability.Result, on matchKey) runMatch {
 		}
 		hg[j].name = on.name(&head[w], trial)
 	}
-	var m runMatch
+	m := runMatch{units: make([]runUnit, 0, max(len(bg), len(hg)))}
 	i, j := 0, 0
 	for i < len(bg) || j < len(hg) {
 		c := 0
@@ -92,7 +103,7 @@ func matchRuns(base, head []reliability.Result, on matchKey) runMatch {
 			m.units = append(m.units, runUnit{head: hg[j]})
 			j++
 		default:
-			if !sameAsWritten(base, bg[i], head, hg[j], on, folded) {
+			if (!allWritten(bg[i], baseWritten) || !allWritten(hg[j], headWritten)) && !sameAsWritten(base, bg[i], head, hg[j], on, folded) {
 				m.normalised = append(m.normalised, len(m.units))
 			}
 			m.units = append(m.units, runUnit{bg[i], hg[j]})
@@ -110,15 +121,26 @@ func groups(keys []string) []runGroup {
 		order[i] = i
 	}
 	slices.SortFunc(order, func(a, b int) int { return cmp.Or(strings.Compare(keys[a], keys[b]), cmp.Compare(a, b)) })
-	var out []runGroup
-	for _, i := range order {
-		if n := len(out); n > 0 && out[n-1].key == keys[i] {
-			out[n-1].runs = append(out[n-1].runs, i)
-			continue
+	out := make([]runGroup, 0, len(order))
+	for start := 0; start < len(order); {
+		end := start + 1
+		for end < len(order) && keys[order[end]] == keys[order[start]] {
+			end++
 		}
-		out = append(out, runGroup{key: keys[i], runs: []int{i}})
+		out = append(out, runGroup{key: keys[order[start]], runs: order[start:end:end]})
+		start = end
 	}
 	return out
+}
+
+// allWritten reports whether every run of g is keyed as written.
+func allWritten(g runGroup, written []bool) bool {
+	for _, i := range g.runs {
+		if !written[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // sameAsWritten reports whether some run of base group b has, as written, the key of some run
