@@ -189,7 +189,7 @@ func (e *actionEnv) failRun(code int, err error) int {
 	return code
 }
 
-// publish does the GitHub work of SPEC §6 for an evaluated run. Nothing here changes the
+// publish does the GitHub work of docs/design.md#the-action for an evaluated run. Nothing here changes the
 // verdict or the exit code: a comment that cannot be posted is a warning, not a failure.
 func (e *actionEnv) publish(ctx context.Context, res *gate.Result, cfg *gateConfig, stderr io.Writer) {
 	reportPath := cfg.jsonPath
@@ -311,7 +311,7 @@ func (e *actionEnv) comment(ctx context.Context, res *gate.Result, cfg *gateConf
 	return out.URL, ""
 }
 
-// checkRun posts the verdict as a check run named cfg.checkName on the head commit (SPEC §20),
+// checkRun posts the verdict as a check run named cfg.checkName on the head commit (docs/design.md#defaults),
 // for branch protection to require. Like the comment it never changes the verdict or the exit
 // code: a check run that cannot be posted is one warning, and a note for the job summary.
 func (e *actionEnv) checkRun(ctx context.Context, res *gate.Result, cfg *gateConfig, reproduce string) (note string) {
@@ -445,7 +445,7 @@ func (e *actionEnv) workflowPath() string {
 }
 
 // verifyHead makes sure, for a workflow_run, that pull request pr is the one whose run produced
-// the report: its head commit must be the event's workflow_run.head_sha (SPEC §13). The number
+// the report: its head commit must be the event's workflow_run.head_sha (docs/design.md#trust-boundaries). The number
 // may come from the other run's artifact, which a fork controls; without this check a passing
 // run could rewrite another pull request's FAIL report. On any doubt it posts nothing, warns
 // why and returns a note for the job summary; the verdict and exit code are unchanged.
@@ -470,7 +470,7 @@ func (e *actionEnv) verifyHead(ctx context.Context, svc *comment.GitHub, pr int)
 	return "", false
 }
 
-// outputs are the action's outputs (SPEC §6), in a fixed order. Numbers are unrounded; an
+// outputs are the action's outputs (docs/design.md#the-action), in a fixed order. Numbers are unrounded; an
 // output whose evaluator did not run is empty.
 func outputs(res *gate.Result, reportPath, commentURL string) [][2]string {
 	num := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }

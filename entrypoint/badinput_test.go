@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// TestBadInput covers every kind of bad input of SPEC §7 through the CLI: exit code 3 and a
+// TestBadInput covers every kind of bad input of docs/design.md#bad-input through the CLI: exit code 3 and a
 // message naming the file, the line (and column where known) and what was expected.
 func TestBadInput(t *testing.T) {
 	dir := t.TempDir()

@@ -21,12 +21,12 @@ import (
 // baselineAuto is the baseline setting that asks for the base branch's last report artifact.
 const baselineAuto = "auto"
 
-// resolveBaseline finds what the run is compared with (SPEC §10): nil when no baseline was
+// resolveBaseline finds what the run is compared with (docs/design.md#comparison): nil when no baseline was
 // asked for; otherwise a report, or the one-line note of why there is none. `auto` finding
 // nothing usable is a note, as is a well-formed report of another schema version or profile:
 // there is nothing to compare with, and the verdict and exit code are as they would be
 // without a baseline. A path that cannot be read, or that holds no agentgate report (a
-// traces file, an empty or truncated file, malformed JSON), is an error (SPEC §17): a typo
+// traces file, an empty or truncated file, malformed JSON), is an error (docs/design.md#honest-words): a typo
 // must not switch the regression gates off.
 func resolveBaseline(ctx context.Context, cfg *gateConfig, act *actionEnv) (*gate.Baseline, error) {
 	switch cfg.baseline {
@@ -65,7 +65,7 @@ func badBaseline(cfg *gateConfig, err error, underActions bool) error {
 }
 
 // readBaseline reads a baseline report fetched for `auto`; a problem with its content is the
-// note (SPEC §10: whatever the artifact holds, `auto` finding nothing usable is no failure).
+// note (docs/design.md#comparison: whatever the artifact holds, `auto` finding nothing usable is no failure).
 func readBaseline(data []byte, name string) *gate.Baseline {
 	b, err := jsonreport.ReadBaselineBytes(data, name)
 	var u *compare.Unusable

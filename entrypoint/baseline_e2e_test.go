@@ -155,7 +155,7 @@ func TestConfigNotARegularFile(t *testing.T) {
 }
 
 // `auto` finding an artifact that holds no agentgate report is a note, as finding none is
-// (SPEC §10): the artifact is not the user's typo, and the run goes on without a comparison.
+// (docs/design.md#comparison): the artifact is not the user's typo, and the run goes on without a comparison.
 func TestAutoArtifactNotAReportIsANote(t *testing.T) {
 	for _, c := range []struct{ doc, want string }{
 		{`{}`, `baseline artifact agentgate-report (run 7) report.json:1:1: not an agentgate JSON report: expected an object with "schema": not compared`},

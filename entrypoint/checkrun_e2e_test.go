@@ -11,7 +11,7 @@ import (
 	"github.com/agentgate/agentgate/test/ghemu"
 )
 
-// The check run of `check-name` (SPEC §20), driven as the runner drives the action, with the
+// The check run of `check-name` (docs/design.md#defaults), driven as the runner drives the action, with the
 // emulator's requests asserted exactly.
 
 // checkRunBody is a check-run create or update as the step sent it.

@@ -28,7 +28,7 @@ const maxConfigBytes = 1 << 20
 //
 // secrets holds the values of secret keys (github-token) and the token-shaped values of any
 // key, also when the file is malformed, so the caller can mask them before it prints anything;
-// an error never quotes them (SPEC §13).
+// an error never quotes them (docs/design.md#trust-boundaries).
 func readConfig(path string) (cfg map[string]setting, secrets []string, err error) {
 	f, err := input.OpenRegular(path) // a FIFO or device is refused, without blocking
 	if err != nil {

@@ -14,7 +14,7 @@ import (
 	"github.com/agentgate/agentgate/test/ghemu"
 )
 
-// Defaults a team can trust (SPEC §20), end to end: fail-on-skipped's explicit, the success
+// Defaults a team can trust (docs/design.md#defaults), end to end: fail-on-skipped's explicit, the success
 // rate in the verdict line, fail-on never and ids a reader can copy.
 
 // tau2Failed writes a tau2-bench results file of one airline task run 4 times, every

@@ -240,7 +240,7 @@ func TestGateUsage(t *testing.T) {
 	}
 }
 
-// The CLI outside Actions: exit codes of SPEC §4 on the fixtures, and --json/--markdown files.
+// The CLI outside Actions: exit codes of docs/design.md#gates-and-exit-codes on the fixtures, and --json/--markdown files.
 func TestGateCLI(t *testing.T) {
 	dir := t.TempDir()
 	jsonPath, mdPath := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.md")

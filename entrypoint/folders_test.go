@@ -126,7 +126,7 @@ func TestFolderSWEAgent(t *testing.T) {
 		t.Errorf("exit %d, %+v\n%s", code, r.Reliability, stdout)
 	}
 	// system and user, then an assistant turn (its action a call) and its observation a step;
-	// a .traj has no id (its task is the file's stem, SPEC §18)
+	// a .traj has no id (its task is the file's stem, docs/design.md#run-identity)
 	checkCounts(t, r, filepath.Join(run, "astropy__astropy-12907.traj")+":1 8 3 -", filepath.Join(run, "django__django-11133.traj")+":1 6 2 -")
 	p := "alice/default__gpt-4o__t-0.00__p-0.95__c-2.00__install-1/"
 	checkNotes(t, r, stdout, "skipped 5 side files: "+p+"all_preds.jsonl (predictions: an instance id and its patch a line), "+

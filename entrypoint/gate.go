@@ -23,7 +23,7 @@ const (
 )
 
 // runGate is `agentgate gate`, what the action runs, and `agentgate merge REPORT.json…`,
-// which is gate with the reports as its merge setting (SPEC §14).
+// which is gate with the reports as its merge setting (docs/design.md#shards).
 func runGate(ctx context.Context, cmd string, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
 	synopsis := "[flags]"
 	if cmd == cmdMerge {
@@ -59,7 +59,7 @@ func runGate(ctx context.Context, cmd string, args []string, stdout, stderr io.W
 	}
 
 	// Everything written from here on goes through red, which learns the token's values as
-	// they are masked (SPEC §13).
+	// they are masked (docs/design.md#trust-boundaries).
 	red := &redactor{}
 	rout, rerr := red.Writer(stdout), red.Writer(stderr)
 	defer rerr.Flush()
@@ -198,7 +198,7 @@ func evaluate(ctx context.Context, cfg *gateConfig) (*gate.Result, error) {
 	return res, nil
 }
 
-// reportSource says which run the report comes from (SPEC §10): the commit, ref and run under
+// reportSource says which run the report comes from (docs/design.md#comparison): the commit, ref and run under
 // Actions, empty strings elsewhere (a laptop's environment may hold stale GITHUB_* variables).
 func reportSource(underActions bool, getenv func(string) string) gate.Source {
 	src := gate.Source{Source: compare.Source{Version: Version}}

@@ -12,7 +12,7 @@ import (
 	"github.com/agentgate/agentgate/test/ghemu"
 )
 
-// These tests hold SPEC §17 under the Actions emulator: the comparison's words and power
+// These tests hold docs/design.md#honest-words under the Actions emulator: the comparison's words and power
 // lines as the pull request's comment shows them (and docs/comparison-and-statistics.md quotes them), a baseline
 // path that cannot be read, and fail-on-skipped.
 

@@ -72,7 +72,7 @@ func TestInputKindMistakesNamed(t *testing.T) {
 }
 
 // A folder given as --traces that holds the suite's pairs file beside the traces reads the
-// traces and says it skipped the pairs file (SPEC §19: a side file is never an error for the
+// traces and says it skipped the pairs file (docs/design.md#harness-folders: a side file is never an error for the
 // whole run); named itself, the pairs file is refused with the hint.
 func TestTracesFolderHoldingPairs(t *testing.T) {
 	dir := t.TempDir()

@@ -47,7 +47,7 @@ Exit codes: 0 PASS (or WARN unless --fail-on warn), 1 WARN with --fail-on warn, 
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	if getenv("GITHUB_ACTIONS") == "true" {
 		// Under Actions the runner acts on workflow commands in both streams, and trace ids,
-		// keys and file names reach both: every byte goes through a guard (SPEC §13).
+		// keys and file names reach both: every byte goes through a guard (docs/design.md#trust-boundaries).
 		out, errs := guardStream(stdout), guardStream(stderr)
 		defer flush(out)
 		defer flush(errs)

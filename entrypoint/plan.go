@@ -12,7 +12,7 @@ import (
 )
 
 // runPlan is `agentgate plan --baseline REPORT [--effect 0.1] [--regression-alpha 0.05]`
-// (SPEC §21): how many matched runs would detect a drop of the effect, from a report, before a
+// (docs/design.md#planning-and-trend): how many matched runs would detect a drop of the effect, from a report, before a
 // suite is sized. It prints to stdout and exits 0; a report that cannot be read, or a bad
 // flag, exits 3.
 func runPlan(args []string, stdout, stderr io.Writer) int {

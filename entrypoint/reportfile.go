@@ -13,7 +13,7 @@ import (
 // The temporary file is created fresh under a random name (os.CreateTemp: O_CREATE|O_EXCL), so
 // nothing planted in the folder beforehand, such as a symlink at a name one could guess, is
 // ever followed; the rename then replaces whatever was at path, a symlink included, without
-// writing through it (SPEC §13 "Files").
+// writing through it (docs/design.md#trust-boundaries "Files").
 //
 // The report is streamed into the temporary file rather than built in memory first: the JSON
 // report of a large suite is tens of megabytes (56 MB for 1 GB of traces), and a buffer of it,

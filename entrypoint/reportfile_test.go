@@ -78,7 +78,7 @@ func TestWriteReportFile(t *testing.T) {
 // TestWriteReportFileIgnoresPlantedLinks: a symlink planted where the temporary file used to
 // go (<path>.tmp) or at another name one could guess is not followed: the files the links
 // point at keep their content, the links stay links, and the report lands at path. A symlink
-// at path itself is replaced, not written through. (Issue 12 item 8, SPEC §13 "Files".)
+// at path itself is replaced, not written through. (Issue 12 item 8, docs/design.md#trust-boundaries "Files".)
 func TestWriteReportFileIgnoresPlantedLinks(t *testing.T) {
 	dir := t.TempDir()
 	outside := t.TempDir()

@@ -24,16 +24,16 @@ const maxInputBytes = "max-input-bytes"
 // The settings of the comparison that are not gates.
 const (
 	regressionAlpha = "regression-alpha"
-	// planEffect is the drop a comparison plans for (SPEC §21).
+	// planEffect is the drop a comparison plans for (docs/design.md#planning-and-trend).
 	planEffect = "plan-effect"
 	passK      = "pass-k"
 	// allowMissingRuns leaves the baseline's runs missing from this run out of the comparison
 	// instead of counting them as its failures (docs/comparison-and-statistics.md).
 	allowMissingRuns = "allow-missing-runs"
-	// outcomeScorer names the Inspect scorer whose score is a sample's outcome (SPEC §15).
+	// outcomeScorer names the Inspect scorer whose score is a sample's outcome (docs/design.md#outcomes).
 	outcomeScorer = "outcome-scorer"
 	// outcomeField names the member holding a run's own success in a format agentgate does
-	// not know (SPEC §19).
+	// not know (docs/design.md#harness-folders).
 	outcomeField = "outcome-field"
 	// defaultBaselineArtifact is the artifact `baseline: auto` looks for, and the one the
 	// README's push-to-main job uploads.
@@ -110,22 +110,22 @@ func (s settings) bool(key string, def bool) (bool, error) {
 // gateConfig is everything `agentgate gate` needs, parsed and checked.
 type gateConfig struct {
 	inputs gate.Inputs
-	// merge are the patterns of the shards' JSON reports to merge (SPEC §14); empty for a run
+	// merge are the patterns of the shards' JSON reports to merge (docs/design.md#shards); empty for a run
 	// over the inputs alone.
 	merge     []string
 	options   gate.Options
 	jsonPath  string
 	mdPath    string
 	junitPath string
-	sarifPath string // SARIF 2.1.0 for code scanning (SPEC §16)
-	otelPath  string // OTLP/JSON evaluation events (SPEC §16)
+	sarifPath string // SARIF 2.1.0 for code scanning (docs/design.md#findings-elsewhere)
+	otelPath  string // OTLP/JSON evaluation events (docs/design.md#findings-elsewhere)
 	// baseline is a JSON report's path, "auto" (the base branch's artifact) or empty.
 	baseline         string
 	baselineSource   string // the flag, input or config line baseline came from
 	baselineArtifact string
 	comment          bool
 	commentMode      string
-	checkName        string // the check run's name (SPEC §20); "" posts none
+	checkName        string // the check run's name (docs/design.md#defaults); "" posts none
 	token            string
 	prNumber         string
 	// noTraces is what a run whose inputs are all absent does: noTracesError or noTracesNeutral.

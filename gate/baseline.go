@@ -7,7 +7,7 @@ import (
 	"github.com/agentgate/agentgate/gate/reliability"
 )
 
-// Baseline is what a run is compared with (SPEC §10): a report of an earlier run read by
+// Baseline is what a run is compared with (docs/design.md#comparison): a report of an earlier run read by
 // jsonreport.ReadBaseline, or, when none is usable, the one line that says why. An unusable
 // baseline is not an error: the report shows the note, the comparison gates are skipped with
 // it, and the verdict is what it would be without a baseline.
@@ -57,7 +57,7 @@ func (r *Result) compareWith(b *Baseline, headTrials []compare.Trial, o compare.
 }
 
 // trials lists the traces that name their task and trial index, with their outcomes, for
-// pass^k (SPEC §11, §15).
+// pass^k (docs/design.md#repeated-trials, docs/design.md#outcomes).
 func trials(s *reliability.Summary) []compare.Trial {
 	if s == nil {
 		return nil

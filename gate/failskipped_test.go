@@ -12,7 +12,7 @@ import (
 	"github.com/agentgate/agentgate/gate/verdict"
 )
 
-// fail-on-skipped (SPEC §17, §20) decides which skipped rows breach: under explicit (the
+// fail-on-skipped (docs/design.md#honest-words, docs/design.md#defaults) decides which skipped rows breach: under explicit (the
 // default) the rows of the gates the user set, those that are rows only when set
 // (max-new-failures, pass-k-min, success-rate-min) and those named in Given; under true every
 // skipped row, whatever added it; under false none. Rows that ran are untouched.

@@ -128,7 +128,7 @@ func plural(n int) string {
 	return "s"
 }
 
-// readNotes are the notes on what was read (SPEC §19): the side files skipped, the traces
+// readNotes are the notes on what was read (docs/design.md#harness-folders): the side files skipped, the traces
 // with no assistant message, a suite with no tool call at all.
 func readNotes(p *tracePlan, sum *reliability.Summary) []string {
 	var notes []string

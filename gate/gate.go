@@ -1,4 +1,4 @@
-// Package gate holds the evaluators' results against the thresholds of SPEC §4 and decides
+// Package gate holds the evaluators' results against the thresholds of docs/design.md#gates-and-exit-codes and decides
 // the overall verdict and exit code. It does no I/O of its own beyond reading the input files
 // through the evaluators' readers, and knows nothing of GitHub.
 package gate
@@ -18,7 +18,7 @@ import (
 	"github.com/agentgate/agentgate/gate/verdict"
 )
 
-// Exit codes of SPEC §4.
+// Exit codes of docs/design.md#gates-and-exit-codes.
 const (
 	ExitPass  = 0 // PASS, or WARN while fail-on is "fail"
 	ExitWarn  = 1 // WARN while fail-on is "warn"
@@ -33,14 +33,14 @@ const (
 	KappaMin        = "kappa-min"
 	AbstainMax      = "abstain-max"
 	MaxFailedTraces = "max-failed-traces"
-	// SuccessRateMin gates the suite's own success rate (SPEC §15); SuccessThreshold is the
+	// SuccessRateMin gates the suite's own success rate (docs/design.md#outcomes); SuccessThreshold is the
 	// reward at or above which a run succeeded.
 	SuccessRateMin   = "success-rate-min"
 	SuccessThreshold = "success-threshold"
 )
 
-// Thresholds are the gate values of SPEC §4, and those of the comparison and of repeated
-// trials (SPEC §10, §11).
+// Thresholds are the gate values of docs/design.md#gates-and-exit-codes, and those of the comparison and of repeated
+// trials (docs/design.md#comparison, docs/design.md#repeated-trials).
 type Thresholds struct {
 	CoherenceMin    float64
 	PAMin           float64
@@ -55,7 +55,7 @@ type Thresholds struct {
 	// Compare holds fail-on-regression and max-new-failures, which apply when a baseline was
 	// asked for, and pass-k-min with pass-k.
 	Compare compare.GateOptions
-	// FailOnSkipped says which skipped gates breach (SPEC §17, §20), so a check that measured
+	// FailOnSkipped says which skipped gates breach (docs/design.md#honest-words, docs/design.md#defaults), so a check that measured
 	// nothing fails closed: "" is SkipExplicit.
 	FailOnSkipped SkipPolicy
 	// Given names the gate settings the user gave (a flag, an input or a config key), whose
@@ -134,7 +134,7 @@ func recordedBudget(budget int64) int64 {
 	return budget
 }
 
-// DefaultThresholds returns the defaults of SPEC §4, §10 and §11.
+// DefaultThresholds returns the defaults of docs/design.md#gates-and-exit-codes, docs/design.md#comparison and docs/design.md#repeated-trials.
 func DefaultThresholds() Thresholds {
 	return Thresholds{CoherenceMin: 0.50, PAMin: 0.90, KappaMin: 0.75, AbstainMax: 0.02, MaxFailedTraces: 0,
 		SuccessThreshold: outcome.DefaultThreshold, SuccessRateMin: math.NaN(),
@@ -172,7 +172,7 @@ type FailOn string
 const (
 	FailOnFail FailOn = "fail" // only FAIL fails the step (the default)
 	FailOnWarn FailOn = "warn" // WARN fails it too, with exit code 1
-	// FailOnNever reports only (SPEC §20): the verdict is decided and reported as ever, and
+	// FailOnNever reports only (docs/design.md#defaults): the verdict is decided and reported as ever, and
 	// the exit code is 0 whatever it is. A run that could not be evaluated still exits 3.
 	FailOnNever FailOn = "never"
 )
@@ -197,18 +197,18 @@ type GateResult = compare.Check
 // (compare.SettingError, declared there because compare's settings are checked there too).
 type SettingError = compare.SettingError
 
-// Source says which run a report came from (SPEC §10), so a comparison can name its baseline:
+// Source says which run a report came from (docs/design.md#comparison), so a comparison can name its baseline:
 // the commit, ref and run under GitHub Actions (empty strings elsewhere) and the binary's
 // version, and the patterns it read. It holds no wall-clock time: equal inputs give
 // byte-identical reports.
 type Source struct {
 	compare.Source
-	// Inputs are the patterns the run was given (SPEC §14): a merge of shard reports joins
+	// Inputs are the patterns the run was given (docs/design.md#shards): a merge of shard reports joins
 	// them, to say how to reproduce the whole run. Nil when unknown.
 	Inputs *Inputs `json:"inputs,omitempty"`
 }
 
-// Result is the whole report: the document `gate --json` writes (SPEC §5). A section is nil
+// Result is the whole report: the document `gate --json` writes (docs/design.md#one-binary). A section is nil
 // when its evaluator did not run.
 type Result struct {
 	// Schema is jsonreport.Schema in a written report; the writer fills it in.
@@ -224,28 +224,28 @@ type Result struct {
 	Reliability *reliability.Summary `json:"reliability,omitempty"`
 	Coherence   *coherence.Summary   `json:"coherence,omitempty"`
 	Agreement   *agreement.Summary   `json:"agreement,omitempty"`
-	// PassK is pass^k of the traces that name their task and trial (SPEC §11); nil when none
+	// PassK is pass^k of the traces that name their task and trial (docs/design.md#repeated-trials); nil when none
 	// does.
 	PassK *compare.PassK `json:"pass_k,omitempty"`
-	// Outcomes summarises the runs' own outcomes (SPEC §15); nil when no trace has one and no
+	// Outcomes summarises the runs' own outcomes (docs/design.md#outcomes); nil when no trace has one and no
 	// outcomes input was given.
 	Outcomes *outcome.Summary `json:"outcomes,omitempty"`
 	// IdentityNote says, once, that some runs shared an identity and were given the next
-	// free trial numbers (SPEC §18); empty otherwise.
+	// free trial numbers (docs/design.md#run-identity); empty otherwise.
 	IdentityNote string `json:"identity_note,omitempty"`
 	// the outcomes input's ids that no trace has, and whether it was given at all
 	unmatchedOutcomes []string
 	outcomesGiven     bool
-	// History is the trend this report carries (SPEC §21): its baseline's history, when it
+	// History is the trend this report carries (docs/design.md#planning-and-trend): its baseline's history, when it
 	// was compared with one, and this run as the last point; at most compare.MaxHistory
 	// points, oldest first.
 	History []compare.Point `json:"history"`
 	// inherited is the history a merge of shards takes from the shards when it has no
 	// baseline of its own: theirs, less their own points.
 	inherited []compare.Point
-	// Comparison is this run held against its baseline (SPEC §10); nil without one.
+	// Comparison is this run held against its baseline (docs/design.md#comparison); nil without one.
 	Comparison *compare.Comparison `json:"comparison,omitempty"`
-	// Notes say, one line each, what reading the traces found worth knowing (SPEC §19): the
+	// Notes say, one line each, what reading the traces found worth knowing (docs/design.md#harness-folders): the
 	// side files skipped under a folder, traces with no assistant message, no tool call at
 	// all, an Inspect score read as no outcome.
 	Notes []string `json:"notes,omitempty"`
@@ -282,10 +282,10 @@ func (r *Result) Decide(t Thresholds, failOn FailOn) {
 		r.Gates = append(r.Gates, GateResult{Name: MaxFailedTraces, Value: float64(s.Fail), Op: "<=", Threshold: float64(t.MaxFailedTraces), Passed: s.Fail <= t.MaxFailedTraces})
 		r.Gates = append(r.Gates, successGate(r.Outcomes, t.SuccessRateMin)...)
 	}
-	// fail-on-regression, on by default, applies only when a baseline was asked for (SPEC §10):
+	// fail-on-regression, on by default, applies only when a baseline was asked for (docs/design.md#comparison):
 	// then an unusable one skips it with its note. max-new-failures and pass-k-min apply
 	// whenever they are set: set without a baseline, max-new-failures is skipped ("no
-	// baseline was compared"), which fail-on-skipped turns into a breach (SPEC §17).
+	// baseline was compared"), which fail-on-skipped turns into a breach (docs/design.md#honest-words).
 	co := t.Compare
 	if r.Comparison == nil && r.BaselineNote == "" {
 		co.FailOnRegression = false
@@ -315,7 +315,7 @@ func failSkipped(gates []GateResult, t Thresholds) {
 	}
 }
 
-// ExitCode maps an overall verdict to the process exit code of SPEC §4: ExitPass for any
+// ExitCode maps an overall verdict to the process exit code of docs/design.md#gates-and-exit-codes: ExitPass for any
 // verdict under FailOnNever.
 func ExitCode(v verdict.Verdict, failOn FailOn) int {
 	if failOn == FailOnNever {

@@ -15,7 +15,7 @@ import (
 	"github.com/agentgate/agentgate/gate/verdict"
 )
 
-// TestDecide walks SPEC §4's verdict and exit-code table.
+// TestDecide walks docs/design.md#gates-and-exit-codes's verdict and exit-code table.
 func TestDecide(t *testing.T) {
 	cases := []struct {
 		name      string

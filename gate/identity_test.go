@@ -558,7 +558,7 @@ func mergeAsOneRun(t *testing.T, shards []gate.Shard, whole *gate.Result) *gate.
 }
 
 // stripIdentity removes the members of each trace of a JSON report that an agentgate before
-// SPEC §18 did not write (suite; task and trial too when all is set), as such a baseline is.
+// docs/design.md#run-identity did not write (suite; task and trial too when all is set), as such a baseline is.
 func stripIdentity(t *testing.T, report []byte, all bool) []byte {
 	t.Helper()
 	var doc map[string]any

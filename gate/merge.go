@@ -12,7 +12,7 @@ import (
 	"github.com/agentgate/agentgate/gate/reliability"
 )
 
-// Shard is the JSON report (SPEC §5) of one shard of a suite, as `gate --json` wrote it and
+// Shard is the JSON report (docs/design.md#one-binary) of one shard of a suite, as `gate --json` wrote it and
 // jsonreport.ReadShard read it back.
 type Shard struct {
 	Name   string // the report file, for messages
@@ -20,7 +20,7 @@ type Shard struct {
 }
 
 // Merge combines the reports of disjoint shards of one suite into the report one run over
-// all their files gives (SPEC §14), and evaluates in, the inputs of sections no shard holds.
+// all their files gives (docs/design.md#shards), and evaluates in, the inputs of sections no shard holds.
 // Exact means exact: the traces and tasks are put in the order of their files (by name, as
 // input.Expand orders them), then the counts, sums and agreement measures are computed again
 // from them, never from the shards' figures; pass^k, the comparison with o.Baseline, the
@@ -57,7 +57,7 @@ func Merge(ctx context.Context, shards []Shard, in Inputs, o Options) (*Result, 
 		res.Reliability.RelateCost(o.Profile)
 	}
 	res.unmatchedOutcomes, res.outcomesGiven = mergeUnmatched(shards, res.Reliability)
-	for _, s := range shards { // what reading each shard's traces found (SPEC §19), by shard
+	for _, s := range shards { // what reading each shard's traces found (docs/design.md#harness-folders), by shard
 		for _, n := range s.Report.Notes {
 			res.Notes = append(res.Notes, s.Name+": "+n)
 		}

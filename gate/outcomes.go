@@ -10,7 +10,7 @@ import (
 )
 
 // readOutcomes reads the outcomes input and sets the outcome of every trace it names,
-// overriding the record's own (SPEC §15); the ids that match no trace are kept for the report.
+// overriding the record's own (docs/design.md#outcomes); the ids that match no trace are kept for the report.
 func (r *Result) readOutcomes(ctx context.Context, patterns []string) error {
 	if len(patterns) == 0 {
 		return nil
@@ -30,7 +30,7 @@ func (r *Result) readOutcomes(ctx context.Context, patterns []string) error {
 		t := &r.Reliability.Traces[i]
 		o, ok := set.Take(t.ID)
 		if !ok && t.Attempt != nil && t.Task != "" {
-			o, ok = set.Take(t.Task) // a SWE-bench report names the instance, the run's task (SPEC §18)
+			o, ok = set.Take(t.Task) // a SWE-bench report names the instance, the run's task (docs/design.md#run-identity)
 		}
 		if ok {
 			t.Run.Set(o)

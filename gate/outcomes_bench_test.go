@@ -57,7 +57,7 @@ func rewardedSuite(b *testing.B, s *gensuite.Suite) (traces []string, outcomes s
 
 // BenchmarkGateOutcomes measures the gate over the suite without outcomes, with a reward in
 // every record, and with an outcomes file naming every trace: the ratio of their MB/cpu-s is
-// what reading outcomes costs (SPEC §15 asks under 5%).
+// what reading outcomes costs (docs/design.md#outcomes asks under 5%).
 func BenchmarkGateOutcomes(b *testing.B) {
 	s := benchSuite(b)
 	rewarded, outcomes := rewardedSuite(b, s)

@@ -24,7 +24,7 @@ type Inputs struct {
 	Pairs   []string `json:"pairs,omitempty"`   // agreement, merged pairs
 	Scholar []string `json:"scholar,omitempty"` // agreement, two files joined by qid
 	Auditor []string `json:"auditor,omitempty"`
-	// Outcomes are the runs' outcomes kept apart from the traces (SPEC §15), matched by
+	// Outcomes are the runs' outcomes kept apart from the traces (docs/design.md#outcomes), matched by
 	// trace id and overriding a record's own.
 	Outcomes []string `json:"outcomes,omitempty"`
 }
@@ -35,7 +35,7 @@ type Options struct {
 	Thresholds     Thresholds
 	FailOn         FailOn
 	AllowUnmatched bool // evaluate the qids both validators labelled instead of failing
-	// Source names the run the report comes from (SPEC §10).
+	// Source names the run the report comes from (docs/design.md#comparison).
 	Source Source
 	// Baseline is what the run is compared with; nil when no baseline was asked for.
 	Baseline *Baseline
@@ -45,18 +45,18 @@ type Options struct {
 	// besides the one that reads them; 0 means one per CPU (GOMAXPROCS). The result is the
 	// same whatever the number.
 	Workers int
-	// OutcomeScorer names the Inspect scorer whose score is a sample's outcome (SPEC §15);
+	// OutcomeScorer names the Inspect scorer whose score is a sample's outcome (docs/design.md#outcomes);
 	// empty means the first scorer of each sample.
 	OutcomeScorer string
 	// OutcomeField is the member of a trace record (a dotted path) that holds the run's own
-	// success, read before the members SPEC §15 names (SPEC §19); empty means none.
+	// success, read before the members docs/design.md#outcomes names (docs/design.md#harness-folders); empty means none.
 	OutcomeField string
 	// TokenBudget is the tokens a run may spend before its cost signal reads 1
 	// (reliability.Evaluator.TokenBudget); 0 means reliability.DefaultTokenBudget, RS-1's,
 	// the only budget the reference profile takes.
 	TokenBudget int64
 	// Secrets are replaced by *** in every trace before it is evaluated (trace.Trace.Redact),
-	// so that no evidence cut short can keep a prefix of one (SPEC §13): the github-token and
+	// so that no evidence cut short can keep a prefix of one (docs/design.md#trust-boundaries): the github-token and
 	// the config file's token-shaped values.
 	Secrets []string
 

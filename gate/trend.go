@@ -7,7 +7,7 @@ import (
 	"github.com/agentgate/agentgate/gate/compare"
 )
 
-// extendHistory sets r's history (SPEC §21): the history of the baseline it was compared with
+// extendHistory sets r's history (docs/design.md#planning-and-trend): the history of the baseline it was compared with
 // (none when it was not: a baseline of another profile is another trend), or in a merge
 // without a baseline the shards' shared one, with r's own run as the last point.
 func (r *Result) extendHistory(b *Baseline) {

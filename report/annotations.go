@@ -26,7 +26,7 @@ type Annotation struct {
 }
 
 // Annotations returns at most max annotations (the caller's cap: the action passes
-// actions.MaxAnnotations, SPEC §6; max ≤ 0 gives none): the breached gates first, in
+// actions.MaxAnnotations, docs/design.md#the-action; max ≤ 0 gives none): the breached gates first, in
 // gate-table order, then the FAIL traces, highest score first. A breached gate points at the
 // first offending input file when one is known: the worst FAIL trace's file for
 // max-failed-traces, the lowest-coherence task's file for coherence-min.
@@ -38,7 +38,7 @@ func Annotations(r *gate.Result, max int) []Annotation {
 	return out
 }
 
-// Finding is one annotation of a check run (SPEC §20): an Annotation and whether it is a
+// Finding is one annotation of a check run (docs/design.md#defaults): an Annotation and whether it is a
 // failure (a breached gate, a FAIL trace) or a warning (a WARN trace).
 type Finding struct {
 	Annotation

@@ -59,7 +59,7 @@ var metricName = regexp.MustCompile(`(?m)^(?:\| |  )((?:reliability|success|cohe
 func metricNames(s string) []string {
 	var out []string
 	for _, m := range metricName.FindAllStringSubmatch(s, -1) {
-		if !strings.Contains(m[1], ": to detect a ") { // a plan line (SPEC §21), not a row
+		if !strings.Contains(m[1], ": to detect a ") { // a plan line (docs/design.md#planning-and-trend), not a row
 			out = append(out, m[1])
 		}
 	}

@@ -169,7 +169,7 @@ func outcomeLabel(t *compare.Test, esc func(string) string) string {
 	return s
 }
 
-// outcomeWords says what a metric's comparison concluded (SPEC §17): "degraded", "improved",
+// outcomeWords says what a metric's comparison concluded (docs/design.md#honest-words): "degraded", "improved",
 // "unchanged" only when the estimate did not move, else "worse, not significant (p 0.031,
 // Holm 0.094)" or "better, not significant (…)"; an inconclusive change says which way it
 // went. esc escapes an unknown outcome.
@@ -208,7 +208,7 @@ func probability(v float64) string {
 }
 
 // powerLine says in one line what a metric's test could have detected at its matched units
-// and the Holm threshold it faced (SPEC §17); "" when it was not tested.
+// and the Holm threshold it faced (docs/design.md#honest-words); "" when it was not tested.
 func powerLine(metric string, t *compare.Test) string {
 	p := t.Power
 	if p == nil {
@@ -502,7 +502,7 @@ func shownKs(n int) []int {
 	return ks
 }
 
-// outcomesWhen says when pass^k would use the trials' outcomes instead (SPEC §15).
+// outcomesWhen says when pass^k would use the trials' outcomes instead (docs/design.md#outcomes).
 const outcomesWhen = "it counts a trial's outcome only when every trial has one"
 
 // flakyBasis qualifies "flaky task" with what a pass is when it is not the obvious one: " by
@@ -737,7 +737,7 @@ func (d *doc) writePassKSideBySide(b *strings.Builder, p *compare.PassKCompariso
 		}
 		return "when its verdict is not FAIL"
 	}
-	// Said when outcomes are used on either side (SPEC §15): without them the section above
+	// Said when outcomes are used on either side (docs/design.md#outcomes): without them the section above
 	// says what a pass is.
 	if p.Base != nil && p.Head != nil && (p.Base.OnOutcomes || p.Head.OnOutcomes) {
 		if bb, hb := basis(p.Base), basis(p.Head); bb == hb {
@@ -817,7 +817,7 @@ func (d *doc) writeSuccessChanges(b *strings.Builder, r *compare.SuccessChange) 
 	}
 }
 
-// writePassK writes pass^k of this run's repeated trials (SPEC §11), with the flaky tasks.
+// writePassK writes pass^k of this run's repeated trials (docs/design.md#repeated-trials), with the flaky tasks.
 func (d *doc) writePassK(b *strings.Builder) {
 	p := d.r.PassK
 	if p == nil || oneTrialEach(p) && d.mark(compare.PassKMin) == "" {
@@ -873,7 +873,7 @@ func runNames(r *gate.Result, ids []string) []string {
 }
 
 // runLabel is the one name a run goes by in every list and table of the report: what the
-// comparison matched it on (SPEC §18), or without a comparison its identity when the harness
+// comparison matched it on (docs/design.md#run-identity), or without a comparison its identity when the harness
 // records one: "airline/20#0" (suite/task#trial) rather than a tau2 simulation's uuid, which
 // tells a reader nothing of which task it ran; else its trace id.
 func runLabel(r *gate.Result, t *reliability.Result) string {

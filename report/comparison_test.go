@@ -546,7 +546,7 @@ func TestJSONComparison(t *testing.T) {
 }
 
 // The JSON report gives each metric its direction, p, Holm-adjusted p and what it could
-// detect (SPEC §17), beside the outcome of §10.
+// detect (docs/design.md#honest-words), beside the outcome of docs/design.md#comparison.
 func TestJSONComparisonPower(t *testing.T) {
 	var b bytes.Buffer
 	if err := jsonreport.Write(&b, comparedResult(t)); err != nil {

@@ -1,7 +1,7 @@
 // Package report renders a gate.Result for people and machines: the markdown report posted on
 // the pull request and written to the job summary (Markdown), the terminal summary (Text), the
 // disagreements TSV (DisagreementsTSV) and the annotations for GitHub (Annotations). It
-// computes no score and calls no GitHub API; the JSON report of SPEC §5 is internal/jsonreport's,
+// computes no score and calls no GitHub API; the JSON report of docs/design.md#one-binary is internal/jsonreport's,
 // and internal/github posts what this package renders.
 //
 // Everything taken from input files (ids, file names, reasons, evidence) is untrusted: in

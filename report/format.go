@@ -320,7 +320,7 @@ func sentence(r *gate.Result, esc func(string) string) string {
 }
 
 // reportOnly is what the sentence adds when the verdict is FAIL and the check still passes:
-// fail-on is never (SPEC §20).
+// fail-on is never (docs/design.md#defaults).
 const reportOnly = " The check passes all the same: fail-on is never, so this report only informs."
 
 // signalNames lists the RS-1 signals in Signals order.
@@ -482,8 +482,8 @@ func verdictLabel(v verdict.Verdict, esc func(string) string) string {
 	return "❔ " + esc(string(v))
 }
 
-// successClause is what the verdict line adds when the runs' own outcomes were read (SPEC
-// §20), so that no verdict stands bare over a suite whose runs failed: " · 0 of 4 runs
+// successClause is what the verdict line adds when the runs' own outcomes were read
+// (docs/design.md#defaults), so that no verdict stands bare over a suite whose runs failed: " · 0 of 4 runs
 // succeeded, no success gate set"; " · 3 of 4 runs with an outcome succeeded (2 have none),
 // 0.7500 below success-rate-min 0.90"; "" when no outcome was read.
 func successClause(r *gate.Result) string {

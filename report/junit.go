@@ -24,13 +24,13 @@ const (
 	junitListed       = 20   // FAIL traces or lowest tasks listed under a breached gate
 )
 
-// JUnit writes r as JUnit XML for test reporters (dorny/test-reporter, GitLab, Jenkins; SPEC
-// §14): a <testsuite> per evaluator that ran, in the JSON report's order (reliability,
+// JUnit writes r as JUnit XML for test reporters (dorny/test-reporter, GitLab, Jenkins;
+// docs/design.md#shards): a <testsuite> per evaluator that ran, in the JSON report's order (reliability,
 // coherence, agreement). Each suite holds first its gates, in gate-table order, then a
 // <testcase> per trace or task in report order. A FAIL trace and a breached gate are
 // <failure>s with their evidence as the message; a WARN trace passes and carries its evidence
 // in <system-out> (the Jenkins schema allows no <properties> in a testcase); a skipped gate
-// (κ undefined) is <skipped>. A task with repeated trials (SPEC §16) is one testcase: a
+// (κ undefined) is <skipped>. A task with repeated trials (docs/design.md#findings-elsewhere) is one testcase: a
 // <failure> when every trial failed, else passed with a <flakyFailure> per failed trial. Nothing depends on the clock, so the same result gives the same
 // bytes. The output validates against report/testdata/junit.xsd (the Jenkins xUnit JUnit
 // schema's constraints).
@@ -202,7 +202,7 @@ func junitSuites(r *gate.Result) []*junitSuite {
 }
 
 // junitUnits are the testcases of the reliability suite: a trace each, except that the traces
-// of a task with repeated trials (SPEC §11: two or more traces naming the task and a trial)
+// of a task with repeated trials (docs/design.md#repeated-trials: two or more traces naming the task and a trial)
 // are one testcase, at the place of its first trial. It holds indices only, about 9 bytes a
 // trace, so that a suite of a million traces is grouped beside its report in a few MB.
 type junitUnits struct {
@@ -307,7 +307,7 @@ func (u *junitUnits) taskCase(g int32) junitCase {
 	first := &u.s.Traces[trials[0]]
 	name := first.Task
 	if first.Suite != "" {
-		name = first.Suite + "/" + name // tasks of two suites may share an id (SPEC §18)
+		name = first.Suite + "/" + name // tasks of two suites may share an id (docs/design.md#run-identity)
 	}
 	c := junitCase{Name: xmlLine(name, MaxCellRunes), Classname: "agentgate.reliability"}
 	failed := u.failed(g)

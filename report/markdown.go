@@ -527,7 +527,7 @@ func (d *doc) render(k int) string {
 	d.writeFlakyOver(&b)
 	d.writeGates(&b, compared)
 	d.writeComparisonDetails(&b)
-	// A run's own outcome is the primary measure (SPEC §15): the success rate first, then what
+	// A run's own outcome is the primary measure (docs/design.md#outcomes): the success rate first, then what
 	// the evaluators say about the runs.
 	d.writeOutcomes(&b)
 	d.writeReliability(&b, k)
@@ -664,7 +664,7 @@ func (d *doc) writeReliability(b *strings.Builder, k int) {
 	d.writeList(b, &d.traces, k)
 }
 
-// writeNotes writes the notes on what was read (SPEC §19), one line each, under the
+// writeNotes writes the notes on what was read (docs/design.md#harness-folders), one line each, under the
 // reliability heading.
 func (d *doc) writeNotes(b *strings.Builder) {
 	for _, n := range d.r.Notes {

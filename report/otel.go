@@ -33,7 +33,7 @@ const otelLineBytes = 512 << 10
 // otelTextRunes bounds the explanation of one event.
 const otelTextRunes = 1000
 
-// OTel writes r as OTLP/JSON logs (SPEC §16): one gen_ai.evaluation.result event per trace
+// OTel writes r as OTLP/JSON logs (docs/design.md#findings-elsewhere): one gen_ai.evaluation.result event per trace
 // (gen_ai.evaluation.name agentgate.reliability: the overall score, the verdict as its label,
 // the strongest finding as the explanation) and one per coherence task (agentgate.coherence:
 // the RCS), under a resource naming agentgate and its version and the pinned schema URL. The

@@ -19,7 +19,7 @@ import (
 // is in the JSON report.
 const maxFailedRunsListed = 20
 
-// writeOutcomes writes the outcomes section (SPEC §15): the success rate with its Wilson
+// writeOutcomes writes the outcomes section (docs/design.md#outcomes): the success rate with its Wilson
 // interval, tokens per success, the failed runs with a reliability finding (at most
 // maxFailedRunsListed rows, those a crash explains in one row each kind), the failed runs no
 // signal explains in one line, and, collapsed, how each reliability signal tracks the outcomes.

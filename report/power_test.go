@@ -38,7 +38,7 @@ func TestPowerLine(t *testing.T) {
 	}
 }
 
-// The outcome's words (SPEC §17): "unchanged" only when the estimate did not move.
+// The outcome's words (docs/design.md#honest-words): "unchanged" only when the estimate did not move.
 func TestOutcomeLabel(t *testing.T) {
 	esc := func(s string) string { return EscapeCell(s) }
 	for _, c := range []struct {

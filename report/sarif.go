@@ -21,7 +21,7 @@ import (
 	"github.com/agentgate/agentgate/gate/verdict"
 )
 
-// GitHub code scanning's limits on one uploaded run (SPEC §16): results beyond them are left
+// GitHub code scanning's limits on one uploaded run (docs/design.md#findings-elsewhere): results beyond them are left
 // out, weakest first, and the run says how many.
 const (
 	SARIFMaxResults = 25000
@@ -118,7 +118,7 @@ func (r sarifRule) id(isGate bool) string {
 }
 
 // SARIF writes the reliability findings and breached gates of r as SARIF 2.1.0 for GitHub code
-// scanning (github/codeql-action/upload-sarif; SPEC §16): one run whose driver, agentgate,
+// scanning (github/codeql-action/upload-sarif; docs/design.md#findings-elsewhere): one run whose driver, agentgate,
 // has a rule per signal and per gate; a result per signal with evidence of each trace that did
 // not PASS, at the record's file and line, level error for FAIL and warning for WARN; a result
 // per breached gate. partialFingerprints hash the trace id and the signal, so a finding keeps

@@ -9,7 +9,7 @@ import (
 	"github.com/agentgate/agentgate/gate/reliability"
 )
 
-// A gate breached by fail-on-skipped (SPEC §17) reads as breached everywhere, and says it was
+// A gate breached by fail-on-skipped (docs/design.md#honest-words) reads as breached everywhere, and says it was
 // skipped and why: the sentence, the gate table, the terminal, the annotation and JUnit's
 // failure (not JUnit's skipped), in the suite of the gates no evaluator's suite holds.
 func TestSkippedBreach(t *testing.T) {

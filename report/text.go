@@ -154,7 +154,7 @@ func Text(w io.Writer, r *gate.Result) error {
 	return bw.Flush()
 }
 
-// textComparison writes the comparison with the baseline (SPEC §10) for the terminal: one
+// textComparison writes the comparison with the baseline (docs/design.md#comparison) for the terminal: one
 // line per metric, the first new failures, fixed traces and FINAL flips, the units of one side
 // only, the notes and pass^k side by side; or the line that says why there is none. esc
 // reduces untrusted text to one line.

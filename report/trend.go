@@ -14,7 +14,7 @@ import (
 	"github.com/agentgate/agentgate/gate/compare"
 )
 
-// This file renders what SPEC §21 adds: each planned metric's line (how many matched runs
+// This file renders what docs/design.md#planning-and-trend adds: each planned metric's line (how many matched runs
 // would detect the plan effect), the history's trend (a mermaid chart in markdown, a
 // sparkline in the terminal) and the tasks flaky over the history.
 //
@@ -49,7 +49,7 @@ func percent(v float64) string {
 }
 
 // planLine says in one line how many matched runs a metric's McNemar test would need to
-// detect the plan effect (SPEC §21); "" when it has no plan. unit names the runs ("matched
+// detect the plan effect (docs/design.md#planning-and-trend); "" when it has no plan. unit names the runs ("matched
 // runs", "matched traces").
 func planLine(metric string, t *compare.Test) string {
 	p := t.Plan
@@ -211,7 +211,7 @@ func median(values []float64) float64 {
 	return (v[len(v)/2-1] + v[len(v)/2]) / 2
 }
 
-// flakyOverLine names the tasks flaky in two or more of the history's runs (SPEC §21), grouped
+// flakyOverLine names the tasks flaky in two or more of the history's runs (docs/design.md#planning-and-trend), grouped
 // by how often, each group in natural order: "in 5 of 5 runs: `6`, `13`; in 4 of 5 runs: `21`";
 // "" when none is. A run's report names at most compare.MaxFlakyNames tasks, so where a run had
 // more, the count is a floor and says so ("at least 20 tasks").
@@ -292,7 +292,7 @@ func textTrend(w io.Writer, r *gate.Result, esc func(string) string) {
 	}
 }
 
-// PlanText writes what `agentgate plan` prints for the report name (SPEC §21): for each
+// PlanText writes what `agentgate plan` prints for the report name (docs/design.md#planning-and-trend): for each
 // planned metric, how many matched runs would detect the plan effect, where its discordance
 // came from, and, for a suite run in trials, how many trials of each task that is. A report
 // with nothing to plan from says so in one line.

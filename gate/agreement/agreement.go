@@ -21,7 +21,7 @@ const (
 // IsHardFlag reports whether why is a red flag that rejects an item whatever the validators said.
 func IsHardFlag(why string) bool { return why == WhyHardFlag || why == WhyCitationOutOfScope }
 
-// Arbitrate is the seed's final_arbitration (§4), exactly: a hard flag (provenance_violation
+// Arbitrate is the seed's final_arbitration (docs/design.md#gates-and-exit-codes), exactly: a hard flag (provenance_violation
 // or constraints_mismatch) or a citation outside retrieved_ids rejects the item; otherwise the
 // Auditor vetoes anything it did not find VALID; a VALID from the Auditor ships when the
 // Scholar said VALID or NOT_IN_CONTEXT, and is rejected as incoherent otherwise.

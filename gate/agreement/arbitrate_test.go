@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// TestArbitrate covers every branch of the seed's final_arbitration (seed 002 §4 and its
+// TestArbitrate covers every branch of the seed's final_arbitration (docs/design.md#the-source-systems and its
 // code), with the outcome read off that code by hand.
 func TestArbitrate(t *testing.T) {
 	j := func(l string) Judgement { return Judgement{Label: l} }
@@ -68,7 +68,7 @@ func TestDisagreements(t *testing.T) {
 	}
 }
 
-// TestSeedReportPass: pass compares the unrounded values with ≥, ≥, ≤ (seed 002 §5), and the
+// TestSeedReportPass: pass compares the unrounded values with ≥, ≥, ≤ (docs/design.md#the-source-systems), and the
 // default profile skips an undefined κ.
 func TestSeedReportPass(t *testing.T) {
 	// Values exactly at their gates pass.

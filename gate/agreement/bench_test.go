@@ -14,7 +14,7 @@ import (
 )
 
 // writeSuite writes n deterministic merged pairs to a .jsonl file and returns its path and
-// size. full records have the shape of seed 002 §2.1 (reasons, answer_json with a claim,
+// size. full records have the shape of docs/design.md#the-source-systems (reasons, answer_json with a claim,
 // citations and constraints, retrieved_ids, flags: about 430 bytes); lean ones carry only qid,
 // labels and reasons (about 175 bytes). Labels agree on about 90% of items.
 func writeSuite(tb testing.TB, dir string, n int, full bool) (string, int64) {

@@ -16,7 +16,7 @@ import (
 // to one buffer a record, which LoadMerged turns into one string and EvaluateMerged reads in
 // place.
 
-// The two flags the arbitration reads (seed 002 §4).
+// The two flags the arbitration reads (docs/design.md#the-source-systems).
 const (
 	FlagProvenance  = "provenance_violation"
 	FlagConstraints = "constraints_mismatch"

@@ -53,7 +53,7 @@ func TestNestingLimit(t *testing.T) {
 // TestDeepRecordReason: a record that is not an object, nested as deep as encoding/json allows,
 // is named for what it is, with a reason and a place; one level more is the depth error
 // (issue 12: the depth-10,000 case said only "invalid JSON", at 1:1). A file that opens with '['
-// is an array of records (SPEC §12), so the record is the inner array at 1:2, and the outer
+// is an array of records (docs/design.md#file-layouts-and-formats), so the record is the inner array at 1:2, and the outer
 // array is one level the decoder's limit does not count against the record.
 func TestDeepRecordReason(t *testing.T) {
 	pairsMsg := `expected a pairs record (a JSON object {"qid", "scholar", "auditor", ...}), found an array`

@@ -10,7 +10,7 @@ import (
 	"github.com/agentgate/agentgate/gate/profile"
 )
 
-// LoadMerged reads merged pairs files (seed 002 §2.1), in the order given and in file order:
+// LoadMerged reads merged pairs files (docs/design.md#the-source-systems), in the order given and in file order:
 // {"qid", "scholar": {"label", "reason"}, "auditor": {"label", "reason"}, "answer_json":
 // {"citations"}?, "retrieved_ids"?, "flags"?}. A qid is a string or a number (kept as written).
 //

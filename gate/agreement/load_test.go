@@ -33,7 +33,7 @@ func TestLoadMergedErrors(t *testing.T) {
 		p          profile.Profile
 		want       string
 	}{
-		{"not an object", `["a"]` + "\n", profile.Default, // '[' starts an array of records (SPEC §12)
+		{"not an object", `["a"]` + "\n", profile.Default, // '[' starts an array of records (docs/design.md#file-layouts-and-formats)
 			`f0.jsonl:1:2: expected a pairs record (a JSON object {"qid", "scholar", "auditor", ...}), found a string`},
 		{"missing qid", `{` + vv + `}` + "\n", profile.Default, `f0.jsonl:1:1: missing field "qid"`},
 		{"missing qid, reference too", `{` + vv + `}` + "\n", profile.Reference, `f0.jsonl:1:1: missing field "qid"`},

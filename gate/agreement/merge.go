@@ -16,7 +16,7 @@ type Part struct {
 }
 
 // Merge combines the agreement sections of disjoint shards of one suite, each read from
-// merged pairs files, into the section one run over all their files gives (SPEC §14): the
+// merged pairs files, into the section one run over all their files gives (docs/design.md#shards): the
 // items in the order of their files (by name, as input.Expand orders them) and, within a
 // file, as read; the matrix and every measure computed again from the items, never from the
 // shards' figures. In the default profile a qid in two shards is an error, as a repeated qid

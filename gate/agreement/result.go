@@ -18,7 +18,7 @@ type Judgement struct {
 }
 
 // Pair is both validators' judgements of one item, with the evidence the arbitration reads
-// (seed 002 §2.1 and §4).
+// (docs/design.md#the-source-systems).
 type Pair struct {
 	QID          string
 	File         string
@@ -48,7 +48,7 @@ type Unmatched struct {
 	Line   int    `json:"line"`
 }
 
-// Summary is the agreement section of the gate report (SPEC §5). Numbers are unrounded.
+// Summary is the agreement section of the gate report (docs/design.md#one-binary). Numbers are unrounded.
 type Summary struct {
 	N                int         `json:"n"`
 	PercentAgreement float64     `json:"percent_agreement"`
@@ -67,7 +67,7 @@ type Summary struct {
 	Confusion        [4][4]int   `json:"confusion"`          // rows scholar, columns auditor, in Labels order
 	Warnings         []string    `json:"warnings,omitempty"` // e.g. the kappa paradox
 	// Files are the merged pairs files that gave items, in reading order, with how many
-	// each gave: what a merge of shard reports orders the items by (SPEC §14).
+	// each gave: what a merge of shard reports orders the items by (docs/design.md#shards).
 	Files []FileItems `json:"files,omitempty"`
 	// Joined says the items were joined by qid from scholar and auditor files, and so are
 	// sorted by qid across all of them; Files is then nil.

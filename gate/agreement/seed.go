@@ -31,7 +31,7 @@ type SeedGates struct {
 	Abstain PyFloat `json:"abstain"`
 }
 
-// SeedReport is the JSON the seed's scorer prints, field for field (seed 002 §5): the three
+// SeedReport is the JSON the seed's scorer prints, field for field (docs/design.md#the-source-systems): the three
 // measures rounded to 4 decimals as Python's round() does, the number of disagreements, the
 // gates and pass. Encoded with two-space indentation it is byte for byte what the seed prints.
 type SeedReport struct {

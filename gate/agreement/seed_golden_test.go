@@ -1,6 +1,6 @@
 package agreement
 
-// Golden outputs of the seed's reference scorer (seed 002 §5, cross_agent_consistency.py),
+// Golden outputs of the seed's reference scorer (docs/design.md#the-source-systems, cross_agent_consistency.py),
 // produced by running that Python script unchanged under python3 on exactly these inputs
 // with the gates given (--pa_gate, --kappa_gate, --abstain_gate), by a generator kept outside
 // the repository. stdout is what it printed, tsv what it wrote to

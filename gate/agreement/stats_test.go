@@ -27,7 +27,7 @@ func near(got, want float64, decimals int) bool {
 	return math.Abs(got-want) <= 0.5*math.Pow(10, -float64(decimals))+1e-12
 }
 
-// TestPublishedKappa holds Compute to the published κ examples of SPEC §9, to the precision
+// TestPublishedKappa holds Compute to the published κ examples of docs/design.md#tests, to the precision
 // they are published with.
 func TestPublishedKappa(t *testing.T) {
 	cases := []struct {

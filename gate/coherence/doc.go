@@ -1,4 +1,4 @@
-// Package coherence is the Rose Coherence Score (RCS) evaluator (SPEC §3.2): did the agent's
+// Package coherence is the Rose Coherence Score (RCS) evaluator (docs/design.md#evaluators-and-profiles): did the agent's
 // understanding and action stay true to the intent it was given?
 //
 // Each task is a triple of texts, intent I, understanding U and action A. Each text becomes an

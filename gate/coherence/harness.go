@@ -12,7 +12,7 @@ import (
 const DefaultHarnessModel = "agentgate"
 
 // HarnessReport is the results file of the RCS harness (benchmark.py), what `agentgate rcs`
-// prints (SPEC §5) so that it can replace the harness in a team's scripts. Numbers are
+// prints (docs/design.md#one-binary) so that it can replace the harness in a team's scripts. Numbers are
 // rounded to 4 decimals as the harness rounds them; the gate's own report keeps them unrounded.
 type HarnessReport struct {
 	Model      string          `json:"model"`

@@ -14,7 +14,7 @@ import (
 	"github.com/agentgate/agentgate/internal/jsonscan"
 )
 
-// Each streams the tasks of the file at path to fn, in file order (SPEC §2.2). The file is
+// Each streams the tasks of the file at path to fn, in file order (docs/design.md#input-files). The file is
 // JSON Lines (".jsonl") or JSON (one record or an array of records); a record is either a task
 //
 //	{"id" | "task_id", "intent", "understanding", "action", "alpha"?, "beta"?, "gamma"?,

@@ -121,7 +121,7 @@ func TestEachErrors(t *testing.T) {
 			`t.jsonl:1:1: expected a task ("id" or "task_id", "intent", "understanding", "action") or an RCS harness results file ("model", "average_rcs", "results"), found keys "alpha", "prompt", "zeta"`},
 		{"empty object", "t.json", ` {} `,
 			`t.json:1:2: expected a task ("id" or "task_id", "intent", "understanding", "action") or an RCS harness results file ("model", "average_rcs", "results"), found an empty object`},
-		{"array of numbers (layout by content: '[' starts an array, SPEC §12)", "t.jsonl", `  [1, 2]`,
+		{"array of numbers (layout by content: '[' starts an array, docs/design.md#file-layouts-and-formats)", "t.jsonl", `  [1, 2]`,
 			`t.jsonl:1:4: expected a task object or an RCS harness results file, found a number`},
 		{"string in an array", "t.json", "[\n\"task\"\n]",
 			`t.json:2:1: expected a task object or an RCS harness results file, found a string`},

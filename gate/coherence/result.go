@@ -1,6 +1,6 @@
 package coherence
 
-// Task is one intent / understanding / action triple to score (SPEC §2.2).
+// Task is one intent / understanding / action triple to score (docs/design.md#input-files).
 type Task struct {
 	ID            string
 	File          string

@@ -13,7 +13,7 @@ import (
 )
 
 // needEcho returns the path of the RCS harness's published echo run in the reference data
-// (SPEC §9), or skips the test.
+// (docs/design.md#tests), or skips the test.
 func needEcho(t testing.TB) string {
 	t.Helper()
 	return refdata.Path(t, "rcs/rcs_echo_20251109-230939.json")

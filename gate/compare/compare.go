@@ -20,11 +20,11 @@ const (
 	MetricReliability = "reliability"
 	MetricCoherence   = "coherence"
 	MetricAgreement   = "agreement"
-	// MetricSuccess is the runs' own success by their outcomes (SPEC §15).
+	// MetricSuccess is the runs' own success by their outcomes (docs/design.md#outcomes).
 	MetricSuccess = "success"
 )
 
-// Outcome is what a comparison concludes about one metric (SPEC §10).
+// Outcome is what a comparison concludes about one metric (docs/design.md#comparison).
 type Outcome string
 
 const (
@@ -55,8 +55,8 @@ type Options struct {
 	Alpha float64
 	// MinMatched is the fewest matched units a metric needs to be tested (default 10).
 	MinMatched int
-	// PlanEffect is the drop in success rate the paired pass/fail metrics plan for (SPEC
-	// §21, plan-effect); 0 means DefaultPlanEffect.
+	// PlanEffect is the drop in success rate the paired pass/fail metrics plan for
+	// (docs/design.md#planning-and-trend, plan-effect); 0 means DefaultPlanEffect.
 	PlanEffect float64
 	// AllowMissingRuns (allow-missing-runs) leaves the baseline's runs that this run lacks
 	// out of the reliability and success tests; by default each counts as a failure of this
@@ -64,7 +64,7 @@ type Options struct {
 	AllowMissingRuns bool
 }
 
-// DefaultOptions returns SPEC §10's defaults: alpha 0.05, 10 matched units.
+// DefaultOptions returns docs/design.md#comparison's defaults: alpha 0.05, 10 matched units.
 func DefaultOptions() Options { return Options{Alpha: DefaultAlpha, MinMatched: DefaultMinMatched} }
 
 // MinLevel is the smallest significance level (regression-alpha, or a Holm threshold read
@@ -89,7 +89,7 @@ func (o Options) Validate() error {
 	return nil
 }
 
-// Comparison is the head run held against a baseline (SPEC §10). A metric's section is nil
+// Comparison is the head run held against a baseline (docs/design.md#comparison). A metric's section is nil
 // when its evaluator did not run on both sides (Notes then says so). Every number is finite,
 // so the whole of it can be written as JSON; lists are sorted by id and never nil.
 type Comparison struct {
@@ -103,8 +103,8 @@ type Comparison struct {
 	Agreement *AgreementChange `json:"agreement,omitempty"`
 	// PassK puts pass^k of base and head side by side; nil when neither has trials.
 	PassK *PassKComparison `json:"pass_k,omitempty"`
-	// Matching says what the runs were matched on and how many of each side matched (SPEC
-	// §18); nil when reliability was not compared.
+	// Matching says what the runs were matched on and how many of each side matched
+	// (docs/design.md#run-identity); nil when reliability was not compared.
 	Matching *Matching `json:"matching,omitempty"`
 	// AllowMissingRuns is Options.AllowMissingRuns: whether the baseline's runs missing from
 	// this run were left out of the tests rather than counted as its failures.
@@ -200,11 +200,11 @@ type Test struct {
 	AdjustedP   float64 `json:"p_holm"`
 	Significant bool    `json:"significant"`
 	Outcome     Outcome `json:"outcome"`
-	// Direction is which way the estimate moved, significant or not (SPEC §17).
+	// Direction is which way the estimate moved, significant or not (docs/design.md#honest-words).
 	Direction Direction `json:"direction"`
 	// Power says what the test could have detected; nil unless InFamily.
 	Power *Power `json:"power,omitempty"`
-	// Plan says how many matched units would detect Options.PlanEffect (SPEC §21), at the
+	// Plan says how many matched units would detect Options.PlanEffect (docs/design.md#planning-and-trend), at the
 	// Holm threshold the metric faced, or at α/m for the m metrics compared when it had too
 	// few matched units to be tested; nil unless a paired pass/fail metric (McNemar's) with a
 	// matched unit.
@@ -219,7 +219,7 @@ type Test struct {
 	plan planner
 }
 
-// Direction is which way a metric's estimate moved (SPEC §17): the count of FAIL traces, the
+// Direction is which way a metric's estimate moved (docs/design.md#honest-words): the count of FAIL traces, the
 // mean RCS, κ (percent agreement when κ is undefined). It is reported whether or not the
 // change is significant, so a change the wrong way is never called unchanged.
 type Direction string
@@ -274,7 +274,7 @@ type ReliabilityChange struct {
 }
 
 // SuccessChange compares the runs' own outcomes over the traces that have one on both sides
-// (SPEC §15): a new failure succeeded in the baseline and failed in head; a fixed run the
+// (docs/design.md#outcomes): a new failure succeeded in the baseline and failed in head; a fixed run the
 // other way round. McNemar's exact test on (new failures, fixed) gives P, as for the verdicts.
 // Degraded means more new failures than fixed.
 type SuccessChange struct {
@@ -371,7 +371,7 @@ func (f itemFinals) At(i int) (string, string) {
 // with Holm's procedure over the metrics compared. Runs that share an identity on a side are
 // one unit, compared by their worse (docs/comparison-and-statistics.md, "Every baseline run
 // accounted for"). It returns an *Unusable when the baseline cannot be compared with (another
-// profile, a task or qid twice in it: a note for the report, SPEC §10), and another error for
+// profile, a task or qid twice in it: a note for the report, docs/design.md#comparison), and another error for
 // invalid options or a task or qid twice in head (a bug of the caller). It reads base and head
 // without changing them, in O(n log n) time for n units.
 func Compare(base *Baseline, head *Run, o Options) (*Comparison, error) {
@@ -496,7 +496,7 @@ func decide(tests []namedTest, o Options) {
 			t.Outcome = Unchanged
 		}
 	}
-	// A metric too small to be tested still says what it would take (SPEC §21): at α/m for
+	// A metric too small to be tested still says what it would take (docs/design.md#planning-and-trend): at α/m for
 	// the m metrics compared, the strictest threshold Holm's procedure could hold it to.
 	for _, nt := range tests {
 		if t := nt.t; !t.InFamily && t.plan != nil && t.Compared > 0 {
@@ -668,7 +668,7 @@ func (t *Test) mcnemar(b, c int) {
 	t.plan = mcnemarPlanner(t.Compared, b+c)
 }
 
-// anyOutcome reports whether any of traces has its own outcome (SPEC §15).
+// anyOutcome reports whether any of traces has its own outcome (docs/design.md#outcomes).
 func anyOutcome(traces []reliability.Result) bool {
 	for i := range traces {
 		if traces[i].Run.Known {

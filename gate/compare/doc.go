@@ -1,5 +1,5 @@
-// Package compare holds a run against a baseline, a JSON report of an earlier run (SPEC §10),
-// and computes pass^k of repeated trials (SPEC §11). It is statistics over the values it is
+// Package compare holds a run against a baseline, a JSON report of an earlier run (docs/design.md#comparison),
+// and computes pass^k of repeated trials (docs/design.md#repeated-trials). It is statistics over the values it is
 // handed: no GitHub code, no rendering, no I/O (internal/jsonreport reads a baseline report
 // into a Baseline); package gate does not need to be imported, so gate may import this package.
 //
@@ -18,7 +18,7 @@
 //
 // # What is compared
 //
-// Units are matched by id: runs by their identity (suite, task, trial; SPEC §18), the trace
+// Units are matched by id: runs by their identity (suite, task, trial; docs/design.md#run-identity), the trace
 // id where a run names no task or a side names none (Comparison.Matching says which, and how
 // many of each side matched), tasks by id, items by qid. Each metric counts and lists (first
 // 20, in match order) the units added in head and removed from the baseline.
@@ -50,7 +50,7 @@
 // its direction; the rest are unchanged. Every figure is checked against scipy, statsmodels
 // or mpmath in the tests.
 //
-// # What a comparison could detect (SPEC §17)
+// # What a comparison could detect (docs/design.md#honest-words)
 //
 // Every metric has a Direction (worse, better, same: whether its estimate moved, significant
 // or not), and every metric of the Holm family a Power: the Holm threshold it faced (the
@@ -61,7 +61,7 @@
 // SE_base²). Comparison.Metrics lists the metrics with their tests, for renderers that need
 // not name each.
 //
-// # Planning and history (SPEC §21)
+// # Planning and history (docs/design.md#planning-and-trend)
 //
 // The McNemar metrics (success, reliability) also get a Plan (at α/m when too few units were
 // matched to test them): the matched

@@ -48,7 +48,7 @@ const noBaseline = "no baseline was compared"
 // number of degraded metrics, which must be ≤ 0; the note names them. Without a comparison
 // (c nil) it is skipped with why, the reason there is none (e.g. the *Unusable's reason); a
 // comparison that matched no unit in any metric skips it too, saying so: it measured nothing,
-// which fail-on-skipped turns into a breach (SPEC §17).
+// which fail-on-skipped turns into a breach (docs/design.md#honest-words).
 func RegressionGate(c *Comparison, why string) Check {
 	g := Check{Name: FailOnRegression, Op: "<=", Threshold: 0, Passed: true}
 	if c == nil {
@@ -152,7 +152,7 @@ func skipped(g Check, note string) Check {
 	return g
 }
 
-// GateOptions are the comparison and trial gates' settings (SPEC §10, §11).
+// GateOptions are the comparison and trial gates' settings (docs/design.md#comparison, docs/design.md#repeated-trials).
 type GateOptions struct {
 	// FailOnRegression enables fail-on-regression (default true).
 	FailOnRegression bool
@@ -182,7 +182,7 @@ func (o GateOptions) Validate() error {
 
 // Gates returns the gate rows o asks for, in the order fail-on-regression, max-new-failures,
 // pass-k-min. c is the comparison (nil when no baseline was usable; why then says why) and
-// head the head's pass^k (nil without trials). SPEC §10: the comparison gates only apply
+// head the head's pass^k (nil without trials). docs/design.md#comparison: the comparison gates only apply
 // when a baseline was given, so a caller without a baseline input passes no comparison
 // and an empty why, and these rows read "no baseline was compared".
 func Gates(c *Comparison, why string, head *PassK, o GateOptions) []Check {

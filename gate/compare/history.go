@@ -10,7 +10,7 @@ import (
 	"github.com/agentgate/agentgate/gate/reliability"
 )
 
-// This file keeps a report's history (SPEC §21): a compact point for each of the runs it
+// This file keeps a report's history (docs/design.md#planning-and-trend): a compact point for each of the runs it
 // descends from on its baseline's branch, copied forward from report to report, so that the one
 // artifact a branch uploads holds its trend and no API call is needed to draw it.
 
@@ -38,13 +38,13 @@ type Point struct {
 	// Runs counts the traces and Fail those that were FAIL.
 	Runs int `json:"runs"`
 	Fail int `json:"fail"`
-	// Known counts the runs with an outcome (SPEC §15); SuccessRate is their share that
+	// Known counts the runs with an outcome (docs/design.md#outcomes); SuccessRate is their share that
 	// succeeded and TokensPerSuccess the tokens they spent per success, nil when unknown.
 	Known            int      `json:"known"`
 	SuccessRate      *float64 `json:"success_rate"`
 	TokensPerSuccess *float64 `json:"tokens_per_success"`
 	// PassK[k−1] is pass^k for k up to the smallest trial count, at most MaxPassKPoint; empty
-	// without trials (SPEC §11).
+	// without trials (docs/design.md#repeated-trials).
 	PassK []float64 `json:"pass_k"`
 	// TrialTasks counts the tasks run in trials, Flaky those whose trials disagreed, and
 	// FlakyTasks names the first MaxFlakyNames of them, sorted.
@@ -166,7 +166,7 @@ type FlakyTask struct {
 }
 
 // FlakyOver returns the tasks whose trials disagreed in two or more of the history's runs
-// (SPEC §21), most often first, then by name. A point names at most MaxFlakyNames tasks, so
+// (docs/design.md#planning-and-trend), most often first, then by name. A point names at most MaxFlakyNames tasks, so
 // where a run had more, the count is a floor. It costs O(m log m) for the m names the history
 // holds (at most MaxHistory·MaxFlakyNames).
 func FlakyOver(h []Point) []FlakyTask {

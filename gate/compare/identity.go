@@ -21,7 +21,7 @@ const (
 )
 
 // Matching says what a comparison matched the runs on and how many of each side matched
-// (SPEC §18). Warning, when fewer than half of either side matched, says so with the likely
+// (docs/design.md#run-identity). Warning, when fewer than half of either side matched, says so with the likely
 // cause, for the comparison's heading.
 type Matching struct {
 	On       string `json:"on"`
@@ -65,7 +65,7 @@ func (m *Matching) account(base, head []reliability.Result, rm runMatch) {
 	}
 }
 
-// matchKey is how a comparison keys the runs it matches: on their identity (SPEC §18) when
+// matchKey is how a comparison keys the runs it matches: on their identity (docs/design.md#run-identity) when
 // both sides name tasks, with the suite when both name suites; else on the trace id.
 type matchKey struct{ identity, suite bool }
 
@@ -306,11 +306,11 @@ func cause(on matchKey, base, head []reliability.Result) string {
 	return "the two reports share tasks but not their trials"
 }
 
-// RenumberNote is the one note of a run in which some runs shared an identity (SPEC §18).
+// RenumberNote is the one note of a run in which some runs shared an identity (docs/design.md#run-identity).
 const RenumberNote = "some runs share a suite, task and trial (the same task run twice, e.g. two results files of one domain): the later ones were given the next free trial numbers, in file order, so that no two runs are taken for one"
 
 // Renumber gives every run of traces whose identity (suite, task, trial) an earlier run
-// already has the next free trial number of its task (SPEC §18): two results files of one
+// already has the next free trial number of its task (docs/design.md#run-identity): two results files of one
 // domain that both hold trial 0 are two runs, not one. Which runs are the later ones is
 // decided in order; they are numbered in the order of the trials they were read with, then
 // in order, so that the order of a file's records changes no run's number

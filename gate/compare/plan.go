@@ -9,7 +9,7 @@ import (
 )
 
 // This file says how many matched runs a paired pass/fail comparison (the runs' own success,
-// the verdicts) would need to detect a stated drop (SPEC §21): what a team deciding how many
+// the verdicts) would need to detect a stated drop (docs/design.md#planning-and-trend): what a team deciding how many
 // runs and trials to pay for asks after "is this change worse?".
 
 // DefaultPlanEffect is plan-effect's default: a drop of 10 points of success rate.
@@ -22,7 +22,7 @@ const MaxRunsNeeded = 1 << 30
 // Plan is how many matched runs McNemar's test would need to detect a drop of Effect (the
 // share of runs that pass in the baseline and fail in head, less the share the other way
 // round) with Power, at the Holm threshold the metric faced and the discordance the two runs
-// showed (SPEC §21).
+// showed (docs/design.md#planning-and-trend).
 type Plan struct {
 	// Effect is the drop to detect, as a share of runs (plan-effect: 0.1 is 10 points).
 	Effect float64 `json:"effect"`
@@ -180,7 +180,7 @@ type ReportPlan struct {
 
 // PlanReport plans, for each paired pass/fail metric a report b has (the runs' success by
 // their outcomes, the verdicts), the matched runs that would detect a drop of effect with
-// TargetPower at level alpha (SPEC §21):
+// TargetPower at level alpha (docs/design.md#planning-and-trend):
 //   - where b records its own comparison of that metric, at its discordance (new failures
 //     and fixed runs over the matched runs) and the Holm threshold it faced there;
 //   - else at the discordance 2p(1 − p) of two independent runs that each pass with b's

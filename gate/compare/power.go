@@ -6,7 +6,7 @@ import (
 	"slices"
 )
 
-// This file says what each compared metric could have detected (SPEC §17): the threshold
+// This file says what each compared metric could have detected (docs/design.md#honest-words): the threshold
 // Holm's procedure held its p-value to, and the smallest effect that would have been
 // significant (McNemar, exactly) or detected with 80% power (the paired t test by the
 // noncentral t, the κ z-test by the normal). The figures are checked against scipy,
@@ -29,7 +29,7 @@ const (
 )
 
 // Power is what a metric's test could have detected at its matched units and the Holm
-// threshold it faced (SPEC §17). Only a metric in the Holm family has one.
+// threshold it faced (docs/design.md#honest-words). Only a metric in the Holm family has one.
 type Power struct {
 	// Threshold is the largest p-value that would have been significant, the other metrics'
 	// p-values being what they were: α/(m − r), for m metrics in the family and r the others

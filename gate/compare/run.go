@@ -10,7 +10,7 @@ import (
 	"github.com/agentgate/agentgate/gate/verdict"
 )
 
-// Source says which run wrote a report (SPEC §10): the commit, ref, workflow run and attempt,
+// Source says which run wrote a report (docs/design.md#comparison): the commit, ref, workflow run and attempt,
 // and the agentgate version. Outside Actions every field but Version is empty.
 type Source struct {
 	SHA        string `json:"sha"`
@@ -39,7 +39,7 @@ type Run struct {
 	// Coherence's Tasks are matched by ID; its Total and Mean are not used.
 	Coherence *coherence.Summary
 	Agreement *Agreement
-	// Trials are the traces that carry a trial index (SPEC §11), for pass^k.
+	// Trials are the traces that carry a trial index (docs/design.md#repeated-trials), for pass^k.
 	Trials []Trial
 }
 
@@ -76,21 +76,21 @@ func (l FinalList) Len() int { return len(l) }
 // At returns item i's qid and FINAL label.
 func (l FinalList) At(i int) (string, string) { return l[i].QID, l[i].Final }
 
-// Trial is one run of a task (SPEC §11): the task id, the trial index as written (a number or
+// Trial is one run of a task (docs/design.md#repeated-trials): the task id, the trial index as written (a number or
 // a string), and the trace's verdict. A trial passes when its verdict is not FAIL.
 type Trial struct {
-	// Suite is the namespace of Task (SPEC §18), "" when the harness records none.
+	// Suite is the namespace of Task (docs/design.md#run-identity), "" when the harness records none.
 	Suite   string
 	Task    string
 	Trial   string
 	Verdict verdict.Verdict
-	// HasOutcome is true when the run's own outcome is known (SPEC §15); Succeeded is it.
+	// HasOutcome is true when the run's own outcome is known (docs/design.md#outcomes); Succeeded is it.
 	HasOutcome bool
 	Succeeded  bool
 }
 
 // TrialsOf lists the traces that name their task and trial index, with their outcomes, for
-// pass^k (SPEC §11, §15): the head's and the baseline's alike.
+// pass^k (docs/design.md#repeated-trials, docs/design.md#outcomes): the head's and the baseline's alike.
 func TrialsOf(traces []reliability.Result) []Trial {
 	var out []Trial
 	for i := range traces {
@@ -110,15 +110,15 @@ type Baseline struct {
 	// Notes are what reading it found worth saying, e.g. that runs sharing an identity were
 	// renumbered; the comparison repeats them.
 	Notes []string
-	// History is the report's history (SPEC §21); nil when it has none (written before
+	// History is the report's history (docs/design.md#planning-and-trend); nil when it has none (written before
 	// histories were kept).
 	History []Point
 	// Recorded is the report's own comparison with its baseline, as far as a plan needs it
-	// (SPEC §21); nil when it has none.
+	// (docs/design.md#planning-and-trend); nil when it has none.
 	Recorded []RecordedTest
 }
 
-// Unusable says why a baseline cannot be compared with: not an error of the run (SPEC §10),
+// Unusable says why a baseline cannot be compared with: not an error of the run (docs/design.md#comparison),
 // but a one-line note in the report. Reason names the file and, where known, the place.
 type Unusable struct {
 	Reason string

@@ -9,9 +9,9 @@ import (
 	"github.com/agentgate/agentgate/gate/verdict"
 )
 
-// PassK is pass^k of one side's repeated trials (SPEC §11, tau-bench's definition). Trials
+// PassK is pass^k of one side's repeated trials (docs/design.md#repeated-trials, tau-bench's definition). Trials
 // are grouped by task; a trial passes when it succeeded, if every trial has an outcome, else
-// when its verdict is not FAIL (SPEC §15). For a task with n trials
+// when its verdict is not FAIL (docs/design.md#outcomes). For a task with n trials
 // and c passes, pass^k = C(c, k)/C(n, k), the chance that k trials drawn without replacement
 // all pass; the suite's pass^k is its mean over the tasks with n ≥ k. Every trial given counts,
 // a repeated trial index included: the readers reject duplicate traces, not repeated indexes.
@@ -26,7 +26,7 @@ type PassK struct {
 	// Flaky lists the tasks that passed some trials and failed others (0 < c < n), sorted.
 	Flaky []string `json:"flaky"`
 	// OnOutcomes is true when every trial had an outcome, so a trial passed when it
-	// succeeded (tau-bench's own definition, SPEC §15); false when a trial passed when its
+	// succeeded (tau-bench's own definition, docs/design.md#outcomes); false when a trial passed when its
 	// verdict was not FAIL.
 	OnOutcomes bool `json:"on_outcomes,omitempty"`
 	// Basis says what a pass is, in one word for the JSON report: BasisOutcome or
@@ -61,7 +61,7 @@ func (p *PassK) VerdictNote() string {
 
 // TaskTrials is one task's number of trials and of passes.
 type TaskTrials struct {
-	// Suite is the namespace of Task (SPEC §18): tasks of two suites with one id are two tasks.
+	// Suite is the namespace of Task (docs/design.md#run-identity): tasks of two suites with one id are two tasks.
 	Suite  string `json:"suite,omitempty"`
 	Task   string `json:"task"`
 	Trials int    `json:"trials"`
@@ -76,7 +76,7 @@ func (tt TaskTrials) Name() string {
 	return tt.Suite + "/" + tt.Task
 }
 
-// PassKOf computes pass^k over trials, grouped by (suite, task) (SPEC §18); nil when there
+// PassKOf computes pass^k over trials, grouped by (suite, task) (docs/design.md#run-identity); nil when there
 // are none. It sorts a copy of the task ids, O(n log n), and sums pass^k over tasks in task
 // order, so equal inputs give equal bits.
 func PassKOf(trials []Trial) *PassK {

@@ -112,7 +112,7 @@ func TestComparePassK(t *testing.T) {
 }
 
 // TestPassKOnOutcomes: when every trial has an outcome a trial passes when it succeeded,
-// whatever its verdict (SPEC §15); one trial without an outcome puts every trial back on
+// whatever its verdict (docs/design.md#outcomes); one trial without an outcome puts every trial back on
 // verdicts.
 func TestPassKOnOutcomes(t *testing.T) {
 	trials := []Trial{

@@ -15,7 +15,7 @@ import (
 )
 
 // Expand resolves the inputs a user gave (glob patterns, file names, directory names) into a
-// sorted list of distinct files, as SPEC §12 says:
+// sorted list of distinct files, as docs/design.md#file-layouts-and-formats says:
 //
 //   - A pattern is a glob with GitHub's syntax: `*`, `?`, `[...]`, `{a,b}`, and `**` matching
 //     any number of directories (bmatcuk/doublestar does the matching). Symbolic links to
@@ -23,7 +23,7 @@ import (
 //   - A directory, named or matched, means every supported file under it, recursively:
 //     .json, .jsonl, .ndjson, .eval and .traj, and the same with .gz (see Supported);
 //     ExpandListing also says which folder each file came from, and lists the folders'
-//     other files (SPEC §19).
+//     other files (docs/design.md#harness-folders).
 //   - A pattern that matches nothing is an error: a gate that silently evaluates nothing would
 //     pass everything. So is a dangling symbolic link or a link loop that a pattern matches (or
 //     that a directory holds under a supported name): skipping it would change the verdict
@@ -49,7 +49,7 @@ const NoMatch = "no files match this pattern"
 // Entry is one file an input stands for.
 type Entry struct {
 	Path string
-	// Folder is the directory, named or matched, under which the file was found (SPEC §19);
+	// Folder is the directory, named or matched, under which the file was found (docs/design.md#harness-folders);
 	// "" for a file named or matched itself, which is read strictly: a reader that cannot
 	// read it says why. A file under a folder may be a side file a harness writes beside
 	// its traces, which the trace reader skips with a note.
@@ -58,7 +58,7 @@ type Entry struct {
 
 // Listing is what a list of inputs stands for: the files, and the other files found under
 // the folders, which are not of a supported type (a config, a log, a patch): side files,
-// listed so that a reader can say it skipped them (SPEC §19).
+// listed so that a reader can say it skipped them (docs/design.md#harness-folders).
 type Listing struct {
 	Files []Entry // sorted by path, distinct
 	Other []Entry // sorted by path, distinct, none of them in Files

@@ -168,7 +168,7 @@ func TestExpandListsFIFO(t *testing.T) {
 	}
 }
 
-// TestExpandListing: a folder stands for its trace files, .traj included (SPEC §19), and
+// TestExpandListing: a folder stands for its trace files, .traj included (docs/design.md#harness-folders), and
 // lists its other files as side files; a file named itself is not under a folder, even when
 // a folder given holds it too.
 func TestExpandListing(t *testing.T) {

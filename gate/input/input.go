@@ -92,7 +92,7 @@ func Each(path string, fn func(Record) error) error {
 // IsJSONLines reports whether the file called name is named as JSON Lines (its name ends
 // ".jsonl" in any case).
 //
-// Deprecated: the layout of a file is decided by its content (SPEC §12): use File.Layout.
+// Deprecated: the layout of a file is decided by its content (docs/design.md#file-layouts-and-formats): use File.Layout.
 func IsJSONLines(name string) bool { return strings.HasSuffix(strings.ToLower(name), ".jsonl") }
 
 // EachReader is Each over an already open reader; name is used in errors and records. A *File

@@ -7,7 +7,7 @@ import (
 )
 
 // DefaultMaxInputBytes is the most bytes one input may hold after decompression unless the
-// max-input-bytes setting says otherwise (SPEC §13 "Files").
+// max-input-bytes setting says otherwise (docs/design.md#trust-boundaries "Files").
 const DefaultMaxInputBytes = 1 << 30
 
 // The ratio check, on while the limit is the default one: a compressed input that expands to

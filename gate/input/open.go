@@ -13,7 +13,7 @@ import (
 )
 
 // MaxRecord is the largest record, in bytes, the readers accept: a JSON Lines line, an
-// element of an array, or one value of a sequence (SPEC §13 "Files"). A larger one is an error
+// element of an array, or one value of a sequence (docs/design.md#trust-boundaries "Files"). A larger one is an error
 // naming where it starts, so that an input with no end to its first record (a link to
 // /dev/zero, a hostile file) costs a bounded amount of memory. A variable so tests can lower
 // it.
@@ -25,7 +25,7 @@ var MaxRecord = 256 << 20
 // once per such record costs little beside reading it.
 const HugeRecord = 32 << 20
 
-// Layout is how the records of a file are laid out, decided by its content (SPEC §12).
+// Layout is how the records of a file are laid out, decided by its content (docs/design.md#file-layouts-and-formats).
 type Layout int
 
 const (

@@ -41,7 +41,7 @@ func eachFile(t *testing.T, name, text string, gz bool) (string, error) {
 	return strings.Join(out, " | "), err
 }
 
-// TestLayoutByContent: the layout comes from the content, not the name (SPEC §12): '[' starts
+// TestLayoutByContent: the layout comes from the content, not the name (docs/design.md#file-layouts-and-formats): '[' starts
 // an array whatever the extension, and anything else is a sequence of values, one a line or
 // not. Positions are exact in every layout, with a byte order mark or without, compressed or
 // not. Before, a .json holding JSON Lines was an error, a .jsonl holding an array gave one

@@ -1,5 +1,5 @@
 // Package outcome reads the outcomes of runs kept apart from their traces (the `outcomes`
-// input of SPEC §15: JSONL of {"id", "reward" | "success"}, SWE-bench harness reports) and
+// input of docs/design.md#outcomes: JSONL of {"id", "reward" | "success"}, SWE-bench harness reports) and
 // summarises a suite's outcomes for the report: success rate with its Wilson interval, tokens
 // per success, and how well each reliability signal tracks failure.
 package outcome

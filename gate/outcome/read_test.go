@@ -113,7 +113,7 @@ func TestReadErrors(t *testing.T) {
 	}
 }
 
-// TestReadScales reads 4n outcomes in at most 6 times the time of n (SPEC §13: no reader is
+// TestReadScales reads 4n outcomes in at most 6 times the time of n (docs/design.md#trust-boundaries: no reader is
 // quadratic), for JSONL and for one run summary holding every id.
 func TestReadScales(t *testing.T) {
 	const n = 20000

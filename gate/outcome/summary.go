@@ -17,7 +17,7 @@ type Run = trace.Run
 // RunOf is the Run of outcome o of a trace that used u, its success not yet decided.
 func RunOf(o trace.Outcome, u trace.Usage) Run { return trace.RunOf(o, u) }
 
-// Summary is the outcomes section of the report (SPEC §15).
+// Summary is the outcomes section of the report (docs/design.md#outcomes).
 type Summary struct {
 	Runs           int `json:"runs"`            // traces
 	Known          int `json:"known"`           // traces with an outcome

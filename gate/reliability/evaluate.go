@@ -1,4 +1,4 @@
-// Package reliability is the RS-1 Reliability Sentinel evaluator (SPEC §3.1): per trace, four
+// Package reliability is the RS-1 Reliability Sentinel evaluator (docs/design.md#evaluators-and-profiles): per trace, four
 // risk scores in [0, 1] (hallucination, loop, tool_misuse, cost), their weighted overall score
 // and a PASS/WARN/FAIL verdict, each non-zero score explained by evidence that names tools and
 // message indices.
@@ -593,7 +593,7 @@ func Decisive(r *Result) (signal string, score float64, ev *Evidence) {
 	return signal, score, nil
 }
 
-// counts are what the reader found in t (SPEC §19): its messages and its tool calls, each
+// counts are what the reader found in t (docs/design.md#harness-folders): its messages and its tool calls, each
 // at most the largest int32.
 func counts(t *trace.Trace) (messages, calls int32) {
 	clamp := func(n int) int32 { return int32(min(n, math.MaxInt32)) }

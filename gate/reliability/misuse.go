@@ -211,7 +211,7 @@ func (e *eval) misuse() (float64, []Evidence) {
 
 // badArgs is RS-1's check (b): arguments that are falsy, or a dict holding None or a string
 // that strips to "", "null", "undefined" or "None". Arguments that are not a dict (raw text
-// that is not JSON, or a JSON list or scalar) crash RS-1; SPEC §2.1 makes them bad arguments.
+// that is not JSON, or a JSON list or scalar) crash RS-1; docs/design.md#input-files makes them bad arguments.
 // The default profile does not count a string that strips to "" or a null: an optional field
 // left empty or written null (AgentDojo writes `{"query": "yoga", "date": null}`) is not a
 // missing argument; arguments none of whose members holds a value (all null or empty) are.

@@ -5,7 +5,7 @@ import (
 	"slices"
 )
 
-// pairing says which result answers which call (SPEC §2.1). Messages are walked in order, a
+// pairing says which result answers which call (docs/design.md#input-files). Messages are walked in order, a
 // message's calls before its results; a result pairs with the earliest call of the same id
 // that came before it and is still unanswered; a result with no such call is an orphan.
 // Tool-call ids repeat in real transcripts (tau-bench reuses them within one run) and results

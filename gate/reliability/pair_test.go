@@ -7,7 +7,7 @@ import (
 	"github.com/agentgate/agentgate/gate/trace"
 )
 
-// Each case's expected pairing is worked out by hand from the rule of SPEC §2.1: walk messages
+// Each case's expected pairing is worked out by hand from the rule of docs/design.md#input-files: walk messages
 // in order, a message's calls before its results; a result takes the earliest unanswered
 // earlier call with its id, else it is an orphan. Calls and results are numbered in trace order.
 func TestPairing(t *testing.T) {

@@ -42,16 +42,16 @@ type Result struct {
 	Signals  Signals         `json:"signals"`
 	Evidence []Evidence      `json:"evidence"`
 	// Messages and ToolCalls count the messages and the tool calls the reader found in the
-	// trace (SPEC §19), so that a format read blind shows.
+	// trace (docs/design.md#harness-folders), so that a format read blind shows.
 	Messages  int32 `json:"messages"`
 	ToolCalls int32 `json:"tool_calls"`
 	// *Attempt says which task the trace attempted and which trial it was, where the trace
-	// says so (SPEC §11); its members are written inline ("task", "trial"), and nil writes
+	// says so (docs/design.md#repeated-trials); its members are written inline ("task", "trial"), and nil writes
 	// neither. A pointer keeps Result small for the suites that have none.
 	*Attempt
-	// Run is the run's own outcome and cost (SPEC §15), written as the trace's "outcome" when
+	// Run is the run's own outcome and cost (docs/design.md#outcomes), written as the trace's "outcome" when
 	// known. It is on the run's record so that it travels with the verdict and signals through
-	// every sort, merge and match: nothing pairs runs by position in two lists (SPEC §18).
+	// every sort, merge and match: nothing pairs runs by position in two lists (docs/design.md#run-identity).
 	Run trace.Run `json:"-"`
 	// Suite is what the default profile's cost compares across the suite (RelateCost): the
 	// tokens the run's cost counted and, when the comparison changed the run, what it was on its
@@ -65,14 +65,14 @@ type Result struct {
 
 // Attempt is the task a trace attempted and its trial index (tau-bench's task_id and trial,
 // metadata.trial, Inspect's sample id and epoch): the traces of one task are its repeated
-// trials, for pass^k (SPEC §11).
+// trials, for pass^k (docs/design.md#repeated-trials).
 //
 // It also holds the run's own trace context when it was read from OTLP spans, so that its
-// exported evaluation attaches to the run a tracing backend holds (SPEC §16): like the task,
+// exported evaluation attaches to the run a tracing backend holds (docs/design.md#findings-elsewhere): like the task,
 // something most suites' traces do not have, kept behind the one pointer.
 type Attempt struct {
 	// Suite is the namespace of Task (tau2's domain, Inspect's eval task) where the harness
-	// records one (SPEC §18).
+	// records one (docs/design.md#run-identity).
 	Suite string `json:"suite,omitempty"`
 	Task  string `json:"task,omitempty"`
 	Trial *int   `json:"trial,omitempty"`

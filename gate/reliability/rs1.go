@@ -8,7 +8,7 @@ import (
 )
 
 // RS1Report is RS-1's ReliabilityReport, field for field, so that `agentgate rs1` can stand in
-// for the RS-1 CLI (SPEC §5).
+// for the RS-1 CLI (docs/design.md#one-binary).
 type RS1Report struct {
 	TraceID      string          `json:"trace_id"`
 	Verdict      verdict.Verdict `json:"verdict"`

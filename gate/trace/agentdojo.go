@@ -10,7 +10,7 @@ import (
 	"github.com/agentgate/agentgate/internal/jsonscan"
 )
 
-// AgentDojo result files (SPEC §19), read as AgentDojo's TraceLogger.save writes them
+// AgentDojo result files (docs/design.md#harness-folders), read as AgentDojo's TraceLogger.save writes them
 // (ethz-spylab/agentdojo, src/agentdojo/logging.py; benchmark.py sets "utility" and
 // "security"): one JSON object per run, saved as
 // runs/<pipeline_name>/<suite_name>/<user_task_id>/<attack_type>/<injection_task_id|none>.json:

@@ -45,7 +45,7 @@ func EachWith(path string, o Options, fn func(*Trace) error) error {
 }
 
 // Decode turns one record into a Trace. The record's shape (RS-1 ExecutionTrace, OpenAI Chat
-// Completions or Anthropic Messages, SPEC §2.1) is detected from the record itself; every
+// Completions or Anthropic Messages, docs/design.md#input-files) is detected from the record itself; every
 // error is an *input.Error pointing at the offending value. The Trace shares no memory with
 // rec.Data.
 func Decode(rec input.Record) (*Trace, error) {
@@ -123,7 +123,7 @@ func (d *decoder) raw(r ref) rawRef {
 type jsonRecord struct {
 	TraceID, ID, TaskID, Trial rawRef
 	MetaTrial                  rawRef // metadata.trial
-	// the identity members (SPEC §18): suite, task, metadata.suite, metadata.task_id
+	// the identity members (docs/design.md#run-identity): suite, task, metadata.suite, metadata.task_id
 	Suite, TaskAlt, MetaSuite, MetaTaskID rawRef
 	Lists                                 [len(listKeys)][]jsonMessage // by listKeys
 	Present                               [len(listKeys)]bool          // the list was there and not null
@@ -601,7 +601,7 @@ func (d *decoder) traceID(jr *jsonRecord, sameLine bool) (string, error) {
 // metaOutcomeSources name the outcome members under metadata, by OutcomeKeys.
 var metaOutcomeSources = [...]string{"metadata.reward", "metadata.score", "metadata.success", "metadata.passed", "metadata.resolved"}
 
-// outcome reads the record's own outcome (SPEC §15), the first that applies: tau-bench's
+// outcome reads the record's own outcome (docs/design.md#outcomes), the first that applies: tau-bench's
 // top-level reward; tau2-bench's reward_info.reward; the first other of OutcomeKeys at the top
 // level; the first of them under metadata. A value that is neither a boolean nor a finite
 // number is an error at that value.
@@ -661,7 +661,7 @@ func taskTrial(jr *jsonRecord) (task string, trial int, has bool) {
 	return task, 0, false
 }
 
-// identity completes the record's suite and task (SPEC §18): suite, else metadata.suite; the
+// identity completes the record's suite and task (docs/design.md#run-identity): suite, else metadata.suite; the
 // task, when task_id names none, from task, metadata.task_id, instance_id, else the stem of a
 // trajectory file's name. A member that is not a string or a number names nothing.
 func (d *decoder) identity(jr *jsonRecord, task string) (suite, _ string) {

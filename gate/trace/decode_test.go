@@ -619,7 +619,7 @@ func TestParserDetails(t *testing.T) {
 	}
 }
 
-// TestTaskTrial checks the task id and trial index read for pass^k (SPEC §11): tau-bench's
+// TestTaskTrial checks the task id and trial index read for pass^k (docs/design.md#repeated-trials): tau-bench's
 // task_id and trial, and metadata.trial; a trial that is not a non-negative integer is no
 // trial index.
 func TestTaskTrial(t *testing.T) {

@@ -98,12 +98,12 @@ func Sniff(path string) (Format, error) {
 
 // Options are the settings that change how trace files are read.
 type Options struct {
-	// OutcomeScorer names the Inspect scorer whose score is a sample's outcome (SPEC §15,
+	// OutcomeScorer names the Inspect scorer whose score is a sample's outcome (docs/design.md#outcomes,
 	// setting outcome-scorer); empty means the first scorer of each sample.
 	OutcomeScorer string
 	// OutcomeField is the member of a trace record (a dotted path, as metadata.correct) that
-	// holds the run's own success, read before the members SPEC §15 names (setting
-	// outcome-field, SPEC §19); empty means none.
+	// holds the run's own success, read before the members docs/design.md#outcomes names (setting
+	// outcome-field, docs/design.md#harness-folders); empty means none.
 	OutcomeField string
 }
 

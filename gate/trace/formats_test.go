@@ -51,7 +51,7 @@ func checkCounts(t *testing.T, path string, want []fileCounts) []*Trace {
 }
 
 // TestOTLPDialects reads the hand-written OTLP/JSON files of testdata/formats, one per dialect
-// (written by a script from the attribute names of SPEC §12). Each has a run with a tool call
+// (written by a script from the attribute names of docs/design.md#file-layouts-and-formats). Each has a run with a tool call
 // that succeeds, one that fails, and usage; the expected figures follow from how the files
 // were written: the input messages a model span repeats are not counted twice, and an agent
 // span's usage that totals its model calls is left out.

@@ -13,7 +13,7 @@ import (
 	"github.com/agentgate/agentgate/gate/input"
 )
 
-// The readers of harness files run in linear time (SPEC §13): reading 4n of anything costs at
+// The readers of harness files run in linear time (docs/design.md#trust-boundaries): reading 4n of anything costs at
 // most 10 times what n costs (4 when linear; a quadratic reader costs 16), in CPU time, the
 // best of three runs each, in one of three tries: wide enough that a busy machine's cache and
 // a neighbour's bursts do not fail it, and the bytes allocated, counted, at most 6 times.

@@ -146,7 +146,7 @@ func TestTau2Results(t *testing.T) {
 
 // TestTau2Dir reads tau2's "dir" format: results.json lists the simulations it keeps in
 // simulations/<id>.json, each read as a record of its own, the same run as in the one-file
-// format. Named, results.json reads them from there, as tau2's Results.load does (SPEC §19);
+// format. Named, results.json reads them from there, as tau2's Results.load does (docs/design.md#harness-folders);
 // under a folder it is a side file, and the simulations are read as the folder's files.
 func TestTau2Dir(t *testing.T) {
 	dir := filepath.Join("testdata", "formats", "tau2-dir")

@@ -8,7 +8,7 @@ import (
 	"github.com/agentgate/agentgate/internal/jsonscan"
 )
 
-// A trace's identity (SPEC §18) is (Suite, Task, Trial), read as its harness records it:
+// A trace's identity (docs/design.md#run-identity) is (Suite, Task, Trial), read as its harness records it:
 //
 //	harness                      suite                             task                                      trial
 //	tau2-bench results           info.environment_info.domain_name task_id                                   trial

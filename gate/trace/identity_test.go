@@ -26,7 +26,7 @@ func identities(t *testing.T, path string) []string {
 	return out
 }
 
-// TestIdentityByHarness reads each harness's identity where it records it (SPEC §18): tau2's
+// TestIdentityByHarness reads each harness's identity where it records it (docs/design.md#run-identity): tau2's
 // domain, task_id and trial; Inspect's eval task, sample id and epoch, in a .json log and a
 // .eval archive; mini-swe-agent's instance_id; SWE-agent's file stem; tau-bench's task_id and
 // trial, with the domain its policy names. The trace ids stay as they were.

@@ -19,10 +19,10 @@ import (
 	"github.com/agentgate/agentgate/internal/jsonscan"
 )
 
-// Inspect AI eval logs (SPEC §12): a .json log holds the whole log with its samples[]; a
+// Inspect AI eval logs (docs/design.md#file-layouts-and-formats): a .json log holds the whole log with its samples[]; a
 // .eval log is a zip of header.json and samples/<id>_epoch_<n>.json, members deflated or,
 // as Inspect writes them since April 2026, compressed with zstd (zip method 93). Every
-// sample and epoch is one trace, id "<sample id>#<epoch>"; the epoch is its trial (SPEC §11).
+// sample and epoch is one trace, id "<sample id>#<epoch>"; the epoch is its trial (docs/design.md#repeated-trials).
 
 // zipMethodZstd is the zip compression method number of zstd.
 const zipMethodZstd = 93
@@ -164,7 +164,7 @@ func eachInspectJSON(ctx context.Context, path string, data []byte, o Options, f
 	}
 	d := newDoc(path, data)
 	n := 0
-	task := docString(data, "eval", "task") // the suite of the samples' ids (SPEC §18)
+	task := docString(data, "eval", "task") // the suite of the samples' ids (docs/design.md#run-identity)
 	model := docString(data, "eval", "model")
 	limit := inspectLimit(path, len(data))
 	err := d.object("an Inspect log", func(key string, _ int) error {
@@ -328,7 +328,7 @@ func eachEval(ctx context.Context, path string, f io.ReaderAt, size int64, o Opt
 	return nil
 }
 
-// evalTask is the eval's task in a .eval archive, the suite of its samples' ids (SPEC §18),
+// evalTask is the eval's task in a .eval archive, the suite of its samples' ids (docs/design.md#run-identity),
 // and its model, the agent: eval.task and eval.model of header.json, else of
 // _journal/start.json, which Inspect writes first; "" when neither names one.
 func evalTask(zr *zip.Reader, limited *input.LimitedReader) (task, model string, err error) {
@@ -676,7 +676,7 @@ func (s *inspectSample) quotedAttachment(hash string) ([]byte, error) {
 	return q, nil
 }
 
-// inspectOutcome reads a sample's outcome (SPEC §15) from its scores, in sample, the sample's
+// inspectOutcome reads a sample's outcome (docs/design.md#outcomes) from its scores, in sample, the sample's
 // JSON text: the score of the scorer named scorer, else of the first scorer in the file's
 // order. Its value reads as Inspect's value_to_float reads it: "C" (correct) and "I"
 // (incorrect) are a success and a failure, as are true and false, "yes" and "no", "true" and
@@ -707,7 +707,7 @@ func inspectOutcome(sample []byte, scorer string) (o Outcome, at int, problem st
 	if len(names) == 0 {
 		return Outcome{}, 0, ""
 	}
-	key := "" // outcome-scorer scorer/key: a member of a score whose value is a dict (SPEC §19)
+	key := "" // outcome-scorer scorer/key: a member of a score whose value is a dict (docs/design.md#harness-folders)
 	if score < 0 {
 		name, score, key = keyedScorer(sample, scores, scorer)
 	}

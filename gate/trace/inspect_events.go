@@ -10,7 +10,7 @@ import (
 	"github.com/agentgate/agentgate/internal/jsonscan"
 )
 
-// Inspect samples whose messages hold only the prompt (SPEC §19): some tasks (SciCode) keep
+// Inspect samples whose messages hold only the prompt (docs/design.md#harness-folders): some tasks (SciCode) keep
 // the model's turns in the sample's events alone. Events are read as Inspect writes them
 // (inspect_ai/event/_model.py, _tool.py, _span.py, commit 499e6152): a model event
 // {"event": "model", "output": {"choices": [{"message": {"role": "assistant", "content",

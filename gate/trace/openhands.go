@@ -13,7 +13,7 @@ import (
 	"github.com/agentgate/agentgate/internal/jsonscan"
 )
 
-// OpenHands evaluation output (SPEC §19), read as OpenHands' evaluation code writes it
+// OpenHands evaluation output (docs/design.md#harness-folders), read as OpenHands' evaluation code writes it
 // (All-Hands-AI/OpenHands, evaluation/utils/shared.py and openhands/llm/llm.py):
 //
 //   - output.jsonl: one EvalOutput per line, {"instance_id", "test_result", "instruction",

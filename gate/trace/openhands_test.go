@@ -408,7 +408,7 @@ func FuzzSniffOpenHands(f *testing.F) {
 }
 
 // TestOpenHandsLinear: a history four times as long costs four times the allocations, no more
-// (SPEC §13: no reader is quadratic); allocations are counted, not timed.
+// (docs/design.md#trust-boundaries: no reader is quadratic); allocations are counted, not timed.
 func TestOpenHandsLinear(t *testing.T) {
 	record := func(n int) input.Record {
 		var b strings.Builder

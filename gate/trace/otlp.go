@@ -14,7 +14,7 @@ import (
 	"github.com/agentgate/agentgate/internal/jsonscan"
 )
 
-// OpenTelemetry traces as OTLP/JSON (SPEC §12). One agent run is one traceId; its spans are
+// OpenTelemetry traces as OTLP/JSON (docs/design.md#file-layouts-and-formats). One agent run is one traceId; its spans are
 // read in start-time order (ties in file order), each in whichever of three dialects it is
 // written: the GenAI semantic conventions, Arize's OpenInference or Traceloop's OpenLLMetry.
 //

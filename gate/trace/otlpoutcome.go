@@ -10,7 +10,7 @@ import (
 	"github.com/agentgate/agentgate/gate/input"
 )
 
-// A run's outcome in OpenTelemetry (SPEC §15) is a gen_ai.evaluation.result event of the
+// A run's outcome in OpenTelemetry (docs/design.md#outcomes) is a gen_ai.evaluation.result event of the
 // GenAI semantic conventions: a span event of one of the trace's spans, or a log record
 // (eventName, or the older event.name attribute) carrying the trace's traceId, in the same
 // file as the spans (the collector's file exporter writes both signals to one file when asked).

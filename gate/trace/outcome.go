@@ -11,7 +11,7 @@ import (
 )
 
 // OutcomeKeys are the members a record's own outcome is read from, top level first, then
-// under metadata, in this order (SPEC §15): tau-bench writes reward, other harnesses score,
+// under metadata, in this order (docs/design.md#outcomes): tau-bench writes reward, other harnesses score,
 // success, passed or resolved.
 var OutcomeKeys = [...]string{"reward", "score", "success", "passed", "resolved"}
 
@@ -61,7 +61,7 @@ func CheckOutcomeField(field string) string {
 	return ""
 }
 
-// fieldOutcome reads the record's outcome from the member outcome-field names (SPEC §19): a
+// fieldOutcome reads the record's outcome from the member outcome-field names (docs/design.md#harness-folders): a
 // boolean or a finite number, as the other outcome members. A record without that member has
 // none from it; an array on the way is indexed by a step of digits.
 func (d *decoder) fieldOutcome() (Outcome, error) {

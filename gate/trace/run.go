@@ -1,8 +1,8 @@
 package trace
 
-// Run is what the report keeps of one run's own outcome and cost (SPEC §15), on the run's
+// Run is what the report keeps of one run's own outcome and cost (docs/design.md#outcomes), on the run's
 // record (reliability.Result.Run) so that it travels with the run's verdict and signals:
-// nothing pairs them by position in two lists (SPEC §18). Tokens is the run's total tokens,
+// nothing pairs them by position in two lists (docs/design.md#run-identity). Tokens is the run's total tokens,
 // -1 when its usage was not recorded; Success is decided by Decide.
 type Run struct {
 	Value   float64

@@ -11,7 +11,7 @@ import (
 	"github.com/agentgate/agentgate/internal/jsonscan"
 )
 
-// tau2-bench results files (SPEC §15), read as tau2's Results.save writes them:
+// tau2-bench results files (docs/design.md#outcomes), read as tau2's Results.save writes them:
 // {"timestamp", "info", "tasks", "simulations": [SimulationRun...], "simulation_index"}.
 // Each simulation is a record the trace decoder reads as it is: its "id", "task_id" and
 // "trial" name it, its "messages" hold assistant tool calls written flat ({"id", "name",
@@ -48,7 +48,7 @@ func eachTau2With(ctx context.Context, path string, data []byte, o Options, fn f
 		return err
 	}
 	doc := input.Record{File: path, Line: 1, Col: 1, Data: data}
-	// the domain is the namespace of the task ids (SPEC §18): tau2's domains all number theirs
+	// the domain is the namespace of the task ids (docs/design.md#run-identity): tau2's domains all number theirs
 	// from "0"
 	domain := docString(data, "info", "environment_info", "domain_name")
 	agent := docString(data, "info", "agent_info", "llm")
@@ -96,7 +96,7 @@ func eachTau2With(ctx context.Context, path string, data []byte, o Options, fn f
 	}
 	// A results file of tau2's "dir" format lists its simulations in simulation_index and
 	// keeps them in simulations/<id>.json beside it: those files are the traces, read as
-	// tau2's Results.load reads them (SPEC §19).
+	// tau2's Results.load reads them (docs/design.md#harness-folders).
 	if !found && hasSimulationsDir(path) {
 		return eachSimulationFile(ctx, path, o, func(t *Trace) error {
 			if t.Suite == "" {

@@ -1,6 +1,6 @@
 // Package trace is the one model of an agent run that every reliability signal reads, and the
 // readers that turn RS-1 ExecutionTraces, OpenAI Chat Completions transcripts and Anthropic
-// Messages transcripts into it (SPEC §2.1).
+// Messages transcripts into it (docs/design.md#input-files).
 package trace
 
 import "strings"
@@ -12,8 +12,8 @@ const (
 	ShapeRS1       Shape = "rs1"       // RS-1 ExecutionTrace
 	ShapeOpenAI    Shape = "openai"    // OpenAI Chat Completions messages
 	ShapeAnthropic Shape = "anthropic" // Anthropic Messages content blocks
-	ShapeOTLP      Shape = "otlp"      // OpenTelemetry spans (OTLP/JSON), SPEC §12
-	ShapeInspect   Shape = "inspect"   // an Inspect AI eval log sample, SPEC §12
+	ShapeOTLP      Shape = "otlp"      // OpenTelemetry spans (OTLP/JSON), docs/design.md#file-layouts-and-formats
+	ShapeInspect   Shape = "inspect"   // an Inspect AI eval log sample, docs/design.md#file-layouts-and-formats
 )
 
 // Trace is one agent run. Messages[i] is element i of the record's message list, so message
@@ -26,10 +26,10 @@ type Trace struct {
 	Messages []Message
 	Usage    Usage
 	// Suite is the namespace of Task where the harness records one: tau2's domain, Inspect's
-	// eval task, a record's suite member (SPEC §18).
+	// eval task, a record's suite member (docs/design.md#run-identity).
 	Suite string
 	// Task is the id of the task the run attempted, where the record names one (tau-bench's
-	// task_id, Inspect's sample id); runs of one task are its trials (SPEC §11).
+	// task_id, Inspect's sample id); runs of one task are its trials (docs/design.md#repeated-trials).
 	Task string
 	// Trial is the run's trial index (tau-bench's trial, metadata.trial, Inspect's epoch)
 	// when HasTrial; a record without one is not a trial of a repeated task.
@@ -40,13 +40,13 @@ type Trace struct {
 	// suites, never trials of one task (docs/comparison-and-statistics.md, "Which run is
 	// which: identity").
 	Agent string
-	// Outcome is the run's own success as its harness recorded it (SPEC §15), when Known.
+	// Outcome is the run's own success as its harness recorded it (docs/design.md#outcomes), when Known.
 	Outcome Outcome
 	// PerCall describes the model calls whose own usage was summed into Usage, where the
 	// record gives usage per call (per message, per span) rather than for the whole run.
 	PerCall CallUsage
 	// SpanID is the run's root span id (hex, as OTLP/JSON writes it) when Shape is ShapeOTLP,
-	// whose ID is the run's traceId: exported evaluations attach to them (SPEC §16).
+	// whose ID is the run's traceId: exported evaluations attach to them (docs/design.md#findings-elsewhere).
 	SpanID string
 	// TerminalTools are the tools with which the run's harness ends a run (OpenHands'
 	// finish, Inspect's and SWE-agent's submit): a call of one may get no result, by design.
@@ -68,7 +68,7 @@ type CallUsage struct {
 	MaxPrompt int64
 }
 
-// Outcome is a run's own verdict as its harness recorded it (SPEC §15): tau-bench's reward,
+// Outcome is a run's own verdict as its harness recorded it (docs/design.md#outcomes): tau-bench's reward,
 // tau2's reward_info.reward, an Inspect score, SWE-bench's resolved, an OTLP evaluation result.
 // It is read, never inferred, and it never changes the evaluators' verdicts.
 type Outcome struct {
@@ -82,13 +82,13 @@ type Outcome struct {
 	// "reward_info.reward", "scores.match", "metadata.resolved", "outcomes file", …
 	Source string
 	// Note says, when the run recorded a score that was not read as its outcome (an Inspect
-	// score whose value is a dict, with no key named), why: the report says so (SPEC §19).
+	// score whose value is a dict, with no key named), why: the report says so (docs/design.md#harness-folders).
 	// Known is then false.
 	Note string
 }
 
 // Succeeded reports whether the run succeeded: a boolean as given, a number when it is at least
-// threshold (SPEC §15: default 1 − 1e-6, tau-bench's is_successful).
+// threshold (docs/design.md#outcomes: default 1 − 1e-6, tau-bench's is_successful).
 func (o Outcome) Succeeded(threshold float64) bool {
 	if o.IsBool {
 		return o.Value == 1
@@ -142,7 +142,7 @@ func (t *Trace) NumCalls() int {
 }
 
 // HasAgentTurn reports whether the trace holds an assistant message: a reader that found
-// none did not find the agent's turns (SPEC §19).
+// none did not find the agent's turns (docs/design.md#harness-folders).
 func (t *Trace) HasAgentTurn() bool {
 	for i := range t.Messages {
 		if strings.EqualFold(t.Messages[i].Role, "assistant") {

@@ -44,12 +44,12 @@ func ReadBaselineFile(path string) (*compare.Baseline, error) {
 	return readBaseline(f, path, st.Size())
 }
 
-// ReadBaseline reads a JSON report (SPEC §5) of schema 3 (Schema) or 2 (Previous) from r;
+// ReadBaseline reads a JSON report (docs/design.md#one-binary) of schema 3 (Schema) or 2 (Previous) from r;
 // name is the file's name for messages. The traces, tasks and items come back sorted by id.
 // Members the comparison does not need are skipped, and unknown members are ignored, so a
 // later report still reads.
 //
-// Its errors say whether there is anything to compare with (SPEC §10, §17):
+// Its errors say whether there is anything to compare with (docs/design.md#comparison, docs/design.md#honest-words):
 //   - a well-formed report of another schema version (or an agentgate report older than
 //     schema 2, which had no "schema") is an *compare.Unusable: nothing to compare with, a
 //     note;
@@ -507,7 +507,7 @@ type baselineTrace struct {
 	Suite    json.RawMessage        `json:"suite"`
 	Task     json.RawMessage        `json:"task"`
 	Trial    json.RawMessage        `json:"trial"`
-	// Outcome is the run's own outcome (SPEC §15), absent when unknown.
+	// Outcome is the run's own outcome (docs/design.md#outcomes), absent when unknown.
 	Outcome *outcome.JSON `json:"outcome"`
 	// SuiteCost is what the run's cost compared across its suite, for a merge to compare again.
 	SuiteCost *reliability.SuiteCost `json:"suite_cost"`
@@ -577,7 +577,7 @@ func (br *baselineReader) trace(i int) error {
 }
 
 // wholeNumber reads a trial index written as a whole number ("2", "2.0"), as the trace's
-// identity holds it (SPEC §18).
+// identity holds it (docs/design.md#run-identity).
 func wholeNumber(s string) (int, bool) {
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil || f != math.Trunc(f) || math.Abs(f) > 1<<31 {

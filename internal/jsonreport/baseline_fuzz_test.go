@@ -51,7 +51,7 @@ func FuzzReadBaseline(f *testing.F) {
 		if b.Source.SHA != "" && !validSHA(b.Source.SHA) {
 			t.Fatalf("sha %q kept", b.Source.SHA)
 		}
-		// A history read is bounded and valid: what a report copies forward (SPEC §21).
+		// A history read is bounded and valid: what a report copies forward (docs/design.md#planning-and-trend).
 		if len(b.History) > compare.MaxHistory {
 			t.Fatalf("%d history points", len(b.History))
 		}

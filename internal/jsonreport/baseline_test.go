@@ -153,7 +153,7 @@ func TestReadBaselineTrials(t *testing.T) {
 	}
 }
 
-// TestReadBaselineOutcomes reads each trace's outcome (SPEC §15): the runs line up with the
+// TestReadBaselineOutcomes reads each trace's outcome (docs/design.md#outcomes): the runs line up with the
 // traces, a trace without one has none, and a trial with one carries it for pass^k.
 func TestReadBaselineOutcomes(t *testing.T) {
 	doc := `{"schema": 2, "profile": "default", "reliability": {"traces": [
@@ -185,7 +185,7 @@ type noSeek struct{ r io.Reader }
 func (n noSeek) Read(p []byte) (int, error) { return n.r.Read(p) }
 
 // TestReadBaselineUnusable: a well-formed report of another version is nothing to compare
-// with, a note (SPEC §10), not an error.
+// with, a note (docs/design.md#comparison), not an error.
 func TestReadBaselineUnusable(t *testing.T) {
 	for _, c := range []struct{ name, doc, want string }{
 		{"older, no schema", `{"verdict": "PASS", "profile": "default", "exit_code": 0, "gates": []}`, `baseline b.json has no "schema": it was written by an agentgate older than schema 2`},
@@ -208,7 +208,7 @@ func TestReadBaselineUnusable(t *testing.T) {
 }
 
 // TestReadBaselineNotAReport: content that is no agentgate report of schema 2 is an
-// *input.Error placed at the value at fault (SPEC §17: an explicit path must not switch the
+// *input.Error placed at the value at fault (docs/design.md#honest-words: an explicit path must not switch the
 // regression gates off by holding something else).
 func TestReadBaselineNotAReport(t *testing.T) {
 	traces, err := os.ReadFile("../../fixtures/pass/traces.jsonl")
@@ -393,7 +393,7 @@ func TestReadBaselineIOError(t *testing.T) {
 }
 
 // TestReadBaselineOutcomeTravelsWithTrace: the traces are sorted by id ("10#10" before
-// "2#2"), and each keeps its own outcome, task and trial: they are one record (SPEC §18), not
+// "2#2"), and each keeps its own outcome, task and trial: they are one record (docs/design.md#run-identity), not
 // lists paired by position, which once left every outcome of such a suite on another trace.
 func TestReadBaselineOutcomeTravelsWithTrace(t *testing.T) {
 	doc := `{"schema": 2, "profile": "default", "reliability": {"traces": [

@@ -1,7 +1,7 @@
-// Package jsonreport owns the JSON report of SPEC §5 in both directions: Write writes a
+// Package jsonreport owns the JSON report of docs/design.md#one-binary in both directions: Write writes a
 // gate.Result as `gate --json` does, ReadShard reads a shard's report back strictly for a
-// merge (SPEC §14), and ReadBaseline reads an earlier run's report, member by member and
-// leniently, into the values a comparison is handed (SPEC §10). Schema is the one version
+// merge (docs/design.md#shards), and ReadBaseline reads an earlier run's report, member by member and
+// leniently, into the values a comparison is handed (docs/design.md#comparison). Schema is the one version
 // number they all write and check.
 //
 // Every report read is untrusted (a shard's or a baseline's comes from an artifact): its size

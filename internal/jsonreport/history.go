@@ -10,7 +10,7 @@ import (
 	"github.com/agentgate/agentgate/internal/jsonscan"
 )
 
-// This file reads and writes a report's history (SPEC §21) and what `agentgate plan` needs of
+// This file reads and writes a report's history (docs/design.md#planning-and-trend) and what `agentgate plan` needs of
 // its recorded comparison. A baseline's history is copied into every report that descends from
 // it, so it is read as the hostile input it is: at most compare.MaxHistory points of bounded
 // lists and strings, every number in its range, every problem placed at its line and column.

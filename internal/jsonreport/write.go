@@ -21,7 +21,7 @@ import (
 	"github.com/agentgate/agentgate/gate/reliability"
 )
 
-// Write writes r as the machine-readable report of SPEC §5: 2-space indent, numbers
+// Write writes r as the machine-readable report of docs/design.md#one-binary: 2-space indent, numbers
 // unrounded, fields in the order of the struct declarations, a section absent when its
 // evaluator did not run. Lists are never null: an empty list is written as []. Nothing is
 // written when r cannot be encoded (nil, or a NaN or infinite number, which JSON cannot hold);

@@ -1,6 +1,6 @@
 // Package refdata finds the reference data that tests compare against: the folder
 // .reference-data in the clone, which `make reference-data` builds from the public sources,
-// else ../shared/reference-data beside the clone (SPEC §1). A developer's clone may have
+// else ../shared/reference-data beside the clone (docs/design.md#layout). A developer's clone may have
 // neither, and a test that needs it then skips; under CI (CI=true) the data must be there, so
 // a missing folder fails the test instead of letting the suite pass without it.
 package refdata

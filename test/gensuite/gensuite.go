@@ -386,7 +386,7 @@ func AppendTask(dst []byte, r *Rand, i int) []byte {
 // labels in the proportions validators give them.
 var labels = [...]string{"VALID", "VALID", "VALID", "VALID", "VALID", "NOT_IN_CONTEXT", "NOT_IN_CONTEXT", "REJECT", "ABSTAIN"}
 
-// AppendPair appends merged validator pair number i (seed 002 §2.1) to dst; the validators
+// AppendPair appends merged validator pair number i (docs/design.md#the-source-systems) to dst; the validators
 // agree on about nine items in ten.
 func AppendPair(dst []byte, r *Rand, i int) []byte {
 	s := labels[r.Intn(len(labels))]

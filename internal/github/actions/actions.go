@@ -19,7 +19,7 @@ import (
 	"github.com/sethvargo/go-githubactions"
 )
 
-// MaxAnnotations is how many annotations Annotate emits at most (SPEC §6);
+// MaxAnnotations is how many annotations Annotate emits at most (docs/design.md#the-action);
 // the runner itself shows only 10 error annotations per step.
 const MaxAnnotations = 10
 

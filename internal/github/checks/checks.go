@@ -1,5 +1,5 @@
 // Package checks publishes agentgate's verdict as a check run of a stable name on the commit
-// a run gated (SPEC §20), so that branch protection can require that name: the conclusion,
+// a run gated (docs/design.md#defaults), so that branch protection can require that name: the conclusion,
 // the report as its summary and every finding as an annotation, sent 50 at a time (GitHub's
 // limit per request: the first 50 with the create, the rest with updates).
 //

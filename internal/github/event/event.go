@@ -279,7 +279,7 @@ var sha1Hex = regexp.MustCompile(`^[0-9a-f]{40}$`)
 
 // WorkflowRunHeadSHA returns .workflow_run.head_sha of a workflow_run event: the commit the
 // triggering run gated. The pull request a workflow_run workflow comments on must have this
-// head (SPEC §13), since its number may come from the other run's artifact. A payload without
+// head (docs/design.md#trust-boundaries), since its number may come from the other run's artifact. A payload without
 // a 40-hex-digit head_sha is an error.
 func (e *Event) WorkflowRunHeadSHA() (string, error) {
 	p, err := e.payload("cannot read workflow_run.head_sha")
