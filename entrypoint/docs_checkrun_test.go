@@ -87,7 +87,7 @@ func TestWorkflowExamplesUseRealInputs(t *testing.T) {
 // the code's.
 func TestBranchProtectionDocs(t *testing.T) {
 	readme, ref, yml := readDoc(t, "../README.md"), readDoc(t, "../docs/reference.md"), readDoc(t, "../action.yml")
-	if !strings.Contains(readme, "(docs/reference.md#branch-protection)") || !strings.Contains(readme, "### Branch protection") {
+	if !strings.Contains(readme, "(docs/reference.md#branch-protection)") || !strings.Contains(readme, "**Branch protection**") {
 		t.Error("README.md does not link to docs/reference.md#branch-protection")
 	}
 	_, sec, ok := strings.Cut(ref, "\n## Branch protection\n")
