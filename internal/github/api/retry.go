@@ -32,6 +32,28 @@ type Kinds struct {
 	Unavailable error
 }
 
+// The kinds of failure that every service words alike, since they say nothing of what was
+// asked: the token refused, the rate limit spent, GitHub not answering.
+var (
+	// ErrUnauthorized: GitHub answered 401: the token is missing, malformed, expired or
+	// revoked.
+	ErrUnauthorized = errors.New("GitHub rejected the token (check the github-token input)")
+	// ErrRateLimited: the primary (hourly) rate limit is spent, or GitHub asked to wait
+	// longer than the retry policy allows.
+	ErrRateLimited = errors.New("GitHub API rate limit reached")
+	// ErrUnavailable: GitHub kept answering 429 or 5xx, or the connection kept failing,
+	// until the retry policy gave up.
+	ErrUnavailable = errors.New("GitHub did not answer successfully")
+)
+
+// ServiceKinds are the Kinds of a service that words its own refusals (noPermission,
+// notFound, validation: what it may not do, what it did not find, what it refused) and shares
+// the other kinds.
+func ServiceKinds(noPermission, notFound, validation error) Kinds {
+	return Kinds{NoPermission: noPermission, NotFound: notFound, Unauthorized: ErrUnauthorized,
+		Validation: validation, RateLimited: ErrRateLimited, Unavailable: ErrUnavailable}
+}
+
 // Retrier runs a service's GitHub calls with bounded retries of GitHub's transient answers
 // and classifies its failures as *APIError. It is not safe for concurrent use: after a
 // secondary rate limit it replaces Client (see Do).

@@ -16,18 +16,16 @@ var (
 	// ErrNotFound: GitHub answered 404 (or 410): the repository is not visible to the token,
 	// or GITHUB_API_URL is not this repository's API.
 	ErrNotFound = errors.New("GitHub found no such repository or check run for this token (check the token's access and GITHUB_API_URL)")
-	// ErrUnauthorized: GitHub answered 401: the token is missing, malformed, expired or
-	// revoked.
-	ErrUnauthorized = errors.New("GitHub rejected the token (check the github-token input)")
+	// ErrUnauthorized: GitHub answered 401 (api.ErrUnauthorized, shared by every service).
+	ErrUnauthorized = api.ErrUnauthorized
 	// ErrValidation: GitHub answered 422 and refused the check run (an unknown head commit
 	// among others).
 	ErrValidation = errors.New("GitHub refused the check run as invalid")
-	// ErrRateLimited: the primary (hourly) rate limit is spent, or GitHub asked to wait
-	// longer than the retry policy allows.
-	ErrRateLimited = errors.New("GitHub API rate limit reached")
-	// ErrUnavailable: GitHub kept answering 429 or 5xx, or the connection kept failing,
-	// until the retry policy gave up.
-	ErrUnavailable = errors.New("GitHub did not answer successfully")
+	// ErrRateLimited: the rate limit is spent (api.ErrRateLimited, shared by every service).
+	ErrRateLimited = api.ErrRateLimited
+	// ErrUnavailable: GitHub kept failing until the retry policy gave up (api.ErrUnavailable,
+	// shared by every service).
+	ErrUnavailable = api.ErrUnavailable
 )
 
 // APIError describes one failed GitHub operation (its Kind is one of the Err* values above).
@@ -38,11 +36,4 @@ type APIError = api.APIError
 type RetryPolicy = api.RetryPolicy
 
 // kinds names this package's errors for the retrier.
-var kinds = api.Kinds{
-	NoPermission: ErrNoPermission,
-	NotFound:     ErrNotFound,
-	Unauthorized: ErrUnauthorized,
-	Validation:   ErrValidation,
-	RateLimited:  ErrRateLimited,
-	Unavailable:  ErrUnavailable,
-}
+var kinds = api.ServiceKinds(ErrNoPermission, ErrNotFound, ErrValidation)
