@@ -210,10 +210,9 @@ func breachPhrase(r *gate.Result, g gate.GateResult, esc func(string) string) st
 				if moved := degradedPhrases(r.Comparison); len(moved) > 0 {
 					return strings.Join(moved, "; ")
 				}
-			}
-			// The note names the degraded metrics: "degraded: reliability, coherence".
-			if what, ok := strings.CutPrefix(g.Note, "degraded: "); ok && what != "" {
-				return esc(what) + " degraded against the baseline"
+				if deg := r.Comparison.Degraded(); len(deg) > 0 {
+					return esc(strings.Join(deg, ", ")) + " degraded against the baseline"
+				}
 			}
 			return plural(n, "metric", "metrics") + " degraded against the baseline"
 		}
