@@ -3,6 +3,7 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -100,10 +101,22 @@ var MaxResponseBytes int64 = 64 << 20
 // ErrTooLarge is what reading an answer longer than MaxResponseBytes gives.
 var ErrTooLarge = errors.New("the most agentgate reads of one API answer")
 
-// tooLarge is the error of one answer over the bound: the request's method and path (no
-// query: it may be signed), and the bound.
+// TooLargeError is one answer over the bound: the request's method and path (no query: it may
+// be signed), and the bound. It unwraps to ErrTooLarge.
+type TooLargeError struct {
+	Method, Path string
+	Limit        int64
+}
+
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("%s %s: the answer is longer than %d MiB, %v", e.Method, e.Path, e.Limit>>20, ErrTooLarge)
+}
+
+func (e *TooLargeError) Unwrap() error { return ErrTooLarge }
+
+// tooLarge is the error of one answer of req over the bound limit.
 func tooLarge(req *http.Request, limit int64) error {
-	return fmt.Errorf("%s %s: the answer is longer than %d MiB, %w", req.Method, req.URL.Path, limit>>20, ErrTooLarge)
+	return &TooLargeError{Method: req.Method, Path: req.URL.Path, Limit: limit}
 }
 
 // boundedBody reads an answer's body up to a limit, and fails with tooLarge past it, so
@@ -113,14 +126,22 @@ type boundedBody struct {
 	body io.ReadCloser
 	left int64 // bytes that may still be read
 	err  error // tooLarge, for when left is spent and more comes
+	hit  bool  // err was returned: the answer was over the bound
+	// refuse: the answer said it was over the bound (Content-Length): no byte is read
+	refuse bool
 }
 
 func (b *boundedBody) Read(p []byte) (int, error) {
+	if b.refuse {
+		b.hit = true
+		return 0, b.err
+	}
 	if b.left <= 0 {
 		var one [1]byte
 		if n, err := b.body.Read(one[:]); n == 0 {
 			return 0, err // the end, exactly at the limit
 		}
+		b.hit = true
 		return 0, b.err
 	}
 	if int64(len(p)) > b.left {
@@ -137,18 +158,14 @@ func (b *boundedBody) Close() error { return b.body.Close() }
 // closed unread, and reading gives the error at once.
 func bound(req *http.Request, resp *http.Response) {
 	limit := MaxResponseBytes
+	b := &boundedBody{body: resp.Body, left: limit, err: tooLarge(req, limit)}
 	if resp.ContentLength > limit {
 		resp.Body.Close()
-		resp.Body = io.NopCloser(errReader{tooLarge(req, limit)})
-		return
+		b.body, b.refuse = http.NoBody, true
 	}
-	resp.Body = &boundedBody{body: resp.Body, left: limit, err: tooLarge(req, limit)}
+	resp.Body = b
+	resp.Request = req.WithContext(context.WithValue(req.Context(), boundKey{}, b))
 }
-
-// errReader fails every read with err.
-type errReader struct{ err error }
-
-func (r errReader) Read([]byte) (int, error) { return 0, r.err }
 
 // authTransport adds "Authorization: Bearer <token>" to requests for one
 // origin only, so the token never follows a redirect to another host, and
@@ -196,3 +213,20 @@ func origin(u *url.URL) string {
 	}
 	return scheme + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port)
 }
+
+// overBound is the error of an answer whose body was cut at the bound, or nil. The decoder
+// that read the body may have kept only the error's text (encoding/json v2 turns a read error
+// into a *json.SyntaxError, "jsontext: read error: …"), and http.Client wraps the body in its
+// own, so the body is found through the answer's request, where bound left it.
+func overBound(resp *http.Response) error {
+	if resp == nil || resp.Request == nil {
+		return nil
+	}
+	if b, ok := resp.Request.Context().Value(boundKey{}).(*boundedBody); ok && b.hit {
+		return b.err
+	}
+	return nil
+}
+
+// boundKey is the context key under which bound leaves an answer's boundedBody.
+type boundKey struct{}

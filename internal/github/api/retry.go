@@ -93,6 +93,11 @@ func (r *Retrier) Do(ctx context.Context, op string, call func(ctx context.Conte
 		if err == nil {
 			return nil
 		}
+		if resp != nil {
+			if tl := overBound(resp.Response); tl != nil {
+				err = tl
+			}
+		}
 		var apiErr *APIError
 		if errors.As(err, &apiErr) {
 			return err // from a nested operation, already classified
