@@ -60,9 +60,9 @@ func runScenario(s, dir string) error {
 		res, err = gate.Run(context.Background(), gate.Inputs{Traces: traces("base")}, o)
 	case "compare":
 		CollectSooner() // as the CLI does
-		rep, err := ReadBaselineFile(filepath.Join(dir, "base.json"))
-		if err != nil {
-			return err
+		rep, rerr := ReadBaselineFile(filepath.Join(dir, "base.json"))
+		if rerr != nil {
+			return rerr
 		}
 		o.Baseline = &gate.Baseline{Report: rep}
 		res, err = gate.Run(context.Background(), gate.Inputs{Traces: traces("head")}, o)

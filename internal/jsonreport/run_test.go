@@ -3,6 +3,7 @@ package jsonreport
 import (
 	"bytes"
 	"context"
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -59,8 +60,9 @@ func TestRunJSONHasResultsMembers(t *testing.T) {
 // an outcome or none, and strings JSON escapes.
 func randomRun(r *rand.Rand, i int) reliability.Result {
 	pick := func(s ...string) string { return s[r.IntN(len(s))] }
+	negZero := math.Copysign(0, -1)
 	sig := func() float64 {
-		return [...]float64{0, 0, -0.0, 1, 0.25, 0.1 + 0.2, 1e-7, 0.3333333333333333}[r.IntN(8)]
+		return [...]float64{0, 0, negZero, 1, 0.25, 0.1 + 0.2, 1e-7, 0.3333333333333333}[r.IntN(8)]
 	}
 	t := reliability.Result{
 		// valid UTF-8, as the readers make every id
