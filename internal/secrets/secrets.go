@@ -251,6 +251,7 @@ const (
 // maxKeyKind characters for the nearest beginMarker: bounded work per marker, so linear in s
 // (the expression, with its 100 optional characters, read 2.7 MB/s).
 func nextKeyHeader(s string, from int) (int, int) {
+	start := from // a header found must begin here or later: the spans before it are taken
 	for {
 		i := strings.Index(s[from:], keyMarker)
 		if i < 0 {
@@ -266,7 +267,7 @@ func nextKeyHeader(s string, from int) (int, int) {
 			continue
 		}
 		end += len("-----")
-		lo := max(0, at-maxKeyKind-len(beginMarker))
+		lo := max(start, at-maxKeyKind-len(beginMarker))
 		if j := strings.LastIndex(s[lo:at], beginMarker); j >= 0 && kindBytes(s[lo+j+len(beginMarker):at]) {
 			return lo + j, end
 		}
