@@ -224,7 +224,7 @@ junit_counts() { sed -n 's/^<testsuites name="agentgate" tests="\([0-9]*\)" fail
 # Inputs not declared in action.yml would be ignored by the runner: the test must set real ones.
 declared=$(awk '/^[^ #]/ {s = $0} s ~ /^inputs:/ && /^  [a-z-]+:$/ {sub(/:$/, ""); sub(/^  /, ""); print}' "$SRC/action.yml" | sort | paste -sd' ')
 check "action.yml declares the inputs the step sets" \
-	"abstain-max allow-unmatched auditor baseline baseline-artifact check-name coherence-min comment comment-mode config fail-on fail-on-regression fail-on-skipped github-token junit kappa-min max-failed-traces max-input-bytes max-new-failures merge otel outcome-field outcome-scorer outcomes pa-min pairs pass-k pass-k-min plan-effect pr-number profile regression-alpha sarif scholar success-rate-min success-threshold tasks token-budget traces" \
+	"abstain-max allow-missing-runs allow-unmatched auditor baseline baseline-artifact check-name coherence-min comment comment-mode config fail-on fail-on-regression fail-on-skipped github-token junit kappa-min max-failed-traces max-input-bytes max-new-failures merge no-traces otel outcome-field outcome-scorer outcomes pa-min pairs pass-k pass-k-min plan-effect pr-number profile regression-alpha sarif scholar success-rate-min success-threshold tasks token-budget traces" \
 	"$declared"
 
 run_step pass pass
