@@ -67,6 +67,18 @@ func tauBenchRuns(t *testing.T, ws string) {
 // example pull_request payload), whose report the pull request compares with.
 var pushToMaster = map[string]string{"GITHUB_REF": "refs/heads/master", "GITHUB_RUN_ID": "9001", "GITHUB_RUN_ATTEMPT": "1"}
 
+// publishBaseReport uploads the JSON report the last step wrote in ws as main's artifact
+// agentgate-report (id 501, run 9001, at headSHA), for the next step's baseline: auto.
+func publishBaseReport(t *testing.T, e *ghemu.Emulator, ws string) {
+	t.Helper()
+	base, err := os.ReadFile(filepath.Join(ws, ".agentgate", "report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.AddArtifact(ghemu.Artifact{ID: 501, Name: "agentgate-report", CreatedAt: time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC),
+		RunID: 9001, HeadBranch: "master", HeadSHA: headSHA, Zip: zipReport(t, base)})
+}
+
 // zipReport packs a report as actions/upload-artifact does: one entry, its file name.
 func zipReport(t *testing.T, report []byte) []byte {
 	t.Helper()

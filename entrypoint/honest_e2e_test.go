@@ -7,7 +7,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/agentgate/agentgate/test/ghemu"
 )
@@ -90,12 +89,7 @@ func baseAndHead(t *testing.T, extra map[string]string) (stepResult, string) {
 	if r.exit != 0 {
 		t.Fatalf("push run: exit %d\n%s%s", r.exit, r.stdout, r.stderr)
 	}
-	base, err := os.ReadFile(filepath.Join(ws, ".agentgate", "report.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.AddArtifact(ghemu.Artifact{ID: 501, Name: "agentgate-report", CreatedAt: time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC),
-		RunID: 9001, HeadBranch: "master", HeadSHA: headSHA, Zip: zipReport(t, base)})
+	publishBaseReport(t, e, ws)
 	event := ghemu.WebhookExample(t, "pull_request", "opened", nil)
 	r = step(t, ws, api, "pull_request", event, inputs("head.json"))
 	comments := e.Comments(prNumber(t, event))

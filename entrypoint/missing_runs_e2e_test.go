@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/agentgate/agentgate/test/ghemu"
 )
@@ -291,12 +290,7 @@ func TestActionCountsMissingRuns(t *testing.T) {
 	if r.exit != 0 {
 		t.Fatalf("push run: exit %d\n%s%s", r.exit, r.stdout, r.stderr)
 	}
-	base, err := os.ReadFile(filepath.Join(ws, ".agentgate", "report.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.AddArtifact(ghemu.Artifact{ID: 501, Name: "agentgate-report", CreatedAt: time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC),
-		RunID: 9001, HeadBranch: "master", HeadSHA: headSHA, Zip: zipReport(t, base)})
+	publishBaseReport(t, e, ws)
 	event := ghemu.WebhookExample(t, "pull_request", "opened", nil)
 
 	r = step(t, ws, api, "pull_request", event, map[string]string{"traces": "evals/head.jsonl", "baseline": "auto"})

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/agentgate/agentgate/internal/refdata"
 	"github.com/agentgate/agentgate/test/ghemu"
@@ -54,12 +53,7 @@ func TestActionComparesOutcomes(t *testing.T) {
 	if r.exit != 0 || r.outputs["success-rate"] != "0.8" || r.outputs["successes"] != "8" {
 		t.Fatalf("push run: exit %d, success-rate %q, successes %q\n%s%s", r.exit, r.outputs["success-rate"], r.outputs["successes"], r.stdout, r.stderr)
 	}
-	base, err := os.ReadFile(filepath.Join(ws, ".agentgate", "report.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.AddArtifact(ghemu.Artifact{ID: 501, Name: "agentgate-report", CreatedAt: time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC),
-		RunID: 9001, HeadBranch: "master", HeadSHA: headSHA, Zip: zipReport(t, base)})
+	publishBaseReport(t, e, ws)
 	event := ghemu.WebhookExample(t, "pull_request", "opened", nil)
 	r = step(t, ws, api, "pull_request", event, inputs("head.json"))
 	if r.exit != 2 {
