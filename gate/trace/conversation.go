@@ -21,6 +21,9 @@ import (
 //     call and its result of its own when no model message holds the call. What a tool event
 //     carried is added once: a later call of the same conversation that re-sends that call
 //     or result in its input does not add it again, whichever came first.
+//   - A call or result with an id is one call or result of the run: an input that re-sends
+//     one the run already holds (a handoff hands the conversation so far to an agent with
+//     another system prompt, which is a conversation of its own) does not add it again.
 //   - Messages are the conversations' messages one after another, in the order the
 //     conversations started.
 //
@@ -40,10 +43,9 @@ type Conversations struct {
 	// id answered are dropped from the end as openCall meets them.
 	open     map[string][]loc
 	answered map[loc]bool
-	// carried holds, by call id, the conversation where a tool event carried that call (made
-	// by the event itself) or its result.
-	carriedCalls, carriedResults map[string]int
-	claimed                      map[loc]bool
+	// claimed marks the calls and results without an id that a tool event carried and an
+	// input has met; made marks the messages a tool event made holding a call.
+	claimed, made map[loc]bool
 }
 
 // conversation is one line of model calls.
@@ -79,8 +81,7 @@ type ToolEvent struct {
 func NewConversations() *Conversations {
 	return &Conversations{last: -1, seed: maphash.MakeSeed(), byView: map[uint64][]int{},
 		calls: map[string]loc{}, results: map[string]loc{}, open: map[string][]loc{},
-		answered: map[loc]bool{}, carriedCalls: map[string]int{}, carriedResults: map[string]int{},
-		claimed: map[loc]bool{}}
+		answered: map[loc]bool{}, claimed: map[loc]bool{}, made: map[loc]bool{}}
 }
 
 // Model adds a model call: its input and output messages. A call with neither is nothing.
@@ -265,14 +266,16 @@ func (c *Conversations) addInput(ci int, m Message) {
 	var results []Result
 	var carrier *Message // a message a tool event made holding one of m's calls
 	for _, call := range m.Calls {
-		if at, ok := c.carriedCall(ci, call); ok {
-			carrier = &c.convs[ci].msgs[at.msg]
+		if at, ok := c.knownCall(ci, call); ok {
+			if c.made[loc{at.conv, at.msg, 0}] {
+				carrier = &c.convs[at.conv].msgs[at.msg]
+			}
 			continue
 		}
 		calls = append(calls, call)
 	}
 	for _, r := range m.Results {
-		if !c.carriedResult(ci, r) {
+		if !c.knownResult(ci, r) {
 			results = append(results, r)
 		}
 	}
@@ -289,13 +292,13 @@ func (c *Conversations) addInput(ci int, m Message) {
 	}
 }
 
-// carriedCall reports whether call, in an input of conversation ci, is one a tool event
-// made there on its own, and where: by id, else the first such call of that tool with no
-// id, which takes call's id.
-func (c *Conversations) carriedCall(ci int, call Call) (loc, bool) {
+// knownCall reports whether call, in an input of conversation ci, is one the run holds
+// already, and where: by id, else the first call of that tool without an id a tool event
+// made in ci on its own, which takes call's id.
+func (c *Conversations) knownCall(ci int, call Call) (loc, bool) {
 	if call.HasID {
-		if conv, ok := c.carriedCalls[call.ID]; ok && conv == ci {
-			return c.calls[call.ID], true
+		if at, ok := c.calls[call.ID]; ok {
+			return at, true
 		}
 	}
 	conv := c.convs[ci]
@@ -307,13 +310,11 @@ func (c *Conversations) carriedCall(ci int, call Call) (loc, bool) {
 		made := &conv.msgs[at.msg].Calls[at.idx]
 		made.ID, made.HasID = call.ID, true
 		c.calls[call.ID] = at
-		c.carriedCalls[call.ID] = ci
 		// The event's result, the message after the call, answers it.
 		if r := at.msg + 1; r < len(conv.msgs) && len(conv.msgs[r].Results) == 1 && !conv.msgs[r].Results[0].HasID {
 			res := &conv.msgs[r].Results[0]
 			res.CallID, res.HasID = call.ID, true
 			c.results[call.ID] = loc{ci, r, 0}
-			c.carriedResults[call.ID] = ci
 			c.claimed[loc{ci, r, 0}] = true
 		}
 	}
@@ -336,12 +337,13 @@ func (c *Conversations) claim(by map[string][]loc, key string) (loc, bool) {
 	return list[0], true
 }
 
-// carriedResult reports whether result r, in an input of conversation ci, is one a tool
-// event carried there: by call id, else the first result without an id of the same text.
-func (c *Conversations) carriedResult(ci int, r Result) bool {
+// knownResult reports whether result r, in an input of conversation ci, is one the run
+// holds already: by call id, else the first result without an id of the same text that a
+// tool event carried in ci.
+func (c *Conversations) knownResult(ci int, r Result) bool {
 	if r.HasID {
-		conv, ok := c.carriedResults[r.CallID]
-		return ok && conv == ci
+		_, ok := c.results[r.CallID]
+		return ok
 	}
 	_, ok := c.claim(c.convs[ci].idlessResults, r.Content)
 	return ok
@@ -387,9 +389,8 @@ func (c *Conversations) Tool(e ToolEvent) {
 	conv := c.convs[ci]
 	at := loc{ci, len(conv.msgs), 0}
 	c.add(ci, Message{Role: "assistant", Calls: []Call{e.Call}})
-	if e.Call.HasID {
-		c.carriedCalls[e.Call.ID] = ci
-	} else {
+	c.made[at] = true
+	if !e.Call.HasID {
 		c.answered[at] = true
 		conv.idlessCalls[e.Call.Tool] = append(conv.idlessCalls[e.Call.Tool], at)
 	}
@@ -415,9 +416,7 @@ func (c *Conversations) result(ci int, res Result) {
 	conv := c.convs[ci]
 	at := loc{ci, len(conv.msgs), 0}
 	c.add(ci, Message{Role: "tool", Content: res.Content, Results: []Result{res}})
-	if res.HasID {
-		c.carriedResults[res.CallID] = ci
-	} else {
+	if !res.HasID {
 		conv.idlessResults[res.Content] = append(conv.idlessResults[res.Content], at)
 	}
 }

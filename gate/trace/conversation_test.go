@@ -152,6 +152,29 @@ var conversationCases = []struct {
 		"system sub\nuser sub task\nassistant sub result\n",
 	calls: 1,
 }, {
+	// A handoff: the second agent, with a system prompt of its own, is sent the
+	// conversation so far, the handoff's call and result included. It is a conversation of
+	// its own, and the calls and results the run holds are not added again.
+	name: "a handoff re-sends the first agent's calls to a second agent",
+	steps: []step{
+		{in: msgs(sys("triage"), user("weather in Paris?")), out: msgs(calls("transfer_to_weather:h1"))},
+		{in: msgs(sys("weather"), user("weather in Paris?"), calls("transfer_to_weather:h1"), answer("h1", "{}")), out: msgs(calls("get_weather:w1"))},
+		{tool: toolEvent("get_weather", "", "sunny")},
+		{in: msgs(sys("weather"), user("weather in Paris?"), calls("transfer_to_weather:h1"), answer("h1", "{}"), calls("get_weather:w1"), answer("w1", "sunny")), out: msgs(say("sunny"))},
+	},
+	want: "system triage\nuser weather in Paris?\nassistant transfer_to_weather:h1\n" +
+		"system weather\nuser weather in Paris?\ntool ->h1 {}\nassistant get_weather:w1\ntool ->w1 sunny\nassistant sunny\n",
+	calls: 2,
+}, {
+	name: "the text the model wrote with a call a tool event made goes to that call's message",
+	steps: []step{
+		{in: msgs(user("u")), out: msgs()},
+		{tool: toolEvent("ls", "c1", "a b")},
+		{in: msgs(user("u"), Message{Role: "assistant", Content: "let me look", Calls: calls("ls:c1").Calls}, answer("c1", "a b")), out: msgs(say("two files"))},
+	},
+	want:  "user u\nassistant ls:c1 let me look\ntool ->c1 a b\nassistant two files\n",
+	calls: 1,
+}, {
 	name: "a call with no input continues the conversation continued last",
 	steps: []step{
 		{in: msgs(user("u")), out: msgs(say("a"))},
