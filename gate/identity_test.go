@@ -199,6 +199,12 @@ func writeJSON(t *testing.T, path string, v any) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return writeBytes(t, path, data)
+}
+
+// writeBytes writes data to path, making its directory.
+func writeBytes(t *testing.T, path string, data []byte) string {
+	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -933,13 +939,7 @@ func openHandsModel(t *testing.T, src, dst, model string) string {
 		b, _ := json.Marshal(rec)
 		out = append(append(out, b...), '\n')
 	}
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(dst, out, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return dst
+	return writeBytes(t, dst, out)
 }
 
 // TestTwoAgentsInEveryHarness: two agents' runs of the same tasks read together are a suite
