@@ -2,7 +2,6 @@ package trace
 
 import (
 	"encoding/json"
-	"strconv"
 	"strings"
 
 	"github.com/agentgate/agentgate/internal/jsonscan"
@@ -300,12 +299,4 @@ func pathString(p jsonscan.Path) string {
 		return ""
 	}
 	return p.String()
-}
-
-// count says n things: "1 run", "3 runs".
-func count(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return strconv.Itoa(n) + " " + what + "s"
 }
