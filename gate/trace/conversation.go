@@ -23,7 +23,8 @@ import (
 //     or result in its input does not add it again, whichever came first.
 //   - A call or result with an id is one call or result of the run: an input that re-sends
 //     one the run already holds (a handoff hands the conversation so far to an agent with
-//     another system prompt, which is a conversation of its own) does not add it again.
+//     another system prompt, which is a conversation of its own) does not add it again, and
+//     a result first seen in such an input goes to the conversation that holds its call.
 //   - Messages are the conversations' messages one after another, in the order the
 //     conversations started.
 //
@@ -275,9 +276,14 @@ func (c *Conversations) addInput(ci int, m Message) {
 		calls = append(calls, call)
 	}
 	for _, r := range m.Results {
-		if !c.knownResult(ci, r) {
-			results = append(results, r)
+		if c.knownResult(ci, r) {
+			continue
 		}
+		if at, ok := c.calls[r.CallID]; ok && r.HasID && at.conv != ci {
+			c.add(at.conv, Message{Role: "tool", Content: r.Content, Results: []Result{r}})
+			continue
+		}
+		results = append(results, r)
 	}
 	switch {
 	case len(calls) == len(m.Calls) && len(results) == len(m.Results):

@@ -154,7 +154,8 @@ var conversationCases = []struct {
 }, {
 	// A handoff: the second agent, with a system prompt of its own, is sent the
 	// conversation so far, the handoff's call and result included. It is a conversation of
-	// its own, and the calls and results the run holds are not added again.
+	// its own; the calls the run holds are not added again, and the handoff's result goes
+	// to the conversation of its call, so that it answers a call made before it.
 	name: "a handoff re-sends the first agent's calls to a second agent",
 	steps: []step{
 		{in: msgs(sys("triage"), user("weather in Paris?")), out: msgs(calls("transfer_to_weather:h1"))},
@@ -162,8 +163,8 @@ var conversationCases = []struct {
 		{tool: toolEvent("get_weather", "", "sunny")},
 		{in: msgs(sys("weather"), user("weather in Paris?"), calls("transfer_to_weather:h1"), answer("h1", "{}"), calls("get_weather:w1"), answer("w1", "sunny")), out: msgs(say("sunny"))},
 	},
-	want: "system triage\nuser weather in Paris?\nassistant transfer_to_weather:h1\n" +
-		"system weather\nuser weather in Paris?\ntool ->h1 {}\nassistant get_weather:w1\ntool ->w1 sunny\nassistant sunny\n",
+	want: "system triage\nuser weather in Paris?\nassistant transfer_to_weather:h1\ntool ->h1 {}\n" +
+		"system weather\nuser weather in Paris?\nassistant get_weather:w1\ntool ->w1 sunny\nassistant sunny\n",
 	calls: 2,
 }, {
 	name: "the text the model wrote with a call a tool event made goes to that call's message",
