@@ -23,7 +23,8 @@ type tracePlan struct {
 	files   []trace.File
 	skipped []trace.Skipped
 	// outcomeNotes are the distinct reasons a recorded score was not read as an outcome
-	// (trace.Outcome.Note), in the order first met, with how many traces gave each.
+	// (trace.Outcome.Note), and what else a reader could not read of a run (trace.Note), in
+	// the order first met, with how many traces gave each.
 	outcomeNotes []string
 	outcomeCount map[string]int
 	stats        readStats

@@ -273,6 +273,9 @@ func (p *tracePlan) eachWholeFile(ctx context.Context, i int, o Options, k *trac
 		if t.Outcome.Note != "" {
 			p.noteOutcome(t.Outcome.Note)
 		}
+		if t.Note != "" {
+			p.noteOutcome(t.Note)
+		}
 		p.stats.count(t, p.files[i].Format, to.OutcomeField)
 		return nil
 	})

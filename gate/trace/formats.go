@@ -40,6 +40,8 @@ const (
 	// FormatLangSmith is a LangSmith run export (runs as the SDK's Run schema writes them),
 	// read by readLangSmith.
 	FormatLangSmith
+	// FormatOpenAIAgents is the OpenAI Agents SDK's trace export, read by readOpenAIAgents.
+	FormatOpenAIAgents
 	// NumFormats is how many formats there are.
 	NumFormats = iota
 )

@@ -36,6 +36,7 @@ func (t *Trace) Redact(given []string, with string) {
 	s(&t.Task)
 	s(&t.Outcome.Source)
 	s(&t.Outcome.Note)
+	s(&t.Note)
 	for i := range t.Messages {
 		m := &t.Messages[i]
 		s(&m.Role)

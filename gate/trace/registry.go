@@ -82,6 +82,7 @@ var formats = [...]*Harness{
 	&openHandsHarness,
 	&agentDojoHarness,
 	&langSmithHarness,
+	&openAIAgentsHarness,
 	&inspectJSONHarness,
 	&recordsHarness,
 }

@@ -53,6 +53,10 @@ type Trace struct {
 	// The registry's row of the trace's format gives them (docs/trace-formats.md, "The
 	// registry of formats"); nil when the harness has none.
 	TerminalTools []string
+	// Note says, once for the run in the report's notes, what of it the format could not
+	// hold (an OpenAI Agents SDK run whose model spans exported no message); "" when
+	// nothing (docs/trace-formats.md, "Blind reads and crashes").
+	Note string
 	// Crash is the error the harness recorded for a run that crashed before its agent took a
 	// turn (an empty trajectory and tau-bench's info.error, a top-level error): the run's
 	// finding, not a format read blind. "" when it did not crash so.

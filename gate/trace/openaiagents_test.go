@@ -1,0 +1,208 @@
+package trace
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agentgate/agentgate/gate/input"
+)
+
+// readAgents reads an OpenAI Agents SDK export, by id.
+func readAgents(t *testing.T, file string, data []byte) map[string]*Trace {
+	t.Helper()
+	out := map[string]*Trace{}
+	err := eachOpenAIAgents(context.Background(), file, data, func(tr *Trace) error {
+		out[tr.ID] = tr
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func results(tr *Trace) (n, failed int) {
+	for _, m := range tr.Messages {
+		for _, r := range m.Results {
+			n++
+			if !r.Success {
+				failed++
+			}
+		}
+	}
+	return n, failed
+}
+
+// agentsWant are the runs of testdata/formats/openai-agents, as its README counts them.
+var agentsWant = []struct {
+	id                      string
+	messages, calls         int
+	results, failed         int
+	usage                   Usage
+	perCall                 CallUsage
+	task                    string
+	trial                   int
+	summary, note, errorHas string
+}{{
+	id:       "trace_4b1f0c2d9e8a47f6b3c5d7e9f1a2b3c4",
+	messages: 5, calls: 1, results: 1,
+	usage:   Usage{Prompt: 212 + 245, Completion: 17 + 11, Total: 229 + 256, Recorded: true},
+	perCall: CallUsage{Calls: 2, MaxPrompt: 245},
+	task:    "weather-paris",
+	summary: "system You are a weather agent. Use get_weather for any city the user names.\nuser What is the weather in Paris?\n" +
+		"assistant get_weather:call_Qm3vT0bZ7yR2\ntool ->call_Qm3vT0bZ7yR2 Sunny, 21 C\nassistant It is sunny in Paris, 21 C.\n",
+}, {
+	// the triage agent's conversation (its handoff call and result), then the weather
+	// agent's, whose re-sent handoff is not counted again; the tool's failure is the span's
+	id:       "trace_8c2e1d3f5a7b49c0d2e4f6a8b0c1d2e3",
+	messages: 9, calls: 2, results: 2, failed: 1,
+	usage:    Usage{Prompt: 150 + 260 + 301, Completion: 9 + 18 + 12, Total: 159 + 278 + 313, Recorded: true},
+	perCall:  CallUsage{Calls: 3, MaxPrompt: 301},
+	task:     "weather-atlantis",
+	errorHas: "Error running tool (non-fatal): city not found: Atlantis",
+}}
+
+// TestOpenAIAgents reads the processor's JSON Lines and the backend exporter's payload of the
+// same two runs: each run's messages, calls, results, usage and identity as the files hold
+// them (testdata/formats/openai-agents/README.md counts them).
+func TestOpenAIAgents(t *testing.T) {
+	for _, name := range []string{"chat.jsonl", "payload.json"} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join("testdata", "formats", "openai-agents", name)
+			if f, err := Sniff(path); err != nil || f != FormatOpenAIAgents {
+				t.Fatalf("recognised as %v, %v", f, err)
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := readAgents(t, path, data)
+			if len(got) != len(agentsWant) {
+				t.Fatalf("%d runs, want %d", len(got), len(agentsWant))
+			}
+			for _, w := range agentsWant {
+				tr := got[w.id]
+				if tr == nil {
+					t.Fatalf("no run %s", w.id)
+				}
+				n, failed := results(tr)
+				if len(tr.Messages) != w.messages || tr.NumCalls() != w.calls || n != w.results || failed != w.failed {
+					t.Errorf("%s: %d messages, %d calls, %d results (%d failed); want %d, %d, %d (%d):\n%s", w.id,
+						len(tr.Messages), tr.NumCalls(), n, failed, w.messages, w.calls, w.results, w.failed, summary(tr.Messages))
+				}
+				if tr.Usage != w.usage || tr.PerCall != w.perCall {
+					t.Errorf("%s: usage %+v %+v, want %+v %+v", w.id, tr.Usage, tr.PerCall, w.usage, w.perCall)
+				}
+				if tr.Task != w.task || !tr.HasTrial || tr.Trial != w.trial || tr.Shape != ShapeOpenAIAgents {
+					t.Errorf("%s: task %q trial %d/%v shape %s", w.id, tr.Task, tr.Trial, tr.HasTrial, tr.Shape)
+				}
+				if w.summary != "" && summary(tr.Messages) != w.summary {
+					t.Errorf("%s:\n%s\nwant\n%s", w.id, summary(tr.Messages), w.summary)
+				}
+				if w.errorHas != "" && !strings.Contains(summary(tr.Messages), "failed("+w.errorHas+")") {
+					t.Errorf("%s: no result failed with %q:\n%s", w.id, w.errorHas, summary(tr.Messages))
+				}
+				if tr.Note != "" || tr.Crash != "" {
+					t.Errorf("%s: note %q crash %q", w.id, tr.Note, tr.Crash)
+				}
+			}
+		})
+	}
+}
+
+// TestOpenAIAgentsResponseSpans: a run of the SDK's default model exports response spans,
+// which hold a response_id and usage but no message. It is read with no messages and a note
+// that says why; its usage is still read.
+func TestOpenAIAgentsResponseSpans(t *testing.T) {
+	path := filepath.Join("testdata", "formats", "openai-agents", "responses.jsonl")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := readAgents(t, path, data)
+	tr := got["trace_0d1c2b3a49586776a5b4c3d2e1f0a9b8"]
+	if len(got) != 1 || tr == nil {
+		t.Fatalf("runs %v", got)
+	}
+	if len(tr.Messages) != 0 || tr.HasAgentTurn() || tr.Crash != "" {
+		t.Errorf("%d messages, crash %q:\n%s", len(tr.Messages), tr.Crash, summary(tr.Messages))
+	}
+	if want := "the model calls are response spans, which hold only a response_id (the SDK's OpenAI Responses model: its export leaves the messages out): " +
+		"no message of the run was exported, so its turns and tool calls were not read (docs/trace-formats.md, \"OpenAI Agents SDK traces\")"; tr.Note != want {
+		t.Errorf("note %q\nwant %q", tr.Note, want)
+	}
+	if want := (Usage{Prompt: 208 + 240, Completion: 16 + 12, Total: 224 + 252, Recorded: true}); tr.Usage != want || tr.PerCall != (CallUsage{Calls: 2, MaxPrompt: 240}) {
+		t.Errorf("usage %+v %+v", tr.Usage, tr.PerCall)
+	}
+}
+
+// TestOpenAIAgentsOrder: the order of the lines (and so of the traces and spans) changes no
+// run: spans are put in started_at order. Reversed lines give the same runs.
+func TestOpenAIAgentsOrder(t *testing.T) {
+	path := filepath.Join("testdata", "formats", "openai-agents", "chat.jsonl")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.SplitAfter(bytes.TrimSpace(data), []byte("\n"))
+	for i := range lines {
+		lines[i] = append(bytes.TrimSpace(lines[i]), '\n')
+	}
+	slices.Reverse(lines)
+	a, b := readAgents(t, path, data), readAgents(t, "reversed.jsonl", bytes.Join(lines, nil))
+	for id, ta := range a {
+		tb := b[id]
+		if tb == nil || summary(ta.Messages) != summary(tb.Messages) || ta.Usage != tb.Usage || ta.Task != tb.Task {
+			t.Errorf("%s: reversed lines read differently:\n%s\nvs\n%s", id, summary(ta.Messages), summary(tb.Messages))
+		}
+	}
+}
+
+// TestOpenAIAgentsErrors: what is wrong is said with the file, line and column of the value.
+func TestOpenAIAgentsErrors(t *testing.T) {
+	span := func(data string) string {
+		return `{"object": "trace.span", "id": "span_1", "trace_id": "trace_1", "parent_id": null, "started_at": "2026-11-03T09:00:00+00:00", "ended_at": null, "span_data": ` + data + `, "error": null}`
+	}
+	for _, tc := range []struct{ name, data, want string }{
+		{"bad JSON", `{"object": "trace", "id": "trace_1"}` + "\n" + `{"object": "trace.span",`, `f.jsonl:2:25: invalid JSON: unexpected end of input in an object`},
+		{"an unknown object", `{"object": "trace", "id": "trace_1"}` + "\n" + `{"object": "trace.spam", "id": "s"}`, `f.jsonl:2:12: field "object": expected "trace" or "trace.span", found "trace.spam"`},
+		{"a span without a trace id", `{"object": "trace.span", "id": "s", "span_data": {"type": "agent"}}`, `f.jsonl:1:1: field "trace_id": a trace.span without a trace id`},
+		{"input not a list", span(`{"type": "generation", "input": "hi"}`), `f.jsonl:1:190: field "span_data.input": expected a list of chat messages, found a string`},
+		{"a tool call without a name", span(`{"type": "generation", "input": [{"role": "user", "content": "hi"}], "output": [{"role": "assistant", "tool_calls": [{"id": "c", "function": {"arguments": "{}"}}]}]}`),
+			`f.jsonl:1:275: field "span_data.output[0].tool_calls[0]": a tool call without a tool name ("name", or "function.name")`},
+		{"a function span without a name", span(`{"type": "function", "input": "{}"}`), `f.jsonl:1:158: field "span_data.name": a function span without a tool name`},
+		{"a bad time", strings.Replace(span(`{"type": "agent"}`), "2026-11-03T09:00:00+00:00", "yesterday", 1), `f.jsonl:1:98: field "started_at": expected an ISO 8601 time, found "yesterday"`},
+		{"usage", span(`{"type": "generation", "input": null, "output": null, "usage": {"input_tokens": -1}}`), `f.jsonl:1:238: field "span_data.usage.input_tokens": must be a non-negative integer, got -1`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := eachOpenAIAgents(context.Background(), "f.jsonl", []byte(tc.data), func(*Trace) error { return nil })
+			var ie *input.Error
+			if !errors.As(err, &ie) || err.Error() != tc.want {
+				t.Errorf("error %v\nwant  %s", err, tc.want)
+			}
+		})
+	}
+}
+
+// FuzzOpenAIAgents feeds arbitrary bytes to the reader of OpenAI Agents SDK exports: runs with
+// ids, or an *input.Error naming the file, never a panic.
+func FuzzOpenAIAgents(f *testing.F) {
+	seedFile(f, "openai-agents/responses.jsonl")
+	f.Add([]byte(`{"data":[{"object":"trace.span","id":"s","trace_id":"t","started_at":"2026-01-01T00:00:00Z","span_data":{"type":"generation","input":[{"role":"user","content":"q"}],"output":[{"role":"assistant","tool_calls":[{"id":"c","function":{"name":"f","arguments":"{}"}}]}]}},` +
+		`{"object":"trace.span","id":"s2","trace_id":"t","span_data":{"type":"function","name":"f","output":"x"},"error":{"message":"m","data":{"error":"e"}}}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		err := eachOpenAIAgents(context.Background(), "f.jsonl", data, func(tr *Trace) error {
+			if tr.ID == "" || tr.Shape != ShapeOpenAIAgents {
+				t.Fatalf("trace %+v", tr)
+			}
+			return nil
+		})
+		checkFormatError(t, err, "f.jsonl")
+	})
+}
