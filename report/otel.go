@@ -16,7 +16,8 @@ import (
 )
 
 // OTelSchemaURL is the OpenTelemetry semantic conventions release the events follow: 1.38.0,
-// the first with the gen_ai.evaluation.result event.
+// the first with the gen_ai.evaluation.result event, whose attributes have not changed since
+// (docs/reference.md, the otel export; TestOTelSchemaNames holds the names to it).
 const OTelSchemaURL = "https://opentelemetry.io/schemas/1.38.0"
 
 // The evaluation names of the events, one per evaluator.

@@ -34,7 +34,7 @@ func checkFormatError(t *testing.T, err error, file string) {
 // FuzzOTLP feeds arbitrary bytes to the OTLP reader: it must return traces with ids, or an
 // *input.Error, and never panic.
 func FuzzOTLP(f *testing.F) {
-	for _, name := range []string{"otlp-genai.json", "otlp-openinference.jsonl", "otlp-openllmetry.json"} {
+	for _, name := range []string{"otlp-genai.json", "otlp-openinference.jsonl", "otlp-openllmetry.json", "otlp-genai-events.jsonl"} {
 		seedFile(f, name)
 	}
 	f.Add([]byte(`{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"t","attributes":[{"key":"gen_ai.input.messages","value":{"stringValue":"[{\"role\":\"user\",\"parts\":[{\"type\":\"tool_call\"}]}]"}}]}]}]}]}`))

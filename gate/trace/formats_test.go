@@ -111,7 +111,7 @@ func TestOTLPDetails(t *testing.T) {
 	if !r1.Success || r1.CallID != "call_1" || r1.Content != `{"temp_c": 18}` {
 		t.Errorf("result 1 %+v", r1)
 	}
-	if r2.Success || r2.CallID != "call_2" || r2.Error != "PaymentError" {
+	if r2.Success || r2.CallID != "call_2" || r2.Error != "PaymentError: payment declined" { // error.type, then what the status says
 		t.Errorf("result 2 %+v", r2)
 	}
 	if run.Messages[5].Content != "18C in Paris; the booking failed." || run.Messages[2].Content != "Checking." {

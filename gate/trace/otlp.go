@@ -82,6 +82,9 @@ type span struct {
 	errText   string // why, where the span says
 	statusMsg string
 	evals     []otlpEvaluation // its gen_ai.evaluation.result events (otlpoutcome.go)
+	// eventIn and eventOut are the messages of its deprecated per-message events
+	// (otlpgenai.go): its input, then its output (gen_ai.choice)
+	eventIn, eventOut []Message
 }
 
 // EachOTLP streams the agent runs of an OTLP/JSON file at path to fn, one per traceId, in the
@@ -117,8 +120,11 @@ func readOTLP(file string, data []byte, o Options) ([]*Trace, error) {
 	if err := checkDoc(file, data); err != nil {
 		return nil, err
 	}
-	spans, logs, err := readSpans(file, data)
+	spans, logs, events, err := readSpans(file, data)
 	if err != nil {
+		return nil, err
+	}
+	if spans, err = attachEvents(file, spans, events); err != nil {
 		return nil, err
 	}
 	if len(spans) == 0 && len(logs) > 0 {
@@ -149,11 +155,13 @@ func readOTLP(file string, data []byte, o Options) ([]*Trace, error) {
 	return out, nil
 }
 
-// readSpans reads every span of every export in data, in file order, and the
-// gen_ai.evaluation.result log records of the log exports among them, by traceId.
-func readSpans(file string, data []byte) ([]*span, map[string][]otlpEvaluation, error) {
+// readSpans reads every span of every export in data, in file order, the
+// gen_ai.evaluation.result log records of the log exports among them, by traceId, and their
+// other GenAI events (otlpgenai.go), in file order.
+func readSpans(file string, data []byte) ([]*span, map[string][]otlpEvaluation, []*genAIEvent, error) {
 	d := newDoc(file, data)
 	var spans []*span
+	var events []*genAIEvent
 	logs := map[string][]otlpEvaluation{}
 	nLogs := 0
 	readLog := func(_, at int) error {
@@ -163,6 +171,13 @@ func readSpans(file string, data []byte) ([]*span, map[string][]otlpEvaluation, 
 		}
 		e := d.errAt(at, "")
 		ev, ok, err := logEvaluation(&raw, nLogs, e.Line, e.Col)
+		if err == nil && !ok {
+			var ge *genAIEvent
+			if ge, ok, err = logEvent(&raw, nLogs, e.Line, e.Col); ok {
+				events = append(events, ge)
+				ok = false
+			}
+		}
 		nLogs++
 		if err != nil {
 			return &input.Error{File: file, Line: e.Line, Col: e.Col, Msg: err.Error()}
@@ -227,10 +242,10 @@ func readSpans(file string, data []byte) ([]*span, map[string][]otlpEvaluation, 
 			return d.skip()
 		})
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
-	return spans, logs, nil
+	return spans, logs, events, nil
 }
 
 // newSpan checks a span and converts its attributes; at is its offset in the document.
@@ -268,24 +283,23 @@ func newSpan(d *doc, raw *otlpSpan, index, at int) (*span, error) {
 			s.evals = append(s.evals, e)
 			continue
 		}
-		if ev.Name != "exception" {
+		if !isGenAIEvent(ev.Name) {
 			continue
 		}
 		attrs, err := attrMap(ev.Attributes)
 		if err != nil {
 			return nil, fail("event %d: %v", i, err)
 		}
-		s.failed = true
-		msg := textOf(attrs["exception.message"])
-		if typ := textOf(attrs["exception.type"]); typ != "" {
-			msg = strings.TrimSuffix(typ+": "+msg, ": ")
-		}
-		if msg != "" {
-			s.errText = msg
+		e := &genAIEvent{name: ev.Name, attrs: attrs, where: fmt.Sprintf("event %d (%s)", i, ev.Name)}
+		if err := s.apply(d.rec.File, e); err != nil {
+			return nil, err
 		}
 	}
-	if s.errText == "" {
+	switch {
+	case s.errText == "":
 		s.errText = s.statusMsg
+	case s.statusMsg != "" && s.errText == textOf(s.attrs["error.type"]) && s.statusMsg != s.errText:
+		s.errText += ": " + s.statusMsg // error.type names the error, the status says what it was
 	}
 	return s, nil
 }
@@ -507,8 +521,43 @@ func buildOTLP(file string, spans []*span) (*Trace, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Trace{ID: first.traceID, File: file, Line: first.line, Shape: ShapeOTLP, Messages: conv.Messages(), Usage: usage,
-		PerCall: perCall, SpanID: rootSpan(sorted)}, nil
+	t := &Trace{ID: first.traceID, File: file, Line: first.line, Shape: ShapeOTLP, Messages: conv.Messages(), Usage: usage,
+		PerCall: perCall, SpanID: rootSpan(sorted)}
+	if !t.HasAgentTurn() {
+		t.Crash = otlpCrash(sorted)
+	}
+	return t, nil
+}
+
+// otlpCrash is why a run with no turn failed, where its root span failed (an error that
+// ended the whole run, not a call retried): the error of the last span to start, other than
+// a tool's, that says why (the innermost: the model call under the agent) (an exception event, error.type, status ERROR with its message). The run
+// crashed (docs/trace-formats.md, "Blind reads and crashes"); "" when it did not so.
+func otlpCrash(sorted []*span) string {
+	ids := make(map[string]bool, len(sorted))
+	for _, s := range sorted {
+		ids[s.spanID] = true
+	}
+	rootFailed := false
+	for _, s := range sorted {
+		if s.failed && (s.parentID == "" || !ids[s.parentID]) {
+			rootFailed = true
+		}
+	}
+	if !rootFailed {
+		return ""
+	}
+	for i := len(sorted) - 1; i >= 0; i-- {
+		s := sorted[i]
+		if !s.failed || s.attrs["gen_ai.operation.name"] == "execute_tool" ||
+			strings.EqualFold(textOf(s.attrs["openinference.span.kind"]), "TOOL") || textOf(s.attrs["traceloop.span.kind"]) == "tool" {
+			continue
+		}
+		if s.errText != "" {
+			return s.errText
+		}
+	}
+	return "the run's root span ended with status ERROR"
 }
 
 // rootSpan is the id of the run's root span: the first span, in start order, whose parent is
@@ -582,6 +631,11 @@ func spanMessages(file string, s *span) (in, out []Message, err error) {
 		if in, err = genAIMessages(file, s, "gen_ai.input.messages"); err != nil {
 			return nil, nil, err
 		}
+		if sys, ok, err := systemInstructions(file, s); err != nil {
+			return nil, nil, err
+		} else if ok {
+			in = append([]Message{sys}, in...)
+		}
 		if out, err = genAIMessages(file, s, "gen_ai.output.messages"); err != nil {
 			return nil, nil, err
 		}
@@ -605,6 +659,9 @@ func spanMessages(file string, s *span) (in, out []Message, err error) {
 			return nil, nil, err
 		}
 		return nonNil(in), nonNil(out), nil
+	}
+	if s.eventIn != nil || s.eventOut != nil {
+		return nonNil(s.eventIn), nonNil(s.eventOut), nil
 	}
 	return nil, nil, nil
 }
@@ -631,6 +688,9 @@ type genAIPart struct {
 	Arguments json.RawMessage `json:"arguments"`
 	Response  json.RawMessage `json:"response"`
 	Result    json.RawMessage `json:"result"`
+	// a call the model's provider ran itself (semantic conventions 1.39 on)
+	ServerCall     json.RawMessage `json:"server_tool_call"`
+	ServerResponse json.RawMessage `json:"server_tool_call_response"`
 }
 
 // genAIMessages reads the messages of attribute key of span s: JSON text, or the same
@@ -679,6 +739,16 @@ func genAIMessages(file string, s *span, key string) ([]Message, error) {
 				}
 				args, valid := rawArgs(p.Arguments)
 				m.Calls = append(m.Calls, Call{ID: id, HasID: has, Tool: p.Name, Args: args, ArgsValid: valid})
+			case "server_tool_call":
+				if p.Name == "" {
+					return nil, fail("message %d part %d: a server_tool_call without a name", i, j)
+				}
+				args, valid := rawArgs(p.ServerCall)
+				m.Calls = append(m.Calls, Call{ID: id, HasID: has, Tool: p.Name, Args: args, ArgsValid: valid})
+			case "server_tool_call_response":
+				r := messageResult(id, rawText(p.ServerResponse))
+				r.HasID = has
+				m.Results = append(m.Results, r)
 			case "tool_call_response":
 				resp := p.Response
 				if len(resp) == 0 {

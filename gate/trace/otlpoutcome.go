@@ -42,9 +42,13 @@ type otlpEvaluation struct {
 
 // otlpLogRecord is one log record as OTLP/JSON writes it.
 type otlpLogRecord struct {
-	TraceID    string   `json:"traceId"`
-	EventName  string   `json:"eventName"`
-	Attributes []otlpKV `json:"attributes"`
+	TraceID              string          `json:"traceId"`
+	SpanID               string          `json:"spanId"`
+	TimeUnixNano         json.RawMessage `json:"timeUnixNano"`
+	ObservedTimeUnixNano json.RawMessage `json:"observedTimeUnixNano"`
+	EventName            string          `json:"eventName"`
+	Attributes           []otlpKV        `json:"attributes"`
+	Body                 otlpValue       `json:"body"`
 }
 
 // evaluationOf reads the attributes of an evaluation event.
