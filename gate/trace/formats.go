@@ -42,6 +42,8 @@ const (
 	FormatLangSmith
 	// FormatOpenAIAgents is the OpenAI Agents SDK's trace export, read by readOpenAIAgents.
 	FormatOpenAIAgents
+	// FormatPhoenix is Phoenix's span JSON, read by readPhoenix.
+	FormatPhoenix
 	// NumFormats is how many formats there are.
 	NumFormats = iota
 )

@@ -49,6 +49,7 @@ type agentsItem struct {
 	TraceID  string          `json:"trace_id"`
 	Parent   *string         `json:"parent_id"`
 	Started  *string         `json:"started_at"`
+	Ended    *string         `json:"ended_at"`
 	SpanData *agentsSpanData `json:"span_data"`
 	Error    json.RawMessage `json:"error"`
 	Metadata json.RawMessage `json:"metadata"`
@@ -84,6 +85,9 @@ type agentsRun struct {
 	trace *agentsItem // the trace object, nil when the file has none
 	rec   input.Record
 	spans []*agentsSpan
+	// byID is where each span id is in spans: a processor that writes a span when it starts
+	// and again when it ends gives it twice, and the export at its end (ended_at set) is it
+	byID map[string]int
 }
 
 // readOpenAIAgents is the reader of the registry's row.
@@ -155,7 +159,7 @@ func agentsRuns(file string, data []byte) ([]*agentsRun, error) {
 		}
 		r := byID[id]
 		if r == nil {
-			r = &agentsRun{id: id, rec: rec}
+			r = &agentsRun{id: id, rec: rec, byID: map[string]int{}}
 			byID[id] = r
 			runs = append(runs, r)
 		}
@@ -174,6 +178,14 @@ func agentsRuns(file string, data []byte) ([]*agentsRun, error) {
 			}
 			s.start = t
 		}
+		if at, ok := r.byID[it.ID]; ok && it.ID != "" {
+			if old := r.spans[at]; old.item.Ended == nil || it.Ended != nil {
+				s.index = old.index
+				r.spans[at] = s
+			}
+			return nil
+		}
+		r.byID[it.ID] = len(r.spans)
 		r.spans = append(r.spans, s)
 		return nil
 	}

@@ -3,6 +3,7 @@ package trace
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -160,6 +161,43 @@ func TestOpenAIAgentsOrder(t *testing.T) {
 		tb := b[id]
 		if tb == nil || summary(ta.Messages) != summary(tb.Messages) || ta.Usage != tb.Usage || ta.Task != tb.Task {
 			t.Errorf("%s: reversed lines read differently:\n%s\nvs\n%s", id, summary(ta.Messages), summary(tb.Messages))
+		}
+	}
+}
+
+// TestOpenAIAgentsStartAndEnd: a processor that writes each span when it starts (ended_at
+// null, no input or output yet) and again when it ends gives each span twice; the export at its
+// end is the span, so the runs are those of the file written at the ends alone.
+func TestOpenAIAgentsStartAndEnd(t *testing.T) {
+	path := filepath.Join("testdata", "formats", "openai-agents", "chat.jsonl")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var starts []byte
+	for _, line := range bytes.SplitAfter(data, []byte("\n")) {
+		if !bytes.Contains(line, []byte(`"object": "trace.span"`)) {
+			continue
+		}
+		var sp map[string]any
+		if err := json.Unmarshal(line, &sp); err != nil {
+			t.Fatal(err)
+		}
+		sd := sp["span_data"].(map[string]any)
+		for _, k := range []string{"input", "output", "usage"} {
+			if _, ok := sd[k]; ok {
+				sd[k] = nil
+			}
+		}
+		sp["ended_at"] = nil
+		b, _ := json.Marshal(sp)
+		starts = append(append(starts, b...), '\n')
+	}
+	a, b := readAgents(t, path, data), readAgents(t, "both.jsonl", append(starts, data...))
+	for id, ta := range a {
+		tb := b[id]
+		if tb == nil || summary(ta.Messages) != summary(tb.Messages) || ta.Usage != tb.Usage || tb.Note != "" {
+			t.Errorf("%s: with the starts read differently:\n%s\nvs\n%s", id, summary(ta.Messages), summary(tb.Messages))
 		}
 	}
 }

@@ -133,14 +133,7 @@ func readOTLP(file string, data []byte, o Options) ([]*Trace, error) {
 	if len(spans) == 0 {
 		return nil, &input.Error{File: file, Msg: "the OTLP file holds no spans"}
 	}
-	var order []string
-	byTrace := map[string][]*span{}
-	for _, s := range spans {
-		if _, ok := byTrace[s.traceID]; !ok {
-			order = append(order, s.traceID)
-		}
-		byTrace[s.traceID] = append(byTrace[s.traceID], s)
-	}
+	order, byTrace := byTraceID(spans)
 	out := make([]*Trace, 0, len(order))
 	for _, id := range order {
 		t, err := buildOTLP(file, byTrace[id])
@@ -153,6 +146,19 @@ func readOTLP(file string, data []byte, o Options) ([]*Trace, error) {
 		out = append(out, t)
 	}
 	return out, nil
+}
+
+// byTraceID groups spans by trace id: the ids in the order their first span appears, and
+// each one's spans in file order.
+func byTraceID(spans []*span) (order []string, byTrace map[string][]*span) {
+	byTrace = map[string][]*span{}
+	for _, s := range spans {
+		if _, ok := byTrace[s.traceID]; !ok {
+			order = append(order, s.traceID)
+		}
+		byTrace[s.traceID] = append(byTrace[s.traceID], s)
+	}
+	return order, byTrace
 }
 
 // readSpans reads every span of every export in data, in file order, the

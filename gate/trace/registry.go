@@ -83,6 +83,7 @@ var formats = [...]*Harness{
 	&agentDojoHarness,
 	&langSmithHarness,
 	&openAIAgentsHarness,
+	&phoenixHarness,
 	&inspectJSONHarness,
 	&recordsHarness,
 }

@@ -1,0 +1,259 @@
+package trace
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/agentgate/agentgate/gate/input"
+	"github.com/agentgate/agentgate/internal/jsonscan"
+)
+
+// Phoenix's own span JSON (docs/trace-formats.md, "Phoenix spans"), as Arize-ai/phoenix's REST
+// API writes it (src/phoenix/server/api/routers/v1/spans.py, the Span model of GET
+// /v1/projects/{project}/spans; the phoenix-client's client.spans.get_spans returns the same
+// dicts):
+//
+//	{"id", "name", "context": {"trace_id", "span_id"}, "span_kind", "parent_id", "start_time",
+//	 "end_time", "status_code", "status_message", "attributes": {flattened OpenInference
+//	 attributes}, "events": [{"name", "timestamp", "attributes"}]}
+//
+// one a line, in an array, or under the API's {"data": [...]}. Phoenix moves the span's
+// openinference.span.kind into span_kind and keeps the other attributes flattened as OTLP
+// carries them (llm.input_messages.0.message.role, …), so each span is read as the OTLP
+// reader reads an OpenInference span (otlp.go): one run per trace_id, its model calls, tool
+// spans, failures and usage put together the same way.
+
+// phoenixSpan is one span as the API writes it; the dataframe's flattened context.* names are
+// read too.
+type phoenixSpan struct {
+	Name    string `json:"name"`
+	Context struct {
+		TraceID string `json:"trace_id"`
+		SpanID  string `json:"span_id"`
+	} `json:"context"`
+	TraceID       string          `json:"context.trace_id"`
+	SpanID        string          `json:"context.span_id"`
+	SpanKind      string          `json:"span_kind"`
+	ParentID      *string         `json:"parent_id"`
+	StartTime     *string         `json:"start_time"`
+	StatusCode    string          `json:"status_code"`
+	StatusMessage string          `json:"status_message"`
+	Attributes    json.RawMessage `json:"attributes"`
+	Events        []struct {
+		Name       string          `json:"name"`
+		Attributes json.RawMessage `json:"attributes"`
+	} `json:"events"`
+}
+
+// readPhoenix is the reader of the registry's row.
+func readPhoenix(ctx context.Context, f File, _ Options, fn func(*Trace) error) error {
+	data, err := readDocument(f.Path)
+	if err != nil {
+		return err
+	}
+	return eachPhoenix(ctx, f.Path, data, fn)
+}
+
+// eachPhoenix streams the runs of Phoenix span JSON to fn, one per trace id, in the order
+// their first span appears; file names it.
+func eachPhoenix(ctx context.Context, file string, data []byte, fn func(*Trace) error) error {
+	if err := checkDoc(file, data); err != nil {
+		return err
+	}
+	d := newDoc(file, data)
+	var spans []*span
+	item := func(start, end int) error {
+		p := d.pos(start)
+		rec := input.Record{File: file, Line: p.Line, Col: p.Col, Data: data[start:end:end]}
+		if k := jsonscan.KindOfValue(rec.Data); k != jsonscan.KindObject {
+			return rec.ErrorAt(0, "%s", jsonscan.Expected("a Phoenix span (an object)", k))
+		}
+		s, err := phoenixSpanOf(rec, len(spans))
+		if err != nil {
+			return err
+		}
+		spans = append(spans, s)
+		return nil
+	}
+	for i := jsonscan.SkipSpace(data, 0); i < len(data); i = jsonscan.SkipSpace(data, i) {
+		end, err := jsonscan.Skip(data, i)
+		if err != nil {
+			return d.errAt(i, "invalid JSON: %v", err) // checkDoc has found these before
+		}
+		if err := agentsValue(data, i, end, item); err != nil {
+			return err
+		}
+		i = end
+	}
+	if len(spans) == 0 {
+		return &input.Error{File: file, Msg: "the file holds no Phoenix span"}
+	}
+	order, byTrace := byTraceID(spans)
+	for _, id := range order {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		t, err := buildOTLP(file, byTrace[id])
+		if err != nil {
+			return err
+		}
+		t.Shape = ShapePhoenix
+		if err := fn(t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ShapePhoenix is Phoenix's span JSON.
+const ShapePhoenix Shape = "phoenix"
+
+// phoenixSpanOf reads one span into the OTLP reader's span.
+func phoenixSpanOf(rec input.Record, index int) (*span, error) {
+	var ps phoenixSpan
+	if err := rec.Decode(&ps); err != nil {
+		return nil, err
+	}
+	s := &span{index: index, line: rec.Line, col: rec.Col, traceID: firstText(ps.Context.TraceID, ps.TraceID),
+		spanID: firstText(ps.Context.SpanID, ps.SpanID), name: ps.Name, statusMsg: ps.StatusMessage}
+	if ps.ParentID != nil {
+		s.parentID = *ps.ParentID
+	}
+	if s.traceID == "" {
+		return nil, fieldAt(rec, jsonscan.PathOf("context", "trace_id"), "a span without a trace id")
+	}
+	if ps.StartTime != nil {
+		t, ok := isoTime(*ps.StartTime)
+		if !ok {
+			return nil, fieldAt(rec, jsonscan.PathOf("start_time"), "expected an ISO 8601 time, found "+input.Quote(*ps.StartTime))
+		}
+		s.start = uint64(max(t.UnixNano(), 0))
+	}
+	var err error
+	if s.attrs, err = phoenixAttrs(ps.Attributes); err != nil {
+		return nil, fieldAt(rec, jsonscan.PathOf("attributes"), err.Error())
+	}
+	if _, ok := s.attrs["openinference.span.kind"]; !ok && ps.SpanKind != "" {
+		s.attrs["openinference.span.kind"] = ps.SpanKind
+	}
+	if strings.EqualFold(ps.StatusCode, "ERROR") {
+		s.failed, s.errText = true, ps.StatusMessage
+	}
+	for i, ev := range ps.Events {
+		if !isGenAIEvent(ev.Name) {
+			continue
+		}
+		attrs, err := phoenixAttrs(ev.Attributes)
+		if err != nil {
+			return nil, fieldAt(rec, jsonscan.PathOf("events", i, "attributes"), err.Error())
+		}
+		if err := s.apply(rec.File, &genAIEvent{name: ev.Name, attrs: attrs, where: fmt.Sprintf("event %d (%s)", i, ev.Name)}); err != nil {
+			return nil, err
+		}
+	}
+	if s.failed && s.errText == "" {
+		s.errText = "status ERROR"
+	}
+	return s, nil
+}
+
+// phoenixAttrs reads an attributes object as the OTLP reader's values: numbers as int64 when
+// whole, else float64; a nested object is flattened to dotted keys, as OTLP carries them.
+func phoenixAttrs(raw json.RawMessage) (map[string]any, error) {
+	out := map[string]any{}
+	if isNull(raw) {
+		return out, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil {
+		return nil, fmt.Errorf("%s", jsonscan.Expected("an object", jsonscan.KindOfValue(raw)))
+	}
+	var walk func(prefix string, v any, depth int) error
+	walk = func(prefix string, v any, depth int) error {
+		if depth > maxValueDepth {
+			return fmt.Errorf("values nested deeper than %d levels", maxValueDepth)
+		}
+		if obj, ok := v.(map[string]any); ok {
+			keys := make([]string, 0, len(obj))
+			for k := range obj {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				if err := walk(prefix+k+".", obj[k], depth+1); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		out[strings.TrimSuffix(prefix, ".")] = phoenixValue(v)
+		return nil
+	}
+	for k, v := range m {
+		if err := walk(k+".", v, 0); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// phoenixValue converts a decoded JSON value's numbers.
+func phoenixValue(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		if n, err := x.Int64(); err == nil {
+			return n
+		}
+		f, err := x.Float64()
+		if err != nil || math.IsInf(f, 0) {
+			return x.String()
+		}
+		return f
+	case []any:
+		for i := range x {
+			x[i] = phoenixValue(x[i])
+		}
+		return x
+	case map[string]any:
+		for k := range x {
+			x[k] = phoenixValue(x[k])
+		}
+		return x
+	}
+	return v
+}
+
+// phoenixHarness is the registry's row of Phoenix's span JSON.
+var phoenixHarness = Harness{
+	Format:     FormatPhoenix,
+	Name:       "Phoenix spans",
+	Recognised: "`context` and `span_kind` (a line, an array element, or under `data`)",
+	Recognise: func(h *head) bool {
+		if h.has("context") && h.has("span_kind") {
+			return true
+		}
+		if h.array {
+			k := firstElementKeys(h)
+			return k.has("context") && k.has("span_kind")
+		}
+		if h.beforeList("data") {
+			v := h.value("data")
+			k := firstElementKeys(&head{data: v, at: jsonscan.SkipSpace(v, 0)})
+			return k.has("context") && k.has("span_kind")
+		}
+		return false
+	},
+	Read:     readPhoenix,
+	Turns:    "LLM spans' llm.input_messages and llm.output_messages attributes",
+	Turnless: true, // spans recorded without content (OPENINFERENCE_HIDE_INPUTS) hold no turn
+	Identity: "task: the trace id (one run a `context.trace_id`); no suite or trial",
+	Outcome:  "none recorded (Phoenix keeps annotations apart: give them as outcomes)",
+	Usage:    "the sum of the spans' `llm.token_count.*`, leaving out a span whose descendants report usage",
+}
