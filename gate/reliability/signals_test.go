@@ -3,7 +3,6 @@ package reliability
 import (
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strconv"
@@ -11,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/agentgate/agentgate/gate/trace"
+	"github.com/agentgate/agentgate/internal/docblock"
 )
 
 var updateSignals = flag.Bool("update-signals", false, "rewrite the signal table in docs/reference.md")
@@ -43,27 +43,8 @@ func signalDoc() string {
 // TestSignalTableDoc: docs/reference.md's signal section is written from SignalTable, so a
 // row added, or a weight or threshold changed, shows there.
 func TestSignalTableDoc(t *testing.T) {
-	path := filepath.Join("..", "..", "docs", "reference.md")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc := string(data)
-	start, end := strings.Index(doc, signalDocStart), strings.Index(doc, signalDocEnd)
-	if start < 0 || end < start {
-		t.Fatalf("%s: no signal table between %q and %q", path, signalDocStart, signalDocEnd)
-	}
-	got, want := doc[start+len(signalDocStart):end], signalDoc()
-	if got == want {
-		return
-	}
-	if *updateSignals {
-		if err := os.WriteFile(path, []byte(doc[:start+len(signalDocStart)]+want+doc[end:]), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	t.Errorf("%s: the signal table differs from SignalTable (go test ./gate/reliability -run TestSignalTableDoc -update-signals):\n%s", path, want)
+	docblock.Check(t, filepath.Join("..", "..", "docs", "reference.md"), signalDocStart, signalDocEnd, signalDoc(), *updateSignals,
+		"go test ./gate/reliability -run TestSignalTableDoc -update-signals")
 }
 
 // TestSignalTable: the rows are what RS-1 1.0.0's policy says (weights summing to 1; FAIL at
