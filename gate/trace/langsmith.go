@@ -331,7 +331,7 @@ func lsTrace(id string, runs []*lsNode, feedback map[string][]lsFeedback, o Opti
 			break
 		}
 	}
-	b := newConversation()
+	b := NewConversations()
 	var usage Usage
 	var calls CallUsage
 	for _, n := range sorted {
@@ -341,7 +341,7 @@ func lsTrace(id string, runs []*lsNode, feedback map[string][]lsFeedback, o Opti
 			if err != nil {
 				return nil, err
 			}
-			b.model(in, out)
+			b.Model(in, out)
 			u, err := lsUsage(n)
 			if err != nil {
 				return nil, err
@@ -357,10 +357,10 @@ func lsTrace(id string, runs []*lsNode, feedback map[string][]lsFeedback, o Opti
 			if err != nil {
 				return nil, err
 			}
-			b.tool(tc)
+			b.Tool(tc.event())
 		}
 	}
-	t.Messages = b.messages()
+	t.Messages = b.Messages()
 	if !usage.Recorded {
 		u, _, err := lsCounters(root)
 		if err != nil {

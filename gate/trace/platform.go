@@ -3,9 +3,8 @@ package trace
 import "github.com/agentgate/agentgate/internal/jsonscan"
 
 // What the tracing platforms' readers (langsmith.go, langfuse.go) share: a run's model calls
-// and tool runs, in the order they ran, put together into one conversation as the OTLP
-// reader puts spans together (docs/trace-formats.md, "OpenTelemetry spans": a call's input
-// messages the run has not seen yet, then its output; a tool run's result added once).
+// and tool runs, in the order they ran, are put together by the conversation assembly
+// (conversation.go; docs/trace-formats.md, "How model calls become one run").
 
 // toolRun is a tool's own run (a LangSmith tool run, a Langfuse TOOL observation): the call
 // it answered and its result.
@@ -16,26 +15,10 @@ type toolRun struct {
 	Error   string
 }
 
-// conversation assembles a run's messages from its model calls and tool runs.
-type conversation struct{ b *otlpBuilder }
-
-func newConversation() *conversation {
-	return &conversation{b: &otlpBuilder{results: map[string][2]int{}, callIDs: map[string]bool{}, open: map[string][][2]int{}, answered: map[[2]int]bool{}}}
+// event is the tool run as the conversation assembly takes it (conversation.go).
+func (t toolRun) event() ToolEvent {
+	return ToolEvent{Call: t.Call, Result: t.Result, Failed: !t.Success, Error: t.Error}
 }
-
-// model adds a model call: its input messages the run does not hold yet, then its output.
-func (c *conversation) model(in, out []Message) {
-	c.b.input(in)
-	c.b.addAll(out)
-}
-
-// tool adds a tool run: its result to the call it answers, or the call and its result.
-func (c *conversation) tool(t toolRun) {
-	s := &span{failed: !t.Success, errText: t.Error}
-	c.b.tool(spanCall{Call: t.Call, resultText: t.Result}, s)
-}
-
-func (c *conversation) messages() []Message { return c.b.msgs }
 
 // headKeys are the top-level keys of an object in a file's head, as far as the head shows them.
 type headKeys map[string]bool
