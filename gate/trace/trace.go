@@ -57,6 +57,11 @@ type Trace struct {
 	// hold (an OpenAI Agents SDK run whose model spans exported no message); "" when
 	// nothing (docs/trace-formats.md, "Blind reads and crashes").
 	Note string
+	// RequiredParams are, where the run recorded its tools' schemas (Inspect's model events,
+	// tau2's tool_defs, a record's "tools": toolschema.go), the parameters each described tool
+	// requires, by tool name; nil where it recorded none. Shared by the traces of one file:
+	// read it, never change it.
+	RequiredParams map[string][]string
 	// Crash is the error the harness recorded for a run that crashed before its agent took a
 	// turn (an empty trajectory and tau-bench's info.error, a top-level error): the run's
 	// finding, not a format read blind. "" when it did not crash so.
