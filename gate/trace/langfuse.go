@@ -444,7 +444,8 @@ func lfTrace(id string, nodes []*lfNode, o Options) (*Trace, error) {
 		t.Task, _, _ = idValue(rawRef(item.rec.DatasetItemID))
 		t.Agent, _, _ = idValue(rawRef(item.rec.DatasetRunName))
 	}
-	b := newConversation()
+	b := NewConversations()
+	var spent spending
 	crash := ""
 	for _, n := range obs {
 		failed := strings.EqualFold(strings.Trim(string(n.obs.Level), `"`), "ERROR")
@@ -459,7 +460,8 @@ func lfTrace(id string, nodes []*lfNode, o Options) (*Trace, error) {
 			if err != nil {
 				return nil, err
 			}
-			b.model(in, out, u)
+			b.Model(in, out)
+			spent.add(u)
 		case "TOOL":
 			if n.name == "" {
 				return nil, n.errAt(jsonscan.PathOf("name"), "a TOOL observation without a name")
@@ -476,14 +478,14 @@ func lfTrace(id string, nodes []*lfNode, o Options) (*Trace, error) {
 					tc.Error = "the observation's level is ERROR"
 				}
 			}
-			b.tool(tc)
+			b.Tool(tc.event())
 		}
 		if failed && crash == "" {
 			crash = status
 		}
 	}
-	t.Messages = b.messages()
-	if usage, calls := b.usage(); usage.Recorded {
+	t.Messages = b.Messages()
+	if usage, calls := spent.total, spent.calls; usage.Recorded {
 		t.Usage, t.PerCall = usage, calls
 	}
 	if !t.HasAgentTurn() && crash != "" {

@@ -331,7 +331,8 @@ func lsTrace(id string, runs []*lsNode, feedback map[string][]lsFeedback, o Opti
 			break
 		}
 	}
-	b := newConversation()
+	b := NewConversations()
+	var spent spending
 	for _, n := range sorted {
 		switch n.runType {
 		case "llm", "chat_model":
@@ -343,17 +344,18 @@ func lsTrace(id string, runs []*lsNode, feedback map[string][]lsFeedback, o Opti
 			if err != nil {
 				return nil, err
 			}
-			b.model(in, out, u)
+			b.Model(in, out)
+			spent.add(u)
 		case "tool":
 			tc, err := lsToolRun(n)
 			if err != nil {
 				return nil, err
 			}
-			b.tool(tc)
+			b.Tool(tc.event())
 		}
 	}
-	t.Messages = b.messages()
-	usage, calls := b.usage()
+	t.Messages = b.Messages()
+	usage, calls := spent.total, spent.calls
 	if !usage.Recorded {
 		u, _, err := lsCounters(root)
 		if err != nil {

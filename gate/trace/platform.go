@@ -9,9 +9,8 @@ import (
 )
 
 // What the tracing platforms' readers (langsmith.go, langfuse.go) share: a run's model calls
-// and tool runs, in the order they ran, put together into one conversation as the OTLP
-// reader puts spans together (docs/trace-formats.md, "OpenTelemetry spans": a call's input
-// messages the run has not seen yet, then its output; a tool run's result added once).
+// and tool runs, in the order they ran, are put together by the conversation assembly
+// (conversation.go; docs/trace-formats.md, "How model calls become one run").
 
 // toolRun is a tool's own run (a LangSmith tool run, a Langfuse TOOL observation): the call
 // it answered and its result.
@@ -22,42 +21,28 @@ type toolRun struct {
 	Error   string
 }
 
-// conversation assembles a run's messages from its model calls and tool runs, and sums the
-// usage of the calls.
-type conversation struct {
-	b     *otlpBuilder
-	spent Usage
+// spending sums the usage of a run's model calls, each recorded on its own (docs/trace-formats.md,
+// "Token usage": the calls' prompts and the largest of them).
+type spending struct {
+	total Usage
 	calls CallUsage
 }
 
-func newConversation() *conversation {
-	return &conversation{b: &otlpBuilder{results: map[string][2]int{}, callIDs: map[string]bool{}, open: map[string][][2]int{}, answered: map[[2]int]bool{}}}
-}
-
-// model adds a model call: its input messages the run does not hold yet, then its output;
-// u is the call's usage, where it recorded one.
-func (c *conversation) model(in, out []Message, u Usage) {
-	c.b.input(in)
-	c.b.addAll(out)
-	if u.Recorded {
-		c.spent.Prompt, c.spent.Completion = satAdd(c.spent.Prompt, u.Prompt), satAdd(c.spent.Completion, u.Completion)
-		c.spent.Total, c.spent.Recorded = satAdd(c.spent.Total, u.Total), true
-		c.calls.Calls++
-		c.calls.MaxPrompt = max(c.calls.MaxPrompt, u.Prompt)
+// add counts a call's usage, where it recorded one.
+func (s *spending) add(u Usage) {
+	if !u.Recorded {
+		return
 	}
+	s.total.Prompt, s.total.Completion = satAdd(s.total.Prompt, u.Prompt), satAdd(s.total.Completion, u.Completion)
+	s.total.Total, s.total.Recorded = satAdd(s.total.Total, u.Total), true
+	s.calls.Calls++
+	s.calls.MaxPrompt = max(s.calls.MaxPrompt, u.Prompt)
 }
 
-// usage is the sum of the calls' usage, and the calls it sums (docs/trace-formats.md, "Token
-// usage"); not Recorded when no call recorded any.
-func (c *conversation) usage() (Usage, CallUsage) { return c.spent, c.calls }
-
-// tool adds a tool run: its result to the call it answers, or the call and its result.
-func (c *conversation) tool(t toolRun) {
-	s := &span{failed: !t.Success, errText: t.Error}
-	c.b.tool(spanCall{Call: t.Call, resultText: t.Result}, s)
+// event is the tool run as the conversation assembly takes it (conversation.go).
+func (t toolRun) event() ToolEvent {
+	return ToolEvent{Call: t.Call, Result: t.Result, Failed: !t.Success, Error: t.Error}
 }
-
-func (c *conversation) messages() []Message { return c.b.msgs }
 
 // headKeys are the top-level keys of an object in a file's head, as far as the head shows them.
 type headKeys map[string]bool
