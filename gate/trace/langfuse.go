@@ -98,14 +98,6 @@ type lfObservation struct {
 	ObservationS  json.RawMessage `json:"observation_id"`
 }
 
-// either is the first of a camelCase and a snake_case member that is given.
-func either(a, b json.RawMessage) json.RawMessage {
-	if len(a) > 0 && string(a) != "null" {
-		return a
-	}
-	return b
-}
-
 // lfNode is an observation, a score, a trace row or a dataset run item read from a file.
 type lfNode struct {
 	src       *lsSource
@@ -466,7 +458,9 @@ func lfTrace(id string, nodes []*lfNode, o Options) (*Trace, error) {
 			if n.name == "" {
 				return nil, n.errAt(jsonscan.PathOf("name"), "a TOOL observation without a name")
 			}
-			tc := toolRun{Call: Call{Tool: n.name}, Success: !failed}
+			// a span of the OTel GenAI conventions keeps its name, "execute_tool <tool>"
+			tool := strings.TrimSpace(strings.TrimPrefix(n.name, "execute_tool "))
+			tc := toolRun{Call: Call{Tool: tool}, Success: !failed}
 			tc.Args, tc.ArgsValid = lfJSON(n.obs.Input)
 			if tc.Args == nil {
 				tc.Args, tc.ArgsValid = []byte("{}"), true
@@ -524,75 +518,105 @@ func lfJSON(raw json.RawMessage) ([]byte, bool) { return rawArgs(lfValue(raw)) }
 // lfText is a tool's output as its result's text.
 func lfText(raw json.RawMessage) string { return rawText(lfValue(raw)) }
 
-// lfModelCall reads a generation's input (a list of messages, {"messages": [...]}, a prompt
-// string) and output (a message, a list of them, OpenAI's completion or text).
+// lfModelCall reads a generation's input and output as the tracers of many frameworks record
+// them: a list of messages (OpenAI's, LangChain's, Anthropic's, Gemini's contents), an object
+// holding one ({"messages"}, {"contents"}, {"choices"}, {"candidates"}, {"content"}), a
+// prompt ({"prompt"}, {"args": [...]}, a string), the Vercel AI SDK's list of tool calls. An
+// input of another shape is the run's user turn as its text, an output of another shape the
+// model's answer as its text: what a framework records there is its own, not a malformed export.
 func lfModelCall(n *lfNode) (in, out []Message, err error) {
-	read := func(key string, raw json.RawMessage, role string) ([]Message, error) {
-		v := lfValue(raw)
-		p := jsonscan.PathOf(key)
-		if !bytes.Equal(v, raw) {
-			p = nil // inside a string: the member is the place
-		}
-		switch k := jsonscan.KindOfValue(v); k {
-		case jsonscan.KindInvalid, jsonscan.KindNull:
-			return nil, nil
-		case jsonscan.KindString:
-			s, _ := stringValue(v)
-			return []Message{{Role: role, Content: s}}, nil
-		case jsonscan.KindObject:
-			var w struct {
-				Messages json.RawMessage `json:"messages"`
-				Choices  json.RawMessage `json:"choices"`
-			}
-			_ = json.Unmarshal(v, &w)
-			switch {
-			case jsonscan.KindOfValue(w.Messages) == jsonscan.KindArray:
-				ms, prob := chatMessages(w.Messages)
-				if prob != nil {
-					return nil, n.errAt(append(append(jsonscan.PathOf(key), jsonscan.Step{Key: "messages"}), prob.at...), "%s", prob.msg)
-				}
-				return ms, nil
-			case jsonscan.KindOfValue(w.Choices) == jsonscan.KindArray:
-				var choices []struct {
-					Message json.RawMessage `json:"message"`
-				}
-				_ = json.Unmarshal(w.Choices, &choices)
-				var ms []Message
-				for i, c := range choices {
-					if len(c.Message) == 0 {
-						continue
-					}
-					m, prob := chatMessageOf(c.Message)
-					if prob != nil {
-						return nil, n.errAt(append(jsonscan.PathOf(key, "choices", i, "message"), prob.at...), "%s", prob.msg)
-					}
-					ms = append(ms, m)
-				}
-				return ms, nil
-			}
-			m, prob := chatMessageOf(v)
-			if prob != nil {
-				if role == "assistant" { // an output that is no message: its text
-					return []Message{{Role: role, Content: rawText(v)}}, nil
-				}
-				return nil, n.errAt(append(p, prob.at...), "%s", prob.msg)
-			}
-			return []Message{m}, nil
-		case jsonscan.KindArray:
-			ms, prob := chatMessages(v)
-			if prob != nil {
-				return nil, n.errAt(append(p, prob.at...), "%s", prob.msg)
-			}
-			return ms, nil
-		default:
-			return []Message{{Role: role, Content: rawText(v)}}, nil
-		}
-	}
-	if in, err = read("input", n.obs.Input, "user"); err != nil {
+	if in, err = lfMessages(n, "input", n.obs.Input, "user"); err != nil {
 		return nil, nil, err
 	}
-	out, err = read("output", n.obs.Output, "assistant")
+	out, err = lfMessages(n, "output", n.obs.Output, "assistant")
 	return in, out, err
+}
+
+// lfMessages reads an input or output (key) as messages; role is the role of text.
+func lfMessages(n *lfNode, key string, raw json.RawMessage, role string) ([]Message, error) {
+	v := lfValue(raw)
+	text := func() []Message { return []Message{{Role: role, Content: rawText(v)}} }
+	switch k := jsonscan.KindOfValue(v); k {
+	case jsonscan.KindInvalid, jsonscan.KindNull:
+		return nil, nil
+	case jsonscan.KindArray:
+		var first struct {
+			ToolName json.RawMessage `json:"toolName"`
+		}
+		var elems []json.RawMessage
+		_ = json.Unmarshal(v, &elems)
+		if len(elems) > 0 && json.Unmarshal(elems[0], &first) == nil && len(first.ToolName) > 0 {
+			calls, prob := chatCalls(v) // the Vercel AI SDK's tool calls
+			if prob == nil {
+				return []Message{{Role: "assistant", Calls: calls}}, nil
+			}
+		}
+		if ms, prob := chatMessages(v); prob == nil {
+			return ms, nil
+		}
+		return text(), nil
+	case jsonscan.KindObject:
+	default:
+		return text(), nil
+	}
+	var w struct {
+		Messages   json.RawMessage `json:"messages"`
+		Contents   json.RawMessage `json:"contents"`
+		Choices    json.RawMessage `json:"choices"`
+		Candidates json.RawMessage `json:"candidates"`
+		Content    json.RawMessage `json:"content"`
+		Prompt     json.RawMessage `json:"prompt"`
+		Args       json.RawMessage `json:"args"`
+	}
+	_ = json.Unmarshal(v, &w)
+	for _, list := range []json.RawMessage{w.Messages, w.Contents, w.Args} {
+		switch jsonscan.KindOfValue(list) {
+		case jsonscan.KindArray:
+			if ms, prob := chatMessages(list); prob == nil {
+				for i := range ms {
+					if ms[i].Role == "" {
+						ms[i].Role = role
+					}
+				}
+				return ms, nil
+			}
+			return text(), nil
+		case jsonscan.KindString:
+			s, _ := stringValue(list)
+			return []Message{{Role: role, Content: s}}, nil
+		}
+	}
+	if s, ok := stringValue(w.Prompt); ok {
+		return []Message{{Role: role, Content: s}}, nil
+	}
+	for _, list := range []json.RawMessage{w.Choices, w.Candidates} {
+		if jsonscan.KindOfValue(list) != jsonscan.KindArray {
+			continue
+		}
+		var items []struct {
+			Message json.RawMessage `json:"message"`
+			Content json.RawMessage `json:"content"`
+		}
+		_ = json.Unmarshal(list, &items)
+		var ms []Message
+		for _, it := range items {
+			m, prob := chatMessageAs(either(it.Message, it.Content), role)
+			if prob != nil {
+				return text(), nil
+			}
+			ms = append(ms, m)
+		}
+		return ms, nil
+	}
+	if jsonscan.KindOfValue(w.Content) == jsonscan.KindObject { // Gemini's {"content": {"parts", "role"}}
+		if m, prob := chatMessageAs(w.Content, role); prob == nil {
+			return []Message{m}, nil
+		}
+	}
+	if m, prob := chatMessageAs(v, role); prob == nil {
+		return []Message{m}, nil
+	}
+	return text(), nil
 }
 
 // lfUsage is a generation's usage: usageDetails (input, output, total; Langfuse's names), else

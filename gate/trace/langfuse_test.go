@@ -178,7 +178,6 @@ func TestLangfuseErrors(t *testing.T) {
 		return `{"id": "o1", "traceId": "t1", "type": "GENERATION", "name": "llm", "startTime": "1"` + extra + "}"
 	}
 	for _, c := range []struct{ name, text, want string }{
-		{"message", obs(`, "input": [{"content": "hi"}]`), `:1:96: observation "o1" (GENERATION "llm"): field "input[0]": a message without a role: neither "role" nor "type" (nor LangChain's "id") names it`},
 		{"usage", obs(`, "usageDetails": {"input": -1}`), `:1:112: observation "o1" (GENERATION "llm"): field "usageDetails.input": must be a non-negative integer, got -1`},
 		{"tool", `{"id": "o1", "traceId": "t1", "type": "TOOL", "startTime": "1"}`, `:1:1: observation "o1" (TOOL): field "name": a TOOL observation without a name`},
 		{"score", obs(`, "input": "hi"`) + "\n" + `{"traceId": "t1", "name": "ok", "dataType": "NUMERIC", "value": "high"}`, `:2:65: field "value": expected a number, found a string ("high")`},
@@ -224,4 +223,61 @@ func FuzzLangfuse(f *testing.F) {
 		})
 		checkFormatError(t, err, "f.jsonl")
 	})
+}
+
+// TestLangfuseFrameworkShapes: generations read in the shapes the frameworks' tracers record
+// (as Langfuse's own exports of them hold: langfuse/langfuse, worker/src/__tests__/chatml/
+// framework-traces): Gemini's contents and parts, the Vercel AI SDK's tool calls, an answer
+// without a role, a prompt; an input of no known shape is the user's turn as its text.
+func TestLangfuseFrameworkShapes(t *testing.T) {
+	for _, c := range []struct {
+		name, in, out string
+		want          []string
+	}{
+		{"gemini", `{"model": "gemini-2.0-flash", "contents": [{"role": "user", "parts": [{"text": "Say hello"}]}]}`,
+			`{"content": {"role": "model", "parts": [{"function_call": {"id": "f1", "name": "say_hello", "args": {"to": "Ada"}}}]}}`,
+			[]string{`user "Say hello"`, `assistant "" call[f1 say_hello {"to":"Ada"}]`}},
+		{"gemini string", `"{\"model\": \"gemini-2.5-flash\", \"contents\": \"What is Langfuse?\"}"`, `{"candidates": [{"content": {"role": "model", "parts": [{"text": "A tool."}]}}]}`,
+			[]string{`user "What is Langfuse?"`, `assistant "A tool."`}},
+		{"vercel", `{"prompt": "Weather in SF?"}`, `[{"toolCallId": "c1", "toolName": "getWeather", "input": "{\"location\": \"SF\"}"}]`,
+			[]string{`user "Weather in SF?"`, `assistant "" call[c1 getWeather {"location":"SF"}]`}},
+		{"claude", `{"content": "role"}`, `{"content": [{"type": "text", "text": "Cloudy."}]}`,
+			[]string{`user "role"`, `assistant "Cloudy."`}},
+		{"llamaindex", `{"args": ["What is Langfuse?"]}`, `"A tool."`, []string{`user "What is Langfuse?"`, `assistant "A tool."`}},
+		{"unknown", `{"query": {"q": 1}}`, `{"answer": 2}`, []string{`user "{\"query\":{\"q\":1}}"`, `assistant "{\"answer\":2}"`}},
+		{"object content", `[{"role": "tool", "content": {"type": "function"}}]`, `{"role": "assistant", "content": "ok"}`,
+			[]string{`tool "{\"type\":\"function\"}" ok[]`, `assistant "ok"`}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			text := `{"id": "g", "traceId": "t", "type": "GENERATION", "startTime": "1", "input": ` + c.in + `, "output": ` + c.out + `}`
+			records := func(each func(input.Record) error) error {
+				return input.EachReader("f.jsonl", strings.NewReader(text), each)
+			}
+			var got []*Trace
+			if err := eachLangfuse(context.Background(), records, Options{}, func(tr *Trace) error { got = append(got, tr); return nil }); err != nil || len(got) != 1 {
+				t.Fatalf("%d traces, %v", len(got), err)
+			}
+			if d := describe(got[0]); strings.Join(d, "\n") != strings.Join(c.want, "\n") {
+				t.Errorf("got\n%s\nwant\n%s", strings.Join(d, "\n"), strings.Join(c.want, "\n"))
+			}
+		})
+	}
+}
+
+// TestLangfuseExecuteTool: a TOOL observation named as OpenTelemetry's GenAI spans are
+// ("execute_tool say_hello", Google ADK's) answers the call of say_hello, not a tool of its own.
+func TestLangfuseExecuteTool(t *testing.T) {
+	text := `{"id": "g", "traceId": "t", "type": "GENERATION", "startTime": "1", "input": [{"role": "user", "content": "hi"}], "output": {"role": "assistant", "tool_calls": [{"id": "c1", "function": {"name": "say_hello", "arguments": "{}"}}]}}
+{"id": "u", "traceId": "t", "type": "TOOL", "name": "execute_tool say_hello", "startTime": "2", "input": {}, "output": "hello"}`
+	records := func(each func(input.Record) error) error {
+		return input.EachReader("f.jsonl", strings.NewReader(text), each)
+	}
+	var got []*Trace
+	if err := eachLangfuse(context.Background(), records, Options{}, func(tr *Trace) error { got = append(got, tr); return nil }); err != nil || len(got) != 1 {
+		t.Fatalf("%d traces, %v", len(got), err)
+	}
+	want := []string{`user "hi"`, `assistant "" call[c1 say_hello {}]`, `tool "hello" ok[c1]`}
+	if d := describe(got[0]); strings.Join(d, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(d, "\n"), strings.Join(want, "\n"))
+	}
 }

@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"encoding/json"
 	"sort"
 	"strings"
 
@@ -86,4 +87,13 @@ func quotedList(names []string) string {
 		}
 	}
 	return input.Cut(strings.Join(q, ", "))
+}
+
+// either is the first of two spellings of a member that is given (camelCase and snake_case,
+// toolCallId and id).
+func either(a, b json.RawMessage) json.RawMessage {
+	if len(a) > 0 && string(a) != "null" {
+		return a
+	}
+	return b
 }
