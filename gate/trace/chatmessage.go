@@ -170,7 +170,7 @@ func chatMessageAs(raw []byte, defaultRole string) (Message, *chatProblem) {
 		calls = blockCalls // Anthropic's tool_use blocks, where no tool_calls repeat them
 	}
 	out.Calls = calls
-	if out.Role == "tool" {
+	if out.Role == "tool" && (len(m.ToolCallID) > 0 || len(results) == 0) { // else its parts or blocks are its results
 		id, _, _ := idValue(rawRef(m.ToolCallID))
 		r := messageResult(id, text)
 		switch status, _ := stringValue(m.Status); status {
@@ -322,8 +322,10 @@ func pathString(p jsonscan.Path) string {
 	return p.String()
 }
 
-// chatParts reads Gemini's parts: text, function calls (function_call, or functionCall as the
-// REST API writes it) and function responses (results, matched by id, else by name).
+// chatParts reads a message's parts: Gemini's (text, function calls as function_call, or
+// functionCall as the REST API writes it, and function responses) and the OpenTelemetry GenAI
+// conventions' ({"type": "text", "content"}, {"type": "tool_call", "id", "name", "arguments"},
+// {"type": "tool_call_response", "id", "response"}).
 func chatParts(raw []byte) (text string, calls []Call, results []Result) {
 	var parts []struct {
 		Text     json.RawMessage `json:"text"`
@@ -331,6 +333,14 @@ func chatParts(raw []byte) (text string, calls []Call, results []Result) {
 		CallC    json.RawMessage `json:"functionCall"`
 		Response json.RawMessage `json:"function_response"`
 		RespC    json.RawMessage `json:"functionResponse"`
+		// the GenAI conventions'
+		Type      string          `json:"type"`
+		Content   json.RawMessage `json:"content"`
+		ID        json.RawMessage `json:"id"`
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+		GenResp   json.RawMessage `json:"response"`
+		Result    json.RawMessage `json:"result"`
 	}
 	if jsonscan.KindOfValue(raw) != jsonscan.KindArray || json.Unmarshal(raw, &parts) != nil {
 		return "", nil, nil
@@ -339,6 +349,24 @@ func chatParts(raw []byte) (text string, calls []Call, results []Result) {
 	for _, p := range parts {
 		if s, ok := stringValue(p.Text); ok {
 			appendLine(&b, s)
+		}
+		switch p.Type {
+		case "text":
+			if len(p.Content) > 0 {
+				appendLine(&b, rawText(p.Content))
+			}
+		case "tool_call":
+			if p.Name != "" {
+				id, _, _ := idValue(rawRef(p.ID))
+				args, valid := rawArgs(p.Arguments)
+				if args == nil {
+					args = []byte("{}")
+				}
+				calls = append(calls, Call{ID: id, HasID: id != "", Tool: p.Name, Args: args, ArgsValid: valid})
+			}
+		case "tool_call_response":
+			id, _, _ := idValue(rawRef(p.ID))
+			results = append(results, messageResult(id, rawText(either(p.GenResp, p.Result))))
 		}
 		var fc struct {
 			ID       json.RawMessage `json:"id"`

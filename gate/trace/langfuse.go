@@ -402,6 +402,26 @@ func lfTrace(id string, nodes []*lfNode, o Options) (*Trace, error) {
 			p = q
 		}
 	}
+	// a GENERATION that holds a generation with its own output is a wrapper of that model call
+	// (the Vercel AI SDK's ai.generateText around ai.generateText.doGenerate): the call is
+	// its descendant
+	wrapper := map[*lfNode]bool{}
+	for _, n := range obs {
+		if n.typ != "GENERATION" {
+			continue
+		}
+		p := n
+		for i := 0; i < len(obs) && p.parent != ""; i++ {
+			q, ok := byID[p.parent]
+			if !ok {
+				break
+			}
+			if q.typ == "GENERATION" && bytes.Equal(bytes.TrimSpace(lfValue(q.obs.Output)), bytes.TrimSpace(lfValue(n.obs.Output))) {
+				wrapper[q] = true
+			}
+			p = q
+		}
+	}
 	sort.SliceStable(obs, func(i, j int) bool {
 		a, b := obs[i], obs[j]
 		if a.start != b.start {
@@ -444,6 +464,9 @@ func lfTrace(id string, nodes []*lfNode, o Options) (*Trace, error) {
 		status, _ := stringValue(either(n.obs.StatusMessage, n.obs.StatusMsgS))
 		switch n.typ {
 		case "GENERATION":
+			if wrapper[n] {
+				continue
+			}
 			in, out, err := lfModelCall(n)
 			if err != nil {
 				return nil, err
@@ -458,8 +481,20 @@ func lfTrace(id string, nodes []*lfNode, o Options) (*Trace, error) {
 			if n.name == "" {
 				return nil, n.errAt(jsonscan.PathOf("name"), "a TOOL observation without a name")
 			}
-			// a span of the OTel GenAI conventions keeps its name, "execute_tool <tool>"
+			// a span of the OTel GenAI conventions keeps its name, "execute_tool <tool>", and its
+			// attributes under metadata.attributes, gen_ai.tool.name among them. Its
+			// gen_ai.tool.call.id is not read: the calls the generations record may have none
+			// (Gemini's), and the tool answers the open call of its name.
 			tool := strings.TrimSpace(strings.TrimPrefix(n.name, "execute_tool "))
+			var md struct {
+				Attributes struct {
+					Name json.RawMessage `json:"gen_ai.tool.name"`
+				} `json:"attributes"`
+			}
+			lfObject(n.obs.Metadata, &md)
+			if s, ok := stringValue(md.Attributes.Name); ok && s != "" {
+				tool = s
+			}
 			tc := toolRun{Call: Call{Tool: tool}, Success: !failed}
 			tc.Args, tc.ArgsValid = lfJSON(n.obs.Input)
 			if tc.Args == nil {

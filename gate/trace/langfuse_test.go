@@ -245,6 +245,9 @@ func TestLangfuseFrameworkShapes(t *testing.T) {
 			[]string{`user "role"`, `assistant "Cloudy."`}},
 		{"llamaindex", `{"args": ["What is Langfuse?"]}`, `"A tool."`, []string{`user "What is Langfuse?"`, `assistant "A tool."`}},
 		{"unknown", `{"query": {"q": 1}}`, `{"answer": 2}`, []string{`user "{\"query\":{\"q\":1}}"`, `assistant "{\"answer\":2}"`}},
+		{"genai parts", `[{"role": "user", "parts": [{"type": "text", "content": "Pun?"}]}, {"role": "assistant", "parts": [{"type": "tool_call", "id": "c1", "name": "get_pun", "arguments": {"topic": "go"}}]}, {"role": "tool", "parts": [{"type": "tool_call_response", "id": "c1", "response": "Error: no puns"}]}]`,
+			`[{"role": "assistant", "parts": [{"type": "text", "content": "None today."}]}]`,
+			[]string{`user "Pun?"`, `assistant "" call[c1 get_pun {"topic":"go"}]`, `tool "" FAIL[c1 "Error: no puns"]`, `assistant "None today."`}},
 		{"object content", `[{"role": "tool", "content": {"type": "function"}}]`, `{"role": "assistant", "content": "ok"}`,
 			[]string{`tool "{\"type\":\"function\"}" ok[]`, `assistant "ok"`}},
 	} {
@@ -279,5 +282,29 @@ func TestLangfuseExecuteTool(t *testing.T) {
 	want := []string{`user "hi"`, `assistant "" call[c1 say_hello {}]`, `tool "hello" ok[c1]`}
 	if d := describe(got[0]); strings.Join(d, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(d, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestLangfuseWrappersAndAttributes: a GENERATION that holds generations (the Vercel AI SDK's
+// ai.generateText around doGenerate) is not a model call of its own, so its call is counted
+// once; a TOOL observation's OpenTelemetry attributes (metadata.attributes gen_ai.tool.name and
+// gen_ai.tool.call.id, as pydantic-ai's "running tool: …" spans carry them) name its tool.
+func TestLangfuseWrappersAndAttributes(t *testing.T) {
+	text := `{"id": "w", "traceId": "t", "type": "GENERATION", "name": "ai.generateText", "startTime": "1", "input": {"prompt": "Weather?"}, "output": [{"toolCallId": "c1", "toolName": "getWeather", "input": "{}"}], "usageDetails": {"input": 10, "output": 2}}
+{"id": "g", "traceId": "t", "type": "GENERATION", "name": "ai.generateText.doGenerate", "parentObservationId": "w", "startTime": "2", "input": [{"role": "user", "content": [{"type": "text", "text": "Weather?"}]}], "output": [{"toolCallId": "c1", "toolName": "getWeather", "input": "{}"}], "usageDetails": {"input": 10, "output": 2}}
+{"id": "u", "traceId": "t", "type": "TOOL", "name": "running tool: getWeather", "parentObservationId": "w", "startTime": "3", "input": {}, "output": "64F", "metadata": {"attributes": {"gen_ai.tool.name": "getWeather", "gen_ai.tool.call.id": "tool-span-7"}}}`
+	records := func(each func(input.Record) error) error {
+		return input.EachReader("f.jsonl", strings.NewReader(text), each)
+	}
+	var got []*Trace
+	if err := eachLangfuse(context.Background(), records, Options{}, func(tr *Trace) error { got = append(got, tr); return nil }); err != nil || len(got) != 1 {
+		t.Fatalf("%d traces, %v", len(got), err)
+	}
+	want := []string{`user "Weather?"`, `assistant "" call[c1 getWeather {}]`, `tool "64F" ok[c1]`}
+	if d := describe(got[0]); strings.Join(d, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(d, "\n"), strings.Join(want, "\n"))
+	}
+	if u := got[0].Usage; u != (Usage{Prompt: 10, Completion: 2, Total: 12, Recorded: true}) {
+		t.Errorf("usage %+v, want the one call's 10 + 2", u)
 	}
 }
