@@ -411,9 +411,9 @@ func Compare(base *Baseline, head *Run, o Options) (*Comparison, error) {
 		m := matchRuns(bt, ht, on)
 		counted := !o.AllowMissingRuns
 		c.AllowMissingRuns = o.AllowMissingRuns
-		c.Reliability = compareReliability(bt, ht, m, counted)
+		c.Reliability = compareReliability(m, counted)
 		c.Matching = matching(on, bt, ht, &c.Reliability.Test)
-		c.Matching.account(bt, ht, m)
+		c.Matching.account(m)
 		// A baseline with outcomes is compared with a head without any too: each of its runs
 		// then has no outcome in head, which did not report and so did not pass.
 		if anyOutcome(bt) {
@@ -599,15 +599,15 @@ func verdictIndex(v verdict.Verdict) int {
 // compareReliability compares the verdicts of the runs matched in m: each group by its worst
 // run; a missing run counts as FAIL in head when counted (a run that did not report did not
 // pass), an added run in head's FAIL count.
-func compareReliability(base, head []reliability.Result, m runMatch, counted bool) *ReliabilityChange {
+func compareReliability(m runMatch, counted bool) *ReliabilityChange {
 	r := &ReliabilityChange{NewFailureTraces: []TracePair{}, FixedTraces: []TracePair{}}
 	r.Added.First, r.Removed.First = []string{}, []string{}
 	var sumB, sumH, sumD float64
 	for _, u := range m.units {
 		switch {
-		case u.head.runs == nil: // missing
-			b := worst(base, u.base)
-			r.Removed.add(u.base.name)
+		case u.head.n == 0: // missing
+			b := m.base.worst(u.base)
+			r.Removed.add(m.baseName(u.base))
 			if !counted {
 				continue
 			}
@@ -619,14 +619,14 @@ func compareReliability(base, head []reliability.Result, m runMatch, counted boo
 				r.NewFailures++
 				r.MissingNewFailures++
 			}
-		case u.base.runs == nil: // added
-			h := worst(head, u.head)
-			r.Added.add(u.head.name)
+		case u.base.n == 0: // added
+			h := m.head.worst(u.head)
+			r.Added.add(m.headName(u.head))
 			if h.Verdict == verdict.Fail {
 				r.HeadFail++
 			}
 		default:
-			b, h := worst(base, u.base), worst(head, u.head)
+			b, h := m.base.worst(u.base), m.head.worst(u.head)
 			r.Matched++
 			r.Compared++
 			bi, hi := verdictIndex(b.Verdict), verdictIndex(h.Verdict)
@@ -689,11 +689,11 @@ func compareSuccess(base, head *Run, m runMatch, counted bool) *SuccessChange {
 	var newIDs, fixedIDs Units
 	for _, u := range m.units {
 		var bk, b, hk, h bool
-		if u.base.runs != nil {
-			bk, b = groupOutcome(bt, u.base)
+		if u.base.n > 0 {
+			bk, b = m.base.outcome(u.base)
 		}
-		if u.head.runs != nil {
-			hk, h = groupOutcome(ht, u.head)
+		if u.head.n > 0 {
+			hk, h = m.head.outcome(u.head)
 		}
 		switch {
 		case bk && hk:
@@ -708,13 +708,13 @@ func compareSuccess(base, head *Run, m runMatch, counted bool) *SuccessChange {
 			switch {
 			case b && !h:
 				r.NewFailures++
-				newIDs.add(outcomeRun(ht, u.head).ID)
+				newIDs.add(m.head.outcomeRun(u.head).ID)
 			case !b && h:
 				r.Fixed++
-				fixedIDs.add(outcomeRun(ht, u.head).ID)
+				fixedIDs.add(m.head.outcomeRun(u.head).ID)
 			}
 		case bk: // missing, or without an outcome in head: it did not report, so it did not pass
-			r.Removed.add(u.base.name)
+			r.Removed.add(m.baseName(u.base))
 			if counted {
 				r.Compared++
 				if b {
@@ -724,7 +724,7 @@ func compareSuccess(base, head *Run, m runMatch, counted bool) *SuccessChange {
 				}
 			}
 		case hk:
-			r.Added.add(u.head.name)
+			r.Added.add(m.headName(u.head))
 			if h {
 				r.HeadSuccesses++
 			}
