@@ -268,10 +268,19 @@ type ReliabilityChange struct {
 	HeadMeanScore   float64 `json:"head_mean_score"`
 	MeanScoreChange float64 `json:"mean_score_change"`
 	// NewFailureTraces and FixedTraces hold both sides of each such trace, sorted by id: the
-	// head's evidence explains a new failure.
-	NewFailureTraces []TracePair `json:"new_failure_traces"`
-	FixedTraces      []TracePair `json:"fixed_traces"`
+	// head's evidence explains a new failure. The JSON report writes the first
+	// MaxTracePairs of each, after how many there are (NewFailureTracesTotal,
+	// FixedTracesTotal).
+	NewFailureTracesTotal int         `json:"new_failure_traces_total"`
+	NewFailureTraces      []TracePair `json:"new_failure_traces"`
+	FixedTracesTotal      int         `json:"fixed_traces_total"`
+	FixedTraces           []TracePair `json:"fixed_traces"`
 }
+
+// MaxTracePairs is how many of a comparison's new failures and of its fixed traces the JSON
+// report writes, each with both sides in full (docs/security.md, "Input limits"): a million
+// runs that all newly fail would otherwise be written again, twice over.
+const MaxTracePairs = 1000
 
 // SuccessChange compares the runs' own outcomes over the traces that have one on both sides
 // (docs/design.md#outcomes): a new failure succeeded in the baseline and failed in head; a fixed run the
@@ -651,6 +660,7 @@ func compareReliability(m runMatch, counted bool) *ReliabilityChange {
 		}
 	}
 	r.HeadRuns = r.Compared + r.Added.Count
+	r.NewFailureTracesTotal, r.FixedTracesTotal = len(r.NewFailureTraces), len(r.FixedTraces)
 	if n := float64(r.Matched); n > 0 {
 		r.BaseMeanScore, r.HeadMeanScore, r.MeanScoreChange = sumB/n, sumH/n, sumD/n
 	}
