@@ -54,10 +54,9 @@ func badBaseline(cfg *gateConfig, err error, underActions bool) error {
 	msg := err.Error()
 	var ie *input.Error
 	if errors.As(err, &ie) && ie.LooksLike != "" {
-		bare := *ie
-		bare.LooksLike = ""
-		cli := !underActions || strings.HasPrefix(cfg.baselineSource, "--")
-		msg = bare.Error() + "; " + input.Hint(ie.LooksLike, cli)
+		hinted := *ie
+		hinted.Hint = input.Hint(ie.LooksLike, !underActions || strings.HasPrefix(cfg.baselineSource, "--"))
+		msg = hinted.Error()
 	} else {
 		msg += "; a baseline given by path must be an agentgate JSON report (the base branch's, written with --json), or `auto` to look for its artifact"
 	}

@@ -15,14 +15,14 @@ import (
 // explainKind finishes the hint of an input error whose record looks like another kind of
 // input (a pairs file given as traces): under Actions it names the action input rather than
 // the flag, and when the file came from a folder given to a setting, it says that a folder
-// means every JSON file under it. Other errors are returned as they are.
+// means every JSON file under it. It sets the error's Hint and returns err, which still says
+// where the record is; other errors are returned as they are.
 func explainKind(err error, cfg *gateConfig, underActions bool) error {
 	var ie *input.Error
 	if !errors.As(err, &ie) || ie.LooksLike == "" {
 		return err
 	}
-	cliHint := input.Hint(ie.LooksLike, true)
-	hint := input.Hint(ie.LooksLike, !underActions)
+	ie.Hint = input.Hint(ie.LooksLike, !underActions)
 	for _, in := range []struct {
 		key, files string
 		patterns   []string
@@ -43,24 +43,12 @@ func explainKind(err error, cfg *gateConfig, underActions bool) error {
 			if underActions {
 				setting = "the " + in.key + " input"
 			}
-			hint += " (" + setting + " names the folder " + p + ", which means every JSON file under it: name the " + in.files + " with a pattern instead)"
-			return &hintedError{msg: strings.Replace(err.Error(), cliHint, hint, 1), err: err}
+			ie.Hint += " (" + setting + " names the folder " + p + ", which means every JSON file under it: name the " + in.files + " with a pattern instead)"
+			return err
 		}
 	}
-	if hint == cliHint {
-		return err
-	}
-	return &hintedError{msg: strings.Replace(err.Error(), cliHint, hint, 1), err: err}
+	return err
 }
-
-// hintedError is an error with its hint reworded; Unwrap keeps its place for the annotation.
-type hintedError struct {
-	msg string
-	err error
-}
-
-func (e *hintedError) Error() string { return e.msg }
-func (e *hintedError) Unwrap() error { return e.err }
 
 // flagBefore is the flag that came before arg in args (the one whose pattern the shell
 // expanded), or "" when none did (a file named without its flag).

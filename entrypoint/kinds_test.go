@@ -124,3 +124,29 @@ func TestShellExpandedGlobHint(t *testing.T) {
 		t.Errorf("exit %d\nstderr %q\n  want %q", code, stderr, want)
 	}
 }
+
+// The hint is a field of the error, not a phrase found in its text: a record whose own keys
+// spell the command line's hint keeps them as they are, and under Actions the hint at the
+// end names the input (rewriting the first occurrence of the hint's words rewrote the key).
+func TestKindHintNotFoundInText(t *testing.T) {
+	dir := t.TempDir()
+	const key = "this looks like a pairs file: pass it with --pairs"
+	write(t, filepath.Join(dir, "pairs.jsonl"), `{"qid": "a", "scholar": {"label": "VALID"}, "auditor": {"label": "VALID"}, "`+key+`": 1}`+"\n")
+	code, _, stderr, _ := actionRun(t, dir, map[string]string{"traces": "pairs.jsonl"})
+	want := "agentgate: pairs.jsonl:1:1: " + `expected a message list under "messages", "trajectory", "traj", "history" or "conversations"; found keys: auditor, qid, scholar, ` +
+		key + "; this looks like a pairs file: give it as the pairs input\n"
+	if code != 3 || stderr != want {
+		t.Errorf("exit %d\nstderr %q\n  want %q", code, stderr, want)
+	}
+}
+
+// Every error is printed after "agentgate: ", also one whose text starts with those words
+// (a file named so): the prefix is not decided by reading the message.
+func TestFailPrefixesEveryError(t *testing.T) {
+	t.Chdir(t.TempDir())
+	write(t, "agentgate: t.jsonl", "{}\n")
+	code, _, stderr := cli(t, "", "gate", "--traces", "agentgate: t.jsonl")
+	if want := "agentgate: agentgate: t.jsonl:1:1: "; code != 3 || !strings.HasPrefix(stderr, want) {
+		t.Errorf("exit %d\nstderr %q\n  want it to start %q", code, stderr, want)
+	}
+}

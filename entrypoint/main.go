@@ -194,13 +194,10 @@ func newFlagSet(name, synopsis string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
-// fail prints an error the way every command does and returns exit code 3.
+// fail prints an error the way every command does, after "agentgate: " (no error of the
+// program's starts with it), and returns exit code 3.
 func fail(stderr io.Writer, err error) int {
-	msg := err.Error()
-	if !strings.HasPrefix(msg, "agentgate: ") {
-		msg = "agentgate: " + msg
-	}
-	fmt.Fprintln(stderr, msg)
+	fmt.Fprintln(stderr, "agentgate: "+err.Error())
 	return gate.ExitError
 }
 

@@ -165,8 +165,8 @@ func TestPlanUsage(t *testing.T) {
 	}
 }
 
-// TestREADMEPlanAndTrend: the README's excerpt of the example comparison (its plan line and
-// its trend chart) is, line for line, part of docs/comparison-and-statistics.md's example,
+// TestREADMEPlanAndTrend: the README's excerpt of the example comparison (its plan line; the
+// example's history has two points, too few for a trend) is, line for line, part of docs/comparison-and-statistics.md's example,
 // which TestActionComparesWithTheBaseBranch holds to what the comment shows.
 func TestREADMEPlanAndTrend(t *testing.T) {
 	read := func(path string) string {
@@ -197,7 +197,7 @@ func TestREADMEPlanAndTrend(t *testing.T) {
 			t.Errorf("the README's excerpt is not in the docs' example:\n%s", piece)
 		}
 	}
-	if !strings.Contains(joined, "\nxychart-beta\n") || !strings.Contains(joined, "to detect a 10-point drop") {
-		t.Errorf("the excerpt lacks the chart or the plan line:\n%s", joined)
+	if !strings.Contains(joined, "to detect a 10-point drop") {
+		t.Errorf("the excerpt lacks the plan line:\n%s", joined)
 	}
 }

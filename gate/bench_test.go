@@ -112,11 +112,8 @@ func BenchmarkGate(b *testing.B) {
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			o := gate.Options{Profile: c.p, Thresholds: gate.DefaultThresholds(), Workers: c.workers}
-			if c.workers < 0 {
-				o = gate.Sequential(o)
-			}
 			measure(b, s, func() int {
-				res, err := gate.Run(context.Background(), gate.Inputs{Traces: s.Traces}, o)
+				res, err := gate.RunEither(context.Background(), gate.Inputs{Traces: s.Traces}, o, c.workers < 0)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -251,11 +248,8 @@ func BenchmarkSuite(b *testing.B) {
 			b.SetBytes(st.Size())
 			b.ReportAllocs()
 			o := gate.Options{Thresholds: gate.DefaultThresholds()}
-			if mode == "sequential" {
-				o = gate.Sequential(o)
-			}
 			for b.Loop() {
-				if _, err := gate.Run(context.Background(), gate.Inputs{Tasks: []string{s.Tasks}}, o); err != nil {
+				if _, err := gate.RunEither(context.Background(), gate.Inputs{Tasks: []string{s.Tasks}}, o, mode == "sequential"); err != nil {
 					b.Fatal(err)
 				}
 			}

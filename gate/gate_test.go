@@ -214,19 +214,20 @@ func TestRunTooManyRecords(t *testing.T) {
 	ta := writeFile(t, dir, "t.jsonl", tasks)
 	c := writeFile(t, dir, "c.jsonl", traces[:strings.LastIndex(traces[:len(traces)-1], "\n")+1])
 	tc := writeFile(t, dir, "tc.jsonl", tasks[:strings.LastIndex(tasks[:len(tasks)-1], "\n")+1])
-	for _, o := range []gate.Options{{Thresholds: gate.DefaultThresholds()}, gate.Sequential(gate.Options{Thresholds: gate.DefaultThresholds()})} {
-		_, err := gate.Run(context.Background(), gate.Inputs{Traces: []string{a, b}}, o)
+	o := gate.Options{Thresholds: gate.DefaultThresholds()}
+	for _, sequential := range []bool{false, true} {
+		_, err := gate.RunEither(context.Background(), gate.Inputs{Traces: []string{a, b}}, o, sequential)
 		want := b + `:2: more than 3 traces in one run, the most agentgate reads (each is kept for the report)`
 		if err == nil || err.Error() != want || !input.IsInputError(err) {
 			t.Errorf("traces: err = %v\nwant %s", err, want)
 		}
-		_, err = gate.Run(context.Background(), gate.Inputs{Tasks: []string{ta}}, o)
+		_, err = gate.RunEither(context.Background(), gate.Inputs{Tasks: []string{ta}}, o, sequential)
 		want = ta + `:4: more than 3 tasks in one run, the most agentgate reads (each is kept for the report)`
 		if err == nil || err.Error() != want || !input.IsInputError(err) {
 			t.Errorf("tasks: err = %v\nwant %s", err, want)
 		}
 		// three of each are read
-		if _, err := gate.Run(context.Background(), gate.Inputs{Traces: []string{c}, Tasks: []string{tc}}, o); err != nil {
+		if _, err := gate.RunEither(context.Background(), gate.Inputs{Traces: []string{c}, Tasks: []string{tc}}, o, sequential); err != nil {
 			t.Errorf("three traces and three tasks: %v", err)
 		}
 	}

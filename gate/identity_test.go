@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -198,6 +199,12 @@ func writeJSON(t *testing.T, path string, v any) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return writeBytes(t, path, data)
+}
+
+// writeBytes writes data to path, making its directory.
+func writeBytes(t *testing.T, path string, data []byte) string {
+	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -830,5 +837,134 @@ func TestTauBenchDomains(t *testing.T) {
 	const note = "runs matched on task and trial: neither report names the runs' domains (suites), and their task ids are numbers, which a harness's domains share (each numbers its tasks from 0): runs of two domains would be taken for one"
 	if m := c.Matching; m == nil || m.On != compare.OnIdentity || m.Matched != 10 || !slices.Contains(c.Notes, note) {
 		t.Errorf("no policy: matching %+v, notes %q; want 10 matched on task and trial, and %q", m, c.Notes, note)
+	}
+}
+
+// agentLayouts are, per harness, two agents' runs of the same tasks in one folder, each agent
+// named where its harness records it (docs/trace-formats.md, "Agents"), with the runs each
+// suite must hold: AgentDojo's runs/<pipeline>/<suite>/… (pipeline_name), a fork of it that
+// keeps suite_name beside its own keys (two domains of one agent, and two agents of one
+// domain), OpenHands' output.jsonl (metadata.llm_config.model), SWE-agent's .traj
+// (replay_config) and, before 1.0, its run folders, mini-swe-agent (info.config.model), and
+// tau-bench's result files as run.py names them (two agents, and two files of one agent, whose
+// runs are further trials of one suite).
+func agentLayouts(t *testing.T) map[string]struct {
+	files  []string
+	suites map[string]int
+} {
+	dir := t.TempDir()
+	formats := filepath.Join("trace", "testdata", "formats")
+	dojo := filepath.Join(formats, "agentdojo", "runs", "gpt-4o-2024-05-13", "banking", "user_task_0", "none", "none.json")
+	forkRun := func(domain string) string {
+		return filepath.Join(formats, "agentdojo-fork", "runs", "2026-07-18", "codex1", domain, "20260718_132659_made-up-model_"+domain+"_t01",
+			"made-up-model", domain+"_suite", domain, "t01", "poison_top1", "seed_1.json")
+	}
+	setPipeline := func(p string) func(map[string]any) { return func(doc map[string]any) { doc["pipeline_name"] = p } }
+	sweTraj := filepath.Join(formats, "sweagent", "django__django-11133", "django__django-11133.traj")
+	sweModel := func(model string) func(map[string]any) {
+		return func(doc map[string]any) {
+			var cfg map[string]any
+			if err := json.Unmarshal([]byte(doc["replay_config"].(string)), &cfg); err != nil {
+				t.Fatal(err)
+			}
+			cfg["agent"].(map[string]any)["model"].(map[string]any)["name"] = model
+			b, _ := json.Marshal(cfg)
+			doc["replay_config"] = string(b)
+		}
+	}
+	sweOld := filepath.Join("trace", "testdata", "folders", "sweagent", "trajectories", "alice", "default__gpt-4o__t-0.00__p-0.95__c-2.00__install-1", "django__django-11133.traj")
+	mini := filepath.Join(formats, "minisweagent", "sympy__sympy-20590.traj.json")
+	miniModel := func(model string) func(map[string]any) {
+		return func(doc map[string]any) {
+			doc["info"].(map[string]any)["config"].(map[string]any)["model"].(map[string]any)["model_name"] = model
+		}
+	}
+	airline := refdata.Path(t, "transcripts/tau-bench-airline-sample.json")
+	tauName := func(model, at string) string {
+		return filepath.Join(dir, "tau-bench", "tool-calling-"+model+"-0.0_range_0-10_user-gpt-4o-llm_"+at+".json")
+	}
+	type layout = struct {
+		files  []string
+		suites map[string]int
+	}
+	return map[string]layout{
+		"agentdojo two pipelines": {[]string{
+			rewrite(t, dojo, filepath.Join(dir, "dojo", "runs", "gpt-4o-2024-05-13", "banking", "user_task_0", "none", "none.json"), setPipeline("gpt-4o-2024-05-13")),
+			rewrite(t, dojo, filepath.Join(dir, "dojo", "runs", "claude-3-5-sonnet-20240620", "banking", "user_task_0", "none", "none.json"), setPipeline("claude-3-5-sonnet-20240620")),
+		}, map[string]int{"banking@claude-3-5-sonnet-20240620": 1, "banking@gpt-4o-2024-05-13": 1}},
+		"agentdojo fork two domains": {[]string{forkRun("airport"), forkRun("automotive")},
+			map[string]int{"airport_suite": 1, "automotive_suite": 1}},
+		"agentdojo fork two agents": {[]string{
+			forkRun("airport"), forkRun("automotive"),
+			rewrite(t, forkRun("airport"), filepath.Join(dir, "fork", "other", "airport", "seed_1.json"), setPipeline("other-model")),
+		}, map[string]int{"airport_suite@made-up-model": 1, "airport_suite@other-model": 1, "automotive_suite": 1}},
+		"openhands two models": {[]string{
+			filepath.Join(formats, "openhands", "output.jsonl"),
+			openHandsModel(t, filepath.Join(formats, "openhands", "output.jsonl"), filepath.Join(dir, "openhands", "gpt-4o", "output.jsonl"), "openai/gpt-4o"),
+		}, map[string]int{"CodeActAgent/litellm_proxy/claude-sonnet-4-20250514": 2, "CodeActAgent/openai/gpt-4o": 2}},
+		"swe-agent two models": {[]string{
+			rewrite(t, sweTraj, filepath.Join(dir, "swe", "a", "django__django-11133", "django__django-11133.traj"), sweModel("gpt-4o")),
+			rewrite(t, sweTraj, filepath.Join(dir, "swe", "b", "django__django-11133", "django__django-11133.traj"), sweModel("claude-3-7-sonnet-20250219")),
+		}, map[string]int{"claude-3-7-sonnet-20250219": 1, "gpt-4o": 1}},
+		"swe-agent 0.x two runs": {[]string{
+			sweOld, copyTo(t, sweOld, filepath.Join(dir, "swe0", "gpt4__swe-bench_lite__default__t-0.00__p-0.95__c-2.00__install-1", "django__django-11133.traj")),
+		}, map[string]int{"default__gpt-4o__t-0.00__p-0.95__c-2.00__install-1": 1, "gpt4__swe-bench_lite__default__t-0.00__p-0.95__c-2.00__install-1": 1}},
+		"mini-swe-agent two models": {[]string{
+			mini, rewrite(t, mini, filepath.Join(dir, "mini", "sympy__sympy-20590", "sympy__sympy-20590.traj.json"), miniModel("openai/gpt-5")),
+		}, map[string]int{"anthropic/claude-sonnet-4-20250514": 1, "openai/gpt-5": 1}},
+		"tau-bench two agents": {[]string{
+			copyTo(t, airline, tauName("gpt-4o", "1128090000")), copyTo(t, airline, tauName("claude-3-5-sonnet-20240620", "1128100000")),
+		}, map[string]int{"airline@tool-calling-gpt-4o-0.0": 10, "airline@tool-calling-claude-3-5-sonnet-20240620-0.0": 10}},
+		"tau-bench one agent two files": {[]string{
+			copyTo(t, airline, tauName("gpt-4o", "1128090000")), copyTo(t, airline, tauName("gpt-4o", "1128110000")),
+		}, map[string]int{"airline": 20}},
+	}
+}
+
+// openHandsModel writes the OpenHands output.jsonl src to dst with every record's model set
+// to model.
+func openHandsModel(t *testing.T, src, dst, model string) string {
+	t.Helper()
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []byte
+	for line := range strings.SplitSeq(strings.TrimSpace(string(data)), "\n") {
+		var rec map[string]any
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatal(err)
+		}
+		rec["metadata"].(map[string]any)["llm_config"].(map[string]any)["model"] = model
+		b, _ := json.Marshal(rec)
+		out = append(append(out, b...), '\n')
+	}
+	return writeBytes(t, dst, out)
+}
+
+// TestTwoAgentsInEveryHarness: two agents' runs of the same tasks read together are a suite
+// per agent in every harness that records its agent, never trials of one task (on main only
+// tau2 and Inspect read the agent: the AgentDojo fork's two domains pooled as two trials of
+// "t01", and every other pair as trials of one task); exactly the runs of each suite, one
+// note naming the agents, and each layout compared with itself changes nothing and merged
+// from a shard a file equals one run.
+func TestTwoAgentsInEveryHarness(t *testing.T) {
+	for name, c := range agentLayouts(t) {
+		r := gateRun(t, c.files, nil, nil)
+		got := map[string]int{}
+		for i := range r.Reliability.Traces {
+			if a := r.Reliability.Traces[i].Attempt; a != nil {
+				got[a.Suite]++
+			}
+		}
+		if !maps.Equal(got, c.suites) {
+			t.Errorf("%s: runs per suite %v, want %v", name, got, c.suites)
+		}
+		split := !strings.Contains(name, "domains") && !strings.Contains(name, "one agent")
+		if strings.Contains(r.IdentityNote, "holds runs of 2 agents") != split {
+			t.Errorf("%s: identity note %q: says two agents %v, want %v", name, r.IdentityNote, !split, split)
+		}
+		unchanged(t, name, gateRun(t, c.files, nil, asBaseline(t, reportJSON(t, r))).Comparison, r.Reliability.Total)
+		mergeAsOneRun(t, gateShards(t, t.TempDir(), c.files, nil), r)
 	}
 }

@@ -3,6 +3,7 @@ package gate
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -169,21 +170,24 @@ func mergeRecords[T any](shards []Shard, kind string, section func(*Result) ([]T
 		if i > 0 && all[i-1].file == p.file && all[i-1].shard != p.shard {
 			return nil, true, &input.Error{File: shards[p.shard].Name, Msg: fmt.Sprintf("%ss file %s was read by shard %s too: shards must read disjoint files", kind, input.Quote(p.file), shards[all[i-1].shard].Name)}
 		}
+		out[i] = *p.rec
 		id, here := place(p.rec)
-		if err := ids.Full(here); err != nil {
-			return nil, true, err
-		}
 		if id == "" { // a run known by its identity, not its id
-			out[i] = *p.rec
 			continue
 		}
-		if first, dup := ids.Add(id, i); dup {
+		firstShard := -1
+		err := ids.Check(id, i, here, func(first int) (input.Place, bool) {
+			firstShard = all[first].shard
 			_, there := place(all[first].rec)
-			err := ids.Duplicate(id, here, there)
-			err.Msg += fmt.Sprintf(" (shards %s and %s)", shards[all[first].shard].Name, shards[p.shard].Name)
+			return there, false
+		})
+		if err != nil {
+			var ie *input.Error
+			if firstShard >= 0 && errors.As(err, &ie) { // a duplicate: say which shards read the two
+				ie.Msg += fmt.Sprintf(" (shards %s and %s)", shards[firstShard].Name, shards[p.shard].Name)
+			}
 			return nil, true, err
 		}
-		out[i] = *p.rec
 	}
 	return out, true, nil
 }

@@ -11,11 +11,12 @@ import (
 	"github.com/agentgate/agentgate/gate/trace"
 )
 
-// The reliability section is computed by gate/pipeline, which keeps every core busy and gives
-// the very result the sequential reading gives (runReliabilitySequential, its reference):
-// workers decode and evaluate the traces of a batch with their own decoder and evaluator, and
-// the calling goroutine checks the trace ids for duplicates, counts the verdicts and keeps
-// the results, in file order. What grows with the input is the report's list of results.
+// The reliability section of files of trace records is computed by gate/pipeline, which keeps
+// every core busy and gives the very result a sequential reading gives (the tests hold it to
+// one, docs/development.md#one-evaluation-loop): workers decode and evaluate the traces of a
+// batch with their own decoder and evaluator, and the calling goroutine keeps the results in
+// file order (traceKeeper: ids checked, verdicts counted). What grows with the input is the
+// report's list of results.
 
 // traceWorker is one worker's state: its decoder and evaluator reuse their memory from
 // record to record. With ev nil the worker only decodes (for the benchmarks).
@@ -122,17 +123,16 @@ const redacted = "***"
 // runReliabilityParallel evaluates the trace files with workers goroutines; with decodeOnly
 // it does all but the evaluation (for the benchmarks).
 func runReliabilityParallel(ctx context.Context, files []string, o Options, workers int, decodeOnly bool) (*reliability.Summary, error) {
-	sum := &reliability.Summary{Traces: []reliability.Result{}}
-	if err := reliabilityPipeline(ctx, files, o, workers, decodeOnly, sum, input.NewIDs("trace"), nil); err != nil {
+	k := newTraceKeeper()
+	if err := reliabilityPipeline(ctx, files, o, workers, decodeOnly, k, nil); err != nil {
 		return nil, err
 	}
-	return sum, nil
+	return k.sum, nil
 }
 
-// reliabilityPipeline evaluates the trace record files into sum, whose ids (ids) it checks
-// for duplicates along with those already there; stats, when not nil, counts what the notes
-// on reading say.
-func reliabilityPipeline(ctx context.Context, files []string, o Options, workers int, decodeOnly bool, sum *reliability.Summary, ids *input.IDs, stats *readStats) error {
+// reliabilityPipeline evaluates the trace record files into k, after the traces it already
+// keeps; stats, when not nil, counts what the notes on reading say.
+func reliabilityPipeline(ctx context.Context, files []string, o Options, workers int, decodeOnly bool, k *traceKeeper, stats *readStats) error {
 	newWorker := func() *traceWorker {
 		w := &traceWorker{dec: trace.Decoder{Reuse: true, OutcomeField: o.OutcomeField}, secrets: o.Secrets} // results keep no memory of a trace
 		if !decodeOnly {
@@ -141,34 +141,19 @@ func reliabilityPipeline(ctx context.Context, files []string, o Options, workers
 		return w
 	}
 	merge := func(b *pipeline.Batch, tb *traceBatch, err error) error {
-		var rs []reliability.Result
-		if tb != nil {
-			rs = tb.results
-			if stats != nil {
-				stats.add(&tb.stats)
-			}
+		if tb == nil {
+			return err
 		}
-		ids.Reserve(pipeline.Estimate(len(rs), b.Seen, b.Total))
+		if stats != nil {
+			stats.add(&tb.stats)
+		}
+		rs := tb.results
+		k.ids.Reserve(pipeline.Estimate(len(rs), b.Seen, b.Total))
+		k.sum.Traces = pipeline.Grow(k.sum.Traces, len(k.sum.Traces)+len(rs), b.Seen, b.Total)
 		for i := range rs {
-			r := &rs[i]
-			if err := ids.Full(tracePlace(r)); err != nil {
+			if err := k.add(rs[i]); err != nil {
 				return err
 			}
-			if first, dup := ids.Add(r.ID, len(sum.Traces)+i); dup {
-				var prev *reliability.Result
-				if first < len(sum.Traces) {
-					prev = &sum.Traces[first]
-				} else { // the first one is in this batch, not yet in sum
-					prev = &rs[first-len(sum.Traces)]
-				}
-				if r.Attempt == nil || !bothTasks(r.Attempt.Task, prev) {
-					return ids.Duplicate(r.ID, tracePlace(r), tracePlace(prev))
-				}
-			}
-		}
-		sum.Traces = pipeline.Grow(sum.Traces, len(sum.Traces)+len(rs), b.Seen, b.Total)
-		for i := range rs {
-			sum.Add(rs[i])
 		}
 		clear(rs) // the summary has its own copies
 		return err

@@ -65,10 +65,7 @@ func run(t *testing.T, files []string, p profile.Profile, workers int) string {
 func runInputs(t *testing.T, in gate.Inputs, p profile.Profile, workers int) string {
 	t.Helper()
 	o := gate.Options{Profile: p, Thresholds: gate.DefaultThresholds(), Workers: workers}
-	if workers == 0 {
-		o = gate.Sequential(o)
-	}
-	res, err := gate.Run(context.Background(), in, o)
+	res, err := gate.RunEither(context.Background(), in, o, workers == 0)
 	if err != nil {
 		return "error: " + err.Error()
 	}
@@ -212,10 +209,7 @@ func TestParallelCancel(t *testing.T) {
 	cancel()
 	for _, workers := range []int{0, 1, 4} {
 		o := gate.Options{Thresholds: gate.DefaultThresholds(), Workers: workers}
-		if workers == 0 {
-			o = gate.Sequential(o)
-		}
-		_, err := gate.Run(ctx, gate.Inputs{Traces: files}, o)
+		_, err := gate.RunEither(ctx, gate.Inputs{Traces: files}, o, workers == 0)
 		if err != context.Canceled {
 			t.Errorf("%d workers: %v, want %v", workers, err, context.Canceled)
 		}

@@ -59,10 +59,6 @@ type Options struct {
 	// so that no evidence cut short can keep a prefix of one (docs/design.md#trust-boundaries): the github-token and
 	// the config file's token-shaped values.
 	Secrets []string
-
-	// sequential reads and evaluates every input in the calling goroutine, one record at a
-	// time: the plain reading that the tests hold the pipeline to.
-	sequential bool
 }
 
 // UsageError is a configuration mistake (exit code 3), as opposed to bad input files.
@@ -91,6 +87,12 @@ func (in Inputs) Validate() error {
 // evaluated (exit code 3): a usage mistake, bad input (an *input.Error naming file:line) or
 // an I/O failure.
 func Run(ctx context.Context, in Inputs, o Options) (*Result, error) {
+	return run(ctx, in, o, (*Result).evaluate)
+}
+
+// run is Run with the evaluators' pass given: the tests give the plain sequential reading
+// that the pipeline must match (docs/development.md#one-evaluation-loop).
+func run(ctx context.Context, in Inputs, o Options, evaluate func(*Result, context.Context, Inputs, Options) error) (*Result, error) {
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
@@ -98,7 +100,7 @@ func Run(ctx context.Context, in Inputs, o Options) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{Profile: o.Profile, TokenBudget: recordedBudget(o.TokenBudget), Source: o.Source}
-	if err := res.evaluate(ctx, in, o); err != nil {
+	if err := evaluate(res, ctx, in, o); err != nil {
 		return nil, err
 	}
 	res.identify()
@@ -180,68 +182,59 @@ func runReliability(ctx context.Context, patterns []string, o Options) (*reliabi
 	if err != nil {
 		return nil, nil, err
 	}
-	var sum *reliability.Summary
-	if o.sequential {
-		sum, err = runReliabilitySequential(ctx, plan, o)
-	} else {
-		sum, err = runReliabilityPlanned(ctx, plan, o)
-	}
+	sum, err := plan.read(ctx, o)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := plan.stats.blind(); err != nil {
+	notes, err := plan.conclude(sum, o)
+	if err != nil {
 		return nil, nil, err
-	}
-	sum.RelateCost(o.Profile) // each run's tokens against its suite's, once all are read
-	notes := readNotes(plan, sum)
-	if o.OutcomeField != "" && plan.stats.fieldHits == 0 && sum.Total > 0 {
-		notes = append(notes, fmt.Sprintf("outcome-field %s: no trace has this member (as a boolean or a number), so no outcome was read from it", input.Quote(o.OutcomeField)))
 	}
 	return sum, notes, nil
 }
 
-// runReliabilityPlanned reads the planned trace files: files of trace records through the
-// pipeline, the others (OTLP, Inspect, tau2 results) whole, in file order.
-func runReliabilityPlanned(ctx context.Context, plan *tracePlan, o Options) (*reliability.Summary, error) {
+// conclude is what follows the reading of the plan's traces into sum: the refusal of a
+// format read blind, each run's cost against its suite's, and the notes on what was read.
+func (p *tracePlan) conclude(sum *reliability.Summary, o Options) ([]string, error) {
+	if err := p.stats.blind(); err != nil {
+		return nil, err
+	}
+	sum.RelateCost(o.Profile) // each run's tokens against its suite's, once all are read
+	notes := readNotes(p, sum)
+	if o.OutcomeField != "" && p.stats.fieldHits == 0 && sum.Total > 0 {
+		notes = append(notes, fmt.Sprintf("outcome-field %s: no trace has this member (as a boolean or a number), so no outcome was read from it", input.Quote(o.OutcomeField)))
+	}
+	return notes, nil
+}
+
+// read evaluates the planned trace files in file order: each run of consecutive files of
+// trace records through the pipeline (parallel.go), each other file (OTLP, an Inspect log, a
+// tau2-bench results file) whole, in this goroutine, with its format's reader.
+func (p *tracePlan) read(ctx context.Context, o Options) (*reliability.Summary, error) {
 	workers := o.Workers
 	if workers <= 0 {
 		workers = defaultWorkers()
 	}
-	files := plan.files
-	mixed := false
-	for _, f := range files {
-		mixed = mixed || f.Format != trace.FormatRecords
-	}
-	sum := &reliability.Summary{Traces: []reliability.Result{}}
-	ids := input.NewIDs("trace")
-	if !mixed {
-		if err := reliabilityPipeline(ctx, paths(files), o, workers, false, sum, ids, &plan.stats); err != nil {
-			return nil, err
-		}
-		return sum, nil
-	}
-	// OTLP files and Inspect logs are read whole, one after another in this goroutine; the
-	// runs of record files between them go through the pipeline. The results stay in file
-	// order, as the sequential reading gives them.
+	k := newTraceKeeper()
 	ev := o.evaluator()
-	for i := 0; i < len(files); {
-		if files[i].Format == trace.FormatRecords {
-			j := i
-			for j < len(files) && files[j].Format == trace.FormatRecords {
-				j++
-			}
-			if err := reliabilityPipeline(ctx, paths(files[i:j]), o, workers, false, sum, ids, &plan.stats); err != nil {
+	for i := 0; i < len(p.files); {
+		if p.files[i].Format != trace.FormatRecords {
+			if err := p.eachWholeFile(ctx, i, o, k, ev); err != nil {
 				return nil, err
 			}
-			i = j
+			i++
 			continue
 		}
-		if err := plan.eachWholeFile(ctx, i, o, sum, ids, ev); err != nil {
+		j := i + 1
+		for j < len(p.files) && p.files[j].Format == trace.FormatRecords {
+			j++
+		}
+		if err := reliabilityPipeline(ctx, paths(p.files[i:j]), o, workers, false, k, &p.stats); err != nil {
 			return nil, err
 		}
-		i++
+		i = j
 	}
-	return sum, nil
+	return k.sum, nil
 }
 
 // paths are the paths of files.
@@ -264,24 +257,19 @@ func (o Options) traceOptions() trace.Options {
 }
 
 // eachWholeFile evaluates the traces of file i of the plan (an OTLP file, an Inspect log, a
-// tau2-bench results file, or any file when reading sequentially) into sum, each redacted of
-// o.Secrets, with the reader of the format the plan recognised. A file that its reader finds
-// holds no run (an Inspect log with no samples), found under a folder, is a side file, listed
-// with the others.
-func (p *tracePlan) eachWholeFile(ctx context.Context, i int, o Options, sum *reliability.Summary, ids *input.IDs, ev *reliability.Evaluator) error {
+// tau2-bench results file) into k, each redacted of o.Secrets, with the reader of the format
+// the plan recognised. A file that its reader finds holds no run (an Inspect log with no
+// samples), found under a folder, is a side file, listed with the others.
+func (p *tracePlan) eachWholeFile(ctx context.Context, i int, o Options, k *traceKeeper, ev *reliability.Evaluator) error {
 	to := o.traceOptions()
 	err := trace.Read(ctx, p.files[i], to, func(t *trace.Trace) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		t.Redact(o.Secrets, redacted)
-		if err := ids.Full(input.Place{File: t.File, Line: t.Line}); err != nil {
+		if err := k.add(ev.Evaluate(t)); err != nil {
 			return err
 		}
-		if first, dup := ids.Add(t.ID, len(sum.Traces)); dup && !bothTasks(t.Task, &sum.Traces[first]) {
-			return ids.Duplicate(t.ID, input.Place{File: t.File, Line: t.Line}, tracePlace(&sum.Traces[first]))
-		}
-		sum.Add(ev.Evaluate(t))
 		if t.Outcome.Note != "" {
 			p.noteOutcome(t.Outcome.Note)
 		}
@@ -296,33 +284,42 @@ func (p *tracePlan) eachWholeFile(ctx context.Context, i int, o Options, sum *re
 	return err
 }
 
-// runReliabilitySequential reads and evaluates the trace files one record at a time, in one
-// goroutine: the reference that the parallel pipeline (parallel.go) must match.
-func runReliabilitySequential(ctx context.Context, plan *tracePlan, o Options) (*reliability.Summary, error) {
-	sum := &reliability.Summary{Traces: []reliability.Result{}}
-	ids := input.NewIDs("trace")
-	ev := o.evaluator()
-	for i := range plan.files {
-		if err := plan.eachWholeFile(ctx, i, o, sum, ids, ev); err != nil {
-			return nil, err
-		}
+// traceKeeper keeps the results of a run's traces in file order, checking each id: the one
+// place a trace's result is added, whichever way it was read.
+type traceKeeper struct {
+	sum *reliability.Summary
+	ids *input.IDs
+}
+
+func newTraceKeeper() *traceKeeper {
+	return &traceKeeper{sum: &reliability.Summary{Traces: []reliability.Result{}}, ids: input.NewIDs("trace")}
+}
+
+// add keeps r after the results kept so far. Two traces may share an id only as two trials
+// of one task (docs/design.md#repeated-trials); any other repeated id is an error.
+func (k *traceKeeper) add(r reliability.Result) error {
+	err := k.ids.Check(r.ID, len(k.sum.Traces), tracePlace(&r), func(first int) (input.Place, bool) {
+		prev := &k.sum.Traces[first]
+		return tracePlace(prev), r.Attempt != nil && bothTasks(r.Attempt.Task, prev)
+	})
+	if err != nil {
+		return err
 	}
-	return sum, nil
+	k.sum.Add(r)
+	return nil
 }
 
 // tracePlace is where the trace of r starts.
 func tracePlace(r *reliability.Result) input.Place { return input.Place{File: r.File, Line: r.Line} }
 
+// runCoherence reads the task files and scores their tasks on gate/pipeline's workers, each
+// with its own Scorer; the calling goroutine checks the ids and keeps the results in file
+// order, straight in the summary: it is all that is kept.
 func runCoherence(ctx context.Context, patterns []string, o Options) (*coherence.Summary, error) {
 	files, err := input.Expand(patterns)
 	if err != nil {
 		return nil, fmt.Errorf("tasks: %w", err)
 	}
-	if o.sequential {
-		return runCoherenceSequential(ctx, files, o.Profile)
-	}
-	// Records are decoded and their tasks scored on gate/pipeline's workers, each with its own
-	// Scorer; the ids are checked and the results kept in file order.
 	p := o.Profile
 	work := func(sc *coherence.Scorer, b *pipeline.Batch, results *[]coherence.TaskResult) (int, error) {
 		*results = (*results)[:0]
@@ -336,19 +333,14 @@ func runCoherence(ctx context.Context, patterns []string, o Options) (*coherence
 		})
 		return n, err
 	}
-	s := coherence.Summarize(nil) // results go straight into the summary: it is all that is kept
-	ids := input.NewIDs("task")
+	k := newTaskKeeper()
 	merge := func(b *pipeline.Batch, results *[]coherence.TaskResult, err error) error {
 		if results != nil {
-			ids.Reserve(pipeline.Estimate(len(*results), b.Seen, b.Total))
+			k.ids.Reserve(pipeline.Estimate(len(*results), b.Seen, b.Total))
 			for _, r := range *results {
-				if err := ids.Full(input.Place{File: r.File, Line: r.Line}); err != nil {
+				if err := k.add(r); err != nil {
 					return err
 				}
-				if first, dup := ids.Add(r.ID, len(s.Tasks)); dup {
-					return ids.Duplicate(r.ID, input.Place{File: r.File, Line: r.Line}, taskPlace(&s.Tasks[first]))
-				}
-				s.Add(r)
 			}
 		}
 		return err
@@ -357,33 +349,30 @@ func runCoherence(ctx context.Context, patterns []string, o Options) (*coherence
 	if err := pipeline.Run(ctx, files, pipeline.Options{Workers: o.Workers}, newWorker, work, merge); err != nil {
 		return nil, err
 	}
-	return &s, nil
+	return k.sum, nil
 }
 
-// runCoherenceSequential reads and scores the task files one record at a time in the calling
-// goroutine: the reference the parallel pass must match.
-func runCoherenceSequential(ctx context.Context, files []string, p profile.Profile) (*coherence.Summary, error) {
+// taskKeeper keeps the results of a run's tasks in file order, checking each id.
+type taskKeeper struct {
+	sum *coherence.Summary
+	ids *input.IDs
+}
+
+func newTaskKeeper() *taskKeeper {
 	s := coherence.Summarize(nil)
-	ids := input.NewIDs("task")
-	for _, f := range files {
-		err := coherence.Each(f, func(t coherence.Task) error {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			if err := ids.Full(input.Place{File: t.File, Line: t.Line}); err != nil {
-				return err
-			}
-			if first, dup := ids.Add(t.ID, len(s.Tasks)); dup {
-				return ids.Duplicate(t.ID, input.Place{File: t.File, Line: t.Line}, taskPlace(&s.Tasks[first]))
-			}
-			s.Add(coherence.Score(t, p))
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
+	return &taskKeeper{sum: &s, ids: input.NewIDs("task")}
+}
+
+// add keeps r after the results kept so far; a repeated task id is an error.
+func (k *taskKeeper) add(r coherence.TaskResult) error {
+	err := k.ids.Check(r.ID, len(k.sum.Tasks), taskPlace(&r), func(first int) (input.Place, bool) {
+		return taskPlace(&k.sum.Tasks[first]), false
+	})
+	if err != nil {
+		return err
 	}
-	return &s, nil
+	k.sum.Add(r)
+	return nil
 }
 
 // taskPlace is where the task of r starts.
@@ -400,15 +389,6 @@ func runAgreement(ctx context.Context, in Inputs, o Options) (*agreement.Summary
 		files, err := input.Expand(in.Pairs)
 		if err != nil {
 			return nil, fmt.Errorf("pairs: %w", err)
-		}
-		if o.sequential {
-			pairs, err := agreement.LoadMerged(files, o.Profile)
-			if err != nil {
-				return nil, err
-			}
-			s := agreement.Compute(pairs, nil, o.Profile)
-			s.Files = agreement.FilesOf(pairs)
-			return &s, nil
 		}
 		s, err := agreement.EvaluateMerged(ctx, files, o.Profile, o.Workers)
 		if err != nil {

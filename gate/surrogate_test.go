@@ -16,14 +16,10 @@ func TestLoneSurrogateIDs(t *testing.T) {
 	dir := t.TempDir()
 	ctx := context.Background()
 	base := gate.Options{Thresholds: gate.DefaultThresholds()}
-	opts := base
 	for _, sequential := range []bool{false, true} {
-		if opts = base; sequential {
-			opts = gate.Sequential(base)
-		}
 		traces := writeFile(t, dir, "traces.jsonl", `{"trace_id": "run-\ud800", "messages": []}`+"\n"+`{"trace_id": "run-\ud801", "messages": []}`+"\n")
 		tasks := writeFile(t, dir, "tasks.jsonl", `{"id": "\udc00", "intent": "a", "understanding": "a", "action": "a"}`+"\n"+`{"id": "\udc01", "intent": "b", "understanding": "b", "action": "b"}`+"\n")
-		res, err := gate.Run(ctx, gate.Inputs{Traces: []string{traces}, Tasks: []string{tasks}}, opts)
+		res, err := gate.RunEither(ctx, gate.Inputs{Traces: []string{traces}, Tasks: []string{tasks}}, base, sequential)
 		if err != nil {
 			t.Fatalf("sequential %v: %v", sequential, err)
 		}
@@ -32,7 +28,7 @@ func TestLoneSurrogateIDs(t *testing.T) {
 		}
 
 		dup := writeFile(t, dir, "dup.jsonl", `{"trace_id": "run-\ud800", "messages": []}`+"\n"+`{"trace_id": "run-\ud800", "messages": []}`+"\n")
-		_, err = gate.Run(ctx, gate.Inputs{Traces: []string{dup}}, opts)
+		_, err = gate.RunEither(ctx, gate.Inputs{Traces: []string{dup}}, base, sequential)
 		want := dup + `:2: duplicate trace id "run-\xed\xa0\x80": already used at ` + dup + `:1; every trace needs its own id`
 		if err == nil || err.Error() != want || !input.IsInputError(err) {
 			t.Errorf("err = %v\nwant %s", err, want)
@@ -41,13 +37,15 @@ func TestLoneSurrogateIDs(t *testing.T) {
 
 	pairs := writeFile(t, dir, "pairs.jsonl", `{"qid": "q\ud800", "scholar": {"label": "VALID"}, "auditor": {"label": "VALID"}}`+"\n"+
 		`{"qid": "q\ud801", "scholar": {"label": "VALID"}, "auditor": {"label": "REJECT"}}`+"\n")
-	res, err := gate.Run(ctx, gate.Inputs{Pairs: []string{pairs}}, opts)
-	if err != nil || res.Agreement.N != 2 {
-		t.Fatalf("pairs: %v", err)
+	for _, sequential := range []bool{false, true} {
+		res, err := gate.RunEither(ctx, gate.Inputs{Pairs: []string{pairs}}, base, sequential)
+		if err != nil || res.Agreement.N != 2 {
+			t.Fatalf("pairs, sequential %v: %v", sequential, err)
+		}
 	}
 	s := writeFile(t, dir, "s.jsonl", `{"qid": "q\ud800", "label": "VALID"}`+"\n"+`{"qid": "q\ud801", "label": "VALID"}`+"\n")
 	a := writeFile(t, dir, "a.jsonl", `{"qid": "q\ud801", "label": "REJECT"}`+"\n"+`{"qid": "q\ud800", "label": "VALID"}`+"\n")
-	res, err = gate.Run(ctx, gate.Inputs{Scholar: []string{s}, Auditor: []string{a}}, opts)
+	res, err := gate.Run(ctx, gate.Inputs{Scholar: []string{s}, Auditor: []string{a}}, base)
 	if err != nil || res.Agreement.N != 2 || res.Agreement.PercentAgreement != 0.5 {
 		t.Fatalf("joined: %v, %+v", err, res.Agreement)
 	}

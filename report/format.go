@@ -14,6 +14,7 @@ import (
 	"github.com/agentgate/agentgate/gate/compare"
 	"github.com/agentgate/agentgate/gate/reliability"
 	"github.com/agentgate/agentgate/gate/verdict"
+	"github.com/agentgate/agentgate/internal/numfmt"
 )
 
 // num formats a score or rate for people: 4 decimals, no negative zero.
@@ -50,25 +51,8 @@ func threshold(v float64) string {
 	return s
 }
 
-// count formats a non-negative integer with thousands separators: 20000 → "20,000".
-func count(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	if neg {
-		s = s[1:]
-	}
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
+// count formats an integer with thousands separators: 20000 → "20,000".
+func count(n int) string { return numfmt.Count(int64(n)) }
 
 // naturalCompare orders strings as a person reads them: runs of digits by their value, the
 // rest byte by byte, so "1#1" < "3#3" < "14#14" and "task2" < "task10"; strings that compare

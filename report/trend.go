@@ -101,9 +101,14 @@ type trendSeries struct {
 	values []float64
 }
 
-// series picks what a history's trend draws: the success rate where at least two points have
-// one, else the share of traces not FAIL where at least two points have traces; ok is false
-// when neither has two points. Labels are built only from a commit's hex digits and fixed
+// minTrendPoints is the fewest points a trend is drawn for: two are the baseline and this
+// change, which the comparison's table already sets side by side; a trend (its sentence, its
+// chart, its sparkline) adds something from three.
+const minTrendPoints = 3
+
+// series picks what a history's trend draws: the success rate where at least minTrendPoints
+// points have one, else the share of traces not FAIL where that many points have traces; ok is
+// false when neither has that many. Labels are built only from a commit's hex digits and fixed
 // words, never from text a report carries: "abc1234", the last point "this change", a point
 // without a commit "run 3" (its place in the history).
 func series(h []compare.Point) (s trendSeries, ok bool) {
@@ -123,21 +128,21 @@ func series(h []compare.Point) (s trendSeries, ok bool) {
 		}
 	}
 	s.what = "success rate"
-	if rated < 2 {
+	if rated < minTrendPoints {
 		s.what = "runs not FAIL"
 	}
 	for i, p := range h {
 		switch {
-		case rated >= 2 && p.SuccessRate != nil:
+		case rated >= minTrendPoints && p.SuccessRate != nil:
 			s.values = append(s.values, *p.SuccessRate)
-		case rated < 2 && p.Runs > 0:
+		case rated < minTrendPoints && p.Runs > 0:
 			s.values = append(s.values, float64(p.Runs-p.Fail)/float64(p.Runs))
 		default:
 			continue
 		}
 		s.labels = append(s.labels, label(i))
 	}
-	return s, len(s.values) >= 2
+	return s, len(s.values) >= minTrendPoints
 }
 
 // pct writes a share as a percentage with at most one decimal, as mermaid's numbers are

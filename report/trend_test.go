@@ -120,15 +120,17 @@ func TestTrendChart(t *testing.T) {
 	if got := sparkline([]float64{0, 0.5, 1, -1, 2}); got != "▁▅█▁█" {
 		t.Errorf("sparkline of the extremes %q", got)
 	}
-	// Without two success rates, the share of traces not FAIL; points without traces are
+	// Without three success rates, the share of traces not FAIL; points without traces are
 	// left out.
-	s, ok = series([]compare.Point{{SHA: "", Runs: 4, Fail: 1}, {Runs: 0}, {SHA: "1234567", Runs: 5, Fail: 0, SuccessRate: rate(0.2)}})
-	if !ok || s.what != "runs not FAIL" || strings.Join(s.labels, "|") != "run 1|this change" || len(s.values) != 2 || s.values[0] != 0.75 || s.values[1] != 1 {
+	s, ok = series([]compare.Point{{SHA: "", Runs: 4, Fail: 1}, {Runs: 0}, {Runs: 2, Fail: 1, SuccessRate: rate(1)}, {SHA: "1234567", Runs: 5, Fail: 0, SuccessRate: rate(0.2)}})
+	if !ok || s.what != "runs not FAIL" || strings.Join(s.labels, "|") != "run 1|run 3|this change" || len(s.values) != 3 || s.values[0] != 0.75 || s.values[1] != 0.5 || s.values[2] != 1 {
 		t.Errorf("fallback series %+v", s)
 	}
 	checkChart(t, mermaidChart(s))
-	// One point, or none with anything to draw: no chart, and nothing said.
-	for _, h := range [][]compare.Point{nil, {{Runs: 3}}, {{Runs: 0}, {Runs: 0}}} {
+	// One point, two (the baseline and this change: the comparison's table says them), or none
+	// with anything to draw: no chart, and nothing said.
+	for _, h := range [][]compare.Point{nil, {{Runs: 3}}, {{Runs: 0}, {Runs: 0}},
+		{{SHA: "1234567", Runs: 5, SuccessRate: rate(0.7)}, {Runs: 5, SuccessRate: rate(0.7)}}} {
 		r := &gate.Result{History: h}
 		if _, ok := series(h); ok {
 			t.Errorf("series of %+v", h)

@@ -542,46 +542,42 @@ func firstDup(n int, id func(i int) string) int {
 // dupFunc builds the error for an id that occurs twice on a side.
 type dupFunc func(side, what, id string) error
 
-// merge matches two sides' units by id in sorted order: pair(i, j) for base unit i and head
-// unit j with the same id, and the others counted in added (head only) and removed (base
-// only). It returns the error of dup for an id twice on a side.
-func merge(nb int, baseID func(int) string, nh int, headID func(int) string, what string, dup dupFunc,
-	t *Test, pair func(i, j int)) error {
-	return mergeKeyed(nb, baseID, baseID, nh, headID, headID, what, dup, t, pair)
+// keyed is one side's units as merge matches them: how many there are, and each one's id.
+type keyed struct {
+	n  int
+	id func(i int) string
 }
 
-// mergeKeyed is merge on keys that are not what the report names a unit by: the units are
-// matched on baseKey and headKey, and named by baseLabel and headLabel in the lists of added
-// and removed units and in errors.
-func mergeKeyed(nb int, baseKey, baseLabel func(int) string, nh int, headKey, headLabel func(int) string, what string, dup dupFunc,
-	t *Test, pair func(i, j int)) error {
-	baseID, headID := baseKey, headKey
-	bo, bd := byID(nb, baseID)
+// merge matches the units of base and head by id in sorted order: pair(i, j) for base unit i
+// and head unit j with the same id, the others counted in t's added (head only) and removed
+// (base only) lists. An id twice on a side is the error of dup, with what ("task id") names.
+func merge(base, head keyed, what string, dup dupFunc, t *Test, pair func(i, j int)) error {
+	bo, bd := byID(base.n, base.id)
 	if bd >= 0 {
-		return dup("baseline", what, baseLabel(bd))
+		return dup("baseline", what, base.id(bd))
 	}
-	ho, hd := byID(nh, headID)
+	ho, hd := byID(head.n, head.id)
 	if hd >= 0 {
-		return dup("head", what, headLabel(hd))
+		return dup("head", what, head.id(hd))
 	}
 	t.Added.First, t.Removed.First = []string{}, []string{}
 	i, j := 0, 0
-	for i < nb || j < nh {
+	for i < base.n || j < head.n {
 		var c int
 		switch {
-		case i == nb:
+		case i == base.n:
 			c = 1
-		case j == nh:
+		case j == head.n:
 			c = -1
 		default:
-			c = strings.Compare(baseID(bo[i]), headID(ho[j]))
+			c = strings.Compare(base.id(bo[i]), head.id(ho[j]))
 		}
 		switch {
 		case c < 0:
-			t.Removed.add(baseLabel(bo[i]))
+			t.Removed.add(base.id(bo[i]))
 			i++
 		case c > 0:
-			t.Added.add(headLabel(ho[j]))
+			t.Added.add(head.id(ho[j]))
 			j++
 		default:
 			t.Matched++
@@ -757,7 +753,7 @@ func compareCoherence(base, head []coherence.TaskResult, dup dupFunc) (*Coherenc
 	r := &CoherenceChange{}
 	var d []float64
 	var sumB, sumH float64
-	err := merge(len(base), func(i int) string { return base[i].ID }, len(head), func(j int) string { return head[j].ID },
+	err := merge(keyed{len(base), func(i int) string { return base[i].ID }}, keyed{len(head), func(j int) string { return head[j].ID }},
 		"task id", dup, &r.Test, func(i, j int) {
 			d = append(d, head[j].RCS-base[i].RCS)
 			sumB += base[i].RCS
@@ -851,10 +847,10 @@ func compareAgreement(base, head *Agreement, dup dupFunc) (*AgreementChange, err
 	if hf == nil {
 		hf = FinalList{}
 	}
-	qidOf := func(f Finals) func(int) string {
-		return func(i int) string { q, _ := f.At(i); return q }
+	qids := func(f Finals) keyed {
+		return keyed{f.Len(), func(i int) string { q, _ := f.At(i); return q }}
 	}
-	err := merge(bf.Len(), qidOf(bf), hf.Len(), qidOf(hf), "item qid", dup, &r.Test, func(i, j int) {
+	err := merge(qids(bf), qids(hf), "item qid", dup, &r.Test, func(i, j int) {
 		q, b := bf.At(i)
 		_, h := hf.At(j)
 		switch {

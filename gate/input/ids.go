@@ -59,6 +59,25 @@ func (s *IDs) Full(p Place) error {
 		Msg: fmt.Sprintf("more than %d %ss in one run, the most agentgate reads (each is kept for the report)", MaxIDs, s.kind)}
 }
 
+// Check is the duplicate check of a record about to be kept as record number n, with id,
+// starting at here: Full's error when the set is full; else Add, and when an earlier record
+// had the id, prior(first) gives that record's place and whether the two may share it (two
+// trials of one task): unless they may, the error is Duplicate's.
+func (s *IDs) Check(id string, n int, here Place, prior func(first int) (at Place, shared bool)) error {
+	if err := s.Full(here); err != nil {
+		return err
+	}
+	first, dup := s.Add(id, n)
+	if !dup {
+		return nil
+	}
+	at, shared := prior(first)
+	if shared {
+		return nil
+	}
+	return s.Duplicate(id, here, at)
+}
+
 // Place is where a record starts; Col is 0 when unknown.
 type Place struct {
 	File      string

@@ -1,6 +1,9 @@
 package input
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 func TestIDs(t *testing.T) {
 	for _, c := range []struct {
@@ -54,5 +57,38 @@ func TestIDsReserve(t *testing.T) {
 	_, grown := cost(func() { NewIDs("trace").Reserve(1 << 30) })
 	if grown > 8<<20 {
 		t.Errorf("Reserve(1<<30) allocated %d bytes, want at most 8 MiB", grown)
+	}
+}
+
+// TestIDsCheck: Check is Full, Add and Duplicate in that order; prior is asked only about a
+// repeated id, with the number of the record that had it first, and an id two records may
+// share is no error.
+func TestIDsCheck(t *testing.T) {
+	places := []Place{{File: "a.jsonl", Line: 1}, {File: "a.jsonl", Line: 2}}
+	ids := NewIDs("trace")
+	var asked []int
+	prior := func(shared bool) func(int) (Place, bool) {
+		return func(first int) (Place, bool) { asked = append(asked, first); return places[first], shared }
+	}
+	for n, id := range []string{"x", "y"} {
+		if err := ids.Check(id, n, places[n], prior(false)); err != nil {
+			t.Fatalf("%s: %v", id, err)
+		}
+	}
+	if err := ids.Check("y", 2, Place{File: "b.jsonl", Line: 1}, prior(true)); err != nil {
+		t.Errorf("a shared id: %v", err)
+	}
+	err := ids.Check("y", 3, Place{File: "b.jsonl", Line: 2, Col: 3}, prior(false))
+	if want := `b.jsonl:2:3: duplicate trace id "y": already used at a.jsonl:2; every trace needs its own id`; err == nil || err.Error() != want {
+		t.Errorf("a repeated id: %v\nwant %s", err, want)
+	}
+	if want := []int{1, 1}; !slices.Equal(asked, want) {
+		t.Errorf("prior asked about records %v, want %v", asked, want)
+	}
+	defer func(n int) { MaxIDs = n }(MaxIDs)
+	MaxIDs = 2
+	err = ids.Check("z", 4, Place{File: "b.jsonl", Line: 3}, prior(false))
+	if want := "b.jsonl:3: more than 2 traces in one run, the most agentgate reads (each is kept for the report)"; err == nil || err.Error() != want {
+		t.Errorf("a full set: %v\nwant %s", err, want)
 	}
 }

@@ -34,13 +34,19 @@ type Error struct {
 	Col  int // 0 when unknown
 	Msg  string
 	// LooksLike is the kind of input (KindPairs, …) the record looks like, when that is not
-	// the kind it was given as; the message then ends with Hint, in its command-line form.
+	// the kind it was given as; the message then ends with a hint naming the setting to use.
 	LooksLike string
+	// Hint is that hint, for a caller that knows how the file was given (an action input, a
+	// folder); when it is empty the message ends with Hint(LooksLike, true), the command line's.
+	Hint string
 }
 
 func (e *Error) Error() string {
 	msg := e.Msg
-	if e.LooksLike != "" {
+	switch {
+	case e.Hint != "":
+		msg += "; " + e.Hint
+	case e.LooksLike != "":
 		msg += "; " + Hint(e.LooksLike, true)
 	}
 	switch {

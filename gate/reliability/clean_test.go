@@ -226,7 +226,7 @@ func TestDecisive(t *testing.T) {
 	notFloor := Evidence{Signal: SignalHallucination, Text: `assistant message 0 claims tool use ("ran") but names no tool called before it`, Messages: []int{0}}
 	unanswered := Evidence{Signal: SignalHallucination, Text: "call `x` (id a) at message 2 never got a result", Messages: []int{2}}
 	misuse := Evidence{Signal: SignalToolMisuse, Text: "3 of 4 tool results failed", Messages: []int{2}}
-	cost := Evidence{Signal: SignalCost, Text: "60000 tokens in total", Messages: []int{}}
+	cost := Evidence{Signal: SignalCost, Text: "60,000 tokens in total", Messages: []int{}}
 	loop := Evidence{Signal: SignalLoop, Text: "`a` called 10 times", Messages: []int{1}}
 	for _, c := range []struct {
 		name   string

@@ -3,6 +3,9 @@ package reliability
 import (
 	"math"
 	"strconv"
+	"strings"
+
+	"github.com/agentgate/agentgate/internal/numfmt"
 )
 
 // DefaultTokenBudget is the tokens a run may spend before its cost reads 1: RS-1's excessive
@@ -70,7 +73,7 @@ func (e *eval) cost() (float64, []Evidence) {
 	}
 	var b []byte
 	tokens := func() { // "N tokens" and how they were counted
-		b = strconv.AppendInt(b[:0], total, 10)
+		b = numfmt.AppendCount(b[:0], total)
 		if !once {
 			b = append(b, " tokens"...)
 			return
@@ -78,11 +81,11 @@ func (e *eval) cost() (float64, []Evidence) {
 		b = append(b, " tokens counting the context once (the largest prompt of "...)
 		b = strconv.AppendInt(b, int64(pc.Calls), 10)
 		b = append(b, " calls, "...)
-		b = strconv.AppendInt(b, pc.MaxPrompt, 10)
+		b = numfmt.AppendCount(b, pc.MaxPrompt)
 		b = append(b, ", plus "...)
-		b = strconv.AppendInt(b, u.Completion, 10)
+		b = numfmt.AppendCount(b, u.Completion)
 		b = append(b, " completion tokens; "...)
-		b = strconv.AppendInt(b, u.Total, 10)
+		b = numfmt.AppendCount(b, u.Total)
 		b = append(b, " with every call's prompt summed)"...)
 	}
 
@@ -108,23 +111,23 @@ func (e *eval) cost() (float64, []Evidence) {
 			b = append(b, " in total"...)
 		}
 		b = append(b, ", above "...)
-		b = strconv.AppendInt(b, tier, 10)
+		b = numfmt.AppendCount(b, tier)
 		factor(math.Min(1, f), b)
 	}
 	if perMessage := float64(total) / float64(n); e.ref && perMessage > 1000 {
 		tokens()
 		b = append(b, " over "...)
-		b = strconv.AppendInt(b, int64(n), 10)
+		b = numfmt.AppendCount(b, int64(n))
 		b = append(b, plural(n, " message (", " messages (")...)
 		b = append(b, number(perMessage)...)
-		b = append(b, " per message, above 1000)"...)
+		b = append(b, " per message, above 1,000)"...)
 		factor(float64(math.Min(1, (perMessage-1000)/2000)*0.7), b)
 	}
 	if u.Prompt > 0 {
 		if ratio := float64(u.Completion) / float64(u.Prompt); ratio > 2 {
-			b = strconv.AppendInt(b[:0], u.Completion, 10)
+			b = numfmt.AppendCount(b[:0], u.Completion)
 			b = append(b, " completion tokens for "...)
-			b = strconv.AppendInt(b, u.Prompt, 10)
+			b = numfmt.AppendCount(b, u.Prompt)
 			b = append(b, " prompt tokens (ratio "...)
 			b = append(b, number(ratio)...)
 			b = append(b, ", above 2)"...)
@@ -138,7 +141,7 @@ func (e *eval) cost() (float64, []Evidence) {
 		} else {
 			b = append(b, "no token usage recorded for "...)
 		}
-		b = strconv.AppendInt(b, int64(n), 10)
+		b = numfmt.AppendCount(b, int64(n))
 		b = append(b, plural(n, " message", " messages")...)
 		if !u.Recorded {
 			b = append(b, " (RS-1 reads that as 0 tokens)"...)
@@ -159,10 +162,17 @@ func satAdd(a, b int64) int64 {
 	return a + b
 }
 
-// number formats a figure for evidence: an integer as such, anything else to 2 decimals.
+// number formats a figure for evidence: an integer as such, anything else to 2 decimals, with
+// thousands separators (44,500.50).
 func number(x float64) string {
 	if x == math.Trunc(x) && math.Abs(x) < 1e15 {
-		return strconv.FormatInt(int64(x), 10)
+		return numfmt.Count(int64(x))
 	}
-	return strconv.FormatFloat(x, 'f', 2, 64)
+	s := strconv.FormatFloat(x, 'f', 2, 64)
+	if math.Abs(x) < 1000 || math.Abs(x) >= 1e15 {
+		return s
+	}
+	whole, frac, _ := strings.Cut(s, ".")
+	n, _ := strconv.ParseInt(whole, 10, 64)
+	return numfmt.Count(n) + "." + frac
 }

@@ -28,7 +28,7 @@ func TestEvidenceOfProblematicSample(t *testing.T) {
 		{"loop", "`process` called 5 times with identical arguments {} at messages 2, 2, 2, 2, 4", []int{2, 4}, false, false},
 		{"tool_misuse", "2 of 3 tool results failed: `process` at messages 3, 3", []int{3}, false, false},
 		{"tool_misuse", "5 of 5 calls have empty, missing or null arguments: `process` at messages 2, 2, 2, 2, 4", []int{2, 4}, false, false},
-		{"cost", "8000 tokens over 5 messages (1600 per message, above 1000)", []int{}, false, false},
+		{"cost", "8,000 tokens over 5 messages (1,600 per message, above 1,000)", []int{}, false, false},
 	}
 	if !reflect.DeepEqual(r.Evidence, want) {
 		t.Errorf("evidence:\n%s\nwant:\n%s", dump(r.Evidence), dump(want))
@@ -101,9 +101,9 @@ func TestCostEvidenceNamesTier(t *testing.T) {
 		total int64
 		want  string
 	}{
-		{20000, "20000 tokens in total, above 10000"},
-		{60000, "60000 tokens in total, above 50000"},
-		{120000, "120000 tokens in total, above 100000"},
+		{20000, "20,000 tokens in total, above 10,000"},
+		{60000, "60,000 tokens in total, above 50,000"},
+		{120000, "120,000 tokens in total, above 100,000"},
 	} {
 		// 200 short messages keep the per-message factor (b) quiet for every total here.
 		tr := &trace.Trace{ID: "c", Usage: trace.Usage{Prompt: c.total, Total: c.total, Recorded: true}}
@@ -153,5 +153,21 @@ func TestEvidenceLeadsWithTheLargestFactor(t *testing.T) {
 	}
 	if !strings.HasPrefix(first, "`book` called 4 times with identical arguments") {
 		t.Fatalf("first loop evidence = %q, want the repeated failing call", first)
+	}
+}
+
+// TestNumber: figures in evidence read as in the report, with thousands separators, and to two
+// decimals where they are not whole.
+func TestNumber(t *testing.T) {
+	for _, c := range []struct {
+		x    float64
+		want string
+	}{
+		{0, "0"}, {4.13, "4.13"}, {999.5, "999.50"}, {1000, "1,000"}, {23000, "23,000"},
+		{44500.5, "44,500.50"}, {1234567.891, "1,234,567.89"}, {-2500.25, "-2,500.25"}, {1e15, "1000000000000000.00"},
+	} {
+		if got := number(c.x); got != c.want {
+			t.Errorf("number(%v) = %q, want %q", c.x, got, c.want)
+		}
 	}
 }

@@ -216,7 +216,7 @@ func TestJudgmentContextCountedOnce(t *testing.T) {
 	// were counted: 3,900 + 6,000·19 = 117,900 + 1,200 completion tokens, above 100,000.
 	tr = build(3900, 6000)
 	_, def = both(t, tr)
-	want := "119100 tokens counting the context once (the largest prompt of 20 calls, 117900, plus 1200 completion tokens; 1219200 with every call's prompt summed), above 100000"
+	want := "119,100 tokens counting the context once (the largest prompt of 20 calls, 117,900, plus 1,200 completion tokens; 1,219,200 with every call's prompt summed), above 100,000"
 	if def.Signals.Cost != 1 || def.Verdict != verdict.Warn || !hasEvidence(def, SignalCost, want) {
 		t.Errorf("default: cost %v %s; want 1 WARN with %q%s", def.Signals.Cost, def.Verdict, want, evidenceTexts(def))
 	}

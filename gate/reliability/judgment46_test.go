@@ -114,7 +114,7 @@ func TestRelateCost(t *testing.T) {
 		}
 	}
 	a6 := s.Traces[6]
-	if text := "95000 tokens, 4.13 times the median of its suite (23000 tokens over 7 runs; the cost reads from 3 times the median)"; !hasEvidence(a6, SignalCost, text) ||
+	if text := "95,000 tokens, 4.13 times the median of its suite (23,000 tokens over 7 runs; the cost reads from 3 times the median)"; !hasEvidence(a6, SignalCost, text) ||
 		!near(a6.Score, 0.15*want["a6"]) || a6.Verdict != verdict.Pass || a6.SuiteCost.Alone != 0 || a6.SuiteCost.AloneVerdict != verdict.Pass {
 		t.Errorf("a6: %s score %v, suite %+v; want PASS with %q%s", a6.Verdict, a6.Score, *a6.SuiteCost, text, evidenceTexts(a6))
 	}

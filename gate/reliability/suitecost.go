@@ -4,10 +4,10 @@ import (
 	"cmp"
 	"math"
 	"slices"
-	"strconv"
 
 	"github.com/agentgate/agentgate/gate/profile"
 	"github.com/agentgate/agentgate/gate/verdict"
+	"github.com/agentgate/agentgate/internal/numfmt"
 )
 
 // The default profile's cost against the suite (docs/reference.md, "The token budget"): a
@@ -126,13 +126,13 @@ func relateCost(r *Result, median float64, n int) {
 	sc.Relative, sc.Alone, sc.AloneVerdict = f, alone, r.Verdict
 	r.SuiteCost = &sc
 
-	b := strconv.AppendInt(nil, sc.Tokens, 10)
+	b := numfmt.AppendCount(nil, sc.Tokens)
 	b = append(b, " tokens, "...)
 	b = append(b, number(math.Round(ratio*100)/100)...)
 	b = append(b, " times the median of its suite ("...)
 	b = append(b, number(median)...)
 	b = append(b, " tokens over "...)
-	b = strconv.AppendInt(b, int64(n), 10)
+	b = numfmt.AppendCount(b, int64(n))
 	b = append(b, " runs; the cost reads from 3 times the median)"...)
 	ev := Evidence{Signal: SignalCost, Text: string(b), Messages: []int{}, Relative: true}
 	k := slices.IndexFunc(r.Evidence, func(e Evidence) bool { return e.Signal == SignalCost })

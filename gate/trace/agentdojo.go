@@ -30,8 +30,9 @@ import (
 // attack/injection task when attacked), so the runs of several pipelines read together stay
 // distinct; the suite is suite_name; the task is the user task, with "/<attack>/<injection
 // task>" under an injection (the same user task under another injection is another task, not
-// a trial of it). The pipeline is not part of the identity: base and head runs of two models
-// on one suite match.
+// a trial of it). The pipeline is the run's agent: it is not part of the identity, so base and
+// head runs of two models on one suite match, but two pipelines' runs read together are a
+// suite each, never trials of one task (gate's identify).
 
 // ShapeAgentDojo is an AgentDojo result file.
 const ShapeAgentDojo Shape = "agentdojo"
@@ -150,6 +151,7 @@ func decodeAgentDojo(rec input.Record) (*Trace, error) {
 	}
 	t.ID = strings.Join(nonEmpty, "/")
 	t.Suite = suite // user_task_0 of banking is not user_task_0 of slack
+	t.Agent = pipeline
 
 	turns, key := r.Messages, "messages"
 	if len(turns) == 0 && len(r.Conversations) > 0 {
@@ -292,7 +294,7 @@ var agentDojoHarness = Harness{
 		return EachAgentDojo(ctx, f.Path, fn)
 	},
 	Turns:    `"messages" (or "conversations")`,
-	Identity: "suite: `suite_name`; task: `user_task_id`, with `/<attack_type>/<injection_task_id>` under an injection; trace id: the file's place under runs/",
+	Identity: "suite: `suite_name` (agent: `pipeline_name`); task: `user_task_id`, with `/<attack_type>/<injection_task_id>` under an injection; trace id: the file's place under runs/",
 	Outcome:  "`utility` (security is not the run's success)",
 	Usage:    "none recorded",
 }

@@ -123,16 +123,22 @@ func (d *decoder) raw(r ref) rawRef {
 type jsonRecord struct {
 	TraceID, ID, TaskID, Trial rawRef
 	MetaTrial                  rawRef // metadata.trial
-	// the identity members (docs/design.md#run-identity): suite, task, metadata.suite, metadata.task_id
-	Suite, TaskAlt, MetaSuite, MetaTaskID rawRef
-	Lists                                 [len(listKeys)][]jsonMessage // by listKeys
-	Present                               [len(listKeys)]bool          // the list was there and not null
-	TokenUsage, Usage                     *jsonUsage
+	// the identity members (docs/design.md#run-identity): suite, task, metadata.suite, metadata.task_id;
+	// suite_name where AgentDojo's forks keep the suite as AgentDojo does, and the agent its
+	// pipeline_name names
+	Suite, SuiteName, TaskAlt, MetaSuite, MetaTaskID rawRef
+	Pipeline                                         rawRef
+	Lists                                            [len(listKeys)][]jsonMessage // by listKeys
+	Present                                          [len(listKeys)]bool          // the list was there and not null
+	TokenUsage, Usage                                *jsonUsage
 	// tau2-bench's reward_info.reward (tau2.go); HasRewardInfo when reward_info is an object
 	HasRewardInfo    bool
 	RewardInfoReward rawRef
 	// mini-swe-agent (textactions.go)
 	InstanceID, TrajectoryFormat rawRef
+	// the agent's config where the harness saves it with the run: mini-swe-agent's
+	// info.config, SWE-agent's replay_config (identity.go's recordAgent)
+	InfoConfig, ReplayConfig ref
 	// a full-duplex tau2 simulation's ticks, where its messages are not stored (tau2.go)
 	Ticks ref
 	// what the harness recorded of a crash: tau-bench's info.error and info.traceback, a
@@ -408,6 +414,7 @@ func (d *decoder) decode(rec input.Record) (*Trace, error) {
 	if t.Suite == "" && t.HasTrial {
 		t.Suite = policyDomain(t.Messages) // tau-bench records no domain
 	}
+	t.Agent = recordAgent(d.rec.File, rawRef(jr.Pipeline), d.raw(jr.InfoConfig), d.raw(jr.ReplayConfig))
 	if t.Outcome, err = d.outcome(jr); err != nil {
 		return nil, err
 	}
@@ -673,7 +680,7 @@ func (d *decoder) identity(jr *jsonRecord, task string) (suite, _ string) {
 		}
 		return ""
 	}
-	suite = first(jr.Suite, jr.MetaSuite)
+	suite = first(jr.Suite, jr.SuiteName, jr.MetaSuite)
 	if task == "" {
 		task = first(jr.TaskAlt, jr.MetaTaskID, jr.InstanceID)
 	}
@@ -1340,7 +1347,7 @@ var recordsHarness = Harness{
 	Turns:         `"messages", "trajectory", "traj", "history" or "conversations"`,
 	Turnless:      true, // a record without a message list is an error already
 	TerminalTools: []string{"submit"},
-	Identity:      "suite: `suite`, else `metadata.suite`; task: `task_id`, `task`, else `metadata.task_id` (SWE-agent, mini-swe-agent: `instance_id`, else the file's stem); trial: `trial`, else `metadata.trial`; tau-bench: suite the domain its policy (the system message's title) names, a further file's runs further trials",
+	Identity:      "suite: `suite`, else `suite_name`, else `metadata.suite` (agent: `pipeline_name`, mini-swe-agent's `info.config.model.model_name`, SWE-agent's `replay_config` or run folder, tau-bench's file name); task: `task_id`, `task`, else `metadata.task_id` (SWE-agent, mini-swe-agent: `instance_id`, else the file's stem); trial: `trial`, else `metadata.trial`; tau-bench: suite the domain its policy (the system message's title) names, a further file's runs further trials",
 	Outcome:       "outcome-field, else `reward`, `score`, `success`, `passed`, `resolved` (top level, then under `metadata`); tau2: `reward_info.reward`",
 	Usage:         "`usage` or `token_usage` of the record, else the sum of the messages' own (`usage`, mini-swe-agent's `extra.response.usage`); SWE-agent: `info.model_stats` (`tokens_sent`, `tokens_received`)",
 }

@@ -3,6 +3,7 @@ package trace
 import (
 	"errors"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/agentgate/agentgate/internal/jsonscan"
@@ -95,3 +96,69 @@ func policyDomain(msgs []Message) string {
 	}
 	return domain
 }
+
+// recordAgent is the agent that made a run read as a record, where its harness saves it with
+// the run (docs/trace-formats.md, "Agents"), "" where none does: an AgentDojo fork's
+// pipeline_name; mini-swe-agent's info.config.model.model_name (DefaultAgent.serialize merges
+// the model's config there); SWE-agent's replay_config, the run's config as a JSON text
+// (RunSingleConfig.model_dump_json), whose agent.model.name names the model (model_name before
+// SWE-agent 1.0), else the run folder SWE-agent 0.x saved it in, named for the model and its
+// settings (sweAgentRun); else the agent tau-bench's run.py names the result file for.
+func recordAgent(file string, pipeline, infoConfig, replayConfig rawRef) string {
+	if s, ok, problem := idValue(pipeline); ok && problem == "" && s != "" {
+		return s
+	}
+	if s := docString(infoConfig, "model", "model_name"); s != "" {
+		return s
+	}
+	if len(replayConfig) > 0 {
+		cfg := []byte(replayConfig)
+		if s, ok := stringValue(replayConfig); ok {
+			cfg = []byte(s)
+		}
+		for _, key := range [...]string{"name", "model_name"} {
+			if s := docString(cfg, "agent", "model", key); s != "" {
+				return s
+			}
+		}
+	}
+	if run := sweAgentRun(file); run != "" {
+		return run
+	}
+	return tauBenchAgent(file)
+}
+
+// sweAgentRun is the run folder a SWE-agent 0.x trajectory is saved in, trajectories/<user>/
+// <run_name>/<instance_id>.traj, where run.py's run_name is <model>__<data>__<config>__t-<temp>
+// __p-<top_p>__c-<cost limit>__install-<0|1>[__<suffix>] (SWE-agent v0.7.0, run.py): the model
+// and the settings it ran with, the agent. "" for a file saved elsewhere.
+func sweAgentRun(file string) string {
+	file = strings.ReplaceAll(file, "\\", "/")
+	if trajStem(file) == "" {
+		return ""
+	}
+	run := filepath.Base(filepath.Dir(file))
+	if !sweAgentRunName.MatchString(run) {
+		return ""
+	}
+	return run
+}
+
+// sweAgentRunName matches the name SWE-agent 0.x's run.py gives a run folder.
+var sweAgentRunName = regexp.MustCompile(`__t-[0-9.]+__p-[0-9.]+__c-[0-9.]+__install-[01](?:__.+)?$`)
+
+// tauBenchAgent is the agent a tau-bench result file is named for: run.py saves each run's
+// results as {agent_strategy}-{model}-{temperature}_range_{start}-{end}_user-{user_model}-
+// {user_strategy}_{time}.json, and the part before "_range_" (the strategy, the model after
+// its last "/", the temperature) is the agent. "" for a file named otherwise.
+func tauBenchAgent(file string) string {
+	base := strings.TrimSuffix(filepath.Base(strings.ReplaceAll(file, "\\", "/")), ".gz")
+	m := tauBenchName.FindStringSubmatch(base)
+	if m == nil {
+		return ""
+	}
+	return m[1]
+}
+
+// tauBenchName matches the name run.py gives a result file.
+var tauBenchName = regexp.MustCompile(`^(.+)_range_[0-9]+--?[0-9]+_user-.*\.json$`)

@@ -134,20 +134,53 @@ func TestPolicyDomain(t *testing.T) {
 
 // TestAgentByHarness: the agent of a run where its harness records one: tau2's
 // info.agent_info.llm (in a results file and its dir format), Inspect's eval.model (a .json log
-// and a .eval archive).
+// and a .eval archive), mini-swe-agent's info.config.model.model_name, SWE-agent's
+// replay_config (agent.model.name) or, before 1.0, its run folder, OpenHands' agent_class and
+// llm_config.model (a completion log: the model it is named for), AgentDojo's pipeline_name
+// (its own files and a fork's). tau-bench's result file names are TestTauBenchAgent's.
 func TestAgentByHarness(t *testing.T) {
 	dir := filepath.Join("testdata", "formats")
+	dojo := filepath.Join(dir, "agentdojo", "runs")
+	fork := filepath.Join(dir, "agentdojo-fork", "runs", "2026-07-18", "codex1", "airport",
+		"20260718_132659_made-up-model_airport_t01", "made-up-model", "airport_suite", "airport", "t01", "poison_top1", "seed_1.json")
 	for path, want := range map[string]string{
-		filepath.Join(dir, "tau2-telecom.json"):                            "gpt-4.1-2025-04-14",
-		filepath.Join(dir, "tau2-dir", "results.json"):                     "gpt-4.1-2025-04-14",
-		filepath.Join(dir, "inspect-tools.json"):                           "openai/gpt-4o",
-		filepath.Join(dir, "inspect-tools.eval"):                           "openai/gpt-4o",
-		filepath.Join(dir, "minisweagent", "sympy__sympy-20590.traj.json"): "",
+		filepath.Join(dir, "tau2-telecom.json"):                                             "gpt-4.1-2025-04-14",
+		filepath.Join(dir, "tau2-dir", "results.json"):                                      "gpt-4.1-2025-04-14",
+		filepath.Join(dir, "inspect-tools.json"):                                            "openai/gpt-4o",
+		filepath.Join(dir, "inspect-tools.eval"):                                            "openai/gpt-4o",
+		filepath.Join(dir, "minisweagent", "sympy__sympy-20590.traj.json"):                  "anthropic/claude-sonnet-4-20250514",
+		filepath.Join(dir, "sweagent", "django__django-11133", "django__django-11133.traj"): "claude-3-7-sonnet-20250219",
+		filepath.Join("testdata", "folders", "sweagent", "trajectories", "alice", "default__gpt-4o__t-0.00__p-0.95__c-2.00__install-1", "django__django-11133.traj"): "default__gpt-4o__t-0.00__p-0.95__c-2.00__install-1",
+		filepath.Join(dir, "openhands", "output.jsonl"): "CodeActAgent/litellm_proxy/claude-sonnet-4-20250514",
+		filepath.Join(dir, "openhands", "llm_completions", "django__django-11099", "claude-sonnet-4-20250514-1763632900.25.json"): "claude-sonnet-4-20250514",
+		filepath.Join(dojo, "gpt-4o-2024-05-13", "banking", "user_task_0", "none", "none.json"):                                   "gpt-4o-2024-05-13",
+		filepath.Join(dojo, "claude-3-5-sonnet-20240620", "slack", "user_task_1", "none", "none.json"):                            "claude-3-5-sonnet-20240620",
+		fork: "made-up-model",
+		refdata.Path(t, "transcripts/swe-agent-function_calling_simple.traj"): "",
 	} {
 		for _, tr := range readWith(t, path, Options{}) {
 			if tr.Agent != want {
 				t.Errorf("%s: %s: agent %q, want %q", path, tr.ID, tr.Agent, want)
 			}
+		}
+	}
+}
+
+// TestTauBenchAgent: tau-bench's run.py names a result file for the agent that made its runs,
+// {agent_strategy}-{model}-{temperature}_range_{start}-{end}_user-{user_model}-{user_strategy}_{time}.json
+// (sierra-research/tau-bench 59a200c6, tau_bench/run.py; end is -1 for "to the last task");
+// a file named otherwise names none.
+func TestTauBenchAgent(t *testing.T) {
+	for file, want := range map[string]string{
+		"results/tool-calling-gpt-4o-0.0_range_0-50_user-gpt-4o-llm_1128093012.json":              "tool-calling-gpt-4o-0.0",
+		"results/react-claude-3-5-sonnet-20240620-0.0_range_0--1_user-gpt-4o-llm_0101000000.json": "react-claude-3-5-sonnet-20240620-0.0",
+		`C:\runs\act-gpt-4o-mini-0.7_range_10-20_user-gpt-4o-react_0101000000.json.gz`:            "act-gpt-4o-mini-0.7",
+		"historical_trajectories/gpt-4o-airline.json":                                             "",
+		"tool-calling-gpt-4o-0.0_range_0-50.json":                                                 "",
+		"_range_0-50_user-x_1.json":                                                               "",
+	} {
+		if got := tauBenchAgent(file); got != want {
+			t.Errorf("%s: %q, want %q", file, got, want)
 		}
 	}
 }

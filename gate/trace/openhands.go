@@ -238,6 +238,7 @@ func decodeOpenHands(rec input.Record) (*Trace, error) {
 	if len(t.Messages) == 0 {
 		t.Crash = crashString(r.Error)
 	}
+	t.Agent = ohAgent(rec.Data, rec.File)
 	if err := d.usage(t, &r); err != nil {
 		return nil, err
 	}
@@ -246,6 +247,30 @@ func decodeOpenHands(rec input.Record) (*Trace, error) {
 	}
 	return t, nil
 }
+
+// ohAgent is the agent of an OpenHands record (docs/trace-formats.md, "Agents"): an output
+// record's EvalMetadata names its agent_class and llm_config.model ("CodeActAgent/gpt-4o");
+// a completion log is named for the model, <model with "/" as "__">-<time.time()>.json
+// (openhands/llm/llm.py). "" where neither says.
+func ohAgent(data []byte, file string) string {
+	model := docString(data, "metadata", "llm_config", "model")
+	class := docString(data, "metadata", "agent_class")
+	switch {
+	case model != "" && class != "":
+		return class + "/" + model
+	case model != "" || class != "":
+		return model + class
+	}
+	if _, stem := completionLogName(file); stem != "" {
+		if m := completionLogModel.FindStringSubmatch(stem); m != nil {
+			return strings.ReplaceAll(m[1], "__", "/")
+		}
+	}
+	return ""
+}
+
+// completionLogModel matches a completion log's stem, <model>-<time.time()>.
+var completionLogModel = regexp.MustCompile(`^(.+)-[0-9]+(?:\.[0-9]+)?$`)
 
 // completionLogName is the instance folder and file stem of an LLM completion log as OpenHands
 // saves them, llm_completions/<instance_id>/<model>-<time>.json, or as a SWE-bench submission
@@ -815,7 +840,7 @@ var openHandsHarness = Harness{
 	Folder:        openHandsFolder,
 	Turns:         `"history", "messages" or "fncall_messages"`,
 	TerminalTools: []string{"finish"},
-	Identity:      "task: `instance_id`; a completion log's: the folder it is saved in (`llm_completions/<instance_id>/`, `trajs/<instance_id>/`)",
+	Identity:      "task: `instance_id`; a completion log's: the folder it is saved in (`llm_completions/<instance_id>/`, `trajs/<instance_id>/`); agent: `metadata.agent_class` and `llm_config.model`, a completion log's the model it is named for",
 	Outcome:       "`report.resolved`, else `test_result.report.resolved`, else `resolved`",
 	Usage:         "`metrics.accumulated_token_usage`, else the sum of `metrics.token_usages`, else the completion's `response.usage`",
 }

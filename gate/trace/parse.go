@@ -388,6 +388,10 @@ func (p *parser) record(jr *jsonRecord, s *scratch) {
 			jr.Trial = p.skip()
 		case "suite":
 			jr.Suite = p.skip()
+		case "suite_name":
+			jr.SuiteName = p.skip()
+		case "pipeline_name":
+			jr.Pipeline = p.skip()
 		case "task":
 			jr.TaskAlt = p.skip()
 		case "metadata":
@@ -400,6 +404,8 @@ func (p *parser) record(jr *jsonRecord, s *scratch) {
 			jr.InstanceID = p.skip()
 		case "trajectory_format":
 			jr.TrajectoryFormat = p.skip()
+		case "replay_config":
+			jr.ReplayConfig = p.ref()
 		case "ticks":
 			jr.Ticks = p.ref()
 		case "info":
@@ -465,6 +471,8 @@ func (p *parser) info(jr *jsonRecord) {
 			jr.InfoError = p.ref()
 		case "traceback":
 			jr.InfoTraceback = p.ref()
+		case "config":
+			jr.InfoConfig = p.ref()
 		case "model_stats":
 			if p.peek() != '{' {
 				p.skip()
