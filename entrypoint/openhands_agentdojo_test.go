@@ -194,9 +194,12 @@ func TestDocHarnessExamples(t *testing.T) {
 	}
 	for _, c := range []struct {
 		heading, file, want string
+		args                []string
 	}{
-		{"### OpenHands evaluation output", "output.jsonl", "django__django-11099 django__django-11099 PASS -"},
-		{"### AgentDojo results", "none.json", "gpt-4o-2024-05-13/banking/user_task_0 banking user_task_0 WARN -"},
+		{"### OpenHands evaluation output", "output.jsonl", "django__django-11099 django__django-11099 PASS -", nil},
+		{"### AgentDojo results", "none.json", "gpt-4o-2024-05-13/banking/user_task_0 banking user_task_0 WARN -", nil},
+		// the failed tool run is the call's result, the correctness feedback the outcome
+		{"### LangSmith run exports", "runs.json", "7f1c ex-12 WARN -", []string{"--outcome-scorer", "correctness"}},
 	} {
 		dir := t.TempDir()
 		p := filepath.Join(dir, c.file)
@@ -209,7 +212,7 @@ func TestDocHarnessExamples(t *testing.T) {
 			t.Fatal(err)
 		}
 		out := filepath.Join(dir, "r.json")
-		code, stdout, stderr := cli(t, "", "gate", "--traces", p, "--json", out)
+		code, stdout, stderr := cli(t, "", append([]string{"gate", "--traces", p, "--json", out}, c.args...)...)
 		if code != 0 {
 			t.Fatalf("%s: exit %d\n%s%s", c.heading, code, stdout, stderr)
 		}

@@ -37,6 +37,9 @@ const (
 	// OpenHands' SWE-bench submission writes trajs/<instance_id>.json), read by
 	// EachMessageList.
 	FormatMessageList
+	// FormatLangSmith is a LangSmith run export (runs as the SDK's Run schema writes them),
+	// read by readLangSmith.
+	FormatLangSmith
 	// NumFormats is how many formats there are.
 	NumFormats = iota
 )

@@ -18,12 +18,12 @@ import (
 // read in start-time order (ties in file order), each in whichever of three dialects it is
 // written: the GenAI semantic conventions, Arize's OpenInference or Traceloop's OpenLLMetry.
 //
-// Model spans carry the conversation: each one's input repeats the messages before it, so
-// only the input messages the run has not seen yet are added (compared position by
-// position), then its output. Tool spans carry one call each: its result, and whether it
-// failed (status ERROR, error.type, an exception event), are added to the call the model
-// made, or to a call of their own when the model spans hold no messages (GenAI
-// instrumentations record no content by default). Token usage is the sum over the spans
+// Model spans carry the conversation: each one's input repeats the messages before it, and
+// Conversations (conversation.go) puts the calls together into one or more conversations.
+// Tool spans carry one call each: its result, and whether it failed (status ERROR,
+// error.type, an exception event), are added to the call the model made, or to a call of
+// their own when the model spans hold no messages (GenAI instrumentations record no content
+// by default). Token usage is the sum over the spans
 // that report it, leaving out a span whose descendants report usage too (an agent span
 // that totals its model calls).
 
@@ -486,27 +486,28 @@ func buildOTLP(file string, spans []*span) (*Trace, error) {
 	}
 	sorted := append([]*span(nil), spans...)
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].start < sorted[j].start })
-	b := &otlpBuilder{results: map[string][2]int{}, callIDs: map[string]bool{}, open: map[string][][2]int{}, answered: map[[2]int]bool{}}
+	conv := NewConversations()
 	for _, s := range sorted {
 		in, out, err := spanMessages(file, s)
 		if err != nil {
 			return nil, err
 		}
-		if in != nil || out != nil {
-			b.input(in)
-			b.addAll(out)
-		}
+		conv.Model(in, out)
 		if call, ok, err := toolCall(file, s); err != nil {
 			return nil, err
 		} else if ok {
-			b.tool(call, s)
+			e := ToolEvent{Call: call.Call, Result: call.resultText, Failed: s.failed, Error: s.errText}
+			if e.Failed && e.Error == "" {
+				e.Error = "the tool span's status is ERROR"
+			}
+			conv.Tool(e)
 		}
 	}
 	usage, perCall, err := otlpUsage(file, spans, parents)
 	if err != nil {
 		return nil, err
 	}
-	return &Trace{ID: first.traceID, File: file, Line: first.line, Shape: ShapeOTLP, Messages: b.msgs, Usage: usage,
+	return &Trace{ID: first.traceID, File: file, Line: first.line, Shape: ShapeOTLP, Messages: conv.Messages(), Usage: usage,
 		PerCall: perCall, SpanID: rootSpan(sorted)}, nil
 }
 
@@ -523,141 +524,6 @@ func rootSpan(sorted []*span) string {
 		}
 	}
 	return "" // every span has a parent in the run: a cycle
-}
-
-// otlpBuilder assembles a run's messages.
-type otlpBuilder struct {
-	msgs []Message
-	// results holds, by call id, where the result of that call is: message, result index
-	results map[string][2]int
-	// callIDs holds the ids of the calls the messages make
-	callIDs map[string]bool
-	// open holds, by tool, where its calls are (message, call index), in order: those a tool
-	// span answered are dropped from the end as openCall meets them
-	open map[string][][2]int
-	// answered marks calls without an id that a tool span answered: message, call index
-	answered map[[2]int]bool
-}
-
-func (b *otlpBuilder) add(m Message) {
-	for j, c := range m.Calls {
-		if c.HasID {
-			b.callIDs[c.ID] = true
-		}
-		b.open[c.Tool] = append(b.open[c.Tool], [2]int{len(b.msgs), j})
-	}
-	for j, r := range m.Results {
-		if r.HasID {
-			if _, seen := b.results[r.CallID]; !seen {
-				b.results[r.CallID] = [2]int{len(b.msgs), j}
-			}
-		}
-	}
-	b.msgs = append(b.msgs, m)
-}
-
-func (b *otlpBuilder) addAll(ms []Message) {
-	for _, m := range ms {
-		b.add(m)
-	}
-}
-
-// input adds a model span's input messages, leaving out the ones the run already holds at
-// the same position.
-func (b *otlpBuilder) input(in []Message) {
-	j := 0
-	for j < len(in) && j < len(b.msgs) && sameMessage(&in[j], &b.msgs[j]) {
-		j++
-	}
-	b.addAll(in[j:])
-}
-
-// sameMessage reports whether two messages are one turn seen twice: the same role and the
-// same calls (by id, or tool where there is none), results (by call id) or else text.
-func sameMessage(a, c *Message) bool {
-	if a.Role != c.Role || len(a.Calls) != len(c.Calls) || len(a.Results) != len(c.Results) {
-		return false
-	}
-	for i := range a.Calls {
-		x, y := &a.Calls[i], &c.Calls[i]
-		if x.HasID != y.HasID || x.ID != y.ID || (!x.HasID && x.Tool != y.Tool) {
-			return false
-		}
-	}
-	for i := range a.Results {
-		if a.Results[i].CallID != c.Results[i].CallID {
-			return false
-		}
-	}
-	if len(a.Calls) > 0 || len(a.Results) > 0 {
-		return true
-	}
-	return a.Content == c.Content
-}
-
-// tool adds what tool span s says about call: its result, or its failure to a result the
-// messages already hold.
-func (b *otlpBuilder) tool(call spanCall, s *span) {
-	res := Result{CallID: call.ID, HasID: call.HasID, Success: !s.failed, Content: call.resultText}
-	if s.failed {
-		res.Error = s.errText
-		if res.Error == "" {
-			res.Error = "the tool span's status is ERROR"
-		}
-	}
-	call.resultText = ""
-	if call.HasID {
-		if at, ok := b.results[call.ID]; ok {
-			r := &b.msgs[at[0]].Results[at[1]]
-			if s.failed {
-				r.Success, r.Error = false, res.Error
-			}
-			return
-		}
-		if b.hasCall(call.ID) {
-			b.add(Message{Role: "tool", Content: res.Content, Results: []Result{res}})
-			return
-		}
-	} else if i, j, ok := b.openCall(call.Tool); ok {
-		b.answered[[2]int{i, j}] = true
-		c := b.msgs[i].Calls[j]
-		res.CallID, res.HasID = c.ID, c.HasID
-		if c.HasID {
-			if at, ok := b.results[c.ID]; ok {
-				r := &b.msgs[at[0]].Results[at[1]]
-				if s.failed {
-					r.Success, r.Error = false, res.Error
-				}
-				return
-			}
-		}
-		b.add(Message{Role: "tool", Content: res.Content, Results: []Result{res}})
-		return
-	}
-	b.add(Message{Role: "assistant", Calls: []Call{call.Call}})
-	if !call.HasID {
-		b.answered[[2]int{len(b.msgs) - 1, 0}] = true
-	}
-	b.add(Message{Role: "tool", Content: res.Content, Results: []Result{res}})
-}
-
-// hasCall reports whether a message holds a call with that id.
-func (b *otlpBuilder) hasCall(id string) bool { return b.callIDs[id] }
-
-// openCall finds the last call of tool that no tool span without a call id answered yet.
-// Calls are only ever marked answered, so each is dropped from b.open at most once: the
-// calls of a run cost linear time in all, not a scan of the messages per tool span.
-func (b *otlpBuilder) openCall(tool string) (int, int, bool) {
-	calls := b.open[tool]
-	for len(calls) > 0 && b.answered[calls[len(calls)-1]] {
-		calls = calls[:len(calls)-1]
-	}
-	b.open[tool] = calls
-	if len(calls) == 0 {
-		return 0, 0, false
-	}
-	at := calls[len(calls)-1]
-	return at[0], at[1], true
 }
 
 // spanCall is a tool span's call and the text of its result.

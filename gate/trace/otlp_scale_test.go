@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime"
@@ -41,6 +42,21 @@ var otlpShapes = map[string]func(n int) []byte{
 				`{"key":"gen_ai.tool.name","value":{"stringValue":"tool%d"}}]}`, i, i, i)
 		})
 	},
+	// agents: model spans of n agents that share a system prompt, each a conversation of
+	// its own (conversation.go), then a second call of each, re-sending the first
+	"agents": func(n int) []byte {
+		return otlpSpans(n, func(i int) string {
+			agent := i % (n / 2)
+			in := fmt.Sprintf(`[{"role":"system","content":"S"},{"role":"user","content":"task %d"}]`, agent)
+			if i >= n/2 {
+				in = fmt.Sprintf(`[{"role":"system","content":"S"},{"role":"user","content":"task %d"},{"role":"assistant","content":"a %d"},{"role":"user","content":"more"}]`, agent, agent)
+			}
+			q := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+			return fmt.Sprintf(`{"traceId":"t","spanId":"s%d","startTimeUnixNano":"%d","attributes":[`+
+				`{"key":"gen_ai.input.messages","value":{"stringValue":%s}},`+
+				`{"key":"gen_ai.output.messages","value":{"stringValue":%s}}]}`, i, i, q(in), q(fmt.Sprintf(`[{"role":"assistant","content":"a %d"}]`, i)))
+		})
+	},
 	// toolids: execute_tool spans with call ids no model span made
 	"toolids": func(n int) []byte {
 		return otlpSpans(n, func(i int) string {
@@ -79,6 +95,10 @@ func readOTLPShape(tb testing.TB, shape string, n int, data []byte) {
 	if err != nil || len(traces) != 1 {
 		tb.Fatalf("%s of %d spans: %d traces, %v", shape, n, len(traces), err)
 	}
+	if shape == "agents" && len(traces[0].Messages) != 3*n/2+2*(n-n/2) {
+		// n/2 conversations of system, user, reply, then a further user message and reply each
+		tb.Fatalf("agents: %d spans gave %d messages, want %d", n, len(traces[0].Messages), 3*n/2+2*(n-n/2))
+	}
 	if shape == "chain" && (traces[0].Usage.Prompt != 1 || !traces[0].Usage.Recorded) {
 		// only the innermost span counts: the others total their descendants
 		tb.Fatalf("chain of %d spans: usage %+v, want 1 prompt token", n, traces[0].Usage)
@@ -115,7 +135,7 @@ func TestOTLPGrowth(t *testing.T) {
 		t.Skip("timing test")
 	}
 	const n = 5000
-	for _, shape := range []string{"tools", "toolids", "chain", "cycle"} {
+	for _, shape := range []string{"tools", "toolids", "chain", "cycle", "agents"} {
 		small, large := otlpShapes[shape](n), otlpShapes[shape](4*n)
 		readOTLPShape(t, shape, n, small) // warm up
 		as := allocated(func() { readOTLPShape(t, shape, n, small) })

@@ -190,8 +190,8 @@ func TestDocExamples(t *testing.T) {
 		{"refund-3", ShapeOpenAI, Usage{812, 19, 831, true}},
 		{"weather-1", ShapeAnthropic, Usage{1520, 64, 1584, true}},
 	}
-	if len(blocks) != len(want)+6 {
-		t.Fatalf("%d json examples, want %d", len(blocks), len(want)+6)
+	if len(blocks) != len(want)+7 {
+		t.Fatalf("%d json examples, want %d", len(blocks), len(want)+7)
 	}
 	// the last two: an OTLP export and an Inspect log, each with one failed tool call
 	otlp, err := ReadOTLP("trace-formats.md", []byte(blocks[3]))
@@ -236,6 +236,20 @@ func TestDocExamples(t *testing.T) {
 	if o := dojo.Outcome; o != (Outcome{Known: true, Value: 0, IsBool: true, Source: "utility"}) {
 		t.Errorf("AgentDojo example: outcome %+v", o)
 	}
+	// then a LangSmith run tree, its correctness feedback the outcome
+	var smith []*Trace
+	records := func(each func(input.Record) error) error {
+		return input.EachReader("trace-formats.md", strings.NewReader(blocks[9]), each)
+	}
+	if err := eachLangSmith(context.Background(), records, Options{OutcomeScorer: "correctness"}, func(tr *Trace) error {
+		smith = append(smith, tr)
+		return nil
+	}); err != nil || len(smith) != 1 {
+		t.Fatalf("LangSmith example: %d traces, %v", len(smith), err)
+	}
+	if o := smith[0].Outcome; o != (Outcome{Known: true, Value: 0, Source: "feedback.correctness"}) || smith[0].Task != "ex-12" {
+		t.Errorf("LangSmith example: task %q outcome %+v", smith[0].Task, o)
+	}
 	for i, c := range []struct {
 		tr    *Trace
 		want  counts
@@ -251,6 +265,8 @@ func TestDocExamples(t *testing.T) {
 		{oh, counts{"django__django-11099", 2, 1, 1, 0}, Usage{17000, 300, 17300, true}},
 		// a read that failed; AgentDojo records no usage
 		{dojo, counts{"gpt-4o-2024-05-13/banking/user_task_0", 3, 1, 1, 1}, Usage{}},
+		// the tool run that raised is the failed result of the model's call
+		{smith[0], counts{"7f1c", 3, 1, 1, 1}, Usage{100, 20, 120, true}},
 	} {
 		if got := countTrace(c.tr); got != c.want || c.tr.Usage != c.usage {
 			t.Errorf("example %d: %+v %+v, want %+v %+v", i+3, got, c.tr.Usage, c.want, c.usage)

@@ -81,6 +81,7 @@ var formats = [...]*Harness{
 	&tau2Harness,
 	&openHandsHarness,
 	&agentDojoHarness,
+	&langSmithHarness,
 	&inspectJSONHarness,
 	&recordsHarness,
 }

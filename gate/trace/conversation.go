@@ -1,0 +1,473 @@
+package trace
+
+import (
+	"encoding/binary"
+	"hash/maphash"
+)
+
+// Conversations assembles the messages of a run recorded as separate model calls and tool
+// calls (OTLP spans, run trees, observations) into the run's Messages, as
+// docs/trace-formats.md ("How model calls become one run") describes:
+//
+//   - A run of several model calls is one or more conversations. A call continues the
+//     conversation whose messages so far (the last call's input and output) are a prefix of
+//     its input, compared message by message by role and the ids of their tool calls and
+//     results, else their text; the longest such prefix wins. A call no conversation is a
+//     prefix of starts a new one: two agents that start with the same system prompt are two
+//     conversations, not one whose messages are lined up by position.
+//   - A call adds the input messages its conversation has not seen yet, then its output.
+//   - A tool call recorded on its own (a tool span, an observation) adds its result to the
+//     call the model made (by call id, else the last unanswered call of that tool), or adds a
+//     call and its result of its own when no model message holds the call. What a tool event
+//     carried is added once: a later call of the same conversation that re-sends that call
+//     or result in its input does not add it again, whichever came first.
+//   - A call or result with an id is one call or result of the run: an input that re-sends
+//     one the run already holds (a handoff hands the conversation so far to an agent with
+//     another system prompt, which is a conversation of its own) does not add it again.
+//   - Messages are the conversations' messages one after another, in the order the
+//     conversations started.
+//
+// Feed it model calls and tool events in the order they happened (start time, ties in file
+// order). Each call costs time linear in the size of its input, however many conversations
+// the run holds.
+type Conversations struct {
+	convs []*conversation
+	last  int // the conversation continued last, -1 before any
+	seed  maphash.Seed
+	// byView finds conversations by the hash of their view.
+	byView map[uint64][]int
+	// calls and results hold, by call id, where the first call and the first result of that
+	// id are.
+	calls, results map[string]loc
+	// open holds, by tool, where its calls are, in order: those a tool event without a call
+	// id answered are dropped from the end as openCall meets them.
+	open     map[string][]loc
+	answered map[loc]bool
+	// claimed marks the calls and results without an id that a tool event carried and an
+	// input has met; made marks the messages a tool event made holding a call.
+	claimed, made map[loc]bool
+}
+
+// conversation is one line of model calls.
+type conversation struct {
+	// in and out are the last call's input and output: the messages a call that continues
+	// the conversation starts its input with. hash is theirs (Conversations.prefixHashes).
+	in, out []Message
+	hash    uint64
+	msgs    []Message
+	// idlessCalls are the calls without an id a tool event made on its own, by tool, and
+	// idlessResults the results without a call id it carried, by text: those not yet met
+	// in a call's input (Conversations.claimed) can stand for a call or result of one.
+	idlessCalls, idlessResults map[string][]loc
+}
+
+func newConversation() *conversation {
+	return &conversation{idlessCalls: map[string][]loc{}, idlessResults: map[string][]loc{}}
+}
+
+// loc is where a call or result is: conversation, message, index in the message.
+type loc struct{ conv, msg, idx int }
+
+// ToolEvent is one tool call as a tool span or observation records it: the call (id where
+// recorded, tool, arguments), its result and whether it failed.
+type ToolEvent struct {
+	Call   Call
+	Result string
+	Failed bool
+	Error  string // why it failed, where recorded
+}
+
+// NewConversations returns an empty assembly.
+func NewConversations() *Conversations {
+	return &Conversations{last: -1, seed: maphash.MakeSeed(), byView: map[uint64][]int{},
+		calls: map[string]loc{}, results: map[string]loc{}, open: map[string][]loc{},
+		answered: map[loc]bool{}, claimed: map[loc]bool{}, made: map[loc]bool{}}
+}
+
+// Model adds a model call: its input and output messages. A call with neither is nothing.
+func (c *Conversations) Model(in, out []Message) {
+	if len(in) == 0 && len(out) == 0 {
+		return
+	}
+	hashes := c.prefixHashes(in)
+	ci, seen := c.find(in, hashes)
+	if ci < 0 {
+		ci = len(c.convs)
+		c.convs = append(c.convs, newConversation())
+		c.byView[0] = append(c.byView[0], ci)
+	}
+	for i := seen; i < len(in); i++ {
+		c.addInput(ci, in[i])
+	}
+	for i := range out {
+		c.add(ci, out[i])
+	}
+	conv := c.convs[ci]
+	c.unindex(ci)
+	if len(in) == 0 { // the call's output follows the conversation's messages so far
+		in = append(conv.in[:len(conv.in):len(conv.in)], conv.out...)
+		hashes = []uint64{conv.hash}
+	}
+	conv.in, conv.out = in, out
+	conv.hash = c.extend(hashes[len(hashes)-1], out)
+	c.byView[conv.hash] = append(c.byView[conv.hash], ci)
+	c.last = ci
+}
+
+// find returns the conversation whose view is the longest prefix of in, and that prefix's
+// length; -1 when none is (a conversation with no view yet, made by tool events alone, is a
+// prefix of any input). Among conversations with the same view the one continued last wins.
+// With no input, the call continues the conversation continued last.
+func (c *Conversations) find(in []Message, hashes []uint64) (int, int) {
+	if len(in) == 0 {
+		return c.last, 0
+	}
+	for k := len(in); k >= 0; k-- {
+		best := -1
+		for _, ci := range c.byView[hashes[k]] {
+			if c.convs[ci].is(in[:k]) && (best < 0 || c.lastUse(ci) > c.lastUse(best)) {
+				best = ci
+			}
+		}
+		if best >= 0 {
+			return best, k
+		}
+	}
+	return -1, 0
+}
+
+// lastUse orders conversations by how recently a call continued them: the one continued
+// last first, then by creation.
+func (c *Conversations) lastUse(ci int) int {
+	if ci == c.last {
+		return len(c.convs)
+	}
+	return ci
+}
+
+// is reports whether the conversation's view is exactly ms.
+func (v *conversation) is(ms []Message) bool {
+	if len(v.in)+len(v.out) != len(ms) {
+		return false
+	}
+	for i := range ms {
+		m := &ms[i]
+		var w *Message
+		if i < len(v.in) {
+			w = &v.in[i]
+		} else {
+			w = &v.out[i-len(v.in)]
+		}
+		if !sameMessage(m, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// unindex removes conversation ci from byView under its current hash.
+func (c *Conversations) unindex(ci int) {
+	h := c.convs[ci].hash
+	list := c.byView[h]
+	for i, x := range list {
+		if x == ci {
+			list = append(list[:i:i], list[i+1:]...)
+			break
+		}
+	}
+	if len(list) == 0 {
+		delete(c.byView, h)
+	} else {
+		c.byView[h] = list
+	}
+}
+
+// prefixHashes returns the hash of in[:k] for every k from 0 to len(in): hashes of the
+// same messages by sameMessage are equal, and that of no message is 0.
+func (c *Conversations) prefixHashes(in []Message) []uint64 {
+	out := make([]uint64, len(in)+1)
+	for i := range in {
+		out[i+1] = c.extend(out[i], in[i:i+1])
+	}
+	return out
+}
+
+// extend is the hash of the messages hashed as h followed by ms.
+func (c *Conversations) extend(h uint64, ms []Message) uint64 {
+	var hh maphash.Hash
+	hh.SetSeed(c.seed)
+	var b [8]byte
+	for i := range ms {
+		binary.LittleEndian.PutUint64(b[:], h)
+		hh.Reset()
+		_, _ = hh.Write(b[:])
+		writeKey(&hh, &ms[i])
+		h = hh.Sum64()
+	}
+	return h
+}
+
+// writeKey writes what sameMessage compares of m, each part with its length.
+func writeKey(h *maphash.Hash, m *Message) {
+	str := func(tag byte, s string) {
+		var b [9]byte
+		b[0] = tag
+		binary.LittleEndian.PutUint64(b[1:], uint64(len(s)))
+		_, _ = h.Write(b[:])
+		_, _ = h.WriteString(s)
+	}
+	str('r', m.Role)
+	for i := range m.Calls {
+		if m.Calls[i].HasID {
+			str('c', m.Calls[i].ID)
+		} else {
+			str('n', m.Calls[i].Tool)
+		}
+	}
+	for i := range m.Results {
+		str('R', m.Results[i].CallID)
+	}
+	if len(m.Calls) == 0 && len(m.Results) == 0 {
+		str('t', m.Content)
+	}
+}
+
+// add adds m to conversation ci.
+func (c *Conversations) add(ci int, m Message) {
+	conv := c.convs[ci]
+	at := len(conv.msgs)
+	for j, call := range m.Calls {
+		l := loc{ci, at, j}
+		if call.HasID {
+			if _, seen := c.calls[call.ID]; !seen {
+				c.calls[call.ID] = l
+			}
+		}
+		c.open[call.Tool] = append(c.open[call.Tool], l)
+	}
+	for j, r := range m.Results {
+		if r.HasID {
+			if _, seen := c.results[r.CallID]; !seen {
+				c.results[r.CallID] = loc{ci, at, j}
+			}
+		}
+	}
+	conv.msgs = append(conv.msgs, m)
+}
+
+// addInput adds an input message of a call that continues conversation ci, leaving out
+// the calls and results a tool event already carried in it.
+func (c *Conversations) addInput(ci int, m Message) {
+	if len(m.Calls) == 0 && len(m.Results) == 0 {
+		c.add(ci, m)
+		return
+	}
+	var calls []Call
+	var results []Result
+	var carrier *Message // a message a tool event made holding one of m's calls
+	for _, call := range m.Calls {
+		if at, ok := c.knownCall(ci, call); ok {
+			if c.made[loc{at.conv, at.msg, 0}] {
+				carrier = &c.convs[at.conv].msgs[at.msg]
+			}
+			continue
+		}
+		calls = append(calls, call)
+	}
+	for _, r := range m.Results {
+		if !c.knownResult(ci, r) {
+			results = append(results, r)
+		}
+	}
+	switch {
+	case len(calls) == len(m.Calls) && len(results) == len(m.Results):
+		c.add(ci, m)
+	case len(calls) == 0 && len(results) == 0:
+		if carrier != nil && carrier.Content == "" {
+			carrier.Content = m.Content // the text the model wrote with the call
+		}
+	default:
+		m.Calls, m.Results = calls, results
+		c.add(ci, m)
+	}
+}
+
+// knownCall reports whether call, in an input of conversation ci, is one the run holds
+// already, and where: by id, else the first call of that tool without an id a tool event
+// made in ci on its own, which takes call's id.
+func (c *Conversations) knownCall(ci int, call Call) (loc, bool) {
+	if call.HasID {
+		if at, ok := c.calls[call.ID]; ok {
+			return at, true
+		}
+	}
+	conv := c.convs[ci]
+	at, ok := c.claim(conv.idlessCalls, call.Tool)
+	if !ok {
+		return loc{}, false
+	}
+	if call.HasID {
+		made := &conv.msgs[at.msg].Calls[at.idx]
+		made.ID, made.HasID = call.ID, true
+		c.calls[call.ID] = at
+		// The event's result, the message after the call, answers it.
+		if r := at.msg + 1; r < len(conv.msgs) && len(conv.msgs[r].Results) == 1 && !conv.msgs[r].Results[0].HasID {
+			res := &conv.msgs[r].Results[0]
+			res.CallID, res.HasID = call.ID, true
+			c.results[call.ID] = loc{ci, r, 0}
+			c.claimed[loc{ci, r, 0}] = true
+		}
+	}
+	return at, true
+}
+
+// claim takes the first place under key that no input has met yet. Places are only ever
+// claimed, so each is dropped from its list at most once.
+func (c *Conversations) claim(by map[string][]loc, key string) (loc, bool) {
+	list := by[key]
+	for len(list) > 0 && c.claimed[list[0]] {
+		list = list[1:]
+	}
+	if len(list) == 0 {
+		delete(by, key)
+		return loc{}, false
+	}
+	c.claimed[list[0]] = true
+	by[key] = list[1:]
+	return list[0], true
+}
+
+// knownResult reports whether result r, in an input of conversation ci, is one the run
+// holds already: by call id, else the first result without an id of the same text that a
+// tool event carried in ci.
+func (c *Conversations) knownResult(ci int, r Result) bool {
+	if r.HasID {
+		_, ok := c.results[r.CallID]
+		return ok
+	}
+	_, ok := c.claim(c.convs[ci].idlessResults, r.Content)
+	return ok
+}
+
+// Tool adds a tool event: its result, or its failure to a result the messages already hold,
+// goes to the call the model made (by id, else the last unanswered call of the tool); with no
+// such call, the event makes the call and its result itself, in the conversation continued
+// last.
+func (c *Conversations) Tool(e ToolEvent) {
+	res := Result{CallID: e.Call.ID, HasID: e.Call.HasID, Success: !e.Failed, Content: e.Result}
+	if e.Failed {
+		res.Error = e.Error
+		if res.Error == "" {
+			res.Error = "the tool's own record says it failed"
+		}
+	}
+	if e.Call.HasID {
+		if c.merge(e.Call.ID, res) {
+			return
+		}
+		if at, ok := c.calls[e.Call.ID]; ok {
+			c.result(at.conv, res)
+			return
+		}
+	} else if at, ok := c.openCall(e.Call.Tool); ok {
+		c.answered[at] = true
+		call := c.convs[at.conv].msgs[at.msg].Calls[at.idx]
+		res.CallID, res.HasID = call.ID, call.HasID
+		if call.HasID && c.merge(call.ID, res) {
+			return
+		}
+		c.result(at.conv, res)
+		return
+	}
+	ci := c.last
+	if ci < 0 {
+		ci = len(c.convs)
+		c.convs = append(c.convs, newConversation())
+		c.byView[0] = append(c.byView[0], ci)
+		c.last = ci
+	}
+	conv := c.convs[ci]
+	at := loc{ci, len(conv.msgs), 0}
+	c.add(ci, Message{Role: "assistant", Calls: []Call{e.Call}})
+	c.made[at] = true
+	if !e.Call.HasID {
+		c.answered[at] = true
+		conv.idlessCalls[e.Call.Tool] = append(conv.idlessCalls[e.Call.Tool], at)
+	}
+	c.result(ci, res)
+}
+
+// merge marks the result of call id failed when the tool event says so, where the messages
+// hold that result; false when they do not.
+func (c *Conversations) merge(id string, res Result) bool {
+	at, ok := c.results[id]
+	if !ok {
+		return false
+	}
+	r := &c.convs[at.conv].msgs[at.msg].Results[at.idx]
+	if !res.Success {
+		r.Success, r.Error = false, res.Error
+	}
+	return true
+}
+
+// result adds a tool event's result to conversation ci, as a tool message.
+func (c *Conversations) result(ci int, res Result) {
+	conv := c.convs[ci]
+	at := loc{ci, len(conv.msgs), 0}
+	c.add(ci, Message{Role: "tool", Content: res.Content, Results: []Result{res}})
+	if !res.HasID {
+		conv.idlessResults[res.Content] = append(conv.idlessResults[res.Content], at)
+	}
+}
+
+// openCall finds the last call of tool that no tool event without a call id answered yet.
+// Calls are only ever marked answered, so each is dropped from open at most once: the calls
+// of a run cost linear time in all.
+func (c *Conversations) openCall(tool string) (loc, bool) {
+	calls := c.open[tool]
+	for len(calls) > 0 && c.answered[calls[len(calls)-1]] {
+		calls = calls[:len(calls)-1]
+	}
+	c.open[tool] = calls
+	if len(calls) == 0 {
+		return loc{}, false
+	}
+	return calls[len(calls)-1], true
+}
+
+// Messages returns the run's messages: each conversation's, in the order they started.
+func (c *Conversations) Messages() []Message {
+	n := 0
+	for _, conv := range c.convs {
+		n += len(conv.msgs)
+	}
+	out := make([]Message, 0, n)
+	for _, conv := range c.convs {
+		out = append(out, conv.msgs...)
+	}
+	return out
+}
+
+// sameMessage reports whether two messages are one turn seen twice: the same role and the
+// same calls (by id, or tool where there is none), results (by call id) or else text.
+func sameMessage(a, c *Message) bool {
+	if a.Role != c.Role || len(a.Calls) != len(c.Calls) || len(a.Results) != len(c.Results) {
+		return false
+	}
+	for i := range a.Calls {
+		x, y := &a.Calls[i], &c.Calls[i]
+		if x.HasID != y.HasID || x.ID != y.ID || (!x.HasID && x.Tool != y.Tool) {
+			return false
+		}
+	}
+	for i := range a.Results {
+		if a.Results[i].CallID != c.Results[i].CallID {
+			return false
+		}
+	}
+	if len(a.Calls) > 0 || len(a.Results) > 0 {
+		return true
+	}
+	return a.Content == c.Content
+}

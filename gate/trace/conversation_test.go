@@ -1,0 +1,291 @@
+package trace
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// Messages for the conversation tests: text, a call, a result.
+func sys(text string) Message  { return Message{Role: "system", Content: text} }
+func user(text string) Message { return Message{Role: "user", Content: text} }
+func say(text string) Message  { return Message{Role: "assistant", Content: text} }
+func calls(ids ...string) Message {
+	m := Message{Role: "assistant"}
+	for _, id := range ids {
+		tool, id, _ := strings.Cut(id, ":")
+		m.Calls = append(m.Calls, Call{ID: id, HasID: id != "", Tool: tool, Args: []byte(`{}`), ArgsValid: true})
+	}
+	return m
+}
+func answer(id, text string) Message {
+	return Message{Role: "tool", Content: text, Results: []Result{{CallID: id, HasID: id != "", Success: true, Content: text}}}
+}
+func msgs(ms ...Message) []Message { return ms }
+
+// summary writes messages one a line: role, calls (tool:id), results (->id), text.
+func summary(ms []Message) string {
+	var b strings.Builder
+	for _, m := range ms {
+		b.WriteString(m.Role)
+		for _, c := range m.Calls {
+			fmt.Fprintf(&b, " %s:%s", c.Tool, c.ID)
+		}
+		for _, r := range m.Results {
+			fmt.Fprintf(&b, " ->%s", r.CallID)
+			if !r.Success {
+				b.WriteString(" failed(" + r.Error + ")")
+			}
+		}
+		if m.Content != "" {
+			b.WriteString(" " + m.Content)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// step is one model call or tool event fed to Conversations.
+type step struct {
+	in, out []Message
+	tool    *ToolEvent
+}
+
+func toolEvent(tool, id, result string) *ToolEvent {
+	return &ToolEvent{Call: Call{ID: id, HasID: id != "", Tool: tool, Args: []byte(`{}`), ArgsValid: true}, Result: result}
+}
+
+// conversationCases are runs whose messages are known: want is the run, message by
+// message; calls the number of tool calls.
+var conversationCases = []struct {
+	name  string
+	steps []step
+	want  string
+	calls int
+}{{
+	name: "one agent, three calls: each re-sends the conversation",
+	steps: []step{
+		{in: msgs(sys("S"), user("u")), out: msgs(calls("read:c1"))},
+		{in: msgs(sys("S"), user("u"), calls("read:c1"), answer("c1", "r1")), out: msgs(calls("read:c2"))},
+		{in: msgs(sys("S"), user("u"), calls("read:c1"), answer("c1", "r1"), calls("read:c2"), answer("c2", "r2")), out: msgs(say("done"))},
+	},
+	want:  "system S\nuser u\nassistant read:c1\ntool ->c1 r1\nassistant read:c2\ntool ->c2 r2\nassistant done\n",
+	calls: 2,
+}, {
+	// Two agents start with the same system prompt and take turns: lined up by position,
+	// agent B's messages were added again at each of its calls (13 messages, 3 calls).
+	name: "two agents with the same system prompt are two conversations",
+	steps: []step{
+		{in: msgs(sys("S"), user("task A")), out: msgs(calls("search:a1"))},
+		{in: msgs(sys("S"), user("task B")), out: msgs(calls("lookup:b1"))},
+		{tool: toolEvent("search", "a1", "found A")},
+		{tool: toolEvent("lookup", "b1", "found B")},
+		{in: msgs(sys("S"), user("task A"), calls("search:a1"), answer("a1", "found A")), out: msgs(say("A done"))},
+		{in: msgs(sys("S"), user("task B"), calls("lookup:b1"), answer("b1", "found B")), out: msgs(say("B done"))},
+	},
+	want: "system S\nuser task A\nassistant search:a1\ntool ->a1 found A\nassistant A done\n" +
+		"system S\nuser task B\nassistant lookup:b1\ntool ->b1 found B\nassistant B done\n",
+	calls: 2,
+}, {
+	// Langfuse-style: the model's first output records no message, so the tool's own
+	// observation makes the call; the next call re-sends that call and result with the
+	// call's id. Lined up by position they were added twice (7 messages, 2 calls).
+	name: "a tool observation before the call that re-sends its result",
+	steps: []step{
+		{in: msgs(sys("S"), user("weather?")), out: msgs()},
+		{tool: toolEvent("get_weather", "", "sunny")},
+		{in: msgs(sys("S"), user("weather?"), calls("get_weather:call_9"), answer("call_9", "sunny")), out: msgs(say("It is sunny"))},
+	},
+	want:  "system S\nuser weather?\nassistant get_weather:call_9\ntool ->call_9 sunny\nassistant It is sunny\n",
+	calls: 1,
+}, {
+	// Parallel calls whose tool spans end in another order than the next call re-sends
+	// their results: by position both results were added again (8 messages).
+	name: "tool results re-sent in another order",
+	steps: []step{
+		{in: msgs(user("u")), out: msgs(calls("a:c1", "b:c2"))},
+		{tool: toolEvent("b", "c2", "rb")},
+		{tool: toolEvent("a", "c1", "ra")},
+		{in: msgs(user("u"), calls("a:c1", "b:c2"), answer("c1", "ra"), answer("c2", "rb")), out: msgs(say("ok"))},
+	},
+	want:  "user u\nassistant a:c1 b:c2\ntool ->c2 rb\ntool ->c1 ra\nassistant ok\n",
+	calls: 2,
+}, {
+	name: "a tool event without an id answers the model's last open call of its tool, and its failure stays",
+	steps: []step{
+		{in: msgs(user("u")), out: msgs(calls("run:c1"))},
+		{tool: &ToolEvent{Call: Call{Tool: "run"}, Result: "boom", Failed: true, Error: "exit 1"}},
+		{in: msgs(user("u"), calls("run:c1"), answer("c1", "boom")), out: msgs(say("it failed"))},
+	},
+	want:  "user u\nassistant run:c1\ntool ->c1 failed(exit 1) boom\nassistant it failed\n",
+	calls: 1,
+}, {
+	name: "a tool event after the input holds the result marks it failed",
+	steps: []step{
+		{in: msgs(user("u")), out: msgs(calls("run:c1"))},
+		{in: msgs(user("u"), calls("run:c1"), answer("c1", "boom")), out: msgs(say("hm"))},
+		{tool: &ToolEvent{Call: Call{ID: "c1", HasID: true, Tool: "run"}, Failed: true}},
+	},
+	want:  "user u\nassistant run:c1\ntool ->c1 failed(the tool's own record says it failed) boom\nassistant hm\n",
+	calls: 1,
+}, {
+	name: "tool events alone, then a call that re-sends them without ids",
+	steps: []step{
+		{tool: toolEvent("ls", "", "a b")},
+		{tool: toolEvent("cat", "", "text")},
+		{in: msgs(user("u"), calls("ls:"), answer("", "a b"), calls("cat:"), answer("", "text")), out: msgs(say("read"))},
+	},
+	want:  "assistant ls:\ntool -> a b\nassistant cat:\ntool -> text\nuser u\nassistant read\n",
+	calls: 2,
+}, {
+	// A sub-agent's call (a prompt of its own) between two calls of the main agent is a
+	// conversation of its own; the main one continues after it.
+	name: "a sub-agent's call between two calls of the main agent",
+	steps: []step{
+		{in: msgs(sys("main"), user("u")), out: msgs(calls("delegate:d1"))},
+		{in: msgs(sys("sub"), user("sub task")), out: msgs(say("sub result"))},
+		{tool: toolEvent("delegate", "d1", "sub result")},
+		{in: msgs(sys("main"), user("u"), calls("delegate:d1"), answer("d1", "sub result")), out: msgs(say("done"))},
+	},
+	want: "system main\nuser u\nassistant delegate:d1\ntool ->d1 sub result\nassistant done\n" +
+		"system sub\nuser sub task\nassistant sub result\n",
+	calls: 1,
+}, {
+	// A handoff: the second agent, with a system prompt of its own, is sent the
+	// conversation so far, the handoff's call and result included. It is a conversation of
+	// its own, and the calls and results the run holds are not added again.
+	name: "a handoff re-sends the first agent's calls to a second agent",
+	steps: []step{
+		{in: msgs(sys("triage"), user("weather in Paris?")), out: msgs(calls("transfer_to_weather:h1"))},
+		{in: msgs(sys("weather"), user("weather in Paris?"), calls("transfer_to_weather:h1"), answer("h1", "{}")), out: msgs(calls("get_weather:w1"))},
+		{tool: toolEvent("get_weather", "", "sunny")},
+		{in: msgs(sys("weather"), user("weather in Paris?"), calls("transfer_to_weather:h1"), answer("h1", "{}"), calls("get_weather:w1"), answer("w1", "sunny")), out: msgs(say("sunny"))},
+	},
+	want: "system triage\nuser weather in Paris?\nassistant transfer_to_weather:h1\n" +
+		"system weather\nuser weather in Paris?\ntool ->h1 {}\nassistant get_weather:w1\ntool ->w1 sunny\nassistant sunny\n",
+	calls: 2,
+}, {
+	name: "the text the model wrote with a call a tool event made goes to that call's message",
+	steps: []step{
+		{in: msgs(user("u")), out: msgs()},
+		{tool: toolEvent("ls", "c1", "a b")},
+		{in: msgs(user("u"), Message{Role: "assistant", Content: "let me look", Calls: calls("ls:c1").Calls}, answer("c1", "a b")), out: msgs(say("two files"))},
+	},
+	want:  "user u\nassistant ls:c1 let me look\ntool ->c1 a b\nassistant two files\n",
+	calls: 1,
+}, {
+	name: "a call with no input continues the conversation continued last",
+	steps: []step{
+		{in: msgs(user("u")), out: msgs(say("a"))},
+		{in: msgs(), out: msgs(say("b"))},
+		{in: msgs(user("u"), say("a"), say("b"), user("v")), out: msgs(say("c"))},
+	},
+	want:  "user u\nassistant a\nassistant b\nuser v\nassistant c\n",
+	calls: 0,
+}}
+
+func TestConversations(t *testing.T) {
+	for _, tc := range conversationCases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := NewConversations()
+			for _, s := range tc.steps {
+				if s.tool != nil {
+					c.Tool(*s.tool)
+				} else {
+					c.Model(s.in, s.out)
+				}
+			}
+			got := c.Messages()
+			if s := summary(got); s != tc.want {
+				t.Errorf("messages:\n%s\nwant:\n%s", s, tc.want)
+			}
+			tr := Trace{Messages: got}
+			if n := tr.NumCalls(); n != tc.calls {
+				t.Errorf("%d calls, want %d", n, tc.calls)
+			}
+		})
+	}
+}
+
+// TestConversationsOTLP reads the issue's two runs as OTLP spans (GenAI messages, tool spans):
+// lined up by position, the first read 13 messages and 3 calls, the second 7 and 2.
+func TestConversationsOTLP(t *testing.T) {
+	type span struct {
+		in, out string // gen_ai.input.messages / gen_ai.output.messages
+		tool    string // an execute_tool span's tool; id and result follow
+		id, res string
+	}
+	text := func(role, s string) string {
+		return fmt.Sprintf(`{"role":%q,"parts":[{"type":"text","content":%q}]}`, role, s)
+	}
+	call := func(tool, id string) string {
+		return fmt.Sprintf(`{"role":"assistant","parts":[{"type":"tool_call","id":%q,"name":%q,"arguments":{}}]}`, id, tool)
+	}
+	result := func(id, s string) string {
+		return fmt.Sprintf(`{"role":"tool","parts":[{"type":"tool_call_response","id":%q,"response":%q}]}`, id, s)
+	}
+	list := func(ms ...string) string { return "[" + strings.Join(ms, ",") + "]" }
+	for _, tc := range []struct {
+		name             string
+		spans            []span
+		messages, ncalls int
+		results          int
+	}{{
+		name: "two agents with the same system prompt",
+		spans: []span{
+			{in: list(text("system", "S"), text("user", "task A")), out: list(call("search", "a1"))},
+			{in: list(text("system", "S"), text("user", "task B")), out: list(call("lookup", "b1"))},
+			{tool: "search", id: "a1", res: "found A"},
+			{tool: "lookup", id: "b1", res: "found B"},
+			{in: list(text("system", "S"), text("user", "task A"), call("search", "a1"), result("a1", "found A")), out: list(text("assistant", "A done"))},
+			{in: list(text("system", "S"), text("user", "task B"), call("lookup", "b1"), result("b1", "found B")), out: list(text("assistant", "B done"))},
+		},
+		messages: 10, ncalls: 2, results: 2,
+	}, {
+		name: "a tool span before the call that re-sends its result",
+		spans: []span{
+			{in: list(text("system", "S"), text("user", "weather?")), out: list()},
+			{tool: "get_weather", res: "sunny"},
+			{in: list(text("system", "S"), text("user", "weather?"), call("get_weather", "call_9"), result("call_9", "sunny")), out: list(text("assistant", "It is sunny"))},
+		},
+		messages: 5, ncalls: 1, results: 1,
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			data := otlpSpans(len(tc.spans), func(i int) string {
+				s := tc.spans[i]
+				var attrs []string
+				attr := func(k, v string) {
+					q, _ := json.Marshal(v)
+					attrs = append(attrs, fmt.Sprintf(`{"key":%q,"value":{"stringValue":%s}}`, k, q))
+				}
+				if s.tool != "" {
+					attr("gen_ai.operation.name", "execute_tool")
+					attr("gen_ai.tool.name", s.tool)
+					if s.id != "" {
+						attr("gen_ai.tool.call.id", s.id)
+					}
+					attr("gen_ai.tool.call.result", s.res)
+				} else {
+					attr("gen_ai.operation.name", "chat")
+					attr("gen_ai.input.messages", s.in)
+					attr("gen_ai.output.messages", s.out)
+				}
+				return fmt.Sprintf(`{"traceId":"t","spanId":"s%d","startTimeUnixNano":"%d","attributes":[%s]}`, i, i+1, strings.Join(attrs, ","))
+			})
+			traces, err := ReadOTLP("spans.json", data)
+			if err != nil || len(traces) != 1 {
+				t.Fatalf("%d traces, %v", len(traces), err)
+			}
+			tr := traces[0]
+			results := 0
+			for _, m := range tr.Messages {
+				results += len(m.Results)
+			}
+			if len(tr.Messages) != tc.messages || tr.NumCalls() != tc.ncalls || results != tc.results {
+				t.Errorf("%d messages, %d calls, %d results; want %d, %d, %d:\n%s", len(tr.Messages), tr.NumCalls(), results,
+					tc.messages, tc.ncalls, tc.results, summary(tr.Messages))
+			}
+		})
+	}
+}
