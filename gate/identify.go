@@ -60,6 +60,7 @@ func identify(traces []reliability.Result) (renumbered bool, notes []string) {
 		}
 		orig[i] = read{t.ID, a.Suite, a.Trial}
 	}
+	fileDomains(traces, func(i int, suite string) { orig[i].suite = suite })
 	notes = agentSuites(traces)
 	renumbered = compare.Renumber(traces)
 	renamed := uniqueIDs(traces, func(i int) (string, *int) {
@@ -83,6 +84,46 @@ func identify(traces []reliability.Result) (renumbered bool, notes []string) {
 		}
 	}
 	return renumbered, notes
+}
+
+// fileDomains gives a run that crashed before the agent's first turn and names no suite the
+// one suite the other runs of its file name (docs/comparison-and-statistics.md, "Which run is
+// which: identity"): a tau-bench run names its domain in its policy, which a run that crashed
+// (traj: [] and info.error) never got, and tau-bench runs one domain a file. Without it the
+// crash is a run of no suite, which the baseline's run of its task matches not. A file whose
+// runs name two suites gives its crashes none. The suite counts as read (named is told it for
+// the read_as kept): merging shards, which are whole files, reads it back the same.
+func fileDomains(traces []reliability.Result, named func(i int, suite string)) {
+	suites := map[string]string{} // a file's one suite; "\x00" when it has two
+	crashed := false
+	for i := range traces {
+		a := traces[i].Attempt
+		switch {
+		case a == nil || a.Task == "":
+		case a.Crashed && a.Suite == "":
+			crashed = true
+		case a.Suite != "":
+			f := traces[i].File
+			if s, ok := suites[f]; !ok {
+				suites[f] = a.Suite
+			} else if s != a.Suite {
+				suites[f] = "\x00"
+			}
+		}
+	}
+	if !crashed {
+		return
+	}
+	for i := range traces {
+		a := traces[i].Attempt
+		if a == nil || a.Task == "" || !a.Crashed || a.Suite != "" {
+			continue
+		}
+		if s := suites[traces[i].File]; s != "" && s != "\x00" {
+			a.Suite = s
+			named(i, s)
+		}
+	}
 }
 
 func sameTrial(a, b *int) bool { return a == nil && b == nil || a != nil && b != nil && *a == *b }

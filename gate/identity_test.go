@@ -968,3 +968,43 @@ func TestTwoAgentsInEveryHarness(t *testing.T) {
 		mergeAsOneRun(t, gateShards(t, t.TempDir(), c.files, nil), r)
 	}
 }
+
+// TestTauBenchCrashesMatchTheirDomain: a head run of the real airline runs in which two runs
+// crashed before the agent's first turn (traj: [] and info.error, as tau-bench's run.py records
+// a raised exception) matches the airline baseline run for run: the crashes take the domain
+// of their file (on main they had no suite and matched none: 8 of 10 matched), and count as
+// the baseline's successes lost.
+func TestTauBenchCrashesMatchTheirDomain(t *testing.T) {
+	airline := refdata.Path(t, "transcripts/tau-bench-airline-sample.json")
+	base := asBaseline(t, reportJSON(t, gateRun(t, []string{airline}, nil, nil)))
+	head := tauBenchRecords(t, filepath.Join(t.TempDir(), "crashed.json"), func(recs []map[string]any) []map[string]any {
+		for _, r := range recs[:2] {
+			r["traj"], r["reward"] = []any{}, 0.0
+			r["info"] = map[string]any{"error": "litellm.RateLimitError: made up", "traceback": "Traceback (most recent call last):\nlitellm.RateLimitError: made up\n"}
+		}
+		return recs
+	})
+	c := gateRun(t, []string{head}, nil, base).Comparison
+	if m := c.Matching; m == nil || m.On != compare.OnSuiteIdentity || m.Matched != 10 || m.BaseRuns != 10 || m.HeadRuns != 10 {
+		t.Errorf("matching %+v, want all 10 runs matched on suite and identity", m)
+	}
+	// a file of crashes alone names no domain; beside the others, merged from shards, the runs
+	// are those of one run over the files
+	only := tauBenchRecords(t, filepath.Join(t.TempDir(), "only.json"), func(recs []map[string]any) []map[string]any {
+		recs[0]["traj"], recs[0]["info"] = []any{}, map[string]any{"error": "made up"}
+		return recs[:1]
+	})
+	r := gateRun(t, []string{only}, nil, nil)
+	if a := r.Reliability.Traces[0].Attempt; a == nil || a.Suite != "" || a.Task != "0" {
+		t.Errorf("a file of one crash: %+v, want no suite", a)
+	}
+	whole := gateRun(t, []string{head, only, airline}, nil, nil)
+	suites := map[string]int{}
+	for i := range whole.Reliability.Traces {
+		suites[whole.Reliability.Traces[i].Attempt.Suite]++
+	}
+	if want := map[string]int{"airline": 20, "": 1}; !maps.Equal(suites, want) {
+		t.Errorf("runs per suite %v, want %v", suites, want)
+	}
+	mergeAsOneRun(t, gateGroups(t, t.TempDir(), [][]string{{head}, {only, airline}}, nil), whole)
+}

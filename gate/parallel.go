@@ -101,9 +101,10 @@ func (w *traceWorker) work(b *pipeline.Batch, tb *traceBatch) (int, error) {
 			return err
 		}
 		if len(rec.Data) >= input.HugeRecord {
-			// the record is decoded: let its memory go before the trace is evaluated
+			// the record is decoded: let its memory go before the trace is evaluated (the
+			// collector takes it when its pacing says: forcing a collection here lowered the
+			// peak of a 120 MB trace by 2%, 375 MB against 382)
 			b.Release()
-			runtime.GC()
 		}
 		tb.stats.count(t, trace.FormatRecords, w.dec.OutcomeField)
 		if w.ev == nil {

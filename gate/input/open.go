@@ -19,10 +19,8 @@ import (
 // it.
 var MaxRecord = 256 << 20
 
-// HugeRecord is the size from which a record is huge: its memory is let go, and collected,
-// as soon as it is no longer needed rather than when the collector's pacing would get to it,
-// as the collector lets the heap grow to twice what it last found live (issue 26). Collecting
-// once per such record costs little beside reading it.
+// HugeRecord is the size from which a record is huge: its memory is let go as soon as it is
+// no longer needed (its trace decoded), so that it is not held while the trace is evaluated.
 const HugeRecord = 32 << 20
 
 // Layout is how the records of a file are laid out, decided by its content (docs/design.md#file-layouts-and-formats).

@@ -125,7 +125,7 @@ func (ev *Evaluator) evaluate(t *trace.Trace, p profile.Profile, brief bool) Res
 	}
 	r.Messages, r.ToolCalls = counts(t)
 	if t.Suite != "" || t.Task != "" || t.HasTrial || t.Agent != "" {
-		r.Attempt = &Attempt{Suite: t.Suite, Task: t.Task, Agent: t.Agent}
+		r.Attempt = &Attempt{Suite: t.Suite, Task: t.Task, Agent: t.Agent, Crashed: t.Crash != ""}
 		if t.HasTrial {
 			trial := t.Trial
 			r.Attempt.Trial = &trial

@@ -88,6 +88,9 @@ type Attempt struct {
 	// second record of one trial from a further trial (docs/comparison-and-statistics.md,
 	// "Every baseline run accounted for"); nil for a run kept as written.
 	WrittenTrial *int `json:"-"`
+	// Crashed is set for a run that crashed before the agent's first turn (the trace's Crash):
+	// it names no domain of its own, and takes its file's (gate's identify).
+	Crashed bool `json:"-"`
 }
 
 // ReadAs is a run's identity as its harness recorded it, before the gate gave it its own.

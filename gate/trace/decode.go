@@ -299,11 +299,15 @@ func (u *jsonUsage) anthropic() bool {
 		u.PromptTokens.end == 0 && u.CompletionTokens.end == 0
 }
 
+// decoder decodes trace records one after another. What it keeps from record to record is
+// memory (the parser's arrays, the intern table, with reuse the last trace's) and where the
+// last record started; all it knows of the record at hand is in its recordState, which each
+// record starts as the zero value.
 type decoder struct {
 	scratch scratch // the parser's arrays, reused from record to record
-
-	rec input.Record
-	key string // the key holding the message list
+	// call and result ids seen in this record, so that equal ids share one string; the
+	// table's memory is kept
+	intern map[string]string
 
 	// outcomeField is Decoder.OutcomeField, and outcomePath its steps
 	outcomeField string
@@ -314,15 +318,22 @@ type decoder struct {
 	lastFile string
 	lastLine int
 
-	// call and result ids seen in this record, so that equal ids share one string
-	intern map[string]string
-	jr     jsonRecord
-	// reuse is Decoder.Reuse; the trace, messages, calls and results below are then reused
+	// reuse is Decoder.Reuse: the trace, its messages, calls and results are then this
+	// memory, reused from record to record; without it each trace has its own
 	reuse   bool
 	trace   Trace
 	calls   []Call
 	results []Result
-	msgs    []jsonMessage
+
+	recordState
+}
+
+// recordState is what the decoder knows of the record it is decoding.
+type recordState struct {
+	rec  input.Record
+	jr   jsonRecord    // the parser's reading of it
+	key  string        // the key holding the message list
+	msgs []jsonMessage // the list under it
 
 	// the first strong sign of a shape, and where it was seen
 	shape     Shape
@@ -336,9 +347,7 @@ type decoder struct {
 }
 
 func (d *decoder) decode(rec input.Record) (*Trace, error) {
-	d.rec, d.key, d.msgs, d.shape, d.markAt, d.markWhat, d.sawAnthro = rec, "", nil, "", markPlace{}, "", false
-	d.pendingAction = ""
-	d.mini, d.openCalls = false, nil
+	d.recordState = recordState{rec: rec}
 	// A new arena for every record, as the strings of the last trace point into the old one,
 	// unless they are known to be dead.
 	d.scratch.newArena(len(rec.Data), d.reuse)
@@ -355,7 +364,6 @@ func (d *decoder) decode(rec input.Record) (*Trace, error) {
 		return nil, d.rec.ErrorAt(0, "record too large: longer than %d bytes", uint32(math.MaxUint32))
 	}
 	jr := &d.jr
-	*jr = jsonRecord{}
 	p := parser{data: rec.Data}
 	if p.record(jr, &d.scratch); p.failed {
 		return nil, d.parseError(&p)
@@ -375,29 +383,8 @@ func (d *decoder) decode(rec input.Record) (*Trace, error) {
 	if err != nil {
 		return nil, err
 	}
-	var t *Trace
-	var b builder
-	if d.reuse {
-		msgs := d.trace.Messages
-		clear(msgs)
-		if cap(msgs) < len(d.msgs) {
-			msgs = make([]Message, len(d.msgs))
-		}
-		d.trace = Trace{ID: id, File: d.rec.File, Line: d.rec.Line, Shape: d.shape, Messages: msgs[:len(d.msgs)]}
-		t = &d.trace
-		clear(d.calls)
-		clear(d.results)
-		if cap(d.calls) < calls {
-			d.calls = make([]Call, 0, calls)
-		}
-		if cap(d.results) < results {
-			d.results = make([]Result, 0, results)
-		}
-		b = builder{calls: d.calls[:0], results: d.results[:0]}
-	} else {
-		t = &Trace{ID: id, File: d.rec.File, Line: d.rec.Line, Shape: d.shape, Messages: make([]Message, len(d.msgs))}
-		b = builder{calls: make([]Call, 0, calls), results: make([]Result, 0, results)}
-	}
+	b := d.start(id, calls, results)
+	t := &d.trace
 	for i := range d.msgs {
 		if err := d.message(i, &b, &t.Messages[i]); err != nil {
 			return nil, err
@@ -418,17 +405,43 @@ func (d *decoder) decode(rec input.Record) (*Trace, error) {
 	if t.Outcome, err = d.outcome(jr); err != nil {
 		return nil, err
 	}
-	if d.reuse {
-		d.calls, d.results = b.calls, b.results
-	}
-	d.msgs, d.jr = nil, jsonRecord{} // the parser's arrays are dead now: see shrink
+	d.recordState = recordState{} // the parser's arrays and the record are dead now: see shrink
 	if len(rec.Data) >= input.HugeRecord {
 		d.scratch.drop()
-		d.rec.Data = nil
 	} else {
 		d.scratch.shrink()
 	}
-	return t, nil
+	if d.reuse {
+		d.calls, d.results = b.calls, b.results
+		return t, nil
+	}
+	own := *t
+	d.trace = Trace{} // the caller's now
+	return &own, nil
+}
+
+// start begins the trace of the record, with room for its messages, calls and results: in
+// the memory of the trace before when the decoder reuses it (a Decoder only reuses memory
+// it handed out with Reuse), else new.
+func (d *decoder) start(id string, calls, results int) builder {
+	if !d.reuse {
+		d.calls, d.results = nil, nil
+	}
+	msgs := d.trace.Messages
+	clear(msgs)
+	if msgs == nil || cap(msgs) < len(d.msgs) { // a trace without messages has an empty list
+		msgs = make([]Message, len(d.msgs))
+	}
+	d.trace = Trace{ID: id, File: d.rec.File, Line: d.rec.Line, Shape: d.shape, Messages: msgs[:len(d.msgs)]}
+	clear(d.calls)
+	clear(d.results)
+	if cap(d.calls) < calls {
+		d.calls = make([]Call, 0, calls)
+	}
+	if cap(d.results) < results {
+		d.results = make([]Result, 0, results)
+	}
+	return builder{calls: d.calls[:0], results: d.results[:0]}
 }
 
 // decodeTicks decodes a full-duplex tau2 simulation, whose turns are its ticks: the record

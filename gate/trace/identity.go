@@ -29,6 +29,9 @@ var errFound = errors.New("found")
 // JSON document data, or "" when there is none. It reads no further than it needs to, and a
 // document it cannot walk has none.
 func docString(data []byte, keys ...string) string {
+	if len(data) == 0 { // absent: nothing to read, and no error made to say so
+		return ""
+	}
 	var out string
 	at := 0
 	for depth, k := range keys {

@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"bytes"
 	"runtime"
 	"testing"
 	"weak"
@@ -139,4 +140,38 @@ func TestTinyMessagesAllocations(t *testing.T) {
 	t.Logf("allocated %.1f times the record, held %.1f times", allocated, held)
 	runtime.KeepAlive(tr)
 	runtime.KeepAlive(d)
+}
+
+// TestDecoderAllocations holds the allocations of decoding generated traces (test/gensuite: 20
+// messages, about 7.8 KB each), the figures BenchmarkDecoder reports and docs/performance.md
+// quotes: a Decoder that reuses the trace, as the gate's workers run it, makes one a record (its
+// id); one that keeps only its scratch space 6; the one-shot Decode 16. An absent member read
+// as a document (the agent's info.config) once made two more a record, the walk's error.
+func TestDecoderAllocations(t *testing.T) {
+	g := gensuite.NewTraces(1)
+	recs := make([]input.Record, 200)
+	for i := range recs {
+		recs[i] = input.Record{File: "suite.jsonl", Line: i + 1, Col: 1, Data: bytes.TrimSuffix(g.Append(nil), []byte("\n"))}
+	}
+	for _, c := range []struct {
+		name string
+		dec  func(input.Record) (*Trace, error)
+		max  float64
+	}{
+		{"Decoder-reuse", (&Decoder{Reuse: true}).Decode, 1},
+		{"Decoder", (&Decoder{}).Decode, 6},
+		{"Decode", Decode, 16},
+	} {
+		perRecord := testing.AllocsPerRun(3, func() {
+			for _, rec := range recs {
+				if _, err := c.dec(rec); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}) / float64(len(recs))
+		if perRecord > c.max {
+			t.Errorf("%s: %.2f allocations a record, want at most %.0f", c.name, perRecord, c.max)
+		}
+		t.Logf("%s: %.2f allocations a record", c.name, perRecord)
+	}
 }
