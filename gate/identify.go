@@ -199,7 +199,7 @@ func uniqueIDs(traces []reliability.Result, read func(int) (string, *int)) strin
 		taken[traces[i].ID] = true
 	}
 	seen := make(map[string]bool, len(traces))
-	n, example := 0, ""
+	n, fromID, toID := 0, "", ""
 	for i := range traces {
 		t := &traces[i]
 		if !seen[t.ID] {
@@ -234,8 +234,8 @@ func uniqueIDs(traces []reliability.Result, read func(int) (string, *int)) strin
 		taken[next], seen[next] = true, true
 		t.ID = next
 		n++
-		if example == "" {
-			example = fmt.Sprintf("%s is %s", input.Quote(id), input.Quote(next))
+		if fromID == "" || id < fromID || id == fromID && next < toID { // the least, whatever the order of the records
+			fromID, toID = id, next
 		}
 	}
 	if n == 0 {
@@ -245,7 +245,7 @@ func uniqueIDs(traces []reliability.Result, read func(int) (string, *int)) strin
 	if n == 1 {
 		runs = "1 run has"
 	}
-	return fmt.Sprintf("%s an id an earlier run has (two files of the same tasks): each is named from its own suite and trial (the first: %s), and its id as read is kept as read_as", runs, example)
+	return fmt.Sprintf("%s an id an earlier run has (two files of the same tasks): each is named from its own suite and trial (the first by id: %s is %s), and its id as read is kept as read_as", runs, input.Quote(fromID), input.Quote(toID))
 }
 
 // sharedID reports whether two of traces have one id. It sorts their indexes, four bytes a

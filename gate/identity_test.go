@@ -1008,3 +1008,91 @@ func TestTauBenchCrashesMatchTheirDomain(t *testing.T) {
 	}
 	mergeAsOneRun(t, gateGroups(t, t.TempDir(), [][]string{{head}, {only, airline}}, nil), whole)
 }
+
+// shuffleRecords writes the files of a suite again under dir, each at dir/<i>/<its folder>/<its
+// name> (what names a run, a file's name or folder, kept), with its records (a JSON array, a
+// JSONL file, a tau2 results file's simulations) in an order rng picks. files are in the order
+// the gate reads them (their paths sorted), which the copies keep.
+func shuffleRecords(t *testing.T, files []string, dir string, rng *rand.Rand) []string {
+	t.Helper()
+	var out []string
+	for i, f := range files {
+		dst := filepath.Join(dir, fmt.Sprint(i), filepath.Base(filepath.Dir(f)), filepath.Base(f))
+		moved := reorder(t, []string{f}, t.TempDir(), rng)[0]
+		out = append(out, copyTo(t, moved, dst))
+	}
+	return out
+}
+
+// placeless is the JSON report without what says where a run lies (each trace's file and line,
+// the report's source; the files' paths, which name a run that has no id of its own, written
+// as their place in files), its traces sorted: what neither the order of records nor where the
+// files lie may change.
+func placeless(t *testing.T, report []byte, files []string) string {
+	t.Helper()
+	for i, f := range files {
+		q, _ := json.Marshal(f)
+		report = bytes.ReplaceAll(report, q[1:len(q)-1], []byte(fmt.Sprintf("<file %d>", i)))
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(report, &doc); err != nil {
+		t.Fatal(err)
+	}
+	delete(doc, "source")
+	if rel, ok := doc["reliability"].(map[string]any); ok {
+		traces, _ := rel["traces"].([]any)
+		keys := make([]string, len(traces))
+		for i, tr := range traces {
+			m := tr.(map[string]any)
+			delete(m, "file")
+			delete(m, "line")
+			b, _ := json.Marshal(m)
+			keys[i] = string(b)
+		}
+		slices.Sort(keys)
+		rel["traces"] = keys
+	}
+	b, err := json.MarshalIndent(doc, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestIdentityProperties: for every layout of repeated identities (two files of the same
+// tasks, two logs of one task, logs of two tasks, two agents in every harness), shuffling the
+// records of each file and moving the files elsewhere (in the same order) changes nothing in
+// the report but where the runs lie, and any split of the files into shards, merged, gives the
+// report of one run over them byte for byte. (Which of two runs with one identity keeps its
+// trial or id follows the order of the files, docs/comparison-and-statistics.md "Which run is
+// which: identity": a rename that reorders the files may swap them.)
+func TestIdentityProperties(t *testing.T) {
+	layouts := identitySuites(t)
+	for name, c := range agentLayouts(t) {
+		layouts[name] = c.files
+	}
+	rng := rand.New(rand.NewPCG(43, 3))
+	for name, files := range layouts {
+		files = slices.Clone(files)
+		slices.Sort(files) // the order the gate reads them in
+		want := placeless(t, reportJSON(t, gateRun(t, files, nil, nil)), files)
+		for round := range 2 {
+			moved := shuffleRecords(t, files, t.TempDir(), rng)
+			whole := gateRun(t, moved, nil, nil)
+			if got := placeless(t, reportJSON(t, whole), moved); got != want {
+				t.Errorf("%s, round %d: the report changed with the order of records and the files' place:\n%s\nwant\n%s", name, round, got, want)
+				continue
+			}
+			// a split into shards: each file to a shard rng picks, the shards in any order
+			n := 1 + rng.IntN(len(moved))
+			groups := make([][]string, n)
+			for _, f := range moved {
+				k := rng.IntN(n)
+				groups[k] = append(groups[k], f)
+			}
+			groups = slices.DeleteFunc(groups, func(g []string) bool { return len(g) == 0 })
+			rng.Shuffle(len(groups), func(i, j int) { groups[i], groups[j] = groups[j], groups[i] })
+			mergeAsOneRun(t, gateGroups(t, t.TempDir(), groups, nil), whole)
+		}
+	}
+}

@@ -188,7 +188,7 @@ func worstOf(runs []reliability.Result, idx []int32) int {
 	w := int(idx[0])
 	for _, i := range idx[1:] {
 		r, wr := &runs[i], &runs[w]
-		if c := cmp.Or(cmp.Compare(verdictIndex(r.Verdict), verdictIndex(wr.Verdict)), cmp.Compare(r.Score, wr.Score),
+		if c := cmp.Or(cmp.Compare(r.Verdict.Rank(), wr.Verdict.Rank()), cmp.Compare(r.Score, wr.Score),
 			strings.Compare(wr.ID, r.ID)); c > 0 {
 			w = int(i)
 		}

@@ -157,9 +157,6 @@ func decodeAgentDojo(rec input.Record) (*Trace, error) {
 	if len(turns) == 0 && len(r.Conversations) > 0 {
 		turns, key = r.Conversations, "conversations"
 	}
-	if len(turns) == 0 {
-		t.Crash = crashString(r.Error)
-	}
 	t.Messages = make([]Message, len(turns))
 	for i := range turns {
 		m, o := &turns[i], &t.Messages[i]
@@ -195,6 +192,9 @@ func decodeAgentDojo(rec input.Record) (*Trace, error) {
 			}
 			o.Results = []Result{res}
 		}
+	}
+	if !t.HasAgentTurn() { // TraceLogger saves the system and user messages of a run the pipeline aborted
+		t.Crash = crashString(r.Error)
 	}
 	o, ok, problem := ParseOutcome(r.Utility, "utility")
 	if problem == "" && ok && !o.IsBool {

@@ -147,3 +147,23 @@ func FuzzAgentDojo(f *testing.F) {
 		checkFormatError(t, err, "f.json")
 	})
 }
+
+// TestAgentDojoAbortedRun: a run the pipeline aborted before the model's first answer, as
+// TraceLogger saves it (the system and user messages so far, the exception in error), is a
+// crash with the exception's words; a run the model answered keeps its error as no crash.
+func TestAgentDojoAbortedRun(t *testing.T) {
+	const head = `{"suite_name": "banking", "pipeline_name": "gpt-4o-2024-05-13", "user_task_id": "user_task_3", "injection_task_id": null, "attack_type": null, "injections": {}, "messages": [` +
+		`{"role": "system", "content": [{"type": "text", "content": "You are an AI language model."}]}, {"role": "user", "content": [{"type": "text", "content": "Pay the bill."}]}`
+	for _, c := range []struct{ name, text, want string }{
+		{"aborted", head + `], "error": "openai.InternalServerError: Error code: 503", "utility": false, "security": true}`, "openai.InternalServerError: Error code: 503"},
+		{"answered", head + `, {"role": "assistant", "content": [{"type": "text", "content": "Done."}], "tool_calls": null}], "error": "late", "utility": false, "security": true}`, ""},
+	} {
+		runs, err := dojoRead(c.text)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if len(runs) != 1 || runs[0].Crash != c.want {
+			t.Errorf("%s: %d runs, crash %q, want %q", c.name, len(runs), runs[0].Crash, c.want)
+		}
+	}
+}

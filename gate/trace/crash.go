@@ -15,7 +15,7 @@ import (
 // maxCrashText is the most of the harness's error text a trace keeps.
 const maxCrashText = 2000
 
-// crashText is what the harness recorded of a crash of a record with no turns: info.error,
+// crashText is what the harness recorded of a crash of a record with no agent turn: info.error,
 // else the last line of info.traceback (the exception), else a top-level error; "" when it
 // recorded none.
 func (d *decoder) crashText(jr *jsonRecord) string {

@@ -393,7 +393,7 @@ func (d *decoder) decode(rec input.Record) (*Trace, error) {
 	if t.Usage, t.PerCall, err = d.usage(jr); err != nil {
 		return nil, err
 	}
-	if len(d.msgs) == 0 {
+	if !t.HasAgentTurn() { // no turn of the agent's: an error recorded is a crash before it
 		t.Crash = d.crashText(jr)
 	}
 	t.Task, t.Trial, t.HasTrial = taskTrial(jr)

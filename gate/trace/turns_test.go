@@ -178,15 +178,19 @@ func TestTau2TicksBad(t *testing.T) {
 	}
 }
 
-// TestCrashText: a run with no turns and an error its harness recorded is a crash with that
-// error's words: tau-bench's info.error, else the exception a traceback ends with, else a
-// top-level error (AgentDojo's, OpenHands'); a run with turns, or with no error, is none.
+// TestCrashText: a run with no turn of the agent's and an error its harness recorded is a crash
+// with that error's words: tau-bench's info.error, else the exception a traceback ends with,
+// else a top-level error (AgentDojo's, OpenHands'), also when the messages hold the system
+// prompt and the task (an AgentDojo fork's run whose model answered 503: 5 of
+// Liu-Ruotian/agentdojo-luna-trajectories' 215, on main "no assistant message"); a run the agent
+// took a turn in, or with no error, is none.
 func TestCrashText(t *testing.T) {
 	for _, c := range []struct{ name, rec, want string }{
 		{"tau-bench info.error", `{"task_id": 1, "traj": [], "info": {"error": "boom", "traceback": "Traceback (most recent call last):\n  x\nValueError: boom"}}`, "boom"},
 		{"traceback only", `{"task_id": 1, "traj": [], "info": {"traceback": "Traceback (most recent call last):\n  File \"a.py\"\nKeyError: 'x'\n"}}`, "KeyError: 'x'"},
 		{"top-level error", `{"trace_id": "a", "messages": [], "error": "the model timed out"}`, "the model timed out"},
-		{"turns taken", `{"task_id": 1, "traj": [{"role": "user", "content": "hi"}], "info": {"error": "boom"}}`, ""},
+		{"turns taken", `{"task_id": 1, "traj": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}], "info": {"error": "boom"}}`, ""},
+		{"the task alone", `{"task_id": "t03", "suite_name": "saas_suite", "messages": [{"role": "system", "content": [{"type": "text", "content": "You are a tool-using assistant."}]}, {"role": "user", "content": [{"type": "text", "content": "Help."}]}], "error": "InternalServerError(\"Error code: 503\")"}`, `InternalServerError("Error code: 503")`},
 		{"no error", `{"task_id": 1, "traj": [], "info": {"error": null}}`, ""},
 	} {
 		tr, err := Decode(input.Record{File: "r.json", Line: 1, Col: 1, Data: []byte(c.rec)})
