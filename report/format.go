@@ -306,9 +306,6 @@ func sentence(r *gate.Result, esc func(string) string) string {
 // fail-on is never (docs/design.md#defaults).
 const reportOnly = " The check passes all the same: fail-on is never, so this report only informs."
 
-// signalNames lists the RS-1 signals in Signals order.
-var signalNames = [4]string{"hallucination", "loop", "tool_misuse", "cost"}
-
 // strongest returns the finding that decided the trace's verdict (reliability.Decisive: a
 // signal past its threshold, or the crash or claim the default profile raised a verdict for,
 // rather than merely the highest score), its score, the evidence for it (or the first evidence

@@ -406,9 +406,14 @@ func traceCase(t *reliability.Result) junitCase {
 // traceBody is a trace's verdict, place, scores and evidence, one item a line.
 func traceBody(t *reliability.Result) string {
 	var body strings.Builder
-	fmt.Fprintf(&body, "%s %s, score %s (hallucination %s, loop %s, tool_misuse %s, cost %s)",
-		t.Verdict, xmlLine(location(t.File, t.Line), MaxCellRunes), num(t.Score),
-		num(t.Signals.Hallucination), num(t.Signals.Loop), num(t.Signals.ToolMisuse), num(t.Signals.Cost))
+	fmt.Fprintf(&body, "%s %s, score %s (", t.Verdict, xmlLine(location(t.File, t.Line), MaxCellRunes), num(t.Score))
+	for i, v := range t.Signals.Values() {
+		if i > 0 {
+			body.WriteString(", ")
+		}
+		body.WriteString(reliability.SignalTable[i].Name + " " + num(v))
+	}
+	body.WriteString(")")
 	for _, e := range t.Evidence {
 		fmt.Fprintf(&body, "\n%s: %s", xmlLine(e.Signal, MaxCellRunes), xmlLine(e.Text, junitTextRunes))
 		if len(e.Messages) > 0 {

@@ -37,38 +37,18 @@ const (
 // kept in report/testdata and checked against in the tests.
 const SARIFSchema = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 
-// sarifSignals are the rules of the reliability findings, in Signals order, then the trace
-// as a whole: the name of each (reliability.Signal*) and what it means.
-var sarifSignals = []sarifRule{
-	{name: reliability.SignalHallucination, title: "Hallucinated tool use",
-		short: "The run's tool calls and results do not add up, or it claims tool use that never happened.",
-		help: "hallucination (RS-1): a tool result that answers no call the agent made, a call that never got a result, " +
-			"or an assistant message that claims to have run a tool or to have succeeded with no tool result to back it. " +
-			"The score is in [0, 1]; 0.8 or more fails the trace. The evidence names the call or result ids and the " +
-			"0-based indices of the messages where the mismatch sits: open the record at the reported line and read those " +
-			"messages of its message list."},
-	{name: reliability.SignalLoop, title: "Looping",
-		short: "The run repeats itself: the same call over and over, near-identical replies, or a run far longer than needed.",
-		help: "loop (RS-1): the same tool called three or more times with the same arguments, consecutive assistant " +
-			"messages that are near-identical, or more than 50 messages. The score is in [0, 1]; 0.8 or more fails the " +
-			"trace. The evidence names the tool, its arguments and the 0-based indices of the repeated messages: read " +
-			"them in the record at the reported line to see what the agent kept retrying."},
-	{name: reliability.SignalToolMisuse, title: "Tool misuse",
-		short: "Tool calls fail or are malformed: many error results, empty or placeholder arguments, one tool crowding out the rest.",
-		help: "tool_misuse (RS-1): more than 30% of tool results are errors, more than 20% of calls have empty, null or " +
-			"placeholder arguments (\"\", \"null\", \"undefined\", \"None\"), or one tool makes most of the calls. The score is " +
-			"in [0, 1]; 0.7 or more makes the trace WARN. The evidence names the tools, the failing results and the " +
-			"0-based indices of their messages in the record at the reported line."},
-	{name: reliability.SignalCost, title: "Token cost",
-		short: "The run used many tokens: in total, per message, or in completion against prompt.",
-		help: "cost (RS-1): more than 10,000 tokens in total (1.0 above 100,000), more than 1,000 tokens per message, " +
-			"completion tokens more than twice the prompt tokens, or a recorded usage of zero. The score is in [0, 1]; " +
-			"0.9 or more makes the trace WARN. The evidence gives the token counts and the threshold they crossed."},
-	{name: reliability.SignalTrace, title: "Trace not evaluated",
+// sarifSignals are the rules of the reliability findings: one per row of the signal table
+// (reliability.SignalTable, which says what each means), then the trace as a whole.
+var sarifSignals = func() []sarifRule {
+	rules := make([]sarifRule, 0, reliability.NumSignals+1)
+	for _, r := range reliability.SignalTable {
+		rules = append(rules, sarifRule{name: r.Name, title: r.Title, short: r.Short, help: r.Help, warns: !r.Fails})
+	}
+	return append(rules, sarifRule{name: reliability.SignalTrace, title: "Trace not evaluated",
 		short: "The record as a whole could not be evaluated, e.g. a trace with no messages.",
 		help: "trace: a finding about the record as a whole rather than one signal, such as a trace with no messages, " +
-			"of which nothing could be evaluated. The evidence says what is missing from the record at the reported line."},
-}
+			"of which nothing could be evaluated. The evidence says what is missing from the record at the reported line."})
+}()
 
 // sarifGates are the rules of the gates, in the order of the gate table, with what each holds.
 var sarifGates = []sarifRule{
@@ -107,6 +87,7 @@ var sarifGates = []sarifRule{
 // sarifRule is one reportingDescriptor: a signal or a gate.
 type sarifRule struct {
 	name, title, short, help string
+	warns                    bool // a signal whose critical score makes the trace WARN, not FAIL
 }
 
 // id is the rule's id: agentgate/loop, agentgate/gate/pa-min.
@@ -251,15 +232,8 @@ func signalIndex(name string) int {
 
 // signalScore is a trace's score for sarifSignals[i]; the trace's own score for "trace".
 func signalScore(t *reliability.Result, i int) float64 {
-	switch sarifSignals[i].name {
-	case reliability.SignalHallucination:
-		return t.Signals.Hallucination
-	case reliability.SignalLoop:
-		return t.Signals.Loop
-	case reliability.SignalToolMisuse:
-		return t.Signals.ToolMisuse
-	case reliability.SignalCost:
-		return t.Signals.Cost
+	if i < reliability.NumSignals {
+		return t.Signals.Values()[i]
 	}
 	return t.Score
 }
@@ -524,7 +498,7 @@ func descriptor(r sarifRule, isGate bool) sarifDescriptor {
 	d.Properties.Tags = []string{"agentgate", "reliability"}
 	if isGate {
 		d.Properties.Tags[1] = "gate"
-	} else if r.name == reliability.SignalToolMisuse || r.name == reliability.SignalCost {
+	} else if r.warns {
 		d.DefaultConfiguration.Level = "warning"
 	}
 	return d

@@ -254,9 +254,10 @@ func TraceText(w io.Writer, t reliability.Result) error {
 		fmt.Fprintf(bw, "  (%s)", esc(loc))
 	}
 	fmt.Fprintln(bw)
-	vals := [4]float64{t.Signals.Hallucination, t.Signals.Loop, t.Signals.ToolMisuse, t.Signals.Cost}
+	vals := t.Signals.Values()
 	used := make([]bool, len(t.Evidence))
-	for i, name := range signalNames {
+	for i := range reliability.SignalTable {
+		name := reliability.SignalTable[i].Name
 		fmt.Fprintf(bw, "  %-13s  %s", name, num(vals[i]))
 		pad := ""
 		for j, ev := range t.Evidence {
@@ -269,7 +270,7 @@ func TraceText(w io.Writer, t reliability.Result) error {
 			fmt.Fprintln(bw)
 		}
 	}
-	// Evidence for a signal outside the four (none today) is still shown.
+	// Evidence for a signal outside the table (none today) is still shown.
 	for j, ev := range t.Evidence {
 		if !used[j] {
 			fmt.Fprintf(bw, "  %s: %s\n", esc(ev.Signal), esc(ev.Text))

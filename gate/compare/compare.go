@@ -247,8 +247,8 @@ func directionOf(sign int) Direction {
 type ReliabilityChange struct {
 	Test
 	// Table counts matched traces by base verdict (rows) and head verdict (columns), each in
-	// the order PASS, WARN, FAIL.
-	Table [3][3]int `json:"table"`
+	// the order of verdict.All (PASS, WARN, FAIL): Table[b.Rank()][h.Rank()].
+	Table [len(verdict.All)][len(verdict.All)]int `json:"table"`
 	// NewFailures is what the test and the new-failures output count: the matched traces
 	// FAIL in head and not in the baseline, and the missing runs (Removed) not FAIL in the
 	// baseline unless allow-missing-runs. MissingNewFailures is how many of them are missing
@@ -581,17 +581,6 @@ func merge(base, head keyed, what string, dup dupFunc, t *Test, pair func(i, j i
 	return nil
 }
 
-// verdictIndex is a verdict's row or column in ReliabilityChange.Table.
-func verdictIndex(v verdict.Verdict) int {
-	switch v {
-	case verdict.Fail:
-		return 2
-	case verdict.Warn:
-		return 1
-	}
-	return 0
-}
-
 // compareReliability compares the verdicts of the runs matched in m: each group by its worst
 // run; a missing run counts as FAIL in head when counted (a run that did not report did not
 // pass), an added run in head's FAIL count.
@@ -625,20 +614,20 @@ func compareReliability(base, head []reliability.Result, m runMatch, counted boo
 			b, h := worst(base, u.base), worst(head, u.head)
 			r.Matched++
 			r.Compared++
-			bi, hi := verdictIndex(b.Verdict), verdictIndex(h.Verdict)
-			r.Table[bi][hi]++
+			r.Table[b.Verdict.Rank()][h.Verdict.Rank()]++
+			bf, hf := b.Verdict == verdict.Fail, h.Verdict == verdict.Fail
 			switch {
-			case hi == 2 && bi != 2:
+			case hf && !bf:
 				r.NewFailures++
 				r.NewFailureTraces = append(r.NewFailureTraces, TracePair{Base: *b, Head: *h})
-			case bi == 2 && hi != 2:
+			case bf && !hf:
 				r.Fixed++
 				r.FixedTraces = append(r.FixedTraces, TracePair{Base: *b, Head: *h})
 			}
-			if bi == 2 {
+			if bf {
 				r.BaseFail++
 			}
-			if hi == 2 {
+			if hf {
 				r.HeadFail++
 			}
 			sumB += b.Score

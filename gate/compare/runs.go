@@ -169,7 +169,7 @@ func worstOf(runs []reliability.Result, g runGroup) int {
 	w := g.runs[0]
 	for _, i := range g.runs[1:] {
 		r, wr := &runs[i], &runs[w]
-		if c := cmp.Or(cmp.Compare(verdictIndex(r.Verdict), verdictIndex(wr.Verdict)), cmp.Compare(r.Score, wr.Score),
+		if c := cmp.Or(cmp.Compare(r.Verdict.Rank(), wr.Verdict.Rank()), cmp.Compare(r.Score, wr.Score),
 			strings.Compare(wr.ID, r.ID)); c > 0 {
 			w = i
 		}

@@ -51,22 +51,42 @@ type Calibration struct {
 	Precision        *float64 `json:"precision"`
 }
 
-// Signals are the calibration table's rows: the four RS-1 signals (a signal flags a run when
-// its score is above zero), then the verdicts (WARN or FAIL, and FAIL alone).
-var Signals = [...]string{"hallucination", "loop", "tool_misuse", "cost", "verdict WARN or FAIL", "verdict FAIL"}
+// The calibration table's rows after the signals': the runs whose verdict is not PASS, and
+// those whose verdict is FAIL.
+const (
+	RowNotPass = "verdict WARN or FAIL"
+	RowFail    = "verdict FAIL"
+)
+
+// Signals are the calibration table's rows: the reliability signals (the rows of
+// reliability.SignalTable, in its order; a signal flags a run when its score is above zero),
+// then RowNotPass and RowFail.
+var Signals = func() (rows [reliability.NumSignals + 2]string) {
+	for i := range reliability.SignalTable {
+		rows[i] = reliability.SignalTable[i].Name
+	}
+	rows[reliability.NumSignals], rows[reliability.NumSignals+1] = RowNotPass, RowFail
+	return rows
+}()
 
 // Flags reports which of Signals flag the trace r.
-func Flags(r *reliability.Result) [len(Signals)]bool {
-	s := r.Signals
-	return [len(Signals)]bool{s.Hallucination > 0, s.Loop > 0, s.ToolMisuse > 0, s.Cost > 0,
-		r.Verdict != verdict.Pass, r.Verdict == verdict.Fail}
+func Flags(r *reliability.Result) (f [len(Signals)]bool) {
+	for i, v := range r.Signals.Values() {
+		f[i] = v > 0
+	}
+	f[reliability.NumSignals], f[reliability.NumSignals+1] = r.Verdict != verdict.Pass, r.Verdict == verdict.Fail
+	return f
 }
 
 // Explained reports whether any reliability finding explains r: a signal above zero or any
 // evidence.
 func Explained(r *reliability.Result) bool {
-	s := r.Signals
-	return s.Hallucination > 0 || s.Loop > 0 || s.ToolMisuse > 0 || s.Cost > 0 || len(r.Evidence) > 0
+	for _, v := range r.Signals.Values() {
+		if v > 0 {
+			return true
+		}
+	}
+	return len(r.Evidence) > 0
 }
 
 // Summarize computes the outcomes section from the traces, each with its outcome, and the

@@ -307,7 +307,7 @@ func TestDefaultOnTestdata(t *testing.T) {
 			got := scores(r)
 			for i := range got {
 				if !near(got[i], c.signals[i]) {
-					t.Errorf("%s = %v; want %v", signalNames[i], got[i], c.signals[i])
+					t.Errorf("%s = %v; want %v", SignalTable[i].Name, got[i], c.signals[i])
 				}
 			}
 			checkEvidence(t, r)

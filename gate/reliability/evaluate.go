@@ -6,15 +6,15 @@
 // The reference profile reproduces RS-1 1.0.0 to 1e-9, Python semantics included (str.lower,
 // str.strip, str(dict), sets of code points). The default profile keeps RS-1's weights,
 // thresholds and verdict rules but makes the detectors sound; every difference is listed in
-// docs/reference.md and shown by a test in this package. Each signal lives in its own file
-// (hallucination.go, loop.go, misuse.go, cost.go); the pairing of results with calls is in
+// docs/reference.md and shown by a test in this package. The signals are the rows of one table
+// (SignalTable, signals.go: name, weight, threshold, what a critical score does); each rule
+// lives in its own file (hallucination.go, loop.go, misuse.go, cost.go); the pairing of results with calls is in
 // pair.go; the default profile's readings of text are in claims.go, external.go (claims of
 // external actions), exitstatus.go (failures written as text) and crash.go (a run that ends
 // in a traceback).
 package reliability
 
 import (
-	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -26,7 +26,7 @@ import (
 	"github.com/agentgate/agentgate/gate/verdict"
 )
 
-// Signal names in the order of Signals, of the RS-1 report and of evidence.
+// Signal names in the order of SignalTable.
 const (
 	SignalHallucination = "hallucination"
 	SignalLoop          = "loop"
@@ -37,22 +37,11 @@ const (
 	SignalTrace = "trace"
 )
 
-// signalNames lists the four signals in weight order.
-var signalNames = [4]string{SignalHallucination, SignalLoop, SignalToolMisuse, SignalCost}
-
-// weights are RS-1's fixed aggregation weights. RS-1 divides the weighted sum by the sum of
-// the weights; they are variables so that the sum is taken in float64 in Python's order (it
-// comes to exactly 1.0) rather than folded as exact constants.
-var weights = [4]float64{0.35, 0.25, 0.25, 0.15}
-
-// Verdict thresholds of RS-1's policy, shared by both profiles.
+// Verdict thresholds of RS-1's policy on the overall score, shared by both profiles; each
+// signal's own is its row of SignalTable.
 const (
-	failOverall       = 0.7
-	warnOverall       = 0.4
-	failHallucination = 0.8
-	failLoop          = 0.8
-	warnToolMisuse    = 0.7
-	warnCost          = 0.9
+	failOverall = 0.7
+	warnOverall = 0.4
 )
 
 // noMessages is the default profile's evidence for a trace without messages.
@@ -103,23 +92,17 @@ func (ev *Evaluator) evaluate(t *trace.Trace, p profile.Profile, brief bool) Res
 	e := &ev.e
 	e.reset(t, p == profile.Reference)
 	e.budget = Budget(ev.TokenBudget)
-	var scores [4]float64
-	var evs [4][]Evidence
-	scores[0], evs[0] = e.hallucination()
-	scores[1], evs[1] = e.loop()
-	scores[2], evs[2] = e.misuse()
-	scores[3], evs[3] = e.cost()
+	var scores [NumSignals]float64
+	var evs [NumSignals][]Evidence
+	for i := range SignalTable {
+		scores[i], evs[i], _ = e.score(i)
+	}
 
 	r := Result{
-		ID:   t.ID,
-		File: t.File,
-		Line: t.Line,
-		Signals: Signals{
-			Hallucination: scores[0],
-			Loop:          scores[1],
-			ToolMisuse:    scores[2],
-			Cost:          scores[3],
-		},
+		ID:       t.ID,
+		File:     t.File,
+		Line:     t.Line,
+		Signals:  signalsOf(scores),
 		Evidence: []Evidence{},
 		Run:      trace.RunOf(t.Outcome, t.Usage),
 	}
@@ -172,7 +155,7 @@ func (ev *Evaluator) evaluate(t *trace.Trace, p profile.Profile, brief bool) Res
 		if brief {
 			continue
 		}
-		d.Notes[i] = details(i, scores[i], t.Usage.Total)
+		d.Notes[i] = SignalTable[i].detailsOf(scores[i], t.Usage.Total)
 		if !e.ref && len(evs[i]) > 0 {
 			texts := make([]string, len(evs[i]))
 			for j := range evs[i] {
@@ -189,11 +172,12 @@ func (ev *Evaluator) evaluate(t *trace.Trace, p profile.Profile, brief bool) Res
 
 // overall is RS-1's linear aggregation: the weighted sum divided by the sum of the weights,
 // clamped to [0, 1], with the additions in Python's order.
-func overall(scores [4]float64) float64 {
+func overall(scores [NumSignals]float64) float64 {
 	sum, total := 0.0, 0.0
 	for i, s := range scores {
-		sum += float64(s * weights[i]) // the conversion forbids a fused multiply-add
-		total += weights[i]
+		w := SignalTable[i].Weight
+		sum += float64(s * w) // the conversion forbids a fused multiply-add
+		total += w
 	}
 	if total <= 0 {
 		return 0
@@ -201,14 +185,14 @@ func overall(scores [4]float64) float64 {
 	return clamp(sum / total)
 }
 
-// critical lists the signals at or above RS-1's critical thresholds and whether one of them
-// forces FAIL (hallucination, loop) or WARN (tool_misuse, cost).
-func critical(scores [4]float64) (names []string, fail, warn bool) {
-	limits := [4]float64{failHallucination, failLoop, warnToolMisuse, warnCost}
+// critical lists the signals at or above their critical thresholds (SignalTable's Limit) and
+// whether one of them forces FAIL (a row that Fails: hallucination, loop) or WARN (tool_misuse,
+// cost).
+func critical(scores [NumSignals]float64) (names []string, fail, warn bool) {
 	for i, s := range scores {
-		if s >= limits[i] {
-			names = append(names, signalNames[i])
-			if i < 2 {
+		if r := &SignalTable[i]; s >= r.Limit {
+			names = append(names, r.Name)
+			if r.Fails {
 				fail = true
 			} else {
 				warn = true
@@ -220,7 +204,7 @@ func critical(scores [4]float64) (names []string, fail, warn bool) {
 
 // policy is RS-1's verdict rule: FAIL on a critical hallucination or loop score or an overall
 // score of 0.7; else WARN on a critical tool_misuse or cost score or an overall score of 0.4.
-func policy(score float64, scores [4]float64) verdict.Verdict {
+func policy(score float64, scores [NumSignals]float64) verdict.Verdict {
 	_, fail, warn := critical(scores)
 	switch {
 	case fail || score >= failOverall:
@@ -229,32 +213,6 @@ func policy(score float64, scores [4]float64) verdict.Verdict {
 		return verdict.Warn
 	}
 	return verdict.Pass
-}
-
-// details is RS-1's one-sentence description of a signal score.
-func details(signal int, score float64, tokens int64) string {
-	band := 3
-	switch {
-	case score >= 0.7:
-		band = 0
-	case score >= 0.4:
-		band = 1
-	case score >= 0.2:
-		band = 2
-	}
-	switch signal {
-	case 0:
-		return [...]string{"High risk of hallucinated outputs detected", "Moderate hallucination indicators found",
-			"Some minor hallucination patterns detected", "No significant hallucination detected"}[band]
-	case 1:
-		return [...]string{"Strong evidence of looping or repetitive behavior", "Moderate repetition patterns detected",
-			"Minor repetition observed", "No concerning repetition detected"}[band]
-	case 2:
-		return [...]string{"Severe tool misuse patterns detected", "Moderate tool usage issues found",
-			"Minor tool usage concerns", "Tool usage appears appropriate"}[band]
-	}
-	return fmt.Sprintf([...]string{"Excessive resource usage detected (%d tokens)", "High resource usage (%d tokens)",
-		"Moderate resource usage (%d tokens)", "Resource usage within normal range (%d tokens)"}[band], tokens)
 }
 
 // level is RS-1's word for a score in the reasoning's signal breakdown.
@@ -275,7 +233,7 @@ func level(score float64) string {
 // reasoning is RS-1's explanation of the verdict; the default profile adds a sentence when the
 // trace had no messages, one when an unsupported claim makes the run at least WARN, one when
 // unrecovered failures do, and one when the run ends in a crash.
-func reasoning(v verdict.Verdict, score float64, scores [4]float64, empty, claim, failures, crashed bool) string {
+func reasoning(v verdict.Verdict, score float64, scores [NumSignals]float64, empty, claim, failures, crashed bool) string {
 	b := make([]byte, 0, 320)
 	b = append(b, "Overall reliability score: "...)
 	b = strconv.AppendFloat(b, score, 'f', 2, 64) // Python's {:.2f}: both round the exact binary value
@@ -290,7 +248,7 @@ func reasoning(v verdict.Verdict, score float64, scores [4]float64, empty, claim
 		if i > 0 {
 			b = append(b, "; "...)
 		}
-		b = append(b, signalNames[i]...)
+		b = append(b, SignalTable[i].Name...)
 		b = append(b, ": "...)
 		b = strconv.AppendFloat(b, s, 'f', 2, 64)
 		b = append(b, " ("...)
@@ -548,25 +506,27 @@ func (e *eval) resultTool(k int) string {
 // evidence for it (nil when there is none) and score the signal's score (0 for a "trace"
 // finding).
 func Decisive(r *Result) (signal string, score float64, ev *Evidence) {
-	scores := [4]float64{r.Signals.Hallucination, r.Signals.Loop, r.Signals.ToolMisuse, r.Signals.Cost}
-	best := func(from, to int, limits [4]float64) int { // the highest signal in from…to−1 at its limit, or -1
+	scores := r.Signals.Values()
+	// best is the highest signal (the first of equals) among those that fails selects and,
+	// when critical, at their limit; -1 for none.
+	best := func(critical bool, fails func(*SignalRule) bool) int {
 		k := -1
-		for i := from; i < to; i++ {
-			if scores[i] >= limits[i] && (k < 0 || scores[i] > scores[k]) {
+		for i := range SignalTable {
+			row := &SignalTable[i]
+			if fails(row) && (!critical || scores[i] >= row.Limit) && (k < 0 || scores[i] > scores[k]) {
 				k = i
 			}
 		}
 		return k
 	}
-	limits := [4]float64{failHallucination, failLoop, warnToolMisuse, warnCost}
-	k := best(0, 4, [4]float64{}) // the highest signal
+	k := best(false, func(*SignalRule) bool { return true }) // the highest signal
 	switch policy(r.Score, scores) {
 	case verdict.Fail:
-		if c := best(0, 2, limits); c >= 0 {
+		if c := best(true, func(row *SignalRule) bool { return row.Fails }); c >= 0 {
 			k = c
 		}
 	case verdict.Warn:
-		if c := best(2, 4, limits); c >= 0 {
+		if c := best(true, func(row *SignalRule) bool { return !row.Fails }); c >= 0 {
 			k = c
 		}
 	default:
@@ -579,12 +539,12 @@ func Decisive(r *Result) (signal string, score float64, ev *Evidence) {
 			}
 			for i := range r.Evidence {
 				if e := &r.Evidence[i]; e.Signal == SignalHallucination && e.Floor {
-					return SignalHallucination, scores[0], e
+					return SignalHallucination, r.Signals.Hallucination, e
 				}
 			}
 		}
 	}
-	signal, score = signalNames[k], scores[k]
+	signal, score = SignalTable[k].Name, scores[k]
 	for i := range r.Evidence {
 		if r.Evidence[i].Signal == signal {
 			return signal, score, &r.Evidence[i]

@@ -89,7 +89,7 @@ func TestRealRuns(t *testing.T) {
 		}
 		for i, got := range scores(def) {
 			if !near(got, r.signals[i]) {
-				t.Errorf("%s %s: default %s = %v, want %v%s", r.file, def.ID, signalNames[i], got, r.signals[i], evidenceTexts(def))
+				t.Errorf("%s %s: default %s = %v, want %v%s", r.file, def.ID, SignalTable[i].Name, got, r.signals[i], evidenceTexts(def))
 			}
 		}
 		if ref.Verdict != verdict.Pass || !near(ref.Score, r.refOverall) {

@@ -48,7 +48,7 @@ func TestReferenceMatchesRS1(t *testing.T) {
 			got := scores(r)
 			for i := range got {
 				if !near(got[i], c.signals[i]) {
-					t.Errorf("%s = %v; RS-1 says %v", signalNames[i], got[i], c.signals[i])
+					t.Errorf("%s = %v; RS-1 says %v", SignalTable[i].Name, got[i], c.signals[i])
 				}
 			}
 			checkEvidence(t, r)
@@ -146,7 +146,8 @@ func checkEvidence(t *testing.T, r Result) {
 	got := scores(r)
 	has := map[string]bool{}
 	order := map[string]int{SignalTrace: -1}
-	for i, n := range signalNames {
+	for i := range SignalTable {
+		n := SignalTable[i].Name
 		order[n] = i
 	}
 	lastSignal := -2
@@ -169,7 +170,8 @@ func checkEvidence(t *testing.T, r Result) {
 			}
 		}
 	}
-	for i, n := range signalNames {
+	for i := range SignalTable {
+		n := SignalTable[i].Name
 		if (got[i] > 0) != has[n] {
 			t.Errorf("%s = %v but evidence present = %v", n, got[i], has[n])
 		}

@@ -5,7 +5,8 @@ import (
 	"github.com/agentgate/agentgate/gate/verdict"
 )
 
-// Signals holds the four RS-1 risk scores, each in [0, 1] (higher is riskier).
+// Signals holds the risk scores, each in [0, 1] (higher is riskier), one field for each row
+// of SignalTable, in its order, named in JSON as the row is (Values reads them by row).
 type Signals struct {
 	Hallucination float64 `json:"hallucination"`
 	Loop          float64 `json:"loop"`
@@ -108,7 +109,7 @@ type SpanContext struct {
 
 // Detail is the part of RS-1's report that the gate does not keep.
 type Detail struct {
-	Notes     [4]string // per-signal details sentence, in Signals order
+	Notes     [NumSignals]string // per-signal details sentence, in SignalTable order
 	Reasoning string
 	Meta      Metadata
 }

@@ -29,7 +29,7 @@ type RS1Signal struct {
 // tool_misuse, cost). The details, reasoning and metadata come from r.Detail: they are empty
 // for a brief result, which has none.
 func (r Result) RS1() RS1Report {
-	scores := [4]float64{r.Signals.Hallucination, r.Signals.Loop, r.Signals.ToolMisuse, r.Signals.Cost}
+	scores := r.Signals.Values()
 	var d Detail
 	if r.Detail != nil {
 		d = *r.Detail
@@ -43,7 +43,7 @@ func (r Result) RS1() RS1Report {
 		Metadata:     d.Meta,
 	}
 	for i, s := range scores {
-		out.SignalScores[i] = RS1Signal{SignalName: signalNames[i], Score: s, Details: d.Notes[i]}
+		out.SignalScores[i] = RS1Signal{SignalName: SignalTable[i].Name, Score: s, Details: d.Notes[i]}
 	}
 	return out
 }

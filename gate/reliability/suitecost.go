@@ -138,7 +138,7 @@ func relateCost(r *Result, median float64, n int) {
 	}
 	r.Evidence = slices.Insert(slices.Clone(r.Evidence), k, ev) // the largest cost factor leads
 	r.Signals.Cost = f
-	scores := [4]float64{r.Signals.Hallucination, r.Signals.Loop, r.Signals.ToolMisuse, r.Signals.Cost}
+	scores := r.Signals.Values()
 	r.Score = overall(scores)
 	r.Verdict = verdict.Worst(sc.AloneVerdict, policy(r.Score, scores))
 }
@@ -152,5 +152,5 @@ func restoreCost(r *Result) {
 	r.Signals.Cost, r.Verdict = r.SuiteCost.Alone, r.SuiteCost.AloneVerdict
 	r.Evidence = slices.DeleteFunc(slices.Clone(r.Evidence), func(e Evidence) bool { return e.Relative })
 	r.SuiteCost = &sc
-	r.Score = overall([4]float64{r.Signals.Hallucination, r.Signals.Loop, r.Signals.ToolMisuse, r.Signals.Cost})
+	r.Score = overall(r.Signals.Values())
 }

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentgate/agentgate/internal/docblock"
 )
 
 var updateRegistry = flag.Bool("update-registry", false, "rewrite the registry table in docs/trace-formats.md")
@@ -42,27 +44,8 @@ func registryTable() string {
 // TestRegistryTable: the table of docs/trace-formats.md is the registry's rows, so that what the
 // docs say of a harness is what its row holds.
 func TestRegistryTable(t *testing.T) {
-	path := filepath.Join("..", "..", "docs", "trace-formats.md")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc := string(data)
-	start, end := strings.Index(doc, tableStart), strings.Index(doc, tableEnd)
-	if start < 0 || end < start {
-		t.Fatalf("%s: no registry table between %q and %q", path, tableStart, tableEnd)
-	}
-	got, want := doc[start+len(tableStart):end], registryTable()
-	if got == want {
-		return
-	}
-	if *updateRegistry {
-		if err := os.WriteFile(path, []byte(doc[:start+len(tableStart)]+want+doc[end:]), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	t.Errorf("%s: the registry table differs from the rows (go test ./gate/trace -run TestRegistryTable -update-registry):\n%s", path, want)
+	docblock.Check(t, filepath.Join("..", "..", "docs", "trace-formats.md"), tableStart, tableEnd, registryTable(), *updateRegistry,
+		"go test ./gate/trace -run TestRegistryTable -update-registry")
 }
 
 // TestRegistryRows: every row has a reader, a name and its rules; formats are distinct; only the

@@ -11,8 +11,11 @@ const (
 	Fail Verdict = "FAIL"
 )
 
-// rank orders verdicts from best to worst.
-func (v Verdict) rank() int {
+// All lists the verdicts from best to worst: the order of a verdict's Rank.
+var All = [...]Verdict{Pass, Warn, Fail}
+
+// Rank is v's place in All (0 for PASS, 2 for FAIL); anything else ranks as PASS.
+func (v Verdict) Rank() int {
 	switch v {
 	case Fail:
 		return 2
@@ -24,7 +27,7 @@ func (v Verdict) rank() int {
 
 // Worst returns the more severe of a and b.
 func Worst(a, b Verdict) Verdict {
-	if b.rank() > a.rank() {
+	if b.Rank() > a.Rank() {
 		return b
 	}
 	return a

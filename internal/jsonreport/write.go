@@ -297,10 +297,12 @@ func checkFinite(r *gate.Result) error {
 	}
 	if s := r.Reliability; s != nil {
 		for i, t := range s.Traces {
-			for j, v := range []float64{t.Score, t.Signals.Hallucination, t.Signals.Loop, t.Signals.ToolMisuse, t.Signals.Cost} {
+			if bad(t.Score) {
+				return fmt.Errorf("reliability.traces[%d] (%q): score is %v", i, t.ID, t.Score)
+			}
+			for j, v := range t.Signals.Values() {
 				if bad(v) {
-					field := [...]string{"score", "signals.hallucination", "signals.loop", "signals.tool_misuse", "signals.cost"}[j]
-					return fmt.Errorf("reliability.traces[%d] (%q): %s is %v", i, t.ID, field, v)
+					return fmt.Errorf("reliability.traces[%d] (%q): signals.%s is %v", i, t.ID, reliability.SignalTable[j].Name, v)
 				}
 			}
 		}
