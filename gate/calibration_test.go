@@ -14,8 +14,9 @@ import (
 // rate, and 95% or more of the successful runs are PASS. The sets: the real tau2-bench pair
 // (entrypoint/testdata/tau2pair), the real tau-bench airline sample of the reference data, and
 // the generated suites of testdata/calibration (an Inspect log whose agents end on `submit`,
-// AgentDojo runs that write optional arguments as null: see its README). The flagged counts
-// are exact, so that a rule that starts flagging other runs shows here.
+// AgentDojo runs that write optional arguments as null, an Inspect log that records its tools'
+// schemas: see its README). The flagged counts are exact, so that a rule that starts flagging
+// other runs shows here.
 func TestCalibrationLabelledSets(t *testing.T) {
 	tau2 := filepath.Join("..", "entrypoint", "testdata", "tau2pair")
 	cal := filepath.Join("testdata", "calibration")
@@ -37,6 +38,11 @@ func TestCalibrationLabelledSets(t *testing.T) {
 		// before issue 46, tool_misuse flagged all 10 (every run writes "date": null): precision 0.4
 		{"AgentDojo, optional arguments null (generated)", []string{filepath.Join(cal, "agentdojo")}, 10, 4,
 			map[string][2]int{"tool_misuse": {4, 0}, "verdict WARN or FAIL": {4, 0}}, 6},
+		// without the tools' recorded schemas, tool_misuse flagged the 6 successful runs (an
+		// optional "directory": null, no member with a value) and none of the 4 failed ones (a
+		// required "query": "" beside a date): precision 0
+		{"Inspect, tools with schemas (generated)", []string{filepath.Join(cal, "inspect-schemas.json")}, 10, 4,
+			map[string][2]int{"tool_misuse": {4, 0}}, 6},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := gateRun(t, c.traces, nil, nil)

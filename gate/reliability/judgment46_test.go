@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/agentgate/agentgate/gate/profile"
+	"github.com/agentgate/agentgate/gate/trace"
 	"github.com/agentgate/agentgate/gate/verdict"
 )
 
@@ -235,5 +236,67 @@ func TestJudgmentClaimOfAnEarlierSuccess(t *testing.T) {
 	const want = "claims success (\"been updated\") after the call of `update_reservation_baggages` at message 7 failed (message 8), with no success since"
 	if def := run("Your reservation's baggages have been updated: 2 bags in total."); def.Verdict != verdict.Warn || !hasEvidence(def, SignalHallucination, want) {
 		t.Errorf("default, the failed baggage claimed: %s; want WARN with %q%s", def.Verdict, want, evidenceTexts(def))
+	}
+}
+
+// Item 2, second half. Where the run records its tools' schemas (trace.RequiredParams), only a
+// required parameter counts as missing: absent, null, or a string that strips to "", "null",
+// "undefined" or "None". An optional one left out or null is no finding, even where no member
+// of the call holds a value (which counts where no schema was recorded); a required one left
+// empty is one, even beside another member that holds a value (which does not count where no
+// schema was recorded). A tool the schemas do not describe, and the reference profile, keep
+// the rule without a schema.
+func TestJudgmentRequiredParametersBySchema(t *testing.T) {
+	schemas := map[string][]string{"search_calendar_events": {"query"}, "list_files": {}, "get_day_calendar_events": {"day"}}
+	run := func(tool, args string, required map[string][]string) (ref, def Result) {
+		tr := &trace.Trace{ID: "r", RequiredParams: required, Messages: []trace.Message{
+			msg("user", "When is my yoga class this week?"),
+			withCalls(msg("assistant", ""), call("c1", tool, args)),
+			withResults(msg("tool", "[]"), ok("c1")),
+			withCalls(msg("assistant", ""), call("c2", "get_day_calendar_events", `{"day":"2024-05-21"}`)),
+			withResults(msg("tool", `[{"title": "Yoga Class"}]`), ok("c2")),
+			msg("assistant", "Your yoga class is on Tuesday, May 21 at 18:00."),
+		}}
+		return Evaluate(tr, profile.Reference), Evaluate(tr, profile.Default)
+	}
+	const flagged = "1 of 2 calls have empty, missing or null arguments: `%s` at message 1"
+	for _, c := range []struct {
+		tool, args        string
+		bySchema, without bool // a finding with the schemas, and without them
+	}{
+		{"list_files", `{"directory":null}`, false, true},
+		{"list_files", `{}`, false, false}, // a tool without parameters in this trace
+		{"list_files", `null`, false, true},
+		{"search_calendar_events", `{"date":null}`, true, true},
+		{"search_calendar_events", `{"query":"","date":"2024-05-21"}`, true, false},
+		{"search_calendar_events", `{"query":null,"date":"2024-05-21"}`, true, false},
+		{"search_calendar_events", `{"date":"2024-05-21"}`, true, false},
+		{"search_calendar_events", `{"query":" None ","date":"2024-05-21"}`, true, true},
+		{"search_calendar_events", `{"query":"yoga","date":null}`, false, false},
+		{"search_calendar_events", `{"query":"yoga","date":"null"}`, false, true}, // an optional one spelled "null"
+		{"search_calendar_events", `["yoga"]`, true, true},
+		{"search_calendar_events", `{'query': '', 'date': None}`, true, true},
+		{"undescribed_tool", `{"a":null}`, true, true},
+	} {
+		for _, withSchemas := range []bool{true, false} {
+			var required map[string][]string
+			want := c.without
+			if withSchemas {
+				required, want = schemas, c.bySchema
+			}
+			ref, def := run(c.tool, c.args, required)
+			refWithout, _ := run(c.tool, c.args, nil)
+			if ref.Signals != refWithout.Signals || ref.Verdict != refWithout.Verdict {
+				t.Errorf("%s %s: the reference reads the schemas: %+v, without them %+v", c.tool, c.args, ref.Signals, refWithout.Signals)
+			}
+			got := hasEvidence(def, SignalToolMisuse, fmt.Sprintf(flagged, c.tool))
+			if got != want || want != (def.Signals.ToolMisuse == 0.5) {
+				t.Errorf("%s %s (schemas %v): tool_misuse %v, finding %v; want %v%s", c.tool, c.args, withSchemas, def.Signals.ToolMisuse, got, want, evidenceTexts(def))
+			}
+			bySchema := hasEvidence(def, SignalToolMisuse, "(1 of them leave out, or send empty or null, a parameter the run's tool schema requires)")
+			if bySchema != (withSchemas && want && c.tool != "undescribed_tool") {
+				t.Errorf("%s %s (schemas %v): the evidence says it was judged by the schema: %v%s", c.tool, c.args, withSchemas, bySchema, evidenceTexts(def))
+			}
+		}
 	}
 }

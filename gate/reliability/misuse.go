@@ -33,7 +33,9 @@ var errorLike = []string{"error", "failed", "undefined", "null", "none", "nan"}
 // counts a call only when one of its argument values is itself error-like (see errorLike),
 // never for a key or a word inside a sentence. (b) does not count an empty string or a null
 // (an optional field left empty, "address2": "", or null, "date": null) unless no member holds
-// a value, reads Python dict literals as values, and
+// a value; where the run recorded the tool's schema (trace.Trace.RequiredParams), only its
+// required parameters count (missingRequired) and members it does not require are not read.
+// (b) reads Python dict literals as values, and
 // reports arguments that are neither JSON nor such a literal on their own, as not valid JSON.
 // (a) counts only failures the run never recovered from (unrecoveredFailures: a failure is
 // recovered when a later call of the same tool succeeds, after any number of corrected
@@ -126,14 +128,22 @@ func (e *eval) misuse() (float64, []Evidence) {
 	defer func() { e.badItems = bad[:0] }()
 	var notJSON []toolItem // default profile: neither JSON nor a Python literal
 	takesArgs := e.toolsTakingArgs()
+	bySchema := 0 // of bad: judged by the tool's recorded schema
 	for i := range e.calls {
 		c := &e.calls[i]
-		if !e.ref && isEmptyObject(c.args) && !takesArgs[e.toolOf[i]] {
+		req, described := e.requiredParams(c.call.Tool)
+		if !described && !e.ref && isEmptyObject(c.args) && !takesArgs[e.toolOf[i]] {
 			continue // a tool without parameters is called with {}: nothing is missing
 		}
-		if c.notJSON {
+		switch {
+		case c.notJSON:
 			notJSON = append(notJSON, toolItem{tool: c.call.Tool, msg: c.msg})
-		} else if e.badArgs(c) {
+		case described:
+			if missingRequired(c.args, req) {
+				bad = append(bad, toolItem{tool: c.call.Tool, msg: c.msg})
+				bySchema++
+			}
+		case e.badArgs(c):
 			bad = append(bad, toolItem{tool: c.call.Tool, msg: c.msg})
 		}
 	}
@@ -147,9 +157,11 @@ func (e *eval) misuse() (float64, []Evidence) {
 	if share := float64(len(bad)) / float64(len(e.calls)); len(bad) > 0 && share > 0.2 {
 		factors = append(factors, share)
 		list, msgs := byTool(bad)
-		rk.add(share, Evidence{Signal: SignalToolMisuse,
-			Text:     fmt.Sprintf("%d of %d calls have empty, missing or null arguments: %s", len(bad), len(e.calls), list),
-			Messages: keep(msgs)})
+		text := fmt.Sprintf("%d of %d calls have empty, missing or null arguments: %s", len(bad), len(e.calls), list)
+		if bySchema > 0 {
+			text += fmt.Sprintf(" (%d of them leave out, or send empty or null, a parameter the run's tool schema requires)", bySchema)
+		}
+		rk.add(share, Evidence{Signal: SignalToolMisuse, Text: text, Messages: keep(msgs)})
 	}
 
 	if tool, calls := e.busiestTool(5); len(calls) > 5 && (e.ref || len(e.tools) > 1) {
@@ -243,6 +255,46 @@ func (e *eval) badArgs(c *callRef) bool {
 		}
 	}
 	return !e.ref && !given
+}
+
+// requiredParams are, under the default profile, the parameters tool requires as the run's
+// recorded schema of it says (trace.Trace.RequiredParams), and whether the run described the
+// tool at all.
+func (e *eval) requiredParams(tool string) (required []string, described bool) {
+	if e.ref || e.t.RequiredParams == nil {
+		return nil, false
+	}
+	required, described = e.t.RequiredParams[tool]
+	return required, described
+}
+
+// missingRequired is check (b) for a call of a tool whose schema the run recorded: only a
+// required parameter counts, when it is absent, null, or a string that strips to "", "null",
+// "undefined" or "None"; arguments that are not an object miss every required parameter. An
+// optional parameter left out, null or empty is the schema's own default.
+func missingRequired(v pystr.Value, required []string) bool {
+	if len(required) == 0 {
+		return false
+	}
+	if v.Kind != pystr.KindDict {
+		return true
+	}
+	for _, name := range required {
+		k := slices.IndexFunc(v.Dict, func(m pystr.Member) bool { return m.Key == name })
+		if k < 0 {
+			return true
+		}
+		switch m := v.Dict[k].Value; m.Kind {
+		case pystr.KindNone:
+			return true
+		case pystr.KindStr:
+			switch strip(m.Text) {
+			case "", "null", "undefined", "None":
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // isEmptyObject reports whether v is {}.

@@ -144,6 +144,8 @@ type jsonRecord struct {
 	// what the harness recorded of a crash: tau-bench's info.error and info.traceback, a
 	// top-level error (crash.go)
 	InfoError, InfoTraceback, Error ref
+	// the tools the run was given, as an OpenAI-style request lists them (toolschema.go)
+	Tools ref
 	// SWE-agent's own token counters, info.model_stats.tokens_sent and tokens_received
 	TokensSent, TokensReceived ref
 	HasModelStats              bool
@@ -396,6 +398,7 @@ func (d *decoder) decode(rec input.Record) (*Trace, error) {
 	if !t.HasAgentTurn() { // no turn of the agent's: an error recorded is a crash before it
 		t.Crash = d.crashText(jr)
 	}
+	t.RequiredParams = addToolSchemas(nil, d.raw(jr.Tools))
 	t.Task, t.Trial, t.HasTrial = taskTrial(jr)
 	t.Suite, t.Task = d.identity(jr, t.Task)
 	if t.Suite == "" && t.HasTrial {

@@ -56,6 +56,7 @@ func FuzzOTLP(f *testing.F) {
 // FuzzInspectJSON feeds arbitrary bytes to the reader of Inspect logs written as JSON.
 func FuzzInspectJSON(f *testing.F) {
 	seedFile(f, "inspect-tools.json")
+	f.Add([]byte(`{"version":2,"eval":{},"samples":[{"id":1,"epoch":1,"messages":[],"events":[{"event":"model","tools":[{"name":"a","parameters":{"required":["x"]}},{"name":"b","parameters":[]}]},{"event":"model","tools":{}}]}]}`))
 	f.Add([]byte(`{"version":2,"eval":{},"samples":[{"id":1,"epoch":1,"messages":[],"scores":{"a":{"value":{"x":1}},"b":{"value":"P"}}},{"id":1,"epoch":2,"messages":[],"scores":{"a":{"value":"1e3"}}}]}`))
 	f.Add([]byte(`{"version":2,"eval":{},"samples":[{"id":1,"epoch":1,"messages":[{"role":"tool","content":[{"type":"text","text":"attachment://a"}]}],"attachments":{"a":"x"}}]}`))
 	f.Add([]byte(`{"samples":[{"id":1,"messages":[{"role":"assistant","tool_calls":[{"function":"f","arguments":{"a":"attachment://a","b":["attachment:\/\/a"],"attachment://a":1}}]}],"attachments":{"a":"x\"y"}}]}`))
@@ -91,6 +92,7 @@ func FuzzInspectEval(f *testing.F) {
 // panic.
 func FuzzTau2(f *testing.F) {
 	f.Add([]byte(`{"timestamp": "t", "info": {}, "tasks": [], "simulation_index": [{"id": "s"}]}`))
+	f.Add([]byte(`{"info": {"environment_info": {"tool_defs": {"n": {"name": "n", "params": {"required": ["a"]}}, "m": {"name": "m", "params": null}}}}, "simulations": [{"id": "s", "messages": []}]}`))
 	f.Add([]byte(`{"simulations": [{"id": "s", "task_id": "t", "trial": 0, "reward_info": {"reward": 0.5}, "messages": [{"role": "assistant", "tool_calls": [{"id": "c", "name": "n", "arguments": {}, "requestor": "user"}]}, {"role": "tool", "id": "c", "content": "x", "error": true}]}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		err := eachTau2(context.Background(), "f.json", data, func(tr *Trace) error {

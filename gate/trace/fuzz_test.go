@@ -21,6 +21,7 @@ func FuzzDecode(f *testing.F) {
 		`{"task_id": 5, "trial": 0, "traj": [{"role": "assistant", "content": null, "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": "{\"a\":"}}]}, {"role": "tool", "tool_call_id": "c", "content": "Error: x"}, {"role": "tool", "tool_call_ids": ["c", null], "content": [{"type": "text", "text": "{\"error\": 1}"}]}], "usage": {"prompt_tokens": 4}}`,
 		// Anthropic
 		`{"id": 7, "system": "s", "messages": [{"role": "assistant", "content": [{"type": "text", "text": "t"}, {"type": "tool_use", "id": "u", "name": "n", "input": {}}], "usage": {"input_tokens": 1, "output_tokens": 2}}, {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "u", "is_error": true, "content": [{"type": "text", "text": "bad"}]}]}]}`,
+		`{"messages": [], "tools": [{"type": "function", "function": {"name": "f", "parameters": {"required": ["a"]}}}, {"name": "g", "input_schema": {}}]}`, `{"messages": [], "tools": 1}`,
 		`{"history": []}`, `[]`, `{}`, `{"messages": [1]}`, `{"messages": [{"role": "tool", "tool_results": [], "tool_call_id": 1}]}`,
 		`{"messages": [], "usage": {"total_tokens": -1}}`, "{\"messages\": [{\"role\": \"u\", \"content\": \"\xff\\u00e9\"}]}",
 	} {

@@ -29,12 +29,22 @@ var errFound = errors.New("found")
 // JSON document data, or "" when there is none. It reads no further than it needs to, and a
 // document it cannot walk has none.
 func docString(data []byte, keys ...string) string {
-	if len(data) == 0 { // absent: nothing to read, and no error made to say so
-		return ""
+	if raw := docValue(data, keys...); raw != nil {
+		if s, ok, problem := idValue(rawRef(raw)); ok && problem == "" {
+			return s
+		}
 	}
-	var out string
+	return ""
+}
+
+// docValue is the JSON value at the path keys of the document data, or nil when there is none
+// or the document is not well formed there.
+func docValue(data []byte, keys ...string) []byte {
+	if len(data) == 0 { // absent: nothing to read, and no error made to say so
+		return nil
+	}
 	at := 0
-	for depth, k := range keys {
+	for _, k := range keys {
 		next := -1
 		_, err := jsonscan.ReadMembers(data, at, func(key []byte, v int) (int, error) {
 			if jsonscan.KeyIs(key, k) {
@@ -44,20 +54,15 @@ func docString(data []byte, keys ...string) string {
 			return jsonscan.Skip(data, v)
 		})
 		if next < 0 || !errors.Is(err, errFound) {
-			return ""
+			return nil
 		}
 		at = next
-		if depth == len(keys)-1 {
-			end, err := jsonscan.Skip(data, at)
-			if err != nil {
-				return ""
-			}
-			if s, ok, problem := idValue(rawRef(data[at:end])); ok && problem == "" {
-				out = s
-			}
-		}
 	}
-	return out
+	end, err := jsonscan.Skip(data, at)
+	if err != nil {
+		return nil
+	}
+	return data[at:end]
 }
 
 // trajStem is the instance id a SWE-agent or mini-swe-agent trajectory file is named for

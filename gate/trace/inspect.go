@@ -415,6 +415,7 @@ func (s *inspectSample) trace(file string, line int, fail func(format string, ar
 			return nil, fail("%v", err)
 		}
 	}
+	t.RequiredParams = s.toolSchemas()
 	var err error
 	if t.Usage, err = s.usage(); err != nil {
 		return nil, fail("%v", err)

@@ -31,6 +31,7 @@ type inspectEvent struct {
 	ID     json.RawMessage `json:"id"`     // a tool event's call id
 	Result json.RawMessage `json:"result"` // a tool event's result
 	Error  json.RawMessage `json:"error"`  // a tool event's {"type", "message"}
+	Tools  json.RawMessage `json:"tools"`  // a model event's tools, ToolInfo (toolschema.go)
 }
 
 // str is a raw member's string value, "" when it is not a string.
@@ -118,6 +119,20 @@ func (s *inspectSample) turnsFromEvents(msgs []Message) ([]Message, error) {
 		}
 	}
 	return withTurns(msgs, out, found), nil
+}
+
+// toolSchemas are the required parameters of the tools the sample's model events offered
+// (toolschema.go), or nil when they describe none. Events mostly repeat one list: a list
+// equal to the one before is read once.
+func (s *inspectSample) toolSchemas() map[string][]string {
+	var req map[string][]string
+	var last json.RawMessage
+	for i := range s.Events {
+		if e := &s.Events[i]; e.Event == "model" && len(e.Tools) > 0 && !bytes.Equal(e.Tools, last) {
+			req, last = addToolSchemas(req, e.Tools), e.Tools
+		}
+	}
+	return req
 }
 
 // withTurns is out when the events gave a model turn, else msgs as they were.

@@ -412,6 +412,8 @@ func (p *parser) record(jr *jsonRecord, s *scratch) {
 			p.info(jr)
 		case "error":
 			jr.Error = p.ref()
+		case "tools":
+			jr.Tools = p.ref()
 		case "messages", "trajectory", "traj", "history", "conversations":
 			l := listIndex(string(k))
 			jr.Lists[l], jr.Present[l] = p.messages(s.lists[l][:0])

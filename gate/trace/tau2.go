@@ -52,6 +52,7 @@ func eachTau2With(ctx context.Context, path string, data []byte, o Options, fn f
 	// from "0"
 	domain := docString(data, "info", "environment_info", "domain_name")
 	agent := docString(data, "info", "agent_info", "llm")
+	required := addToolSchemas(nil, docValue(data, "info", "environment_info", "tool_defs"))
 	var (
 		found, indexed bool
 		dec            = Decoder{OutcomeField: o.OutcomeField}
@@ -81,7 +82,7 @@ func eachTau2With(ctx context.Context, path string, data []byte, o Options, fn f
 				if t.Suite == "" {
 					t.Suite = domain
 				}
-				t.Agent = agent
+				t.Agent, t.RequiredParams = agent, required
 				return fn(t)
 			})
 			return err
@@ -102,7 +103,7 @@ func eachTau2With(ctx context.Context, path string, data []byte, o Options, fn f
 			if t.Suite == "" {
 				t.Suite = domain // the run's identity, as in a results file
 			}
-			t.Agent = agent
+			t.Agent, t.RequiredParams = agent, required
 			return fn(t)
 		})
 	}

@@ -53,6 +53,11 @@ type Trace struct {
 	// The registry's row of the trace's format gives them (docs/trace-formats.md, "The
 	// registry of formats"); nil when the harness has none.
 	TerminalTools []string
+	// RequiredParams are, where the run recorded its tools' schemas (Inspect's model events,
+	// tau2's tool_defs, a record's "tools": toolschema.go), the parameters each described tool
+	// requires, by tool name; nil where it recorded none. Shared by the traces of one file:
+	// read it, never change it.
+	RequiredParams map[string][]string
 	// Crash is the error the harness recorded for a run that crashed before its agent took a
 	// turn (an empty trajectory and tau-bench's info.error, a top-level error): the run's
 	// finding, not a format read blind. "" when it did not crash so.
