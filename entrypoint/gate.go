@@ -25,37 +25,9 @@ const (
 // runGate is `agentgate gate`, what the action runs, and `agentgate merge REPORT.json…`,
 // which is gate with the reports as its merge setting (docs/design.md#shards).
 func runGate(ctx context.Context, cmd string, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
-	synopsis := "[flags]"
-	if cmd == cmdMerge {
-		synopsis = "[flags] REPORT.json..."
-	}
-	fs := newFlagSet(cmd, synopsis, stderr)
-	flags := map[string]setting{}
-	defineFlags(fs, flags)
-	pos, err := parseArgs(fs, args, stdout)
-	if err != nil {
-		if isHelp(err) {
-			return 0
-		}
-		return gate.ExitError
-	}
-	switch {
-	case cmd == cmdMerge && len(pos) == 0:
-		return fail(stderr, errors.New("merge: name the shards' JSON reports, as in agentgate merge shards/*/report.json"))
-	case cmd == cmdMerge:
-		for _, p := range pos {
-			if old, ok := flags["merge"]; ok {
-				p = old.value + "\n" + p
-			}
-			flags["merge"] = setting{value: p, source: "merge's arguments"}
-		}
-	case len(pos) > 0 && expandedGlob(pos[0]) && flagBefore(args, pos[0]) != "":
-		return fail(stderr, fmt.Errorf("gate takes no arguments, got %q: it looks like a file your shell expanded from an unquoted pattern; quote the pattern so that agentgate expands it, as in %s 'runs/**/*.jsonl'", pos[0], flagBefore(args, pos[0])))
-	case len(pos) > 0 && boolValue(fs, args, pos[0]) != "":
-		f := boolValue(fs, args, pos[0])
-		return fail(stderr, fmt.Errorf("gate takes no arguments, got %q (a bool flag takes its value as %s=%s)", pos[0], f, pos[0]))
-	case len(pos) > 0:
-		return fail(stderr, fmt.Errorf("gate takes no arguments, got %q: name input files with --traces, --tasks, --pairs or --scholar/--auditor", pos[0]))
+	flags, code, done := gateFlags(cmd, args, stdout, stderr)
+	if done {
+		return code
 	}
 
 	// Everything written from here on goes through red, which learns the token's values as
@@ -69,26 +41,10 @@ func runGate(ctx context.Context, cmd string, args []string, stdout, stderr io.W
 	if getenv("GITHUB_ACTIONS") == "true" {
 		act = newActionEnv(getenv, stdout, red)
 	}
-	merged := settings{}
-	var inputs map[string]setting
-	if act != nil {
-		inputs = act.inputs()
+	merged, err := layerSettings(flags, act, red)
+	if err != nil {
+		return act.failRun(fail(stderr, err), err)
 	}
-	cfgPath := flags["config"]
-	if cfgPath.value == "" {
-		cfgPath = inputs["config"]
-	}
-	if cfgPath.value != "" {
-		fromFile, secrets, err := readConfig(cfgPath.value)
-		act.mask(secrets) // before anything is printed, the error included
-		red.add(secrets...)
-		if err != nil {
-			return act.failRun(fail(stderr, err), err)
-		}
-		merged.layer(fromFile)
-	}
-	merged.layer(inputs)
-	merged.layer(flags)
 	cfg, err := merged.gateConfig()
 	if err != nil {
 		return act.failRun(fail(stderr, err), err)
@@ -124,37 +80,105 @@ func runGate(ctx context.Context, cmd string, args []string, stdout, stderr io.W
 	if err := report.Text(stdout, res); err != nil {
 		return fail(stderr, err)
 	}
-	if cfg.jsonPath != "" {
-		if err := writeReportFile(cfg.jsonPath, red.report(func(w io.Writer) error { return jsonreport.Write(w, res) })); err != nil {
-			return fail(stderr, err)
-		}
-	}
-	if cfg.mdPath != "" {
-		md := report.Markdown(res, report.Options{Reproduce: reproduceCommand(cfg, ""), MaxBytes: -1})
-		if err := writeReportFile(cfg.mdPath, red.report(func(w io.Writer) error { _, err := io.WriteString(w, md); return err })); err != nil {
-			return fail(stderr, err)
-		}
-	}
-	if cfg.junitPath != "" {
-		if err := writeReportFile(cfg.junitPath, red.report(func(w io.Writer) error { return report.JUnit(w, res) })); err != nil {
-			return fail(stderr, err)
-		}
-	}
-	if cfg.sarifPath != "" {
-		base := comparedBaseline(res, cfg.options.Baseline)
-		if err := writeReportFile(cfg.sarifPath, red.report(func(w io.Writer) error { return report.SARIF(w, res, base) })); err != nil {
-			return fail(stderr, err)
-		}
-	}
-	if cfg.otelPath != "" {
-		if err := writeReportFile(cfg.otelPath, red.report(func(w io.Writer) error { return report.OTel(w, res) })); err != nil {
-			return fail(stderr, err)
-		}
+	if err := writeReports(res, cfg, red); err != nil {
+		return fail(stderr, err)
 	}
 	if act != nil {
 		act.publish(ctx, res, cfg, stderr)
 	}
 	return res.ExitCode
+}
+
+// gateFlags parses the command line of gate or merge into the settings its flags give, with
+// merge's arguments as its merge setting. done says the command ends there, with code: help
+// was asked for, or the command line is wrong (said on stderr).
+func gateFlags(cmd string, args []string, stdout, stderr io.Writer) (flags map[string]setting, code int, done bool) {
+	synopsis := "[flags]"
+	if cmd == cmdMerge {
+		synopsis = "[flags] REPORT.json..."
+	}
+	fs := newFlagSet(cmd, synopsis, stderr)
+	flags = map[string]setting{}
+	defineFlags(fs, flags)
+	pos, err := parseArgs(fs, args, stdout)
+	if err != nil {
+		if isHelp(err) {
+			return nil, 0, true
+		}
+		return nil, gate.ExitError, true
+	}
+	switch {
+	case cmd == cmdMerge && len(pos) == 0:
+		return nil, fail(stderr, errors.New("merge: name the shards' JSON reports, as in agentgate merge shards/*/report.json")), true
+	case cmd == cmdMerge:
+		for _, p := range pos {
+			if old, ok := flags["merge"]; ok {
+				p = old.value + "\n" + p
+			}
+			flags["merge"] = setting{value: p, source: "merge's arguments"}
+		}
+	case len(pos) > 0 && expandedGlob(pos[0]) && flagBefore(args, pos[0]) != "":
+		return nil, fail(stderr, fmt.Errorf("gate takes no arguments, got %q: it looks like a file your shell expanded from an unquoted pattern; quote the pattern so that agentgate expands it, as in %s 'runs/**/*.jsonl'", pos[0], flagBefore(args, pos[0]))), true
+	case len(pos) > 0 && boolValue(fs, args, pos[0]) != "":
+		f := boolValue(fs, args, pos[0])
+		return nil, fail(stderr, fmt.Errorf("gate takes no arguments, got %q (a bool flag takes its value as %s=%s)", pos[0], f, pos[0])), true
+	case len(pos) > 0:
+		return nil, fail(stderr, fmt.Errorf("gate takes no arguments, got %q: name input files with --traces, --tasks, --pairs or --scholar/--auditor", pos[0])), true
+	}
+	return flags, 0, false
+}
+
+// layerSettings lays the settings on one another, each over the one before: the config file's
+// (named by the flag, else by the action input), the action's inputs, the flags. The config
+// file's secrets are masked and redacted before anything is printed, its error included.
+func layerSettings(flags map[string]setting, act *actionEnv, red *redactor) (settings, error) {
+	merged := settings{}
+	var inputs map[string]setting
+	if act != nil {
+		inputs = act.inputs()
+	}
+	cfgPath := flags["config"]
+	if cfgPath.value == "" {
+		cfgPath = inputs["config"]
+	}
+	if cfgPath.value != "" {
+		fromFile, secrets, err := readConfig(cfgPath.value)
+		act.mask(secrets)
+		red.add(secrets...)
+		if err != nil {
+			return nil, err
+		}
+		merged.layer(fromFile)
+	}
+	merged.layer(inputs)
+	merged.layer(flags)
+	return merged, nil
+}
+
+// writeReports writes each report file the settings name (JSON, markdown, JUnit, SARIF,
+// OTel), redacted, stopping at the first that cannot be written.
+func writeReports(res *gate.Result, cfg *gateConfig, red *redactor) error {
+	for _, out := range []struct {
+		path  string
+		write func(io.Writer) error
+	}{
+		{cfg.jsonPath, func(w io.Writer) error { return jsonreport.Write(w, res) }},
+		{cfg.mdPath, func(w io.Writer) error {
+			_, err := io.WriteString(w, report.Markdown(res, report.Options{Reproduce: reproduceCommand(cfg, ""), MaxBytes: -1}))
+			return err
+		}},
+		{cfg.junitPath, func(w io.Writer) error { return report.JUnit(w, res) }},
+		{cfg.sarifPath, func(w io.Writer) error { return report.SARIF(w, res, comparedBaseline(res, cfg.options.Baseline)) }},
+		{cfg.otelPath, func(w io.Writer) error { return report.OTel(w, res) }},
+	} {
+		if out.path == "" {
+			continue
+		}
+		if err := writeReportFile(out.path, red.report(out.write)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // comparedBaseline is the reliability section of the baseline res was compared with, for

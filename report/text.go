@@ -9,7 +9,9 @@ import (
 
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/gate/agreement"
+	"github.com/agentgate/agentgate/gate/coherence"
 	"github.com/agentgate/agentgate/gate/compare"
+	"github.com/agentgate/agentgate/gate/outcome"
 	"github.com/agentgate/agentgate/gate/reliability"
 )
 
@@ -37,121 +39,146 @@ func Text(w io.Writer, r *gate.Result) error {
 	}
 	textComparison(bw, r, esc)
 	textTrend(bw, r, esc)
-
-	if len(r.Gates) > 0 {
-		fmt.Fprintln(bw, "\nGates:")
-		tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
-		for _, g := range r.Gates {
-			mark, value, status := "✓", gateValue(g), "holds"
-			switch {
-			case g.Skipped:
-				mark, value, status = "-", "n/a", "skipped"
-				if !g.Passed {
-					mark, status = "✗", "BREACHED (skipped, measured nothing: fail-on-skipped)"
-				}
-				if g.Note != "" {
-					status += ": " + plain(g.Note, 0)
-				}
-			case !g.Passed:
-				mark, status = "✗", "BREACHED"
-			}
-			fmt.Fprintf(tw, "  %s %s\t%s\t%s\t%s\n", mark, esc(g.Name), value, gateThreshold(g), status)
-		}
-		tw.Flush()
+	textGates(bw, r.Gates, esc)
+	if r.Outcomes != nil {
+		textOutcomes(bw, r.Outcomes, esc)
 	}
-
-	if o := r.Outcomes; o != nil {
-		fmt.Fprintf(bw, "\nOutcomes: %d of %s succeeded", o.Successes, plural(o.Known, "run", "runs"))
-		if o.Known > 0 {
-			fmt.Fprintf(bw, " (%s, Wilson 95%% %s–%s)", num(o.SuccessRate), num(o.Interval[0]), num(o.Interval[1]))
-		}
-		fmt.Fprintf(bw, "; %s without an outcome\n", plural(o.WithoutOutcome, "run", "runs"))
-		if o.Failures > 0 {
-			fmt.Fprintf(bw, "  %s, %d with no reliability signal\n", plural(o.Failures, "failed run", "failed runs"), o.Unexplained)
-		}
-		if o.Unmatched > 0 {
-			fmt.Fprintf(bw, "  %s in the outcomes input %s no trace: %s\n", plural(o.Unmatched, "outcome", "outcomes"),
-				pluralWord(o.Unmatched, "matches", "match"), idList(o.UnmatchedIDs, o.Unmatched, maxInlineIDs, esc))
-		}
+	if r.Reliability != nil {
+		textReliability(bw, r.Reliability, r.Notes, esc)
 	}
-
-	if s := r.Reliability; s != nil {
-		fmt.Fprintf(bw, "\nReliability: %s: %s FAIL, %s WARN, %s PASS\n", plural(s.Total, "trace", "traces"), count(s.Fail), count(s.Warn), count(s.Pass))
-		for _, n := range r.Notes {
-			fmt.Fprintf(bw, "  note: %s\n", plain(n, maxProseRunes))
-		}
-		list := flagged(s)
-		for i, t := range list {
-			if i == TextTraces {
-				fmt.Fprintf(bw, "  … %s more non-PASS in the JSON report (--json FILE)\n", count(len(list)-i))
-				break
-			}
-			loc := location(t.File, t.Line)
-			if loc != "" {
-				loc = "  " + esc(loc)
-			}
-			fmt.Fprintf(bw, "  %-4s  %s  %s%s\n", esc(string(t.Verdict)), num(t.Score), esc(t.ID), loc)
-			signal, evidence, _ := finding(t, esc)
-			if evidence != "" {
-				signal += ": " + evidence
-			}
-			fmt.Fprintf(bw, "        %s\n", signal)
-		}
+	if r.PassK != nil {
+		textPassK(bw, r.PassK, esc)
 	}
-
-	if p := r.PassK; p != nil {
-		basis := ""
-		if p.OnOutcomes {
-			basis = " (a trial passes when its outcome succeeded)"
-		}
-		fmt.Fprintf(bw, "\nRepeated trials%s: %s over %s\n", basis, passKValues(p), passKSummary(p))
-		if why := p.VerdictNote(); why != "" {
-			fmt.Fprintf(bw, "  pass^k %s, so a trial passes when its verdict is not FAIL (%s)\n", why, outcomesWhen)
-		}
-		if n := len(p.Flaky); n > 0 {
-			fmt.Fprintf(bw, "  %s%s: %s\n", plural(n, "flaky task", "flaky tasks"), flakyBasis(p), idList(p.Flaky, n, maxInlineIDs, esc))
-		} else if flakyBasis(p) != "" {
-			fmt.Fprintf(bw, "  no flaky task%s: every task passed all its trials or none\n", flakyBasis(p))
-		}
+	if r.Coherence != nil {
+		textCoherence(bw, r.Coherence, esc)
 	}
-
-	if s := r.Coherence; s != nil {
-		fmt.Fprintf(bw, "\nCoherence: mean RCS %s over %s\n", num(s.Mean), plural(s.Total, "task", "tasks"))
-		low := lowest(s, 3)
-		if len(low) > 0 {
-			parts := make([]string, len(low))
-			for i, t := range low {
-				parts[i] = esc(t.ID) + " " + num(t.RCS)
-				if t.Note != "" {
-					parts[i] += " (" + esc(t.Note) + ")"
-				}
-			}
-			fmt.Fprintf(bw, "  lowest: %s\n", strings.Join(parts, ", "))
-		}
+	if r.Agreement != nil {
+		textAgreement(bw, r.Agreement, esc)
 	}
-
-	if s := r.Agreement; s != nil {
-		fmt.Fprintf(bw, "\nAgreement: %s, percent agreement %s, κ %s\n", plural(s.N, "item", "items"), num(s.PercentAgreement), kappaText(s))
-		fmt.Fprintf(bw, "  AC1 %s (SE %s), PABAK %s, abstain rate %s", num(s.AC1), num(s.AC1SE), num(s.PABAK), num(s.AbstainRate))
-		if s.Band != "" {
-			fmt.Fprintf(bw, ", band %s", esc(s.Band))
-		}
-		fmt.Fprintf(bw, "\n  %s", plural(agreement.CountDisagreements(s.Items), "disagreement", "disagreements"))
-		if n := len(s.Unmatched); n > 0 {
-			fmt.Fprintf(bw, ", %s labelled by one validator only", plural(n, "qid", "qids"))
-		}
-		fmt.Fprintln(bw)
-		for _, w := range s.Warnings {
-			fmt.Fprintf(bw, "  warning: %s\n", plain(w, maxProseRunes))
-		}
-	}
-
 	profile := string(r.Profile)
 	if profile == "" {
 		profile = "default"
 	}
 	fmt.Fprintf(bw, "\nProfile: %s%s\n", esc(profile), budgetNote(r))
 	return bw.Flush()
+}
+
+// textGates writes the gates, each with ✓, ✗ or - and its value against its threshold.
+func textGates(bw io.Writer, gates []gate.GateResult, esc func(string) string) {
+	if len(gates) == 0 {
+		return
+	}
+	fmt.Fprintln(bw, "\nGates:")
+	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
+	for _, g := range gates {
+		mark, value, status := "✓", gateValue(g), "holds"
+		switch {
+		case g.Skipped:
+			mark, value, status = "-", "n/a", "skipped"
+			if !g.Passed {
+				mark, status = "✗", "BREACHED (skipped, measured nothing: fail-on-skipped)"
+			}
+			if g.Note != "" {
+				status += ": " + plain(g.Note, 0)
+			}
+		case !g.Passed:
+			mark, status = "✗", "BREACHED"
+		}
+		fmt.Fprintf(tw, "  %s %s\t%s\t%s\t%s\n", mark, esc(g.Name), value, gateThreshold(g), status)
+	}
+	tw.Flush()
+}
+
+// textOutcomes writes the runs' outcomes: how many succeeded, the failed ones, the unmatched.
+func textOutcomes(bw io.Writer, o *outcome.Summary, esc func(string) string) {
+	fmt.Fprintf(bw, "\nOutcomes: %d of %s succeeded", o.Successes, plural(o.Known, "run", "runs"))
+	if o.Known > 0 {
+		fmt.Fprintf(bw, " (%s, Wilson 95%% %s–%s)", num(o.SuccessRate), num(o.Interval[0]), num(o.Interval[1]))
+	}
+	fmt.Fprintf(bw, "; %s without an outcome\n", plural(o.WithoutOutcome, "run", "runs"))
+	if o.Failures > 0 {
+		fmt.Fprintf(bw, "  %s, %d with no reliability signal\n", plural(o.Failures, "failed run", "failed runs"), o.Unexplained)
+	}
+	if o.Unmatched > 0 {
+		fmt.Fprintf(bw, "  %s in the outcomes input %s no trace: %s\n", plural(o.Unmatched, "outcome", "outcomes"),
+			pluralWord(o.Unmatched, "matches", "match"), idList(o.UnmatchedIDs, o.Unmatched, maxInlineIDs, esc))
+	}
+}
+
+// textReliability writes the verdicts' counts, the notes on reading and the first non-PASS
+// traces, each with its strongest finding.
+func textReliability(bw io.Writer, s *reliability.Summary, notes []string, esc func(string) string) {
+	fmt.Fprintf(bw, "\nReliability: %s: %s FAIL, %s WARN, %s PASS\n", plural(s.Total, "trace", "traces"), count(s.Fail), count(s.Warn), count(s.Pass))
+	for _, n := range notes {
+		fmt.Fprintf(bw, "  note: %s\n", plain(n, maxProseRunes))
+	}
+	list := flagged(s)
+	for i, t := range list {
+		if i == TextTraces {
+			fmt.Fprintf(bw, "  … %s more non-PASS in the JSON report (--json FILE)\n", count(len(list)-i))
+			break
+		}
+		loc := location(t.File, t.Line)
+		if loc != "" {
+			loc = "  " + esc(loc)
+		}
+		fmt.Fprintf(bw, "  %-4s  %s  %s%s\n", esc(string(t.Verdict)), num(t.Score), esc(t.ID), loc)
+		signal, evidence, _ := finding(t, esc)
+		if evidence != "" {
+			signal += ": " + evidence
+		}
+		fmt.Fprintf(bw, "        %s\n", signal)
+	}
+}
+
+// textPassK writes pass^k over the repeated trials and the flaky tasks.
+func textPassK(bw io.Writer, p *compare.PassK, esc func(string) string) {
+	basis := ""
+	if p.OnOutcomes {
+		basis = " (a trial passes when its outcome succeeded)"
+	}
+	fmt.Fprintf(bw, "\nRepeated trials%s: %s over %s\n", basis, passKValues(p), passKSummary(p))
+	if why := p.VerdictNote(); why != "" {
+		fmt.Fprintf(bw, "  pass^k %s, so a trial passes when its verdict is not FAIL (%s)\n", why, outcomesWhen)
+	}
+	if n := len(p.Flaky); n > 0 {
+		fmt.Fprintf(bw, "  %s%s: %s\n", plural(n, "flaky task", "flaky tasks"), flakyBasis(p), idList(p.Flaky, n, maxInlineIDs, esc))
+	} else if flakyBasis(p) != "" {
+		fmt.Fprintf(bw, "  no flaky task%s: every task passed all its trials or none\n", flakyBasis(p))
+	}
+}
+
+// textCoherence writes the mean RCS and the lowest tasks.
+func textCoherence(bw io.Writer, s *coherence.Summary, esc func(string) string) {
+	fmt.Fprintf(bw, "\nCoherence: mean RCS %s over %s\n", num(s.Mean), plural(s.Total, "task", "tasks"))
+	low := lowest(s, 3)
+	if len(low) > 0 {
+		parts := make([]string, len(low))
+		for i, t := range low {
+			parts[i] = esc(t.ID) + " " + num(t.RCS)
+			if t.Note != "" {
+				parts[i] += " (" + esc(t.Note) + ")"
+			}
+		}
+		fmt.Fprintf(bw, "  lowest: %s\n", strings.Join(parts, ", "))
+	}
+}
+
+// textAgreement writes the validators' agreement, its statistics and warnings.
+func textAgreement(bw io.Writer, s *agreement.Summary, esc func(string) string) {
+	fmt.Fprintf(bw, "\nAgreement: %s, percent agreement %s, κ %s\n", plural(s.N, "item", "items"), num(s.PercentAgreement), kappaText(s))
+	fmt.Fprintf(bw, "  AC1 %s (SE %s), PABAK %s, abstain rate %s", num(s.AC1), num(s.AC1SE), num(s.PABAK), num(s.AbstainRate))
+	if s.Band != "" {
+		fmt.Fprintf(bw, ", band %s", esc(s.Band))
+	}
+	fmt.Fprintf(bw, "\n  %s", plural(agreement.CountDisagreements(s.Items), "disagreement", "disagreements"))
+	if n := len(s.Unmatched); n > 0 {
+		fmt.Fprintf(bw, ", %s labelled by one validator only", plural(n, "qid", "qids"))
+	}
+	fmt.Fprintln(bw)
+	for _, w := range s.Warnings {
+		fmt.Fprintf(bw, "  warning: %s\n", plain(w, maxProseRunes))
+	}
 }
 
 // textComparison writes the comparison with the baseline (docs/design.md#comparison) for the terminal: one

@@ -170,42 +170,66 @@ func (t *tally) summarize(s *Summary, p profile.Profile) {
 		return
 	}
 
-	fn := float64(n)
-	var rs, cs [4]int
+	g := marginalsOf(m, n)
+	po := g.po
+	s.PercentAgreement = po
+	if ref {
+		s.AbstainRate = float64(g.rs[3]) / g.n
+	} else {
+		s.AbstainRate = float64(either) / g.n
+	}
+	s.setKappa(&g, ref)
+	maxPrev, maxLabel := s.setChanceCorrected(&g)
+	if s.KappaDefined && po >= ParadoxPA && s.Kappa < ParadoxKappa && maxPrev > ParadoxPrevalence {
+		s.Warnings = append(s.Warnings, fmt.Sprintf(
+			"kappa paradox: the validators agree on %.1f%% of items but κ is only %.4f, because %s makes up %.1f%% of all labels and chance agreement is then high; read κ with AC1 = %.4f and PABAK = %.4f, which do not collapse when labels are skewed",
+			100*po, s.Kappa, maxLabel, 100*maxPrev, s.AC1, s.PABAK))
+	}
+}
+
+// marginals are what the measures read of a confusion matrix of n > 0 items: its rows'
+// (Scholar's) and columns' (Auditor's) sums, as counts and as proportions, each cell as a
+// proportion, the observed agreement po and the chance agreement pe.
+type marginals struct {
+	n      float64
+	rs, cs [4]int
+	r, c   [4]float64
+	pr     [4][4]float64
+	po, pe float64
+}
+
+func marginalsOf(m [4][4]int, n int) marginals {
+	g := marginals{n: float64(n)}
 	diag := 0
 	for i := 0; i < 4; i++ {
 		diag += m[i][i]
 		for j := 0; j < 4; j++ {
-			rs[i] += m[i][j]
-			cs[j] += m[i][j]
+			g.rs[i] += m[i][j]
+			g.cs[j] += m[i][j]
 		}
 	}
 	// As the seed: po = Σ diagonal / n, pe = Σ (rs/n)(cs/n) in label order.
-	po := float64(diag) / fn
-	pe := 0.0
+	g.po = float64(diag) / g.n
 	for i := 0; i < 4; i++ {
-		pe += (float64(rs[i]) / fn) * (float64(cs[i]) / fn)
+		g.pe += (float64(g.rs[i]) / g.n) * (float64(g.cs[i]) / g.n)
 	}
-	s.PercentAgreement = po
-	if ref {
-		s.AbstainRate = float64(rs[3]) / fn
-	} else {
-		s.AbstainRate = float64(either) / fn
-	}
-
-	// κ and the statistics that hang on it.
-	single := false
 	for i := 0; i < 4; i++ {
-		if rs[i] == n && cs[i] == n {
-			single = true
+		g.r[i], g.c[i] = float64(g.rs[i])/g.n, float64(g.cs[i])/g.n
+		for j := 0; j < 4; j++ {
+			g.pr[i][j] = float64(m[i][j]) / g.n
 		}
 	}
-	var r, c [4]float64 // marginal proportions
-	var pr [4][4]float64
+	return g
+}
+
+// setKappa sets κ and the statistics that hang on it: its standard error and interval, its
+// maximum given the marginals, its band; or says why it is undefined.
+func (s *Summary) setKappa(g *marginals, ref bool) {
+	po, pe, r, c, pr, n := g.po, g.pe, g.r, g.c, g.pr, int(g.n)
+	single := false
 	for i := 0; i < 4; i++ {
-		r[i], c[i] = float64(rs[i])/fn, float64(cs[i])/fn
-		for j := 0; j < 4; j++ {
-			pr[i][j] = float64(m[i][j]) / fn
+		if g.rs[i] == n && g.cs[i] == n {
+			single = true
 		}
 	}
 	defined := 1-pe > 1e-12
@@ -213,7 +237,8 @@ func (t *tally) summarize(s *Summary, p profile.Profile) {
 		defined = !single && 1-pe > 0
 	}
 	s.KappaDefined = defined || ref
-	if defined {
+	switch {
+	case defined:
 		k := (po - pe) / (1 - pe)
 		s.Kappa = k
 		var a, b float64
@@ -229,7 +254,7 @@ func (t *tally) summarize(s *Summary, p profile.Profile) {
 		}
 		b *= (1 - k) * (1 - k)
 		cc := k - pe*(1-k)
-		v := (a + b - cc*cc) / ((1 - pe) * (1 - pe) * fn)
+		v := (a + b - cc*cc) / ((1 - pe) * (1 - pe) * g.n)
 		s.KappaSE = math.Sqrt(math.Max(0, v))
 		s.KappaCI = [2]float64{math.Max(-1, k-z95*s.KappaSE), math.Min(1, k+z95*s.KappaSE)}
 		pmax := 0.0
@@ -238,28 +263,32 @@ func (t *tally) summarize(s *Summary, p profile.Profile) {
 		}
 		s.KappaMax = (pmax - pe) / (1 - pe)
 		s.Band = Band(k)
-	} else if ref {
+	case ref:
 		s.Band = Band(0)
-	} else {
+	default:
 		s.Band = BandUndefined
 		only := ""
 		for i := 0; i < 4; i++ {
-			if rs[i] == n {
+			if g.rs[i] == n {
 				only = Labels[i]
 			}
 		}
 		s.Warnings = append(s.Warnings, fmt.Sprintf("κ is undefined: both validators labelled every one of the %d items %s, so chance agreement is 1; the κ gate is skipped and percent agreement (%.4f) still applies", n, only, po))
 	}
+}
 
-	// PABAK and Gwet's AC1 over q labels.
+// setChanceCorrected sets PABAK and Gwet's AC1 with its standard error, over q labels (3, or
+// 4 when either validator abstained), and returns the most prevalent label and its share of
+// all labels.
+func (s *Summary) setChanceCorrected(g *marginals) (maxPrev float64, maxLabel string) {
+	po, r, c, pr := g.po, g.r, g.c, g.pr
 	q := 3.0
-	if rs[3] > 0 || cs[3] > 0 {
+	if g.rs[3] > 0 || g.cs[3] > 0 {
 		q = 4
 	}
 	s.PABAK = (q*po - 1) / (q - 1)
 	var pi [4]float64
 	peg := 0.0
-	maxPrev, maxLabel := 0.0, ""
 	for i := 0; i < 4; i++ {
 		pi[i] = (r[i] + c[i]) / 2
 		peg += pi[i] * (1 - pi[i])
@@ -280,12 +309,7 @@ func (t *tally) summarize(s *Summary, p profile.Profile) {
 	}
 	t1 /= q - 1
 	t2 /= (q - 1) * (q - 1)
-	v := (po*(1-po) - 4*(1-ac1)*(t1-po*peg) + 4*(1-ac1)*(1-ac1)*(t2-peg*peg)) / (fn * (1 - peg) * (1 - peg))
+	v := (po*(1-po) - 4*(1-ac1)*(t1-po*peg) + 4*(1-ac1)*(1-ac1)*(t2-peg*peg)) / (g.n * (1 - peg) * (1 - peg))
 	s.AC1SE = math.Sqrt(math.Max(0, v))
-
-	if s.KappaDefined && po >= ParadoxPA && s.Kappa < ParadoxKappa && maxPrev > ParadoxPrevalence {
-		s.Warnings = append(s.Warnings, fmt.Sprintf(
-			"kappa paradox: the validators agree on %.1f%% of items but κ is only %.4f, because %s makes up %.1f%% of all labels and chance agreement is then high; read κ with AC1 = %.4f and PABAK = %.4f, which do not collapse when labels are skewed",
-			100*po, s.Kappa, maxLabel, 100*maxPrev, s.AC1, s.PABAK))
-	}
+	return maxPrev, maxLabel
 }
