@@ -200,6 +200,7 @@ func TestDocHarnessExamples(t *testing.T) {
 		{"### AgentDojo results", "none.json", "gpt-4o-2024-05-13/banking/user_task_0 banking user_task_0 WARN -", nil},
 		// the failed tool run is the call's result, the correctness feedback the outcome
 		{"### LangSmith run exports", "runs.json", "7f1c ex-12 WARN -", []string{"--outcome-scorer", "correctness"}},
+		{"### Langfuse exports", "trace.json", "t-17 item-12 WARN -", []string{"--outcome-scorer", "correctness"}},
 	} {
 		dir := t.TempDir()
 		p := filepath.Join(dir, c.file)

@@ -41,6 +41,9 @@ type chatMessage struct {
 	} `json:"additional_kwargs"`
 	ToolCallID json.RawMessage `json:"tool_call_id"`
 	Status     json.RawMessage `json:"status"`
+	// Gemini's Content: {"role": "user" | "model", "parts": [{"text"}, {"function_call"},
+	// {"function_response"}]}
+	Parts json.RawMessage `json:"parts"`
 }
 
 // chatRoles maps the role or type names of every form to agentgate's roles.
@@ -74,7 +77,11 @@ func chatMessages(raw []byte) ([]Message, *chatProblem) {
 func (p *chatProblem) Error() string { return p.msg }
 
 // chatMessageOf reads one message in any of the forms.
-func chatMessageOf(raw []byte) (Message, *chatProblem) {
+func chatMessageOf(raw []byte) (Message, *chatProblem) { return chatMessageAs(raw, "") }
+
+// chatMessageAs is chatMessageOf with the role of a message that names none (a model's output
+// written as {"content": [...]}), "" when such a message is a problem.
+func chatMessageAs(raw []byte, defaultRole string) (Message, *chatProblem) {
 	switch k := jsonscan.KindOfValue(raw); k {
 	case jsonscan.KindString:
 		s, _ := stringValue(raw)
@@ -124,6 +131,9 @@ func chatMessageOf(raw []byte) (Message, *chatProblem) {
 			role = r
 		}
 	}
+	if role == "" && (len(m.Content) > 0 || len(m.Parts) > 0) {
+		role = defaultRole
+	}
 	if role == "" {
 		return Message{}, &chatProblem{msg: `a message without a role: neither "role" nor "type" (nor LangChain's "id") names it`}
 	}
@@ -138,6 +148,13 @@ func chatMessageOf(raw []byte) (Message, *chatProblem) {
 		return Message{}, at(p)
 	}
 	out.Content = text
+	if len(m.Parts) > 0 {
+		ptext, pcalls, presults := chatParts(m.Parts)
+		if out.Content == "" {
+			out.Content = ptext
+		}
+		blockCalls, results = append(blockCalls, pcalls...), append(results, presults...)
+	}
 	calls, p := chatCalls(m.ToolCalls)
 	if p != nil {
 		p.at = append(jsonscan.PathOf("tool_calls"), p.at...)
@@ -153,7 +170,7 @@ func chatMessageOf(raw []byte) (Message, *chatProblem) {
 		calls = blockCalls // Anthropic's tool_use blocks, where no tool_calls repeat them
 	}
 	out.Calls = calls
-	if out.Role == "tool" {
+	if out.Role == "tool" && (len(m.ToolCallID) > 0 || len(results) == 0) { // else its parts or blocks are its results
 		id, _, _ := idValue(rawRef(m.ToolCallID))
 		r := messageResult(id, text)
 		switch status, _ := stringValue(m.Status); status {
@@ -189,8 +206,8 @@ func chatContent(raw []byte) (text string, calls []Call, results []Result, p *ch
 		s, _ := stringValue(raw)
 		return s, nil, nil, nil
 	case jsonscan.KindArray:
-	default:
-		return "", nil, nil, &chatProblem{msg: jsonscan.Expected("a string or a list of content blocks", k)}
+	default: // an object or a number a tracer recorded as the content: its JSON text
+		return rawText(raw), nil, nil, nil
 	}
 	var blocks []json.RawMessage
 	_ = json.Unmarshal(raw, &blocks)
@@ -263,14 +280,18 @@ func chatCalls(raw []byte) ([]Call, *chatProblem) {
 			Name     json.RawMessage `json:"name"`
 			Args     json.RawMessage `json:"args"`
 			Function json.RawMessage `json:"function"`
+			// the Vercel AI SDK's {"toolCallId", "toolName", "input"}
+			ToolCallID json.RawMessage `json:"toolCallId"`
+			ToolName   json.RawMessage `json:"toolName"`
+			Input      json.RawMessage `json:"input"`
 		}
 		if jsonscan.KindOfValue(c) != jsonscan.KindObject || json.Unmarshal(c, &tc) != nil {
 			return nil, &chatProblem{at: jsonscan.PathOf(j), msg: jsonscan.Expected("a tool call (an object)", jsonscan.KindOfValue(c))}
 		}
-		id, _, _ := idValue(rawRef(tc.ID))
+		id, _, _ := idValue(rawRef(either(tc.ID, tc.ToolCallID)))
 		call := Call{ID: id, HasID: id != ""}
-		name, _ := stringValue(tc.Name)
-		args := tc.Args
+		name, _ := stringValue(either(tc.Name, tc.ToolName))
+		args := either(tc.Args, tc.Input)
 		if jsonscan.KindOfValue(tc.Function) == jsonscan.KindObject {
 			var fn struct {
 				Name      json.RawMessage `json:"name"`
@@ -299,4 +320,72 @@ func pathString(p jsonscan.Path) string {
 		return ""
 	}
 	return p.String()
+}
+
+// chatParts reads a message's parts: Gemini's (text, function calls as function_call, or
+// functionCall as the REST API writes it, and function responses) and the OpenTelemetry GenAI
+// conventions' ({"type": "text", "content"}, {"type": "tool_call", "id", "name", "arguments"},
+// {"type": "tool_call_response", "id", "response"}).
+func chatParts(raw []byte) (text string, calls []Call, results []Result) {
+	var parts []struct {
+		Text     json.RawMessage `json:"text"`
+		Call     json.RawMessage `json:"function_call"`
+		CallC    json.RawMessage `json:"functionCall"`
+		Response json.RawMessage `json:"function_response"`
+		RespC    json.RawMessage `json:"functionResponse"`
+		// the GenAI conventions'
+		Type      string          `json:"type"`
+		Content   json.RawMessage `json:"content"`
+		ID        json.RawMessage `json:"id"`
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+		GenResp   json.RawMessage `json:"response"`
+		Result    json.RawMessage `json:"result"`
+	}
+	if jsonscan.KindOfValue(raw) != jsonscan.KindArray || json.Unmarshal(raw, &parts) != nil {
+		return "", nil, nil
+	}
+	var b strings.Builder
+	for _, p := range parts {
+		if s, ok := stringValue(p.Text); ok {
+			appendLine(&b, s)
+		}
+		switch p.Type {
+		case "text":
+			if len(p.Content) > 0 {
+				appendLine(&b, rawText(p.Content))
+			}
+		case "tool_call":
+			if p.Name != "" {
+				id, _, _ := idValue(rawRef(p.ID))
+				args, valid := rawArgs(p.Arguments)
+				if args == nil {
+					args = []byte("{}")
+				}
+				calls = append(calls, Call{ID: id, HasID: id != "", Tool: p.Name, Args: args, ArgsValid: valid})
+			}
+		case "tool_call_response":
+			id, _, _ := idValue(rawRef(p.ID))
+			results = append(results, messageResult(id, rawText(either(p.GenResp, p.Result))))
+		}
+		var fc struct {
+			ID       json.RawMessage `json:"id"`
+			Name     string          `json:"name"`
+			Args     json.RawMessage `json:"args"`
+			Response json.RawMessage `json:"response"`
+		}
+		if c := either(p.Call, p.CallC); jsonscan.KindOfValue(c) == jsonscan.KindObject && json.Unmarshal(c, &fc) == nil && fc.Name != "" {
+			id, _, _ := idValue(rawRef(fc.ID))
+			args, valid := rawArgs(fc.Args)
+			if args == nil {
+				args = []byte("{}")
+			}
+			calls = append(calls, Call{ID: id, HasID: id != "", Tool: fc.Name, Args: args, ArgsValid: valid})
+		}
+		if r := either(p.Response, p.RespC); jsonscan.KindOfValue(r) == jsonscan.KindObject && json.Unmarshal(r, &fc) == nil {
+			id, _, _ := idValue(rawRef(fc.ID))
+			results = append(results, messageResult(id, rawText(fc.Response)))
+		}
+	}
+	return b.String(), calls, results
 }

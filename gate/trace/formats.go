@@ -40,6 +40,9 @@ const (
 	// FormatLangSmith is a LangSmith run export (runs as the SDK's Run schema writes them),
 	// read by readLangSmith.
 	FormatLangSmith
+	// FormatLangfuse is a Langfuse export (a trace with its observations, or the blob
+	// export's rows), read by readLangfuse.
+	FormatLangfuse
 	// NumFormats is how many formats there are.
 	NumFormats = iota
 )

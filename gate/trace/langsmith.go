@@ -332,8 +332,7 @@ func lsTrace(id string, runs []*lsNode, feedback map[string][]lsFeedback, o Opti
 		}
 	}
 	b := NewConversations()
-	var usage Usage
-	var calls CallUsage
+	var spent spending
 	for _, n := range sorted {
 		switch n.runType {
 		case "llm", "chat_model":
@@ -341,17 +340,12 @@ func lsTrace(id string, runs []*lsNode, feedback map[string][]lsFeedback, o Opti
 			if err != nil {
 				return nil, err
 			}
-			b.Model(in, out)
 			u, err := lsUsage(n)
 			if err != nil {
 				return nil, err
 			}
-			if u.Recorded {
-				usage.Prompt, usage.Completion = satAdd(usage.Prompt, u.Prompt), satAdd(usage.Completion, u.Completion)
-				usage.Total, usage.Recorded = satAdd(usage.Total, u.Total), true
-				calls.Calls++
-				calls.MaxPrompt = max(calls.MaxPrompt, u.Prompt)
-			}
+			b.Model(in, out)
+			spent.add(u)
 		case "tool":
 			tc, err := lsToolRun(n)
 			if err != nil {
@@ -361,6 +355,7 @@ func lsTrace(id string, runs []*lsNode, feedback map[string][]lsFeedback, o Opti
 		}
 	}
 	t.Messages = b.Messages()
+	usage, calls := spent.total, spent.calls
 	if !usage.Recorded {
 		u, _, err := lsCounters(root)
 		if err != nil {
@@ -669,13 +664,7 @@ func lsOutcome(root *lsNode, records []lsFeedback, scorer string) (Outcome, erro
 	if len(keys) == 0 {
 		return Outcome{}, nil
 	}
-	sort.Strings(keys)
-	keys = compactStrings(keys)
-	quoted := make([]string, len(keys))
-	for i, k := range keys {
-		quoted[i] = input.Quote(k)
-	}
-	list := input.Cut(strings.Join(quoted, ", "))
+	list := quotedList(keys)
 	if scorer == "" {
 		return Outcome{Note: "LangSmith feedback " + list + " not read as an outcome: name the key with outcome-scorer"}, nil
 	}
@@ -720,17 +709,6 @@ func lsOutcome(root *lsNode, records []lsFeedback, scorer string) (Outcome, erro
 		return Outcome{}, root.errAt(nil, "has no feedback %s with a score (outcome-scorer); its feedback keys are %s", input.Quote(scorer), list)
 	}
 	return Outcome{Known: true, Value: sum / float64(n), IsBool: bools && n == 1, Source: source}, nil
-}
-
-// compactStrings drops the repeats of a sorted list.
-func compactStrings(s []string) []string {
-	out := s[:0]
-	for i, v := range s {
-		if i == 0 || v != s[i-1] {
-			out = append(out, v)
-		}
-	}
-	return out
 }
 
 // langSmithHarness is the registry's row of a LangSmith run export, recognised by a run's

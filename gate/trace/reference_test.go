@@ -190,8 +190,8 @@ func TestDocExamples(t *testing.T) {
 		{"refund-3", ShapeOpenAI, Usage{812, 19, 831, true}},
 		{"weather-1", ShapeAnthropic, Usage{1520, 64, 1584, true}},
 	}
-	if len(blocks) != len(want)+7 {
-		t.Fatalf("%d json examples, want %d", len(blocks), len(want)+7)
+	if len(blocks) != len(want)+8 {
+		t.Fatalf("%d json examples, want %d", len(blocks), len(want)+8)
 	}
 	// the last two: an OTLP export and an Inspect log, each with one failed tool call
 	otlp, err := ReadOTLP("trace-formats.md", []byte(blocks[3]))
@@ -250,6 +250,20 @@ func TestDocExamples(t *testing.T) {
 	if o := smith[0].Outcome; o != (Outcome{Known: true, Value: 0, Source: "feedback.correctness"}) || smith[0].Task != "ex-12" {
 		t.Errorf("LangSmith example: task %q outcome %+v", smith[0].Task, o)
 	}
+	// and a Langfuse trace, its correctness score the outcome
+	var fuse []*Trace
+	records = func(each func(input.Record) error) error {
+		return input.EachReader("trace-formats.md", strings.NewReader(blocks[10]), each)
+	}
+	if err := eachLangfuse(context.Background(), records, Options{OutcomeScorer: "correctness"}, func(tr *Trace) error {
+		fuse = append(fuse, tr)
+		return nil
+	}); err != nil || len(fuse) != 1 {
+		t.Fatalf("Langfuse example: %d traces, %v", len(fuse), err)
+	}
+	if o := fuse[0].Outcome; o != (Outcome{Known: true, Value: 0, Source: "scores.correctness"}) || fuse[0].Task != "item-12" {
+		t.Errorf("Langfuse example: task %q outcome %+v", fuse[0].Task, o)
+	}
 	for i, c := range []struct {
 		tr    *Trace
 		want  counts
@@ -267,6 +281,8 @@ func TestDocExamples(t *testing.T) {
 		{dojo, counts{"gpt-4o-2024-05-13/banking/user_task_0", 3, 1, 1, 1}, Usage{}},
 		// the tool run that raised is the failed result of the model's call
 		{smith[0], counts{"7f1c", 3, 1, 1, 1}, Usage{100, 20, 120, true}},
+		// the ERROR tool observation fails the generation's call
+		{fuse[0], counts{"t-17", 3, 1, 1, 1}, Usage{100, 20, 120, true}},
 	} {
 		if got := countTrace(c.tr); got != c.want || c.tr.Usage != c.usage {
 			t.Errorf("example %d: %+v %+v, want %+v %+v", i+3, got, c.tr.Usage, c.want, c.usage)

@@ -82,6 +82,7 @@ var formats = [...]*Harness{
 	&openHandsHarness,
 	&agentDojoHarness,
 	&langSmithHarness,
+	&langfuseHarness,
 	&inspectJSONHarness,
 	&recordsHarness,
 }

@@ -1,0 +1,765 @@
+package trace
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/agentgate/agentgate/gate/input"
+	"github.com/agentgate/agentgate/internal/jsonscan"
+)
+
+// Langfuse exports (docs/trace-formats.md, "Langfuse exports"), read as Langfuse writes them
+// (langfuse/langfuse: web/src/features/traces/server/buildTraceExport.ts, the UI's trace
+// download; worker/src/features/blobstorage/handleBlobStorageIntegrationProjectJob.ts and
+// packages/shared/src/server/repositories/{traces,observations,scores}.ts, the blob-storage
+// export; langfuse-python's api models, langfuse.api.trace.get):
+//
+//   - a trace as the API gives it: {"id", "timestamp", "name", "input", "output", "metadata",
+//     "sessionId", "observations": [...], "scores": [...]};
+//   - the UI's download: {"observations": [...], "scores": [...]} (the legacy one also
+//     "trace");
+//   - the blob-storage export's rows, JSON Lines with snake_case columns: traces
+//     ({"id", "timestamp", "name", "metadata", "input", "output", …}), observations ({"id",
+//     "trace_id", "type", "parent_observation_id", "start_time", "level", "status_message",
+//     "input", "output", "usage_details", …}) and scores ({"trace_id", "observation_id",
+//     "name", "value", "data_type", "string_value", …}), written to
+//     <project>/traces/, <project>/observations/ and <project>/scores/: an observations file
+//     is read with the scores and traces files beside it, which are side files of the plan;
+//   - dataset run items ({"datasetItemId", "traceId", "datasetRunName"}, or the API's list
+//     {"data": [...]}) in the same file.
+//
+// Observations are camelCase in the API and the download, snake_case in the blob export; an
+// input or output may be a JSON value or, as ClickHouse stores it, a string holding one.
+// One trace is one agent run: its observations in start order. GENERATION observations are
+// the model calls (input: a list of messages, or {"messages": [...]}; output: a message, a
+// list of them, or text), TOOL observations the tool calls (name, input, output; level ERROR
+// a failure with statusMessage); the other types (SPAN, EVENT, AGENT, CHAIN, RETRIEVER,
+// EMBEDDING, EVALUATOR, GUARDRAIL) add no turn.
+//
+// Identity: the trace id is Langfuse's; the task is the dataset item the run belongs to
+// (metadata.dataset_item_id, which run_experiment writes on its task observation, or a
+// dataset run item's datasetItemId), so two experiments on one dataset compare run by run;
+// the agent is the experiment run (metadata.experiment_run_name, or datasetRunName). Outcome:
+// the trace's score outcome-scorer names (NUMERIC and BOOLEAN values; the mean where it is
+// given more than once); without it none, and the report names the score names seen. Usage:
+// the generations' usageDetails (input, output, total), else usage.
+
+// ShapeLangfuse is a trace of a Langfuse export.
+const ShapeLangfuse Shape = "langfuse"
+
+// lfRecord is a top-level record of a Langfuse export file, in any of its forms (camelCase
+// and snake_case members both).
+type lfRecord struct {
+	lfObservation
+	Observations json.RawMessage `json:"observations"`
+	Scores       json.RawMessage `json:"scores"`
+	Trace        json.RawMessage `json:"trace"`
+	Data         json.RawMessage `json:"data"`
+	// a score's
+	DataType    json.RawMessage `json:"dataType"`
+	DataTypeS   json.RawMessage `json:"data_type"`
+	Value       json.RawMessage `json:"value"`
+	StringValue json.RawMessage `json:"stringValue"`
+	StringValS  json.RawMessage `json:"string_value"`
+	// a dataset run item's
+	DatasetItemID  json.RawMessage `json:"datasetItemId"`
+	DatasetRunName json.RawMessage `json:"datasetRunName"`
+	// a trace's
+	Timestamp json.RawMessage `json:"timestamp"`
+}
+
+// lfObservation is an observation, in either spelling.
+type lfObservation struct {
+	ID            json.RawMessage `json:"id"`
+	TraceID       json.RawMessage `json:"traceId"`
+	TraceIDS      json.RawMessage `json:"trace_id"`
+	Type          json.RawMessage `json:"type"`
+	Name          json.RawMessage `json:"name"`
+	ParentID      json.RawMessage `json:"parentObservationId"`
+	ParentIDS     json.RawMessage `json:"parent_observation_id"`
+	StartTime     json.RawMessage `json:"startTime"`
+	StartTimeS    json.RawMessage `json:"start_time"`
+	Level         json.RawMessage `json:"level"`
+	StatusMessage json.RawMessage `json:"statusMessage"`
+	StatusMsgS    json.RawMessage `json:"status_message"`
+	Input         json.RawMessage `json:"input"`
+	Output        json.RawMessage `json:"output"`
+	Metadata      json.RawMessage `json:"metadata"`
+	UsageDetails  json.RawMessage `json:"usageDetails"`
+	UsageDetailsS json.RawMessage `json:"usage_details"`
+	Usage         json.RawMessage `json:"usage"`
+	ObservationID json.RawMessage `json:"observationId"`
+	ObservationS  json.RawMessage `json:"observation_id"`
+}
+
+// lfNode is an observation, a score, a trace row or a dataset run item read from a file.
+type lfNode struct {
+	src       *lsSource
+	at        int
+	path      jsonscan.Path // where the value is under the record
+	kind      byte          // 'o' observation, 's' score, 't' trace, 'd' dataset run item
+	obs       lfObservation
+	rec       *lfRecord
+	id, trace string
+	typ, name string
+	parent    string
+	start     string
+	order     int
+	depth     int
+}
+
+func (n *lfNode) errAt(p jsonscan.Path, format string, args ...any) error {
+	data := n.src.rec.Data
+	full := append(append(jsonscan.Path(nil), n.path...), p...)
+	off := jsonscan.Locate(data, full)
+	if off < 0 {
+		off = n.at
+	}
+	msg := fmt.Sprintf(format, args...)
+	if name := pathString(full); name != "" {
+		msg = input.Field(name, msg)
+	}
+	what := ""
+	if n.kind == 'o' && n.id != "" {
+		what = fmt.Sprintf("observation %s (%s", input.Quote(n.id), n.typ)
+		if n.name != "" {
+			what += " " + input.Quote(n.name)
+		}
+		what += "): "
+	}
+	return n.src.rec.ErrorAt(off, "%s", what+msg)
+}
+
+// lfFile is what a Langfuse export file (and the blob export's files beside it) holds.
+type lfFile struct {
+	nodes []*lfNode
+	size  int64
+}
+
+// readLangfuse is the Langfuse row's reader.
+func readLangfuse(ctx context.Context, f File, o Options, fn func(*Trace) error) error {
+	paths := append([]string{f.Path}, lfBeside(f.Path)...)
+	lf := &lfFile{}
+	for _, p := range paths {
+		err := input.Each(p, func(rec input.Record) error { return lf.record(ctx, rec) })
+		if err != nil {
+			return err
+		}
+	}
+	return lf.traces(ctx, o, fn)
+}
+
+// eachLangfuse reads the records records streams (the fuzz target's way in).
+func eachLangfuse(ctx context.Context, records func(func(input.Record) error) error, o Options, fn func(*Trace) error) error {
+	lf := &lfFile{}
+	if err := records(func(rec input.Record) error { return lf.record(ctx, rec) }); err != nil {
+		return err
+	}
+	return lf.traces(ctx, o, fn)
+}
+
+// lfBeside are the blob export's scores and traces files of the project an observations file
+// at path belongs to (<project>/observations/<time>.jsonl: <project>/scores/*, <project>/traces/*),
+// in name order; none for a file elsewhere.
+func lfBeside(path string) []string {
+	dir := filepath.Dir(path)
+	if filepath.Base(dir) != "observations" {
+		return nil
+	}
+	var out []string
+	for _, table := range []string{"scores", "traces"} {
+		entries, err := os.ReadDir(filepath.Join(filepath.Dir(dir), table))
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			if !e.IsDir() && input.Supported(e.Name()) {
+				out = append(out, filepath.Join(filepath.Dir(dir), table, e.Name()))
+			}
+		}
+	}
+	return out
+}
+
+// lfSide says why a file of the blob export's scores or traces is not read on its own: the
+// observations file beside it reads it.
+func lfSide(path string) string {
+	dir := filepath.Dir(path)
+	table := filepath.Base(dir)
+	if table != "scores" && table != "traces" {
+		return ""
+	}
+	if fi, err := os.Stat(filepath.Join(filepath.Dir(dir), "observations")); err == nil && fi.IsDir() {
+		return "Langfuse " + table + ", read with the observations beside them"
+	}
+	return ""
+}
+
+// record reads one top-level record.
+func (lf *lfFile) record(ctx context.Context, rec input.Record) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if lf.size += int64(len(rec.Data)); lf.size > maxDocument {
+		return rec.ErrorAt(0, "%v", errTooLarge())
+	}
+	if err := jsonscan.Validate(rec.Data); err != nil {
+		return rec.Decode(new(any)) // the syntax error, placed
+	}
+	src := &lsSource{rec: rec}
+	src.rec.Data = bytes.Clone(rec.Data)
+	return lf.value(src, jsonscan.SkipSpace(src.rec.Data, 0), nil, "")
+}
+
+// value reads the record or list element at offset at (path p under the record); trace is
+// the id of the trace holding it, "" at the top.
+func (lf *lfFile) value(src *lsSource, at int, p jsonscan.Path, trace string) error {
+	data := src.rec.Data
+	n := &lfNode{src: src, at: at, path: p, order: len(lf.nodes)}
+	if k := jsonscan.KindOfValue(data[at:]); k != jsonscan.KindObject {
+		return n.errAt(nil, "%s", jsonscan.Expected("a Langfuse trace, observation or score (a JSON object)", k))
+	}
+	end, _ := jsonscan.Skip(data, at)
+	var r lfRecord
+	if err := json.Unmarshal(data[at:end], &r); err != nil {
+		return n.errAt(nil, "%v", err)
+	}
+	n.rec, n.obs = &r, r.lfObservation
+	str := func(key string, raw json.RawMessage) (string, error) {
+		v, _, problem := idValue(rawRef(raw))
+		if problem != "" {
+			return "", n.errAt(jsonscan.PathOf(key), "%s", problem)
+		}
+		return v, nil
+	}
+	var err error
+	if n.id, err = str("id", r.ID); err != nil {
+		return err
+	}
+	if n.trace, err = str("traceId", either(r.TraceID, r.TraceIDS)); err != nil {
+		return err
+	}
+	if n.trace == "" {
+		n.trace = trace
+	}
+	if n.typ, err = str("type", r.Type); err != nil {
+		return err
+	}
+	n.typ = strings.ToUpper(n.typ)
+	if n.name, err = str("name", r.Name); err != nil {
+		return err
+	}
+	if n.parent, err = str("parentObservationId", either(r.ParentID, r.ParentIDS)); err != nil {
+		return err
+	}
+	if n.start, err = str("startTime", either(r.StartTime, r.StartTimeS)); err != nil {
+		return err
+	}
+	list := func(key string, raw json.RawMessage, trace string) error {
+		switch k := jsonscan.KindOfValue(raw); k {
+		case jsonscan.KindInvalid, jsonscan.KindNull:
+			return nil
+		case jsonscan.KindArray:
+		default:
+			return n.errAt(jsonscan.PathOf(key), "%s", jsonscan.Expected("a list", k))
+		}
+		lp := append(append(jsonscan.Path(nil), p...), jsonscan.Step{Key: key})
+		start := jsonscan.Locate(data[at:end], jsonscan.PathOf(key))
+		i := 0
+		_, err := jsonscan.EachElement(data, at+start, func(s, _ int) error {
+			err := lf.value(src, s, append(append(jsonscan.Path(nil), lp...), jsonscan.Step{Index: i, IsIndex: true}), trace)
+			i++
+			return err
+		})
+		return err
+	}
+	switch {
+	case len(r.Observations) > 0 && string(r.Observations) != "null" || (len(r.Scores) > 0 && string(r.Scores) != "null" && p == nil):
+		// a trace with its observations and scores: the API's, or the UI's download
+		id := n.id
+		if jsonscan.KindOfValue(r.Trace) == jsonscan.KindObject {
+			var t lfRecord
+			_ = json.Unmarshal(r.Trace, &t)
+			id, _, _ = idValue(rawRef(t.ID))
+			tn := &lfNode{src: src, at: at + jsonscan.Locate(data[at:end], jsonscan.PathOf("trace")), path: append(append(jsonscan.Path(nil), p...), jsonscan.Step{Key: "trace"}),
+				kind: 't', id: id, trace: id, rec: &t, obs: t.lfObservation, order: len(lf.nodes)}
+			lf.nodes = append(lf.nodes, tn)
+		} else if id != "" {
+			n.kind, n.trace = 't', id
+			lf.nodes = append(lf.nodes, n)
+		}
+		if err := list("observations", r.Observations, id); err != nil {
+			return err
+		}
+		return list("scores", r.Scores, id)
+	case jsonscan.KindOfValue(r.Data) == jsonscan.KindArray && p == nil: // an API list: {"data": [...], "meta"}
+		return list("data", r.Data, "")
+	case len(r.DatasetItemID) > 0:
+		n.kind = 'd'
+	case len(either(r.DataType, r.DataTypeS)) > 0 || (len(r.Value) > 0 && n.typ == ""):
+		n.kind = 's'
+	case n.typ != "":
+		n.kind = 'o'
+		if n.id == "" {
+			return n.errAt(nil, `a Langfuse observation without an "id"`)
+		}
+	case n.id != "" && len(r.Timestamp) > 0:
+		n.kind, n.trace = 't', n.id
+	default:
+		return n.errAt(nil, `expected a Langfuse trace, observation ("type"), score ("dataType") or dataset run item ("datasetItemId")`)
+	}
+	if n.trace == "" {
+		return n.errAt(nil, "a Langfuse %s without a trace id (traceId or trace_id)", map[byte]string{'d': "dataset run item", 's': "score", 'o': "observation"}[n.kind])
+	}
+	lf.nodes = append(lf.nodes, n)
+	return nil
+}
+
+// traces puts the observations of each trace together, in the order each trace first
+// appears, and hands them to fn.
+func (lf *lfFile) traces(ctx context.Context, o Options, fn func(*Trace) error) error {
+	var order []string
+	groups := map[string][]*lfNode{}
+	seen := map[string]bool{}
+	for _, n := range lf.nodes {
+		if n.kind == 'o' {
+			key := n.trace + "\x00" + n.id
+			if seen[key] {
+				continue // the same observation twice (two exports of one window)
+			}
+			seen[key] = true
+		}
+		if _, ok := groups[n.trace]; !ok {
+			order = append(order, n.trace)
+		}
+		groups[n.trace] = append(groups[n.trace], n)
+	}
+	read := 0
+	for _, id := range order {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		nodes := groups[id]
+		has := false
+		for _, n := range nodes {
+			has = has || n.kind == 'o' || n.kind == 't'
+		}
+		if !has {
+			continue // scores or run items of a trace this input does not hold
+		}
+		t, err := lfTrace(id, nodes, o)
+		if err != nil {
+			return err
+		}
+		if err := fn(t); err != nil {
+			return err
+		}
+		read++
+	}
+	if read == 0 && len(lf.nodes) > 0 {
+		n := lf.nodes[0]
+		return n.src.rec.ErrorAt(n.at, "a file of Langfuse scores or dataset run items and no trace: they are read with the traces they name (the observations in the same file, or the blob export's observations/ beside scores/)")
+	}
+	return nil
+}
+
+// lfTrace puts one trace together.
+func lfTrace(id string, nodes []*lfNode, o Options) (*Trace, error) {
+	var obs, scores []*lfNode
+	var traceRow, item *lfNode
+	byID := map[string]*lfNode{}
+	for _, n := range nodes {
+		switch n.kind {
+		case 'o':
+			obs = append(obs, n)
+			byID[n.id] = n
+		case 's':
+			scores = append(scores, n)
+		case 't':
+			if traceRow == nil {
+				traceRow = n
+			}
+		case 'd':
+			if item == nil {
+				item = n
+			}
+		}
+	}
+	for _, n := range obs { // depth, for observations that start at the same time
+		p := n
+		for i := 0; i < len(obs) && p.parent != ""; i++ {
+			q, ok := byID[p.parent]
+			if !ok {
+				break
+			}
+			n.depth++
+			p = q
+		}
+	}
+	// a GENERATION that holds a generation with its own output is a wrapper of that model call
+	// (the Vercel AI SDK's ai.generateText around ai.generateText.doGenerate): the call is
+	// its descendant
+	wrapper := map[*lfNode]bool{}
+	for _, n := range obs {
+		if n.typ != "GENERATION" {
+			continue
+		}
+		p := n
+		for i := 0; i < len(obs) && p.parent != ""; i++ {
+			q, ok := byID[p.parent]
+			if !ok {
+				break
+			}
+			if q.typ == "GENERATION" && bytes.Equal(bytes.TrimSpace(lfValue(q.obs.Output)), bytes.TrimSpace(lfValue(n.obs.Output))) {
+				wrapper[q] = true
+			}
+			p = q
+		}
+	}
+	sort.SliceStable(obs, func(i, j int) bool {
+		a, b := obs[i], obs[j]
+		if a.start != b.start {
+			return a.start < b.start
+		}
+		if a.depth != b.depth {
+			return a.depth < b.depth
+		}
+		return a.order < b.order
+	})
+	first := nodes[0]
+	t := &Trace{ID: id, File: first.src.rec.File, Line: first.src.rec.ErrorAt(first.at, "").Line, Shape: ShapeLangfuse}
+	// identity: the dataset item, from the trace's metadata, an observation's, or a run item
+	metas := []*lfNode{}
+	if traceRow != nil {
+		metas = append(metas, traceRow)
+	}
+	metas = append(metas, obs...)
+	for _, n := range metas {
+		var m struct {
+			Item json.RawMessage `json:"dataset_item_id"`
+			Run  json.RawMessage `json:"experiment_run_name"`
+		}
+		if lfObject(n.obs.Metadata, &m) {
+			if s, _, _ := idValue(rawRef(m.Item)); s != "" && t.Task == "" {
+				t.Task = s
+				t.Agent, _, _ = idValue(rawRef(m.Run))
+			}
+		}
+	}
+	if t.Task == "" && item != nil {
+		t.Task, _, _ = idValue(rawRef(item.rec.DatasetItemID))
+		t.Agent, _, _ = idValue(rawRef(item.rec.DatasetRunName))
+	}
+	b := NewConversations()
+	var spent spending
+	crash := ""
+	for _, n := range obs {
+		failed := strings.EqualFold(strings.Trim(string(n.obs.Level), `"`), "ERROR")
+		status, _ := stringValue(either(n.obs.StatusMessage, n.obs.StatusMsgS))
+		switch n.typ {
+		case "GENERATION":
+			if wrapper[n] {
+				continue
+			}
+			in, out, err := lfModelCall(n)
+			if err != nil {
+				return nil, err
+			}
+			u, err := lfUsage(n)
+			if err != nil {
+				return nil, err
+			}
+			b.Model(in, out)
+			spent.add(u)
+		case "TOOL":
+			if n.name == "" {
+				return nil, n.errAt(jsonscan.PathOf("name"), "a TOOL observation without a name")
+			}
+			// a span of the OTel GenAI conventions keeps its name, "execute_tool <tool>", and its
+			// attributes under metadata.attributes, gen_ai.tool.name among them. Its
+			// gen_ai.tool.call.id is not read: the calls the generations record may have none
+			// (Gemini's), and the tool answers the open call of its name.
+			tool := strings.TrimSpace(strings.TrimPrefix(n.name, "execute_tool "))
+			var md struct {
+				Attributes struct {
+					Name json.RawMessage `json:"gen_ai.tool.name"`
+				} `json:"attributes"`
+			}
+			lfObject(n.obs.Metadata, &md)
+			if s, ok := stringValue(md.Attributes.Name); ok && s != "" {
+				tool = s
+			}
+			tc := toolRun{Call: Call{Tool: tool}, Success: !failed}
+			tc.Args, tc.ArgsValid = lfJSON(n.obs.Input)
+			if tc.Args == nil {
+				tc.Args, tc.ArgsValid = []byte("{}"), true
+			}
+			tc.Result = lfText(n.obs.Output)
+			if failed {
+				tc.Error = status
+				if tc.Error == "" {
+					tc.Error = "the observation's level is ERROR"
+				}
+			}
+			b.Tool(tc.event())
+		}
+		if failed && crash == "" {
+			crash = status
+		}
+	}
+	t.Messages = b.Messages()
+	if usage, calls := spent.total, spent.calls; usage.Recorded {
+		t.Usage, t.PerCall = usage, calls
+	}
+	if !t.HasAgentTurn() && crash != "" {
+		q, _ := json.Marshal(crash)
+		t.Crash = crashString(q)
+	}
+	out, err := lfOutcome(t, scores, o.OutcomeScorer)
+	if err != nil {
+		return nil, err
+	}
+	t.Outcome = out
+	return t, nil
+}
+
+// lfObject decodes raw, an object or a string holding one, into v.
+func lfObject(raw json.RawMessage, v any) bool {
+	raw = lfValue(raw)
+	return jsonscan.KindOfValue(raw) == jsonscan.KindObject && json.Unmarshal(raw, v) == nil
+}
+
+// lfValue is an input, output or metadata value: a string that holds a JSON object, array or
+// string (as ClickHouse keeps them, JSON text) is that JSON.
+func lfValue(raw json.RawMessage) json.RawMessage {
+	if s, ok := stringValue(raw); ok {
+		t := strings.TrimSpace(s)
+		if len(t) > 0 && (t[0] == '{' || t[0] == '[' || t[0] == '"') && jsonscan.Validate([]byte(t)) == nil {
+			return json.RawMessage(t)
+		}
+	}
+	return raw
+}
+
+// lfJSON is a tool's input as arguments.
+func lfJSON(raw json.RawMessage) ([]byte, bool) { return rawArgs(lfValue(raw)) }
+
+// lfText is a tool's output as its result's text.
+func lfText(raw json.RawMessage) string { return rawText(lfValue(raw)) }
+
+// lfModelCall reads a generation's input and output as the tracers of many frameworks record
+// them: a list of messages (OpenAI's, LangChain's, Anthropic's, Gemini's contents), an object
+// holding one ({"messages"}, {"contents"}, {"choices"}, {"candidates"}, {"content"}), a
+// prompt ({"prompt"}, {"args": [...]}, a string), the Vercel AI SDK's list of tool calls. An
+// input of another shape is the run's user turn as its text, an output of another shape the
+// model's answer as its text: what a framework records there is its own, not a malformed export.
+func lfModelCall(n *lfNode) (in, out []Message, err error) {
+	if in, err = lfMessages(n, "input", n.obs.Input, "user"); err != nil {
+		return nil, nil, err
+	}
+	out, err = lfMessages(n, "output", n.obs.Output, "assistant")
+	return in, out, err
+}
+
+// lfMessages reads an input or output (key) as messages; role is the role of text.
+func lfMessages(n *lfNode, key string, raw json.RawMessage, role string) ([]Message, error) {
+	v := lfValue(raw)
+	text := func() []Message { return []Message{{Role: role, Content: rawText(v)}} }
+	switch k := jsonscan.KindOfValue(v); k {
+	case jsonscan.KindInvalid, jsonscan.KindNull:
+		return nil, nil
+	case jsonscan.KindArray:
+		var first struct {
+			ToolName json.RawMessage `json:"toolName"`
+		}
+		var elems []json.RawMessage
+		_ = json.Unmarshal(v, &elems)
+		if len(elems) > 0 && json.Unmarshal(elems[0], &first) == nil && len(first.ToolName) > 0 {
+			calls, prob := chatCalls(v) // the Vercel AI SDK's tool calls
+			if prob == nil {
+				return []Message{{Role: "assistant", Calls: calls}}, nil
+			}
+		}
+		if ms, prob := chatMessages(v); prob == nil {
+			return ms, nil
+		}
+		return text(), nil
+	case jsonscan.KindObject:
+	default:
+		return text(), nil
+	}
+	var w struct {
+		Messages   json.RawMessage `json:"messages"`
+		Contents   json.RawMessage `json:"contents"`
+		Choices    json.RawMessage `json:"choices"`
+		Candidates json.RawMessage `json:"candidates"`
+		Content    json.RawMessage `json:"content"`
+		Prompt     json.RawMessage `json:"prompt"`
+		Args       json.RawMessage `json:"args"`
+	}
+	_ = json.Unmarshal(v, &w)
+	for _, list := range []json.RawMessage{w.Messages, w.Contents, w.Args} {
+		switch jsonscan.KindOfValue(list) {
+		case jsonscan.KindArray:
+			if ms, prob := chatMessages(list); prob == nil {
+				for i := range ms {
+					if ms[i].Role == "" {
+						ms[i].Role = role
+					}
+				}
+				return ms, nil
+			}
+			return text(), nil
+		case jsonscan.KindString:
+			s, _ := stringValue(list)
+			return []Message{{Role: role, Content: s}}, nil
+		}
+	}
+	if s, ok := stringValue(w.Prompt); ok {
+		return []Message{{Role: role, Content: s}}, nil
+	}
+	for _, list := range []json.RawMessage{w.Choices, w.Candidates} {
+		if jsonscan.KindOfValue(list) != jsonscan.KindArray {
+			continue
+		}
+		var items []struct {
+			Message json.RawMessage `json:"message"`
+			Content json.RawMessage `json:"content"`
+		}
+		_ = json.Unmarshal(list, &items)
+		var ms []Message
+		for _, it := range items {
+			m, prob := chatMessageAs(either(it.Message, it.Content), role)
+			if prob != nil {
+				return text(), nil
+			}
+			ms = append(ms, m)
+		}
+		return ms, nil
+	}
+	if jsonscan.KindOfValue(w.Content) == jsonscan.KindObject { // Gemini's {"content": {"parts", "role"}}
+		if m, prob := chatMessageAs(w.Content, role); prob == nil {
+			return []Message{m}, nil
+		}
+	}
+	if m, prob := chatMessageAs(v, role); prob == nil {
+		return []Message{m}, nil
+	}
+	return text(), nil
+}
+
+// lfUsage is a generation's usage: usageDetails (input, output, total; Langfuse's names), else
+// usage. Counts may be numbers or, as ClickHouse writes 64-bit integers, strings of one.
+func lfUsage(n *lfNode) (Usage, error) {
+	for _, c := range [...]struct {
+		key string
+		raw json.RawMessage
+	}{{"usageDetails", either(n.obs.UsageDetails, n.obs.UsageDetailsS)}, {"usage", n.obs.Usage}} {
+		if jsonscan.KindOfValue(c.raw) != jsonscan.KindObject {
+			continue
+		}
+		var m map[string]json.RawMessage
+		_ = json.Unmarshal(c.raw, &m)
+		var v [3]int64
+		var present [3]bool
+		for i, key := range [...]string{"input", "output", "total"} {
+			raw := m[key]
+			if s, ok := stringValue(raw); ok {
+				raw = json.RawMessage(s)
+			}
+			cnt, ok, problem := tokenCount(rawRef(raw))
+			if problem != "" {
+				return Usage{}, n.errAt(jsonscan.PathOf(c.key, key), "must be a non-negative integer, got %s", problem)
+			}
+			v[i], present[i] = cnt, ok
+		}
+		if !present[0] && !present[1] && !present[2] {
+			continue
+		}
+		u := Usage{Prompt: v[0], Completion: v[1], Total: v[2], Recorded: true}
+		if !present[2] {
+			u.Total = satAdd(u.Prompt, u.Completion)
+		}
+		return u, nil
+	}
+	return Usage{}, nil
+}
+
+// lfOutcome is the trace's score named scorer: its value (NUMERIC a number, BOOLEAN 1 or 0),
+// the mean of them where the trace has it more than once. Without a scorer none, and Note
+// names the scores the trace has.
+func lfOutcome(t *Trace, scores []*lfNode, scorer string) (Outcome, error) {
+	if len(scores) == 0 {
+		return Outcome{}, nil
+	}
+	var names []string
+	for _, s := range scores {
+		names = append(names, s.name)
+	}
+	list := quotedList(names)
+	if scorer == "" {
+		return Outcome{Note: "Langfuse scores " + list + " not read as an outcome: name the score with outcome-scorer"}, nil
+	}
+	source := "scores." + input.Cut(scorer)
+	var sum float64
+	n, bools := 0, true
+	var where *lfNode
+	for _, s := range scores {
+		if s.name != scorer {
+			continue
+		}
+		where = s
+		dataType, _ := stringValue(either(s.rec.DataType, s.rec.DataTypeS))
+		dataType = strings.ToUpper(dataType)
+		raw := s.rec.Value
+		if v, ok := stringValue(raw); ok && jsonscan.KindOfValue([]byte(v)) == jsonscan.KindNumber && jsonscan.Validate([]byte(v)) == nil {
+			raw = json.RawMessage(v) // a value ClickHouse wrote as a string
+		}
+		if dataType == "CATEGORICAL" || dataType == "TEXT" {
+			label, _ := stringValue(either(s.rec.StringValue, s.rec.StringValS))
+			return Outcome{}, s.errAt(jsonscan.PathOf("dataType"), "score %s is %s (%s): not an outcome agentgate can read (a NUMERIC or BOOLEAN score is)", input.Quote(scorer), dataType, input.Quote(label))
+		}
+		v, problem := outcomeNumber(raw)
+		if problem != "" {
+			return Outcome{}, s.errAt(jsonscan.PathOf("value"), "%s", problem)
+		}
+		sum += v
+		bools = bools && dataType == "BOOLEAN"
+		n++
+	}
+	if where == nil {
+		return Outcome{}, &input.Error{File: t.File, Line: t.Line, Msg: fmt.Sprintf("trace %s has no score %s (outcome-scorer); its scores are %s", input.Quote(t.ID), input.Quote(scorer), list)}
+	}
+	return Outcome{Known: true, Value: sum / float64(n), IsBool: bools && n == 1, Source: source}, nil
+}
+
+// langfuseHarness is the registry's row of a Langfuse export.
+var langfuseHarness = Harness{
+	Format: FormatLangfuse,
+	Name:   "Langfuse export",
+	Recognised: "`observations` (a trace, or the UI's download), camelCase trace members (`sessionId`, `htmlPath`) beside `timestamp`, " +
+		"or a blob-export row: `trace_id` with `type` and `parent_observation_id`, or with `data_type`; a trace's `timestamp`, `project_id` and `bookmarked`",
+	Recognise: func(h *head) bool {
+		has := h.has
+		if h.array {
+			has = firstElementKeys(h).has
+		}
+		return has("observations") || has("trace") && h.firstMember("trace") == "id" ||
+			has("timestamp") && has("project_id") && (has("bookmarked") || has("session_id")) ||
+			has("timestamp") && (has("sessionId") || has("htmlPath")) ||
+			has("trace_id") && (has("type") && has("parent_observation_id") || has("data_type")) ||
+			has("traceId") && (has("type") && has("parentObservationId") || has("dataType"))
+	},
+	Read:     readLangfuse,
+	Side:     lfSide,
+	Turns:    "GENERATION observations' input and output",
+	Identity: "task: the dataset item (`metadata.dataset_item_id` of the trace or its observations, or a dataset run item's `datasetItemId`); agent: the experiment run (`metadata.experiment_run_name`, `datasetRunName`); trace id: Langfuse's",
+	Outcome:  "the trace's score named by outcome-scorer (NUMERIC, BOOLEAN); without it none, the names listed",
+	Usage:    "the GENERATION observations' `usageDetails` (`input`, `output`, `total`), else `usage`",
+}
