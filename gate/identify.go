@@ -245,7 +245,7 @@ func uniqueIDs(traces []reliability.Result, read func(int) (string, *int)) strin
 	if n == 1 {
 		runs = "1 run has"
 	}
-	return fmt.Sprintf("%s an id an earlier run has (two files of the same tasks): each is named from its own suite and trial (the first by id: %s is %s), and its id as read is kept as read_as", runs, input.Quote(fromID), input.Quote(toID))
+	return fmt.Sprintf("%s an id an earlier run has (two files of the same tasks, or one task id in two suites): each is named from its own suite and trial (the first by id: %s is %s), and its id as read is kept as read_as", runs, input.Quote(fromID), input.Quote(toID))
 }
 
 // sharedID reports whether two of traces have one id. It sorts their indexes, four bytes a
