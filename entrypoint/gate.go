@@ -76,11 +76,20 @@ func runGate(ctx context.Context, cmd string, args []string, stdout, stderr io.W
 		err = explainKind(err, cfg, act != nil)
 		return act.failRun(fail(stderr, err), err)
 	}
+	// The baseline's runs are let go once compared, before the result is redacted and the
+	// reports are written (all but SARIF's, which marks each finding new or not by them): a
+	// million of them took a quarter of the live heap, which writing the report's runs then
+	// grew by half again (docs/performance.md, "A million runs").
+	var sarifBase *reliability.Summary
+	if cfg.sarifPath != "" {
+		sarifBase = comparedBaseline(res, cfg.options.Baseline)
+	}
+	cfg.options.Baseline = nil
 	red.result(res) // and in every text of the result, before a report cuts or escapes one
 	if err := report.Text(stdout, res); err != nil {
 		return fail(stderr, err)
 	}
-	if err := writeReports(res, cfg, red); err != nil {
+	if err := writeReports(res, cfg, red, sarifBase); err != nil {
 		return fail(stderr, err)
 	}
 	if act != nil {
@@ -156,8 +165,9 @@ func layerSettings(flags map[string]setting, act *actionEnv, red *redactor) (set
 }
 
 // writeReports writes each report file the settings name (JSON, markdown, JUnit, SARIF,
-// OTel), redacted, stopping at the first that cannot be written.
-func writeReports(res *gate.Result, cfg *gateConfig, red *redactor) error {
+// OTel), redacted, stopping at the first that cannot be written. sarifBase is the reliability
+// section of the baseline res was compared with (comparedBaseline), for SARIF's baselineState.
+func writeReports(res *gate.Result, cfg *gateConfig, red *redactor, sarifBase *reliability.Summary) error {
 	for _, out := range []struct {
 		path  string
 		write func(io.Writer) error
@@ -168,7 +178,7 @@ func writeReports(res *gate.Result, cfg *gateConfig, red *redactor) error {
 			return err
 		}},
 		{cfg.junitPath, func(w io.Writer) error { return report.JUnit(w, res) }},
-		{cfg.sarifPath, func(w io.Writer) error { return report.SARIF(w, res, comparedBaseline(res, cfg.options.Baseline)) }},
+		{cfg.sarifPath, func(w io.Writer) error { return report.SARIF(w, res, sarifBase) }},
 		{cfg.otelPath, func(w io.Writer) error { return report.OTel(w, res) }},
 	} {
 		if out.path == "" {

@@ -42,32 +42,43 @@ func identify(traces []reliability.Result) (renumbered bool, notes []string) {
 		id, suite string
 		trial     *int
 	}
-	orig := make([]read, len(traces))
+	// orig[i] is run i's identity as read, for the runs with one (nil when none has one: a
+	// run without is renamed only by uniqueIDs, which reads its id before it renames it, and
+	// a million runs of ids alone then cost no copy; docs/performance.md, "A million runs").
+	var orig []read
 	for i := range traces {
 		t := &traces[i]
 		a := t.Attempt
 		if a == nil {
-			orig[i] = read{id: t.ID}
 			continue
 		}
 		if r := a.ReadAs; r != nil {
 			t.ID, a.Suite, a.Trial, a.ReadAs = r.ID, r.Suite, r.Trial, nil
+		}
+		if orig == nil {
+			orig = make([]read, len(traces))
 		}
 		orig[i] = read{t.ID, a.Suite, a.Trial}
 	}
 	fileDomains(traces, func(i int, suite string) { orig[i].suite = suite })
 	notes = agentSuites(traces)
 	renumbered = compare.Renumber(traces)
-	renamed := uniqueIDs(traces, func(i int) (string, *int) { return orig[i].id, orig[i].trial })
+	renamed := uniqueIDs(traces, func(i int) (string, *int) {
+		if traces[i].Attempt == nil {
+			return traces[i].ID, nil
+		}
+		return orig[i].id, orig[i].trial
+	})
 	if renamed != "" {
 		notes = append(notes, renamed)
 	}
 	for i := range traces {
-		t, o := &traces[i], orig[i]
+		t := &traces[i]
 		a := t.Attempt
 		if a == nil {
 			continue
 		}
+		o := orig[i]
 		if t.ID != o.id || a.Suite != o.suite || !sameTrial(a.Trial, o.trial) {
 			a.ReadAs = &reliability.ReadAs{ID: o.id, Suite: o.suite, Trial: o.trial}
 		}
@@ -180,6 +191,9 @@ func quoteAll(s []string) string {
 // else its suite before it ("other_task/76105#1"), else a number after it. read is the id and
 // trial a run was read with. It returns the note to make, "" when no id changed.
 func uniqueIDs(traces []reliability.Result, read func(int) (string, *int)) string {
+	if !sharedID(traces) {
+		return ""
+	}
 	taken := make(map[string]bool, len(traces))
 	for i := range traces {
 		taken[traces[i].ID] = true
@@ -231,7 +245,24 @@ func uniqueIDs(traces []reliability.Result, read func(int) (string, *int)) strin
 	if n == 1 {
 		runs = "1 run has"
 	}
-	return fmt.Sprintf("%s an id an earlier run has (two files of the same tasks): each is named from its own suite and trial (the first by id: %s is %s), and its id as read is kept as read_as", runs, input.Quote(fromID), input.Quote(toID))
+	return fmt.Sprintf("%s an id an earlier run has (two files of the same tasks, or one task id in two suites): each is named from its own suite and trial (the first by id: %s is %s), and its id as read is kept as read_as", runs, input.Quote(fromID), input.Quote(toID))
+}
+
+// sharedID reports whether two of traces have one id. It sorts their indexes, four bytes a
+// run, where the two maps of uniqueIDs take about sixty: a million runs with ids of their own,
+// the common case, cost uniqueIDs no map (docs/performance.md, "A million runs").
+func sharedID(traces []reliability.Result) bool {
+	order := make([]int32, len(traces))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(traces[a].ID, traces[b].ID) })
+	for i := 1; i < len(order); i++ {
+		if traces[order[i]].ID == traces[order[i-1]].ID {
+			return true
+		}
+	}
+	return false
 }
 
 // bothTasks reports whether a run of task (its own id taken by prev) and prev both have a

@@ -1096,3 +1096,21 @@ func TestIdentityProperties(t *testing.T) {
 		}
 	}
 }
+
+// TestForkDomainsNote: the AgentDojo fork's task t01 of two domains is two runs of two suites,
+// each with an id of its own, and the note says why the second was renamed (on main its words
+// spoke of "two files of the same tasks" alone).
+func TestForkDomainsNote(t *testing.T) {
+	r := gateRun(t, agentLayouts(t)["agentdojo fork two domains"].files, nil, nil)
+	const note = `1 run has an id an earlier run has (two files of the same tasks, or one task id in two suites): each is named from its own suite and trial (the first by id: "t01" is "automotive_suite/t01"), and its id as read is kept as read_as`
+	if r.IdentityNote != note {
+		t.Errorf("identity note %q, want %q", r.IdentityNote, note)
+	}
+	var got []string
+	for i := range r.Reliability.Traces {
+		got = append(got, r.Reliability.Traces[i].ID+" "+identity(&r.Reliability.Traces[i]))
+	}
+	if want := []string{`t01 "airport_suite"/"t01"/-`, `automotive_suite/t01 "automotive_suite"/"t01"/-`}; !slices.Equal(got, want) {
+		t.Errorf("runs %q, want %q", got, want)
+	}
+}

@@ -268,10 +268,19 @@ type ReliabilityChange struct {
 	HeadMeanScore   float64 `json:"head_mean_score"`
 	MeanScoreChange float64 `json:"mean_score_change"`
 	// NewFailureTraces and FixedTraces hold both sides of each such trace, sorted by id: the
-	// head's evidence explains a new failure.
-	NewFailureTraces []TracePair `json:"new_failure_traces"`
-	FixedTraces      []TracePair `json:"fixed_traces"`
+	// head's evidence explains a new failure. The JSON report writes the first
+	// MaxTracePairs of each, after how many there are (NewFailureTracesTotal,
+	// FixedTracesTotal).
+	NewFailureTracesTotal int         `json:"new_failure_traces_total"`
+	NewFailureTraces      []TracePair `json:"new_failure_traces"`
+	FixedTracesTotal      int         `json:"fixed_traces_total"`
+	FixedTraces           []TracePair `json:"fixed_traces"`
 }
+
+// MaxTracePairs is how many of a comparison's new failures and of its fixed traces the JSON
+// report writes, each with both sides in full (docs/security.md, "Input limits"): a million
+// runs that all newly fail would otherwise be written again, twice over.
+const MaxTracePairs = 1000
 
 // SuccessChange compares the runs' own outcomes over the traces that have one on both sides
 // (docs/design.md#outcomes): a new failure succeeded in the baseline and failed in head; a fixed run the
@@ -411,9 +420,9 @@ func Compare(base *Baseline, head *Run, o Options) (*Comparison, error) {
 		m := matchRuns(bt, ht, on)
 		counted := !o.AllowMissingRuns
 		c.AllowMissingRuns = o.AllowMissingRuns
-		c.Reliability = compareReliability(bt, ht, m, counted)
+		c.Reliability = compareReliability(m, counted)
 		c.Matching = matching(on, bt, ht, &c.Reliability.Test)
-		c.Matching.account(bt, ht, m)
+		c.Matching.account(m)
 		// A baseline with outcomes is compared with a head without any too: each of its runs
 		// then has no outcome in head, which did not report and so did not pass.
 		if anyOutcome(bt) {
@@ -584,15 +593,15 @@ func merge(base, head keyed, what string, dup dupFunc, t *Test, pair func(i, j i
 // compareReliability compares the verdicts of the runs matched in m: each group by its worst
 // run; a missing run counts as FAIL in head when counted (a run that did not report did not
 // pass), an added run in head's FAIL count.
-func compareReliability(base, head []reliability.Result, m runMatch, counted bool) *ReliabilityChange {
+func compareReliability(m runMatch, counted bool) *ReliabilityChange {
 	r := &ReliabilityChange{NewFailureTraces: []TracePair{}, FixedTraces: []TracePair{}}
 	r.Added.First, r.Removed.First = []string{}, []string{}
 	var sumB, sumH, sumD float64
 	for _, u := range m.units {
 		switch {
-		case u.head.runs == nil: // missing
-			b := worst(base, u.base)
-			r.Removed.add(u.base.name)
+		case u.head.n == 0: // missing
+			b := m.base.worst(u.base)
+			r.Removed.add(m.baseName(u.base))
 			if !counted {
 				continue
 			}
@@ -604,14 +613,14 @@ func compareReliability(base, head []reliability.Result, m runMatch, counted boo
 				r.NewFailures++
 				r.MissingNewFailures++
 			}
-		case u.base.runs == nil: // added
-			h := worst(head, u.head)
-			r.Added.add(u.head.name)
+		case u.base.n == 0: // added
+			h := m.head.worst(u.head)
+			r.Added.add(m.headName(u.head))
 			if h.Verdict == verdict.Fail {
 				r.HeadFail++
 			}
 		default:
-			b, h := worst(base, u.base), worst(head, u.head)
+			b, h := m.base.worst(u.base), m.head.worst(u.head)
 			r.Matched++
 			r.Compared++
 			r.Table[b.Verdict.Rank()][h.Verdict.Rank()]++
@@ -636,6 +645,7 @@ func compareReliability(base, head []reliability.Result, m runMatch, counted boo
 		}
 	}
 	r.HeadRuns = r.Compared + r.Added.Count
+	r.NewFailureTracesTotal, r.FixedTracesTotal = len(r.NewFailureTraces), len(r.FixedTraces)
 	if n := float64(r.Matched); n > 0 {
 		r.BaseMeanScore, r.HeadMeanScore, r.MeanScoreChange = sumB/n, sumH/n, sumD/n
 	}
@@ -674,11 +684,11 @@ func compareSuccess(base, head *Run, m runMatch, counted bool) *SuccessChange {
 	var newIDs, fixedIDs Units
 	for _, u := range m.units {
 		var bk, b, hk, h bool
-		if u.base.runs != nil {
-			bk, b = groupOutcome(bt, u.base)
+		if u.base.n > 0 {
+			bk, b = m.base.outcome(u.base)
 		}
-		if u.head.runs != nil {
-			hk, h = groupOutcome(ht, u.head)
+		if u.head.n > 0 {
+			hk, h = m.head.outcome(u.head)
 		}
 		switch {
 		case bk && hk:
@@ -693,13 +703,13 @@ func compareSuccess(base, head *Run, m runMatch, counted bool) *SuccessChange {
 			switch {
 			case b && !h:
 				r.NewFailures++
-				newIDs.add(outcomeRun(ht, u.head).ID)
+				newIDs.add(m.head.outcomeRun(u.head).ID)
 			case !b && h:
 				r.Fixed++
-				fixedIDs.add(outcomeRun(ht, u.head).ID)
+				fixedIDs.add(m.head.outcomeRun(u.head).ID)
 			}
 		case bk: // missing, or without an outcome in head: it did not report, so it did not pass
-			r.Removed.add(u.base.name)
+			r.Removed.add(m.baseName(u.base))
 			if counted {
 				r.Compared++
 				if b {
@@ -709,7 +719,7 @@ func compareSuccess(base, head *Run, m runMatch, counted bool) *SuccessChange {
 				}
 			}
 		case hk:
-			r.Added.add(u.head.name)
+			r.Added.add(m.headName(u.head))
 			if h {
 				r.HeadSuccesses++
 			}

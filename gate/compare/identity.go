@@ -44,23 +44,23 @@ type Matching struct {
 
 // account records in m what matching the runs found: the missing and added identities, those
 // matched only once normalised, and those held by several runs of a side that disagree.
-func (m *Matching) account(base, head []reliability.Result, rm runMatch) {
+func (m *Matching) account(rm runMatch) {
 	m.Normalised.First, m.BaseDuplicates.First, m.HeadDuplicates.First = []string{}, []string{}, []string{}
 	for _, i := range rm.normalised {
-		m.Normalised.add(rm.units[i].head.name)
+		m.Normalised.add(rm.headName(rm.units[i].head))
 	}
 	for _, u := range rm.units {
 		switch {
-		case u.head.runs == nil:
+		case u.head.n == 0:
 			m.Missing++
-		case u.base.runs == nil:
+		case u.base.n == 0:
 			m.Added++
 		}
-		if disagree(base, u.base) {
-			m.BaseDuplicates.add(u.base.name)
+		if rm.base.disagree(u.base) {
+			m.BaseDuplicates.add(rm.baseName(u.base))
 		}
-		if disagree(head, u.head) {
-			m.HeadDuplicates.add(u.head.name)
+		if rm.head.disagree(u.head) {
+			m.HeadDuplicates.add(rm.headName(u.head))
 		}
 	}
 }
@@ -69,9 +69,10 @@ func (m *Matching) account(base, head []reliability.Result, rm runMatch) {
 // both sides name tasks, with the suite when both name suites; else on the trace id.
 type matchKey struct{ identity, suite bool }
 
-// of is run r's key, its identity parts normalised (normPart). An identity key and a trace
-// id never collide: they start with different control characters, which no key of the other
-// kind starts with.
+// of is run r's key, its identity parts normalised (normPart). Matched on identities, an
+// identity key and a trace id never collide: they start with different control characters,
+// which no key of the other kind starts with. Matched on trace ids, the key is the id itself,
+// which a million runs then hold no copy of (docs/performance.md, "A million runs").
 func (k matchKey) of(r *reliability.Result) string { return k.key(r, nil, normPart) }
 
 // asWritten is run r's key with its parts as the input wrote them: a pair matched on of
@@ -84,7 +85,10 @@ func (k matchKey) asWritten(r *reliability.Result) string {
 // not nil (a renumbered run's trial as written).
 func (k matchKey) key(r *reliability.Result, trial *int, part func(string) string) string {
 	a := r.Attempt
-	if !k.identity || a == nil || a.Task == "" {
+	if !k.identity {
+		return part(r.ID)
+	}
+	if a == nil || a.Task == "" {
 		return "\x02" + part(r.ID)
 	}
 	var b strings.Builder

@@ -15,14 +15,23 @@ import (
 // by their worse verdict and worse outcome), and a group is matched, missing (in the baseline
 // only) or added (in head only).
 
-// runGroup is the runs of one side that share a key, as indexes into that side's runs.
-type runGroup struct {
-	key  string
-	runs []int
-	// name is how the report names the group: its worst run's identity (its trial as
-	// written when it was keyed so), or its trace id.
-	name string
+// A million runs a side are matched (docs/performance.md, "A million runs"), so what matching
+// holds a run is small: each side's run indexes sorted by key (four bytes a run), and a group
+// is a stretch of them (eight bytes), whose key and name are found again from its runs when
+// they are needed.
+
+// side is one side's runs, and their indexes sorted by key, then index.
+type side struct {
+	runs  []reliability.Result
+	order []int32
 }
+
+// runGroup is the runs of one side that share a key: order[first:first+n] of that side; n is
+// 0 for a side that has none.
+type runGroup struct{ first, n int32 }
+
+// of is the indexes of g's runs, in order.
+func (s *side) of(g runGroup) []int32 { return s.order[g.first : g.first+g.n] }
 
 // runUnit is one key's runs on both sides: matched when both groups hold runs, missing (in
 // the baseline only) when head's is empty, added (in head only) when the baseline's is.
@@ -35,6 +44,24 @@ type runMatch struct {
 	// keys were normalised: no run of the base group has the key as written of a run of the
 	// head group.
 	normalised []int
+	on         matchKey
+	base, head side
+	// folded[j]: head run j was keyed on its trial as written; nil when none was.
+	folded []bool
+}
+
+// baseName is how the report names base group g: its worst run's identity, or its trace id.
+func (m *runMatch) baseName(g runGroup) string { return m.on.name(m.base.worst(g), nil) }
+
+// headName is how the report names head group g: its worst run's identity (its trial as
+// written when it was keyed so), or its trace id.
+func (m *runMatch) headName(g runGroup) string {
+	w := worstOf(m.head.runs, m.head.of(g))
+	var trial *int
+	if m.folded != nil && m.folded[w] {
+		trial = m.head.runs[w].WrittenTrial
+	}
+	return m.on.name(&m.head.runs[w], trial)
 }
 
 // matchRuns keys base's and head's runs on on and matches them. A head run that was given
@@ -43,6 +70,7 @@ type runMatch struct {
 // written: a second record of one trial, not a trial the baseline lacks, so its worse outcome
 // is compared rather than its failure set aside as added.
 func matchRuns(base, head []reliability.Result, on matchKey) runMatch {
+	m := runMatch{on: on, base: side{runs: base}, head: side{runs: head}}
 	// written[i] of a side: run i's key is its key as written (normalising changed none of
 	// its parts, and it was not folded), so that a pair of such runs needs no key as written.
 	bk, baseWritten := make([]string, len(base)), make([]bool, len(base))
@@ -51,7 +79,6 @@ func matchRuns(base, head []reliability.Result, on matchKey) runMatch {
 	}
 	var inBase map[string]bool // the baseline's keys, when a head run may be folded
 	hk, headWritten := make([]string, len(head)), make([]bool, len(head))
-	folded := make([]bool, len(head))
 	for j := range head {
 		r := &head[j]
 		hk[j], headWritten[j] = on.of(r), !on.normalises(r)
@@ -67,75 +94,65 @@ func matchRuns(base, head []reliability.Result, on matchKey) runMatch {
 		}
 		if !inBase[hk[j]] {
 			if w := on.key(r, a.WrittenTrial, normPart); inBase[w] {
-				hk[j], folded[j], headWritten[j] = w, true, false
+				if m.folded == nil {
+					m.folded = make([]bool, len(head))
+				}
+				hk[j], m.folded[j], headWritten[j] = w, true, false
 			}
 		}
 	}
-	bg, hg := groups(bk), groups(hk)
-	for i := range bg {
-		bg[i].name = on.name(worst(base, bg[i]), nil)
-	}
-	for j := range hg {
-		w := worstOf(head, hg[j])
-		var trial *int
-		if folded[w] {
-			trial = head[w].WrittenTrial
+	inBase = nil
+	m.base.order, m.head.order = sortByKey(bk), sortByKey(hk)
+	// the next group of a side from its position at in its order
+	group := func(keys []string, order []int32, at int) runGroup {
+		end := at + 1
+		for end < len(order) && keys[order[end]] == keys[order[at]] {
+			end++
 		}
-		hg[j].name = on.name(&head[w], trial)
+		return runGroup{first: int32(at), n: int32(end - at)}
 	}
-	m := runMatch{units: make([]runUnit, 0, max(len(bg), len(hg)))}
 	i, j := 0, 0
-	for i < len(bg) || j < len(hg) {
+	for i < len(base) || j < len(head) {
 		c := 0
 		switch {
-		case i == len(bg):
+		case i == len(base):
 			c = 1
-		case j == len(hg):
+		case j == len(head):
 			c = -1
 		default:
-			c = strings.Compare(bg[i].key, hg[j].key)
+			c = strings.Compare(bk[m.base.order[i]], hk[m.head.order[j]])
 		}
-		switch {
-		case c < 0:
-			m.units = append(m.units, runUnit{base: bg[i]})
-			i++
-		case c > 0:
-			m.units = append(m.units, runUnit{head: hg[j]})
-			j++
-		default:
-			if (!allWritten(bg[i], baseWritten) || !allWritten(hg[j], headWritten)) && !sameAsWritten(base, bg[i], head, hg[j], on, folded) {
-				m.normalised = append(m.normalised, len(m.units))
-			}
-			m.units = append(m.units, runUnit{bg[i], hg[j]})
-			i++
-			j++
+		var u runUnit
+		if c <= 0 {
+			u.base = group(bk, m.base.order, i)
+			i += int(u.base.n)
 		}
+		if c >= 0 {
+			u.head = group(hk, m.head.order, j)
+			j += int(u.head.n)
+		}
+		if c == 0 && (!allWritten(m.base.of(u.base), baseWritten) || !allWritten(m.head.of(u.head), headWritten)) &&
+			!sameAsWritten(&m, u) {
+			m.normalised = append(m.normalised, len(m.units))
+		}
+		m.units = append(m.units, u)
 	}
 	return m
 }
 
-// groups sorts the indexes of keys by key (then index) and groups equal keys.
-func groups(keys []string) []runGroup {
-	order := make([]int, len(keys))
+// sortByKey returns the indexes of keys sorted by key, then index.
+func sortByKey(keys []string) []int32 {
+	order := make([]int32, len(keys))
 	for i := range order {
-		order[i] = i
+		order[i] = int32(i)
 	}
-	slices.SortFunc(order, func(a, b int) int { return cmp.Or(strings.Compare(keys[a], keys[b]), cmp.Compare(a, b)) })
-	out := make([]runGroup, 0, len(order))
-	for start := 0; start < len(order); {
-		end := start + 1
-		for end < len(order) && keys[order[end]] == keys[order[start]] {
-			end++
-		}
-		out = append(out, runGroup{key: keys[order[start]], runs: order[start:end:end]})
-		start = end
-	}
-	return out
+	slices.SortFunc(order, func(a, b int32) int { return cmp.Or(strings.Compare(keys[a], keys[b]), cmp.Compare(a, b)) })
+	return order
 }
 
-// allWritten reports whether every run of g is keyed as written.
-func allWritten(g runGroup, written []bool) bool {
-	for _, i := range g.runs {
+// allWritten reports whether every run of runs is keyed as written.
+func allWritten(runs []int32, written []bool) bool {
+	for _, i := range runs {
 		if !written[i] {
 			return false
 		}
@@ -143,15 +160,17 @@ func allWritten(g runGroup, written []bool) bool {
 	return true
 }
 
-// sameAsWritten reports whether some run of base group b has, as written, the key of some run
-// of head group h (a folded head run's key as written being its trial as written).
-func sameAsWritten(base []reliability.Result, b runGroup, head []reliability.Result, h runGroup, on matchKey, folded []bool) bool {
-	for _, j := range h.runs {
+// sameAsWritten reports whether some run of matched unit u's base group has, as written, the
+// key of some run of its head group (a folded head run's key as written being its trial as
+// written).
+func sameAsWritten(m *runMatch, u runUnit) bool {
+	on, base, head := m.on, m.base.runs, m.head.runs
+	for _, j := range m.head.of(u.head) {
 		hw := on.asWritten(&head[j])
-		if folded[j] {
+		if m.folded != nil && m.folded[j] {
 			hw = on.key(&head[j], head[j].WrittenTrial, func(s string) string { return s })
 		}
-		for _, i := range b.runs {
+		for _, i := range m.base.of(u.base) {
 			if on.asWritten(&base[i]) == hw {
 				return true
 			}
@@ -162,27 +181,27 @@ func sameAsWritten(base []reliability.Result, b runGroup, head []reliability.Res
 
 // worst returns the run of g that the comparison holds for it: the worst verdict, then the
 // highest score, then the smallest trace id, so that neither record nor file order chooses.
-func worst(runs []reliability.Result, g runGroup) *reliability.Result { return &runs[worstOf(runs, g)] }
+func (s *side) worst(g runGroup) *reliability.Result { return &s.runs[worstOf(s.runs, s.of(g))] }
 
-// worstOf is worst's index in runs.
-func worstOf(runs []reliability.Result, g runGroup) int {
-	w := g.runs[0]
-	for _, i := range g.runs[1:] {
+// worstOf is the index of the worst of the runs of runs that idx names, as worst orders them.
+func worstOf(runs []reliability.Result, idx []int32) int {
+	w := int(idx[0])
+	for _, i := range idx[1:] {
 		r, wr := &runs[i], &runs[w]
 		if c := cmp.Or(cmp.Compare(r.Verdict.Rank(), wr.Verdict.Rank()), cmp.Compare(r.Score, wr.Score),
 			strings.Compare(wr.ID, r.ID)); c > 0 {
-			w = i
+			w = int(i)
 		}
 	}
 	return w
 }
 
-// groupOutcome is the outcome a group is compared on: known when any of its runs has one, and
+// outcome is the outcome group g is compared on: known when any of its runs has one, and
 // then a success only when every run with an outcome succeeded (the worse outcome).
-func groupOutcome(runs []reliability.Result, g runGroup) (known, success bool) {
+func (s *side) outcome(g runGroup) (known, success bool) {
 	success = true
-	for _, i := range g.runs {
-		if o := runs[i].Run; o.Known {
+	for _, i := range s.of(g) {
+		if o := s.runs[i].Run; o.Known {
 			known = true
 			success = success && o.Success
 		}
@@ -190,30 +209,30 @@ func groupOutcome(runs []reliability.Result, g runGroup) (known, success bool) {
 	return known, known && success
 }
 
-// outcomeRun is the run of g whose outcome the group is compared on (groupOutcome): of its
-// runs with a known outcome, a failed one if any, the worst by verdict (worst's order) among
-// them.
-func outcomeRun(runs []reliability.Result, g runGroup) *reliability.Result {
-	_, success := groupOutcome(runs, g)
-	var sub runGroup
-	for _, i := range g.runs {
-		if o := runs[i].Run; o.Known && o.Success == success {
-			sub.runs = append(sub.runs, i)
+// outcomeRun is the run of g whose outcome the group is compared on (outcome): of its runs
+// with a known outcome, a failed one if any, the worst by verdict (worst's order) among them.
+func (s *side) outcomeRun(g runGroup) *reliability.Result {
+	_, success := s.outcome(g)
+	var sub []int32
+	for _, i := range s.of(g) {
+		if o := s.runs[i].Run; o.Known && o.Success == success {
+			sub = append(sub, i)
 		}
 	}
-	return worst(runs, sub)
+	return &s.runs[worstOf(s.runs, sub)]
 }
 
 // disagree reports whether the runs of g disagree on their verdict or their known outcome:
 // such a group is named in the report, which compares its worse.
-func disagree(runs []reliability.Result, g runGroup) bool {
-	if len(g.runs) < 2 {
+func (s *side) disagree(g runGroup) bool {
+	if g.n < 2 {
 		return false
 	}
-	v := runs[g.runs[0]].Verdict
+	idx := s.of(g)
+	v := s.runs[idx[0]].Verdict
 	known, success := false, false
-	for _, i := range g.runs {
-		r := &runs[i]
+	for _, i := range idx {
+		r := &s.runs[i]
 		if r.Verdict != v {
 			return true
 		}

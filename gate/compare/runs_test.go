@@ -322,15 +322,15 @@ func FuzzCompareAccounted(f *testing.F) {
 		m := matchRuns(base, head, matchKey{identity: true, suite: true})
 		done := 0
 		for _, u := range m.units {
-			if done == int(k%8) || u.base.runs == nil || u.head.runs == nil {
+			if done == int(k%8) || u.base.n == 0 || u.head.n == 0 {
 				continue
 			}
-			bk, bs := groupOutcome(base, u.base)
-			hk, hs := groupOutcome(head, u.head)
+			bk, bs := m.base.outcome(u.base)
+			hk, hs := m.head.outcome(u.head)
 			if !bk || !hk || !bs || !hs {
 				continue
 			}
-			for _, j := range u.head.runs {
+			for _, j := range m.head.of(u.head) {
 				flipped[j].Run.Success = false
 			}
 			done++
@@ -342,11 +342,11 @@ func FuzzCompareAccounted(f *testing.F) {
 		flipped = slices.Clone(head)
 		done = 0
 		for _, u := range m.units {
-			if done == int(k%8) || u.base.runs == nil || u.head.runs == nil ||
-				worst(base, u.base).Verdict == verdict.Fail || worst(head, u.head).Verdict == verdict.Fail {
+			if done == int(k%8) || u.base.n == 0 || u.head.n == 0 ||
+				m.base.worst(u.base).Verdict == verdict.Fail || m.head.worst(u.head).Verdict == verdict.Fail {
 				continue
 			}
-			flipped[u.head.runs[0]].Verdict = verdict.Fail
+			flipped[m.head.of(u.head)[0]].Verdict = verdict.Fail
 			done++
 		}
 		if got := compare(base, flipped, false).Reliability.NewFailures; got != c.Reliability.NewFailures+done {

@@ -63,41 +63,44 @@ func (s *Summary) RelateCost(p profile.Profile) {
 	if p == profile.Reference {
 		return
 	}
-	type member struct {
-		suite  string
-		tokens int64
-		i      int
+	// the runs with tokens, by suite then tokens: their indexes, four bytes a run of a
+	// million (docs/performance.md, "A million runs")
+	var ms []int32
+	suite := func(i int32) string {
+		if a := s.Traces[i].Attempt; a != nil {
+			return a.Suite
+		}
+		return ""
 	}
-	var ms []member
+	tokens := func(i int32) int64 { return s.Traces[i].SuiteCost.Tokens }
 	for i := range s.Traces {
 		r := &s.Traces[i]
 		restoreCost(r)
 		if r.SuiteCost != nil && r.SuiteCost.Tokens > 0 {
-			suite := ""
-			if r.Attempt != nil {
-				suite = r.Attempt.Suite
+			if ms == nil {
+				ms = make([]int32, 0, len(s.Traces)-i)
 			}
-			ms = append(ms, member{suite, r.SuiteCost.Tokens, i})
+			ms = append(ms, int32(i))
 		}
 	}
-	slices.SortFunc(ms, func(a, b member) int {
-		if c := cmp.Compare(a.suite, b.suite); c != 0 {
+	slices.SortFunc(ms, func(a, b int32) int {
+		if c := cmp.Compare(suite(a), suite(b)); c != 0 {
 			return c
 		}
-		return cmp.Compare(a.tokens, b.tokens)
+		return cmp.Compare(tokens(a), tokens(b))
 	})
 	for a := 0; a < len(ms); {
 		b := a + 1
-		for b < len(ms) && ms[b].suite == ms[a].suite {
+		for b < len(ms) && suite(ms[b]) == suite(ms[a]) {
 			b++
 		}
 		if n := b - a; n >= minSuiteRuns {
-			median := float64(ms[a+n/2].tokens)
+			median := float64(tokens(ms[a+n/2]))
 			if n%2 == 0 {
-				median = (float64(ms[a+n/2-1].tokens) + median) / 2
+				median = (float64(tokens(ms[a+n/2-1])) + median) / 2
 			}
 			for _, m := range ms[a:b] {
-				relateCost(&s.Traces[m.i], median, n)
+				relateCost(&s.Traces[m], median, n)
 			}
 		}
 		a = b

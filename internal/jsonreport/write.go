@@ -245,10 +245,11 @@ func withLists(r *gate.Result) *gate.Result {
 	}
 	if cmp := r.Comparison; cmp != nil && cmp.Reliability != nil {
 		// The traces of the new failures and fixed traces, like the report's own, are
-		// written with their nil evidence lists empty.
+		// written with their nil evidence lists empty, the first compare.MaxTracePairs of
+		// each after how many there are.
 		cc, rc := *cmp, *cmp.Reliability
-		rc.NewFailureTraces = pairsWithLists(rc.NewFailureTraces)
-		rc.FixedTraces = pairsWithLists(rc.FixedTraces)
+		rc.NewFailureTraces = pairsWithLists(rc.NewFailureTraces[:min(len(rc.NewFailureTraces), compare.MaxTracePairs)])
+		rc.FixedTraces = pairsWithLists(rc.FixedTraces[:min(len(rc.FixedTraces), compare.MaxTracePairs)])
 		cc.Reliability = &rc
 		c.Comparison = &cc
 	}

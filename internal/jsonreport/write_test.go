@@ -4,13 +4,16 @@ import (
 	"bytes"
 	"encoding"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/gate/agreement"
+	"github.com/agentgate/agentgate/gate/compare"
 	"github.com/agentgate/agentgate/gate/reliability"
+	"github.com/agentgate/agentgate/gate/verdict"
 )
 
 // seeds are strings JSON escapes, or might, and text that looks like the slots the streamed
@@ -130,4 +133,61 @@ func itemProbeMatches() bool {
 		return false
 	}
 	return bytes.Equal(bytes.TrimSuffix(b.Bytes(), []byte("\n")), appendItem(nil, "  ", &it))
+}
+
+// The JSON report writes the first compare.MaxTracePairs of a comparison's new failures and
+// of its fixed traces, sorted by id, after how many there are: 1,007 runs newly FAIL, 3 no
+// longer do.
+func TestTracePairsCapped(t *testing.T) {
+	var base, head []reliability.Result
+	for i := range compare.MaxTracePairs + 10 {
+		b, h := verdict.Pass, verdict.Fail
+		if i >= compare.MaxTracePairs+7 {
+			b, h = h, b
+		}
+		id := fmt.Sprintf("run-%05d", i)
+		base = append(base, reliability.Result{ID: id, Verdict: b, Score: 0.1})
+		head = append(head, reliability.Result{ID: id, Verdict: h, Score: 0.9})
+	}
+	side := func(rs []reliability.Result) compare.Run {
+		return compare.Run{Profile: "default", Reliability: &reliability.Summary{Traces: rs}}
+	}
+	hr := side(head)
+	c, err := compare.Compare(&compare.Baseline{Run: side(base)}, &hr, compare.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := Write(&b, &gate.Result{Profile: "default", Reliability: hr.Reliability, Comparison: c}); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Comparison struct {
+			Reliability struct {
+				NewFailures           int `json:"new_failures"`
+				NewFailureTracesTotal int `json:"new_failure_traces_total"`
+				NewFailureTraces      []struct {
+					Head struct{ ID string } `json:"head"`
+				} `json:"new_failure_traces"`
+				FixedTracesTotal int `json:"fixed_traces_total"`
+				FixedTraces      []struct {
+					Head struct{ ID string } `json:"head"`
+				} `json:"fixed_traces"`
+			} `json:"reliability"`
+		} `json:"comparison"`
+	}
+	if err := json.Unmarshal(b.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	r := got.Comparison.Reliability
+	if r.NewFailures != 1007 || r.NewFailureTracesTotal != 1007 || len(r.NewFailureTraces) != compare.MaxTracePairs ||
+		r.NewFailureTraces[0].Head.ID != "run-00000" || r.NewFailureTraces[999].Head.ID != "run-00999" {
+		t.Errorf("new failures %d, total %d, %d written (first %+v)", r.NewFailures, r.NewFailureTracesTotal, len(r.NewFailureTraces), r.NewFailureTraces[:1])
+	}
+	if r.FixedTracesTotal != 3 || len(r.FixedTraces) != 3 || r.FixedTraces[2].Head.ID != "run-01009" {
+		t.Errorf("fixed total %d, %d written", r.FixedTracesTotal, len(r.FixedTraces))
+	}
+	if len(c.Reliability.NewFailureTraces) != 1007 {
+		t.Errorf("the comparison holds %d new failures, want all 1007 (the markdown's full report lists them)", len(c.Reliability.NewFailureTraces))
+	}
 }
