@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -188,15 +187,7 @@ func TestLangfuseErrors(t *testing.T) {
 		{"observations", `{"id": "t1", "observations": {}}`, `:1:30: field "observations": expected a list, found an object`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			p := filepath.Join(t.TempDir(), "export.jsonl")
-			if err := os.WriteFile(p, []byte(c.text+"\n"), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			err := readLangfuse(context.Background(), File{Path: p, Format: FormatLangfuse}, Options{OutcomeScorer: "ok"}, func(*Trace) error { return nil })
-			var ie *input.Error
-			if !errors.As(err, &ie) || !strings.HasPrefix(err.Error(), p+c.want) {
-				t.Errorf("error\n got %v\nwant %s%s", err, p, c.want)
-			}
+			wantReadError(t, readLangfuse, FormatLangfuse, "export.jsonl", c.text, c.want)
 		})
 	}
 }

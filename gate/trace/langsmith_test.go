@@ -260,15 +260,7 @@ func TestLangSmithErrors(t *testing.T) {
 		{"syntax", run(`, "inputs": {`), `:2:1: invalid JSON: unexpected end of input in an object`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			p := filepath.Join(t.TempDir(), "runs.jsonl")
-			if err := os.WriteFile(p, []byte(c.text+"\n"), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			err := readLangSmith(context.Background(), File{Path: p, Format: FormatLangSmith}, Options{OutcomeScorer: "ok"}, func(*Trace) error { return nil })
-			var ie *input.Error
-			if !errors.As(err, &ie) || !strings.HasPrefix(err.Error(), p+c.want) {
-				t.Errorf("error\n got %v\nwant %s%s", err, p, c.want)
-			}
+			wantReadError(t, readLangSmith, FormatLangSmith, "runs.jsonl", c.text, c.want)
 		})
 	}
 }
@@ -301,4 +293,20 @@ func FuzzLangSmith(f *testing.F) {
 		})
 		checkFormatError(t, err, p)
 	})
+}
+
+// wantReadError writes text and a newline to a file called name, reads it with read as format
+// (outcome-scorer "ok") and wants an *input.Error whose text starts with the file's path and
+// want (its position and words).
+func wantReadError(t *testing.T, read Reader, format Format, name, text, want string) {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(text+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err := read(context.Background(), File{Path: p, Format: format}, Options{OutcomeScorer: "ok"}, func(*Trace) error { return nil })
+	var ie *input.Error
+	if !errors.As(err, &ie) || !strings.HasPrefix(err.Error(), p+want) {
+		t.Errorf("error\n got %v\nwant %s%s", err, p, want)
+	}
 }
