@@ -238,12 +238,7 @@ func chatContent(raw []byte) (text string, calls []Call, results []Result, p *ch
 			if cb.Name == "" {
 				return "", nil, nil, &chatProblem{at: jsonscan.PathOf(n, "name"), msg: "a tool_use block without a tool name"}
 			}
-			id, _, _ := idValue(rawRef(cb.ID))
-			args, valid := rawArgs(cb.Input)
-			if args == nil {
-				args = []byte("{}")
-			}
-			calls = append(calls, Call{ID: id, HasID: id != "", Tool: cb.Name, Args: args, ArgsValid: valid})
+			calls = append(calls, chatCall(cb.ID, cb.Name, cb.Input))
 		case "tool_result":
 			id, _, _ := idValue(rawRef(cb.ToolUseID))
 			inner, _, _, p := chatContent(cb.Content)
@@ -357,12 +352,7 @@ func chatParts(raw []byte) (text string, calls []Call, results []Result) {
 			}
 		case "tool_call":
 			if p.Name != "" {
-				id, _, _ := idValue(rawRef(p.ID))
-				args, valid := rawArgs(p.Arguments)
-				if args == nil {
-					args = []byte("{}")
-				}
-				calls = append(calls, Call{ID: id, HasID: id != "", Tool: p.Name, Args: args, ArgsValid: valid})
+				calls = append(calls, chatCall(p.ID, p.Name, p.Arguments))
 			}
 		case "tool_call_response":
 			id, _, _ := idValue(rawRef(p.ID))
@@ -375,12 +365,7 @@ func chatParts(raw []byte) (text string, calls []Call, results []Result) {
 			Response json.RawMessage `json:"response"`
 		}
 		if c := either(p.Call, p.CallC); jsonscan.KindOfValue(c) == jsonscan.KindObject && json.Unmarshal(c, &fc) == nil && fc.Name != "" {
-			id, _, _ := idValue(rawRef(fc.ID))
-			args, valid := rawArgs(fc.Args)
-			if args == nil {
-				args = []byte("{}")
-			}
-			calls = append(calls, Call{ID: id, HasID: id != "", Tool: fc.Name, Args: args, ArgsValid: valid})
+			calls = append(calls, chatCall(fc.ID, fc.Name, fc.Args))
 		}
 		if r := either(p.Response, p.RespC); jsonscan.KindOfValue(r) == jsonscan.KindObject && json.Unmarshal(r, &fc) == nil {
 			id, _, _ := idValue(rawRef(fc.ID))
@@ -388,4 +373,16 @@ func chatParts(raw []byte) (text string, calls []Call, results []Result) {
 		}
 	}
 	return b.String(), calls, results
+}
+
+// chatCall is a tool call of a chat message's content (an Anthropic tool_use block, a GenAI
+// tool_call part, a Gemini functionCall): its id as a string or number, its tool, and its
+// arguments, absent or null ones read as an empty object.
+func chatCall(id json.RawMessage, tool string, args json.RawMessage) Call {
+	callID, _, _ := idValue(rawRef(id))
+	a, valid := rawArgs(args)
+	if a == nil {
+		a = []byte("{}")
+	}
+	return Call{ID: callID, HasID: callID != "", Tool: tool, Args: a, ArgsValid: valid}
 }
