@@ -56,16 +56,29 @@ func readComparison(t *testing.T, path string) platformComparison {
 // correctness feedback as the outcome. Example 2 failed in the second experiment (its tool
 // raised): 1 new failure. Each experiment compared with itself changes nothing.
 func TestLangSmithExperimentsCompare(t *testing.T) {
-	dir := t.TempDir()
 	data := filepath.Join("..", "gate", "trace", "testdata", "formats", "langsmith")
-	a, b := filepath.Join(data, "experiment-a.json"), filepath.Join(data, "experiment-b.jsonl")
-	base, head, self := filepath.Join(dir, "base.json"), filepath.Join(dir, "head.json"), filepath.Join(dir, "self.json")
-	if code, stdout, stderr := cli(t, "", "gate", "--traces", a, "--outcome-scorer", "correctness", "--json", base); code != 0 {
-		t.Fatalf("base: exit %d\n%s%s", code, stdout, stderr)
+	_, stdout := experimentsCompare(t, filepath.Join(data, "experiment-a.json"), filepath.Join(data, "experiment-b.jsonl"), "b0000000-aaaa-4bbb-8ccc-000000000002")
+	if !strings.Contains(stdout, "runs matched on task and trial: 3 of 3 in the baseline, 3 of 3 in this run") {
+		t.Errorf("stdout lacks the matching line:\n%s", stdout)
 	}
-	code, stdout, stderr := cli(t, "", "gate", "--traces", b, "--outcome-scorer", "correctness", "--baseline", base, "--json", head)
+}
+
+// experimentsCompare gates experiment a, then experiment b against a's report, both with the
+// correctness score as the outcome, and holds what each platform's pair of experiments shows:
+// 3 of 3 runs matched on task and trial, newFailure the one run that newly failed, none fixed,
+// 5 messages and 1 tool call a run; and each experiment compared with itself changes nothing.
+// It returns the baseline's and b's stdout.
+func experimentsCompare(t *testing.T, a, b, newFailure string) (baseOut, headOut string) {
+	t.Helper()
+	dir := t.TempDir()
+	base, head, self := filepath.Join(dir, "base.json"), filepath.Join(dir, "head.json"), filepath.Join(dir, "self.json")
+	code, baseOut, stderr := cli(t, "", "gate", "--traces", a, "--outcome-scorer", "correctness", "--json", base)
 	if code != 0 {
-		t.Fatalf("head: exit %d, want 0 (one WARN, no gate breached)\n%s%s", code, stdout, stderr)
+		t.Fatalf("base: exit %d\n%s%s", code, baseOut, stderr)
+	}
+	code, headOut, stderr = cli(t, "", "gate", "--traces", b, "--outcome-scorer", "correctness", "--baseline", base, "--json", head)
+	if code != 0 {
+		t.Fatalf("head: exit %d, want 0 (one WARN, no gate breached)\n%s%s", code, headOut, stderr)
 	}
 	r := readComparison(t, head)
 	m := r.Comparison.Matching
@@ -73,16 +86,13 @@ func TestLangSmithExperimentsCompare(t *testing.T) {
 		t.Errorf("matching %+v, want 3 of 3 on both sides, on task and trial", m)
 	}
 	s := r.Comparison.Success
-	if s.Matched != 3 || s.NewFailures != 1 || s.Fixed != 0 || !slices.Equal(s.NewFailureIDs, []string{"b0000000-aaaa-4bbb-8ccc-000000000002"}) {
-		t.Errorf("success %+v, want 3 matched, 1 new failure (b…002), 0 fixed", s)
+	if s.Matched != 3 || s.NewFailures != 1 || s.Fixed != 0 || !slices.Equal(s.NewFailureIDs, []string{newFailure}) {
+		t.Errorf("success %+v, want 3 matched, 1 new failure (%s), 0 fixed", s, newFailure)
 	}
 	for _, tr := range r.Reliability.Traces {
 		if tr.Messages != 5 || tr.ToolCalls != 1 {
 			t.Errorf("%s: %d messages, %d tool calls, want 5 and 1", tr.ID, tr.Messages, tr.ToolCalls)
 		}
-	}
-	if !strings.Contains(stdout, "runs matched on task and trial: 3 of 3 in the baseline, 3 of 3 in this run") {
-		t.Errorf("stdout lacks the matching line:\n%s", stdout)
 	}
 	for _, c := range []struct{ traces, baseline string }{{a, base}, {b, head}} {
 		if code, stdout, stderr := cli(t, "", "gate", "--traces", c.traces, "--outcome-scorer", "correctness", "--baseline", c.baseline, "--json", self); code != 0 {
@@ -93,6 +103,7 @@ func TestLangSmithExperimentsCompare(t *testing.T) {
 			t.Errorf("%s compared with itself: %+v, want 3 matched, nothing changed, p 1, same", c.traces, s)
 		}
 	}
+	return baseOut, headOut
 }
 
 // TestLangSmithNoScorerAndBlind: without outcome-scorer the report names the feedback keys it
