@@ -507,7 +507,9 @@ func buildOTLP(file string, spans []*span) (*Trace, error) {
 	sorted := append([]*span(nil), spans...)
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].start < sorted[j].start })
 	conv := NewConversations()
+	var required map[string][]string
 	for _, s := range sorted {
+		required = spanToolSchemas(s, required)
 		in, out, err := spanMessages(file, s)
 		if err != nil {
 			return nil, err
@@ -528,11 +530,38 @@ func buildOTLP(file string, spans []*span) (*Trace, error) {
 		return nil, err
 	}
 	t := &Trace{ID: first.traceID, File: file, Line: first.line, Shape: ShapeOTLP, Messages: conv.Messages(), Usage: usage,
-		PerCall: perCall, SpanID: rootSpan(sorted)}
+		PerCall: perCall, SpanID: rootSpan(sorted), RequiredParams: required}
 	if !t.HasAgentTurn() {
 		t.Crash = otlpCrash(sorted)
 	}
 	return t, nil
+}
+
+// spanToolSchemas adds to req the required parameters of the tools a model span was given
+// (toolschema.go; docs/trace-formats.md, "Tool schemas"): the GenAI conventions'
+// gen_ai.tool.definitions (JSON text on the span, a structured list on the details event:
+// [{"type": "function", "name", "description", "parameters"}]) and OpenInference's
+// llm.tools.<i>.tool.json_schema (each the tool as the application gave it to the model's API),
+// in index order. A tool keeps the first description a span of the run gave it.
+func spanToolSchemas(s *span, req map[string][]string) map[string][]string {
+	if v, ok := s.attrs["gen_ai.tool.definitions"]; ok && v != nil {
+		text, isStr := v.(string)
+		if !isStr {
+			text = textOf(v)
+		}
+		req = addToolSchemas(req, []byte(text))
+	}
+	for _, f := range flatMessages(s.attrs, "llm.tools.", "tool.") {
+		v, ok := f.fields["json_schema"]
+		text, isStr := v.(string)
+		if !isStr {
+			text = textOf(v)
+		}
+		if b := bytes.TrimSpace([]byte(text)); ok && len(b) > 0 && b[0] == '{' && json.Valid(b) {
+			req = addToolSchemas(req, append(append([]byte{'['}, b...), ']'))
+		}
+	}
+	return req
 }
 
 // otlpCrash is why a run with no turn failed, where its root span failed (an error that
