@@ -26,8 +26,8 @@ func TestToolSchemas(t *testing.T) {
 		{"openai-tools.jsonl", []map[string][]string{{"get_weather": {"city"}, "get_time": {}}, {"get_weather": {"city"}, "get_time": {}}}},
 		{"otlp-tool-definitions.jsonl", []map[string][]string{genAITools, genAITools, {"list_orders": {}}}},
 		{"otlp-genai-current.jsonl", []map[string][]string{nil}}, // no gen_ai.tool.definitions
-		{"tau2-telecom.json", []map[string][]string{nil}},  // tool_defs null, as tau2 writes it by default
-		{"inspect-tools.json", []map[string][]string{nil}}, // no events
+		{"tau2-telecom.json", []map[string][]string{nil}},        // tool_defs null, as tau2 writes it by default
+		{"inspect-tools.json", []map[string][]string{nil}},       // no events
 		{"tau-bench-crashes.json", []map[string][]string{nil}},
 	} {
 		got := readFile(t, filepath.Join(dir, c.file))
