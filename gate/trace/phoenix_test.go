@@ -49,17 +49,24 @@ var phoenixRuns = map[string]struct {
 func TestPhoenix(t *testing.T) {
 	for _, name := range []string{"spans.json", "api-page.json", "dataframe.jsonl", "dataframe.json"} {
 		t.Run(name, func(t *testing.T) {
-			path := filepath.Join("testdata", "formats", "phoenix", name)
-			if f, err := Sniff(path); err != nil || f != FormatPhoenix {
-				t.Fatalf("recognised as %v, %v", f, err)
-			}
-			data, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
+			path, data := phoenixFile(t, name, FormatPhoenix)
 			checkPhoenixRuns(t, readPhoenixData(t, path, data), ShapePhoenix)
 		})
 	}
+}
+
+// phoenixFile reads testdata/formats/phoenix/name, which must be recognised as format.
+func phoenixFile(t *testing.T, name string, format Format) (string, []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", "formats", "phoenix", name)
+	if f, err := Sniff(path); err != nil || f != format {
+		t.Fatalf("recognised as %v, %v", f, err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path, data
 }
 
 // checkPhoenixRuns checks that got holds phoenixRuns, of shape.
@@ -86,14 +93,7 @@ func checkPhoenixRuns(t *testing.T, got map[string]*Trace, shape Shape) {
 func TestPhoenixOTLP(t *testing.T) {
 	for _, name := range []string{"otlpv1-page.json", "download-otlp.json"} {
 		t.Run(name, func(t *testing.T) {
-			path := filepath.Join("testdata", "formats", "phoenix", name)
-			if f, err := Sniff(path); err != nil || f != FormatOTLP {
-				t.Fatalf("recognised as %v, %v", f, err)
-			}
-			data, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
+			path, data := phoenixFile(t, name, FormatOTLP)
 			traces, err := ReadOTLP(path, data)
 			if err != nil {
 				t.Fatal(err)
