@@ -203,7 +203,7 @@ func (s *Set) record(rec input.Record) error {
 	switch {
 	case sk.score():
 		return s.score(rec, start, end)
-	case sk.list && l.idAt < 0 && members <= 3:
+	case sk.has(skList) && l.idAt < 0 && members <= 3:
 		return s.scoreList(rec, start)
 	case report && l.idAt < 0:
 		return s.summary(rec, start)

@@ -21,42 +21,46 @@ import (
 // none is an outcome and one note names the keys seen. A trace's outcome is added once every
 // file is read, so that repeats in other files count in its mean.
 
-// scoreKeys are the members of a record that tell a feedback record or a score.
-type scoreKeys struct {
-	key, runID, runType, traceS, traceC, name, dataType, typ, value bool
-	list                                                            bool // "data": [...]
-}
+// scoreKeys are the members of a record that tell a feedback record or a score, one bit each.
+type scoreKeys uint16
+
+const (
+	skKey scoreKeys = 1 << iota
+	skRunID
+	skRunType
+	skTraceS
+	skTraceC
+	skName
+	skDataType
+	skType
+	skValue
+	skList // "data": [...]
+)
+
+var scoreKeyBits = [...]struct {
+	key string
+	bit scoreKeys
+}{{"key", skKey}, {"run_id", skRunID}, {"run_type", skRunType}, {"trace_id", skTraceS}, {"traceId", skTraceC},
+	{"name", skName}, {"dataType", skDataType}, {"data_type", skDataType}, {"type", skType}, {"value", skValue}}
 
 func (k *scoreKeys) see(key []byte, first byte) {
-	switch {
-	case jsonscan.KeyIs(key, "key"):
-		k.key = true
-	case jsonscan.KeyIs(key, "run_id"):
-		k.runID = true
-	case jsonscan.KeyIs(key, "run_type"):
-		k.runType = true
-	case jsonscan.KeyIs(key, "trace_id"):
-		k.traceS = true
-	case jsonscan.KeyIs(key, "traceId"):
-		k.traceC = true
-	case jsonscan.KeyIs(key, "name"):
-		k.name = true
-	case jsonscan.KeyIs(key, "dataType"), jsonscan.KeyIs(key, "data_type"):
-		k.dataType = true
-	case jsonscan.KeyIs(key, "type"):
-		k.typ = true
-	case jsonscan.KeyIs(key, "value"):
-		k.value = true
-	case jsonscan.KeyIs(key, "data"):
-		k.list = first == '['
+	for _, b := range scoreKeyBits {
+		if jsonscan.KeyIs(key, b.key) {
+			*k |= b.bit
+		}
+	}
+	if first == '[' && jsonscan.KeyIs(key, "data") {
+		*k |= skList
 	}
 }
 
+func (k scoreKeys) has(bits scoreKeys) bool { return k&bits != 0 }
+
 // score reports whether the record is a feedback record or a score, as trace.ParseScore tells
 // them.
-func (k *scoreKeys) score() bool {
-	return k.key && !k.runType && (k.runID || k.traceS) ||
-		k.name && !k.typ && (k.dataType || k.value && (k.traceS || k.traceC))
+func (k scoreKeys) score() bool {
+	return k.has(skKey) && !k.has(skRunType) && k.has(skRunID|skTraceS) ||
+		k.has(skName) && !k.has(skType) && (k.has(skDataType) || k.has(skValue) && k.has(skTraceS|skTraceC))
 }
 
 // scoreSet is the feedback and scores read, by the trace they join.

@@ -734,10 +734,7 @@ var langfuseHarness = Harness{
 	Recognised: "`observations` (a trace, or the UI's download), camelCase trace members (`sessionId`, `htmlPath`) beside `timestamp`, " +
 		"or a blob-export row: `trace_id` with `type` and `parent_observation_id`, or with `data_type`; a trace's `timestamp`, `project_id` and `bookmarked`",
 	Recognise: func(h *head) bool {
-		has := h.has
-		if h.array {
-			has = firstElementKeys(h).has
-		}
+		has := recordKeys(h)
 		return has("observations") || has("trace") && h.firstMember("trace") == "id" ||
 			has("timestamp") && has("project_id") && (has("bookmarked") || has("session_id")) ||
 			has("timestamp") && (has("sessionId") || has("htmlPath")) ||

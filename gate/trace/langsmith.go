@@ -737,10 +737,7 @@ var langSmithHarness = Harness{
 	Name:       "LangSmith runs",
 	Recognised: "`run_type` beside `start_time`, `trace_id`, `dotted_order` or `parent_run_id` (an object, or an array's first)",
 	Recognise: func(h *head) bool {
-		has := h.has
-		if h.array {
-			has = firstElementKeys(h).has
-		}
+		has := recordKeys(h)
 		return has("run_type") && (has("start_time") || has("trace_id") || has("dotted_order") || has("parent_run_id"))
 	},
 	Read:     readLangSmith,
@@ -761,10 +758,7 @@ var langSmithFeedbackHarness = Harness{
 	Name:       "LangSmith feedback",
 	Recognised: "a feedback record's `run_id`, `key` and `score` or `feedback_source`, without `run_type` (an object, or an array's first)",
 	Recognise: func(h *head) bool {
-		has := h.has
-		if h.array {
-			has = firstElementKeys(h).has
-		}
+		has := recordKeys(h)
 		return has("run_id") && has("key") && (has("score") || has("feedback_source")) && !has("run_type")
 	},
 	Read:     readLangSmith,

@@ -75,6 +75,15 @@ func firstElementKeys(h *head) headKeys {
 	}
 }
 
+// recordKeys says which keys the file's first record has: the object the head starts, or
+// the first element of the array it starts.
+func recordKeys(h *head) func(string) bool {
+	if h.array {
+		return firstElementKeys(h).has
+	}
+	return h.has
+}
+
 // quotedList is names, sorted, each once, quoted and joined for a note or an error (at most
 // 200 characters of it, input.Cut).
 func quotedList(names []string) string {
