@@ -141,13 +141,13 @@ func (e *eval) findGroups() []callGroup {
 		c := &e.calls[i]
 		buf = binary.AppendUvarint(buf, uint64(len(c.call.Tool)))
 		buf = append(buf, c.call.Tool...)
+		if e.long == nil {
+			e.long = longStrings{}
+		}
 		switch {
 		case e.ref:
-			buf = appendRefSignature(buf, c.args)
+			buf = appendRefSignature(buf, c.args, e.long)
 		case plain:
-			if e.long == nil {
-				e.long = longStrings{}
-			}
 			buf = appendKey(buf, c, e.long)
 		default:
 			// Some argument is not UTF-8: write every key the long way, which compares
@@ -469,13 +469,17 @@ func stripBytes(b []byte) []byte {
 
 // appendRefSignature writes RS-1's call signature: "" for falsy arguments, Python's
 // str(sorted(arguments.items())) for a dict, and (where RS-1 would crash) the repr of any
-// other value, which cannot collide with a dict's signature.
-func appendRefSignature(dst []byte, v pystr.Value) []byte {
+// other value, which cannot collide with a dict's signature. A string longer than minLong is
+// written as a zero byte, which no repr holds, and its number in long (appendRefQuote), as
+// appendKey writes one: two signatures are still equal exactly when RS-1's are, and they hold
+// each long string once however many calls repeat it (240 calls naming one 1 MiB attachment
+// of an Inspect log each put it in the signatures: 1.5 GB allocated as they grew).
+func appendRefSignature(dst []byte, v pystr.Value, long longStrings) []byte {
 	if !v.Truthy() {
 		return dst
 	}
 	if v.Kind != pystr.KindDict {
-		return v.AppendRepr(dst)
+		return appendRefRepr(dst, v, long)
 	}
 	var small [16]int
 	dst = append(dst, '[')
@@ -484,12 +488,50 @@ func appendRefSignature(dst []byte, v pystr.Value) []byte {
 			dst = append(dst, ", "...)
 		}
 		dst = append(dst, '(')
-		dst = pystr.AppendQuote(dst, v.Dict[i].Key)
+		dst = appendRefQuote(dst, v.Dict[i].Key, long)
 		dst = append(dst, ", "...)
-		dst = v.Dict[i].Value.AppendRepr(dst)
+		dst = appendRefRepr(dst, v.Dict[i].Value, long)
 		dst = append(dst, ')')
 	}
 	return append(dst, ']')
+}
+
+// appendRefRepr is v.AppendRepr with its strings, keys included, written by appendRefQuote.
+func appendRefRepr(dst []byte, v pystr.Value, long longStrings) []byte {
+	switch v.Kind {
+	case pystr.KindStr:
+		return appendRefQuote(dst, v.Text, long)
+	case pystr.KindList:
+		dst = append(dst, '[')
+		for i := range v.List {
+			if i > 0 {
+				dst = append(dst, ", "...)
+			}
+			dst = appendRefRepr(dst, v.List[i], long)
+		}
+		return append(dst, ']')
+	case pystr.KindDict:
+		dst = append(dst, '{')
+		for i := range v.Dict {
+			if i > 0 {
+				dst = append(dst, ", "...)
+			}
+			dst = appendRefQuote(dst, v.Dict[i].Key, long)
+			dst = append(dst, ": "...)
+			dst = appendRefRepr(dst, v.Dict[i].Value, long)
+		}
+		return append(dst, '}')
+	}
+	return v.AppendRepr(dst)
+}
+
+// appendRefQuote writes repr(s), or, for s longer than minLong, a zero byte and its number in
+// long.
+func appendRefQuote(dst []byte, s string, long longStrings) []byte {
+	if len(s) <= minLong {
+		return pystr.AppendQuote(dst, s)
+	}
+	return binary.AppendUvarint(append(dst, 0), uint64(long.number(s)))
 }
 
 // appendKey writes a call's arguments so that two calls get the same bytes exactly when
@@ -562,12 +604,18 @@ func appendKeyString(dst []byte, s string, long longStrings) []byte {
 	if len(s) <= minLong {
 		return append(dst, s...)
 	}
+	return binary.AppendUvarint(dst, uint64(long.number(s)))
+}
+
+// number is s's number among the long strings numbered so far: a new one for a string not
+// seen before.
+func (long longStrings) number(s string) uint32 {
 	n, ok := long[s]
 	if !ok {
 		n = uint32(len(long))
 		long[s] = n
 	}
-	return binary.AppendUvarint(dst, uint64(n))
+	return n
 }
 
 // appendCanonical writes a call's arguments as a canonical JSON value: object keys sorted at

@@ -71,7 +71,7 @@ func TestSortedKeysOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := string(appendRefSignature(nil, v)); got != "[('a', [2]), ('b', 1), ('c', {'z': 1, 'y': 2})]" {
+	if got := string(appendRefSignature(nil, v, longStrings{})); got != "[('a', [2]), ('b', 1), ('c', {'z': 1, 'y': 2})]" {
 		t.Errorf("signature %s", got)
 	}
 }
