@@ -3,6 +3,7 @@ package gate
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -122,6 +123,47 @@ func skippedNote(files []trace.Skipped) string {
 	return b.String()
 }
 
+// sidesRead are the side files the readers read, each named as the skipped note names a
+// file: by its path under the folder given that holds the trace it was read for.
+func (p *tracePlan) sidesRead() []string {
+	folders := map[string]string{} // a trace file's folder: the folder given it was found under
+	for _, f := range p.files {
+		folders[filepath.Dir(f.Path)] = f.Folder
+	}
+	out := make([]string, len(p.stats.sides))
+	for i, s := range p.stats.sides {
+		out[i] = s
+		if folder := folders[filepath.Dir(s)]; folder != "" {
+			if rel, err := filepath.Rel(folder, s); err == nil {
+				out[i] = rel
+			}
+		}
+	}
+	return out
+}
+
+// sidesNote is the one line that lists the side files the readers read beside the traces, for
+// what the traces lack (docs/trace-formats.md, "Agents": a SWE-agent run's config), sorted,
+// each once, the first maxListed named. They are not listed as skipped.
+func sidesNote(paths []string) string {
+	s := slices.Clone(paths)
+	slices.Sort(s)
+	s = slices.Compact(s)
+	var b strings.Builder
+	fmt.Fprintf(&b, "read %d side file%s beside the traces, for what the traces do not record (a run's config): ", len(s), plural(len(s)))
+	for i, path := range s {
+		if i == maxListed {
+			fmt.Fprintf(&b, ", and %d more", len(s)-maxListed)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(input.Cut(filepath.ToSlash(path)))
+	}
+	return b.String()
+}
+
 func plural(n int) string {
 	if n == 1 {
 		return ""
@@ -133,8 +175,17 @@ func plural(n int) string {
 // with no assistant message, a suite with no tool call at all.
 func readNotes(p *tracePlan, sum *reliability.Summary) []string {
 	var notes []string
-	if len(p.skipped) > 0 {
-		notes = append(notes, skippedNote(p.skipped))
+	skipped := p.skipped
+	if len(p.stats.sides) > 0 {
+		read := make(map[string]bool, len(p.stats.sides))
+		for _, s := range p.stats.sides {
+			read[filepath.Clean(s)] = true
+		}
+		skipped = slices.DeleteFunc(slices.Clone(skipped), func(s trace.Skipped) bool { return read[filepath.Clean(s.Path)] })
+		notes = append(notes, sidesNote(p.sidesRead()))
+	}
+	if len(skipped) > 0 {
+		notes = append(notes, skippedNote(skipped))
 	}
 	for _, n := range p.outcomeNotes {
 		c := p.outcomeCount[n]

@@ -1164,3 +1164,33 @@ func TestForkDomainsNote(t *testing.T) {
 		t.Errorf("runs %q, want %q", got, want)
 	}
 }
+
+// TestSWEAgentConfigsBeside: a folder of two SWE-agent 1.x RetryAgent runs of one instance
+// (run_batch's and run_single's layouts, trace/testdata/folders/sweagent-1.x), whose
+// trajectories hold replay_config null, is two agents' runs, each named by the config SWE-agent
+// wrote beside its trajectory: two suites, never two trials of one task (on main: one task's
+// trials 0 and 1). The report says which side files it read, and lists them no more as skipped.
+func TestSWEAgentConfigsBeside(t *testing.T) {
+	dir := filepath.Join("trace", "testdata", "folders", "sweagent-1.x")
+	r := gateRun(t, []string{dir}, nil, nil)
+	want := []string{
+		`batch/django__django-11133/django__django-11133.traj:1 "claude-3-7-sonnet-20250219"/"django__django-11133"/-`,
+		`single/django__django-11133/django__django-11133.traj:1 "gpt-4o+o3-mini"/"django__django-11133"/-`,
+	}
+	var got []string
+	for i := range r.Reliability.Traces {
+		tr := &r.Reliability.Traces[i]
+		id, _ := filepath.Rel(dir, tr.ID)
+		got = append(got, filepath.ToSlash(id)+" "+identity(tr))
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("runs\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	notes := []string{
+		"read 2 side files beside the traces, for what the traces do not record (a run's config): batch/django__django-11133/django__django-11133.config.yaml, single/django__django-11133/config.yaml",
+		"skipped 3 side files: batch/preds.json (predictions: a map of instance ids to patches), batch/django__django-11133/django__django-11133.patch, batch/run_batch.config.yaml",
+	}
+	if !slices.Equal(r.Notes[:min(2, len(r.Notes))], notes) {
+		t.Errorf("notes\n%s\nwant\n%s", strings.Join(r.Notes, "\n"), strings.Join(notes, "\n"))
+	}
+}
