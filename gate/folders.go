@@ -101,15 +101,22 @@ func skippedNote(files []trace.Skipped) string {
 	})
 	var b strings.Builder
 	fmt.Fprintf(&b, "skipped %d side file%s: ", len(s), plural(len(s)))
-	for i, f := range s {
+	listFiles(&b, s)
+	return b.String()
+}
+
+// listFiles writes the first maxListed of files to b, each by its path under its folder and
+// why, then how many more there are.
+func listFiles(b *strings.Builder, files []trace.Skipped) {
+	for i, f := range files {
 		if i == maxListed {
-			fmt.Fprintf(&b, ", and %d more", len(s)-maxListed)
+			fmt.Fprintf(b, ", and %d more", len(files)-maxListed)
 			break
 		}
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		name := f.Path
+		name := filepath.ToSlash(f.Path)
 		if f.Folder != "" {
 			if rel, err := filepath.Rel(f.Folder, f.Path); err == nil {
 				name = filepath.ToSlash(rel)
@@ -120,47 +127,33 @@ func skippedNote(files []trace.Skipped) string {
 			b.WriteString(" (" + f.Why + ")")
 		}
 	}
-	return b.String()
 }
 
-// sidesRead are the side files the readers read, each named as the skipped note names a
-// file: by its path under the folder given that holds the trace it was read for.
-func (p *tracePlan) sidesRead() []string {
+// sidesRead are the side files the readers read, each with the folder given that holds the
+// trace it was read for, so that the notes name it as they name a skipped file; sorted, each
+// once.
+func (p *tracePlan) sidesRead() []trace.Skipped {
 	folders := map[string]string{} // a trace file's folder: the folder given it was found under
 	for _, f := range p.files {
 		folders[filepath.Dir(f.Path)] = f.Folder
 	}
-	out := make([]string, len(p.stats.sides))
-	for i, s := range p.stats.sides {
-		out[i] = s
-		if folder := folders[filepath.Dir(s)]; folder != "" {
-			if rel, err := filepath.Rel(folder, s); err == nil {
-				out[i] = rel
-			}
-		}
+	paths := slices.Clone(p.stats.sides)
+	slices.Sort(paths)
+	paths = slices.Compact(paths)
+	out := make([]trace.Skipped, len(paths))
+	for i, s := range paths {
+		out[i] = trace.Skipped{Path: s, Folder: folders[filepath.Dir(s)]}
 	}
 	return out
 }
 
 // sidesNote is the one line that lists the side files the readers read beside the traces, for
-// what the traces lack (docs/trace-formats.md, "Agents": a SWE-agent run's config), sorted,
-// each once, the first maxListed named. They are not listed as skipped.
-func sidesNote(paths []string) string {
-	s := slices.Clone(paths)
-	slices.Sort(s)
-	s = slices.Compact(s)
+// what the traces lack (docs/trace-formats.md, "Agents": a SWE-agent run's config), the first
+// maxListed named. They are not listed as skipped.
+func sidesNote(files []trace.Skipped) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "read %d side file%s beside the traces, for what the traces do not record (a run's config): ", len(s), plural(len(s)))
-	for i, path := range s {
-		if i == maxListed {
-			fmt.Fprintf(&b, ", and %d more", len(s)-maxListed)
-			break
-		}
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(input.Cut(filepath.ToSlash(path)))
-	}
+	fmt.Fprintf(&b, "read %d side file%s beside the traces, for what the traces do not record (a run's config): ", len(files), plural(len(files)))
+	listFiles(&b, files)
 	return b.String()
 }
 
