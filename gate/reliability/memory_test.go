@@ -57,21 +57,7 @@ func TestLargeTraceEvalMemory(t *testing.T) {
 // call's 1 MiB went into the keys, which grew by doubling: the gate peaked at 963 MB on such a
 // 1.1 MB log), and finds the 120 identical calls, exactly.
 func TestLongArgumentsKeyedOnce(t *testing.T) {
-	long := strings.Repeat("A", 1<<20)
-	tr := &trace.Trace{ID: "t", Messages: []trace.Message{{Role: "user", Content: "write the file"}}}
-	for k := range 240 {
-		args := fmt.Sprintf(`{"x":"%s","i":%d}`, long, max(0, k-119))
-		tr.Messages = append(tr.Messages,
-			trace.Message{Role: "assistant", Calls: []trace.Call{{ID: fmt.Sprint(k), Tool: "write", Args: []byte(args), ArgsValid: true}}},
-			trace.Message{Role: "tool", Results: []trace.Result{{CallID: fmt.Sprint(k), Content: "ok"}}})
-	}
-	ev := &Evaluator{Brief: true}
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	r := ev.Evaluate(tr)
-	runtime.ReadMemStats(&after)
-	allocated := after.TotalAlloc - before.TotalAlloc
+	r, allocated := evaluateAllocated(&Evaluator{Brief: true}, longArgumentsTrace(strings.Repeat("A", 1<<20)))
 	t.Logf("evaluating allocated %d bytes", allocated)
 	if allocated > 16<<20 {
 		t.Errorf("evaluating allocated %d bytes, want at most 16 MiB", allocated)
@@ -83,4 +69,28 @@ func TestLongArgumentsKeyedOnce(t *testing.T) {
 	if !found {
 		t.Errorf("no evidence of the 120 identical calls: %+v", r.Evidence)
 	}
+}
+
+// longArgumentsTrace is a trace of 240 calls whose arguments each hold s, 120 of them
+// identical and 120 each with a number of their own, each with its result.
+func longArgumentsTrace(s string) *trace.Trace {
+	tr := &trace.Trace{ID: "t", Messages: []trace.Message{{Role: "user", Content: "write the file"}}}
+	for k := range 240 {
+		args := fmt.Sprintf(`{"x":"%s","i":%d}`, s, max(0, k-119))
+		tr.Messages = append(tr.Messages,
+			trace.Message{Role: "assistant", Calls: []trace.Call{{ID: fmt.Sprint(k), Tool: "write", Args: []byte(args), ArgsValid: true}}},
+			trace.Message{Role: "tool", Results: []trace.Result{{CallID: fmt.Sprint(k), Content: "ok"}}})
+	}
+	return tr
+}
+
+// evaluateAllocated evaluates tr with ev and returns the result and the bytes it allocated,
+// garbage included.
+func evaluateAllocated(ev *Evaluator, tr *trace.Trace) (Result, uint64) {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	r := ev.Evaluate(tr)
+	runtime.ReadMemStats(&after)
+	return r, after.TotalAlloc - before.TotalAlloc
 }

@@ -4,13 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/agentgate/agentgate/gate/profile"
 	"github.com/agentgate/agentgate/gate/pystr"
-	"github.com/agentgate/agentgate/gate/trace"
 )
 
 // reprSignature is RS-1's call signature written out whole, long strings and all, as
@@ -107,29 +105,12 @@ func TestRefSignatureExact(t *testing.T) {
 // doubling; the gate peaked at 1.07 GB on such a log), and scores as the same calls with a
 // one-byte string do.
 func TestLongArgumentsKeyedOnceReference(t *testing.T) {
-	build := func(s string) *trace.Trace {
-		tr := &trace.Trace{ID: "t", Messages: []trace.Message{{Role: "user", Content: "write the file"}}}
-		for k := range 240 {
-			args := fmt.Sprintf(`{"x":"%s","i":%d}`, s, max(0, k-119))
-			tr.Messages = append(tr.Messages,
-				trace.Message{Role: "assistant", Calls: []trace.Call{{ID: fmt.Sprint(k), Tool: "write", Args: []byte(args), ArgsValid: true}}},
-				trace.Message{Role: "tool", Results: []trace.Result{{CallID: fmt.Sprint(k), Content: "ok"}}})
-		}
-		return tr
-	}
-	tr := build(strings.Repeat("A", 1<<20))
-	ev := &Evaluator{Brief: true, Profile: profile.Reference}
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	r := ev.Evaluate(tr)
-	runtime.ReadMemStats(&after)
-	allocated := after.TotalAlloc - before.TotalAlloc
+	r, allocated := evaluateAllocated(&Evaluator{Brief: true, Profile: profile.Reference}, longArgumentsTrace(strings.Repeat("A", 1<<20)))
 	t.Logf("evaluating allocated %d bytes", allocated)
 	if allocated > 16<<20 {
 		t.Errorf("evaluating allocated %d bytes, want at most 16 MiB", allocated)
 	}
-	want := (&Evaluator{Brief: true, Profile: profile.Reference}).Evaluate(build("A"))
+	want := (&Evaluator{Brief: true, Profile: profile.Reference}).Evaluate(longArgumentsTrace("A"))
 	if r.Score != want.Score || r.Signals != want.Signals || r.Verdict != want.Verdict || want.Signals.Loop == 0 {
 		t.Errorf("scored %v %+v %s, want %v %+v %s (loop not 0)", r.Score, r.Signals, r.Verdict, want.Score, want.Signals, want.Verdict)
 	}
