@@ -575,7 +575,7 @@ var openAIAgentsHarness = Harness{
 			h.array && agentsList(h.data[h.at:])
 	},
 	Read:     readOpenAIAgents,
-	Turns:    "generation spans' span_data.input and span_data.output, response spans' span_data.input and span_data.response (which export() leaves out)",
+	Turns:    "generation spans' span_data.input and span_data.output, or response spans' span_data.input and span_data.response (export() leaves these out: the trace processor must add them)",
 	Identity: "task: the trace's `metadata.task_id` (or `task`), else the trace id; suite: `metadata.suite`; trial: `metadata.trial`",
 	Outcome:  "the trace's `metadata.reward`, `score`, `success`, `passed` or `resolved` (true, false or a number)",
 	Usage:    "the sum of the generation and response spans' `usage` (`input_tokens`, `output_tokens`, `total_tokens`)",

@@ -52,17 +52,18 @@ type phoenixSpan struct {
 }
 
 // readPhoenix is the reader of the registry's row.
-func readPhoenix(ctx context.Context, f File, _ Options, fn func(*Trace) error) error {
+func readPhoenix(ctx context.Context, f File, o Options, fn func(*Trace) error) error {
 	data, err := readDocument(f.Path)
 	if err != nil {
 		return err
 	}
-	return eachPhoenix(ctx, f.Path, data, fn)
+	return eachPhoenix(ctx, f.Path, data, o, fn)
 }
 
 // eachPhoenix streams the runs of Phoenix span JSON to fn, one per trace id, in the order
-// their first span appears; file names it.
-func eachPhoenix(ctx context.Context, file string, data []byte, fn func(*Trace) error) error {
+// their first span appears; file names it. o.OutcomeScorer names the annotation that is a
+// run's outcome, where the spans carry Phoenix's annotations (phoenixannotations.go).
+func eachPhoenix(ctx context.Context, file string, data []byte, o Options, fn func(*Trace) error) error {
 	if err := checkDoc(file, data); err != nil {
 		return err
 	}
@@ -104,6 +105,9 @@ func eachPhoenix(ctx context.Context, file string, data []byte, fn func(*Trace) 
 			return err
 		}
 		t.Shape = ShapePhoenix
+		if t.Outcome, err = annotationOutcome(file, startOrder(byTrace[id]), o.OutcomeScorer); err != nil {
+			return err
+		}
 		if err := fn(t); err != nil {
 			return err
 		}
@@ -350,6 +354,6 @@ var phoenixHarness = Harness{
 	Turns:    "LLM spans' llm.input_messages and llm.output_messages attributes",
 	Turnless: true, // spans recorded without content (OPENINFERENCE_HIDE_INPUTS) hold no turn
 	Identity: "task: the trace id (one run a `context.trace_id`); no suite or trial",
-	Outcome:  "none recorded (Phoenix keeps annotations apart: give them as outcomes)",
+	Outcome:  "the annotation outcome-scorer names among the root span's (`annotations.<i>.annotation.*`) and the trace's (`trace.annotations.<i>.annotation.*`), as the UI's download carries them: its score, else its label as a verdict; without it none (the names listed); annotations exported apart are the outcomes input",
 	Usage:    "the sum of the spans' `llm.token_count.*`, leaving out a span whose descendants report usage",
 }
