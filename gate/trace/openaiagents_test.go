@@ -76,14 +76,7 @@ var agentsWant = []struct {
 func TestOpenAIAgents(t *testing.T) {
 	for _, name := range []string{"chat.jsonl", "payload.json"} {
 		t.Run(name, func(t *testing.T) {
-			path := filepath.Join("testdata", "formats", "openai-agents", name)
-			if f, err := Sniff(path); err != nil || f != FormatOpenAIAgents {
-				t.Fatalf("recognised as %v, %v", f, err)
-			}
-			data, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
+			path, data := formatFile(t, "openai-agents/"+name, FormatOpenAIAgents)
 			got := readAgents(t, path, data)
 			if len(got) != len(agentsWant) {
 				t.Fatalf("%d runs, want %d", len(got), len(agentsWant))
@@ -152,14 +145,7 @@ func TestOpenAIAgentsResponseSpans(t *testing.T) {
 // failure on its result; the tools' strict schemas as the run's required parameters (an
 // optional parameter, nullable, not among them); usage as the spans record it.
 func TestOpenAIAgentsResponseData(t *testing.T) {
-	path := filepath.Join("testdata", "formats", "openai-agents", "responses-data.jsonl")
-	if f, err := Sniff(path); err != nil || f != FormatOpenAIAgents {
-		t.Fatalf("recognised as %v, %v", f, err)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, data := formatFile(t, "openai-agents/responses-data.jsonl", FormatOpenAIAgents)
 	got := readAgents(t, path, data)
 	const sys = "system You are a weather agent. Use get_weather for any city the user names.\n"
 	for _, w := range []struct {

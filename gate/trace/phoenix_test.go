@@ -49,16 +49,17 @@ var phoenixRuns = map[string]struct {
 func TestPhoenix(t *testing.T) {
 	for _, name := range []string{"spans.json", "api-page.json", "dataframe.jsonl", "dataframe.json", "download.jsonl"} {
 		t.Run(name, func(t *testing.T) {
-			path, data := phoenixFile(t, name, FormatPhoenix)
+			path, data := formatFile(t, "phoenix/"+name, FormatPhoenix)
 			checkPhoenixRuns(t, readPhoenixData(t, path, data), ShapePhoenix)
 		})
 	}
 }
 
-// phoenixFile reads testdata/formats/phoenix/name, which must be recognised as format.
-func phoenixFile(t *testing.T, name string, format Format) (string, []byte) {
+// formatFile reads testdata/formats/name (a path with slashes), which must be recognised as
+// format.
+func formatFile(t *testing.T, name string, format Format) (string, []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", "formats", "phoenix", name)
+	path := filepath.Join("testdata", "formats", filepath.FromSlash(name))
 	if f, err := Sniff(path); err != nil || f != format {
 		t.Fatalf("recognised as %v, %v", f, err)
 	}
@@ -93,7 +94,7 @@ func checkPhoenixRuns(t *testing.T, got map[string]*Trace, shape Shape) {
 func TestPhoenixOTLP(t *testing.T) {
 	for _, name := range []string{"otlpv1-page.json", "download-otlp.json"} {
 		t.Run(name, func(t *testing.T) {
-			path, data := phoenixFile(t, name, FormatOTLP)
+			path, data := formatFile(t, "phoenix/"+name, FormatOTLP)
 			traces, err := ReadOTLP(path, data)
 			if err != nil {
 				t.Fatal(err)
