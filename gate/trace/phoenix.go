@@ -49,6 +49,8 @@ type phoenixSpan struct {
 		Name       string          `json:"name"`
 		Attributes json.RawMessage `json:"attributes"`
 	} `json:"events"`
+	// an annotation's, given as traces by mistake
+	AnnotatorKind json.RawMessage `json:"annotator_kind"`
 }
 
 // readPhoenix is the reader of the registry's row.
@@ -128,6 +130,9 @@ func phoenixSpanOf(rec input.Record, index int) (*span, error) {
 		spanID: firstText(ps.Context.SpanID, ps.SpanID), name: ps.Name, statusMsg: ps.StatusMessage}
 	if ps.ParentID != nil {
 		s.parentID = *ps.ParentID
+	}
+	if s.traceID == "" && len(ps.AnnotatorKind) > 0 {
+		return nil, rec.ErrorAt(0, "a Phoenix annotation, not a span: give the annotations as outcomes (with outcome-scorer naming the annotation), and the spans as traces")
 	}
 	if s.traceID == "" {
 		return nil, fieldAt(rec, jsonscan.PathOf("context", "trace_id"), "a span without a trace id")
@@ -327,16 +332,18 @@ func phoenixValue(v any) any {
 }
 
 // phoenixKeys reports whether the keys of an object are a Phoenix span's: the API's context,
-// or the dataframe's context.span_id or context.trace_id, beside span_kind.
+// or the dataframe's context.span_id or context.trace_id, beside span_kind; or a Phoenix
+// annotation's, whose file the reader refuses saying how to give it (as outcomes).
 func phoenixKeys(has func(string) bool) bool {
-	return has("span_kind") && (has("context") || has("context.span_id") || has("context.trace_id"))
+	return has("span_kind") && (has("context") || has("context.span_id") || has("context.trace_id")) ||
+		has("annotator_kind") && has("result") && (has("span_id") || has("trace_id")) // annotations, refused with the way to give them
 }
 
 // phoenixHarness is the registry's row of Phoenix's span JSON.
 var phoenixHarness = Harness{
 	Format:     FormatPhoenix,
 	Name:       "Phoenix spans",
-	Recognised: "`context` (or the spans dataframe's `context.span_id`, `context.trace_id`) and `span_kind` (a line, an array element, or under `data`)",
+	Recognised: "`context` (or the spans dataframe's `context.span_id`, `context.trace_id`) and `span_kind` (a line, an array element, or under `data`); an annotation's `annotator_kind` and `result` (refused, with the way to give it as outcomes)",
 	Recognise: func(h *head) bool {
 		if phoenixKeys(h.has) {
 			return true

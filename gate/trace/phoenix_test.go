@@ -224,6 +224,8 @@ func TestPhoenixErrors(t *testing.T) {
 		{"no trace id", `[{"context": {"span_id": "s"}, "span_kind": "LLM"}]`, `f.json:1:14: field "context.trace_id": a span without a trace id`},
 		{"a bad time", `[{"context": {"trace_id": "t"}, "span_kind": "LLM", "start_time": "noon"}]`, `f.json:1:67: field "start_time": expected an ISO 8601 time, found "noon"`},
 		{"attributes not an object", `[{"context": {"trace_id": "t"}, "span_kind": "LLM", "attributes": [1]}]`, `f.json:1:67: field "attributes": expected an object, found an array`},
+		{"an annotation given as a span", `[{"id": "a", "name": "correctness", "annotator_kind": "LLM", "result": {"score": 1}, "span_id": "s"}]`,
+			`f.json:1:2: a Phoenix annotation, not a span: give the annotations as outcomes (with outcome-scorer naming the annotation), and the spans as traces`},
 		{"a dataframe row's time", `{"span_kind": "LLM", "context.trace_id": "t", "start_time": true}`, `f.json:1:61: field "start_time": expected an ISO 8601 time or a number of milliseconds, found true`},
 		{"a dataframe column nested too deep", `{"span_kind": "LLM", "context.trace_id": "t", "attributes.x": ` + strings.Repeat(`{"a":`, 70) + `1` + strings.Repeat(`}`, 70) + `}`,
 			`f.json:1:63: field "attributes.x": values nested deeper than 64 levels`},
