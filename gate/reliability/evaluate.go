@@ -114,7 +114,7 @@ func (ev *Evaluator) evaluate(t *trace.Trace, p profile.Profile, brief bool) Res
 			r.Attempt.Trial = &trial
 		}
 	}
-	if t.Shape == trace.ShapeOTLP {
+	if t.Shape == trace.ShapeOTLP || t.Shape == trace.ShapePhoenix { // Phoenix's spans are OTLP's, ids and all
 		if r.Attempt == nil {
 			r.Attempt = &Attempt{}
 		}
