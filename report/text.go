@@ -281,7 +281,7 @@ func TraceText(w io.Writer, t reliability.Result) error {
 		fmt.Fprintf(bw, "  (%s)", esc(loc))
 	}
 	fmt.Fprintln(bw)
-	vals := t.Signals.Values()
+	vals := t.Signals
 	used := make([]bool, len(t.Evidence))
 	for i := range reliability.SignalTable {
 		name := reliability.SignalTable[i].Name
