@@ -96,19 +96,7 @@ func (ev *Evaluator) evaluate(t *trace.Trace, p profile.Profile, brief bool) Res
 		Run:      trace.RunOf(t.Outcome, t.Usage),
 	}
 	r.Messages, r.ToolCalls = counts(t)
-	if t.Suite != "" || t.Task != "" || t.HasTrial || t.Agent != "" {
-		r.Attempt = &Attempt{Suite: t.Suite, Task: t.Task, Agent: t.Agent, Crashed: t.Crash != ""}
-		if t.HasTrial {
-			trial := t.Trial
-			r.Attempt.Trial = &trial
-		}
-	}
-	if t.Shape == trace.ShapeOTLP {
-		if r.Attempt == nil {
-			r.Attempt = &Attempt{}
-		}
-		r.Attempt.OTLP = &SpanContext{TraceID: t.ID, SpanID: t.SpanID}
-	}
+	r.Attempt = attemptOf(t)
 	var d *Detail
 	if !brief {
 		d = &Detail{Meta: Metadata{
@@ -141,22 +129,49 @@ func (ev *Evaluator) evaluate(t *trace.Trace, p profile.Profile, brief bool) Res
 	}
 	for i := range evs {
 		r.Evidence = append(r.Evidence, evs[i]...)
-		if brief {
-			continue
-		}
-		d.Notes[i] = SignalTable[i].detailsOf(scores[i], t.Usage.Total)
-		if !e.ref && len(evs[i]) > 0 {
-			texts := make([]string, len(evs[i]))
-			for j := range evs[i] {
-				texts[j] = evs[i][j].Text
-			}
-			d.Notes[i] += ": " + strings.Join(texts, "; ")
-		}
 	}
 	if !brief {
+		d.Notes = notes(scores, &evs, t.Usage.Total, e.ref)
 		d.Reasoning = reasoning(r.Verdict, r.Score, scores, empty, e.floor, e.misuseFloor, crashed)
 	}
 	return r
+}
+
+// attemptOf is the task, trial and agent of t, and its trace context when it was read from
+// OTLP spans; nil when t has none of them.
+func attemptOf(t *trace.Trace) *Attempt {
+	var a *Attempt
+	if t.Suite != "" || t.Task != "" || t.HasTrial || t.Agent != "" {
+		a = &Attempt{Suite: t.Suite, Task: t.Task, Agent: t.Agent, Crashed: t.Crash != ""}
+		if t.HasTrial {
+			trial := t.Trial
+			a.Trial = &trial
+		}
+	}
+	if t.Shape == trace.ShapeOTLP {
+		if a == nil {
+			a = &Attempt{}
+		}
+		a.OTLP = &SpanContext{TraceID: t.ID, SpanID: t.SpanID}
+	}
+	return a
+}
+
+// notes are RS-1's details sentence for each signal's score in a run of tokens tokens, each
+// followed under the default profile by the signal's evidence.
+func notes(scores Signals, evs *[NumSignals][]Evidence, tokens int64, ref bool) [NumSignals]string {
+	var out [NumSignals]string
+	for i, ev := range evs {
+		out[i] = SignalTable[i].detailsOf(scores[i], tokens)
+		if !ref && len(ev) > 0 {
+			texts := make([]string, len(ev))
+			for j := range ev {
+				texts[j] = ev[j].Text
+			}
+			out[i] += ": " + strings.Join(texts, "; ")
+		}
+	}
+	return out
 }
 
 // overall is RS-1's linear aggregation: the weighted sum divided by the sum of the weights,
