@@ -59,8 +59,10 @@ func traceVerdicts(r harnessReport) []string {
 // output.jsonl with SWE-bench experiments' results.json as the outcomes (the two-line recipe of
 // docs/trace-formats.md), the same runs after update_output_with_eval.py (outcomes inside),
 // and a folder of LLM completion logs. The resolved run passes, and so does the unresolved one
-// (its failed edit was an answer it acted on); a completion log whose last command failed
-// unrecovered is WARN.
+// (its failed edit was an answer it acted on). A completion log whose one failed command of two
+// the agent answered ("I could not finish the fix") is a finding under the WARN line, one
+// failure being no rate (PASS); the submission's trajectory of the same run ends on that
+// failure, the agent silent after it, and is WARN.
 func TestOpenHandsEndToEnd(t *testing.T) {
 	formats := filepath.Join("..", "gate", "trace", "testdata", "formats", "openhands")
 	results := filepath.Join("testdata", "openhands", "results.json")
@@ -81,10 +83,10 @@ func TestOpenHandsEndToEnd(t *testing.T) {
 		{"a clean PASS with fail-on warn", []string{"--traces", filepath.Join(formats, "output.jsonl"), "--fail-on", "warn"}, 0, both, 2, 1},
 		{"success-rate-min breached", []string{"--traces", filepath.Join(formats, "output.jsonl"), "--success-rate-min", "0.9"}, 2, both, 2, 1},
 		{"completion logs", []string{"--traces", filepath.Join(formats, "llm_completions")}, 0,
-			[]string{"django__django-11099/claude-sonnet-4-20250514-1763632900.25 django__django-11099 WARN ?"}, 0, 0},
-		// its last command failed and nothing recovered it
-		{"WARN fails with fail-on warn", []string{"--traces", filepath.Join(formats, "llm_completions"), "--fail-on", "warn"}, 1,
-			[]string{"django__django-11099/claude-sonnet-4-20250514-1763632900.25 django__django-11099 WARN ?"}, 0, 0},
+			[]string{"django__django-11099/claude-sonnet-4-20250514-1763632900.25 django__django-11099 PASS ?"}, 0, 0},
+		// its last command failed, nothing recovered it and the agent said nothing after it
+		{"WARN fails with fail-on warn", []string{"--traces", filepath.Join(formats, "trajs"), "--outcomes", results, "--fail-on", "warn"}, 1,
+			[]string{"django__django-11099 django__django-11099 WARN -"}, 1, 0},
 		// the SWE-bench submission's trajs/: the instance's messages on their own
 		{"submission trajs", []string{"--traces", filepath.Join(formats, "trajs"), "--outcomes", results}, 0,
 			[]string{"django__django-11099 django__django-11099 WARN -"}, 1, 0},

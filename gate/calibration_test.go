@@ -32,9 +32,12 @@ func TestCalibrationLabelledSets(t *testing.T) {
 		{"tau2-bench fine-tuned gpt-4.1 airline (real)", []string{filepath.Join(tau2, "ft-gpt-4.1_airline.json")}, 10, 3, nil, 7},
 		{"tau-bench airline sample (real)", []string{refdata.Path(t, "transcripts/tau-bench-airline-sample.json")}, 10, 10,
 			map[string][2]int{"loop": {4, 0}, "tool_misuse": {2, 0}, "verdict WARN or FAIL": {2, 0}, "verdict FAIL": {1, 0}}, 0},
-		// before issue 46, hallucination flagged all 10 (every run ends on submit): precision 0.4
+		// before issue 46, hallucination flagged all 10 (every run ends on submit): precision 0.4;
+		// the two runs with one timed-out call each are a tool_misuse finding of 0.5
+		// since one failure is not a rate (TestJudgmentOneFailureIsNotARate), PASS where they
+		// were WARN
 		{"Inspect, ending on submit (generated)", []string{filepath.Join(cal, "inspect-submit.json")}, 10, 4,
-			map[string][2]int{"loop": {2, 0}, "tool_misuse": {4, 0}, "verdict WARN or FAIL": {4, 0}, "verdict FAIL": {2, 0}}, 6},
+			map[string][2]int{"loop": {2, 0}, "tool_misuse": {4, 0}, "verdict WARN or FAIL": {2, 0}, "verdict FAIL": {2, 0}}, 6},
 		// before issue 46, tool_misuse flagged all 10 (every run writes "date": null): precision 0.4
 		{"AgentDojo, optional arguments null (generated)", []string{filepath.Join(cal, "agentdojo")}, 10, 4,
 			map[string][2]int{"tool_misuse": {4, 0}, "verdict WARN or FAIL": {4, 0}}, 6},

@@ -13,11 +13,13 @@ import (
 // TestFormatsMixed runs the gate over record files with OTLP files and Inspect logs among
 // them: the pipeline reads the record files, the others are read whole in between, and the
 // report is the sequential reading's, byte for byte, with the traces in file order. The
-// verdicts: every run of the format test data has one failed tool result of two (WARN, the
-// tool_misuse signal) except the OpenInference "hi" run, Inspect's epoch 2 and the GenAI
-// booking whose "payment declined" the agent relays ("the booking failed"): a tool that
-// answered no, not one that failed (PASS). The OpenInference email's "smtp unavailable" is an
-// outage, a failure however honestly the agent reports it (WARN).
+// verdicts: every run of the format test data has one failed tool result of two, except the
+// OpenInference "hi" run and Inspect's epoch 2. One failure the agent spoke after is a
+// finding under the WARN line (tool_misuse 0.5, PASS: one event, not a rate): Inspect's
+// timeout, the OpenInference email's "smtp unavailable", an outage the agent reports. The
+// GenAI booking whose "payment declined" the agent relays ("the booking failed") is a tool
+// that answered no, not one that failed (0). The OTLP run that ends on its failure, the
+// agent silent after it, keeps RS-1's 1.5·1/2 (WARN).
 func TestFormatsMixed(t *testing.T) {
 	files := writeSuite(t, nil)
 	dir := filepath.Dir(files[0])
@@ -58,8 +60,8 @@ func TestFormatsMixed(t *testing.T) {
 	}
 	want := []string{
 		"5b8efff798038103d269b633813fc60c PASS", "6c0000000000000000000000000000aa WARN",
-		"s1#1 WARN", "s1#2 PASS",
-		"0af7651916cd43dd8448eb211c80319c WARN", "1bf7651916cd43dd8448eb211c80319d PASS",
+		"s1#1 PASS", "s1#2 PASS",
+		"0af7651916cd43dd8448eb211c80319c PASS", "1bf7651916cd43dd8448eb211c80319d PASS",
 	}
 	if strings.Join(got, ", ") != strings.Join(want, ", ") {
 		t.Errorf("traces of the new formats:\n got %v\nwant %v", got, want)

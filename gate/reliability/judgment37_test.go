@@ -95,13 +95,17 @@ func TestJudgmentToolAnsweredNo(t *testing.T) {
 		// relayed, the user insists, relayed again (enosa_09 of the custom domains): answers
 		{"relayed twice", run(no, relay, tau2User("Please check ORD2 again."), tau2Assistant("", tau2Call("call_3", "cancel_order", `{"order_id":"ORD2"}`)),
 			tau2Tool("call_3", no, true), relay, stop), 0, verdict.Pass},
+		// the run ends on it: no word from the agent after it, RS-1's 1.5·1/2 = 0.75 stands
 		{"the run ends on it", run(no), 0.75, verdict.Warn},
-		{"success claimed", run(no, tau2Assistant("Your order ORD2 has been cancelled."), stop), 0.75, verdict.Warn},
+		// one failure the agent spoke after is one event, not a rate: at most 0.5 (issue 46,
+		// TestJudgmentOneFailureIsNotARate); the false claim of success WARNs on its own
+		{"success claimed", run(no, tau2Assistant("Your order ORD2 has been cancelled."), stop), 0.5, verdict.Warn},
 		// 1 of 3 failed: 1.5·1/3 = 0.5, and 33% of the calls stays below item 2's 40%
 		{"silence and more calls", run(no, tau2Assistant("", tau2Call("call_3", "get_order_details", `{"order_id":"ORD3"}`)),
 			tau2Tool("call_3", `{"order_id": "ORD3"}`, false), relay, stop), 0.5, verdict.Pass},
-		{"a fault relayed", run("Error: 'NoneType' object has no attribute 'strip'", relay, stop), 0.75, verdict.Warn},
-		{"an unknown tool relayed", run("Error: Tool 'cancel_order' not found.", relay, stop), 0.75, verdict.Warn},
+		// a fault is a failure still, but one of two is 0.5 (issue 46), under the WARN line
+		{"a fault relayed", run("Error: 'NoneType' object has no attribute 'strip'", relay, stop), 0.5, verdict.Pass},
+		{"an unknown tool relayed", run("Error: Tool 'cancel_order' not found.", relay, stop), 0.5, verdict.Pass},
 	} {
 		_, def := both(t, c.tr)
 		if !near(def.Signals[ToolMisuse], c.misuse) || def.Verdict != c.v {

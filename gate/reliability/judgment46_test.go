@@ -300,3 +300,55 @@ func TestJudgmentRequiredParametersBySchema(t *testing.T) {
 		}
 	}
 }
+
+// One unrecovered failure is one event, not a rate. RS-1 reads 1 failed result of 2 as
+// min(1, 1.5·1/2) = 0.75, WARN on its own: an Inspect run whose `python` call times out and
+// whose scorer marks it correct, and a tau2-bench run that calls a tool its domain lacks,
+// apologises and hands the user on (oscaralvaro/tau2-bench fishtrader, reward 1), WARNed.
+// The default keeps the failure as a finding under the WARN line, 0.5 (as 1 of 3 scores),
+// when the agent spoke after it, and the 40% floor of unrecovered failures needs two of
+// them. Two failures of three, and one failure the run ends on, still WARN.
+func TestJudgmentOneFailureIsNotARate(t *testing.T) {
+	timeout := `{"id":"m5","role":"tool","content":"","tool_call_id":"call_test","function":"python","error":{"type":"timeout","message":"Command timed out before completing."}}`
+	inspect := readFileRuns(t, "log.json", inspectLog(
+		`{"id":"m2","role":"user","source":"input","content":"Find the file and run the tests."}`,
+		inspectAssistant("m3", "Listing.", inspectCall("call_ls", "bash", `{"cmd":"ls"}`), inspectCall("call_test", "python", `{"code":"import main; main.test()"}`)),
+		inspectTool("m4", "call_ls", "bash", "main.py\ntests/"),
+		timeout,
+		inspectAssistant("m6", "Done.")))[0]
+	notFound := func(after ...string) *trace.Trace {
+		msgs := append([]string{
+			tau2Assistant("Hi! How can I help you today?"),
+			tau2User("Hello, I'd like to cancel order ORD-002."),
+			tau2Assistant("", tau2Call("call_1", "get_order_status", `{"order_id":"ORD-002"}`)),
+			tau2Tool("call_1", `{"order": {"order_id": "ORD-002", "status": "ready_to_ship"}}`, false),
+			tau2Assistant("The order is ready to ship, so I cannot cancel it. I'll transfer you.",
+				tau2Call("call_2", "transfer_to_agent", `{"reason":"Cancellation of a ready_to_ship order"}`)),
+			tau2Tool("call_2", "Error: Tool 'transfer_to_agent' not found.", true),
+		}, after...)
+		return readFileRuns(t, "results.json", tau2Results(1, msgs...))[0]
+	}
+	relayed := notFound(tau2Assistant("My apologies, I cannot transfer you. Please call our support line and quote ORD-002."),
+		tau2User("Okay, thank you. ###STOP###"))
+	for name, tr := range map[string]*trace.Trace{"Inspect, a timeout of 2 calls": inspect, "tau2-bench, an unknown tool relayed": relayed} {
+		ref, def := both(t, tr)
+		if !near(ref.Signals.ToolMisuse, 0.75) || ref.Verdict != verdict.Warn {
+			t.Errorf("reference, %s: %s tool_misuse %v; RS-1 gives WARN 0.75", name, ref.Verdict, ref.Signals.ToolMisuse)
+		}
+		if !near(def.Signals.ToolMisuse, 0.5) || def.Verdict != verdict.Pass || !hasEvidence(def, SignalToolMisuse, "1 of 2 tool results failed and were never recovered") {
+			t.Errorf("default, %s: %s tool_misuse %v; want PASS 0.5 naming the failure%s", name, def.Verdict, def.Signals.ToolMisuse, evidenceTexts(def))
+		}
+	}
+	// the run ends on the failure, the agent silent after it: RS-1's score stands
+	if _, def := both(t, notFound()); !near(def.Signals.ToolMisuse, 0.75) || def.Verdict != verdict.Warn {
+		t.Errorf("default, the run ends on the failure: %s tool_misuse %v; want WARN 0.75%s", def.Verdict, def.Signals.ToolMisuse, evidenceTexts(def))
+	}
+	// two unrecovered failures of three calls are a rate: min(1, 1.5·2/3) = 1, WARN
+	two := notFound(tau2Assistant("Let me try again.", tau2Call("call_3", "transfer_to_human", `{"reason":"Cancellation"}`)),
+		tau2Tool("call_3", "Error: Tool 'transfer_to_human' not found.", true),
+		tau2Assistant("My apologies, I cannot transfer you. Please call our support line."),
+		tau2User("Okay. ###STOP###"))
+	if _, def := both(t, two); def.Signals.ToolMisuse != 1 || def.Verdict != verdict.Warn {
+		t.Errorf("default, 2 of 3 failing: %s tool_misuse %v; want WARN 1%s", def.Verdict, def.Signals.ToolMisuse, evidenceTexts(def))
+	}
+}

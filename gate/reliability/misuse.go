@@ -78,14 +78,18 @@ func (e *eval) misuse() (float64, []Evidence) {
 			}
 		}
 		// unrecovered failures, with no later success of their tool, that make up 40% of the
-		// calls: the run did not do what it set out to do (issue 37)
-		if abandoned > 0 && 5*abandoned >= 2*len(e.calls) {
+		// calls: the run did not do what it set out to do (issue 37); one failure is one
+		// event, not a share (see minFailures)
+		if abandoned >= minFailures && 5*abandoned >= 2*len(e.calls) {
 			e.misuseFloor = true
 		}
 		rate := float64(len(failed)) / float64(len(e.results))
 		f, fired := 0.0, false
 		if rate > 0.3 {
 			f, fired = math.Min(1, rate*1.5), true
+			if !e.ref && len(failed) < minFailures && e.spokeAfter(failed[0].msg) {
+				f = math.Min(f, oneFailure)
+			}
 			list, msgs := byTool(failed)
 			text := fmt.Sprintf("%d of %d tool results failed: %s", len(failed), len(e.results), list)
 			if !e.ref {
@@ -219,6 +223,23 @@ func (e *eval) misuse() (float64, []Evidence) {
 		sum += f
 	}
 	return clamp(sum / float64(len(factors))), rk.evidence()
+}
+
+// Under the default profile one unrecovered failure is one event, not a rate: RS-1's
+// 1.5·rate reads one failed result of two as 0.75 (WARN), so that a short run with one
+// timeout, or one call of a tool its domain lacks, WARNs although its scorer marked it
+// correct. Alone, with the agent speaking after it, it scores at most oneFailure, a finding
+// under the WARN line (as one failure of three scores); a failure the run ends on, with no
+// word from the agent after it, keeps RS-1's score. The 40% floor of unrecovered failures needs minFailures of them
+// (docs/reference.md, "Differences from the reference").
+const (
+	minFailures = 2
+	oneFailure  = 0.5
+)
+
+// spokeAfter reports whether an assistant message follows message msg.
+func (e *eval) spokeAfter(msg int) bool {
+	return len(e.assistant) > 0 && e.assistant[len(e.assistant)-1] > msg
 }
 
 // badArgs is RS-1's check (b): arguments that are falsy, or a dict holding None or a string
