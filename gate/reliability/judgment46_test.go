@@ -332,23 +332,23 @@ func TestJudgmentOneFailureIsNotARate(t *testing.T) {
 		tau2User("Okay, thank you. ###STOP###"))
 	for name, tr := range map[string]*trace.Trace{"Inspect, a timeout of 2 calls": inspect, "tau2-bench, an unknown tool relayed": relayed} {
 		ref, def := both(t, tr)
-		if !near(ref.Signals.ToolMisuse, 0.75) || ref.Verdict != verdict.Warn {
-			t.Errorf("reference, %s: %s tool_misuse %v; RS-1 gives WARN 0.75", name, ref.Verdict, ref.Signals.ToolMisuse)
+		if !near(ref.Signals[ToolMisuse], 0.75) || ref.Verdict != verdict.Warn {
+			t.Errorf("reference, %s: %s tool_misuse %v; RS-1 gives WARN 0.75", name, ref.Verdict, ref.Signals[ToolMisuse])
 		}
-		if !near(def.Signals.ToolMisuse, 0.5) || def.Verdict != verdict.Pass || !hasEvidence(def, SignalToolMisuse, "1 of 2 tool results failed and were never recovered") {
-			t.Errorf("default, %s: %s tool_misuse %v; want PASS 0.5 naming the failure%s", name, def.Verdict, def.Signals.ToolMisuse, evidenceTexts(def))
+		if !near(def.Signals[ToolMisuse], 0.5) || def.Verdict != verdict.Pass || !hasEvidence(def, SignalToolMisuse, "1 of 2 tool results failed and were never recovered") {
+			t.Errorf("default, %s: %s tool_misuse %v; want PASS 0.5 naming the failure%s", name, def.Verdict, def.Signals[ToolMisuse], evidenceTexts(def))
 		}
 	}
 	// the run ends on the failure, the agent silent after it: RS-1's score stands
-	if _, def := both(t, notFound()); !near(def.Signals.ToolMisuse, 0.75) || def.Verdict != verdict.Warn {
-		t.Errorf("default, the run ends on the failure: %s tool_misuse %v; want WARN 0.75%s", def.Verdict, def.Signals.ToolMisuse, evidenceTexts(def))
+	if _, def := both(t, notFound()); !near(def.Signals[ToolMisuse], 0.75) || def.Verdict != verdict.Warn {
+		t.Errorf("default, the run ends on the failure: %s tool_misuse %v; want WARN 0.75%s", def.Verdict, def.Signals[ToolMisuse], evidenceTexts(def))
 	}
 	// two unrecovered failures of three calls are a rate: min(1, 1.5·2/3) = 1, WARN
 	two := notFound(tau2Assistant("Let me try again.", tau2Call("call_3", "transfer_to_human", `{"reason":"Cancellation"}`)),
 		tau2Tool("call_3", "Error: Tool 'transfer_to_human' not found.", true),
 		tau2Assistant("My apologies, I cannot transfer you. Please call our support line."),
 		tau2User("Okay. ###STOP###"))
-	if _, def := both(t, two); def.Signals.ToolMisuse != 1 || def.Verdict != verdict.Warn {
-		t.Errorf("default, 2 of 3 failing: %s tool_misuse %v; want WARN 1%s", def.Verdict, def.Signals.ToolMisuse, evidenceTexts(def))
+	if _, def := both(t, two); def.Signals[ToolMisuse] != 1 || def.Verdict != verdict.Warn {
+		t.Errorf("default, 2 of 3 failing: %s tool_misuse %v; want WARN 1%s", def.Verdict, def.Signals[ToolMisuse], evidenceTexts(def))
 	}
 }
