@@ -178,7 +178,7 @@ func TestSignalsJSON(t *testing.T) {
 
 // FuzzSignalsJSON holds Signals' writer to encoding/json's for any scores.
 func FuzzSignalsJSON(f *testing.F) {
-	f.Add(0.1, 1e-7, -0.0, 1e21)
+	f.Add(0.1, 1e-7, math.Copysign(0, -1), 1e21)
 	f.Fuzz(func(t *testing.T, a, b, c, d float64) {
 		checkSignalsJSON(t, Signals{a, b, c, d})
 	})
