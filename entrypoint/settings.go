@@ -30,7 +30,8 @@ const (
 	// allowMissingRuns leaves the baseline's runs missing from this run out of the comparison
 	// instead of counting them as its failures (docs/comparison-and-statistics.md).
 	allowMissingRuns = "allow-missing-runs"
-	// outcomeScorer names the Inspect scorer whose score is a sample's outcome (docs/design.md#outcomes).
+	// outcomeScorer names the score that is a run's outcome: an Inspect scorer, a LangSmith feedback
+	// key, a Langfuse score name (docs/design.md#outcomes, docs/trace-formats.md#outcomes).
 	outcomeScorer = "outcome-scorer"
 	// outcomeField names the member holding a run's own success in a format agentgate does
 	// not know (docs/design.md#harness-folders).

@@ -59,7 +59,7 @@ func Merge(ctx context.Context, shards []Shard, in Inputs, o Options) (*Result, 
 	res.identify()
 	// Outcomes given to the merge are matched to all the merged traces, as one run matches
 	// them; a trace whose shard recorded no usage then has no tokens to count.
-	if err := res.readOutcomes(ctx, in.Outcomes); err != nil {
+	if err := res.readOutcomes(ctx, in.Outcomes, o.OutcomeScorer); err != nil {
 		return nil, err
 	}
 	var err error

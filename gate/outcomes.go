@@ -11,7 +11,7 @@ import (
 
 // readOutcomes reads the outcomes input and sets the outcome of every trace it names,
 // overriding the record's own (docs/design.md#outcomes); the ids that match no trace are kept for the report.
-func (r *Result) readOutcomes(ctx context.Context, patterns []string) error {
+func (r *Result) readOutcomes(ctx context.Context, patterns []string, scorer string) error {
 	if len(patterns) == 0 {
 		return nil
 	}
@@ -19,7 +19,7 @@ func (r *Result) readOutcomes(ctx context.Context, patterns []string) error {
 	if err != nil {
 		return fmt.Errorf("outcomes: %w", err)
 	}
-	set, err := outcome.Read(ctx, files)
+	set, err := outcome.Read(ctx, files, scorer)
 	if err != nil {
 		return err
 	}

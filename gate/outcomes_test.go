@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -142,5 +144,89 @@ func TestOutcomesBadInput(t *testing.T) {
 	_, err := gate.Run(context.Background(), gate.Inputs{Traces: []string{traces}, Outcomes: []string{bad}}, gate.Options{Thresholds: gate.DefaultThresholds()})
 	if want := bad + `:1:23: field "reward": expected true, false or a number, found the string "yes"`; err == nil || err.Error() != want {
 		t.Errorf("got %v\nwant %s", err, want)
+	}
+}
+
+// TestPlatformOutcomesFiles: LangSmith feedback and Langfuse scores exported apart from the runs
+// are the outcomes input, joined to the runs of the same experiments (gate/trace's fixtures) by
+// trace id, overriding the scores the runs' own file records: LangSmith's root 2 has
+// correctness 0 in its feedback_stats and 1 in the feedback file; Langfuse's b-trace-2 has 0 in
+// its trace and 1 and 0.5 (mean 0.75) in the scores list.
+func TestPlatformOutcomesFiles(t *testing.T) {
+	o := gate.Options{Thresholds: gate.DefaultThresholds(), OutcomeScorer: "correctness"}
+	for _, c := range []struct {
+		traces, outcomes string
+		successes        int
+		unmatched        string
+		values           map[string]float64
+	}{
+		{"trace/testdata/formats/langsmith/experiment-b.jsonl", "outcome/testdata/langsmith-feedback.jsonl", 2, "c0000000-aaaa-4bbb-8ccc-000000000009",
+			map[string]float64{"b0000000-aaaa-4bbb-8ccc-000000000001": 1, "b0000000-aaaa-4bbb-8ccc-000000000002": 1, "b0000000-aaaa-4bbb-8ccc-000000000003": 0}},
+		{"trace/testdata/formats/langfuse/experiment-b.jsonl", "outcome/testdata/langfuse-scores.json", 1, "b-trace-9",
+			map[string]float64{"b-trace-1": 1, "b-trace-2": 0.75, "b-trace-3": 0}},
+	} {
+		res, err := gate.Run(context.Background(), gate.Inputs{Traces: []string{c.traces}, Outcomes: []string{c.outcomes}}, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := res.Outcomes
+		if s == nil || s.Runs != 3 || s.Known != 3 || s.Successes != c.successes || !slices.Equal(s.UnmatchedIDs, []string{c.unmatched}) {
+			t.Fatalf("%s: outcomes %+v", c.outcomes, s)
+		}
+		for _, tr := range res.Reliability.Traces {
+			if v, ok := c.values[tr.ID]; !ok || !tr.Run.Known || tr.Run.Value != v || tr.Run.IsBool {
+				t.Errorf("%s: trace %s outcome %+v, want %v from the outcomes file", c.outcomes, tr.ID, tr.Run, v)
+			}
+		}
+	}
+}
+
+// TestLangSmithFeedbackBesideRuns: a folder given as traces with the runs of an experiment
+// (without feedback_stats, as a project's runs may be listed) and their feedback exported apart,
+// in two files, reads the feedback with the runs: the runs' outcomes are the feedback's, and
+// the feedback file is listed as a side file. The feedback file named itself as traces is
+// refused with the way to give it.
+func TestLangSmithFeedbackBesideRuns(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile("trace/testdata/formats/langsmith/experiment-b.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var runs bytes.Buffer
+	for _, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
+		var r map[string]any
+		if err := json.Unmarshal(line, &r); err != nil {
+			t.Fatal(err)
+		}
+		r["feedback_stats"] = nil
+		b, _ := json.Marshal(r)
+		runs.Write(append(b, '\n'))
+	}
+	writeFile(t, dir, "runs.jsonl", runs.String())
+	fb, err := os.ReadFile("outcome/testdata/langsmith-feedback.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, dir, "feedback.jsonl", string(fb))
+	o := gate.Options{Thresholds: gate.DefaultThresholds(), OutcomeScorer: "correctness"}
+	res, err := gate.Run(context.Background(), gate.Inputs{Traces: []string{dir}}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]float64{"b0000000-aaaa-4bbb-8ccc-000000000001": 1, "b0000000-aaaa-4bbb-8ccc-000000000002": 1, "b0000000-aaaa-4bbb-8ccc-000000000003": 0}
+	for _, tr := range res.Reliability.Traces {
+		if v, ok := want[tr.ID]; !ok || !tr.Run.Known || tr.Run.Value != v {
+			t.Errorf("trace %s outcome %+v, want %v from the feedback beside it", tr.ID, tr.Run, v)
+		}
+	}
+	if s := res.Outcomes; s == nil || s.Known != 3 || s.Successes != 2 {
+		t.Errorf("outcomes %+v", s)
+	}
+	if !slices.Contains(res.Notes, "skipped 1 side file: feedback.jsonl (LangSmith feedback, read with the runs beside it)") {
+		t.Errorf("notes %q", res.Notes)
+	}
+	_, err = gate.Run(context.Background(), gate.Inputs{Traces: []string{filepath.Join(dir, "feedback.jsonl")}}, o)
+	if err == nil || !strings.HasSuffix(err.Error(), "feedback.jsonl:1:1: a file of LangSmith feedback records and no run: give it as outcomes (with outcome-scorer naming the key), or beside the runs' file in the folder given as traces") {
+		t.Errorf("feedback named as traces: %v", err)
 	}
 }

@@ -104,7 +104,7 @@ func run(ctx context.Context, in Inputs, o Options, evaluate func(*Result, conte
 		return nil, err
 	}
 	res.identify()
-	if err := res.readOutcomes(ctx, in.Outcomes); err != nil {
+	if err := res.readOutcomes(ctx, in.Outcomes, o.OutcomeScorer); err != nil {
 		return nil, err
 	}
 	if err := res.conclude(o); err != nil {

@@ -65,7 +65,7 @@ func TestTooManyOutcomes(t *testing.T) {
 					paths = append(paths, write(t, name, text))
 				}
 			}
-			s, err := Read(context.Background(), paths)
+			s, err := Read(context.Background(), paths, "")
 			if c.want == "" {
 				if err != nil || s.Len() != 100 {
 					t.Fatalf("%v, %d outcomes; want 100", err, s.Len())
@@ -96,7 +96,7 @@ func TestOutcomeBombAllocations(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	s, err := Read(context.Background(), []string{p})
+	s, err := Read(context.Background(), []string{p}, "")
 	runtime.ReadMemStats(&after)
 	if err != nil || s.Len() != n {
 		t.Fatalf("%v, %d outcomes", err, s.Len())

@@ -27,6 +27,10 @@ type Set struct {
 	byID    map[string]int32
 	entries []entry
 	notes   []string
+	// scorer is outcome-scorer, the key of the platforms' feedback and scores that is an
+	// outcome; scores are those read, joined to their traces once every file is read
+	scorer string
+	scores *scoreSet
 }
 
 type entry struct {
@@ -37,7 +41,9 @@ type entry struct {
 }
 
 // Read reads the outcome files (already expanded) in order. Every record is one of: a JSONL
-// record {"id", "reward" | "success" | "score" | "passed" | "resolved"}; a SWE-bench report of
+// record {"id", "reward" | "success" | "score" | "passed" | "resolved"}; a LangSmith feedback
+// record or a Langfuse score (or the API's list of them, {"data": [...], "meta"}), whose key
+// scorer (outcome-scorer) names (scores.go); a SWE-bench report of
 // id lists (make_run_report's run report, sb-cli's, SWE-bench experiments' and
 // Multi-SWE-bench's results.json, OpenHands' submissions: reportLists); a SWE-bench
 // per-instance report.json ({"<instance_id>": {"resolved": bool, ...}, ...}); a record of
@@ -45,8 +51,8 @@ type entry struct {
 // test_result.report.resolved). An id given twice, in one file or two, a value that is not a
 // boolean or a finite number, and a report that lists only its resolved instances are
 // *input.Error values naming file:line:col.
-func Read(ctx context.Context, files []string) (*Set, error) {
-	s := &Set{ids: input.NewIDs("outcome"), byID: map[string]int32{}}
+func Read(ctx context.Context, files []string, scorer string) (*Set, error) {
+	s := &Set{ids: input.NewIDs("outcome"), byID: map[string]int32{}, scorer: scorer}
 	for _, f := range files {
 		err := input.Each(f, func(rec input.Record) error {
 			if err := ctx.Err(); err != nil {
@@ -57,6 +63,9 @@ func Read(ctx context.Context, files []string) (*Set, error) {
 		if err != nil {
 			return nil, err
 		}
+	}
+	if err := s.joinScores(); err != nil {
+		return nil, err
 	}
 	return s, nil
 }
@@ -162,9 +171,11 @@ func (s *Set) record(rec input.Record) error {
 	var l outcomeLine
 	l.idAt = -1
 	var report, openHands bool
+	var sk scoreKeys
 	members := 0
 	end, err := jsonscan.EachMember(data, start, func(key []byte, vs, ve int) error {
 		members++
+		sk.see(key, data[vs])
 		switch {
 		case jsonscan.KeyIs(key, "id"):
 			l.id, l.idAt = data[vs:ve], vs
@@ -190,6 +201,10 @@ func (s *Set) record(rec input.Record) error {
 		return invalid(err)
 	}
 	switch {
+	case sk.score():
+		return s.score(rec, start, end)
+	case sk.has(skList) && l.idAt < 0 && members <= 3:
+		return s.scoreList(rec, start)
 	case report && l.idAt < 0:
 		return s.summary(rec, start)
 	case openHands && l.idAt < 0:

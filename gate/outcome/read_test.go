@@ -19,7 +19,7 @@ import (
 
 func read(t *testing.T, files ...string) *Set {
 	t.Helper()
-	s, err := Read(context.Background(), files)
+	s, err := Read(context.Background(), files, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +102,7 @@ func TestReadErrors(t *testing.T) {
 		{`{"resolved": ["a"], "unresolved_ids": 3}`, `o.json:1:39: field "unresolved_ids": expected a list of instance ids, found a number`},
 	} {
 		p := write(t, "o.json", c.text)
-		_, err := Read(context.Background(), []string{p})
+		_, err := Read(context.Background(), []string{p}, "")
 		got := ""
 		if err != nil {
 			got = strings.ReplaceAll(err.Error(), p, "o.json")
@@ -234,7 +234,7 @@ func TestReadOpenHandsErrors(t *testing.T) {
 		{`{"resolved": ["a", 3], "no_logs": []}`, `o.json:1:20: field "resolved": expected an instance id (a string), found a number`},
 	} {
 		p := write(t, "o.json", c.text)
-		_, err := Read(context.Background(), []string{p})
+		_, err := Read(context.Background(), []string{p}, "")
 		got := ""
 		if err != nil {
 			got = strings.ReplaceAll(err.Error(), p, "o.json")

@@ -47,6 +47,9 @@ const (
 	FormatOpenAIAgents
 	// FormatPhoenix is Phoenix's span JSON, read by readPhoenix.
 	FormatPhoenix
+	// FormatLangSmithFeedback is a file of LangSmith feedback records, read with the runs
+	// beside it (readLangSmith).
+	FormatLangSmithFeedback
 	// NumFormats is how many formats there are.
 	NumFormats = iota
 )

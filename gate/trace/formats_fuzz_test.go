@@ -37,6 +37,10 @@ func FuzzOTLP(f *testing.F) {
 	for _, name := range []string{"otlp-genai.json", "otlp-openinference.jsonl", "otlp-openllmetry.json", "otlp-genai-events.jsonl"} {
 		seedFile(f, name)
 	}
+	// Phoenix's snake_case spellings: its REST API's page and its UI's download, with a tool
+	// definition
+	f.Add([]byte(`{"data":[{"attributes":[{"key":"gen_ai.tool.definitions","value":{"array_value":null,"int_value":null,"string_value":"[{\"name\":\"f\",\"parameters\":{\"required\":[\"a\"]}}]"}},{"key":"llm.token_count.prompt","value":{"int_value":3,"string_value":null}}],"events":null,"parent_span_id":null,"span_id":"s","start_time_unix_nano":1,"status":{"code":2,"message":null},"trace_id":"t"}],"next_cursor":null}`))
+	f.Add([]byte(`{"resource_spans":[{"scope_spans":[{"spans":[{"span_id":"s","trace_id":"t","attributes":[{"key":"llm.tools.0.tool.json_schema","value":{"string_value":"{\"name\":\"g\",\"parameters\":{}}"}},{"key":"trace.annotations.0.annotation.score","value":{"double_value":1}}]}]}]}]}`))
 	f.Add([]byte(`{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"t","attributes":[{"key":"gen_ai.input.messages","value":{"stringValue":"[{\"role\":\"user\",\"parts\":[{\"type\":\"tool_call\"}]}]"}}]}]}]}]}`))
 	// evaluation results (small seeds: the fuzzer minimizes what it finds, which takes long on
 	// large ones)

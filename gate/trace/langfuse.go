@@ -112,6 +112,7 @@ type lfNode struct {
 	start     string
 	order     int
 	depth     int
+	score     ScoreRecord // a score's
 }
 
 func (n *lfNode) errAt(p jsonscan.Path, format string, args ...any) error {
@@ -304,6 +305,8 @@ func (lf *lfFile) value(src *lsSource, at int, p jsonscan.Path, trace string) er
 		n.kind = 'd'
 	case len(either(r.DataType, r.DataTypeS)) > 0 || (len(r.Value) > 0 && n.typ == ""):
 		n.kind = 's'
+		n.score = ScoreRecord{Platform: "Langfuse score", ID: n.id, Trace: n.trace, Key: n.name}
+		n.score.Value, n.score.Problem, n.score.At = lfScoreValue(n.name, either(r.DataType, r.DataTypeS), r.Value, either(r.StringValue, r.StringValS))
 	case n.typ != "":
 		n.kind = 'o'
 		if n.id == "" {
@@ -328,10 +331,10 @@ func (lf *lfFile) traces(ctx context.Context, o Options, fn func(*Trace) error) 
 	groups := map[string][]*lfNode{}
 	seen := map[string]bool{}
 	for _, n := range lf.nodes {
-		if n.kind == 'o' {
-			key := n.trace + "\x00" + n.id
+		if n.kind == 'o' || n.kind == 's' && n.id != "" {
+			key := string(n.kind) + n.trace + "\x00" + n.id
 			if seen[key] {
-				continue // the same observation twice (two exports of one window)
+				continue // the same observation or score twice (the blob export's windows share their bounds)
 			}
 			seen[key] = true
 		}
@@ -691,52 +694,37 @@ func lfUsage(n *lfNode) (Usage, error) {
 	return Usage{}, nil
 }
 
-// lfOutcome is the trace's score named scorer: its value (NUMERIC a number, BOOLEAN 1 or 0),
-// the mean of them where the trace has it more than once. Without a scorer none, and Note
-// names the scores the trace has.
+// lfOutcome is the trace's score named scorer (ParseScore's rule: NUMERIC a number, BOOLEAN
+// 1 or 0), the mean of them where the trace has it more than once. Without a scorer none, and
+// Note names the scores the trace has.
 func lfOutcome(t *Trace, scores []*lfNode, scorer string) (Outcome, error) {
 	if len(scores) == 0 {
 		return Outcome{}, nil
 	}
 	var names []string
 	for _, s := range scores {
-		names = append(names, s.name)
+		names = append(names, s.score.Key)
 	}
 	list := quotedList(names)
 	if scorer == "" {
 		return Outcome{Note: "Langfuse scores " + list + " not read as an outcome: name the score with outcome-scorer"}, nil
 	}
-	source := "scores." + input.Cut(scorer)
-	var sum float64
-	n, bools := 0, true
-	var where *lfNode
+	var tally ScoreTally
+	named := false
 	for _, s := range scores {
-		if s.name != scorer {
+		if s.score.Key != scorer {
 			continue
 		}
-		where = s
-		dataType, _ := stringValue(either(s.rec.DataType, s.rec.DataTypeS))
-		dataType = strings.ToUpper(dataType)
-		raw := s.rec.Value
-		if v, ok := stringValue(raw); ok && jsonscan.KindOfValue([]byte(v)) == jsonscan.KindNumber && jsonscan.Validate([]byte(v)) == nil {
-			raw = json.RawMessage(v) // a value ClickHouse wrote as a string
+		named = true
+		if s.score.Problem != "" {
+			return Outcome{}, s.errAt(s.score.At, "%s", s.score.Problem)
 		}
-		if dataType == "CATEGORICAL" || dataType == "TEXT" {
-			label, _ := stringValue(either(s.rec.StringValue, s.rec.StringValS))
-			return Outcome{}, s.errAt(jsonscan.PathOf("dataType"), "score %s is %s (%s): not an outcome agentgate can read (a NUMERIC or BOOLEAN score is)", input.Quote(scorer), dataType, input.Quote(label))
-		}
-		v, problem := outcomeNumber(raw)
-		if problem != "" {
-			return Outcome{}, s.errAt(jsonscan.PathOf("value"), "%s", problem)
-		}
-		sum += v
-		bools = bools && dataType == "BOOLEAN"
-		n++
+		tally.Add(s.score.Value)
 	}
-	if where == nil {
+	if !named {
 		return Outcome{}, &input.Error{File: t.File, Line: t.Line, Msg: fmt.Sprintf("trace %s has no score %s (outcome-scorer); its scores are %s", input.Quote(t.ID), input.Quote(scorer), list)}
 	}
-	return Outcome{Known: true, Value: sum / float64(n), IsBool: bools && n == 1, Source: source}, nil
+	return tally.Outcome("scores." + input.Cut(scorer)), nil
 }
 
 // langfuseHarness is the registry's row of a Langfuse export.
@@ -746,10 +734,7 @@ var langfuseHarness = Harness{
 	Recognised: "`observations` (a trace, or the UI's download), camelCase trace members (`sessionId`, `htmlPath`) beside `timestamp`, " +
 		"or a blob-export row: `trace_id` with `type` and `parent_observation_id`, or with `data_type`; a trace's `timestamp`, `project_id` and `bookmarked`",
 	Recognise: func(h *head) bool {
-		has := h.has
-		if h.array {
-			has = firstElementKeys(h).has
-		}
+		has := recordKeys(h)
 		return has("observations") || has("trace") && h.firstMember("trace") == "id" ||
 			has("timestamp") && has("project_id") && (has("bookmarked") || has("session_id")) ||
 			has("timestamp") && (has("sessionId") || has("htmlPath")) ||

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -44,7 +45,7 @@ import (
 // ShapeLangSmith is a run tree of a LangSmith export.
 const ShapeLangSmith Shape = "langsmith"
 
-// lsRun is one run as the Run schema writes it, or a feedback record.
+// lsRun is one run as the Run schema writes it (a feedback record is read by ParseScore).
 type lsRun struct {
 	ID                 json.RawMessage `json:"id"`
 	Name               json.RawMessage `json:"name"`
@@ -64,10 +65,6 @@ type lsRun struct {
 	CompletionTokens   json.RawMessage `json:"completion_tokens"`
 	TotalTokens        json.RawMessage `json:"total_tokens"`
 	ChildRuns          json.RawMessage `json:"child_runs"`
-	// a feedback record's
-	RunID json.RawMessage `json:"run_id"`
-	Key   json.RawMessage `json:"key"`
-	Score json.RawMessage `json:"score"`
 }
 
 // lsNode is a run read from the file, with where it is.
@@ -79,6 +76,7 @@ type lsNode struct {
 	start, runType, name          string
 	parent                        *lsNode // the run it is nested under, if any
 	order, depth                  int
+	feedback                      bool // a feedback record, not a run
 }
 
 // lsSource is a record of the file, kept (copied) until the file is read.
@@ -86,8 +84,8 @@ type lsSource struct{ rec input.Record }
 
 // lsFeedback is one feedback record.
 type lsFeedback struct {
-	node       *lsNode
-	runID, key string
+	node *lsNode
+	rec  ScoreRecord
 }
 
 // errAt is an error at path p under the run.
@@ -113,6 +111,9 @@ func (n *lsNode) what() string {
 	if n.id == "" {
 		return ""
 	}
+	if n.feedback {
+		return fmt.Sprintf("feedback %s: ", input.Quote(n.id))
+	}
 	kind := n.runType
 	if n.name != "" {
 		kind += " " + input.Quote(n.name)
@@ -120,9 +121,17 @@ func (n *lsNode) what() string {
 	return fmt.Sprintf("run %s (%s): ", input.Quote(n.id), strings.TrimSpace(kind))
 }
 
-// readLangSmith is the LangSmith row's reader.
+// readLangSmith is the LangSmith rows' reader: the runs of f, with the feedback files the
+// folder rule joined to it.
 func readLangSmith(ctx context.Context, f File, o Options, fn func(*Trace) error) error {
-	return eachLangSmith(ctx, func(each func(input.Record) error) error { return input.Each(f.Path, each) }, o, fn)
+	return eachLangSmith(ctx, func(each func(input.Record) error) error {
+		for _, p := range append([]string{f.Path}, f.With...) {
+			if err := input.Each(p, each); err != nil {
+				return err
+			}
+		}
+		return nil
+	}, o, fn)
 }
 
 // eachLangSmith reads the runs of the records records streams, then hands each trace to fn.
@@ -149,7 +158,7 @@ func eachLangSmith(ctx context.Context, records func(func(input.Record) error) e
 	}
 	if len(nodes) == 0 && len(feedback) > 0 {
 		f := feedback[0].node
-		return f.src.rec.ErrorAt(f.at, "a file of LangSmith feedback records and no run: feedback is read in the file of the runs it names (put the runs and their feedback in one file)")
+		return f.src.rec.ErrorAt(f.at, "a file of LangSmith feedback records and no run: give it as outcomes (with outcome-scorer naming the key), or beside the runs' file in the folder given as traces")
 	}
 	return lsTraces(ctx, nodes, feedback, o, fn)
 }
@@ -181,12 +190,12 @@ func lsCollect(src *lsSource, at int, parent *lsNode, nodes *[]*lsNode, feedback
 		*s.to = v
 	}
 	if n.runType == "" {
-		if key, ok := stringValue(r.Key); ok && (len(r.RunID) > 0 || len(r.TraceID) > 0) {
-			runID, _, problem := idValue(rawRef(r.RunID))
+		if f, ok, problem, p := ParseScore(data[at:end]); ok && f.Platform == "LangSmith feedback" {
+			n.feedback = true
 			if problem != "" {
-				return n.errAt(jsonscan.PathOf("run_id"), "%s", problem)
+				return n.errAt(p, "%s", problem)
 			}
-			*feedback = append(*feedback, lsFeedback{node: n, runID: runID, key: key})
+			*feedback = append(*feedback, lsFeedback{node: n, rec: f})
 			return nil
 		}
 		return n.errAt(nil, `a LangSmith run without a "run_type" (and not a feedback record {"run_id", "key", "score"})`)
@@ -265,15 +274,28 @@ func lsTraces(ctx context.Context, nodes []*lsNode, feedback []lsFeedback, o Opt
 		}
 		groups[k] = append(groups[k], n)
 	}
-	fbByRun := map[string][]lsFeedback{}
+	// feedback joins the trace of the run it names (a child run's counts for its trace), else
+	// the trace its trace_id names; each record once
+	fbByTrace := map[string][]lsFeedback{}
+	seenFb := map[string]bool{}
 	for _, f := range feedback {
-		fbByRun[f.runID] = append(fbByRun[f.runID], f)
+		if f.rec.ID != "" {
+			if seenFb[f.rec.ID] {
+				continue
+			}
+			seenFb[f.rec.ID] = true
+		}
+		k := f.rec.Trace
+		if n, ok := byID[f.rec.Run]; ok {
+			k = key(n)
+		}
+		fbByTrace[k] = append(fbByTrace[k], f)
 	}
 	for _, k := range order {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		t, err := lsTrace(k, groups[k], fbByRun, o)
+		t, err := lsTrace(k, groups[k], fbByTrace[k], o)
 		if err != nil {
 			return err
 		}
@@ -285,7 +307,7 @@ func lsTraces(ctx context.Context, nodes []*lsNode, feedback []lsFeedback, o Opt
 }
 
 // lsTrace puts one trace's runs together.
-func lsTrace(id string, runs []*lsNode, feedback map[string][]lsFeedback, o Options) (*Trace, error) {
+func lsTrace(id string, runs []*lsNode, feedback []lsFeedback, o Options) (*Trace, error) {
 	dotted := true
 	for _, n := range runs {
 		dotted = dotted && n.dotted != ""
@@ -369,7 +391,7 @@ func lsTrace(id string, runs []*lsNode, feedback map[string][]lsFeedback, o Opti
 	if !t.HasAgentTurn() {
 		t.Crash = lsErrorText(root.run.Error)
 	}
-	out, err := lsOutcome(root, feedback[root.id], o.OutcomeScorer)
+	out, err := lsOutcome(root, feedback, o.OutcomeScorer)
 	if err != nil {
 		return nil, err
 	}
@@ -657,8 +679,8 @@ func lsOutcome(root *lsNode, records []lsFeedback, scorer string) (Outcome, erro
 		keys = append(keys, k)
 	}
 	for _, f := range records {
-		if _, ok := stats[f.key]; !ok {
-			keys = append(keys, f.key)
+		if _, ok := stats[f.rec.Key]; !ok {
+			keys = append(keys, f.rec.Key)
 		}
 	}
 	if len(keys) == 0 {
@@ -688,27 +710,23 @@ func lsOutcome(root *lsNode, records []lsFeedback, scorer string) (Outcome, erro
 		}
 		return Outcome{Known: true, Value: v, Source: source}, nil
 	}
-	var sum float64
-	n, bools := 0, true
+	var tally ScoreTally
 	for _, f := range records {
-		if f.key != scorer {
+		if f.rec.Key != scorer {
 			continue
 		}
-		o, ok, problem := ParseOutcome(f.node.run.Score, source)
-		if problem != "" {
-			return Outcome{}, f.node.errAt(jsonscan.PathOf("score"), "%s", problem)
+		if f.rec.Problem != "" {
+			return Outcome{}, f.node.errAt(f.rec.At, "%s", f.rec.Problem)
 		}
-		if !ok {
-			continue
+		if f.rec.Value.Known {
+			tally.Add(f.rec.Value)
 		}
-		sum += o.Value
-		bools = bools && o.IsBool
-		n++
 	}
-	if n == 0 {
+	out := tally.Outcome(source)
+	if !out.Known {
 		return Outcome{}, root.errAt(nil, "has no feedback %s with a score (outcome-scorer); its feedback keys are %s", input.Quote(scorer), list)
 	}
-	return Outcome{Known: true, Value: sum / float64(n), IsBool: bools && n == 1, Source: source}, nil
+	return out, nil
 }
 
 // langSmithHarness is the registry's row of a LangSmith run export, recognised by a run's
@@ -717,18 +735,72 @@ func lsOutcome(root *lsNode, records []lsFeedback, scorer string) (Outcome, erro
 var langSmithHarness = Harness{
 	Format:     FormatLangSmith,
 	Name:       "LangSmith runs",
-	Recognised: "`run_type` beside `start_time`, `trace_id`, `dotted_order` or `parent_run_id`, or a feedback record's `run_id`, `key` and `score` (an object, or an array's first)",
+	Recognised: "`run_type` beside `start_time`, `trace_id`, `dotted_order` or `parent_run_id` (an object, or an array's first)",
 	Recognise: func(h *head) bool {
-		has := h.has
-		if h.array {
-			has = firstElementKeys(h).has
-		}
-		return has("run_type") && (has("start_time") || has("trace_id") || has("dotted_order") || has("parent_run_id")) ||
-			has("run_id") && has("key") && (has("score") || has("feedback_source")) // a feedback record first
+		has := recordKeys(h)
+		return has("run_type") && (has("start_time") || has("trace_id") || has("dotted_order") || has("parent_run_id"))
 	},
 	Read:     readLangSmith,
 	Turns:    "llm runs' inputs.messages and outputs.generations",
 	Identity: "task: the root run's `reference_example_id` (the dataset example); agent: the experiment (`session_name`, else `session_id`); trace id: the root run's `id`",
-	Outcome:  "the root run's feedback named by outcome-scorer (`feedback_stats.<key>.avg`, or feedback records `{run_id, key, score}`); without it none, the keys listed",
+	Outcome:  "the trace's feedback named by outcome-scorer (the root's `feedback_stats.<key>.avg`, or the mean of feedback records `{run_id, trace_id, key, score}` in the file, beside it or in `outcomes`); without it none, the keys listed",
 	Usage:    "the llm runs' `prompt_tokens`, `completion_tokens` (else `outputs.llm_output.token_usage`, `usage_metadata`, `usage`); else the root's",
+}
+
+// langSmithFeedbackHarness is the registry's row of a file that starts with LangSmith feedback
+// records (client.list_feedback: {"id", "created_at", "modified_at", "run_id", "trace_id",
+// "key", "score", …}, one model_dump_json() a line). Under a folder, such a file is read with
+// every LangSmith runs file of its directory (lsFeedbackFolder) and listed as a side file;
+// named itself, or with no runs beside it, it is refused with the way to give it (as outcomes).
+// A file of feedback followed by runs is read as runs.
+var langSmithFeedbackHarness = Harness{
+	Format:     FormatLangSmithFeedback,
+	Name:       "LangSmith feedback",
+	Recognised: "a feedback record's `run_id`, `key` and `score` or `feedback_source`, without `run_type` (an object, or an array's first)",
+	Recognise: func(h *head) bool {
+		has := recordKeys(h)
+		return has("run_id") && has("key") && (has("score") || has("feedback_source")) && !has("run_type")
+	},
+	Read:     readLangSmith,
+	Folder:   lsFeedbackFolder,
+	Turns:    "the runs beside it (a file of feedback alone holds none)",
+	Identity: "the trace each record joins: `trace_id`, else the trace of the run `run_id` names",
+	Outcome:  "the key outcome-scorer names, the mean of a trace's records (`score`, else a boolean or numeric `value`); without it none, the keys listed",
+	Usage:    "–",
+}
+
+// lsFeedbackFolder joins each file of LangSmith feedback found under a folder to the LangSmith
+// runs files of its directory, which read it with their runs (docs/trace-formats.md,
+// "LangSmith feedback kept apart"), and lists it as a side file; a feedback file with no runs
+// file beside it is a side file that says to give it as outcomes.
+func lsFeedbackFolder(files []File) (keep []File, skipped []Skipped) {
+	runs := map[string]bool{}
+	for _, f := range files {
+		if f.Format == FormatLangSmith && f.Folder != "" {
+			runs[filepath.Dir(f.Path)] = true
+		}
+	}
+	with := map[string][]string{}
+	for _, f := range files {
+		if f.Format != FormatLangSmithFeedback || f.Folder == "" {
+			continue
+		}
+		dir := filepath.Dir(f.Path)
+		if !runs[dir] {
+			skipped = append(skipped, Skipped{Path: f.Path, Folder: f.Folder, Why: "LangSmith feedback with no runs file beside it: give it as outcomes"})
+			continue
+		}
+		with[dir] = append(with[dir], f.Path)
+		skipped = append(skipped, Skipped{Path: f.Path, Folder: f.Folder, Why: "LangSmith feedback, read with the runs beside it"})
+	}
+	for _, f := range files {
+		switch {
+		case f.Format == FormatLangSmithFeedback && f.Folder != "":
+			continue
+		case f.Format == FormatLangSmith && f.Folder != "":
+			f.With = append(append([]string(nil), f.With...), with[filepath.Dir(f.Path)]...)
+		}
+		keep = append(keep, f)
+	}
+	return keep, skipped
 }

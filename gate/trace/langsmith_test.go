@@ -215,7 +215,9 @@ func TestLangSmithLayoutsAndOrder(t *testing.T) {
 }
 
 // TestLangSmithFeedbackRecords: feedback records (client.list_feedback) in the file are the
-// outcome of the run they name, the mean of their scores; a boolean score alone is a boolean.
+// outcome of the trace they name, the mean of their scores; a boolean score alone is a
+// boolean; feedback on a child run (run_id, no trace_id) counts for its trace; the same record
+// twice counts once; categorical feedback (a text value, no score) named is an error.
 func TestLangSmithFeedbackRecords(t *testing.T) {
 	runs := flatRuns(t, langSmithFile("experiment-a.json"))
 	for _, r := range runs {
@@ -225,14 +227,17 @@ func TestLangSmithFeedbackRecords(t *testing.T) {
 		{"id": "f1", "run_id": "a0000000-aaaa-4bbb-8ccc-000000000001", "trace_id": "a0000000-aaaa-4bbb-8ccc-000000000001", "key": "passed", "score": true},
 		{"id": "f2", "run_id": "a0000000-aaaa-4bbb-8ccc-000000000002", "trace_id": "a0000000-aaaa-4bbb-8ccc-000000000002", "key": "passed", "score": 1},
 		{"id": "f3", "run_id": "a0000000-aaaa-4bbb-8ccc-000000000002", "trace_id": "a0000000-aaaa-4bbb-8ccc-000000000002", "key": "passed", "score": 0},
+		{"id": "f3", "run_id": "a0000000-aaaa-4bbb-8ccc-000000000002", "trace_id": "a0000000-aaaa-4bbb-8ccc-000000000002", "key": "passed", "score": 0},
+		{"id": "f4", "run_id": "a3300000-aaaa-4bbb-8ccc-000000000000", "trace_id": nil, "key": "passed", "score": nil, "value": false},
+		{"id": "f5", "run_id": "a0000000-aaaa-4bbb-8ccc-000000000001", "key": "tone", "score": nil, "value": "curt"},
 	}
 	p := filepath.Join(t.TempDir(), "runs.jsonl")
 	writeJSONL(t, p, append(fb, runs...))
-	if f, err := Sniff(p); err != nil || f != FormatLangSmith {
-		t.Errorf("a file that starts with feedback: %v, %v", f, err)
+	if f, err := Sniff(p); err != nil || f != FormatLangSmithFeedback {
+		t.Errorf("a file that starts with feedback: %v, %v", f, err) // and is read as the runs it holds
 	}
 	got := readWith(t, p, Options{OutcomeScorer: "passed"})
-	want := []Outcome{{Known: true, Value: 1, IsBool: true, Source: "feedback.passed"}, {Known: true, Value: 0.5, Source: "feedback.passed"}, {}}
+	want := []Outcome{{Known: true, Value: 1, IsBool: true, Source: "feedback.passed"}, {Known: true, Value: 0.5, Source: "feedback.passed"}, {Known: true, Value: 0, IsBool: true, Source: "feedback.passed"}}
 	if len(got) != 3 {
 		t.Fatalf("%d traces", len(got))
 	}
@@ -240,6 +245,10 @@ func TestLangSmithFeedbackRecords(t *testing.T) {
 		if tr.Outcome != want[i] {
 			t.Errorf("%s: %+v, want %+v", tr.ID, tr.Outcome, want[i])
 		}
+	}
+	err := EachFileWith(context.Background(), p, Options{OutcomeScorer: "tone"}, func(*Trace) error { return nil })
+	if want := p + `:6:94: feedback "f5": field "value": feedback "tone" is categorical (value "curt", no score): not an outcome agentgate can read (a score is)`; err == nil || err.Error() != want {
+		t.Errorf("categorical: error\n got %v\nwant %s", err, want)
 	}
 }
 
@@ -256,7 +265,7 @@ func TestLangSmithErrors(t *testing.T) {
 		{"no run_type", `{"id": "r1", "start_time": "x", "trace_id": "r1", "run_type": "llm"}` + "\n" + `{"id": "r2", "name": "x"}`, `:2:1: run "r2" ("x"): a LangSmith run without a "run_type" (and not a feedback record {"run_id", "key", "score"})`},
 		{"child", run(`, "child_runs": [3]`), `:1:125: expected a LangSmith run (a JSON object), found a number`},
 		{"feedback", run(`, "feedback_stats": {"ok": {"n": 1, "avg": "yes"}}`), `:1:151: run "r1" (llm "ChatOpenAI"): field "feedback_stats.ok.avg": expected a number, found a string ("yes")`},
-		{"feedback alone", `{"id": "f1", "run_id": "r1", "key": "ok", "score": 1}`, `:1:1: a file of LangSmith feedback records and no run: feedback is read in the file of the runs it names (put the runs and their feedback in one file)`},
+		{"feedback alone", `{"id": "f1", "run_id": "r1", "key": "ok", "score": 1}`, `:1:1: a file of LangSmith feedback records and no run: give it as outcomes (with outcome-scorer naming the key), or beside the runs' file in the folder given as traces`},
 		{"syntax", run(`, "inputs": {`), `:2:1: invalid JSON: unexpected end of input in an object`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -282,6 +291,9 @@ func FuzzLangSmith(f *testing.F) {
 	f.Add([]byte(`{"id": "l", "run_type": "llm", "trace_id": "r", "start_time": "1", "inputs": {"messages": [{"role": "user", "content": "q"}]}, "outputs": {"choices": [{"message": {"role": "assistant", "tool_calls": [{"id": "c", "function": {"name": "f", "arguments": "{}"}}]}}], "usage_metadata": {"input_tokens": 2, "output_tokens": 1}}, "prompt_tokens": null}
 {"id": "m", "run_type": "llm", "trace_id": "r", "start_time": "2", "inputs": {"messages": [{"type": "human", "content": "q"}, {"type": "tool", "content": "ok", "tool_call_id": "c"}]}, "outputs": {"role": "assistant", "content": "done"}}`))
 	f.Add([]byte(`{"id": "a", "run_type": "tool", "name": "t", "parent_run_id": "b", "error": "x"}` + "\n" + `{"id": "b", "run_type": "llm", "parent_run_id": "a", "inputs": {"messages": [["human", "hi"], "x"]}}` + "\n" + `{"run_id": "a", "key": "k", "score": 1}`))
+	// feedback on a child run, by run_id only and by trace_id; a value for a score; a repeat
+	f.Add([]byte(`{"id": "r", "run_type": "chain", "trace_id": "r", "start_time": "1"}` + "\n" + `{"id": "l", "run_type": "llm", "parent_run_id": "r", "start_time": "2", "inputs": {"messages": [{"role": "user", "content": "q"}]}, "outputs": {"role": "assistant", "content": "a"}}` + "\n" +
+		`{"id":"f1","created_at":"2026-01-01T00:00:00.000001Z","run_id":"l","trace_id":null,"key":"k","score":null,"value":true}` + "\n" + `{"id":"f2","run_id":"x","trace_id":"r","key":"k","score":0.5,"value":null}` + "\n" + `{"id":"f2","run_id":"x","trace_id":"r","key":"k","score":0.5,"value":"good"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p := "f.jsonl"
 		records := func(each func(input.Record) error) error { return input.EachReader(p, bytes.NewReader(data), each) }

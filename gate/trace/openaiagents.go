@@ -240,9 +240,10 @@ func agentsValue(data []byte, start, end int, item func(start, end int) error) e
 	return item(start, end)
 }
 
-// isoTime reads a time as Python's isoformat writes it, with or without its offset.
+// isoTime reads a time as Python's isoformat writes it, with or without its offset, or as
+// str() of a datetime or a pandas Timestamp writes it (a space for the T).
 func isoTime(s string) (time.Time, bool) {
-	for _, layout := range [...]string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999"} {
+	for _, layout := range [...]string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05.999999999Z07:00", "2006-01-02 15:04:05.999999999"} {
 		if t, err := time.Parse(layout, s); err == nil {
 			return t, true
 		}

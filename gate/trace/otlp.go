@@ -27,7 +27,10 @@ import (
 // that report it, leaving out a span whose descendants report usage too (an agent span
 // that totals its model calls).
 
-// otlpSpan is one span as OTLP/JSON writes it.
+// otlpSpan is one span as OTLP/JSON writes it; Phoenix's REST API and its UI's OTLP download
+// write the same spans with snake_case keys (proto field names, as its Pydantic models of
+// OTLP name them: trace_id, span_id, parent_span_id, start_time_unix_nano, string_value, …),
+// every member present and null when unset (docs/trace-formats.md, "Phoenix spans").
 type otlpSpan struct {
 	TraceID           string          `json:"traceId"`
 	SpanID            string          `json:"spanId"`
@@ -38,8 +41,25 @@ type otlpSpan struct {
 	Events            []otlpEvent     `json:"events"`
 	Status            struct {
 		Code    json.RawMessage `json:"code"`
-		Message string          `json:"message"`
+		Message *string         `json:"message"`
 	} `json:"status"`
+	// Phoenix's spelling
+	TraceIDS      *string         `json:"trace_id"`
+	SpanIDS       *string         `json:"span_id"`
+	ParentSpanIDS *string         `json:"parent_span_id"`
+	StartTimeS    json.RawMessage `json:"start_time_unix_nano"`
+}
+
+// snakeCase moves the members of Phoenix's spelling to their OTLP/JSON names.
+func (s *otlpSpan) snakeCase() {
+	for _, m := range [...]struct{ to, from *string }{{&s.TraceID, s.TraceIDS}, {&s.SpanID, s.SpanIDS}, {&s.ParentSpanID, s.ParentSpanIDS}} {
+		if *m.to == "" && m.from != nil {
+			*m.to = *m.from
+		}
+	}
+	if isNull(s.StartTimeUnixNano) {
+		s.StartTimeUnixNano = s.StartTimeS
+	}
 }
 
 type otlpEvent struct {
@@ -52,19 +72,57 @@ type otlpKV struct {
 	Value otlpValue `json:"value"`
 }
 
-// otlpValue is an OTLP AnyValue: exactly one of its fields is set (none for an empty value).
+// otlpValue is an OTLP AnyValue: exactly one of its fields is set (none for an empty value),
+// in either spelling (null when unset, as Phoenix writes every member).
 type otlpValue struct {
 	StringValue *string         `json:"stringValue"`
 	BoolValue   *bool           `json:"boolValue"`
 	IntValue    json.RawMessage `json:"intValue"`    // a number, or a string of one (proto JSON)
 	DoubleValue json.RawMessage `json:"doubleValue"` // likewise; also "NaN", "Infinity"
 	BytesValue  *string         `json:"bytesValue"`  // base64, kept as text
-	ArrayValue  *struct {
-		Values []otlpValue `json:"values"`
-	} `json:"arrayValue"`
-	KvlistValue *struct {
-		Values []otlpKV `json:"values"`
-	} `json:"kvlistValue"`
+	ArrayValue  *otlpArray      `json:"arrayValue"`
+	KvlistValue *otlpKVList     `json:"kvlistValue"`
+	// Phoenix's spelling
+	StringValueS *string         `json:"string_value"`
+	BoolValueS   *bool           `json:"bool_value"`
+	IntValueS    json.RawMessage `json:"int_value"`
+	DoubleValueS json.RawMessage `json:"double_value"`
+	BytesValueS  *string         `json:"bytes_value"`
+	ArrayValueS  *otlpArray      `json:"array_value"`
+	KvlistValueS *otlpKVList     `json:"kvlist_value"`
+}
+
+type otlpArray struct {
+	Values []otlpValue `json:"values"`
+}
+
+type otlpKVList struct {
+	Values []otlpKV `json:"values"`
+}
+
+// snakeCase moves the members of Phoenix's spelling to their OTLP/JSON names.
+func (v *otlpValue) snakeCase() {
+	if v.StringValue == nil {
+		v.StringValue = v.StringValueS
+	}
+	if v.BoolValue == nil {
+		v.BoolValue = v.BoolValueS
+	}
+	if isNull(v.IntValue) {
+		v.IntValue = v.IntValueS
+	}
+	if isNull(v.DoubleValue) {
+		v.DoubleValue = v.DoubleValueS
+	}
+	if v.BytesValue == nil {
+		v.BytesValue = v.BytesValueS
+	}
+	if v.ArrayValue == nil {
+		v.ArrayValue = v.ArrayValueS
+	}
+	if v.KvlistValue == nil {
+		v.KvlistValue = v.KvlistValueS
+	}
 }
 
 // span is one span read from a file, its attributes as Go values (string, int64, float64,
@@ -231,7 +289,7 @@ func readSpans(file string, data []byte) ([]*span, map[string][]otlpEvaluation, 
 	}
 	resource := func(_, _ int) error {
 		return d.object("a resourceSpans element", func(key string, _ int) error {
-			if key == "scopeSpans" || key == "instrumentationLibrarySpans" {
+			if key == "scopeSpans" || key == "instrumentationLibrarySpans" || key == "scope_spans" {
 				return d.array(key, scope)
 			}
 			return d.skip()
@@ -240,8 +298,10 @@ func readSpans(file string, data []byte) ([]*span, map[string][]otlpEvaluation, 
 	for d.next() < len(data) {
 		err := d.object("an OTLP export", func(key string, _ int) error {
 			switch key {
-			case "resourceSpans":
-				return d.array("resourceSpans", resource)
+			case "resourceSpans", "resource_spans": // the second Phoenix's download's
+				return d.array(key, resource)
+			case "data": // Phoenix's REST API's page of spans: {"data": [...], "next_cursor"}
+				return d.array(key, readSpan)
 			case "resourceLogs":
 				return d.array("resourceLogs", resourceLogs)
 			}
@@ -257,8 +317,12 @@ func readSpans(file string, data []byte) ([]*span, map[string][]otlpEvaluation, 
 // newSpan checks a span and converts its attributes; at is its offset in the document.
 func newSpan(d *doc, raw *otlpSpan, index, at int) (*span, error) {
 	p := d.pos(at)
+	raw.snakeCase()
 	s := &span{index: index, line: p.Line, col: p.Col, traceID: raw.TraceID, spanID: raw.SpanID,
-		parentID: raw.ParentSpanID, name: raw.Name, statusMsg: raw.Status.Message}
+		parentID: raw.ParentSpanID, name: raw.Name}
+	if raw.Status.Message != nil {
+		s.statusMsg = *raw.Status.Message
+	}
 	fail := func(format string, args ...any) error {
 		return d.errAt(at, "span %d%s: %s", index, s.named(), fmt.Sprintf(format, args...))
 	}
@@ -359,19 +423,20 @@ func (v *otlpValue) toGo(depth int) (any, error) {
 	if depth > maxValueDepth {
 		return nil, fmt.Errorf("values nested deeper than %d levels", maxValueDepth)
 	}
+	v.snakeCase()
 	switch {
 	case v.StringValue != nil:
 		return *v.StringValue, nil
 	case v.BoolValue != nil:
 		return *v.BoolValue, nil
-	case v.IntValue != nil:
+	case !isNull(v.IntValue):
 		s := strings.Trim(string(v.IntValue), `"`)
 		n, err := strconv.ParseInt(s, 10, 64)
 		if err != nil {
 			return nil, fmt.Errorf("intValue must be an integer, got %s", v.IntValue)
 		}
 		return n, nil
-	case v.DoubleValue != nil:
+	case !isNull(v.DoubleValue):
 		s := strings.Trim(string(v.DoubleValue), `"`)
 		f, err := strconv.ParseFloat(s, 64)
 		if err != nil {
@@ -507,7 +572,9 @@ func buildOTLP(file string, spans []*span) (*Trace, error) {
 	sorted := append([]*span(nil), spans...)
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].start < sorted[j].start })
 	conv := NewConversations()
+	var required map[string][]string
 	for _, s := range sorted {
+		required = spanToolSchemas(s, required)
 		in, out, err := spanMessages(file, s)
 		if err != nil {
 			return nil, err
@@ -528,11 +595,38 @@ func buildOTLP(file string, spans []*span) (*Trace, error) {
 		return nil, err
 	}
 	t := &Trace{ID: first.traceID, File: file, Line: first.line, Shape: ShapeOTLP, Messages: conv.Messages(), Usage: usage,
-		PerCall: perCall, SpanID: rootSpan(sorted)}
+		PerCall: perCall, SpanID: rootSpan(sorted), RequiredParams: required}
 	if !t.HasAgentTurn() {
 		t.Crash = otlpCrash(sorted)
 	}
 	return t, nil
+}
+
+// spanToolSchemas adds to req the required parameters of the tools a model span was given
+// (toolschema.go; docs/trace-formats.md, "Tool schemas"): the GenAI conventions'
+// gen_ai.tool.definitions (JSON text on the span, a structured list on the details event:
+// [{"type": "function", "name", "description", "parameters"}]) and OpenInference's
+// llm.tools.<i>.tool.json_schema (each the tool as the application gave it to the model's API),
+// in index order. A tool keeps the first description a span of the run gave it.
+func spanToolSchemas(s *span, req map[string][]string) map[string][]string {
+	if v, ok := s.attrs["gen_ai.tool.definitions"]; ok && v != nil {
+		text, isStr := v.(string)
+		if !isStr {
+			text = textOf(v)
+		}
+		req = addToolSchemas(req, []byte(text))
+	}
+	for _, f := range flatMessages(s.attrs, "llm.tools.", "tool.") {
+		v, ok := f.fields["json_schema"]
+		text, isStr := v.(string)
+		if !isStr {
+			text = textOf(v)
+		}
+		if b := bytes.TrimSpace([]byte(text)); ok && len(b) > 0 && b[0] == '{' && json.Valid(b) {
+			req = addToolSchemas(req, append(append([]byte{'['}, b...), ']'))
+		}
+	}
+	return req
 }
 
 // otlpCrash is why a run with no turn failed, where its root span failed (an error that
@@ -1063,14 +1157,42 @@ func tokenValue(v any) (int64, bool) {
 	return 0, false
 }
 
+// phoenixOTLPPage reports whether v, the head of a member "data", is a list of spans as
+// Phoenix's REST API writes them in OTLP form (GET /v1/projects/{project}/spans/otlpv1): its
+// first element has trace_id and span_id, or, where its attributes are longer than the head,
+// starts with them as a list of {"key", "value"} (the API's first member).
+func phoenixOTLPPage(v []byte) bool {
+	first := &head{data: v, at: jsonscan.SkipSpace(v, 0)}
+	if k := firstElementKeys(first); k.has("trace_id") && k.has("span_id") {
+		return true
+	}
+	i := jsonscan.SkipSpace(v, first.at+1)
+	if first.at >= len(v) || v[first.at] != '[' || i >= len(v) || v[i] != '{' {
+		return false
+	}
+	key, at, err := jsonscan.Key(v, i+1)
+	if err != nil || !jsonscan.KeyIs(key, "attributes") {
+		return false
+	}
+	at = jsonscan.SkipSpace(v, at)
+	if at >= len(v) || v[at] != '[' {
+		return false
+	}
+	if at = jsonscan.SkipSpace(v, at+1); at >= len(v) || v[at] != '{' {
+		return false
+	}
+	key, _, err = jsonscan.Key(v, at+1)
+	return err == nil && jsonscan.KeyIs(key, "key")
+}
+
 // otlpHarness is the registry's row of OpenTelemetry spans as OTLP/JSON, recognised by a
 // top-level "resourceSpans" (or "resourceLogs", the evaluation events).
 var otlpHarness = Harness{
 	Format:     FormatOTLP,
 	Name:       "OpenTelemetry spans (OTLP/JSON)",
-	Recognised: "a top-level `resourceSpans` (or `resourceLogs`)",
+	Recognised: "a top-level `resourceSpans` (or `resourceLogs`, or Phoenix's `resource_spans`), or Phoenix's page of OTLP spans (`data` whose first element has `trace_id` and `span_id`, or starts with `attributes` as a list of `key` and `value`)",
 	Recognise: func(h *head) bool {
-		return h.has("resourceSpans") || h.has("resourceLogs")
+		return h.has("resourceSpans") || h.has("resourceLogs") || h.has("resource_spans") || h.has("data") && phoenixOTLPPage(h.value("data"))
 	},
 	Read: func(ctx context.Context, f File, o Options, fn func(*Trace) error) error {
 		return EachOTLP(ctx, f.Path, o, fn)

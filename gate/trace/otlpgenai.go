@@ -15,8 +15,8 @@ import (
 //   - gen_ai.client.inference.operation.details (semantic conventions 1.37 on, opt-in: the
 //     Python instrumentations write it when OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT
 //     is EVENT_ONLY or SPAN_AND_EVENT) carries the call's gen_ai.input.messages,
-//     gen_ai.output.messages and gen_ai.system_instructions as structured values: they are
-//     the span's, where the span holds none itself;
+//     gen_ai.output.messages, gen_ai.system_instructions and gen_ai.tool.definitions as
+//     structured values: they are the span's, where the span holds none itself;
 //   - gen_ai.client.operation.exception (1.41 on) and the general exception event: the span
 //     failed, with exception.type and exception.message;
 //   - the per-message events the conventions deprecated in 1.37, gen_ai.system.message,
@@ -38,8 +38,9 @@ var messageEvents = map[string]string{
 	"gen_ai.tool.message": "tool", "gen_ai.choice": "assistant",
 }
 
-// detailsKeys are the attributes of a details event that hold the call's messages.
-var detailsKeys = [...]string{"gen_ai.input.messages", "gen_ai.output.messages", "gen_ai.system_instructions"}
+// detailsKeys are the attributes of a details event that hold the call's messages and the
+// tools it was given.
+var detailsKeys = [...]string{"gen_ai.input.messages", "gen_ai.output.messages", "gen_ai.system_instructions", "gen_ai.tool.definitions"}
 
 // genAIEvent is one such event, from a span or a log record.
 type genAIEvent struct {

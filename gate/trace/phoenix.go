@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/agentgate/agentgate/gate/input"
@@ -28,8 +29,8 @@ import (
 // reader reads an OpenInference span (otlp.go): one run per trace_id, its model calls, tool
 // spans, failures and usage put together the same way.
 
-// phoenixSpan is one span as the API writes it; the dataframe's flattened context.* names are
-// read too.
+// phoenixSpan is one span as the API writes it, or one row of the spans dataframe
+// (dataframeAttrs).
 type phoenixSpan struct {
 	Name    string `json:"name"`
 	Context struct {
@@ -40,7 +41,7 @@ type phoenixSpan struct {
 	SpanID        string          `json:"context.span_id"`
 	SpanKind      string          `json:"span_kind"`
 	ParentID      *string         `json:"parent_id"`
-	StartTime     *string         `json:"start_time"`
+	StartTime     json.RawMessage `json:"start_time"`
 	StatusCode    string          `json:"status_code"`
 	StatusMessage string          `json:"status_message"`
 	Attributes    json.RawMessage `json:"attributes"`
@@ -127,16 +128,17 @@ func phoenixSpanOf(rec input.Record, index int) (*span, error) {
 	if s.traceID == "" {
 		return nil, fieldAt(rec, jsonscan.PathOf("context", "trace_id"), "a span without a trace id")
 	}
-	if ps.StartTime != nil {
-		t, ok := isoTime(*ps.StartTime)
-		if !ok {
-			return nil, fieldAt(rec, jsonscan.PathOf("start_time"), "expected an ISO 8601 time, found "+input.Quote(*ps.StartTime))
-		}
-		s.start = uint64(max(t.UnixNano(), 0))
-	}
 	var err error
+	if !isNull(ps.StartTime) {
+		if s.start, err = phoenixTime(ps.StartTime); err != nil {
+			return nil, fieldAt(rec, jsonscan.PathOf("start_time"), err.Error())
+		}
+	}
 	if s.attrs, err = phoenixAttrs(ps.Attributes); err != nil {
 		return nil, fieldAt(rec, jsonscan.PathOf("attributes"), err.Error())
+	}
+	if err := dataframeAttrs(rec, s.attrs); err != nil {
+		return nil, err
 	}
 	if _, ok := s.attrs["openinference.span.kind"]; !ok && ps.SpanKind != "" {
 		s.attrs["openinference.span.kind"] = ps.SpanKind
@@ -169,39 +171,129 @@ func phoenixAttrs(raw json.RawMessage) (map[string]any, error) {
 	if isNull(raw) {
 		return out, nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var m map[string]any
-	if err := dec.Decode(&m); err != nil {
+	m, err := decodeNumbers(raw)
+	if err != nil {
+		return nil, err
+	}
+	obj, ok := m.(map[string]any)
+	if !ok {
 		return nil, fmt.Errorf("%s", jsonscan.Expected("an object", jsonscan.KindOfValue(raw)))
 	}
-	var walk func(prefix string, v any, depth int) error
-	walk = func(prefix string, v any, depth int) error {
-		if depth > maxValueDepth {
-			return fmt.Errorf("values nested deeper than %d levels", maxValueDepth)
-		}
-		if obj, ok := v.(map[string]any); ok {
-			keys := make([]string, 0, len(obj))
-			for k := range obj {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
-			for _, k := range keys {
-				if err := walk(prefix+k+".", obj[k], depth+1); err != nil {
-					return err
-				}
-			}
-			return nil
-		}
-		out[strings.TrimSuffix(prefix, ".")] = phoenixValue(v)
-		return nil
-	}
-	for k, v := range m {
-		if err := walk(k+".", v, 0); err != nil {
+	for k, v := range obj {
+		if err := flattenAttr(out, k, v, 0); err != nil {
 			return nil, err
 		}
 	}
 	return out, nil
+}
+
+// decodeNumbers decodes a JSON value, its numbers as json.Number.
+func decodeNumbers(raw json.RawMessage) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, fmt.Errorf("invalid JSON: %v", err)
+	}
+	return v, nil
+}
+
+// flattenAttr adds value v of attribute key to out as OTLP carries it, the way Phoenix's
+// flatten(recurse_on_sequence=True) writes attributes (src/phoenix/trace/attributes.py): an
+// object's members under key.<member>, a list that holds objects as key.<i>.<member> for each
+// object (its other elements left out), anything else (a list of strings, a number) as it is;
+// null is no attribute.
+func flattenAttr(out map[string]any, key string, v any, depth int) error {
+	if depth > maxValueDepth {
+		return fmt.Errorf("values nested deeper than %d levels", maxValueDepth)
+	}
+	switch x := v.(type) {
+	case nil:
+		return nil
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if err := flattenAttr(out, key+"."+k, x[k], depth+1); err != nil {
+				return err
+			}
+		}
+		return nil
+	case []any:
+		objects := false
+		for i, e := range x {
+			if _, ok := e.(map[string]any); ok {
+				objects = true
+				if err := flattenAttr(out, key+"."+strconv.Itoa(i), e, depth+1); err != nil {
+					return err
+				}
+			}
+		}
+		if objects {
+			return nil
+		}
+	}
+	out[key] = phoenixValue(v)
+	return nil
+}
+
+// dataframeAttrs adds to attrs the attribute columns of a row of Phoenix's spans dataframe
+// (px.Client().get_spans_dataframe(), phoenix-client's client.spans.get_spans_dataframe(),
+// written with to_json(orient="records")): src/phoenix/trace/dsl/query.py
+// _get_spans_dataframe selects name, span_kind, parent_id, start_time, end_time, status_code,
+// status_message, events, context.span_id and context.trace_id, and one column
+// attributes.<name> per attribute, its semantic-convention prefixes kept whole and the rest
+// nested: attributes.llm.input_messages is a list of {"message.role", "message.content",
+// "message.tool_calls": [{"tool_call.function.name", …}]}, attributes.llm.token_count.prompt a
+// number (120.0 where another row lacks it), null where the span has none.
+func dataframeAttrs(rec input.Record, attrs map[string]any) error {
+	data := rec.Data
+	_, err := jsonscan.EachMember(data, jsonscan.SkipSpace(data, 0), func(key []byte, vs, ve int) error {
+		name := jsonscan.Unquote(key, jsonscan.Replace)
+		col, ok := strings.CutPrefix(name, "attributes.")
+		if !ok || data[vs] == 'n' {
+			return nil
+		}
+		v, err := decodeNumbers(data[vs:ve])
+		if err == nil {
+			err = flattenAttr(attrs, col, v, 0)
+		}
+		if err != nil {
+			return rec.ErrorAt(vs, "%s", input.Field(name, err.Error()))
+		}
+		return nil
+	})
+	return err
+}
+
+// phoenixTime reads a span's start_time: an ISO 8601 time (the API's isoformat, or str() of
+// a pandas Timestamp), or a number, as DataFrame.to_json writes a time (milliseconds since
+// the epoch by default; seconds, microseconds or nanoseconds with date_unit, told by size).
+// It is a time in nanoseconds.
+func phoenixTime(raw json.RawMessage) (uint64, error) {
+	if str, ok := stringValue(raw); ok {
+		t, ok := isoTime(str)
+		if !ok {
+			return 0, fmt.Errorf("expected an ISO 8601 time, found %s", input.Quote(str))
+		}
+		return uint64(max(t.UnixNano(), 0)), nil
+	}
+	f, err := strconv.ParseFloat(string(raw), 64)
+	if err != nil || f < 0 || math.IsInf(f, 0) || jsonscan.KindOfValue(raw) != jsonscan.KindNumber {
+		return 0, fmt.Errorf("expected an ISO 8601 time or a number of milliseconds, found %s", input.Cut(string(raw)))
+	}
+	switch { // scale to nanoseconds by size: times since 1973 (1e11 s), in each unit
+	case f < 1e11:
+		f *= 1e9
+	case f < 1e14:
+		f *= 1e6
+	case f < 1e17:
+		f *= 1e3
+	}
+	return uint64(min(f, math.MaxInt64)), nil
 }
 
 // phoenixValue converts a decoded JSON value's numbers.
@@ -230,23 +322,27 @@ func phoenixValue(v any) any {
 	return v
 }
 
+// phoenixKeys reports whether the keys of an object are a Phoenix span's: the API's context,
+// or the dataframe's context.span_id or context.trace_id, beside span_kind.
+func phoenixKeys(has func(string) bool) bool {
+	return has("span_kind") && (has("context") || has("context.span_id") || has("context.trace_id"))
+}
+
 // phoenixHarness is the registry's row of Phoenix's span JSON.
 var phoenixHarness = Harness{
 	Format:     FormatPhoenix,
 	Name:       "Phoenix spans",
-	Recognised: "`context` and `span_kind` (a line, an array element, or under `data`)",
+	Recognised: "`context` (or the spans dataframe's `context.span_id`, `context.trace_id`) and `span_kind` (a line, an array element, or under `data`)",
 	Recognise: func(h *head) bool {
-		if h.has("context") && h.has("span_kind") {
+		if phoenixKeys(h.has) {
 			return true
 		}
 		if h.array {
-			k := firstElementKeys(h)
-			return k.has("context") && k.has("span_kind")
+			return phoenixKeys(firstElementKeys(h).has)
 		}
 		if h.beforeList("data") {
 			v := h.value("data")
-			k := firstElementKeys(&head{data: v, at: jsonscan.SkipSpace(v, 0)})
-			return k.has("context") && k.has("span_kind")
+			return phoenixKeys(firstElementKeys(&head{data: v, at: jsonscan.SkipSpace(v, 0)}).has)
 		}
 		return false
 	},

@@ -75,6 +75,15 @@ func firstElementKeys(h *head) headKeys {
 	}
 }
 
+// recordKeys says which keys the file's first record has: the object the head starts, or
+// the first element of the array it starts.
+func recordKeys(h *head) func(string) bool {
+	if h.array {
+		return firstElementKeys(h).has
+	}
+	return h.has
+}
+
 // quotedList is names, sorted, each once, quoted and joined for a note or an error (at most
 // 200 characters of it, input.Cut).
 func quotedList(names []string) string {
@@ -97,3 +106,165 @@ func either(a, b json.RawMessage) json.RawMessage {
 	}
 	return b
 }
+
+// The tracing platforms' verdicts on a run: LangSmith's feedback records and Langfuse's
+// scores (docs/trace-formats.md, "Outcomes"). They are read by one rule wherever they are
+// given, in the file of the runs (the readers) or apart from them (the outcomes input,
+// gate/outcome): the key outcome-scorer names, the mean of its values where a run has it more
+// than once, a categorical value refused by name.
+
+// ScoreRecord is one LangSmith feedback record or Langfuse score.
+type ScoreRecord struct {
+	// Platform names the kind in notes and errors: "LangSmith feedback" or "Langfuse score".
+	Platform string
+	// ID is the record's own id ("" when it has none): the same record twice (the blob
+	// export's windows share their bounds) counts once.
+	ID string
+	// Trace is the id of the trace it joins: LangSmith's trace_id (a root run's id, so
+	// feedback on a child run counts for its trace), else its run_id; Langfuse's traceId. ""
+	// for a Langfuse score of a session or a dataset run, which names no trace.
+	Trace, Run string
+	// Key is the feedback key or the score's name.
+	Key string
+	// Value is the record's value as an outcome (Source not set); Known is false when it
+	// holds none (a null score). Problem, when not empty, says why the value is not one
+	// agentgate can read, and At where it is under the record: it is an error only when the
+	// key is the one outcome-scorer names.
+	Value   Outcome
+	Problem string
+	At      jsonscan.Path
+}
+
+// scoreMembers are the members of a feedback record or score, in either spelling.
+type scoreMembers struct {
+	ID          json.RawMessage `json:"id"`
+	RunType     json.RawMessage `json:"run_type"`
+	Type        json.RawMessage `json:"type"`
+	RunID       json.RawMessage `json:"run_id"`
+	TraceIDS    json.RawMessage `json:"trace_id"`
+	TraceID     json.RawMessage `json:"traceId"`
+	Key         json.RawMessage `json:"key"`
+	Name        json.RawMessage `json:"name"`
+	Score       json.RawMessage `json:"score"`
+	Value       json.RawMessage `json:"value"`
+	DataType    json.RawMessage `json:"dataType"`
+	DataTypeS   json.RawMessage `json:"data_type"`
+	StringValue json.RawMessage `json:"stringValue"`
+	StringValS  json.RawMessage `json:"string_value"`
+}
+
+// ParseScore reads the JSON object data as a LangSmith feedback record ({"run_id" or
+// "trace_id", "key", "score", "value", …}, as client.list_feedback gives them) or a Langfuse
+// score ({"traceId" or "trace_id", "name", "value", "dataType" or "data_type", …}: the API's
+// and the blob export's); ok is false when it is neither. problem, when not empty, says what
+// is wrong with an id or a key, at the member at.
+func ParseScore(data []byte) (r ScoreRecord, ok bool, problem string, at jsonscan.Path) {
+	var m scoreMembers
+	if jsonscan.KindOfValue(data) != jsonscan.KindObject || json.Unmarshal(data, &m) != nil {
+		return r, false, "", nil
+	}
+	str := func(key string, raw json.RawMessage, to *string) bool {
+		v, _, p := idValue(rawRef(raw))
+		if p != "" {
+			problem, at = p, jsonscan.PathOf(key)
+			return false
+		}
+		*to = v
+		return true
+	}
+	switch {
+	case len(m.Key) > 0 && len(m.RunType) == 0 && (len(m.RunID) > 0 || len(m.TraceIDS) > 0):
+		r.Platform = "LangSmith feedback"
+		if !str("id", m.ID, &r.ID) || !str("run_id", m.RunID, &r.Run) || !str("trace_id", m.TraceIDS, &r.Trace) || !str("key", m.Key, &r.Key) {
+			return r, true, problem, at
+		}
+		if r.Trace == "" {
+			r.Trace = r.Run
+		}
+		r.Value, r.Problem, r.At = lsFeedbackValue(r.Key, m.Score, m.Value)
+	case len(m.Name) > 0 && len(m.Type) == 0 && (len(either(m.DataType, m.DataTypeS)) > 0 || len(m.Value) > 0 && len(either(m.TraceID, m.TraceIDS)) > 0):
+		r.Platform = "Langfuse score"
+		if !str("id", m.ID, &r.ID) || !str("traceId", either(m.TraceID, m.TraceIDS), &r.Trace) || !str("name", m.Name, &r.Key) {
+			return r, true, problem, at
+		}
+		r.Value, r.Problem, r.At = lfScoreValue(r.Key, either(m.DataType, m.DataTypeS), m.Value, either(m.StringValue, m.StringValS))
+	default:
+		return r, false, "", nil
+	}
+	if r.Key == "" {
+		key := "key"
+		if r.Platform == "Langfuse score" {
+			key = "name"
+		}
+		return r, true, "expected a " + key + ", found an empty string", jsonscan.PathOf(key)
+	}
+	return r, true, "", nil
+}
+
+// lsFeedbackValue is a feedback record's value: its score (true, false or a number; the
+// SDK's SCORE_TYPE), else a value that is one (VALUE_TYPE allows it); a value that is text is
+// categorical feedback, which is not an outcome.
+func lsFeedbackValue(key string, score, value json.RawMessage) (Outcome, string, jsonscan.Path) {
+	o, ok, problem := ParseOutcome(score, "")
+	if problem != "" || ok {
+		return o, problem, jsonscan.PathOf("score")
+	}
+	switch k := jsonscan.KindOfValue(value); k {
+	case jsonscan.KindTrue, jsonscan.KindFalse, jsonscan.KindNumber:
+		o, _, problem = ParseOutcome(value, "")
+		return o, problem, jsonscan.PathOf("value")
+	case jsonscan.KindString:
+		label, _ := stringValue(value)
+		return Outcome{}, "feedback " + input.Quote(key) + " is categorical (value " + input.Quote(label) + ", no score): not an outcome agentgate can read (a score is)", jsonscan.PathOf("value")
+	}
+	return Outcome{}, "", nil
+}
+
+// lfScoreValue is a score's value: NUMERIC a number, BOOLEAN 1 or 0 (a number ClickHouse may
+// write as a string of one); a CATEGORICAL or TEXT score is not an outcome.
+func lfScoreValue(key string, dataTypeRaw, value, stringVal json.RawMessage) (Outcome, string, jsonscan.Path) {
+	dataType, _ := stringValue(dataTypeRaw)
+	dataType = strings.ToUpper(dataType)
+	if dataType == "CATEGORICAL" || dataType == "TEXT" || dataType == "CORRECTION" {
+		label, _ := stringValue(stringVal)
+		return Outcome{}, "score " + input.Quote(key) + " is " + dataType + " (" + input.Quote(label) + "): not an outcome agentgate can read (a NUMERIC or BOOLEAN score is)", jsonscan.PathOf("dataType")
+	}
+	raw := value
+	if v, ok := stringValue(raw); ok && jsonscan.KindOfValue([]byte(v)) == jsonscan.KindNumber && jsonscan.Validate([]byte(v)) == nil {
+		raw = json.RawMessage(v) // a value ClickHouse wrote as a string
+	}
+	v, problem := outcomeNumber(raw)
+	if problem != "" {
+		return Outcome{}, problem, jsonscan.PathOf("value")
+	}
+	return Outcome{Known: true, Value: v, IsBool: dataType == "BOOLEAN"}, "", nil
+}
+
+// ScoreTally gathers the values of one key of one run.
+type ScoreTally struct {
+	sum   float64
+	n     int
+	bools bool
+}
+
+// Add counts a value (Known).
+func (t *ScoreTally) Add(o Outcome) {
+	if t.n == 0 {
+		t.bools = true
+	}
+	t.sum += o.Value
+	t.bools = t.bools && o.IsBool
+	t.n++
+}
+
+// Outcome is the mean of the values counted, read at source: a boolean where it is one
+// boolean; none (Known false) when nothing was counted.
+func (t ScoreTally) Outcome(source string) Outcome {
+	if t.n == 0 {
+		return Outcome{}
+	}
+	return Outcome{Known: true, Value: t.sum / float64(t.n), IsBool: t.bools && t.n == 1, Source: source}
+}
+
+// ScoreKeys is the quoted, sorted list of keys a note or an error names.
+func ScoreKeys(keys []string) string { return quotedList(keys) }

@@ -60,10 +60,13 @@ type Harness struct {
 type Reader func(ctx context.Context, f File, o Options, fn func(*Trace) error) error
 
 // File is one trace file of a plan: its path, the folder given as input it was found under
-// ("" when named itself) and its format, told once when planned.
+// ("" when named itself) and its format, told once when planned. With are the files of the
+// folder read with it as one input, which a row's Folder rule joined to it (LangSmith
+// feedback beside its runs, a Langfuse blob export's other windows and tables).
 type File struct {
 	Path, Folder string
 	Format       Format
+	With         []string
 }
 
 // Skipped is a side file the plan skips: where it is, and why when its content says so ("" for
@@ -82,6 +85,7 @@ var formats = [...]*Harness{
 	&openHandsHarness,
 	&agentDojoHarness,
 	&langSmithHarness,
+	&langSmithFeedbackHarness,
 	&langfuseHarness,
 	&openAIAgentsHarness,
 	&phoenixHarness,

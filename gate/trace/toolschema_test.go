@@ -9,11 +9,13 @@ import (
 
 // The required parameters of the tools a run was given, read where the harness records their
 // schemas (toolschema.go), from files written as each harness writes them (testdata/formats,
-// README): Inspect's model events, tau2's tool_defs, an OpenAI-style record's tools. A run
+// README): Inspect's model events, tau2's tool_defs, an OpenAI-style record's tools, OTLP
+// spans' gen_ai.tool.definitions and OpenInference's llm.tools.<i>.tool.json_schema. A run
 // whose harness recorded none has none (nil), which keeps the misuse check as it was.
 func TestToolSchemas(t *testing.T) {
 	dir := filepath.Join("testdata", "formats")
 	inspect := map[string][]string{"list_files": {}, "search_calendar_events": {"query"}, "submit": {"answer"}}
+	genAITools := map[string][]string{"get_forecast": {"city"}, "list_alerts": {}, "book_hotel": {"city", "nights"}}
 	for _, c := range []struct {
 		file string
 		want []map[string][]string // per trace
@@ -22,8 +24,10 @@ func TestToolSchemas(t *testing.T) {
 		{"tau2-schemas.json", []map[string][]string{{"enable_roaming": {"customer_id", "line_id"},
 			"get_customer_by_phone": {"phone_number"}, "get_details_by_id": {"id"}, "transfer_to_human_agents": {}}}},
 		{"openai-tools.jsonl", []map[string][]string{{"get_weather": {"city"}, "get_time": {}}, {"get_weather": {"city"}, "get_time": {}}}},
-		{"tau2-telecom.json", []map[string][]string{nil}},  // tool_defs null, as tau2 writes it by default
-		{"inspect-tools.json", []map[string][]string{nil}}, // no events
+		{"otlp-tool-definitions.jsonl", []map[string][]string{genAITools, genAITools, {"list_orders": {}}}},
+		{"otlp-genai-current.jsonl", []map[string][]string{nil}}, // no gen_ai.tool.definitions
+		{"tau2-telecom.json", []map[string][]string{nil}},        // tool_defs null, as tau2 writes it by default
+		{"inspect-tools.json", []map[string][]string{nil}},       // no events
 		{"tau-bench-crashes.json", []map[string][]string{nil}},
 	} {
 		got := readFile(t, filepath.Join(dir, c.file))
@@ -58,6 +62,30 @@ func TestAddToolSchemas(t *testing.T) {
 		got := addToolSchemas(nil, []byte(c.raw))
 		if !maps.EqualFunc(got, c.want, slices.Equal) || (got == nil) != (c.want == nil) {
 			t.Errorf("addToolSchemas(%s) = %v, want %v", c.raw, got, c.want)
+		}
+	}
+}
+
+// The details event carries gen_ai.tool.definitions as a structured list (kvlistValue
+// elements), not JSON text; OpenInference's json_schema that is not one JSON object describes
+// nothing, and cannot add a tool of its own by closing the list it is put in.
+func TestSpanToolSchemas(t *testing.T) {
+	structured := []any{map[string]any{"type": "function", "name": "f", "parameters": map[string]any{"type": "object", "required": []any{"a"}}}}
+	for _, c := range []struct {
+		attrs map[string]any
+		want  map[string][]string
+	}{
+		{map[string]any{"gen_ai.tool.definitions": structured}, map[string][]string{"f": {"a"}}},
+		{map[string]any{"gen_ai.tool.definitions": `[{"type":"function","name":"g","parameters":{"required":["b"]}}]`}, map[string][]string{"g": {"b"}}},
+		{map[string]any{"gen_ai.tool.definitions": nil}, nil},
+		{map[string]any{"llm.tools.1.tool.json_schema": `{"name": "h", "parameters": {}}`,
+			"llm.tools.0.tool.json_schema": `{"type": "function", "function": {"name": "h", "parameters": {"required": ["x"]}}}`}, map[string][]string{"h": {"x"}}},
+		{map[string]any{"llm.tools.0.tool.json_schema": `{"name": "a", "parameters": {}}, {"name": "evil", "parameters": {"required": ["z"]}}`}, nil},
+		{map[string]any{"llm.tools.0.tool.json_schema": `not json`}, nil},
+	} {
+		got := spanToolSchemas(&span{attrs: c.attrs}, nil)
+		if !maps.EqualFunc(got, c.want, slices.Equal) || (got == nil) != (c.want == nil) {
+			t.Errorf("spanToolSchemas(%v) = %v, want %v", c.attrs, got, c.want)
 		}
 	}
 }
