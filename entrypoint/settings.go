@@ -192,26 +192,17 @@ func (s settings) gateConfig() (*gateConfig, error) {
 func (s settings) thresholds() (gate.Thresholds, error) {
 	def := gate.DefaultThresholds()
 	var t gate.Thresholds
-	var err error
-	if t.CoherenceMin, err = s.float(gate.CoherenceMin, def.CoherenceMin); err != nil {
-		return t, err
-	}
-	if t.PAMin, err = s.float(gate.PAMin, def.PAMin); err != nil {
-		return t, err
-	}
-	if t.KappaMin, err = s.float(gate.KappaMin, def.KappaMin); err != nil {
-		return t, err
-	}
-	if t.AbstainMax, err = s.float(gate.AbstainMax, def.AbstainMax); err != nil {
+	err := s.floats(floatSetting{gate.CoherenceMin, &t.CoherenceMin, def.CoherenceMin}, floatSetting{gate.PAMin, &t.PAMin, def.PAMin},
+		floatSetting{gate.KappaMin, &t.KappaMin, def.KappaMin}, floatSetting{gate.AbstainMax, &t.AbstainMax, def.AbstainMax})
+	if err != nil {
 		return t, err
 	}
 	if t.MaxFailedTraces, err = s.int(gate.MaxFailedTraces, def.MaxFailedTraces); err != nil {
 		return t, err
 	}
-	if t.SuccessThreshold, err = s.float(gate.SuccessThreshold, def.SuccessThreshold); err != nil {
-		return t, err
-	}
-	if t.SuccessRateMin, err = s.float(gate.SuccessRateMin, def.SuccessRateMin); err != nil {
+	err = s.floats(floatSetting{gate.SuccessThreshold, &t.SuccessThreshold, def.SuccessThreshold},
+		floatSetting{gate.SuccessRateMin, &t.SuccessRateMin, def.SuccessRateMin})
+	if err != nil {
 		return t, err
 	}
 	co := &t.Compare
@@ -234,14 +225,30 @@ func (s settings) thresholds() (gate.Thresholds, error) {
 	return t, nil
 }
 
+// floatSetting is a setting that holds a number, read into to; def where it is not given.
+type floatSetting struct {
+	name string
+	to   *float64
+	def  float64
+}
+
+// floats reads the settings fs in their order, as float does, and stops at the first error.
+func (s settings) floats(fs ...floatSetting) error {
+	for _, f := range fs {
+		v, err := s.float(f.name, f.def)
+		if err != nil {
+			return err
+		}
+		*f.to = v
+	}
+	return nil
+}
+
 // compareOptions reads how a comparison with the baseline tests and matches the runs.
 func (s settings) compareOptions() (compare.Options, error) {
 	o := compare.DefaultOptions()
-	var err error
-	if o.Alpha, err = s.float(regressionAlpha, compare.DefaultAlpha); err != nil {
-		return o, err
-	}
-	if o.PlanEffect, err = s.float(planEffect, compare.DefaultPlanEffect); err != nil {
+	err := s.floats(floatSetting{regressionAlpha, &o.Alpha, compare.DefaultAlpha}, floatSetting{planEffect, &o.PlanEffect, compare.DefaultPlanEffect})
+	if err != nil {
 		return o, err
 	}
 	if o.AllowMissingRuns, err = s.bool(allowMissingRuns, false); err != nil {
