@@ -15,7 +15,7 @@ import (
 // (entrypoint/testdata/tau2pair), the real tau-bench airline sample of the reference data, and
 // the generated suites of testdata/calibration (an Inspect log whose agents end on `submit`,
 // AgentDojo runs that write optional arguments as null, an Inspect log that records its tools'
-// schemas: see its README). The flagged counts are exact, so that a rule that starts flagging
+// schemas, tau2-bench runs of a custom domain: see its README). The flagged counts are exact, so that a rule that starts flagging
 // other runs shows here.
 func TestCalibrationLabelledSets(t *testing.T) {
 	tau2 := filepath.Join("..", "entrypoint", "testdata", "tau2pair")
@@ -46,6 +46,12 @@ func TestCalibrationLabelledSets(t *testing.T) {
 		// required "query": "" beside a date): precision 0
 		{"Inspect, tools with schemas (generated)", []string{filepath.Join(cal, "inspect-schemas.json")}, 10, 4,
 			map[string][2]int{"tool_misuse": {4, 0}}, 6},
+		// before, 5 of the 6 successful runs PASSed (83%): one unknown tool relayed, 1 failed
+		// result of 2, was 0.75 (WARN), and a look-up made once for each of three questions of
+		// the user's was loop 0.125; now the first is a finding of 0.5 under the WARN line and
+		// the second none (TestJudgmentOneFailureIsNotARate, TestJudgmentLookupAskedAgain)
+		{"tau2-bench custom hotel domain (generated)", []string{filepath.Join(cal, "tau2-hotel.json")}, 10, 4,
+			map[string][2]int{"hallucination": {1, 0}, "loop": {1, 0}, "tool_misuse": {4, 1}, "verdict WARN or FAIL": {4, 0}}, 6},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := gateRun(t, c.traces, nil, nil)

@@ -355,7 +355,9 @@ type eval struct {
 	moved       []bool  // per call: a later identical call got a different answer, see movesOn
 	nextAnswer  []int32 // per call: the next identical call that got a result, or -1
 	movedDone   bool
-	turnKeys    []byte // the arguments of two calls compared by turnsInARow
+	turnKeys    []byte  // the arguments of two calls compared by turnsInARow
+	lastUser    []int32 // per message: the latest user message at or before it, or -1, see askedAgain
+	lastUserOK  bool
 
 	// default profile: the message of the first call of a tool fitting each externalClass
 	// (bit b), -1 for none, see fittingCallBefore
@@ -430,7 +432,7 @@ func (e *eval) reset(t *trace.Trace, ref bool) {
 	}
 	e.pairs = pair(e.calls, e.results, e.pairs, &e.pairScratch)
 	e.resetTexts(len(e.assistant))
-	e.grouped, e.okLaterDone, e.movedDone, e.fitDone = false, false, false, false
+	e.grouped, e.okLaterDone, e.movedDone, e.fitDone, e.lastUserOK = false, false, false, false, false
 	e.answersDone, e.misuseFloor, e.answerReads = false, false, 0
 	e.resFailed, e.byStatus = grow(e.resFailed, len(e.results)), grow(e.byStatus, len(e.results))
 	for k := range e.results {

@@ -352,3 +352,51 @@ func TestJudgmentOneFailureIsNotARate(t *testing.T) {
 		t.Errorf("default, 2 of 3 failing: %s tool_misuse %v; want WARN 1%s", def.Verdict, def.Signals[ToolMisuse], evidenceTexts(def))
 	}
 }
+
+// A look-up repeated because the user asks again is the conversation moving, not a loop. In
+// oscaralvaro/tau2-bench's hotel domain (reward 1) the user asks for the check-in time and the
+// breakfast again, and the agent calls `get_hotel_info {}` once for each question: three
+// identical calls with the same answer, RS-1's (k−2)/8 = 0.125. Each repeat that follows a new
+// user message (words unlike those before the call it repeats) is not counted. The same
+// look-up with no user message between (an Anthropic tool_result, written as a user message
+// with the harness's note of the steps left, is the tool's answer, not the user's words), or
+// the user's same words again, still is.
+func TestJudgmentLookupAskedAgain(t *testing.T) {
+	info := `{"hotel_name": "Hotel Calle", "check_in_time": "15:00", "check_out_time": "12:00", "breakfast_included": "True"}`
+	tau2 := func(questions ...string) *trace.Trace {
+		var msgs []string
+		for i, q := range questions {
+			id := fmt.Sprintf("call_%d", i)
+			msgs = append(msgs, tau2User(q), tau2Assistant("", tau2Call(id, "get_hotel_info", `{}`)), tau2Tool(id, info, false),
+				tau2Assistant("Check-in is at 15:00, check-out at 12:00, and breakfast is included."))
+		}
+		return readFileRuns(t, "results.json", tau2Results(1, append(msgs, tau2User("Thanks. ###STOP###"))...))[0]
+	}
+	asked := tau2("Is breakfast included? What are the check-in and check-out times?",
+		"Before I confirm anything, could you clarify the check-in and check-out times?",
+		"One last question - is breakfast included with the room rate?")
+	ref, def := both(t, asked)
+	if !near(ref.Signals.Loop, 0.125) {
+		t.Errorf("reference, asked three times: loop %v; RS-1 gives 0.125", ref.Signals.Loop)
+	}
+	if def.Signals.Loop != 0 || def.Verdict != verdict.Pass {
+		t.Errorf("default, asked three times: %s loop %v; want PASS 0%s", def.Verdict, def.Signals.Loop, evidenceTexts(def))
+	}
+	same := "What are the check-in and check-out times?"
+	if _, def := both(t, tau2(same, same, same)); !near(def.Signals.Loop, 0.125) {
+		t.Errorf("default, the same words asked three times: loop %v; want 0.125%s", def.Signals.Loop, evidenceTexts(def))
+	}
+	var an []string
+	for i := range 3 {
+		id := fmt.Sprintf("t%d", i)
+		// the harness's step budget beside the result, as agents' loops write it
+		an = append(an, anAssistant("", anUse(id, "get_hotel_info", `{}`)),
+			fmt.Sprintf(`{"role":"user","content":[{"type":"tool_result","tool_use_id":%s,"content":%s,"is_error":false},{"type":"text","text":"%d steps left."}]}`,
+				js(id), js(info), 9-i))
+	}
+	unasked := decodeRun(t, anthropicRecord("unasked", append(append([]string{anUser("What are the check-in times?")}, an...),
+		anAssistant("Check-in is at 15:00."))...))
+	if _, def := both(t, unasked); !near(def.Signals.Loop, 0.125) {
+		t.Errorf("default, three look-ups in a row: loop %v; want 0.125%s", def.Signals.Loop, evidenceTexts(def))
+	}
+}

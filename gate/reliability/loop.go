@@ -30,7 +30,8 @@ import (
 // messages are alike by the Jaccard index of their word 3-shingles (word sets for texts of
 // fewer than three words); (a) counts a repeated call only while its results repeat too
 // (a call whose result changed since its last repetition, or that an identical call later
-// turns into a success, is iteration: see repeatedCalls), and also counts identical calls
+// turns into a success, is iteration: see repeatedCalls; a repeat of a successful call that
+// follows a new question of the user's answers it, see askedAgain), and also counts identical calls
 // that keep failing alike: f ≥ 2 such failures give min(1, (f−1)/3), so an agent that repeats
 // the same failing call four times is a loop, as in tau-bench airline task 9 trial 2. Two
 // more factors of 1 count runs of repeats whatever share of the trace they are: three or more
@@ -316,6 +317,9 @@ func (e *eval) worstStretch(calls []int) (best []int, bestFailed int) {
 		if failed == 0 && !last {
 			return // answers that the next identical call saw change: polling, not a loop
 		}
+		if failed == 0 && !e.ref && e.askedAgain(run) {
+			return // each look-up answers a new question of the user's
+		}
 		if f := stretchFactor(len(run), failed, len(e.calls)); f > bestF {
 			best, bestFailed, bestF = run, failed, f
 		}
@@ -333,6 +337,45 @@ func (e *eval) worstStretch(calls []int) (best []int, bestFailed int) {
 	}
 	consider(calls[start:], true)
 	return best, bestFailed
+}
+
+// askedAgain reports whether every repeat of the identical calls run (in trace order) follows
+// a new user message: one after the call it repeats, whose text is unlike that of the latest
+// user message before that call. An agent that looks the hotel's check-in time up again
+// because the user asks for it again, or searches a waiting list once more each time the
+// user adds a detail, answers the conversation; it is not stuck (oscaralvaro/tau2-bench's
+// hotel and health domains, reward 1: loop 0.125 before). The same words asked again, or no
+// user message between two calls, is a conversation that stopped moving, as in turnsInARow.
+func (e *eval) askedAgain(run []int) bool {
+	last := e.lastUserAt()
+	for j := 1; j < len(run); j++ {
+		p, q := e.calls[run[j-1]].msg, e.calls[run[j]].msg
+		u, before := last[q], last[p]
+		if u <= int32(p) || before >= 0 && strip(e.t.Messages[u].Content) == strip(e.t.Messages[before].Content) {
+			return false
+		}
+	}
+	return true
+}
+
+// lastUserAt returns, per message, the index of the latest user message at or before it, or
+// -1; computed once per trace. A user message counts when it holds words and no tool result:
+// Anthropic's tool_result blocks and SWE-agent's and mini-swe-agent's observations are
+// written as user messages, and they are the tools' answers, not the user's.
+func (e *eval) lastUserAt() []int32 {
+	if e.lastUserOK {
+		return e.lastUser
+	}
+	last := grow(e.lastUser, len(e.t.Messages))
+	u := int32(-1)
+	for i := range e.t.Messages {
+		if m := &e.t.Messages[i]; m.Role == "user" && len(m.Results) == 0 && strip(m.Content) != "" {
+			u = int32(i)
+		}
+		last[i] = u
+	}
+	e.lastUser, e.lastUserOK = last, true
+	return last
 }
 
 // sameResult reports whether calls i and j, both answered, got the same result: both failed
