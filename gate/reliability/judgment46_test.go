@@ -376,15 +376,15 @@ func TestJudgmentLookupAskedAgain(t *testing.T) {
 		"Before I confirm anything, could you clarify the check-in and check-out times?",
 		"One last question - is breakfast included with the room rate?")
 	ref, def := both(t, asked)
-	if !near(ref.Signals.Loop, 0.125) {
-		t.Errorf("reference, asked three times: loop %v; RS-1 gives 0.125", ref.Signals.Loop)
+	if !near(ref.Signals[Loop], 0.125) {
+		t.Errorf("reference, asked three times: loop %v; RS-1 gives 0.125", ref.Signals[Loop])
 	}
-	if def.Signals.Loop != 0 || def.Verdict != verdict.Pass {
-		t.Errorf("default, asked three times: %s loop %v; want PASS 0%s", def.Verdict, def.Signals.Loop, evidenceTexts(def))
+	if def.Signals[Loop] != 0 || def.Verdict != verdict.Pass {
+		t.Errorf("default, asked three times: %s loop %v; want PASS 0%s", def.Verdict, def.Signals[Loop], evidenceTexts(def))
 	}
 	same := "What are the check-in and check-out times?"
-	if _, def := both(t, tau2(same, same, same)); !near(def.Signals.Loop, 0.125) {
-		t.Errorf("default, the same words asked three times: loop %v; want 0.125%s", def.Signals.Loop, evidenceTexts(def))
+	if _, def := both(t, tau2(same, same, same)); !near(def.Signals[Loop], 0.125) {
+		t.Errorf("default, the same words asked three times: loop %v; want 0.125%s", def.Signals[Loop], evidenceTexts(def))
 	}
 	var an []string
 	for i := range 3 {
@@ -396,7 +396,7 @@ func TestJudgmentLookupAskedAgain(t *testing.T) {
 	}
 	unasked := decodeRun(t, anthropicRecord("unasked", append(append([]string{anUser("What are the check-in times?")}, an...),
 		anAssistant("Check-in is at 15:00."))...))
-	if _, def := both(t, unasked); !near(def.Signals.Loop, 0.125) {
-		t.Errorf("default, three look-ups in a row: loop %v; want 0.125%s", def.Signals.Loop, evidenceTexts(def))
+	if _, def := both(t, unasked); !near(def.Signals[Loop], 0.125) {
+		t.Errorf("default, three look-ups in a row: loop %v; want 0.125%s", def.Signals[Loop], evidenceTexts(def))
 	}
 }
