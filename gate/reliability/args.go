@@ -179,6 +179,9 @@ func (e *eval) decodeCall(msg int, c *trace.Call) callRef {
 		v, flat, err := e.parseArgsChecked(c.Args)
 		r.plain, checked = flat, flat
 		if err == nil {
+			if c.Attachments != nil {
+				attach(c, &v)
+			}
 			r.args = v
 			break
 		}
@@ -198,4 +201,25 @@ func (e *eval) decodeCall(msg int, c *trace.Call) callRef {
 		r.plain = utf8.Valid(c.Args)
 	}
 	return r
+}
+
+// attach reads every string of v that names one of the call's attachments as the attachment's
+// text, which it shares: the value its arguments stand for, expanded, without a copy of the
+// attachment for each call that names it (docs/security.md, "Attachments"). Such text is
+// valid UTF-8, as the arguments around it are.
+func attach(c *trace.Call, v *pystr.Value) {
+	switch v.Kind {
+	case pystr.KindStr:
+		if text, ok := c.Attachment(v.Text); ok {
+			v.Text = text
+		}
+	case pystr.KindList:
+		for i := range v.List {
+			attach(c, &v.List[i])
+		}
+	case pystr.KindDict:
+		for i := range v.Dict {
+			attach(c, &v.Dict[i].Value)
+		}
+	}
 }

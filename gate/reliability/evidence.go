@@ -27,7 +27,10 @@ func shortArgs(c *trace.Call) string {
 		return "{}"
 	}
 	text := c.Args
-	if c.ArgsValid {
+	if c.Attachments != nil {
+		// compact as read; the attachments they name expanded as far as evidence quotes them
+		text = c.ExpandedArgs(4*maxArgs + 4)
+	} else if c.ArgsValid {
 		var buf bytes.Buffer
 		if json.Compact(&buf, c.Args) == nil {
 			text = buf.Bytes()

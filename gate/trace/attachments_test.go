@@ -4,13 +4,16 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/agentgate/agentgate/gate/input"
 )
@@ -147,7 +150,7 @@ func TestInspectAttachmentArguments(t *testing.T) {
 	var got []string
 	err := eachInspectJSON(context.Background(), "a.json", []byte(doc), Options{}, func(tr *Trace) error {
 		for _, m := range tr.Messages {
-			got = append(got, m.Content, string(m.Calls[0].Args))
+			got = append(got, m.Content, string(m.Calls[0].ExpandedArgs(-1)))
 		}
 		return nil
 	})
@@ -157,7 +160,7 @@ func TestInspectAttachmentArguments(t *testing.T) {
 	doc = strings.ReplaceAll(doc, `"attachment://hx"`, `"attachment://k"`)
 	if err := eachInspectJSON(context.Background(), "a.json", []byte(doc), Options{}, func(tr *Trace) error {
 		for _, m := range tr.Messages {
-			got = append(got, m.Content, string(m.Calls[0].Args))
+			got = append(got, m.Content, string(m.Calls[0].ExpandedArgs(-1)))
 		}
 		return nil
 	}); err != nil {
@@ -167,5 +170,96 @@ func TestInspectAttachmentArguments(t *testing.T) {
 	want := []string{"K", args, "say \"hi\" <b>\nt", args}
 	if fmt.Sprintf("%q", got) != fmt.Sprintf("%q", want) {
 		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
+
+// quotedLen counts what encoding/json writes for a string, byte for byte: every byte alone
+// (control characters, quotes, HTML's <, > and &, bytes that are not UTF-8), U+2028 and U+2029,
+// and random strings of those and letters, against len(json.Marshal(s)).
+func TestQuotedLen(t *testing.T) {
+	texts := []string{"", "\u2028", "\u2029", "é", "€", "𝄞", "\xff\xfe", "\xe2\x82", "a\u2028b"}
+	for c := range 256 {
+		texts = append(texts, string([]byte{byte(c)}))
+	}
+	rng := rand.New(rand.NewPCG(45, 3))
+	alphabet := []string{"a", "\"", "\\", "\n", "\x01", "<", "&", "\u2028", "é", "\xff", "𝄞", "\x7f"}
+	for range 2000 {
+		var b strings.Builder
+		for range rng.IntN(20) {
+			b.WriteString(alphabet[rng.IntN(len(alphabet))])
+		}
+		texts = append(texts, b.String())
+	}
+	for _, s := range texts {
+		q, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := quotedLen(s); got != len(q) {
+			t.Errorf("quotedLen(%q) = %d, want %d (%s)", s, got, len(q), q)
+		}
+		if got := quoteText(s, -1); string(got) != string(q) {
+			t.Errorf("quoteText(%q) = %s, want %s", s, got, q)
+		}
+	}
+}
+
+// The 240 calls of a sample that name one 1 MiB attachment in arguments of their own
+// ({"x":"attachment://h","i":<k>}) hold it once: what the trace holds once read, the log let
+// go, is about the attachment (measured: 1.1 MiB), where each call held its own expanded copy
+// before (241 MiB). Every call keeps its arguments as written and reads the reference as the
+// attachment, the same memory; expanded, they are what they were.
+func TestAttachmentHeldOnce(t *testing.T) {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	doc := append(append([]byte(`{"samples":[`), attachmentSample(240, true)...), "]}"...)
+	var tr *Trace
+	if err := eachInspectJSON(context.Background(), "a.json", doc, Options{}, func(t *Trace) error { tr = t; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	doc = nil
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	held := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+	t.Logf("the trace holds %d bytes", held)
+	if held > 2<<20 {
+		t.Errorf("the trace holds %d bytes, want at most 2 MiB (the attachment is 1 MiB)", held)
+	}
+	var shared *byte
+	for k, m := range tr.Messages {
+		c := &m.Calls[0]
+		if want := fmt.Sprintf(`{"x":"attachment://h","i":%d}`, k); string(c.Args) != want {
+			t.Fatalf("call %d: arguments %.80s, want %s", k, c.Args, want)
+		}
+		text, ok := c.Attachment("attachment://h")
+		if !ok || len(text) != 1<<20 || (shared != nil && unsafe.StringData(text) != shared) {
+			t.Fatalf("call %d: the reference reads as %d bytes, shared %v", k, len(text), unsafe.StringData(text) == shared)
+		}
+		shared = unsafe.StringData(text)
+		if got, want := c.ExpandedArgs(-1), `{"x":"`+strings.Repeat("A", 1<<20)+fmt.Sprintf(`","i":%d}`, k); string(got) != want {
+			t.Fatalf("call %d: expanded %.80s…", k, got)
+		}
+	}
+	runtime.KeepAlive(tr)
+}
+
+// ExpandedArgs cut to a limit is the start of the whole, whatever the limit: inside the
+// arguments' own text, inside an attachment (escapes and characters of several bytes), and
+// past the end; a reference to no attachment of the call's (redacted, say) is kept as it is.
+func TestExpandedArgsCut(t *testing.T) {
+	c := Call{Args: []byte(`{"a":"attachment://k","b":["attachment://k"],"attachment://k":"attachment://none"}`), ArgsValid: true,
+		Attachments: &Attachments{text: map[string]string{"k": "é<\"\n€𝄞x"}}}
+	whole := `{"a":"é\u003c\"\n€𝄞x","b":["é\u003c\"\n€𝄞x"],"attachment://k":"attachment://none"}`
+	if got := string(c.ExpandedArgs(-1)); got != whole {
+		t.Fatalf("expanded %s\nwant     %s", got, whole)
+	}
+	for n := 0; n <= len(whole)+2; n++ {
+		if got, want := string(c.ExpandedArgs(n)), whole[:min(n, len(whole))]; got != want {
+			t.Errorf("ExpandedArgs(%d) = %q, want %q", n, got, want)
+		}
+	}
+	if plain := (Call{Args: []byte(`{"a":"attachment://k"}`)}); &plain.ExpandedArgs(-1)[0] != &plain.Args[0] {
+		t.Error("arguments without attachments are copied")
 	}
 }

@@ -3,10 +3,12 @@ package trace
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -64,15 +66,71 @@ func FuzzInspectJSON(f *testing.F) {
 	f.Add([]byte(`{"version":2,"eval":{},"samples":[{"id":1,"epoch":1,"messages":[],"scores":{"a":{"value":{"x":1}},"b":{"value":"P"}}},{"id":1,"epoch":2,"messages":[],"scores":{"a":{"value":"1e3"}}}]}`))
 	f.Add([]byte(`{"version":2,"eval":{},"samples":[{"id":1,"epoch":1,"messages":[{"role":"tool","content":[{"type":"text","text":"attachment://a"}]}],"attachments":{"a":"x"}}]}`))
 	f.Add([]byte(`{"samples":[{"id":1,"messages":[{"role":"assistant","tool_calls":[{"function":"f","arguments":{"a":"attachment://a","b":["attachment:\/\/a"],"attachment://a":1}}]}],"attachments":{"a":"x\"y"}}]}`))
+	// arguments that embed references among their own values, nested, escaped, in a call with
+	// a parse_error (expanded as read), and an attachment holding a credential
+	f.Add([]byte(`{"samples":[{"id":1,"messages":[{"role":"assistant","tool_calls":[{"function":"f","arguments":{"code":"attachment://a","n":1}},{"function":"f","arguments":{"code":"attachment://a","n":2,"l":[{"x":"attachment://b"}]}}]}],"attachments":{"a":"print(\"<hi>\")\n\u2028","b":"export K=ghp_1a2B3c4D5e6F7g8H9i0JkLmNoPqRsTuVwXyZ"}}]}`))
+	f.Add([]byte(`{"samples":[{"id":1,"messages":[{"role":"assistant","tool_calls":[{"function":"f","arguments":{"code":"attachment://a"},"parse_error":"bad"},{"function":"f","arguments":["attachment://a",{"attachment://a":"attachment://a"}]}]}],"attachments":{"a":"\u00e9\ud83d\ude00\\"}}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		err := eachInspectJSON(context.Background(), "f.json", data, Options{}, func(tr *Trace) error {
 			if tr.ID == "" || tr.Task == "" {
 				t.Fatalf("trace %+v", tr)
 			}
+			for _, m := range tr.Messages {
+				for i := range m.Calls {
+					checkExpanded(t, &m.Calls[i])
+				}
+			}
+			tr.Redact([]string{"K="}, "***")
+			for _, m := range tr.Messages {
+				for i := range m.Calls {
+					m.Calls[i].ExpandedArgs(-1)
+				}
+			}
 			return nil
 		})
 		checkFormatError(t, err, "f.json")
 	})
+}
+
+// checkExpanded checks a call whose arguments name attachments: they expand to the JSON value
+// the arguments stand for (every string value that is a reference its text, keys as they are),
+// and cut, to a start of it.
+func checkExpanded(t *testing.T, c *Call) {
+	t.Helper()
+	if c.Attachments == nil {
+		return
+	}
+	var raw, expanded any
+	whole := c.ExpandedArgs(-1)
+	if json.Unmarshal(c.Args, &raw) != nil || json.Unmarshal(whole, &expanded) != nil {
+		t.Fatalf("arguments %s expand to %s: not JSON", c.Args, whole)
+	}
+	var resolve func(v any) any
+	resolve = func(v any) any {
+		switch v := v.(type) {
+		case string:
+			if text, ok := c.Attachment(v); ok {
+				return text
+			}
+		case []any:
+			for i := range v {
+				v[i] = resolve(v[i])
+			}
+		case map[string]any:
+			for k := range v {
+				v[k] = resolve(v[k])
+			}
+		}
+		return v
+	}
+	if want := resolve(raw); !reflect.DeepEqual(want, expanded) {
+		t.Fatalf("arguments %s expand to %s, want %v", c.Args, whole, want)
+	}
+	for _, n := range []int{0, 1, 7, 60, 244, len(whole) - 1} {
+		if n >= 0 && !bytes.Equal(c.ExpandedArgs(n), whole[:min(n, len(whole))]) {
+			t.Fatalf("ExpandedArgs(%d) of %s is not its start", n, c.Args)
+		}
+	}
 }
 
 // FuzzInspectEval feeds arbitrary bytes to the reader of .eval archives.

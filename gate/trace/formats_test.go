@@ -152,7 +152,8 @@ func TestInspect(t *testing.T) {
 	for _, tr := range []*Trace{got[0], ev[0], ev[1]} {
 		m := tr.Messages
 		if m[0].Content != "You are a careful engineer." || m[1].Content != "Find the file and run the tests." ||
-			m[2].Content != "Listing." || string(m[2].Calls[1].Args) != `{"code":"You are a careful engineer."}` ||
+			m[2].Content != "Listing." || string(m[2].Calls[1].ExpandedArgs(-1)) != `{"code":"You are a careful engineer."}` ||
+			string(m[2].Calls[1].Args) != `{"code":"attachment://3f2a9c1d0b7e4a5f8c6d2e1f0a9b8c7d"}` ||
 			string(m[2].Calls[0].Args) != `{"cmd":"ls"}` || m[3].Results[0].CallID != "call_ls" {
 			t.Errorf("%s: messages %+v", tr.ID, m)
 		}

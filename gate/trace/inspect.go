@@ -42,18 +42,21 @@ type inspectSample struct {
 	model string      // the eval's own model, eval.model: the agent's, whose usage is the run's
 }
 
-// attachments expands the attachment:// references of one sample, by reference: content
-// that is an attachment shares the attachment's memory, each attachment is quoted as JSON
-// once for the arguments that name it, and equal arguments share one expansion. What the
-// references expand to still counts, toward the sample's size (input.MaxRecord, as a record)
-// and toward the input's limits (its input.LimitedReader: max-input-bytes and the check on
-// what a compressed input expands to): a log of a few KB that names a 1 MiB attachment
-// thousands of times is an error naming the file, not gigabytes of copies.
+// attachments resolves the attachment:// references of one sample without copying the
+// attachments (docs/security.md, "Attachments"): content that is an attachment shares its
+// memory, and arguments that name one keep the reference, their call pointing at the
+// attachments the sample's calls name, held once. What the references stand for still
+// counts, toward the sample's size (input.MaxRecord, as a record) and toward the input's
+// limits (its input.LimitedReader: max-input-bytes and the check on what a compressed input
+// expands to), since the evaluator reads each reference's text where it stands: a log of a
+// few KB that names a 1 MiB attachment thousands of times is an error naming the file, not
+// gigabytes of reading.
 type attachments struct {
 	limit  *input.LimitedReader // the input's count; nil: none kept (tests)
 	size   int64                // the sample's bytes, plus what its references added
-	quoted map[string][]byte    // attachment hash → the attachment as a JSON string
-	args   map[string][]byte    // arguments naming attachments → the same, expanded
+	quoted map[string]int       // attachment key → its length as a JSON string
+	named  *Attachments         // the attachments the sample's calls name
+	args   map[string][]byte    // arguments of a call with a parse_error → the same, expanded
 }
 
 // errSampleTooLarge says a sample's references expand it past input.MaxRecord.
@@ -497,11 +500,12 @@ func (s *inspectSample) message(m *inspectMessage, out *Message) error {
 		if c.ID != nil {
 			call.ID, call.HasID = *c.ID, true
 		}
-		args, err := s.arguments(c.Arguments)
+		call.ArgsValid = c.ParseError == nil
+		args, att, err := s.arguments(c.Arguments, call.ArgsValid)
 		if err != nil {
 			return fmt.Errorf("tool_calls[%d].arguments: %w", j, err)
 		}
-		call.Args, call.ArgsValid = args, c.ParseError == nil
+		call.Args, call.Attachments = args, att
 		out.Calls = append(out.Calls, call)
 	}
 	if m.Role == "tool" {
@@ -586,70 +590,63 @@ func (s *inspectSample) resolve(str string) (string, error) {
 	return text, nil
 }
 
-// arguments returns a tool call's arguments as compact JSON, with every string value that is
-// an attachment reference replaced by the attachment, in place: the rest is kept as written.
-func (s *inspectSample) arguments(raw json.RawMessage) ([]byte, error) {
+// arguments returns a tool call's arguments as compact JSON and, when string values of them
+// name attachments (attachment:// and a key), the sample's attachments they name: the arguments
+// are kept as written, the references unexpanded, and the calls share the attachments, held
+// once (docs/security.md, "Attachments"). The arguments of a call with a parse_error (valid
+// false) are read as raw text, not JSON: each reference in them is expanded in place, a copy.
+// Either way each reference counts what it stands for, the attachment quoted as JSON, toward
+// the sample's limits: the evaluator reads it at every call that names it.
+func (s *inspectSample) arguments(raw json.RawMessage, valid bool) ([]byte, *Attachments, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
-		return nil, nil
+		return nil, nil, nil
 	}
 	var b bytes.Buffer
 	if err := json.Compact(&b, raw); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	compact := b.Bytes()
 	if !bytes.Contains(compact, []byte(attachmentPrefix)) && !bytes.Contains(compact, []byte(`\`)) {
-		return compact, nil
+		return compact, nil, nil
 	}
+	if !valid {
+		out, err := s.expandedArguments(compact)
+		return out, nil, err
+	}
+	named := false
+	if err := eachReference(compact, func(from, to int, key string) error {
+		q, err := s.quotedAttachment(key)
+		if err != nil {
+			return err
+		}
+		named = true
+		return s.att.add(int64(q - (to - from)))
+	}); err != nil {
+		return nil, nil, err
+	}
+	if !named {
+		return compact, nil, nil
+	}
+	return compact, s.att.named, nil
+}
+
+// expandedArguments returns compact with every reference expanded in place; equal arguments
+// share one expansion, counted again.
+func (s *inspectSample) expandedArguments(compact []byte) ([]byte, error) {
 	if out, ok := s.att.args[string(compact)]; ok {
-		// the same arguments again: the same expansion, counted again
 		return out, s.att.add(int64(len(out) - len(compact)))
 	}
-	var out []byte
-	done := 0 // compact[:done] is in out
-	for i := 0; i < len(compact); i++ {
-		if compact[i] != '"' {
-			continue
-		}
-		end := i + 1
-		for end < len(compact) && compact[end] != '"' {
-			if compact[end] == '\\' {
-				end++
-			}
-			end++
-		}
-		end++ // past the closing quote (json.Compact has checked the JSON)
-		lit := compact[i:end]
-		isKey := end < len(compact) && compact[end] == ':'
-		i = end - 1
-		if isKey || !(bytes.HasPrefix(lit, []byte(`"`+attachmentPrefix)) || bytes.IndexByte(lit, '\\') >= 0) {
-			continue
-		}
-		var str string
-		if err := json.Unmarshal(lit, &str); err != nil {
+	out, err := appendExpanded(nil, compact, -1, func(key string, lit []byte, _ int) ([]byte, error) {
+		if _, err := s.quotedAttachment(key); err != nil {
 			return nil, err
 		}
-		hash, ok := strings.CutPrefix(str, attachmentPrefix)
-		if !ok {
-			continue
-		}
-		q, err := s.quotedAttachment(hash)
-		if err != nil {
-			return nil, err
-		}
-		if err := s.att.add(int64(len(q) - len(lit))); err != nil {
-			return nil, err
-		}
-		if out == nil {
-			out = make([]byte, 0, len(compact)+len(q))
-		}
-		out = append(append(out, compact[done:i+1-len(lit)]...), q...)
-		done = end
+		q := quoteText(s.Attachments[key], -1)
+		return q, s.att.add(int64(len(q) - len(lit)))
+	})
+	if err != nil {
+		return nil, err
 	}
-	if out == nil {
-		return compact, nil
-	}
-	out = append(out, compact[done:]...)
 	if s.att.args == nil {
 		s.att.args = map[string][]byte{}
 	}
@@ -657,24 +654,24 @@ func (s *inspectSample) arguments(raw json.RawMessage) ([]byte, error) {
 	return out, nil
 }
 
-// quotedAttachment is the attachment hash as a JSON string, made once per sample.
-func (s *inspectSample) quotedAttachment(hash string) ([]byte, error) {
-	if q, ok := s.att.quoted[hash]; ok {
-		return q, nil
+// quotedAttachment returns the length of the attachment key as a JSON string, found once per
+// sample, and makes it one of those the sample's calls name (s.att.named).
+func (s *inspectSample) quotedAttachment(key string) (int, error) {
+	if n, ok := s.att.quoted[key]; ok {
+		return n, nil
 	}
-	text, ok := s.Attachments[hash]
+	text, ok := s.Attachments[key]
 	if !ok {
-		return nil, fmt.Errorf("%s%s is not among the sample's attachments", attachmentPrefix, hash)
-	}
-	q, err := json.Marshal(text)
-	if err != nil {
-		return nil, err
+		return 0, fmt.Errorf("%s%s is not among the sample's attachments", attachmentPrefix, key)
 	}
 	if s.att.quoted == nil {
-		s.att.quoted = map[string][]byte{}
+		s.att.quoted = map[string]int{}
+		s.att.named = &Attachments{text: map[string]string{}}
 	}
-	s.att.quoted[hash] = q
-	return q, nil
+	n := quotedLen(text)
+	s.att.quoted[key] = n
+	s.att.named.text[key] = text
+	return n, nil
 }
 
 // inspectOutcome reads a sample's outcome (docs/design.md#outcomes) from its scores, in sample, the sample's

@@ -122,6 +122,12 @@ type Call struct {
 	// (OpenAI arguments are a string that may not parse).
 	Args      []byte
 	ArgsValid bool
+	// Attachments, when not nil, are the texts that string values of Args name by reference
+	// (an Inspect sample's attachment://, docs/security.md, "Attachments"): Args is then
+	// valid JSON as the log wrote it, the references unexpanded, and a reference stands for
+	// its text (Attachment; ExpandedArgs gives the arguments expanded). The calls of a run
+	// share them.
+	Attachments *Attachments
 }
 
 // Result is one tool result handed back to the agent.
