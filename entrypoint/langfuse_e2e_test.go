@@ -15,7 +15,7 @@ import (
 func TestLangfuseExperimentsCompare(t *testing.T) {
 	data := filepath.Join("..", "gate", "trace", "testdata", "formats", "langfuse")
 	stdout, _ := experimentsCompare(t, filepath.Join(data, "blob"), filepath.Join(data, "experiment-b.jsonl"), "b-trace-2")
-	if !strings.Contains(stdout, "note: skipped 2 side files: cm0proj1/scores/2026-05-04T00-00-00.000Z.jsonl (Langfuse scores, read with the observations beside them), cm0proj1/traces/2026-05-04T00-00-00.000Z.jsonl (Langfuse traces, read with the observations beside them)") {
+	if !strings.Contains(stdout, "note: skipped 2 side files: cm0proj1/scores/2026-05-04T00-00-00.jsonl (Langfuse scores, read with the observations beside them), cm0proj1/traces/2026-05-04T00-00-00.jsonl (Langfuse traces, read with the observations beside them)") {
 		t.Errorf("stdout lacks the side files note:\n%s", stdout)
 	}
 }
@@ -23,7 +23,7 @@ func TestLangfuseExperimentsCompare(t *testing.T) {
 // TestLangfuseBlind: the blob export's traces table alone holds no generation: refused as read
 // blind, exit 3, naming where turns were looked for.
 func TestLangfuseBlind(t *testing.T) {
-	p := filepath.Join("..", "gate", "trace", "testdata", "formats", "langfuse", "blob", "cm0proj1", "traces", "2026-05-04T00-00-00.000Z.jsonl")
+	p := filepath.Join("..", "gate", "trace", "testdata", "formats", "langfuse", "blob", "cm0proj1", "traces", "2026-05-04T00-00-00.jsonl")
 	code, _, stderr := cli(t, "", "gate", "--traces", p)
 	want := "agentgate: " + p + `: 3 of 3 traces read as Langfuse export hold no agent turn (no assistant message under GENERATION observations' input and output)`
 	if code != 3 || !strings.HasPrefix(stderr, want) {

@@ -126,9 +126,18 @@ func EachReader(name string, r io.Reader, fn func(Record) error) error {
 		err = eachScanned(name, src, layout == Values, count)
 	}
 	if err == nil && n == 0 {
-		err = &Error{File: name, Msg: "no records: the file is empty"}
+		err = &Error{File: name, Msg: NoRecords}
 	}
 	return err
+}
+
+// NoRecords is the message of the error Each returns for a file that holds no record.
+const NoRecords = "no records: the file is empty"
+
+// IsEmptyFile reports whether err is Each's error for a file that holds no record.
+func IsEmptyFile(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Msg == NoRecords && e.Line == 0
 }
 
 func unwrapPathError(err error) error {

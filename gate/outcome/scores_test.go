@@ -92,7 +92,7 @@ func TestLangfuseScoresFile(t *testing.T) {
 		t.Errorf("tone: error\n got %v\nwant %s", err, want)
 	}
 	// the blob export's rows (snake_case), the same file twice: each score once
-	blob := filepath.Join("..", "trace", "testdata", "formats", "langfuse", "blob", "cm0proj1", "scores", "2026-05-04T00-00-00.000Z.jsonl")
+	blob := filepath.Join("..", "trace", "testdata", "formats", "langfuse", "blob", "cm0proj1", "scores", "2026-05-04T00-00-00.jsonl")
 	s, err = Read(context.Background(), []string{blob, blob}, "passed")
 	if err != nil {
 		t.Fatal(err)

@@ -200,7 +200,7 @@ func Run[W, R any](ctx context.Context, files []string, o Options, newWorker fun
 		case s.Batch.err != nil:
 			err = s.Batch.err
 		case s.eof && inFile == 0:
-			err = &input.Error{File: s.File, Msg: "no records: the file is empty"}
+			err = &input.Error{File: s.File, Msg: input.NoRecords}
 		}
 		var out *R // nil for a batch no worker saw, such as a file's end
 		if !s.empty() {

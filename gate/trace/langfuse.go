@@ -29,8 +29,10 @@ import (
 //     "trace_id", "type", "parent_observation_id", "start_time", "level", "status_message",
 //     "input", "output", "usage_details", …}) and scores ({"trace_id", "observation_id",
 //     "name", "value", "data_type", "string_value", …}), written to
-//     <project>/traces/, <project>/observations/ and <project>/scores/: an observations file
-//     is read with the scores and traces files beside it, which are side files of the plan;
+//     <project>/traces/, <project>/observations/ and <project>/scores/, a file per time
+//     window: under a folder, all the files of a project are read as one (lfFolder), since one
+//     trace's rows may sit in several windows; every row is held until the last file is read
+//     (at most maxDocument bytes together);
 //   - dataset run items ({"datasetItemId", "traceId", "datasetRunName"}, or the API's list
 //     {"data": [...]}) in the same file.
 //
@@ -143,17 +145,74 @@ type lfFile struct {
 	size  int64
 }
 
-// readLangfuse is the Langfuse row's reader.
+// readLangfuse is the Langfuse row's reader: the file, with the files of the blob export read
+// with it as one (the folder rule's, lfFolder; else the scores and traces beside an observations
+// file named itself). A file of those that is empty (a window without rows of its table) adds
+// nothing.
 func readLangfuse(ctx context.Context, f File, o Options, fn func(*Trace) error) error {
-	paths := append([]string{f.Path}, lfBeside(f.Path)...)
+	with := f.With
+	if with == nil {
+		with = lfBeside(f.Path)
+	}
 	lf := &lfFile{}
-	for _, p := range paths {
+	for i, p := range append([]string{f.Path}, with...) {
 		err := input.Each(p, func(rec input.Record) error { return lf.record(ctx, rec) })
-		if err != nil {
+		if err != nil && !(i > 0 && input.IsEmptyFile(err)) {
 			return err
 		}
 	}
 	return lf.traces(ctx, o, fn)
+}
+
+// lfFolder reads each Langfuse blob-storage export found under a folder as one input
+// (docs/trace-formats.md, "Langfuse exports"): the export writes one file per table and time
+// window (<project>/observations/<window end>.jsonl), and one trace's observations, scores and
+// traces row may sit in several windows, so the first observations file of a project is read
+// with every other file of its observations/, scores/ and traces/ folders, and the others are
+// not read on their own. A file of those the plan did not tell as Langfuse's (an empty window)
+// goes with them too.
+func lfFolder(files []File) (keep []File, skipped []Skipped) {
+	anchor := map[string]int{} // a project's folder: the index of its first observations file
+	project := func(f File) (string, string) {
+		dir := filepath.Dir(f.Path)
+		return filepath.Dir(dir), filepath.Base(dir)
+	}
+	for i, f := range files {
+		if p, table := project(f); f.Folder != "" && f.Format == FormatLangfuse && table == "observations" {
+			if _, ok := anchor[p]; !ok {
+				anchor[p] = i
+			}
+		}
+	}
+	with := map[string][]string{}
+	drop := make([]bool, len(files))
+	for i, f := range files {
+		p, table := project(f)
+		a, ok := anchor[p]
+		if f.Folder == "" || !ok || a == i {
+			continue
+		}
+		switch table {
+		case "observations":
+			with[p] = append(with[p], f.Path)
+			drop[i] = true
+		case "scores", "traces":
+			drop[i] = true
+			skipped = append(skipped, Skipped{Path: f.Path, Folder: f.Folder, Why: "Langfuse " + table + ", read with the observations beside them"})
+		}
+	}
+	for i, f := range files {
+		if drop[i] {
+			continue
+		}
+		if p, _ := project(f); f.Folder != "" {
+			if a, ok := anchor[p]; ok && a == i {
+				f.With = append(append([]string(nil), with[p]...), lfBeside(f.Path)...)
+			}
+		}
+		keep = append(keep, f)
+	}
+	return keep, skipped
 }
 
 // eachLangfuse reads the records records streams (the fuzz target's way in).
@@ -324,12 +383,14 @@ func (lf *lfFile) value(src *lsSource, at int, p jsonscan.Path, trace string) er
 	return nil
 }
 
-// traces puts the observations of each trace together, in the order each trace first
-// appears, and hands them to fn.
+// traces puts the observations of each trace together and hands the traces to fn in the
+// order they started (the earliest of the trace's timestamp and its observations' start
+// times; then by id), which no split of the rows into files or windows changes.
 func (lf *lfFile) traces(ctx context.Context, o Options, fn func(*Trace) error) error {
 	var order []string
 	groups := map[string][]*lfNode{}
 	seen := map[string]bool{}
+	began := map[string]string{}
 	for _, n := range lf.nodes {
 		if n.kind == 'o' || n.kind == 's' && n.id != "" {
 			key := string(n.kind) + n.trace + "\x00" + n.id
@@ -342,7 +403,21 @@ func (lf *lfFile) traces(ctx context.Context, o Options, fn func(*Trace) error) 
 			order = append(order, n.trace)
 		}
 		groups[n.trace] = append(groups[n.trace], n)
+		at := n.start
+		if n.kind == 't' {
+			at, _ = stringValue(n.rec.Timestamp)
+		}
+		if b, ok := began[n.trace]; at != "" && (!ok || b == "" || at < b) {
+			began[n.trace] = at
+		}
 	}
+	sort.SliceStable(order, func(i, j int) bool {
+		a, b := began[order[i]], began[order[j]]
+		if a != b {
+			return a < b
+		}
+		return order[i] < order[j]
+	})
 	read := 0
 	for _, id := range order {
 		if err := ctx.Err(); err != nil {
@@ -776,6 +851,7 @@ var langfuseHarness = Harness{
 	},
 	Read:     readLangfuse,
 	Side:     lfSide,
+	Folder:   lfFolder,
 	Turns:    "GENERATION observations' input and output",
 	Identity: "task: the dataset item (`metadata.dataset_item_id` of the trace or its observations, or a dataset run item's `datasetItemId`); agent: the experiment run (`metadata.experiment_run_name`, `datasetRunName`); trace id: Langfuse's",
 	Outcome:  "the trace's score named by outcome-scorer (NUMERIC, BOOLEAN); without it none, the names listed",

@@ -24,7 +24,7 @@ import (
 
 func langfuseFile(name string) string { return filepath.Join("testdata", "formats", "langfuse", name) }
 
-const lfBlobObservations = "blob/cm0proj1/observations/2026-05-04T00-00-00.000Z.jsonl"
+const lfBlobObservations = "blob/cm0proj1/observations/2026-05-04T00-00-00.jsonl"
 
 func TestLangfuse(t *testing.T) {
 	usage := Usage{Prompt: 280, Completion: 32, Total: 312, Recorded: true}
@@ -53,15 +53,15 @@ func TestLangfuse(t *testing.T) {
 	// the UI's download of that trace reads the same
 	lima.line = 3
 	checkRuns(t, readWith(t, langfuseFile("trace-download.json"), o), []harnessRun{lima})
-	for _, f := range []string{lfBlobObservations, "blob/cm0proj1/scores/2026-05-04T00-00-00.000Z.jsonl", "blob/cm0proj1/traces/2026-05-04T00-00-00.000Z.jsonl", "experiment-b.jsonl", "trace-download.json"} {
+	for _, f := range []string{lfBlobObservations, "blob/cm0proj1/scores/2026-05-04T00-00-00.jsonl", "blob/cm0proj1/traces/2026-05-04T00-00-00.jsonl", "experiment-b.jsonl", "trace-download.json"} {
 		if got, err := Sniff(langfuseFile(f)); err != nil || got != FormatLangfuse {
 			t.Errorf("Sniff(%s) = %v, %v", f, got, err)
 		}
 	}
 	for f, want := range map[string]string{
 		lfBlobObservations: "",
-		"blob/cm0proj1/scores/2026-05-04T00-00-00.000Z.jsonl": "Langfuse scores, read with the observations beside them",
-		"blob/cm0proj1/traces/2026-05-04T00-00-00.000Z.jsonl": "Langfuse traces, read with the observations beside them",
+		"blob/cm0proj1/scores/2026-05-04T00-00-00.jsonl": "Langfuse scores, read with the observations beside them",
+		"blob/cm0proj1/traces/2026-05-04T00-00-00.jsonl": "Langfuse traces, read with the observations beside them",
 	} {
 		if got := lfSide(langfuseFile(f)); got != want {
 			t.Errorf("side(%s) = %q, want %q", f, got, want)
@@ -120,7 +120,7 @@ func TestLangfuseOrder(t *testing.T) {
 	want := traceKeys(readWith(t, langfuseFile(lfBlobObservations), o))
 	var rows [][]byte
 	for _, table := range []string{"observations", "scores", "traces"} {
-		data, err := os.ReadFile(langfuseFile("blob/cm0proj1/" + table + "/2026-05-04T00-00-00.000Z.jsonl"))
+		data, err := os.ReadFile(langfuseFile("blob/cm0proj1/" + table + "/2026-05-04T00-00-00.jsonl"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -202,6 +202,12 @@ func FuzzLangfuse(f *testing.F) {
 	f.Add([]byte(`{"id":"o","trace_id":"t","project_id":"p","type":"GENERATION","parent_observation_id":null,"start_time":"2026-01-01 00:00:00.000","input":"[{\"role\":\"user\",\"content\":\"q\"}]","output":"\"a\"","usage_details":{"input":"5"}}
 {"id":"s","timestamp":"x","project_id":"p","trace_id":"t","name":"k","value":0.5,"data_type":"NUMERIC"}
 {"data": [{"datasetItemId": "d", "traceId": "t", "datasetRunName": "r"}]}`))
+	// two windows of the blob export sharing a bound: the same observation and score twice
+	f.Add([]byte(`{"id":"o","trace_id":"t","type":"GENERATION","parent_observation_id":null,"start_time":"2026-01-01 11:00:00.000","input":"\"q\"","output":"\"a\""}
+{"id":"s","timestamp":"2026-01-01 11:00:00.000","trace_id":"t","name":"k","value":1,"data_type":"BOOLEAN","string_value":"True"}
+{"id":"t","timestamp":"2026-01-01 10:59:59.000","name":"n","project_id":"p","bookmarked":false}
+{"id":"o","trace_id":"t","type":"GENERATION","parent_observation_id":null,"start_time":"2026-01-01 11:00:00.000","input":"\"q\"","output":"\"a\""}
+{"id":"s","timestamp":"2026-01-01 11:00:00.000","trace_id":"t","name":"k","value":1,"data_type":"BOOLEAN","string_value":"True"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		records := func(each func(input.Record) error) error {
 			return input.EachReader("f.jsonl", bytes.NewReader(data), each)
