@@ -147,6 +147,22 @@ func TestFolderSWEAgent(t *testing.T) {
 	}
 }
 
+// TestFolderSWEAgent1x: SWE-agent 1.x's run_batch and run_single folders of a RetryAgent
+// (whose trajectories hold replay_config null) read their .traj files, each agent named by the
+// config beside it, which the notes list as read, not as skipped.
+func TestFolderSWEAgent1x(t *testing.T) {
+	dir := filepath.Join(folders, "sweagent-1.x")
+	code, stdout, r := gateFolder(t, "--traces", dir)
+	if code != 0 || r.Reliability.Total != 2 {
+		t.Errorf("exit %d, %+v\n%s", code, r.Reliability, stdout)
+	}
+	checkCounts(t, r, filepath.Join(dir, "batch", "django__django-11133", "django__django-11133.traj")+":1 6 2 -",
+		filepath.Join(dir, "single", "django__django-11133", "django__django-11133.traj")+":1 6 2 -")
+	checkNotes(t, r, stdout,
+		"read 2 side files beside the traces, for what the traces do not record (a run's config): batch/django__django-11133/django__django-11133.config.yaml, single/django__django-11133/config.yaml",
+		"skipped 3 side files: batch/preds.json (predictions: a map of instance ids to patches), batch/django__django-11133/django__django-11133.patch, batch/run_batch.config.yaml")
+}
+
 // TestFolderTau2: tau2's "dir" format, given as the run folder or as its results.json, reads
 // the simulations of simulations/ once each, as tau2's Results.load does.
 func TestFolderTau2(t *testing.T) {

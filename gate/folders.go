@@ -3,6 +3,7 @@ package gate
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -100,15 +101,22 @@ func skippedNote(files []trace.Skipped) string {
 	})
 	var b strings.Builder
 	fmt.Fprintf(&b, "skipped %d side file%s: ", len(s), plural(len(s)))
-	for i, f := range s {
+	listFiles(&b, s)
+	return b.String()
+}
+
+// listFiles writes the first maxListed of files to b, each by its path under its folder and
+// why, then how many more there are.
+func listFiles(b *strings.Builder, files []trace.Skipped) {
+	for i, f := range files {
 		if i == maxListed {
-			fmt.Fprintf(&b, ", and %d more", len(s)-maxListed)
+			fmt.Fprintf(b, ", and %d more", len(files)-maxListed)
 			break
 		}
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		name := f.Path
+		name := filepath.ToSlash(f.Path)
 		if f.Folder != "" {
 			if rel, err := filepath.Rel(f.Folder, f.Path); err == nil {
 				name = filepath.ToSlash(rel)
@@ -119,6 +127,33 @@ func skippedNote(files []trace.Skipped) string {
 			b.WriteString(" (" + f.Why + ")")
 		}
 	}
+}
+
+// sidesRead are the side files the readers read, each with the folder given that holds the
+// trace it was read for, so that the notes name it as they name a skipped file; sorted, each
+// once.
+func (p *tracePlan) sidesRead() []trace.Skipped {
+	folders := map[string]string{} // a trace file's folder: the folder given it was found under
+	for _, f := range p.files {
+		folders[filepath.Dir(f.Path)] = f.Folder
+	}
+	paths := slices.Clone(p.stats.sides)
+	slices.Sort(paths)
+	paths = slices.Compact(paths)
+	out := make([]trace.Skipped, len(paths))
+	for i, s := range paths {
+		out[i] = trace.Skipped{Path: s, Folder: folders[filepath.Dir(s)]}
+	}
+	return out
+}
+
+// sidesNote is the one line that lists the side files the readers read beside the traces, for
+// what the traces lack (docs/trace-formats.md, "Agents": a SWE-agent run's config), the first
+// maxListed named. They are not listed as skipped.
+func sidesNote(files []trace.Skipped) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "read %d side file%s beside the traces, for what the traces do not record (a run's config): ", len(files), plural(len(files)))
+	listFiles(&b, files)
 	return b.String()
 }
 
@@ -133,8 +168,17 @@ func plural(n int) string {
 // with no assistant message, a suite with no tool call at all.
 func readNotes(p *tracePlan, sum *reliability.Summary) []string {
 	var notes []string
-	if len(p.skipped) > 0 {
-		notes = append(notes, skippedNote(p.skipped))
+	skipped := p.skipped
+	if len(p.stats.sides) > 0 {
+		read := make(map[string]bool, len(p.stats.sides))
+		for _, s := range p.stats.sides {
+			read[filepath.Clean(s)] = true
+		}
+		skipped = slices.DeleteFunc(slices.Clone(skipped), func(s trace.Skipped) bool { return read[filepath.Clean(s.Path)] })
+		notes = append(notes, sidesNote(p.sidesRead()))
+	}
+	if len(skipped) > 0 {
+		notes = append(notes, skippedNote(skipped))
 	}
 	for _, n := range p.outcomeNotes {
 		c := p.outcomeCount[n]

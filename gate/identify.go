@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -25,14 +26,16 @@ func (r *Result) identify() {
 	r.IdentityNote = strings.Join(notes, "; ")
 }
 
-// identify gives every run of traces, in file order, an identity and an id no other run has
-// (docs/comparison-and-statistics.md, "Which run is which: identity"):
+// identify gives every run of traces an identity and an id no other run has
+// (docs/comparison-and-statistics.md, "Which run is which: identity"), from the runs
+// themselves: neither the order of traces nor the files' paths decide which run is which.
 //   - the runs of a suite made by two or more agents become a suite per agent
 //     ("airline@grok-3-mini"), never trials of one task;
-//   - runs that share a suite, task and trial get the next free trial numbers of their task
-//     (compare.Renumber);
-//   - a run whose id an earlier run has (two Inspect logs of one task, or of two tasks whose
-//     samples share an id and epoch; two tau-bench files) gets one made from its identity.
+//   - of the runs that share a suite, task and trial, all but the one whose content sorts
+//     first get the next free trial numbers of their task (compare.Renumber);
+//   - of the runs that share an id (two Inspect logs of one task, or of two tasks whose
+//     samples share an id and epoch; two tau-bench files), all but the one whose identity
+//     sorts first get one made from their identity (uniqueIDs).
 //
 // It works from what the harnesses recorded: a run that an earlier identify changed (a shard's
 // report) is first given back its read_as, so that merging shards gives what one run over
@@ -188,19 +191,27 @@ func quoteAll(s []string) string {
 
 // uniqueIDs gives a run whose id an earlier run has an id made from its identity, no run's
 // id: its trial in place of the one it was read with ("76105#1" given trial 3 is "76105#3"),
-// else its suite before it ("other_task/76105#1"), else a number after it. read is the id and
+// else its suite before it ("other_task/76105#1"), else a number after it. The earlier run is
+// the one whose identity sorts first (suite, task, trial, each as written), never the one
+// whose file does: only runs with tasks share ids, and no two of them share an identity
+// once Renumber has run, so that renaming or moving the files renames no run
+// (docs/comparison-and-statistics.md, "Which run is which: identity"). read is the id and
 // trial a run was read with. It returns the note to make, "" when no id changed.
 func uniqueIDs(traces []reliability.Result, read func(int) (string, *int)) string {
 	if !sharedID(traces) {
 		return ""
 	}
 	taken := make(map[string]bool, len(traces))
+	order := make([]int32, len(traces))
 	for i := range traces {
 		taken[traces[i].ID] = true
+		order[i] = int32(i)
 	}
+	slices.SortStableFunc(order, func(i, j int32) int { return byIdentity(&traces[i], &traces[j]) })
 	seen := make(map[string]bool, len(traces))
 	n, fromID, toID := 0, "", ""
-	for i := range traces {
+	for _, k := range order {
+		i := int(k)
 		t := &traces[i]
 		if !seen[t.ID] {
 			seen[t.ID] = true
@@ -245,7 +256,32 @@ func uniqueIDs(traces []reliability.Result, read func(int) (string, *int)) strin
 	if n == 1 {
 		runs = "1 run has"
 	}
-	return fmt.Sprintf("%s an id an earlier run has (two files of the same tasks, or one task id in two suites): each is named from its own suite and trial (the first by id: %s is %s), and its id as read is kept as read_as", runs, input.Quote(fromID), input.Quote(toID))
+	return fmt.Sprintf("%s an id another run has (two files of the same tasks, or one task id in two suites): each is named from its own suite and trial (the first by id: %s is %s), and its id as read is kept as read_as", runs, input.Quote(fromID), input.Quote(toID))
+}
+
+// byIdentity orders runs by their identity: the runs without a task first (in order), then by
+// suite, task and trial (a run without a trial first).
+func byIdentity(x, y *reliability.Result) int {
+	a, b := x.Attempt, y.Attempt
+	ta, tb := a != nil && a.Task != "", b != nil && b.Task != ""
+	switch {
+	case !ta || !tb:
+		return cmp.Compare(boolInt(ta), boolInt(tb))
+	case a.Suite != b.Suite:
+		return strings.Compare(a.Suite, b.Suite)
+	case a.Task != b.Task:
+		return strings.Compare(a.Task, b.Task)
+	case a.Trial == nil || b.Trial == nil:
+		return cmp.Compare(boolInt(a.Trial != nil), boolInt(b.Trial != nil))
+	}
+	return cmp.Compare(*a.Trial, *b.Trial)
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // sharedID reports whether two of traces have one id. It sorts their indexes, four bytes a

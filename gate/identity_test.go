@@ -727,15 +727,14 @@ func TestIdentityInEveryLayout(t *testing.T) {
 			`arith_hard/1#1 "arith_hard"/"1"/1 (read as 1#1/arith_hard/1)`, `arith_hard/1#2 "arith_hard"/"1"/2 (read as 1#2/arith_hard/2)`,
 			`arith_hard/two#1 "arith_hard"/"two"/1 (read as two#1/arith_hard/1)`, `arith_hard/two#2 "arith_hard"/"two"/2 (read as two#2/arith_hard/2)`,
 			`arith_hard/three#1 "arith_hard"/"three"/1 (read as three#1/arith_hard/1)`}, 6, 1, false, false},
+		// the suite that sorts first keeps the ids as read, whichever file holds it
 		{"inspect two models", []string{
-			`1#1 "arith@openai/gpt-4o"/"1"/1 (read as 1#1/arith/1)`, `1#2 "arith@openai/gpt-4o"/"1"/2 (read as 1#2/arith/2)`,
-			`two#1 "arith@openai/gpt-4o"/"two"/1 (read as two#1/arith/1)`, `two#2 "arith@openai/gpt-4o"/"two"/2 (read as two#2/arith/2)`,
-			`three#1 "arith@openai/gpt-4o"/"three"/1 (read as three#1/arith/1)`,
-			`arith@anthropic/claude-3-5-sonnet/1#1 "arith@anthropic/claude-3-5-sonnet"/"1"/1 (read as 1#1/arith/1)`,
-			`arith@anthropic/claude-3-5-sonnet/1#2 "arith@anthropic/claude-3-5-sonnet"/"1"/2 (read as 1#2/arith/2)`,
-			`arith@anthropic/claude-3-5-sonnet/two#1 "arith@anthropic/claude-3-5-sonnet"/"two"/1 (read as two#1/arith/1)`,
-			`arith@anthropic/claude-3-5-sonnet/two#2 "arith@anthropic/claude-3-5-sonnet"/"two"/2 (read as two#2/arith/2)`,
-			`arith@anthropic/claude-3-5-sonnet/three#1 "arith@anthropic/claude-3-5-sonnet"/"three"/1 (read as three#1/arith/1)`}, 6, 1, false, true},
+			`arith@openai/gpt-4o/1#1 "arith@openai/gpt-4o"/"1"/1 (read as 1#1/arith/1)`, `arith@openai/gpt-4o/1#2 "arith@openai/gpt-4o"/"1"/2 (read as 1#2/arith/2)`,
+			`arith@openai/gpt-4o/two#1 "arith@openai/gpt-4o"/"two"/1 (read as two#1/arith/1)`, `arith@openai/gpt-4o/two#2 "arith@openai/gpt-4o"/"two"/2 (read as two#2/arith/2)`,
+			`arith@openai/gpt-4o/three#1 "arith@openai/gpt-4o"/"three"/1 (read as three#1/arith/1)`,
+			`1#1 "arith@anthropic/claude-3-5-sonnet"/"1"/1 (read as 1#1/arith/1)`, `1#2 "arith@anthropic/claude-3-5-sonnet"/"1"/2 (read as 1#2/arith/2)`,
+			`two#1 "arith@anthropic/claude-3-5-sonnet"/"two"/1 (read as two#1/arith/1)`, `two#2 "arith@anthropic/claude-3-5-sonnet"/"two"/2 (read as two#2/arith/2)`,
+			`three#1 "arith@anthropic/claude-3-5-sonnet"/"three"/1 (read as three#1/arith/1)`}, 6, 1, false, true},
 	} {
 		r := gateRun(t, all[c.name], nil, nil)
 		if got := runs(r); !slices.Equal(got, c.want) {
@@ -774,10 +773,12 @@ func TestTwoAgentsAreTwoSuites(t *testing.T) {
 }
 
 // TestShardsWithRepeatedIdentities: tau-bench runs of task 5 read as trials 0, 0 (one file),
-// 1 and 0 (two more) are trials 0, 2, 1 and 3 in one run; every split of the files into
-// shards, merged, gives that run's report byte for byte. On main a shard numbered its own
-// repeats (the second run of the first file got trial 1, and then the others 2 and 3), and the
-// file with a repeated id was refused.
+// 1 and 0 (two more) are trials 2, 3, 1 and 0 in one run (of the three trials 0, the last
+// file's run sorts first by content, ContentKey, and keeps its trial; the other two follow in
+// the order of their content); every split of the files into shards, merged, gives that
+// run's report byte for byte. On main a shard numbered its own repeats (the second run of the
+// first file got trial 1, and then the others 2 and 3), and the file with a repeated id was
+// refused.
 func TestShardsWithRepeatedIdentities(t *testing.T) {
 	dir := t.TempDir()
 	file := func(name string, trials []int, rewards []float64) string {
@@ -795,7 +796,7 @@ func TestShardsWithRepeatedIdentities(t *testing.T) {
 	b := file("b.json", []int{1}, []float64{1})
 	c := file("c.json", []int{0}, []float64{0})
 	whole := gateRun(t, []string{a, b, c}, nil, nil)
-	want := []string{`5#0 "airline"/"5"/0`, `5#2 "airline"/"5"/2 (read as 5#0/airline/0)`, `5#1 "airline"/"5"/1`, `5#3 "airline"/"5"/3 (read as 5#0/airline/0)`}
+	want := []string{`5#2 "airline"/"5"/2 (read as 5#0/airline/0)`, `5#3 "airline"/"5"/3 (read as 5#0/airline/0)`, `5#1 "airline"/"5"/1`, `5#0 "airline"/"5"/0`}
 	if got := runs(whole); !slices.Equal(got, want) {
 		t.Fatalf("one run:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
@@ -1009,15 +1010,15 @@ func TestTauBenchCrashesMatchTheirDomain(t *testing.T) {
 	mergeAsOneRun(t, gateGroups(t, t.TempDir(), [][]string{{head}, {only, airline}}, nil), whole)
 }
 
-// shuffleRecords writes the files of a suite again under dir, each at dir/<i>/<its folder>/<its
-// name> (what names a run, a file's name or folder, kept), with its records (a JSON array, a
-// JSONL file, a tau2 results file's simulations) in an order rng picks. files are in the order
-// the gate reads them (their paths sorted), which the copies keep.
-func shuffleRecords(t *testing.T, files []string, dir string, rng *rand.Rand) []string {
+// shuffleRecords writes the files of a suite again under dir, file i at dir/<order[i]>/<its
+// folder>/<its name> (what names a run, a file's name or folder, kept; the gate reads the
+// copies in the order order gives), with its records (a JSON array, a JSONL file, a tau2
+// results file's simulations) in an order rng picks. The copies are returned in files' order.
+func shuffleRecords(t *testing.T, files []string, order []int, dir string, rng *rand.Rand) []string {
 	t.Helper()
 	var out []string
 	for i, f := range files {
-		dst := filepath.Join(dir, fmt.Sprint(i), filepath.Base(filepath.Dir(f)), filepath.Base(f))
+		dst := filepath.Join(dir, fmt.Sprint(order[i]), filepath.Base(filepath.Dir(f)), filepath.Base(f))
 		moved := reorder(t, []string{f}, t.TempDir(), rng)[0]
 		out = append(out, copyTo(t, moved, dst))
 	}
@@ -1060,27 +1061,41 @@ func placeless(t *testing.T, report []byte, files []string) string {
 }
 
 // TestIdentityProperties: for every layout of repeated identities (two files of the same
-// tasks, two logs of one task, logs of two tasks, two agents in every harness), shuffling the
-// records of each file and moving the files elsewhere (in the same order) changes nothing in
-// the report but where the runs lie, and any split of the files into shards, merged, gives the
-// report of one run over them byte for byte. (Which of two runs with one identity keeps its
-// trial or id follows the order of the files, docs/comparison-and-statistics.md "Which run is
-// which: identity": a rename that reorders the files may swap them.)
+// tasks, two logs of one task, logs of two tasks, two agents in every harness, and files of
+// the same tasks whose runs differ), shuffling the records of each file, moving the files
+// elsewhere and renaming them so that they are read in another order changes nothing in the
+// report but where the runs lie, and any split of the files into shards, merged, gives the
+// report of one run over them byte for byte. Which of two runs with one identity keeps its
+// trial and id is decided by the runs themselves (docs/comparison-and-statistics.md, "Which
+// run is which: identity"): on main it followed the order of the files' paths, and a rename
+// that reversed it swapped the outcomes of trials 0 and 4.
 func TestIdentityProperties(t *testing.T) {
 	layouts := identitySuites(t)
 	for name, c := range agentLayouts(t) {
 		layouts[name] = c.files
 	}
+	maps.Copy(layouts, differingRuns(t))
 	rng := rand.New(rand.NewPCG(43, 3))
 	for name, files := range layouts {
 		files = slices.Clone(files)
 		slices.Sort(files) // the order the gate reads them in
 		want := placeless(t, reportJSON(t, gateRun(t, files, nil, nil)), files)
-		for round := range 2 {
-			moved := shuffleRecords(t, files, t.TempDir(), rng)
+		for round := range 3 {
+			// round 0 keeps the files' order, round 1 reverses it, round 2 shuffles it
+			order := make([]int, len(files))
+			for i := range order {
+				order[i] = i
+			}
+			switch round {
+			case 1:
+				slices.Reverse(order)
+			case 2:
+				rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+			}
+			moved := shuffleRecords(t, files, order, t.TempDir(), rng)
 			whole := gateRun(t, moved, nil, nil)
 			if got := placeless(t, reportJSON(t, whole), moved); got != want {
-				t.Errorf("%s, round %d: the report changed with the order of records and the files' place:\n%s\nwant\n%s", name, round, got, want)
+				t.Errorf("%s, round %d (files read in the order %v): the report changed with the order of records and the files' place and names:\n%s\nwant\n%s", name, round, order, got, want)
 				continue
 			}
 			// a split into shards: each file to a shard rng picks, the shards in any order
@@ -1097,12 +1112,47 @@ func TestIdentityProperties(t *testing.T) {
 	}
 }
 
+// differingRuns are layouts in which runs that share an identity differ: two tau-bench files
+// of the same tasks whose rewards differ (the second's runs failed where the first's
+// succeeded and the other way round), two tau2 files of one agent and domain likewise, and
+// two Inspect logs of one task whose samples were scored differently.
+func differingRuns(t *testing.T) map[string][]string {
+	dir := t.TempDir()
+	airline := refdata.Path(t, "transcripts/tau-bench-airline-sample.json")
+	flipped := tauBenchRecords(t, filepath.Join(dir, "tau-bench", "b.json"), func(recs []map[string]any) []map[string]any {
+		for _, r := range recs {
+			r["reward"] = 1 - r["reward"].(float64)
+		}
+		return recs
+	})
+	tau2 := filepath.Join("trace", "testdata", "formats", "tau2-telecom.json")
+	tau2Flipped := rewrite(t, tau2, filepath.Join(dir, "tau2", "b.json"), func(doc map[string]any) {
+		for _, sim := range doc["simulations"].([]any) {
+			if ri, ok := sim.(map[string]any)["reward_info"].(map[string]any); ok {
+				ri["reward"] = 1 - ri["reward"].(float64)
+			}
+		}
+	})
+	inspectRescored := rewrite(t, inspectLog(t, filepath.Join(dir, "logs", "tmp.json"), "arith", "openai/gpt-4o"), filepath.Join(dir, "logs", "2.json"), func(doc map[string]any) {
+		for _, s := range doc["samples"].([]any) {
+			if sc, ok := s.(map[string]any)["scores"].(map[string]any); ok {
+				sc["includes"].(map[string]any)["value"] = "I"
+			}
+		}
+	})
+	return map[string][]string{
+		"tau-bench two files, other rewards": {copyTo(t, airline, filepath.Join(dir, "tau-bench", "a.json")), flipped},
+		"tau2 two files, other rewards":      {copyTo(t, tau2, filepath.Join(dir, "tau2", "a.json")), tau2Flipped},
+		"inspect two logs, other scores":     {inspectLog(t, filepath.Join(dir, "logs", "1.json"), "arith", "openai/gpt-4o"), inspectRescored},
+	}
+}
+
 // TestForkDomainsNote: the AgentDojo fork's task t01 of two domains is two runs of two suites,
 // each with an id of its own, and the note says why the second was renamed (on main its words
 // spoke of "two files of the same tasks" alone).
 func TestForkDomainsNote(t *testing.T) {
 	r := gateRun(t, agentLayouts(t)["agentdojo fork two domains"].files, nil, nil)
-	const note = `1 run has an id an earlier run has (two files of the same tasks, or one task id in two suites): each is named from its own suite and trial (the first by id: "t01" is "automotive_suite/t01"), and its id as read is kept as read_as`
+	const note = `1 run has an id another run has (two files of the same tasks, or one task id in two suites): each is named from its own suite and trial (the first by id: "t01" is "automotive_suite/t01"), and its id as read is kept as read_as`
 	if r.IdentityNote != note {
 		t.Errorf("identity note %q, want %q", r.IdentityNote, note)
 	}
@@ -1112,5 +1162,35 @@ func TestForkDomainsNote(t *testing.T) {
 	}
 	if want := []string{`t01 "airport_suite"/"t01"/-`, `automotive_suite/t01 "automotive_suite"/"t01"/-`}; !slices.Equal(got, want) {
 		t.Errorf("runs %q, want %q", got, want)
+	}
+}
+
+// TestSWEAgentConfigsBeside: a folder of two SWE-agent 1.x RetryAgent runs of one instance
+// (run_batch's and run_single's layouts, trace/testdata/folders/sweagent-1.x), whose
+// trajectories hold replay_config null, is two agents' runs, each named by the config SWE-agent
+// wrote beside its trajectory: two suites, never two trials of one task (on main: one task's
+// trials 0 and 1). The report says which side files it read, and lists them no more as skipped.
+func TestSWEAgentConfigsBeside(t *testing.T) {
+	dir := filepath.Join("trace", "testdata", "folders", "sweagent-1.x")
+	r := gateRun(t, []string{dir}, nil, nil)
+	want := []string{
+		`batch/django__django-11133/django__django-11133.traj:1 "claude-3-7-sonnet-20250219"/"django__django-11133"/-`,
+		`single/django__django-11133/django__django-11133.traj:1 "gpt-4o+o3-mini"/"django__django-11133"/-`,
+	}
+	var got []string
+	for i := range r.Reliability.Traces {
+		tr := &r.Reliability.Traces[i]
+		id, _ := filepath.Rel(dir, tr.ID)
+		got = append(got, filepath.ToSlash(id)+" "+identity(tr))
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("runs\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	notes := []string{
+		"read 2 side files beside the traces, for what the traces do not record (a run's config): batch/django__django-11133/django__django-11133.config.yaml, single/django__django-11133/config.yaml",
+		"skipped 3 side files: batch/preds.json (predictions: a map of instance ids to patches), batch/django__django-11133/django__django-11133.patch, batch/run_batch.config.yaml",
+	}
+	if !slices.Equal(r.Notes[:min(2, len(r.Notes))], notes) {
+		t.Errorf("notes\n%s\nwant\n%s", strings.Join(r.Notes, "\n"), strings.Join(notes, "\n"))
 	}
 }

@@ -55,7 +55,7 @@ func Merge(ctx context.Context, shards []Shard, in Inputs, o Options) (*Result, 
 		}
 	}
 	// The runs get their identities from what their harnesses recorded, over all the shards'
-	// runs in file order, as one run gives them.
+	// runs, as one run gives them (from the runs, not their order).
 	res.identify()
 	// Outcomes given to the merge are matched to all the merged traces, as one run matches
 	// them; a trace whose shard recorded no usage then has no tokens to count.

@@ -39,6 +39,9 @@ type readStats struct {
 	noAgent   int // traces with no assistant message, the crashed ones left out
 	// byFormat counts the traces of each format and those with no agent turn
 	byFormat [trace.NumFormats]formatStats
+	// sides are the side files the readers read beside the traces (trace.Trace.SideFile), in
+	// the order of their traces, each once
+	sides []string
 }
 
 // formatStats are the traces read in one format, those that hold no agent turn (crashed runs
@@ -53,6 +56,7 @@ func (s *readStats) count(t *trace.Trace, f trace.Format, field string) {
 	if t.Outcome.Known && field != "" && t.Outcome.Source == field {
 		s.fieldHits++
 	}
+	s.side(t.SideFile)
 	c := &s.byFormat[f]
 	c.traces++
 	if t.Crash == "" && !t.HasAgentTurn() {
@@ -63,10 +67,20 @@ func (s *readStats) count(t *trace.Trace, f trace.Format, field string) {
 	}
 }
 
+// side counts the side file path read, "" for none: a file's traces read it one after another.
+func (s *readStats) side(path string) {
+	if path != "" && (len(s.sides) == 0 || s.sides[len(s.sides)-1] != path) {
+		s.sides = append(s.sides, path)
+	}
+}
+
 // add adds the counts of o, read after s.
 func (s *readStats) add(o *readStats) {
 	s.fieldHits += o.fieldHits
 	s.noAgent += o.noAgent
+	for _, p := range o.sides {
+		s.side(p)
+	}
 	for f := range s.byFormat {
 		c, d := &s.byFormat[f], &o.byFormat[f]
 		c.traces += d.traces

@@ -311,15 +311,18 @@ func cause(on matchKey, base, head []reliability.Result) string {
 }
 
 // RenumberNote is the one note of a run in which some runs shared an identity (docs/design.md#run-identity).
-const RenumberNote = "some runs share a suite, task and trial (the same task run twice, e.g. two results files of one domain): the later ones were given the next free trial numbers, in file order, so that no two runs are taken for one"
+const RenumberNote = "some runs share a suite, task and trial (the same task run twice, e.g. two results files of one domain): the later ones, in the order of a digest of what each recorded, were given the next free trial numbers, so that no two runs are taken for one"
 
-// Renumber gives every run of traces whose identity (suite, task, trial) an earlier run
-// already has the next free trial number of its task (docs/design.md#run-identity): two results files of one
-// domain that both hold trial 0 are two runs, not one. Which runs are the later ones is
-// decided in order; they are numbered in the order of the trials they were read with, then
-// in order, so that the order of a file's records changes no run's number
-// (docs/comparison-and-statistics.md, "Which run is which: identity"). A run with a task and
-// no trial that shares its task with another is numbered too, the first from 0. It reports
+// Renumber gives every run of traces whose identity (suite, task, trial) another run shares
+// the next free trial number of its task (docs/design.md#run-identity): two results files of
+// one domain that both hold trial 0 are two runs, not one. Which run keeps the identity and
+// the order in which the others are numbered are decided by the runs themselves, never by
+// where their files lie or how they are named (docs/comparison-and-statistics.md, "Which run
+// is which: identity"): the run whose content sorts first (reliability.Result.ContentKey, a
+// digest of what it recorded) keeps it; the others are numbered in the order of the trials
+// they were read with (those read without one first), then of their content, then of their
+// ids. Only runs alike in all of these keep the order of traces. A run with a task and no
+// trial that shares its task with another is numbered too, the first from 0. It reports
 // whether it changed any, for the report's one note.
 func Renumber(traces []reliability.Result) bool {
 	type task struct{ suite, task string }
@@ -339,32 +342,63 @@ func Renumber(traces []reliability.Result) bool {
 			}
 		}
 	}
-	seen := map[run]bool{}
-	var later []int // the runs to number, in order
+	// the content keys of the runs that share an identity, made only for them: a million
+	// runs of identities of their own cost none
+	keys := map[int]string{}
+	byContent := func(i, j int) int {
+		key := func(i int) string {
+			k, ok := keys[i]
+			if !ok {
+				k = traces[i].ContentKey()
+				keys[i] = k
+			}
+			return k
+		}
+		if c := strings.Compare(key(i), key(j)); c != 0 {
+			return c
+		}
+		if c := strings.Compare(traces[i].ID, traces[j].ID); c != 0 {
+			return c
+		}
+		return cmp.Compare(i, j)
+	}
+	holder := map[run]int{} // the run that keeps each identity
+	var later []int         // the runs to number
 	for i := range traces {
 		a := traces[i].Attempt
 		if a == nil || a.Task == "" {
 			continue
 		}
 		k := task{a.Suite, a.Task}
-		if a.Trial == nil && count[k] < 2 && next[k] == 0 {
-			continue // the task's one run: no trial to give it
-		}
-		if a.Trial == nil || seen[run{k, *a.Trial}] {
-			later = append(later, i)
+		if a.Trial == nil {
+			if count[k] >= 2 || next[k] > 0 { // not the task's one run
+				later = append(later, i)
+			}
 			continue
 		}
-		seen[run{k, *a.Trial}] = true
+		r := run{k, *a.Trial}
+		h, ok := holder[r]
+		switch {
+		case !ok:
+			holder[r] = i
+		case byContent(i, h) < 0:
+			holder[r] = i
+			later = append(later, h)
+		default:
+			later = append(later, i)
+		}
 	}
-	// runs read without a trial first, then by the trial they were read with; the sort is
-	// stable, so in order among equals
-	slices.SortStableFunc(later, func(i, j int) int {
+	// runs read without a trial first, then by the trial they were read with, then by content
+	slices.SortFunc(later, func(i, j int) int {
 		a, b := traces[i].Attempt.Trial, traces[j].Attempt.Trial
 		switch {
+		case a == nil && b == nil:
 		case a == nil || b == nil:
 			return cmp.Compare(boolInt(a != nil), boolInt(b != nil))
+		case *a != *b:
+			return cmp.Compare(*a, *b)
 		}
-		return cmp.Compare(*a, *b)
+		return byContent(i, j)
 	})
 	for _, i := range later {
 		a := traces[i].Attempt

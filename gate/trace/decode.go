@@ -320,6 +320,11 @@ type decoder struct {
 	lastFile string
 	lastLine int
 
+	// the SWE-agent config read beside the file sideFor (sweagent.go): the agent it names and
+	// its path, read once a file however many records it holds
+	sideFor, sideAgent, sidePath string
+	sideErr                      error
+
 	// reuse is Decoder.Reuse: the trace, its messages, calls and results are then this
 	// memory, reused from record to record; without it each trace has its own
 	reuse   bool
@@ -404,7 +409,22 @@ func (d *decoder) decode(rec input.Record) (*Trace, error) {
 	if t.Suite == "" && t.HasTrial {
 		t.Suite = policyDomain(t.Messages) // tau-bench records no domain
 	}
-	t.Agent = recordAgent(d.rec.File, rawRef(jr.Pipeline), d.raw(jr.InfoConfig), d.raw(jr.ReplayConfig))
+	t.Agent, t.SideFile = "", ""
+	if d.raw(jr.ReplayConfig).null() { // a SWE-agent trajectory without its config: the one beside it
+		if d.sideFor != d.rec.File {
+			d.sideFor = d.rec.File
+			d.sideAgent, d.sidePath, d.sideErr = sweAgentSideConfig(d.rec.File)
+		}
+		if d.sideErr != nil {
+			return nil, d.sideErr
+		}
+		if d.sidePath != "" {
+			t.Agent, t.SideFile = d.sideAgent, d.sidePath
+		}
+	}
+	if t.Agent == "" {
+		t.Agent = recordAgent(d.rec.File, rawRef(jr.Pipeline), d.raw(jr.InfoConfig), d.raw(jr.ReplayConfig))
+	}
 	if t.Outcome, err = d.outcome(jr); err != nil {
 		return nil, err
 	}
@@ -1363,7 +1383,7 @@ var recordsHarness = Harness{
 	Turns:         `"messages", "trajectory", "traj", "history" or "conversations"`,
 	Turnless:      true, // a record without a message list is an error already
 	TerminalTools: []string{"submit"},
-	Identity:      "suite: `suite`, else `suite_name`, else `metadata.suite` (agent: `pipeline_name`, mini-swe-agent's `info.config.model.model_name`, SWE-agent's `replay_config` or run folder, tau-bench's file name); task: `task_id`, `task`, else `metadata.task_id` (SWE-agent, mini-swe-agent: `instance_id`, else the file's stem); trial: `trial`, else `metadata.trial`; tau-bench: suite the domain its policy (the system message's title) names, a further file's runs further trials",
+	Identity:      "suite: `suite`, else `suite_name`, else `metadata.suite` (agent: `pipeline_name`, mini-swe-agent's `info.config.model.model_name`, SWE-agent's `replay_config`, else the config beside its `.traj` (`<id>.config.yaml`, `config.yaml`), else its run folder; tau-bench's file name); task: `task_id`, `task`, else `metadata.task_id` (SWE-agent, mini-swe-agent: `instance_id`, else the file's stem); trial: `trial`, else `metadata.trial`; tau-bench: suite the domain its policy (the system message's title) names, a further file's runs further trials",
 	Outcome:       "outcome-field, else `reward`, `score`, `success`, `passed`, `resolved` (top level, then under `metadata`); tau2: `reward_info.reward`",
 	Usage:         "`usage` or `token_usage` of the record, else the sum of the messages' own (`usage`, mini-swe-agent's `extra.response.usage`); SWE-agent: `info.model_stats` (`tokens_sent`, `tokens_received`)",
 }

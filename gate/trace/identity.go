@@ -110,7 +110,7 @@ func policyDomain(msgs []Message) string {
 // pipeline_name; mini-swe-agent's info.config.model.model_name (DefaultAgent.serialize merges
 // the model's config there); SWE-agent's replay_config, the run's config as a JSON text
 // (RunSingleConfig.model_dump_json), whose agent.model.name names the model (model_name before
-// SWE-agent 1.0), else the run folder SWE-agent 0.x saved it in, named for the model and its
+// SWE-agent 1.0; sweAgentModel), else the run folder SWE-agent 0.x saved it in, named for the model and its
 // settings (sweAgentRun); else the agent tau-bench's run.py names the result file for.
 func recordAgent(file string, pipeline, infoConfig, replayConfig rawRef) string {
 	if s, ok, problem := idValue(pipeline); ok && problem == "" && s != "" {
@@ -124,10 +124,8 @@ func recordAgent(file string, pipeline, infoConfig, replayConfig rawRef) string 
 		if s, ok := stringValue(replayConfig); ok {
 			cfg = []byte(s)
 		}
-		for _, key := range [...]string{"name", "model_name"} {
-			if s := docString(cfg, "agent", "model", key); s != "" {
-				return s
-			}
+		if s := sweAgentModel(cfg); s != "" {
+			return s
 		}
 	}
 	if run := sweAgentRun(file); run != "" {

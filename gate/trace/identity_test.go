@@ -1,10 +1,12 @@
 package trace
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/agentgate/agentgate/gate/input"
@@ -182,5 +184,88 @@ func TestTauBenchAgent(t *testing.T) {
 		if got := tauBenchAgent(file); got != want {
 			t.Errorf("%s: %q, want %q", file, got, want)
 		}
+	}
+}
+
+// TestSWEAgentConfigBeside: a SWE-agent 1.x RetryAgent's trajectory holds replay_config null
+// (the chosen attempt's, whose agent was given none); the agent is read from the config
+// SWE-agent wrote beside it (testdata/folders/sweagent-1.x, generated as run_batch and
+// run_single write them: <id>.config.yaml, config.yaml, each yaml.dump of the config's JSON,
+// single- and double-quoted), its agent_configs' models joined by "+", and the trace names the
+// side file read. On main both read no agent. A trajectory that records its config reads no
+// side file, and neither does mini-swe-agent's .traj.json.
+func TestSWEAgentConfigBeside(t *testing.T) {
+	dir := filepath.Join("testdata", "folders", "sweagent-1.x")
+	batch := filepath.Join(dir, "batch", "django__django-11133")
+	single := filepath.Join(dir, "single", "django__django-11133")
+	for _, c := range []struct{ traj, agent, side string }{
+		{filepath.Join(batch, "django__django-11133.traj"), "claude-3-7-sonnet-20250219", filepath.Join(batch, "django__django-11133.config.yaml")},
+		{filepath.Join(single, "django__django-11133.traj"), "gpt-4o+o3-mini", filepath.Join(single, "config.yaml")},
+	} {
+		trs := readWith(t, c.traj, Options{})
+		if len(trs) != 1 || trs[0].Agent != c.agent || trs[0].SideFile != c.side || trs[0].Task != "django__django-11133" {
+			t.Errorf("%s: %d traces, agent %q side %q, want %q from %q", c.traj, len(trs), trs[0].Agent, trs[0].SideFile, c.agent, c.side)
+		}
+	}
+	// a trajectory with its replay_config, beside a config naming another model: its own
+	tmp := t.TempDir()
+	traj := filepath.Join(tmp, "django__django-11133", "django__django-11133.traj")
+	copyFile(t, filepath.Join("testdata", "formats", "sweagent", "django__django-11133", "django__django-11133.traj"), traj)
+	copyFile(t, filepath.Join(single, "config.yaml"), filepath.Join(filepath.Dir(traj), "config.yaml"))
+	if trs := readWith(t, traj, Options{}); trs[0].Agent != "claude-3-7-sonnet-20250219" || trs[0].SideFile != "" {
+		t.Errorf("with replay_config: agent %q, side %q", trs[0].Agent, trs[0].SideFile)
+	}
+	mini := filepath.Join(tmp, "sympy__sympy-20590", "sympy__sympy-20590.traj.json")
+	copyFile(t, filepath.Join("testdata", "formats", "minisweagent", "sympy__sympy-20590.traj.json"), mini)
+	copyFile(t, filepath.Join(single, "config.yaml"), filepath.Join(filepath.Dir(mini), "config.yaml"))
+	if trs := readWith(t, mini, Options{}); trs[0].Agent != "anthropic/claude-sonnet-4-20250514" || trs[0].SideFile != "" {
+		t.Errorf("mini-swe-agent: agent %q, side %q", trs[0].Agent, trs[0].SideFile)
+	}
+}
+
+// TestSWEAgentConfigBesideErrors: a config beside a trajectory without replay_config that is
+// not as SWE-agent writes it is an error naming it (exit 3), never a silent skip; a config
+// written as a YAML mapping is read as well.
+func TestSWEAgentConfigBesideErrors(t *testing.T) {
+	src := filepath.Join("testdata", "folders", "sweagent-1.x", "batch", "django__django-11133", "django__django-11133.traj")
+	for _, c := range []struct{ name, config, agent, err string }{
+		{"mapping", "agent:\n  model:\n    name: gpt-4o\n", "gpt-4o", ""},
+		{"empty", "", "", ""},
+		{"not yaml", "'{\"agent\": \n\t- x", "", `config.yaml: a SWE-agent config beside a trajectory, but not YAML: `},
+		{"not json", "'agent: {model: x'\n", "", `config.yaml:1:1: a SWE-agent config beside a trajectory holds a string that is not the config's JSON`},
+		{"a list", "- a\n- b\n", "", `config.yaml:1:1: a SWE-agent config beside a trajectory, but neither the config's JSON as a string nor a mapping`},
+		{"too large", "'" + strings.Repeat("x", maxSideConfig) + "'", "", `config.yaml: a SWE-agent config beside a trajectory holds more than 8388608 bytes: not read`},
+	} {
+		dir := t.TempDir()
+		traj := filepath.Join(dir, "django__django-11133.traj")
+		copyFile(t, src, traj)
+		if err := os.WriteFile(filepath.Join(dir, "config.yaml"), []byte(c.config), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var got []*Trace
+		err := EachFileWith(context.Background(), traj, Options{}, func(tr *Trace) error { got = append(got, tr); return nil })
+		switch {
+		case c.err == "" && err != nil:
+			t.Errorf("%s: %v", c.name, err)
+		case c.err == "" && (len(got) != 1 || got[0].Agent != c.agent):
+			t.Errorf("%s: %d traces, want agent %q", c.name, len(got), c.agent)
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+			t.Errorf("%s: error %v, want %q", c.name, err, c.err)
+		}
+	}
+}
+
+// copyFile copies src to dst, making dst's folder.
+func copyFile(t *testing.T, src, dst string) {
+	t.Helper()
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dst, data, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

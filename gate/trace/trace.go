@@ -62,6 +62,10 @@ type Trace struct {
 	// requires, by tool name; nil where it recorded none. Shared by the traces of one file:
 	// read it, never change it.
 	RequiredParams map[string][]string
+	// SideFile is the file beside the trace's that the reader read for what the trace itself
+	// lacks (a SWE-agent trajectory's run config, sweagent.go), for the report's note on the
+	// side files read; "" when none.
+	SideFile string
 	// Crash is the error the harness recorded for a run that crashed before its agent took a
 	// turn (an empty trajectory and tau-bench's info.error, a top-level error): the run's
 	// finding, not a format read blind. "" when it did not crash so.
