@@ -291,34 +291,7 @@ func (lf *lfFile) value(src *lsSource, at int, p jsonscan.Path, trace string) er
 		return n.errAt(nil, "%v", err)
 	}
 	n.rec, n.obs = &r, r.lfObservation
-	str := func(key string, raw json.RawMessage) (string, error) {
-		v, _, problem := idValue(rawRef(raw))
-		if problem != "" {
-			return "", n.errAt(jsonscan.PathOf(key), "%s", problem)
-		}
-		return v, nil
-	}
-	var err error
-	if n.id, err = str("id", r.ID); err != nil {
-		return err
-	}
-	if n.trace, err = str("traceId", either(r.TraceID, r.TraceIDS)); err != nil {
-		return err
-	}
-	if n.trace == "" {
-		n.trace = trace
-	}
-	if n.typ, err = str("type", r.Type); err != nil {
-		return err
-	}
-	n.typ = strings.ToUpper(n.typ)
-	if n.name, err = str("name", r.Name); err != nil {
-		return err
-	}
-	if n.parent, err = str("parentObservationId", either(r.ParentID, r.ParentIDS)); err != nil {
-		return err
-	}
-	if n.start, err = str("startTime", either(r.StartTime, r.StartTimeS)); err != nil {
+	if err := n.readNames(trace); err != nil {
 		return err
 	}
 	list := func(key string, raw json.RawMessage, trace string) error {
@@ -381,6 +354,42 @@ func (lf *lfFile) value(src *lsSource, at int, p jsonscan.Path, trace string) er
 	}
 	lf.nodes = append(lf.nodes, n)
 	return nil
+}
+
+// readNames reads the ids and names of n's record: its id, its trace's (trace, the id of the
+// trace holding it, where the record names none), its type, name, parent observation and start
+// time, each a string or a number.
+func (n *lfNode) readNames(trace string) error {
+	r := n.rec
+	str := func(key string, raw json.RawMessage) (string, error) {
+		v, _, problem := idValue(rawRef(raw))
+		if problem != "" {
+			return "", n.errAt(jsonscan.PathOf(key), "%s", problem)
+		}
+		return v, nil
+	}
+	var err error
+	if n.id, err = str("id", r.ID); err != nil {
+		return err
+	}
+	if n.trace, err = str("traceId", either(r.TraceID, r.TraceIDS)); err != nil {
+		return err
+	}
+	if n.trace == "" {
+		n.trace = trace
+	}
+	if n.typ, err = str("type", r.Type); err != nil {
+		return err
+	}
+	n.typ = strings.ToUpper(n.typ)
+	if n.name, err = str("name", r.Name); err != nil {
+		return err
+	}
+	if n.parent, err = str("parentObservationId", either(r.ParentID, r.ParentIDS)); err != nil {
+		return err
+	}
+	n.start, err = str("startTime", either(r.StartTime, r.StartTimeS))
+	return err
 }
 
 // traces puts the observations of each trace together and hands the traces to fn in the
