@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -60,8 +61,8 @@ func Read(ctx context.Context, files []string, scorer string) (*Set, error) {
 			}
 			return s.record(rec)
 		})
-		if err != nil {
-			return nil, err
+		if err != nil && !(input.IsEmptyFile(err) && filepath.Base(filepath.Dir(f)) == "scores") {
+			return nil, err // an empty file of the Langfuse blob export's scores/ is a window without scores
 		}
 	}
 	if err := s.joinScores(); err != nil {

@@ -91,9 +91,11 @@ func TestLangfuseScoresFile(t *testing.T) {
 	if want := `testdata/langfuse-scores.json:1:10: trace "b-trace-1" has no score "tone" (outcome-scorer); its scores are "correctness", "passed"`; err == nil || err.Error() != want {
 		t.Errorf("tone: error\n got %v\nwant %s", err, want)
 	}
-	// the blob export's rows (snake_case), the same file twice: each score once
+	// the blob export's rows (snake_case), the same file twice: each score once; an empty
+	// window of its scores/ adds nothing (an empty file elsewhere is still an error)
 	blob := filepath.Join("..", "trace", "testdata", "formats", "langfuse", "blob", "cm0proj1", "scores", "2026-05-04T00-00-00.jsonl")
-	s, err = Read(context.Background(), []string{blob, blob}, "passed")
+	empty := filepath.Join("..", "trace", "testdata", "formats", "langfuse", "blob-windows", "cm0proj2", "scores", "2026-05-01T11-00-00.jsonl")
+	s, err = Read(context.Background(), []string{blob, empty, blob}, "passed")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,6 +103,13 @@ func TestLangfuseScoresFile(t *testing.T) {
 		if got, ok := s.Take(id); !ok || got != (trace.Outcome{Known: true, Value: v, IsBool: true, Source: Source}) {
 			t.Errorf("blob %s: %+v %v, want the boolean %v", id, got, ok, v)
 		}
+	}
+	p := filepath.Join(t.TempDir(), "outcomes.jsonl")
+	if err := os.WriteFile(p, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Read(context.Background(), []string{blob, p}, "passed"); err == nil || err.Error() != p+": no records: the file is empty" {
+		t.Errorf("an empty outcomes file: %v", err)
 	}
 }
 

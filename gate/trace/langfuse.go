@@ -287,7 +287,7 @@ func (lf *lfFile) value(src *lsSource, at int, p jsonscan.Path, trace string) er
 	}
 	end, _ := jsonscan.Skip(data, at)
 	var r lfRecord
-	if err := json.Unmarshal(data[at:end], &r); err != nil {
+	if err := rawFields(data, at, &r); err != nil {
 		return n.errAt(nil, "%v", err)
 	}
 	n.rec, n.obs = &r, r.lfObservation
@@ -318,7 +318,7 @@ func (lf *lfFile) value(src *lsSource, at int, p jsonscan.Path, trace string) er
 		id := n.id
 		if jsonscan.KindOfValue(r.Trace) == jsonscan.KindObject {
 			var t lfRecord
-			_ = json.Unmarshal(r.Trace, &t)
+			_ = rawFields(r.Trace, 0, &t)
 			id, _, _ = idValue(rawRef(t.ID))
 			tn := &lfNode{src: src, at: at + jsonscan.Locate(data[at:end], jsonscan.PathOf("trace")), path: append(append(jsonscan.Path(nil), p...), jsonscan.Step{Key: "trace"}),
 				kind: 't', id: id, trace: id, rec: &t, obs: t.lfObservation, order: len(lf.nodes)}

@@ -305,3 +305,23 @@ func TestLangfuseWrappersAndAttributes(t *testing.T) {
 		t.Errorf("usage %+v, want the one call's 10 + 2", u)
 	}
 }
+
+// TestRawFields: a record's members are read as slices of its bytes, not copies (the readers
+// hold every record of an export), the embedded observation's too; an escaped key matches; of a
+// key given twice the last wins; a member of no field is left out.
+func TestRawFields(t *testing.T) {
+	data := []byte(`{"id": "o1", "trace\u005fid": "t", "dataType": "NUMERIC", "id": "o2", "other": [1]}`)
+	var r lfRecord
+	if err := rawFields(data, 0, &r); err != nil {
+		t.Fatal(err)
+	}
+	if string(r.ID) != `"o2"` || string(r.TraceIDS) != `"t"` || string(r.DataType) != `"NUMERIC"` || r.Observations != nil {
+		t.Fatalf("%+v", r)
+	}
+	if at := bytes.LastIndex(data, []byte(`"o2"`)); &r.ID[0] != &data[at] || cap(r.ID) != len(r.ID) {
+		t.Errorf("id is a copy, or its capacity runs past it")
+	}
+	if n := testing.AllocsPerRun(100, func() { _ = rawFields(data, 0, &r) }); n > 2 {
+		t.Errorf("%v allocations a record, want at most 2 (the escaped key)", n)
+	}
+}

@@ -172,7 +172,7 @@ func lsCollect(src *lsSource, at int, parent *lsNode, nodes *[]*lsNode, feedback
 		return src.rec.ErrorAt(at, "%s", jsonscan.Expected("a LangSmith run (a JSON object)", k))
 	}
 	end, _ := jsonscan.Skip(data, at)
-	if err := json.Unmarshal(data[at:end], &n.run); err != nil {
+	if err := rawFields(data, at, &n.run); err != nil {
 		return src.rec.ErrorAt(at, "%v", err)
 	}
 	r := &n.run

@@ -1,9 +1,12 @@
 package trace
 
 import (
+	"bytes"
 	"encoding/json"
+	"reflect"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/agentgate/agentgate/gate/input"
 	"github.com/agentgate/agentgate/internal/jsonscan"
@@ -268,3 +271,56 @@ func (t ScoreTally) Outcome(source string) Outcome {
 
 // ScoreKeys is the quoted, sorted list of keys a note or an error names.
 func ScoreKeys(keys []string) string { return quotedList(keys) }
+
+// rawFields decodes the JSON object at data[at:] (valid JSON: the caller validated it) into v,
+// a pointer to a struct of json.RawMessage fields (and embedded structs of them), as
+// json.Unmarshal would but without copying: each field is a slice of data (its capacity cut at
+// its end). The platforms' readers hold every record of an export until the last is read, and a
+// copy of each member beside the record's own bytes doubled what they held (a 62 MB Langfuse blob
+// export took 460 MB). Keys match exactly; of a key given twice the last wins.
+func rawFields(data []byte, at int, v any) error {
+	rv := reflect.ValueOf(v).Elem()
+	idx := rawFieldIndex(rv.Type())
+	_, err := jsonscan.EachMember(data, at, func(key []byte, vs, ve int) error {
+		name := key[1 : len(key)-1]
+		if bytes.IndexByte(name, '\\') >= 0 {
+			name = []byte(jsonscan.Unquote(key, jsonscan.Replace))
+		}
+		if ix, ok := idx[string(name)]; ok {
+			rv.FieldByIndex(ix).SetBytes(data[vs:ve:ve])
+		}
+		return nil
+	})
+	return err
+}
+
+var rawFieldIndexes sync.Map // reflect.Type → map[string][]int
+
+// rawFieldIndex maps the json names of t's json.RawMessage fields, its embedded structs' too, to
+// their indexes.
+func rawFieldIndex(t reflect.Type) map[string][]int {
+	if m, ok := rawFieldIndexes.Load(t); ok {
+		return m.(map[string][]int)
+	}
+	m := map[string][]int{}
+	var walk func(t reflect.Type, prefix []int)
+	walk = func(t reflect.Type, prefix []int) {
+		for i := range t.NumField() {
+			f := t.Field(i)
+			ix := append(append([]int(nil), prefix...), i)
+			if f.Anonymous && f.Type.Kind() == reflect.Struct {
+				walk(f.Type, ix)
+				continue
+			}
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if f.Type == reflect.TypeOf(json.RawMessage(nil)) && name != "" && name != "-" {
+				if _, taken := m[name]; !taken || len(ix) < len(m[name]) {
+					m[name] = ix // the shallower field wins, as encoding/json's
+				}
+			}
+		}
+	}
+	walk(t, nil)
+	rawFieldIndexes.Store(t, m)
+	return m
+}
