@@ -219,6 +219,31 @@ func textComparison(w io.Writer, r *gate.Result, esc func(string) string) {
 	for _, l := range planLines(c) {
 		fmt.Fprintf(w, "  %s\n", l)
 	}
+	textChanged(w, r, c, esc)
+	lines := unitsLines(c, esc)
+	for _, n := range c.Notes {
+		lines = append(lines, plain(n, maxProseRunes))
+	}
+	for _, l := range lines {
+		if l != "" {
+			fmt.Fprintf(w, "  %s\n", l)
+		}
+	}
+	if p := c.PassK; p != nil {
+		side := func(q *compare.PassK) string {
+			if q == nil {
+				return "no trials"
+			}
+			return passKValues(q)
+		}
+		fmt.Fprintf(w, "  pass^k: base %s; head %s\n", side(p.Base), side(p.Head))
+	}
+}
+
+// textChanged writes the first runs whose verdict or outcome changed from the baseline's
+// (new FAIL verdicts, runs newly failed or fixed by outcome) and the FINAL flips of the
+// agreement, each list cut at maxInlineIDs.
+func textChanged(w io.Writer, r *gate.Result, c *compare.Comparison, esc func(string) string) {
 	ids := func(pairs []compare.TracePair) string {
 		list := make([]string, min(len(pairs), maxInlineIDs))
 		for i := range list {
@@ -249,24 +274,6 @@ func textComparison(w io.Writer, r *gate.Result, esc func(string) string) {
 		if n := len(m.RejectedToShipped); n > 0 {
 			fmt.Fprintf(w, "  FINAL REJECT → shipped: %s\n", idList(m.RejectedToShipped, n, maxInlineIDs, esc))
 		}
-	}
-	lines := unitsLines(c, esc)
-	for _, n := range c.Notes {
-		lines = append(lines, plain(n, maxProseRunes))
-	}
-	for _, l := range lines {
-		if l != "" {
-			fmt.Fprintf(w, "  %s\n", l)
-		}
-	}
-	if p := c.PassK; p != nil {
-		side := func(q *compare.PassK) string {
-			if q == nil {
-				return "no trials"
-			}
-			return passKValues(q)
-		}
-		fmt.Fprintf(w, "  pass^k: base %s; head %s\n", side(p.Base), side(p.Head))
 	}
 }
 
