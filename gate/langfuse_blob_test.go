@@ -22,7 +22,7 @@ import (
 // and second model call after 11:00, its scores land in the 13:00 window, and it is one run of
 // 5 messages and 1 tool call (the tool observation at 11:00:00.000 is in two windows and counts
 // once), 138 + 174 tokens. w-trace-2's passed score sits in two windows: one boolean, not the
-// mean of two.
+// mean of two. The manifests are side files; the observations windows named by a glob read the same.
 func TestLangfuseBlobWindows(t *testing.T) {
 	dir := filepath.Join("trace", "testdata", "formats", "langfuse", "blob-windows")
 	for _, c := range []struct {
@@ -33,20 +33,25 @@ func TestLangfuseBlobWindows(t *testing.T) {
 		{"correctness", map[string]float64{"w-trace-1": 1, "w-trace-2": 0}, false},
 		{"passed", map[string]float64{"w-trace-1": 1, "w-trace-2": 0}, true},
 	} {
-		res, err := gate.Run(context.Background(), gate.Inputs{Traces: []string{dir}}, gate.Options{Thresholds: gate.DefaultThresholds(), OutcomeScorer: c.scorer})
-		if err != nil {
-			t.Fatal(err)
-		}
-		traces := res.Reliability.Traces
-		if len(traces) != 2 || traces[0].ID != "w-trace-1" || traces[1].ID != "w-trace-2" {
-			t.Fatalf("%s: %d traces %+v", c.scorer, len(traces), traces)
-		}
-		for _, tr := range traces {
-			if tr.Messages != 5 || tr.ToolCalls != 1 || tr.Run.Tokens != 312 || tr.Task != strings.Replace(tr.ID, "w-trace", "di", 1) {
-				t.Errorf("%s: %s: %d messages, %d tool calls, %d tokens, task %q", c.scorer, tr.ID, tr.Messages, tr.ToolCalls, tr.Run.Tokens, tr.Task)
+		for _, traces := range []string{dir, filepath.Join(dir, "cm0proj2", "observations", "*.jsonl")} { // the folder, or a glob of the windows
+			res, err := gate.Run(context.Background(), gate.Inputs{Traces: []string{traces}}, gate.Options{Thresholds: gate.DefaultThresholds(), OutcomeScorer: c.scorer})
+			if err != nil {
+				t.Fatal(err)
 			}
-			if v := c.values[tr.ID]; !tr.Run.Known || tr.Run.Value != v || tr.Run.IsBool != c.isBool {
-				t.Errorf("%s: %s: outcome %+v, want %v (boolean %v)", c.scorer, tr.ID, tr.Run, v, c.isBool)
+			if traces == dir && !strings.Contains(strings.Join(res.Notes, "\n"), "skipped 9 side files: cm0proj2/manifests/2026-05-01T11-00-00.json (Langfuse export manifest, the files of one export run), ") {
+				t.Errorf("notes %q", res.Notes)
+			}
+			traces := res.Reliability.Traces
+			if len(traces) != 2 || traces[0].ID != "w-trace-1" || traces[1].ID != "w-trace-2" {
+				t.Fatalf("%s: %d traces %+v", c.scorer, len(traces), traces)
+			}
+			for _, tr := range traces {
+				if tr.Messages != 5 || tr.ToolCalls != 1 || tr.Run.Tokens != 312 || tr.Task != strings.Replace(tr.ID, "w-trace", "di", 1) {
+					t.Errorf("%s: %s: %d messages, %d tool calls, %d tokens, task %q", c.scorer, tr.ID, tr.Messages, tr.ToolCalls, tr.Run.Tokens, tr.Task)
+				}
+				if v := c.values[tr.ID]; !tr.Run.Known || tr.Run.Value != v || tr.Run.IsBool != c.isBool {
+					t.Errorf("%s: %s: outcome %+v, want %v (boolean %v)", c.scorer, tr.ID, tr.Run, v, c.isBool)
+				}
 			}
 		}
 	}

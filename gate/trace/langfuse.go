@@ -164,13 +164,13 @@ func readLangfuse(ctx context.Context, f File, o Options, fn func(*Trace) error)
 	return lf.traces(ctx, o, fn)
 }
 
-// lfFolder reads each Langfuse blob-storage export found under a folder as one input
-// (docs/trace-formats.md, "Langfuse exports"): the export writes one file per table and time
-// window (<project>/observations/<window end>.jsonl), and one trace's observations, scores and
-// traces row may sit in several windows, so the first observations file of a project is read
-// with every other file of its observations/, scores/ and traces/ folders, and the others are
-// not read on their own. A file of those the plan did not tell as Langfuse's (an empty window)
-// goes with them too.
+// lfFolder reads each Langfuse blob-storage export as one input (docs/trace-formats.md,
+// "Langfuse exports"): the export writes one file per table and time window
+// (<project>/observations/<window end>.jsonl), and one trace's observations, scores and traces
+// row may sit in several windows, so the first observations file of a project is read with every
+// other file of its observations/, scores/ and traces/ folders, and the others are not read on
+// their own. That holds for its observations files named themselves too (a glob of the
+// windows). A file the plan did not tell as Langfuse's (an empty window) goes with them.
 func lfFolder(files []File) (keep []File, skipped []Skipped) {
 	anchor := map[string]int{} // a project's folder: the index of its first observations file
 	project := func(f File) (string, string) {
@@ -178,7 +178,7 @@ func lfFolder(files []File) (keep []File, skipped []Skipped) {
 		return filepath.Dir(dir), filepath.Base(dir)
 	}
 	for i, f := range files {
-		if p, table := project(f); f.Folder != "" && f.Format == FormatLangfuse && table == "observations" {
+		if p, table := project(f); f.Format == FormatLangfuse && table == "observations" {
 			if _, ok := anchor[p]; !ok {
 				anchor[p] = i
 			}
@@ -189,14 +189,15 @@ func lfFolder(files []File) (keep []File, skipped []Skipped) {
 	for i, f := range files {
 		p, table := project(f)
 		a, ok := anchor[p]
-		if f.Folder == "" || !ok || a == i {
+		if !ok || a == i {
 			continue
 		}
-		switch table {
-		case "observations":
+		switch {
+		case table == "observations":
 			with[p] = append(with[p], f.Path)
 			drop[i] = true
-		case "scores", "traces":
+		case f.Folder == "":
+		case table == "scores", table == "traces":
 			drop[i] = true
 			skipped = append(skipped, Skipped{Path: f.Path, Folder: f.Folder, Why: "Langfuse " + table + ", read with the observations beside them"})
 		}
@@ -205,8 +206,8 @@ func lfFolder(files []File) (keep []File, skipped []Skipped) {
 		if drop[i] {
 			continue
 		}
-		if p, _ := project(f); f.Folder != "" {
-			if a, ok := anchor[p]; ok && a == i {
+		if p, _ := project(f); anchor[p] == i {
+			if _, ok := anchor[p]; ok {
 				f.With = append(append([]string(nil), with[p]...), lfBeside(f.Path)...)
 			}
 		}
@@ -252,10 +253,13 @@ func lfBeside(path string) []string {
 func lfSide(path string) string {
 	dir := filepath.Dir(path)
 	table := filepath.Base(dir)
-	if table != "scores" && table != "traces" {
+	if table != "scores" && table != "traces" && table != "manifests" {
 		return ""
 	}
 	if fi, err := os.Stat(filepath.Join(filepath.Dir(dir), "observations")); err == nil && fi.IsDir() {
+		if table == "manifests" {
+			return "Langfuse export manifest, the files of one export run"
+		}
 		return "Langfuse " + table + ", read with the observations beside them"
 	}
 	return ""
@@ -849,11 +853,12 @@ var langfuseHarness = Harness{
 	Format: FormatLangfuse,
 	Name:   "Langfuse export",
 	Recognised: "`observations` (a trace, or the UI's download), camelCase trace members (`sessionId`, `htmlPath`) beside `timestamp`, " +
-		"or a blob-export row: `trace_id` with `type` and `parent_observation_id`, or with `data_type`; a trace's `timestamp`, `project_id` and `bookmarked`",
+		"or a blob-export row: `trace_id` with `type` and `parent_observation_id`, or with `data_type`; a trace's `timestamp`, `project_id` and `bookmarked`; the export's manifest (`projectId`, `exportSource`, `window`)",
 	Recognise: func(h *head) bool {
 		has := recordKeys(h)
 		return has("observations") || has("trace") && h.firstMember("trace") == "id" ||
 			has("timestamp") && has("project_id") && (has("bookmarked") || has("session_id")) ||
+			has("projectId") && has("exportSource") && has("window") || // the blob export's manifest
 			has("timestamp") && (has("sessionId") || has("htmlPath")) ||
 			has("trace_id") && (has("type") && has("parent_observation_id") || has("data_type")) ||
 			has("traceId") && (has("type") && has("parentObservationId") || has("dataType"))
