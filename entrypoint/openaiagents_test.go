@@ -15,7 +15,7 @@ func TestOpenAIAgentsResponseSpans(t *testing.T) {
 	responses := filepath.Join(testdata, "responses.jsonl")
 	code, _, stderr := cli(t, "", "gate", "--traces", responses)
 	want := "agentgate: " + responses + ": 1 of 1 traces read as OpenAI Agents SDK traces hold no agent turn (no assistant message under " +
-		"generation spans' span_data.input and span_data.output (response spans hold only a response_id)): " +
+		"generation spans' span_data.input and span_data.output, or response spans' span_data.input and span_data.response (export() leaves these out: the trace processor must add them)): " +
 		"the format was read blind, and agentgate refuses to judge runs it could not see (docs/trace-formats.md, \"Blind reads and crashes\")\n"
 	if code != 3 || stderr != want {
 		t.Errorf("exit %d, stderr\n got %q\nwant %q", code, stderr, want)

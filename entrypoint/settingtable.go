@@ -122,9 +122,9 @@ var settingTable = []settingDef{
 	{name: gate.SuccessThreshold, kind: kindNumber, where: anywhere, def: "0.999999", help: "A numeric outcome (a reward or score) at or above this succeeded (tau-bench's is_successful). It is on the scale of the suite's rewards, which need not be 0 to 1, so any number is accepted."},
 	{name: gate.SuccessRateMin, kind: kindNumber, where: anywhere, help: "The share of runs with an outcome that succeeded must be at least this. Unset: not gated."},
 	{name: outcomeScorer, kind: kindString, where: anywhere, help: "The score that is each run's outcome (its own success): an Inspect scorer, " +
-		"a LangSmith feedback key or a Langfuse score name (in the traces or in `outcomes`), an OTel `gen_ai.evaluation.name`. " +
+		"a LangSmith feedback key, a Langfuse score name or a Phoenix annotation name (in the traces or in `outcomes`), an OTel `gen_ai.evaluation.name`. " +
 		"A score whose value is a dict takes `scorer/key`, as `scicode_scorer/Problem Correctness`. Unset: each Inspect sample's first scorer; " +
-		"LangSmith feedback and Langfuse scores are then no outcome, and the report lists their keys."},
+		"LangSmith feedback, Langfuse scores and Phoenix annotations are then no outcome, and the report lists their keys."},
 	{name: outcomeField, kind: kindString, where: anywhere, help: "The member of each trace record that holds the run's own success (true, false or a number), " +
 		"as a dotted path such as `metadata.correct`, for a format agentgate does not know. It is read before " +
 		"`reward`, `score`, `success`, `passed` and `resolved`. Unset: those members only."},

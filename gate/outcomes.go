@@ -29,6 +29,9 @@ func (r *Result) readOutcomes(ctx context.Context, patterns []string, scorer str
 	for i := range r.Reliability.Traces {
 		t := &r.Reliability.Traces[i]
 		o, ok := set.Take(t.ID)
+		if !ok && t.Attempt != nil && t.Attempt.OTLP != nil && t.Attempt.OTLP.SpanID != "" {
+			o, ok = set.Take(t.Attempt.OTLP.SpanID) // a Phoenix span annotation names the run's root span
+		}
 		if !ok && t.Attempt != nil && t.Task != "" {
 			o, ok = set.Take(t.Task) // a SWE-bench report names the instance, the run's task (docs/design.md#run-identity)
 		}

@@ -34,6 +34,9 @@ const (
 	skDataType
 	skType
 	skValue
+	skAnnotator // a Phoenix annotation's annotator_kind
+	skResult
+	skSpanID
 	skList // "data": [...]
 )
 
@@ -41,7 +44,8 @@ var scoreKeyBits = [...]struct {
 	key string
 	bit scoreKeys
 }{{"key", skKey}, {"run_id", skRunID}, {"run_type", skRunType}, {"trace_id", skTraceS}, {"traceId", skTraceC},
-	{"name", skName}, {"dataType", skDataType}, {"data_type", skDataType}, {"type", skType}, {"value", skValue}}
+	{"name", skName}, {"dataType", skDataType}, {"data_type", skDataType}, {"type", skType}, {"value", skValue},
+	{"annotator_kind", skAnnotator}, {"result", skResult}, {"span_id", skSpanID}}
 
 func (k *scoreKeys) see(key []byte, first byte) {
 	for _, b := range scoreKeyBits {
@@ -60,7 +64,8 @@ func (k scoreKeys) has(bits scoreKeys) bool { return k&bits != 0 }
 // them.
 func (k scoreKeys) score() bool {
 	return k.has(skKey) && !k.has(skRunType) && k.has(skRunID|skTraceS) ||
-		k.has(skName) && !k.has(skType) && (k.has(skDataType) || k.has(skValue) && k.has(skTraceS|skTraceC))
+		k.has(skName) && !k.has(skType) && (k.has(skDataType) || k.has(skValue) && k.has(skTraceS|skTraceC)) ||
+		k&(skAnnotator|skResult|skName) == skAnnotator|skResult|skName && k.has(skSpanID|skTraceS)
 }
 
 // scoreSet is the feedback and scores read, by the trace they join.
@@ -99,7 +104,7 @@ func (s *Set) scoreList(rec input.Record, start int) error {
 		var sk scoreKeys
 		_, _ = jsonscan.EachMember(data, es, func(key []byte, vs, _ int) error { sk.see(key, data[vs]); return nil })
 		if !sk.score() {
-			return rec.ErrorAt(es, `expected a Langfuse score {"traceId", "name", "value", "dataType"} or a LangSmith feedback record {"run_id", "key", "score"}`)
+			return rec.ErrorAt(es, `expected a Langfuse score {"traceId", "name", "value", "dataType"}, a LangSmith feedback record {"run_id", "key", "score"} or a Phoenix annotation {"span_id", "name", "annotator_kind", "result"}`)
 		}
 		return s.score(rec, es, ee)
 	})
@@ -159,6 +164,30 @@ func (s *Set) score(rec input.Record, start, end int) error {
 	return nil
 }
 
+// phoenixScorer checks the Phoenix annotations against the name outcome-scorer gives: they are
+// made on any span (an LLM span's hallucination, the root span's correctness), so a span
+// without one of that name is no error, but an input none of whose annotations has it is one,
+// listing their names.
+func (sc *scoreSet) phoenixScorer(scorer string) error {
+	var first *scoreGroup
+	for _, id := range sc.order {
+		g := sc.byTrace[id]
+		if g.platform != "Phoenix annotation" {
+			continue
+		}
+		if g.keys[scorer] != nil {
+			return nil
+		}
+		if first == nil {
+			first = g
+		}
+	}
+	if first == nil {
+		return nil
+	}
+	return &input.Error{File: first.at.File, Line: first.at.Line, Col: first.at.Col, Msg: fmt.Sprintf("no Phoenix annotation is named %s (outcome-scorer); the annotations are %s", input.Quote(scorer), trace.ScoreKeys(sc.keys["Phoenix annotation"]))}
+}
+
 // joinScores makes each trace's feedback or scores under the key outcome-scorer names its
 // outcome; without outcome-scorer it notes the keys seen.
 func (s *Set) joinScores() error {
@@ -181,19 +210,31 @@ func (s *Set) joinScores() error {
 		sort.Strings(platforms)
 		for _, p := range platforms {
 			what, name := "LangSmith feedback", "key"
-			if strings.HasPrefix(p, "Langfuse") {
+			switch {
+			case strings.HasPrefix(p, "Langfuse"):
 				what, name = "Langfuse scores", "score"
+			case strings.HasPrefix(p, "Phoenix"):
+				what, name = "Phoenix annotations", "annotation"
 			}
 			s.notes = append(s.notes, fmt.Sprintf("outcomes: %s %s not read as an outcome: name the %s with outcome-scorer", what, trace.ScoreKeys(sc.keys[p]), name))
 		}
 		return nil
 	}
+	if err := sc.phoenixScorer(s.scorer); err != nil {
+		return err
+	}
 	for _, id := range sc.order {
 		g := sc.byTrace[id]
 		kt := g.keys[s.scorer]
 		what, keys := "feedback", "feedback keys"
-		if strings.HasPrefix(g.platform, "Langfuse") {
+		switch {
+		case strings.HasPrefix(g.platform, "Langfuse"):
 			what, keys = "score", "scores"
+		case strings.HasPrefix(g.platform, "Phoenix"):
+			if kt == nil {
+				continue // a span the evaluations of another name were made on (phoenixScorer)
+			}
+			what, keys = "annotation", "annotations"
 		}
 		if kt == nil {
 			return &input.Error{File: g.at.File, Line: g.at.Line, Col: g.at.Col, Msg: fmt.Sprintf("trace %s has no %s %s (outcome-scorer); its %s are %s", input.Quote(id), what, input.Quote(s.scorer), keys, trace.ScoreKeys(g.names))}

@@ -138,7 +138,7 @@ func (ev *Evaluator) evaluate(t *trace.Trace, p profile.Profile, brief bool) Res
 }
 
 // attemptOf is the task, trial and agent of t, and its trace context when it was read from
-// OTLP spans; nil when t has none of them.
+// OTLP spans (Phoenix's included); nil when t has none of them.
 func attemptOf(t *trace.Trace) *Attempt {
 	var a *Attempt
 	if t.Suite != "" || t.Task != "" || t.HasTrial || t.Agent != "" {
@@ -148,7 +148,7 @@ func attemptOf(t *trace.Trace) *Attempt {
 			a.Trial = &trial
 		}
 	}
-	if t.Shape == trace.ShapeOTLP {
+	if t.Shape == trace.ShapeOTLP || t.Shape == trace.ShapePhoenix { // Phoenix's spans are OTLP's, ids and all
 		if a == nil {
 			a = &Attempt{}
 		}

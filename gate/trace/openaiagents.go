@@ -29,7 +29,9 @@ import (
 //
 // Generation spans (the Chat Completions and LiteLLM models) hold the call's messages in
 // span_data.input and span_data.output, as OpenAI chat messages (chatmessage.go); response spans (the default OpenAI Responses model) hold only a response_id: the
-// SDK keeps the input and response on the span but its export() leaves them out. A run whose
+// SDK keeps the input and response on the span but its export() leaves them out; where a
+// processor wrote them (span_data.input, span_data.response), they are read as the Responses
+// API's items (responsesapi.go). A run whose
 // model spans are all without messages (response spans, or generation spans recorded with
 // trace_include_sensitive_data off) holds no turn the gate could judge: it is read with no
 // messages and a note saying why, and the blind-read rule refuses a file of mostly such
@@ -61,6 +63,17 @@ type agentsSpanData struct {
 	Input  json.RawMessage `json:"input"`
 	Output json.RawMessage `json:"output"`
 	Usage  json.RawMessage `json:"usage"`
+	// Response is a response span's Response (model_dump()), where a processor wrote it
+	Response json.RawMessage `json:"response"`
+}
+
+// agentsResponse is what is read of a response span's Response: the system prompt it was
+// given, its output items, the tools it was given and its usage.
+type agentsResponse struct {
+	Instructions json.RawMessage `json:"instructions"`
+	Output       json.RawMessage `json:"output"`
+	Tools        json.RawMessage `json:"tools"`
+	Usage        json.RawMessage `json:"usage"`
 }
 
 // agentsUsage is a model span's usage as the SDK writes it (usage.py,
@@ -262,15 +275,31 @@ func (r *agentsRun) trace1(file string) (*Trace, error) {
 	conv := NewConversations()
 	t := &Trace{ID: r.id, File: file, Line: r.rec.Line, Shape: ShapeOpenAIAgents}
 	models, bare := 0, map[string]int{} // model spans, and those without messages by type
+	// pending are the ids of the calls the last model call made, by tool, in its order: the
+	// function spans that follow take them in turn (the SDK runs a model's calls in its order)
+	var pending map[string][]string
 	for _, s := range r.spans {
 		sd := s.item.SpanData
 		switch sd.Type {
 		case "generation", "response":
 			models++
-			if err := agentsUsageOf(s, t); err != nil {
+			if sd.Type == "response" {
+				in, out, ok, err := agentsResponseCall(s, t)
+				if err != nil {
+					return nil, err
+				}
+				if !ok {
+					bare["response"]++
+					continue
+				}
+				conv.Model(in, out)
+				pending = pendingCalls(out)
+				continue
+			}
+			if err := agentsUsageOf(s, sd.Usage, t); err != nil {
 				return nil, err
 			}
-			if sd.Type == "response" || isNull(sd.Input) && isNull(sd.Output) {
+			if isNull(sd.Input) && isNull(sd.Output) {
 				bare[sd.Type]++
 				continue
 			}
@@ -283,11 +312,15 @@ func (r *agentsRun) trace1(file string) (*Trace, error) {
 				return nil, err
 			}
 			conv.Model(in, out)
+			pending = pendingCalls(out)
 		case "function":
 			if sd.Name == "" {
 				return nil, fieldAt(s.rec, jsonscan.PathOf("span_data", "name"), "a function span without a tool name")
 			}
 			e := ToolEvent{Call: Call{Tool: sd.Name}, Result: rawText(sd.Output)}
+			if ids := pending[sd.Name]; len(ids) > 0 { // the first call of the tool the last model call made
+				e.Call.ID, e.Call.HasID, pending[sd.Name] = ids[0], true, ids[1:]
+			}
 			e.Call.Args, e.Call.ArgsValid = rawArgs(sd.Input)
 			if !isNull(s.item.Error) {
 				e.Failed, e.Error = true, agentsError(s.item.Error)
@@ -304,6 +337,19 @@ func (r *agentsRun) trace1(file string) (*Trace, error) {
 		t.Crash = r.crash()
 	}
 	return t, r.identity(t)
+}
+
+// pendingCalls are the ids of the calls with one in a model call's output, by tool, in order.
+func pendingCalls(out []Message) map[string][]string {
+	ids := map[string][]string{}
+	for _, m := range out {
+		for _, c := range m.Calls {
+			if c.HasID {
+				ids[c.Tool] = append(ids[c.Tool], c.ID)
+			}
+		}
+	}
+	return ids
 }
 
 // crash is the error of the first span that recorded one other than a tool's, for a run
@@ -373,14 +419,62 @@ func agentsMessages(rec input.Record, key string, raw json.RawMessage) ([]Messag
 	return nonNil(ms), nil
 }
 
-// agentsUsageOf adds a model span's usage to t's.
-func agentsUsageOf(s *agentsSpan, t *Trace) error {
-	raw := s.item.SpanData.Usage
+// agentsResponseCall reads a response span's call, where a processor wrote the input and
+// response the SDK keeps on the span (span_data.input, the Responses API's input items;
+// span_data.response, the Response's model_dump(): its instructions the system message the
+// input starts with, its output items the call's output, its tools' schemas the trace's): ok
+// is false for a span as export() writes it, which holds neither. Its usage is added to t's:
+// span_data.usage, else the Response's.
+func agentsResponseCall(s *agentsSpan, t *Trace) (in, out []Message, ok bool, err error) {
+	sd := s.item.SpanData
+	var r agentsResponse
+	if !isNull(sd.Response) {
+		if k := jsonscan.KindOfValue(sd.Response); k != jsonscan.KindObject || json.Unmarshal(sd.Response, &r) != nil {
+			return nil, nil, false, fieldAt(s.rec, jsonscan.PathOf("span_data", "response"), jsonscan.Expected("a Response (an object)", k))
+		}
+	}
+	usage, usageAt := sd.Usage, jsonscan.PathOf("span_data", "usage")
+	if isNull(usage) {
+		usage, usageAt = r.Usage, jsonscan.PathOf("span_data", "response", "usage")
+	}
+	if err := agentsUsageAt(s, usage, usageAt, t); err != nil {
+		return nil, nil, false, err
+	}
+	if isNull(sd.Input) && isNull(sd.Response) {
+		return nil, nil, false, nil
+	}
+	in, p := responseItems(sd.Input)
+	if p != nil {
+		return nil, nil, false, fieldAt(s.rec, append(jsonscan.PathOf("span_data", "input"), p.at...), p.msg)
+	}
+	if sys, ok := stringValue(r.Instructions); ok && sys != "" {
+		in = append([]Message{{Role: "system", Content: sys}}, in...)
+	}
+	outItems, outAt := r.Output, jsonscan.PathOf("span_data", "response", "output")
+	if isNull(outItems) {
+		outItems, outAt = sd.Output, jsonscan.PathOf("span_data", "output")
+	}
+	if k := jsonscan.KindOfValue(outItems); k != jsonscan.KindArray && k != jsonscan.KindNull && k != jsonscan.KindInvalid {
+		return nil, nil, false, fieldAt(s.rec, outAt, jsonscan.Expected("a list of output items", k))
+	}
+	if out, p = responseItems(outItems); p != nil {
+		return nil, nil, false, fieldAt(s.rec, append(outAt, p.at...), p.msg)
+	}
+	t.RequiredParams = addToolSchemas(t.RequiredParams, r.Tools)
+	return in, out, true, nil
+}
+
+// agentsUsageOf adds a generation span's usage to t's.
+func agentsUsageOf(s *agentsSpan, raw json.RawMessage, t *Trace) error {
+	return agentsUsageAt(s, raw, jsonscan.PathOf("span_data", "usage"), t)
+}
+
+// agentsUsageAt adds a model span's usage raw, at path in its record, to t's.
+func agentsUsageAt(s *agentsSpan, raw json.RawMessage, path jsonscan.Path, t *Trace) error {
 	if isNull(raw) {
 		return nil
 	}
 	var u agentsUsage
-	path := jsonscan.PathOf("span_data", "usage")
 	if err := json.Unmarshal(raw, &u); err != nil {
 		return fieldAt(s.rec, path, jsonscan.Expected("an object of token counts", jsonscan.KindOfValue(raw)))
 	}
@@ -481,7 +575,7 @@ var openAIAgentsHarness = Harness{
 			h.array && agentsList(h.data[h.at:])
 	},
 	Read:     readOpenAIAgents,
-	Turns:    "generation spans' span_data.input and span_data.output (response spans hold only a response_id)",
+	Turns:    "generation spans' span_data.input and span_data.output, or response spans' span_data.input and span_data.response (export() leaves these out: the trace processor must add them)",
 	Identity: "task: the trace's `metadata.task_id` (or `task`), else the trace id; suite: `metadata.suite`; trial: `metadata.trial`",
 	Outcome:  "the trace's `metadata.reward`, `score`, `success`, `passed` or `resolved` (true, false or a number)",
 	Usage:    "the sum of the generation and response spans' `usage` (`input_tokens`, `output_tokens`, `total_tokens`)",

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -75,14 +76,7 @@ var agentsWant = []struct {
 func TestOpenAIAgents(t *testing.T) {
 	for _, name := range []string{"chat.jsonl", "payload.json"} {
 		t.Run(name, func(t *testing.T) {
-			path := filepath.Join("testdata", "formats", "openai-agents", name)
-			if f, err := Sniff(path); err != nil || f != FormatOpenAIAgents {
-				t.Fatalf("recognised as %v, %v", f, err)
-			}
-			data, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
+			path, data := formatFile(t, "openai-agents/"+name, FormatOpenAIAgents)
 			got := readAgents(t, path, data)
 			if len(got) != len(agentsWant) {
 				t.Fatalf("%d runs, want %d", len(got), len(agentsWant))
@@ -140,6 +134,79 @@ func TestOpenAIAgentsResponseSpans(t *testing.T) {
 	}
 	if want := (Usage{Prompt: 208 + 240, Completion: 16 + 12, Total: 224 + 252, Recorded: true}); tr.Usage != want || tr.PerCall != (CallUsage{Calls: 2, MaxPrompt: 240}) {
 		t.Errorf("usage %+v %+v", tr.Usage, tr.PerCall)
+	}
+}
+
+// TestOpenAIAgentsResponseData: a processor that adds to each response span the input and
+// response the SDK keeps on it (testdata/formats/openai-agents/responses-data.jsonl) gives the
+// run's turns in the Responses API's items: the response's instructions as the system
+// message, a message and the function calls after it as one assistant turn, each
+// function_call_output a tool message, re-sent items not counted again, the function span's
+// failure on its result; the tools' strict schemas as the run's required parameters (an
+// optional parameter, nullable, not among them); usage as the spans record it.
+func TestOpenAIAgentsResponseData(t *testing.T) {
+	path, data := formatFile(t, "openai-agents/responses-data.jsonl", FormatOpenAIAgents)
+	got := readAgents(t, path, data)
+	const sys = "system You are a weather agent. Use get_weather for any city the user names.\n"
+	for _, w := range []struct {
+		id, task, summary string
+		usage             Usage
+		perCall           CallUsage
+	}{
+		{"trace_5e2f1a3b4c5d46e7f8091a2b3c4d5e6f", "weather-lyon", sys + "user What is the weather in Lyon?\nassistant get_weather:call_Ly0nW3ath3r1\n" +
+			"tool ->call_Ly0nW3ath3r1 Cloudy, 17 C\nassistant It is cloudy in Lyon, 17 C.\n",
+			Usage{Prompt: 214 + 248, Completion: 19 + 12, Total: 233 + 260, Recorded: true}, CallUsage{Calls: 2, MaxPrompt: 248}},
+		{"trace_6f3a2b4c5d6e47f8091a2b3c4d5e6f70", "weather-two", sys + "user Weather in Paris and Atlantis?\n" +
+			"assistant get_weather:call_P4r1sW3ath3r get_weather:call_Atl4nt1sW3a Checking both cities.\ntool ->call_P4r1sW3ath3r Sunny, 21 C\n" +
+			"tool ->call_Atl4nt1sW3a failed(Error running tool (non-fatal): city not found: Atlantis) An error occurred while running the tool. Please try again. Error: city not found: Atlantis\nassistant Paris is sunny, 21 C; I could not find Atlantis.\n",
+			Usage{Prompt: 220 + 301, Completion: 41 + 15, Total: 261 + 316, Recorded: true}, CallUsage{Calls: 2, MaxPrompt: 301}},
+	} {
+		tr := got[w.id]
+		if tr == nil {
+			t.Fatalf("no run %s", w.id)
+		}
+		if summary(tr.Messages) != w.summary || tr.Note != "" {
+			t.Errorf("%s (note %q):\n%s\nwant\n%s", w.id, tr.Note, summary(tr.Messages), w.summary)
+		}
+		if tr.Usage != w.usage || tr.PerCall != w.perCall || tr.Task != w.task {
+			t.Errorf("%s: usage %+v %+v task %q", w.id, tr.Usage, tr.PerCall, tr.Task)
+		}
+		if want := map[string][]string{"get_weather": {"city"}}; !maps.EqualFunc(tr.RequiredParams, want, slices.Equal) {
+			t.Errorf("%s: required parameters %v, want %v", w.id, tr.RequiredParams, want)
+		}
+	}
+	if len(got) != 2 {
+		t.Errorf("%d runs", len(got))
+	}
+}
+
+// TestResponseItems: the Responses API's items read as messages, alike in a call's output and
+// in the next call's input; what they lack is said where.
+func TestResponseItems(t *testing.T) {
+	for _, c := range []struct{ raw, want string }{
+		{`"hello"`, "user hello\n"},
+		{`null`, ""},
+		{`[{"type": "reasoning", "id": "rs_1", "summary": []}, {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}"}, {"type": "function_call", "call_id": "c2", "name": "g", "arguments": "{}"}]`,
+			"assistant f:c1 g:c2\n"},
+		{`[{"role": "user", "content": [{"type": "input_text", "text": "hi"}, {"type": "input_image", "image_url": "u"}]}, {"type": "message", "role": "assistant", "content": [{"type": "refusal", "refusal": "no"}]}]`,
+			"user hi\nassistant no\n"},
+		{`[{"type": "function_call_output", "call_id": "c1", "output": "Error: boom"}]`, "tool ->c1 failed(Error: boom) Error: boom\n"},
+		{`[{"type": "mcp_call", "id": "m1", "name": "search", "arguments": "{}", "output": null, "error": "denied", "server_label": "s"}]`,
+			"assistant search:m1\ntool ->m1 failed(denied)\n"},
+		{`[{"type": "web_search_call", "id": "ws", "status": "completed"}, {"type": "item_reference", "id": "x"}]`, ""},
+		{`[{"id": "x"}]`, `error [0]: a Responses API item without "type" or "role"`},
+		{`[{"type": "function_call", "call_id": "c"}]`, `error [0].name: a function_call without a tool name`},
+		{`[1]`, `error [0]: expected a Responses API item (an object), found a number`},
+		{`{"a": 1}`, `error : expected a string or a list of Responses API items, found an object`},
+	} {
+		ms, p := responseItems([]byte(c.raw))
+		got := summary(ms)
+		if p != nil {
+			got = "error " + pathString(p.at) + ": " + p.msg
+		}
+		if got != c.want {
+			t.Errorf("responseItems(%s) = %q, want %q", c.raw, got, c.want)
+		}
 	}
 }
 
@@ -232,6 +299,7 @@ func TestOpenAIAgentsErrors(t *testing.T) {
 // ids, or an *input.Error naming the file, never a panic.
 func FuzzOpenAIAgents(f *testing.F) {
 	seedFile(f, "openai-agents/responses.jsonl")
+	f.Add([]byte(`{"object":"trace.span","id":"r","trace_id":"t","span_data":{"type":"response","input":[{"role":"user","content":"q"},{"type":"function_call_output","call_id":"c0","output":"x"}],"response":{"instructions":"s","output":[{"type":"message","role":"assistant","content":[{"type":"output_text","text":"a"}]},{"type":"function_call","call_id":"c","name":"f","arguments":"{}"}],"tools":[{"type":"function","name":"f","parameters":{"required":["a"],"properties":{"a":{"type":["string","null"]}}}}],"usage":{"input_tokens":3}}}}` + "\n"))
 	f.Add([]byte(`{"data":[{"object":"trace.span","id":"s","trace_id":"t","started_at":"2026-01-01T00:00:00Z","span_data":{"type":"generation","input":[{"role":"user","content":"q"}],"output":[{"role":"assistant","tool_calls":[{"id":"c","function":{"name":"f","arguments":"{}"}}]}]}},` +
 		`{"object":"trace.span","id":"s2","trace_id":"t","span_data":{"type":"function","name":"f","output":"x"},"error":{"message":"m","data":{"error":"e"}}}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {

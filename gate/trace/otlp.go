@@ -201,6 +201,11 @@ func readOTLP(file string, data []byte, o Options) ([]*Trace, error) {
 		if t.Outcome, err = otlpOutcome(file, byTrace[id], logs[id], o.OutcomeScorer); err != nil {
 			return nil, err
 		}
+		if !t.Outcome.Known && t.Outcome.Note == "" { // no evaluation event: Phoenix's annotations, where its download carries them
+			if t.Outcome, err = annotationOutcome(file, startOrder(byTrace[id]), o.OutcomeScorer); err != nil {
+				return nil, err
+			}
+		}
 		out = append(out, t)
 	}
 	return out, nil
@@ -588,8 +593,7 @@ func buildOTLP(file string, spans []*span) (*Trace, error) {
 	if err != nil {
 		return nil, err
 	}
-	sorted := append([]*span(nil), spans...)
-	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].start < sorted[j].start })
+	sorted := startOrder(spans)
 	conv := NewConversations()
 	var required map[string][]string
 	for _, s := range sorted {
@@ -646,6 +650,13 @@ func spanToolSchemas(s *span, req map[string][]string) map[string][]string {
 		}
 	}
 	return req
+}
+
+// startOrder is spans in start order, ties in file order.
+func startOrder(spans []*span) []*span {
+	sorted := append([]*span(nil), spans...)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].start < sorted[j].start })
+	return sorted
 }
 
 // otlpCrash is why a run with no turn failed, where its root span failed (an error that

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"sort"
 	"strings"
 
 	"github.com/agentgate/agentgate/gate/input"
@@ -97,8 +96,7 @@ func logEvaluation(raw *otlpLogRecord, n, line, col int) (e otlpEvaluation, ok b
 // otlpOutcome is the outcome of the run made of spans (in file order) and the evaluation log
 // records of its traceId: the evaluation named scorer, else the first.
 func otlpOutcome(file string, spans []*span, logs []otlpEvaluation, scorer string) (Outcome, error) {
-	sorted := append([]*span(nil), spans...)
-	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].start < sorted[j].start })
+	sorted := startOrder(spans)
 	var all []otlpEvaluation
 	for _, s := range sorted {
 		for _, e := range s.evals {

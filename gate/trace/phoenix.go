@@ -49,20 +49,23 @@ type phoenixSpan struct {
 		Name       string          `json:"name"`
 		Attributes json.RawMessage `json:"attributes"`
 	} `json:"events"`
+	// an annotation's, given as traces by mistake
+	AnnotatorKind json.RawMessage `json:"annotator_kind"`
 }
 
 // readPhoenix is the reader of the registry's row.
-func readPhoenix(ctx context.Context, f File, _ Options, fn func(*Trace) error) error {
+func readPhoenix(ctx context.Context, f File, o Options, fn func(*Trace) error) error {
 	data, err := readDocument(f.Path)
 	if err != nil {
 		return err
 	}
-	return eachPhoenix(ctx, f.Path, data, fn)
+	return eachPhoenix(ctx, f.Path, data, o, fn)
 }
 
 // eachPhoenix streams the runs of Phoenix span JSON to fn, one per trace id, in the order
-// their first span appears; file names it.
-func eachPhoenix(ctx context.Context, file string, data []byte, fn func(*Trace) error) error {
+// their first span appears; file names it. o.OutcomeScorer names the annotation that is a
+// run's outcome, where the spans carry Phoenix's annotations (phoenixannotations.go).
+func eachPhoenix(ctx context.Context, file string, data []byte, o Options, fn func(*Trace) error) error {
 	if err := checkDoc(file, data); err != nil {
 		return err
 	}
@@ -104,6 +107,9 @@ func eachPhoenix(ctx context.Context, file string, data []byte, fn func(*Trace) 
 			return err
 		}
 		t.Shape = ShapePhoenix
+		if t.Outcome, err = annotationOutcome(file, startOrder(byTrace[id]), o.OutcomeScorer); err != nil {
+			return err
+		}
 		if err := fn(t); err != nil {
 			return err
 		}
@@ -124,6 +130,9 @@ func phoenixSpanOf(rec input.Record, index int) (*span, error) {
 		spanID: firstText(ps.Context.SpanID, ps.SpanID), name: ps.Name, statusMsg: ps.StatusMessage}
 	if ps.ParentID != nil {
 		s.parentID = *ps.ParentID
+	}
+	if s.traceID == "" && len(ps.AnnotatorKind) > 0 {
+		return nil, rec.ErrorAt(0, "a Phoenix annotation, not a span: give the annotations as outcomes (with outcome-scorer naming the annotation), and the spans as traces")
 	}
 	if s.traceID == "" {
 		return nil, fieldAt(rec, jsonscan.PathOf("context", "trace_id"), "a span without a trace id")
@@ -323,16 +332,18 @@ func phoenixValue(v any) any {
 }
 
 // phoenixKeys reports whether the keys of an object are a Phoenix span's: the API's context,
-// or the dataframe's context.span_id or context.trace_id, beside span_kind.
+// or the dataframe's context.span_id or context.trace_id, beside span_kind; or a Phoenix
+// annotation's, whose file the reader refuses saying how to give it (as outcomes).
 func phoenixKeys(has func(string) bool) bool {
-	return has("span_kind") && (has("context") || has("context.span_id") || has("context.trace_id"))
+	return has("span_kind") && (has("context") || has("context.span_id") || has("context.trace_id")) ||
+		has("annotator_kind") && has("result") && (has("span_id") || has("trace_id")) // annotations, refused with the way to give them
 }
 
 // phoenixHarness is the registry's row of Phoenix's span JSON.
 var phoenixHarness = Harness{
 	Format:     FormatPhoenix,
 	Name:       "Phoenix spans",
-	Recognised: "`context` (or the spans dataframe's `context.span_id`, `context.trace_id`) and `span_kind` (a line, an array element, or under `data`)",
+	Recognised: "`context` (or the spans dataframe's `context.span_id`, `context.trace_id`) and `span_kind` (a line, an array element, or under `data`); an annotation's `annotator_kind` and `result` (refused, with the way to give it as outcomes)",
 	Recognise: func(h *head) bool {
 		if phoenixKeys(h.has) {
 			return true
@@ -350,6 +361,6 @@ var phoenixHarness = Harness{
 	Turns:    "LLM spans' llm.input_messages and llm.output_messages attributes",
 	Turnless: true, // spans recorded without content (OPENINFERENCE_HIDE_INPUTS) hold no turn
 	Identity: "task: the trace id (one run a `context.trace_id`); no suite or trial",
-	Outcome:  "none recorded (Phoenix keeps annotations apart: give them as outcomes)",
+	Outcome:  "the annotation outcome-scorer names among the root span's (`annotations.<i>.annotation.*`) and the trace's (`trace.annotations.<i>.annotation.*`), as the UI's download carries them: its score, else its label as a verdict; without it none (the names listed); annotations exported apart are the outcomes input",
 	Usage:    "the sum of the spans' `llm.token_count.*`, leaving out a span whose descendants report usage",
 }

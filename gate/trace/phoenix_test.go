@@ -14,7 +14,7 @@ import (
 func readPhoenixData(t *testing.T, file string, data []byte) map[string]*Trace {
 	t.Helper()
 	out := map[string]*Trace{}
-	if err := eachPhoenix(context.Background(), file, data, func(tr *Trace) error {
+	if err := eachPhoenix(context.Background(), file, data, Options{}, func(tr *Trace) error {
 		out[tr.ID] = tr
 		return nil
 	}); err != nil {
@@ -47,18 +47,19 @@ var phoenixRuns = map[string]struct {
 // by the span's exception event) and the LLM spans' token counts, as
 // testdata/formats/phoenix/README.md counts them.
 func TestPhoenix(t *testing.T) {
-	for _, name := range []string{"spans.json", "api-page.json", "dataframe.jsonl", "dataframe.json"} {
+	for _, name := range []string{"spans.json", "api-page.json", "dataframe.jsonl", "dataframe.json", "download.jsonl"} {
 		t.Run(name, func(t *testing.T) {
-			path, data := phoenixFile(t, name, FormatPhoenix)
+			path, data := formatFile(t, "phoenix/"+name, FormatPhoenix)
 			checkPhoenixRuns(t, readPhoenixData(t, path, data), ShapePhoenix)
 		})
 	}
 }
 
-// phoenixFile reads testdata/formats/phoenix/name, which must be recognised as format.
-func phoenixFile(t *testing.T, name string, format Format) (string, []byte) {
+// formatFile reads testdata/formats/name (a path with slashes), which must be recognised as
+// format.
+func formatFile(t *testing.T, name string, format Format) (string, []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", "formats", "phoenix", name)
+	path := filepath.Join("testdata", "formats", filepath.FromSlash(name))
 	if f, err := Sniff(path); err != nil || f != format {
 		t.Fatalf("recognised as %v, %v", f, err)
 	}
@@ -93,7 +94,7 @@ func checkPhoenixRuns(t *testing.T, got map[string]*Trace, shape Shape) {
 func TestPhoenixOTLP(t *testing.T) {
 	for _, name := range []string{"otlpv1-page.json", "download-otlp.json"} {
 		t.Run(name, func(t *testing.T) {
-			path, data := phoenixFile(t, name, FormatOTLP)
+			path, data := formatFile(t, "phoenix/"+name, FormatOTLP)
 			traces, err := ReadOTLP(path, data)
 			if err != nil {
 				t.Fatal(err)
@@ -104,6 +105,54 @@ func TestPhoenixOTLP(t *testing.T) {
 			}
 			checkPhoenixRuns(t, got, ShapeOTLP)
 		})
+	}
+}
+
+// TestPhoenixDownloadAnnotations: the UI's downloads carry the trace's annotations on its root
+// span (trace.annotations.<i>.annotation.*): the one outcome-scorer names is the run's outcome,
+// a score as a number (correctness 1 and 0), in the span JSON and the OTLP download alike;
+// without outcome-scorer none, and a note names them; a name a trace lacks is an error listing
+// its annotations; the files without annotations have no outcome.
+func TestPhoenixDownloadAnnotations(t *testing.T) {
+	read := func(name, scorer string) (map[string]*Trace, error) {
+		path := filepath.Join("testdata", "formats", "phoenix", name)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]*Trace{}
+		keep := func(tr *Trace) error { got[tr.ID] = tr; return nil }
+		if name == "download-otlp.json" {
+			traces, err := readOTLP(path, data, Options{OutcomeScorer: scorer})
+			for _, tr := range traces {
+				_ = keep(tr)
+			}
+			return got, err
+		}
+		return got, eachPhoenix(context.Background(), path, data, Options{OutcomeScorer: scorer}, keep)
+	}
+	const lyon, nice = "0af7651916cd43dd8448eb211c80319c", "1bf7651916cd43dd8448eb211c80319d"
+	for _, name := range []string{"download.jsonl", "download-otlp.json"} {
+		got, err := read(name, "correctness")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for id, v := range map[string]float64{lyon: 1, nice: 0} {
+			if want := (Outcome{Known: true, Value: v, Source: "annotations.correctness"}); got[id].Outcome != want {
+				t.Errorf("%s %s: outcome %+v, want %+v", name, id, got[id].Outcome, want)
+			}
+		}
+		got, err = read(name, "")
+		if err != nil || got[nice].Outcome.Known || got[nice].Outcome.Note != `Phoenix annotations "correctness", "tone" not read as an outcome: name one with outcome-scorer` {
+			t.Errorf("%s without outcome-scorer: %v, %+v", name, err, got[nice].Outcome)
+		}
+		if _, err = read(name, "tone"); err == nil || !strings.Contains(err.Error(), `trace "`+lyon+`" has no Phoenix annotation "tone" (outcome-scorer); its annotations are "correctness"`) {
+			t.Errorf("%s tone: %v", name, err)
+		}
+	}
+	got, err := read("spans.json", "correctness")
+	if err != nil || got[lyon].Outcome != (Outcome{}) {
+		t.Errorf("no annotations: %v %+v", err, got[lyon].Outcome)
 	}
 }
 
@@ -175,12 +224,14 @@ func TestPhoenixErrors(t *testing.T) {
 		{"no trace id", `[{"context": {"span_id": "s"}, "span_kind": "LLM"}]`, `f.json:1:14: field "context.trace_id": a span without a trace id`},
 		{"a bad time", `[{"context": {"trace_id": "t"}, "span_kind": "LLM", "start_time": "noon"}]`, `f.json:1:67: field "start_time": expected an ISO 8601 time, found "noon"`},
 		{"attributes not an object", `[{"context": {"trace_id": "t"}, "span_kind": "LLM", "attributes": [1]}]`, `f.json:1:67: field "attributes": expected an object, found an array`},
+		{"an annotation given as a span", `[{"id": "a", "name": "correctness", "annotator_kind": "LLM", "result": {"score": 1}, "span_id": "s"}]`,
+			`f.json:1:2: a Phoenix annotation, not a span: give the annotations as outcomes (with outcome-scorer naming the annotation), and the spans as traces`},
 		{"a dataframe row's time", `{"span_kind": "LLM", "context.trace_id": "t", "start_time": true}`, `f.json:1:61: field "start_time": expected an ISO 8601 time or a number of milliseconds, found true`},
 		{"a dataframe column nested too deep", `{"span_kind": "LLM", "context.trace_id": "t", "attributes.x": ` + strings.Repeat(`{"a":`, 70) + `1` + strings.Repeat(`}`, 70) + `}`,
 			`f.json:1:63: field "attributes.x": values nested deeper than 64 levels`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := eachPhoenix(context.Background(), "f.json", []byte(tc.data), func(*Trace) error { return nil })
+			err := eachPhoenix(context.Background(), "f.json", []byte(tc.data), Options{}, func(*Trace) error { return nil })
 			if err == nil || err.Error() != tc.want {
 				t.Errorf("error %v\nwant  %s", err, tc.want)
 			}
@@ -196,7 +247,7 @@ func FuzzPhoenix(f *testing.F) {
 	// a row of the spans dataframe, as to_json(orient="records", lines=True) writes it
 	f.Add([]byte(`{"name":"c","span_kind":"LLM","parent_id":null,"start_time":1793696411300,"status_code":"OK","events":[],"context.span_id":"a","context.trace_id":"t","attributes.llm.token_count.prompt":150.0,"attributes.llm.input_messages":[{"message.role":"user","message.content":"q"},{"message.tool_calls":[{"tool_call.function.name":"f","tool_call.id":"c1"}],"message.role":"assistant"}],"attributes.llm.tools":[{"tool.json_schema":"{\"name\":\"f\",\"parameters\":{}}"}],"attributes.tool.name":null}` + "\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		err := eachPhoenix(context.Background(), "f.json", data, func(tr *Trace) error {
+		err := eachPhoenix(context.Background(), "f.json", data, Options{}, func(tr *Trace) error {
 			if tr.ID == "" || tr.Shape != ShapePhoenix {
 				t.Fatalf("trace %+v", tr)
 			}

@@ -118,7 +118,8 @@ func either(a, b json.RawMessage) json.RawMessage {
 
 // ScoreRecord is one LangSmith feedback record or Langfuse score.
 type ScoreRecord struct {
-	// Platform names the kind in notes and errors: "LangSmith feedback" or "Langfuse score".
+	// Platform names the kind in notes and errors: "LangSmith feedback", "Langfuse score" or
+	// "Phoenix annotation".
 	Platform string
 	// ID is the record's own id ("" when it has none): the same record twice (the blob
 	// export's windows share their bounds) counts once.
@@ -154,12 +155,20 @@ type scoreMembers struct {
 	DataTypeS   json.RawMessage `json:"data_type"`
 	StringValue json.RawMessage `json:"stringValue"`
 	StringValS  json.RawMessage `json:"string_value"`
+	// a Phoenix annotation's
+	SpanID        json.RawMessage `json:"span_id"`
+	AnnotatorKind json.RawMessage `json:"annotator_kind"`
+	Result        json.RawMessage `json:"result"`
 }
 
 // ParseScore reads the JSON object data as a LangSmith feedback record ({"run_id" or
-// "trace_id", "key", "score", "value", …}, as client.list_feedback gives them) or a Langfuse
+// "trace_id", "key", "score", "value", …}, as client.list_feedback gives them), a Langfuse
 // score ({"traceId" or "trace_id", "name", "value", "dataType" or "data_type", …}: the API's
-// and the blob export's); ok is false when it is neither. problem, when not empty, says what
+// and the blob export's) or a Phoenix annotation ({"span_id" or "trace_id", "name",
+// "annotator_kind", "result": {"label", "score", "explanation"}, …}: the REST API's span and
+// trace annotations, the phoenix-client's client.spans.get_span_annotations; its Trace the
+// span it names, which the gate matches to the run whose root span it is, or the trace); ok
+// is false when it is none of them. problem, when not empty, says what
 // is wrong with an id or a key, at the member at.
 func ParseScore(data []byte) (r ScoreRecord, ok bool, problem string, at jsonscan.Path) {
 	var m scoreMembers
@@ -191,12 +200,21 @@ func ParseScore(data []byte) (r ScoreRecord, ok bool, problem string, at jsonsca
 			return r, true, problem, at
 		}
 		r.Value, r.Problem, r.At = lfScoreValue(r.Key, either(m.DataType, m.DataTypeS), m.Value, either(m.StringValue, m.StringValS))
+	case len(m.AnnotatorKind) > 0 && len(m.Result) > 0 && len(m.Name) > 0 && (len(m.SpanID) > 0 || len(m.TraceIDS) > 0):
+		r.Platform = "Phoenix annotation"
+		if !str("id", m.ID, &r.ID) || !str("span_id", m.SpanID, &r.Trace) || !str("name", m.Name, &r.Key) {
+			return r, true, problem, at
+		}
+		if r.Trace == "" && !str("trace_id", m.TraceIDS, &r.Trace) {
+			return r, true, problem, at
+		}
+		r.Value, r.Problem, r.At = phoenixAnnotationValue(r.Key, m.Result)
 	default:
 		return r, false, "", nil
 	}
 	if r.Key == "" {
 		key := "key"
-		if r.Platform == "Langfuse score" {
+		if r.Platform != "LangSmith feedback" {
 			key = "name"
 		}
 		return r, true, "expected a " + key + ", found an empty string", jsonscan.PathOf(key)
@@ -221,6 +239,46 @@ func lsFeedbackValue(key string, score, value json.RawMessage) (Outcome, string,
 		return Outcome{}, "feedback " + input.Quote(key) + " is categorical (value " + input.Quote(label) + ", no score): not an outcome agentgate can read (a score is)", jsonscan.PathOf("value")
 	}
 	return Outcome{}, "", nil
+}
+
+// phoenixAnnotationValue is a Phoenix annotation's value: its result's score (a number), else
+// its label read as a verdict (LabelVerdict); a label that is none is not an outcome.
+func phoenixAnnotationValue(name string, result json.RawMessage) (Outcome, string, jsonscan.Path) {
+	var r struct {
+		Label json.RawMessage `json:"label"`
+		Score json.RawMessage `json:"score"`
+	}
+	if jsonscan.KindOfValue(result) != jsonscan.KindObject || json.Unmarshal(result, &r) != nil {
+		return Outcome{}, jsonscan.Expected(`a result {"label", "score", "explanation"}`, jsonscan.KindOfValue(result)), jsonscan.PathOf("result")
+	}
+	if !isNull(r.Score) {
+		v, problem := outcomeNumber(r.Score)
+		if problem != "" {
+			return Outcome{}, problem, jsonscan.PathOf("result", "score")
+		}
+		return Outcome{Known: true, Value: v}, "", nil
+	}
+	label, ok := stringValue(r.Label)
+	if !ok {
+		return Outcome{}, "", nil // neither: no value, as a null score
+	}
+	if v, ok := LabelVerdict(label); ok {
+		return Outcome{Known: true, Value: v, IsBool: true}, "", nil
+	}
+	return Outcome{}, "annotation " + input.Quote(name) + " has no score, and its label " + input.Quote(label) +
+		" is not a verdict agentgate can read (pass or fail, correct or incorrect, true or false, yes or no)", jsonscan.PathOf("result", "label")
+}
+
+// LabelVerdict reads an evaluation's label as a verdict: pass, correct, true or yes succeeded;
+// fail, incorrect, false or no did not (in any case, surrounding space left out).
+func LabelVerdict(label string) (value float64, ok bool) {
+	switch strings.ToLower(strings.TrimSpace(label)) {
+	case "pass", "passed", "correct", "true", "yes":
+		return 1, true
+	case "fail", "failed", "incorrect", "false", "no":
+		return 0, true
+	}
+	return 0, false
 }
 
 // lfScoreValue is a score's value: NUMERIC a number, BOOLEAN 1 or 0 (a number ClickHouse may

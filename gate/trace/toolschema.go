@@ -20,7 +20,8 @@ import (
 //     and Anthropic's {"name", "input_schema"}.
 //
 // A tool whose definition has no schema of its parameters, or one that cannot be read as one,
-// is not described: its calls are judged as where no schema was recorded.
+// is not described: its calls are judged as where no schema was recorded. A required
+// parameter whose schema admits null (nullable) may be sent as null.
 
 // toolDef is one tool's definition, in any of the shapes above.
 type toolDef struct {
@@ -31,9 +32,43 @@ type toolDef struct {
 	InputSchema json.RawMessage `json:"input_schema"`
 }
 
-// paramSchema is what is read of a parameters schema: the names it requires.
+// paramSchema is what is read of a parameters schema: the names it requires, and the schema
+// of each.
 type paramSchema struct {
-	Required []string `json:"required"`
+	Required   []string                   `json:"required"`
+	Properties map[string]json.RawMessage `json:"properties"`
+}
+
+// nullable reports whether a parameter's schema admits null: "type" "null" or a list holding
+// it, "nullable" (OpenAPI), or an anyOf or oneOf alternative that admits it. OpenAI's strict
+// mode requires every parameter and writes an optional one so (the Agents SDK's
+// function_tool: {"anyOf": [{"type": "string"}, {"type": "null"}], "default": null}): null is
+// then the value the schema allows, not a missing argument.
+func nullable(raw json.RawMessage, depth int) bool {
+	var p struct {
+		Type     json.RawMessage   `json:"type"`
+		Nullable bool              `json:"nullable"`
+		AnyOf    []json.RawMessage `json:"anyOf"`
+		OneOf    []json.RawMessage `json:"oneOf"`
+	}
+	if depth > 8 || json.Unmarshal(raw, &p) != nil {
+		return false
+	}
+	var types []string
+	if t, ok := stringValue(p.Type); ok {
+		types = []string{t}
+	} else {
+		_ = json.Unmarshal(p.Type, &types)
+	}
+	if p.Nullable || slices.Contains(types, "null") {
+		return true
+	}
+	for _, alt := range append(p.AnyOf, p.OneOf...) {
+		if nullable(alt, depth+1) {
+			return true
+		}
+	}
+	return false
 }
 
 // addToolSchemas adds to req the required parameters of each tool described in raw, a list
@@ -90,10 +125,13 @@ func addToolSchemas(req map[string][]string, raw []byte) map[string][]string {
 		if req == nil {
 			req = make(map[string][]string)
 		}
-		if p.Required == nil {
-			p.Required = []string{}
+		required := []string{}
+		for _, name := range p.Required {
+			if !nullable(p.Properties[name], 0) {
+				required = append(required, name)
+			}
 		}
-		req[t.Name] = p.Required
+		req[t.Name] = required
 	}
 	return req
 }

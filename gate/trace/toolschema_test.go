@@ -26,8 +26,10 @@ func TestToolSchemas(t *testing.T) {
 		{"openai-tools.jsonl", []map[string][]string{{"get_weather": {"city"}, "get_time": {}}, {"get_weather": {"city"}, "get_time": {}}}},
 		{"otlp-tool-definitions.jsonl", []map[string][]string{genAITools, genAITools, {"list_orders": {}}}},
 		{"otlp-genai-current.jsonl", []map[string][]string{nil}}, // no gen_ai.tool.definitions
-		{"tau2-telecom.json", []map[string][]string{nil}},        // tool_defs null, as tau2 writes it by default
-		{"inspect-tools.json", []map[string][]string{nil}},       // no events
+		// the Agents SDK's strict schema: the optional unit required, and nullable
+		{"openai-agents/responses-data.jsonl", []map[string][]string{{"get_weather": {"city"}}}},
+		{"tau2-telecom.json", []map[string][]string{nil}},  // tool_defs null, as tau2 writes it by default
+		{"inspect-tools.json", []map[string][]string{nil}}, // no events
 		{"tau-bench-crashes.json", []map[string][]string{nil}},
 	} {
 		got := readFile(t, filepath.Join(dir, c.file))
@@ -55,6 +57,10 @@ func TestAddToolSchemas(t *testing.T) {
 		{`[{"name": "r", "parameters": {"properties": {"a": {}}, "required": true}}]`, nil}, // JSON Schema draft 3's "required": true
 		{`[{"name": "a", "parameters": {"type": "object"}}, {"name": "a", "parameters": {"required": ["p"]}}]`, map[string][]string{"a": {}}},
 		{`[{"type": "function", "function": {"name": "f", "parameters": {"required": ["p", "q"]}}}]`, map[string][]string{"f": {"p", "q"}}},
+		// strict mode: every parameter required, the optional ones nullable
+		{`[{"type": "function", "name": "s", "strict": true, "parameters": {"required": ["a", "b", "c", "d", "e"], "properties": {"a": {"type": "string"},
+			"b": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": null}, "c": {"type": ["integer", "null"]}, "d": {"type": "string", "nullable": true},
+			"e": {"oneOf": [{"anyOf": [{"type": "null"}]}]}}}}]`, map[string][]string{"s": {"a"}}},
 		{`[{"name": "an", "input_schema": {"type": "object", "required": ["x"]}}]`, map[string][]string{"an": {"x"}}},
 		{`{"b": {"name": "b", "params": {"required": ["k"]}}, "a": {"name": "a", "params": {}}}`, map[string][]string{"a": {}, "b": {"k"}}},
 		{`{"b": {"name": "b", "params": {"required": ["k"]}}, "a": {"name": "a", "params": {}}`, nil}, // cut short

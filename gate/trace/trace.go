@@ -45,8 +45,9 @@ type Trace struct {
 	// PerCall describes the model calls whose own usage was summed into Usage, where the
 	// record gives usage per call (per message, per span) rather than for the whole run.
 	PerCall CallUsage
-	// SpanID is the run's root span id (hex, as OTLP/JSON writes it) when Shape is ShapeOTLP,
-	// whose ID is the run's traceId: exported evaluations attach to them (docs/design.md#findings-elsewhere).
+	// SpanID is the run's root span id (hex, as OTLP/JSON writes it) when Shape is ShapeOTLP
+	// or ShapePhoenix, whose ID is the run's traceId: exported evaluations attach to them
+	// (docs/design.md#findings-elsewhere), and a Phoenix span annotation joins the run by it.
 	SpanID string
 	// TerminalTools are the tools with which the run's harness ends a run (OpenHands'
 	// finish, Inspect's and SWE-agent's submit): a call of one may get no result, by design.
