@@ -138,6 +138,8 @@ type gateConfig struct {
 	answer map[string][]string
 }
 
+// gateConfig reads and checks the settings of `agentgate gate`. They are read in a fixed
+// order, thresholds first, so that of two bad settings the same one is reported every time.
 func (s settings) gateConfig() (*gateConfig, error) {
 	c := &gateConfig{
 		merge:    s.list("merge"),
@@ -149,103 +151,27 @@ func (s settings) gateConfig() (*gateConfig, error) {
 	for name, patterns := range inputLists(&c.inputs) {
 		*patterns = s.list(name)
 	}
-	def := gate.DefaultThresholds()
-	t := &c.options.Thresholds
 	var err error
-	if t.CoherenceMin, err = s.float(gate.CoherenceMin, def.CoherenceMin); err != nil {
-		return nil, err
-	}
-	if t.PAMin, err = s.float(gate.PAMin, def.PAMin); err != nil {
-		return nil, err
-	}
-	if t.KappaMin, err = s.float(gate.KappaMin, def.KappaMin); err != nil {
-		return nil, err
-	}
-	if t.AbstainMax, err = s.float(gate.AbstainMax, def.AbstainMax); err != nil {
-		return nil, err
-	}
-	if t.MaxFailedTraces, err = s.int(gate.MaxFailedTraces, def.MaxFailedTraces); err != nil {
-		return nil, err
-	}
-	if t.SuccessThreshold, err = s.float(gate.SuccessThreshold, def.SuccessThreshold); err != nil {
-		return nil, err
-	}
-	if t.SuccessRateMin, err = s.float(gate.SuccessRateMin, def.SuccessRateMin); err != nil {
-		return nil, err
-	}
-	co := &t.Compare
-	*co = def.Compare
-	if co.FailOnRegression, err = s.bool(compare.FailOnRegression, def.Compare.FailOnRegression); err != nil {
-		return nil, err
-	}
-	if co.MaxNewFailures, err = s.int(compare.MaxNewFailures, def.Compare.MaxNewFailures); err != nil {
-		return nil, err
-	}
-	if v, ok := s[compare.MaxNewFailures]; ok && strings.TrimSpace(v.value) != "" && co.MaxNewFailures < 0 {
-		return nil, &gate.UsageError{Msg: fmt.Sprintf("%s: %s must be 0 or more, got %d", v.source, compare.MaxNewFailures, co.MaxNewFailures)}
-	}
-	if co.PassKMin, err = s.float(compare.PassKMin, def.Compare.PassKMin); err != nil {
-		return nil, err
-	}
-	if co.PassK, err = s.int(passK, def.Compare.PassK); err != nil {
+	if c.options.Thresholds, err = s.thresholds(); err != nil {
 		return nil, err
 	}
 	c.options.OutcomeScorer = strings.TrimSpace(s.str(outcomeScorer))
 	c.options.OutcomeField = strings.TrimSpace(s.str(outcomeField))
-	if t.FailOnSkipped, err = gate.ParseSkipPolicy(s.str(gate.FailOnSkipped)); err != nil {
+	if c.options.Thresholds.FailOnSkipped, err = gate.ParseSkipPolicy(s.str(gate.FailOnSkipped)); err != nil {
 		return nil, &gate.UsageError{Msg: fmt.Sprintf("%s: %v", s[gate.FailOnSkipped].source, err)}
 	}
-	t.Given = s.given()
-	c.options.Compare = compare.DefaultOptions()
-	if c.options.Compare.Alpha, err = s.float(regressionAlpha, compare.DefaultAlpha); err != nil {
+	c.options.Thresholds.Given = s.given()
+	if c.options.Compare, err = s.compareOptions(); err != nil {
 		return nil, err
-	}
-	if c.options.Compare.PlanEffect, err = s.float(planEffect, compare.DefaultPlanEffect); err != nil {
-		return nil, err
-	}
-	if c.options.Compare.AllowMissingRuns, err = s.bool(allowMissingRuns, false); err != nil {
-		return nil, err
-	}
-	if err := compare.ValidEffect(c.options.Compare.PlanEffect); err != nil {
-		return nil, &gate.UsageError{Msg: fmt.Sprintf("%s: %v", s[planEffect].source, err)}
 	}
 	c.baseline = strings.TrimSpace(s.str("baseline"))
 	c.baselineSource = s["baseline"].source
 	c.baselineArtifact = cmp.Or(strings.TrimSpace(s.str("baseline-artifact")), defaultBaselineArtifact)
-	if c.options.AllowUnmatched, err = s.bool("allow-unmatched", false); err != nil {
+	if err := s.evaluation(&c.options); err != nil {
 		return nil, err
 	}
-	if c.options.Profile, err = profile.Parse(strings.TrimSpace(s.str("profile"))); err != nil {
-		return nil, &gate.UsageError{Msg: fmt.Sprintf("%s: %v", s["profile"].source, err)}
-	}
-	if c.options.TokenBudget, err = s.tokenBudget(c.options.Profile); err != nil {
+	if err := s.output(c); err != nil {
 		return nil, err
-	}
-	if c.options.FailOn, err = gate.ParseFailOn(strings.TrimSpace(s.str("fail-on"))); err != nil {
-		return nil, &gate.UsageError{Msg: fmt.Sprintf("%s: %v", s["fail-on"].source, err)}
-	}
-	if c.comment, err = s.bool("comment", true); err != nil {
-		return nil, err
-	}
-	if c.maxInputBytes, err = s.size(maxInputBytes); err != nil {
-		return nil, err
-	}
-	switch c.commentMode = strings.TrimSpace(s.str("comment-mode")); c.commentMode {
-	case "":
-		c.commentMode = "update"
-	case "update", "recreate":
-	default:
-		return nil, &gate.UsageError{Msg: fmt.Sprintf("%s: unknown comment-mode %q: want \"update\" or \"recreate\"", s["comment-mode"].source, c.commentMode)}
-	}
-	switch c.noTraces = strings.TrimSpace(s.str("no-traces")); c.noTraces {
-	case "":
-		c.noTraces = noTracesError
-	case noTracesError, noTracesNeutral:
-	default:
-		return nil, &gate.UsageError{Msg: fmt.Sprintf("%s: unknown no-traces %s: want %q or %q", s["no-traces"].source, input.Quote(c.noTraces), noTracesError, noTracesNeutral)}
-	}
-	if strings.IndexFunc(c.checkName, unicode.IsControl) >= 0 || !utf8.ValidString(c.checkName) {
-		return nil, &gate.UsageError{Msg: fmt.Sprintf("%s: %s: a check run's name is one line of text", s["check-name"].source, input.Quote(c.checkName))}
 	}
 	// The ranges are gate's to say (gate.Run checks them again); checked here, an error
 	// names where the value was given, as a value that is not a number does.
@@ -259,6 +185,127 @@ func (s settings) gateConfig() (*gateConfig, error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+// thresholds reads the gates' thresholds and the comparison's gates, each its default when
+// not given (docs/reference.md, the settings table); gateConfig reads the skip policy.
+func (s settings) thresholds() (gate.Thresholds, error) {
+	def := gate.DefaultThresholds()
+	var t gate.Thresholds
+	err := s.floats(floatSetting{gate.CoherenceMin, &t.CoherenceMin, def.CoherenceMin}, floatSetting{gate.PAMin, &t.PAMin, def.PAMin},
+		floatSetting{gate.KappaMin, &t.KappaMin, def.KappaMin}, floatSetting{gate.AbstainMax, &t.AbstainMax, def.AbstainMax})
+	if err != nil {
+		return t, err
+	}
+	if t.MaxFailedTraces, err = s.int(gate.MaxFailedTraces, def.MaxFailedTraces); err != nil {
+		return t, err
+	}
+	err = s.floats(floatSetting{gate.SuccessThreshold, &t.SuccessThreshold, def.SuccessThreshold},
+		floatSetting{gate.SuccessRateMin, &t.SuccessRateMin, def.SuccessRateMin})
+	if err != nil {
+		return t, err
+	}
+	co := &t.Compare
+	*co = def.Compare
+	if co.FailOnRegression, err = s.bool(compare.FailOnRegression, def.Compare.FailOnRegression); err != nil {
+		return t, err
+	}
+	if co.MaxNewFailures, err = s.int(compare.MaxNewFailures, def.Compare.MaxNewFailures); err != nil {
+		return t, err
+	}
+	if v, ok := s[compare.MaxNewFailures]; ok && strings.TrimSpace(v.value) != "" && co.MaxNewFailures < 0 {
+		return t, &gate.UsageError{Msg: fmt.Sprintf("%s: %s must be 0 or more, got %d", v.source, compare.MaxNewFailures, co.MaxNewFailures)}
+	}
+	if co.PassKMin, err = s.float(compare.PassKMin, def.Compare.PassKMin); err != nil {
+		return t, err
+	}
+	if co.PassK, err = s.int(passK, def.Compare.PassK); err != nil {
+		return t, err
+	}
+	return t, nil
+}
+
+// floatSetting is a setting that holds a number, read into to; def where it is not given.
+type floatSetting struct {
+	name string
+	to   *float64
+	def  float64
+}
+
+// floats reads the settings fs in their order, as float does, and stops at the first error.
+func (s settings) floats(fs ...floatSetting) error {
+	for _, f := range fs {
+		v, err := s.float(f.name, f.def)
+		if err != nil {
+			return err
+		}
+		*f.to = v
+	}
+	return nil
+}
+
+// compareOptions reads how a comparison with the baseline tests and matches the runs.
+func (s settings) compareOptions() (compare.Options, error) {
+	o := compare.DefaultOptions()
+	err := s.floats(floatSetting{regressionAlpha, &o.Alpha, compare.DefaultAlpha}, floatSetting{planEffect, &o.PlanEffect, compare.DefaultPlanEffect})
+	if err != nil {
+		return o, err
+	}
+	if o.AllowMissingRuns, err = s.bool(allowMissingRuns, false); err != nil {
+		return o, err
+	}
+	if err := compare.ValidEffect(o.PlanEffect); err != nil {
+		return o, &gate.UsageError{Msg: fmt.Sprintf("%s: %v", s[planEffect].source, err)}
+	}
+	return o, nil
+}
+
+// evaluation reads how the runs are evaluated and what fails the gate into o.
+func (s settings) evaluation(o *gate.Options) error {
+	var err error
+	if o.AllowUnmatched, err = s.bool("allow-unmatched", false); err != nil {
+		return err
+	}
+	if o.Profile, err = profile.Parse(strings.TrimSpace(s.str("profile"))); err != nil {
+		return &gate.UsageError{Msg: fmt.Sprintf("%s: %v", s["profile"].source, err)}
+	}
+	if o.TokenBudget, err = s.tokenBudget(o.Profile); err != nil {
+		return err
+	}
+	if o.FailOn, err = gate.ParseFailOn(strings.TrimSpace(s.str("fail-on"))); err != nil {
+		return &gate.UsageError{Msg: fmt.Sprintf("%s: %v", s["fail-on"].source, err)}
+	}
+	return nil
+}
+
+// output reads what the run posts and how much it reads into c: the PR comment, the check
+// run's name, what a run without traces does and the largest input.
+func (s settings) output(c *gateConfig) error {
+	var err error
+	if c.comment, err = s.bool("comment", true); err != nil {
+		return err
+	}
+	if c.maxInputBytes, err = s.size(maxInputBytes); err != nil {
+		return err
+	}
+	switch c.commentMode = strings.TrimSpace(s.str("comment-mode")); c.commentMode {
+	case "":
+		c.commentMode = "update"
+	case "update", "recreate":
+	default:
+		return &gate.UsageError{Msg: fmt.Sprintf("%s: unknown comment-mode %q: want \"update\" or \"recreate\"", s["comment-mode"].source, c.commentMode)}
+	}
+	switch c.noTraces = strings.TrimSpace(s.str("no-traces")); c.noTraces {
+	case "":
+		c.noTraces = noTracesError
+	case noTracesError, noTracesNeutral:
+	default:
+		return &gate.UsageError{Msg: fmt.Sprintf("%s: unknown no-traces %s: want %q or %q", s["no-traces"].source, input.Quote(c.noTraces), noTracesError, noTracesNeutral)}
+	}
+	if strings.IndexFunc(c.checkName, unicode.IsControl) >= 0 || !utf8.ValidString(c.checkName) {
+		return &gate.UsageError{Msg: fmt.Sprintf("%s: %s: a check run's name is one line of text", s["check-name"].source, input.Quote(c.checkName))}
+	}
+	return nil
 }
 
 // located is a range error of gate's (a *gate.SettingError: "pa-min must be between 0 and 1,

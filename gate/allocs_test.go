@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/gate/coherence"
 	"github.com/agentgate/agentgate/test/gensuite"
 )
 
@@ -33,4 +34,28 @@ func TestGateAllocations(t *testing.T) {
 		t.Errorf("%.2f allocations a trace, want at most 7", perTrace)
 	}
 	t.Logf("%.2f allocations a trace", perTrace)
+}
+
+// TestTaskReaderAllocations holds the allocations of reading coherence tasks (coherence.Each
+// over generated tasks, test/gensuite: an intent, an understanding and an action of 100 to 400
+// bytes each), the figure BenchmarkSuite/coherence/read reports and docs/performance.md
+// quotes: 15.4 a task on 2,000 tasks (the docs said 14), the task's three strings and its id among them.
+func TestTaskReaderAllocations(t *testing.T) {
+	r := gensuite.NewRand(1)
+	var b []byte
+	const n = 2000
+	for i := range n {
+		b = gensuite.AppendTask(b, r, i)
+	}
+	path := writeFile(t, t.TempDir(), "tasks.jsonl", string(b))
+	perTask := testing.AllocsPerRun(3, func() {
+		read := 0
+		if err := coherence.Each(path, func(coherence.Task) error { read++; return nil }); err != nil || read != n {
+			t.Fatalf("%v, %d tasks", err, read)
+		}
+	}) / n
+	if perTask > 16 {
+		t.Errorf("%.2f allocations a task, want at most 16", perTask)
+	}
+	t.Logf("%.2f allocations a task", perTask)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/agentgate/agentgate/gate/agreement"
 	"github.com/agentgate/agentgate/gate/coherence"
 	"github.com/agentgate/agentgate/gate/input"
+	"github.com/agentgate/agentgate/gate/profile"
 	"github.com/agentgate/agentgate/gate/reliability"
 )
 
@@ -34,61 +35,16 @@ func Merge(ctx context.Context, shards []Shard, in Inputs, o Options) (*Result, 
 	if len(shards) == 0 {
 		return nil, &UsageError{"nothing to merge: name the shards' JSON reports"}
 	}
-	first := shards[0]
-	budget := recordedBudget(o.TokenBudget)
-	for _, s := range shards {
-		if s.Report.Profile != o.Profile {
-			return nil, &UsageError{fmt.Sprintf("%s was gated with profile %q, but the merge uses %q: give the merge the shards' profile", s.Name, s.Report.Profile, o.Profile)}
-		}
-		if b := reliability.Budget(s.Report.TokenBudget); b != o.TokenBudget {
-			return nil, &UsageError{fmt.Sprintf("%s was gated with %s %d, but the merge uses %d: give the merge the shards' %s", s.Name, TokenBudget, b, o.TokenBudget, TokenBudget)}
-		}
-		if v, w := s.Report.Source.Version, first.Report.Source.Version; v != w {
-			return nil, &UsageError{fmt.Sprintf("%s was written by agentgate %s, %s by %s: gate every shard with the same version", s.Name, input.Quote(v), first.Name, input.Quote(w))}
-		}
+	if err := sameGating(shards, o); err != nil {
+		return nil, err
 	}
-	res := &Result{Profile: o.Profile, TokenBudget: budget, Source: o.Source}
+	res := &Result{Profile: o.Profile, TokenBudget: recordedBudget(o.TokenBudget), Source: o.Source}
 	res.Source.Inputs = joinInputs(o.Source.Inputs, shards)
-	var err error
-	if res.Reliability, err = mergeReliability(shards); err != nil {
+	if err := res.mergeSections(shards, o.Profile); err != nil {
 		return nil, err
 	}
-	if res.Reliability != nil {
-		// each shard compared its runs' tokens with its own: compare them over the whole suite
-		res.Reliability.RelateCost(o.Profile)
-	}
-	res.unmatchedOutcomes, res.outcomesGiven = mergeUnmatched(shards, res.Reliability)
-	for _, s := range shards { // what reading each shard's traces found (docs/design.md#harness-folders), by shard
-		for _, n := range s.Report.Notes {
-			res.Notes = append(res.Notes, s.Name+": "+n)
-		}
-	}
-	if res.Coherence, err = mergeCoherence(shards); err != nil {
+	if err := res.givenOnce(in); err != nil {
 		return nil, err
-	}
-	var parts []agreement.Part
-	for _, s := range shards {
-		if a := s.Report.Agreement; a != nil {
-			parts = append(parts, agreement.Part{Name: s.Name, Summary: a})
-		}
-	}
-	if len(parts) > 0 {
-		if res.Agreement, err = agreement.Merge(parts, o.Profile); err != nil {
-			return nil, err
-		}
-	}
-	for _, c := range []struct {
-		name    string
-		given   bool
-		inShard bool
-	}{
-		{"traces", len(in.Traces) > 0, res.Reliability != nil},
-		{"tasks", len(in.Tasks) > 0, res.Coherence != nil},
-		{"labels", len(in.Pairs)+len(in.Scholar)+len(in.Auditor) > 0, res.Agreement != nil},
-	} {
-		if c.given && c.inShard {
-			return nil, &UsageError{fmt.Sprintf("%s were given to the merge, but the shards' reports hold them already: give each section either to the shards or to the merge", c.name)}
-		}
 	}
 	if len(in.Traces)+len(in.Tasks)+len(in.Pairs)+len(in.Scholar)+len(in.Auditor) > 0 {
 		if err := in.Validate(); err != nil {
@@ -106,6 +62,7 @@ func Merge(ctx context.Context, shards []Shard, in Inputs, o Options) (*Result, 
 	if err := res.readOutcomes(ctx, in.Outcomes, o.OutcomeScorer); err != nil {
 		return nil, err
 	}
+	var err error
 	if res.inherited, err = shardsHistory(shards); err != nil {
 		return nil, err
 	}
@@ -113,6 +70,77 @@ func Merge(ctx context.Context, shards []Shard, in Inputs, o Options) (*Result, 
 		return nil, err
 	}
 	return res, nil
+}
+
+// sameGating checks that every shard was gated as the merge gates: with its profile and
+// token budget, by one agentgate version.
+func sameGating(shards []Shard, o Options) error {
+	first := shards[0]
+	for _, s := range shards {
+		if s.Report.Profile != o.Profile {
+			return &UsageError{fmt.Sprintf("%s was gated with profile %q, but the merge uses %q: give the merge the shards' profile", s.Name, s.Report.Profile, o.Profile)}
+		}
+		if b := reliability.Budget(s.Report.TokenBudget); b != o.TokenBudget {
+			return &UsageError{fmt.Sprintf("%s was gated with %s %d, but the merge uses %d: give the merge the shards' %s", s.Name, TokenBudget, b, o.TokenBudget, TokenBudget)}
+		}
+		if v, w := s.Report.Source.Version, first.Report.Source.Version; v != w {
+			return &UsageError{fmt.Sprintf("%s was written by agentgate %s, %s by %s: gate every shard with the same version", s.Name, input.Quote(v), first.Name, input.Quote(w))}
+		}
+	}
+	return nil
+}
+
+// mergeSections puts the shards' sections together in res: the traces (their costs compared
+// again over the whole suite) with the outcomes no shard matched and the notes of reading
+// them, the coherence tasks and the agreement's labels.
+func (res *Result) mergeSections(shards []Shard, p profile.Profile) error {
+	var err error
+	if res.Reliability, err = mergeReliability(shards); err != nil {
+		return err
+	}
+	if res.Reliability != nil {
+		// each shard compared its runs' tokens with its own: compare them over the whole suite
+		res.Reliability.RelateCost(p)
+	}
+	res.unmatchedOutcomes, res.outcomesGiven = mergeUnmatched(shards, res.Reliability)
+	for _, s := range shards { // what reading each shard's traces found (docs/design.md#harness-folders), by shard
+		for _, n := range s.Report.Notes {
+			res.Notes = append(res.Notes, s.Name+": "+n)
+		}
+	}
+	if res.Coherence, err = mergeCoherence(shards); err != nil {
+		return err
+	}
+	var parts []agreement.Part
+	for _, s := range shards {
+		if a := s.Report.Agreement; a != nil {
+			parts = append(parts, agreement.Part{Name: s.Name, Summary: a})
+		}
+	}
+	if len(parts) > 0 {
+		if res.Agreement, err = agreement.Merge(parts, p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// givenOnce refuses inputs given to the merge for a section the shards' reports hold already.
+func (res *Result) givenOnce(in Inputs) error {
+	for _, c := range []struct {
+		name    string
+		given   bool
+		inShard bool
+	}{
+		{"traces", len(in.Traces) > 0, res.Reliability != nil},
+		{"tasks", len(in.Tasks) > 0, res.Coherence != nil},
+		{"labels", len(in.Pairs)+len(in.Scholar)+len(in.Auditor) > 0, res.Agreement != nil},
+	} {
+		if c.given && c.inShard {
+			return &UsageError{fmt.Sprintf("%s were given to the merge, but the shards' reports hold them already: give each section either to the shards or to the merge", c.name)}
+		}
+	}
+	return nil
 }
 
 // joinInputs is the merge's own inputs, then each shard's patterns not already listed, in

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/gate/reliability"
 )
 
 // costRuns writes a JSONL file of clean OpenAI transcripts, one a line, each with the tokens
@@ -45,7 +46,7 @@ func TestRelativeCostShardsMergeAsOneRun(t *testing.T) {
 	whole := gateRun(t, files, nil, nil)
 	costs := map[string]float64{}
 	for _, tr := range whole.Reliability.Traces {
-		costs[tr.ID] = tr.Signals.Cost
+		costs[tr.ID] = tr.Signals[reliability.Cost]
 	}
 	want := (90000.0/23000 - 3) / 7
 	for id, c := range costs {
@@ -54,7 +55,7 @@ func TestRelativeCostShardsMergeAsOneRun(t *testing.T) {
 		}
 	}
 	shards := gateShards(t, dir, files, func(i int, r *gate.Result) {
-		if c := r.Reliability.Traces[4].Signals.Cost; i == 0 && math.Abs(c-2.0/7) > 1e-12 {
+		if c := r.Reliability.Traces[4].Signals[reliability.Cost]; i == 0 && math.Abs(c-2.0/7) > 1e-12 {
 			t.Errorf("shard a alone: a-4 cost %v, want 2/7", c)
 		}
 	})
@@ -62,8 +63,8 @@ func TestRelativeCostShardsMergeAsOneRun(t *testing.T) {
 	// the order of the files changes nothing either
 	reversed := gateRun(t, []string{files[2], files[1], files[0]}, nil, nil)
 	for _, tr := range reversed.Reliability.Traces {
-		if tr.Signals.Cost != costs[tr.ID] {
-			t.Errorf("files reversed: %s cost %v, want %v", tr.ID, tr.Signals.Cost, costs[tr.ID])
+		if tr.Signals[reliability.Cost] != costs[tr.ID] {
+			t.Errorf("files reversed: %s cost %v, want %v", tr.ID, tr.Signals[reliability.Cost], costs[tr.ID])
 		}
 	}
 }

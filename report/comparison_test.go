@@ -79,7 +79,7 @@ func comparedResult(t testing.TB) *gate.Result {
 			tr.Verdict, tr.Score = verdict.Fail, 0.7 // WARN → FAIL
 		case "checkout-001", "checkout-002", "checkout-004", "checkout-005":
 			tr.Verdict, tr.Score = verdict.Fail, 0.55
-			tr.Signals = reliability.Signals{Loop: 0.9, Cost: 0.4}
+			tr.Signals = reliability.Signals{reliability.Loop: 0.9, reliability.Cost: 0.4}
 			tr.Evidence = []reliability.Evidence{{Signal: "loop", Text: "`get_cart` called 7 times with identical arguments", Messages: []int{2, 4, 6}}}
 			if tr.ID == "checkout-002" {
 				tr.Evidence[0].Text = "loop <img src=x onerror=alert(1)> x|y @octocat see #7 https://evil.example/x"
@@ -131,7 +131,7 @@ func trialTrace(task string, n int, v verdict.Verdict) reliability.Result {
 		score = 0.8
 	}
 	return reliability.Result{ID: fmt.Sprintf("%s/trial-%d", task, n), File: "evals/trials.jsonl", Verdict: v, Score: score,
-		Signals: reliability.Signals{Loop: score}, Attempt: &reliability.Attempt{Task: task, Trial: &n}}
+		Signals: reliability.Signals{reliability.Loop: score}, Attempt: &reliability.Attempt{Task: task, Trial: &n}}
 }
 
 // trialsResult is a run of four tasks (the last two with hostile ids) tried three times each;
@@ -444,7 +444,7 @@ func TestComparisonManyNewFailures(t *testing.T) {
 		for i := range n {
 			tr := reliability.Result{ID: fmt.Sprintf("suite/run-%05d", i), File: "evals/big.jsonl", Line: i + 1, Verdict: verdict.Pass, Score: 0.1}
 			if failing {
-				tr.Verdict, tr.Score, tr.Signals = verdict.Fail, 0.9, reliability.Signals{Loop: 0.9}
+				tr.Verdict, tr.Score, tr.Signals = verdict.Fail, 0.9, reliability.Signals{reliability.Loop: 0.9}
 				tr.Evidence = []reliability.Evidence{{Signal: "loop", Text: fmt.Sprintf("`search` called %d times with identical arguments <and more> @octocat", 5+i%40)}}
 			}
 			rel.Add(tr)

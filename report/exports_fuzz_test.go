@@ -23,7 +23,7 @@ func FuzzExports(f *testing.F) {
 		r := &gate.Result{Reliability: &reliability.Summary{}}
 		trial := 0
 		r.Reliability.Add(reliability.Result{ID: id, File: file, Line: 3, Verdict: verdict.Fail, Score: 0.9,
-			Signals:  reliability.Signals{Loop: 1},
+			Signals:  reliability.Signals{reliability.Loop: 1},
 			Evidence: []reliability.Evidence{{Signal: "loop", Text: text, Messages: []int{1}}},
 			Attempt:  &reliability.Attempt{Task: task, Trial: &trial, OTLP: &reliability.SpanContext{TraceID: traceID, SpanID: spanID}}})
 		r.Reliability.Add(reliability.Result{ID: id + "#2", File: file, Line: 4, Verdict: verdict.Pass,

@@ -30,14 +30,14 @@ func TestFailedRunsTable(t *testing.T) {
 		crash("3#3", harness),
 		crash("20#20", other),
 		crash("2#2", harness),
-		{ID: "11#11", Verdict: verdict.Fail, Score: 0.5, Signals: reliability.Signals{Loop: 1},
+		{ID: "11#11", Verdict: verdict.Fail, Score: 0.5, Signals: reliability.Signals{reliability.Loop: 1},
 			Evidence: []reliability.Evidence{{Signal: reliability.SignalLoop, Text: "`book_reservation` called 6 times with identical arguments {} at messages 1, 3, 5, 7, 9, 11", Messages: []int{1}}},
 			Run:      outcome.Run{Known: true, Decided: true}},
 		{ID: "10#10", Verdict: verdict.Pass, Run: outcome.Run{Known: true, Decided: true}},
 		{ID: "9#9", Verdict: verdict.Pass, Run: outcome.Run{Known: true, Decided: true}},
 		{ID: "1#1", Verdict: verdict.Pass, Run: outcome.Run{Known: true, Decided: true, Success: true}},
 		{ID: "4#4", Verdict: verdict.Pass, Run: outcome.Run{Known: true, Decided: true, Success: true},
-			Signals: reliability.Signals{Cost: 0.2}, Evidence: []reliability.Evidence{{Signal: reliability.SignalCost, Text: "120,000 tokens in total, above 100,000", Messages: []int{}}}},
+			Signals: reliability.Signals{reliability.Cost: 0.2}, Evidence: []reliability.Evidence{{Signal: reliability.SignalCost, Text: "120,000 tokens in total, above 100,000", Messages: []int{}}}},
 	}
 	rel := &reliability.Summary{}
 	for _, r := range runs {

@@ -19,7 +19,7 @@ const evilID = "a|b`<img src=x>@octocat\nnext"
 func passTrace(i int) reliability.Result {
 	return reliability.Result{
 		ID: fmt.Sprintf("checkout-%03d", i), File: "evals/checkout.jsonl", Line: i + 1,
-		Verdict: verdict.Pass, Score: 0.05, Signals: reliability.Signals{Cost: 0.3333333333333333},
+		Verdict: verdict.Pass, Score: 0.05, Signals: reliability.Signals{reliability.Cost: 0.3333333333333333},
 		Evidence: []reliability.Evidence{{Signal: "cost", Text: "12,400 tokens over 9 messages", Messages: nil}},
 	}
 }
@@ -34,7 +34,7 @@ func failingResult() *gate.Result {
 	rel := &reliability.Summary{}
 	rel.Add(reliability.Result{
 		ID: "refund-017", File: "evals/refund.jsonl", Line: 17, Verdict: verdict.Fail, Score: 0.6925,
-		Signals: reliability.Signals{Hallucination: 0.25, Loop: 1, ToolMisuse: 0.5, Cost: 0.7},
+		Signals: reliability.Signals{reliability.Hallucination: 0.25, reliability.Loop: 1, reliability.ToolMisuse: 0.5, reliability.Cost: 0.7},
 		Evidence: []reliability.Evidence{
 			{Signal: "loop", Text: "`search_orders` called 12 times with identical arguments at messages 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26", Messages: []int{4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26}},
 			{Signal: "tool_misuse", Text: "6 of 12 results of `search_orders` failed (50%)", Messages: []int{5, 7, 9}},
@@ -43,21 +43,21 @@ func failingResult() *gate.Result {
 	})
 	rel.Add(reliability.Result{
 		ID: "refund-003", File: "evals/refund.jsonl", Line: 3, Verdict: verdict.Fail, Score: 0.3325,
-		Signals: reliability.Signals{Hallucination: 0.95},
+		Signals: reliability.Signals{reliability.Hallucination: 0.95},
 		Evidence: []reliability.Evidence{
 			{Signal: "hallucination", Text: "message 5 says \"I called the refund API\" but no tool call was made; call `issue_refund` (id call_9) has no result", Messages: []int{5}},
 		},
 	})
 	rel.Add(reliability.Result{
 		ID: evilID, File: "evals/<script>alert(1)</script>.jsonl", Line: 9, Verdict: verdict.Fail, Score: 0.8125,
-		Signals: reliability.Signals{Hallucination: 1, Loop: 0.9, ToolMisuse: 0.8, Cost: 0.2},
+		Signals: reliability.Signals{reliability.Hallucination: 1, reliability.Loop: 0.9, reliability.ToolMisuse: 0.8, reliability.Cost: 0.2},
 		Evidence: []reliability.Evidence{
 			{Signal: "hallucination", Text: "result for call `x|y` (id <b>z</b>) matches no call; cc @octocat, see #12", Messages: []int{2}},
 		},
 	})
 	rel.Add(reliability.Result{
 		ID: "search-044", File: "evals/search.jsonl", Line: 44, Verdict: verdict.Warn, Score: 0.4175,
-		Signals: reliability.Signals{ToolMisuse: 0.75, Cost: 0.95},
+		Signals: reliability.Signals{reliability.ToolMisuse: 0.75, reliability.Cost: 0.95},
 		Evidence: []reliability.Evidence{
 			{Signal: "cost", Text: "148,000 tokens over 40 messages (3,700 per message)", Messages: nil},
 			{Signal: "tool_misuse", Text: "5 of 8 calls to `web_search` have an empty query at messages 2, 4, 6, 8, 10", Messages: []int{2, 4, 6, 8, 10}},
@@ -65,7 +65,7 @@ func failingResult() *gate.Result {
 	})
 	rel.Add(reliability.Result{
 		ID: "search-012", File: "evals/search.jsonl", Line: 12, Verdict: verdict.Warn, Score: 0.4175,
-		Signals: reliability.Signals{ToolMisuse: 0.75, Cost: 0.95},
+		Signals: reliability.Signals{reliability.ToolMisuse: 0.75, reliability.Cost: 0.95},
 		Evidence: []reliability.Evidence{
 			{Signal: "tool_misuse", Text: "`web_search` got 4 of 5 calls (80%)", Messages: []int{1, 3, 5, 7}},
 		},
@@ -157,7 +157,7 @@ func warnResult() *gate.Result {
 	rel := &reliability.Summary{}
 	rel.Add(reliability.Result{
 		ID: "chat-2", File: "runs/chat.json", Line: 1, Verdict: verdict.Warn, Score: 0.4,
-		Signals: reliability.Signals{Loop: 0.6, ToolMisuse: 0.6},
+		Signals: reliability.Signals{reliability.Loop: 0.6, reliability.ToolMisuse: 0.6},
 		Evidence: []reliability.Evidence{
 			{Signal: "loop", Text: "3 of 4 consecutive assistant turns have similar character sets (reference profile)", Messages: []int{1, 3, 5, 7}},
 			{Signal: "tool_misuse", Text: "2 of 3 `lookup` results failed (67%)", Messages: []int{2, 4}},
@@ -187,7 +187,7 @@ func bigResult(n int) *gate.Result {
 		}
 		rel.Add(reliability.Result{
 			ID: fmt.Sprintf("suite/run-%05d|trial-1", i), File: "evals/big.jsonl", Line: i + 1, Verdict: v, Score: score,
-			Signals:  reliability.Signals{Loop: score},
+			Signals:  reliability.Signals{reliability.Loop: score},
 			Evidence: []reliability.Evidence{{Signal: "loop", Text: fmt.Sprintf("`search` called %d times with identical arguments at messages 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24 <and more>", 5+i%40)}},
 		})
 	}

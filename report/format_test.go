@@ -62,13 +62,13 @@ func TestEvery(t *testing.T) {
 // its threshold.
 func TestFindingIsDecisive(t *testing.T) {
 	crash := &reliability.Result{ID: "tb", Verdict: verdict.Warn, Score: 0.0417,
-		Signals: reliability.Signals{Hallucination: 0.1667},
+		Signals: reliability.Signals{reliability.Hallucination: 0.1667},
 		Evidence: []reliability.Evidence{
 			{Signal: reliability.SignalHallucination, Text: "call `x` (id c1) at message 3 never got a result"},
 			{Signal: reliability.SignalTrace, Text: "the run ends in a crash: Traceback (most recent call last)"},
 		}}
 	loop := &reliability.Result{ID: "lp", Verdict: verdict.Fail, Score: 0.45,
-		Signals: reliability.Signals{Hallucination: 0.7, Loop: 1, Cost: 0.8},
+		Signals: reliability.Signals{reliability.Hallucination: 0.7, reliability.Loop: 1, reliability.Cost: 0.8},
 		Evidence: []reliability.Evidence{
 			{Signal: reliability.SignalHallucination, Text: "h"},
 			{Signal: reliability.SignalLoop, Text: "`f` called 3 times with identical arguments"},

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentgate/agentgate/gate"
 	"github.com/agentgate/agentgate/gate/agreement"
+	"github.com/agentgate/agentgate/gate/reliability"
 	"github.com/agentgate/agentgate/internal/jsonreport"
 )
 
@@ -78,7 +79,7 @@ func TestJSONEmptyLists(t *testing.T) {
 // A NaN cannot be written as JSON: the error names the field and nothing is written.
 func TestJSONNaN(t *testing.T) {
 	r := failingResult()
-	r.Reliability.Traces[1].Signals.Loop = math.NaN()
+	r.Reliability.Traces[1].Signals[reliability.Loop] = math.NaN()
 	var b bytes.Buffer
 	err := jsonreport.Write(&b, r)
 	if err == nil || !strings.Contains(err.Error(), `reliability.traces[1] ("refund-003"): signals.loop is NaN`) {

@@ -407,7 +407,7 @@ func traceCase(t *reliability.Result) junitCase {
 func traceBody(t *reliability.Result) string {
 	var body strings.Builder
 	fmt.Fprintf(&body, "%s %s, score %s (", t.Verdict, xmlLine(location(t.File, t.Line), MaxCellRunes), num(t.Score))
-	for i, v := range t.Signals.Values() {
+	for i, v := range t.Signals {
 		if i > 0 {
 			body.WriteString(", ")
 		}

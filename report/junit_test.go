@@ -250,7 +250,7 @@ func TestJUnitControlCharacters(t *testing.T) {
 	r := &gate.Result{Reliability: &reliability.Summary{}}
 	r.Reliability.Add(reliability.Result{
 		ID: "a\x00b\x1bc\uFFFEd\xffe\U0001F600", File: "f\x07.jsonl", Line: 2, Verdict: verdict.Fail, Score: 0.9,
-		Signals:  reliability.Signals{Loop: 1},
+		Signals:  reliability.Signals{reliability.Loop: 1},
 		Evidence: []reliability.Evidence{{Signal: "loop", Text: "x\x01y\uFFFFz ]]> </failure><x>&amp;"}},
 	})
 	r.Decide(gate.DefaultThresholds(), gate.FailOnFail)
@@ -348,7 +348,7 @@ func repeatedTrialsResult() *gate.Result {
 	r := &gate.Result{Profile: profile.Default}
 	rel := &reliability.Summary{}
 	add := func(id, task string, trial int, v verdict.Verdict, loop float64) {
-		t := reliability.Result{ID: id, File: "runs/tau.json", Line: len(rel.Traces) + 1, Verdict: v, Score: loop / 2, Signals: reliability.Signals{Loop: loop}}
+		t := reliability.Result{ID: id, File: "runs/tau.json", Line: len(rel.Traces) + 1, Verdict: v, Score: loop / 2, Signals: reliability.Signals{reliability.Loop: loop}}
 		if v != verdict.Pass {
 			t.Evidence = []reliability.Evidence{{Signal: "loop", Text: "`get_order` called " + itoa(int(loop*10)) + " times with identical arguments", Messages: []int{3, 5}}}
 		}

@@ -34,7 +34,7 @@ func largeResult(traces, failing, items, disagree int) *gate.Result {
 			if rng.IntN(4) == 0 {
 				t.Verdict, t.Score = verdict.Fail, 0.5+float64(rng.IntN(40))/100
 			}
-			t.Signals.Loop = t.Score
+			t.Signals[reliability.Loop] = t.Score
 			t.Evidence = []reliability.Evidence{
 				{Signal: "loop", Text: fmt.Sprintf("`%s` called %d times with identical arguments {\"user_id\":\"u_%d\"} at messages 1, 3, 5, 7", tools[rng.IntN(len(tools))], 4+rng.IntN(9), rng.IntN(10000)), Messages: []int{1, 3, 5, 7}},
 				{Signal: "cost", Text: fmt.Sprintf("%d tokens over %d messages", 1000+rng.IntN(90000), 5+rng.IntN(40))},

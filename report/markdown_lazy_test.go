@@ -41,7 +41,7 @@ func randomResult(rng *rand.Rand) *gate.Result {
 				score = math.NaN()
 			}
 			t := reliability.Result{ID: str(), File: []string{"", "f.jsonl", "g"}[rng.IntN(3)], Line: rng.IntN(3), Verdict: v, Score: score,
-				Signals: reliability.Signals{Hallucination: float64(rng.IntN(3)) / 2, Loop: float64(rng.IntN(3)) / 2}}
+				Signals: reliability.Signals{reliability.Hallucination: float64(rng.IntN(3)) / 2, reliability.Loop: float64(rng.IntN(3)) / 2}}
 			for range rng.IntN(3) {
 				t.Evidence = append(t.Evidence, reliability.Evidence{Signal: []string{"loop", "hallucination", "cost", "x"}[rng.IntN(4)], Text: str() + " " + str()})
 			}

@@ -212,7 +212,7 @@ func TestOTelTrialsAndLines(t *testing.T) {
 func TestOTelHostileText(t *testing.T) {
 	r := &gate.Result{Reliability: &reliability.Summary{}}
 	r.Reliability.Add(reliability.Result{ID: "a\x00b\n\"c\"\xff\u202e", File: "f.jsonl", Line: 1, Verdict: verdict.Fail, Score: 0.9,
-		Signals: reliability.Signals{Loop: 1}, Evidence: []reliability.Evidence{{Signal: "loop", Text: strings.Repeat("x", 5000)}}})
+		Signals: reliability.Signals{reliability.Loop: 1}, Evidence: []reliability.Evidence{{Signal: "loop", Text: strings.Repeat("x", 5000)}}})
 	r.Decide(gate.DefaultThresholds(), gate.FailOnFail)
 	events, _ := readOTel(t, otelOf(t, r), "")
 	if got := events[0].attrs["agentgate.trace.id"]; got != "Str:a b \"c\"\uFFFD" {

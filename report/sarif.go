@@ -233,7 +233,7 @@ func signalIndex(name string) int {
 // signalScore is a trace's score for sarifSignals[i]; the trace's own score for "trace".
 func signalScore(t *reliability.Result, i int) float64 {
 	if i < reliability.NumSignals {
-		return t.Signals.Values()[i]
+		return t.Signals[i]
 	}
 	return t.Score
 }

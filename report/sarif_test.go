@@ -221,13 +221,13 @@ func TestSARIFBaselineState(t *testing.T) {
 	r := failingResult()
 	r.Comparison = &compare.Comparison{}
 	base := &reliability.Summary{}
-	base.Add(reliability.Result{ID: "refund-017", File: "evals/refund.jsonl", Line: 17, Verdict: verdict.Fail, Score: 0.6, Signals: reliability.Signals{Loop: 1},
+	base.Add(reliability.Result{ID: "refund-017", File: "evals/refund.jsonl", Line: 17, Verdict: verdict.Fail, Score: 0.6, Signals: reliability.Signals{reliability.Loop: 1},
 		Evidence: []reliability.Evidence{{Signal: "loop", Text: "`search_orders` called 12 times"}}})
-	base.Add(reliability.Result{ID: "refund-003", File: "evals/refund.jsonl", Line: 3, Verdict: verdict.Warn, Score: 0.4, Signals: reliability.Signals{ToolMisuse: 0.8},
+	base.Add(reliability.Result{ID: "refund-003", File: "evals/refund.jsonl", Line: 3, Verdict: verdict.Warn, Score: 0.4, Signals: reliability.Signals{reliability.ToolMisuse: 0.8},
 		Evidence: []reliability.Evidence{{Signal: "tool_misuse", Text: "3 of 4 `issue_refund` results failed"}}})
-	base.Add(reliability.Result{ID: "gone-001", File: "evals/old.jsonl", Line: 2, Verdict: verdict.Fail, Score: 0.9, Signals: reliability.Signals{Hallucination: 1},
+	base.Add(reliability.Result{ID: "gone-001", File: "evals/old.jsonl", Line: 2, Verdict: verdict.Fail, Score: 0.9, Signals: reliability.Signals{reliability.Hallucination: 1},
 		Evidence: []reliability.Evidence{{Signal: "hallucination", Text: "no result for call c1"}}})
-	base.Add(reliability.Result{ID: "search-044", File: "evals/search.jsonl", Line: 44, Verdict: verdict.Pass, Score: 0.1, Signals: reliability.Signals{Cost: 0.5},
+	base.Add(reliability.Result{ID: "search-044", File: "evals/search.jsonl", Line: 44, Verdict: verdict.Pass, Score: 0.1, Signals: reliability.Signals{reliability.Cost: 0.5},
 		Evidence: []reliability.Evidence{{Signal: "cost", Text: "20,000 tokens"}}})
 	d := validSARIF(t, sarifOf(t, r, base))
 	want := []string{
@@ -276,11 +276,11 @@ func TestSARIFHostileText(t *testing.T) {
 	r := &gate.Result{Reliability: &reliability.Summary{}}
 	r.Reliability.Add(reliability.Result{
 		ID: "x](1) \\[y\x1b[31m\u202e", File: "C:\\evals/a b%#?.jsonl", Line: 0, Verdict: verdict.Fail, Score: 0.9,
-		Signals:  reliability.Signals{Loop: 1},
+		Signals:  reliability.Signals{reliability.Loop: 1},
 		Evidence: []reliability.Evidence{{Signal: "loop", Text: "see [here](0)\nand\x00 @team"}},
 	})
 	r.Reliability.Add(reliability.Result{ID: "odd", File: "a:b/c.jsonl", Line: 3, Verdict: verdict.Warn, Score: 0.5,
-		Signals: reliability.Signals{ToolMisuse: 0.8}})
+		Signals: reliability.Signals{reliability.ToolMisuse: 0.8}})
 	r.Decide(gate.DefaultThresholds(), gate.FailOnFail)
 	d := validSARIF(t, sarifOf(t, r, nil))
 	res := d.Runs[0].Results
@@ -337,7 +337,7 @@ func TestSARIFLimits(t *testing.T) {
 		r := &gate.Result{Reliability: &reliability.Summary{}}
 		for i := range SARIFMaxResults + 10 {
 			r.Reliability.Add(reliability.Result{ID: fmt.Sprintf("t%05d", i), File: "a.jsonl", Line: i + 1, Verdict: verdict.Warn,
-				Score: float64(i%97) / 100, Signals: reliability.Signals{Cost: 0.95}})
+				Score: float64(i%97) / 100, Signals: reliability.Signals{reliability.Cost: 0.95}})
 		}
 		r.Decide(gate.DefaultThresholds(), gate.FailOnFail)
 		check(t, r, SARIFMaxResults)

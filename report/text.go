@@ -219,6 +219,31 @@ func textComparison(w io.Writer, r *gate.Result, esc func(string) string) {
 	for _, l := range planLines(c) {
 		fmt.Fprintf(w, "  %s\n", l)
 	}
+	textChanged(w, r, c, esc)
+	lines := unitsLines(c, esc)
+	for _, n := range c.Notes {
+		lines = append(lines, plain(n, maxProseRunes))
+	}
+	for _, l := range lines {
+		if l != "" {
+			fmt.Fprintf(w, "  %s\n", l)
+		}
+	}
+	if p := c.PassK; p != nil {
+		side := func(q *compare.PassK) string {
+			if q == nil {
+				return "no trials"
+			}
+			return passKValues(q)
+		}
+		fmt.Fprintf(w, "  pass^k: base %s; head %s\n", side(p.Base), side(p.Head))
+	}
+}
+
+// textChanged writes the first runs whose verdict or outcome changed from the baseline's
+// (new FAIL verdicts, runs newly failed or fixed by outcome) and the FINAL flips of the
+// agreement, each list cut at maxInlineIDs.
+func textChanged(w io.Writer, r *gate.Result, c *compare.Comparison, esc func(string) string) {
 	ids := func(pairs []compare.TracePair) string {
 		list := make([]string, min(len(pairs), maxInlineIDs))
 		for i := range list {
@@ -250,24 +275,6 @@ func textComparison(w io.Writer, r *gate.Result, esc func(string) string) {
 			fmt.Fprintf(w, "  FINAL REJECT → shipped: %s\n", idList(m.RejectedToShipped, n, maxInlineIDs, esc))
 		}
 	}
-	lines := unitsLines(c, esc)
-	for _, n := range c.Notes {
-		lines = append(lines, plain(n, maxProseRunes))
-	}
-	for _, l := range lines {
-		if l != "" {
-			fmt.Fprintf(w, "  %s\n", l)
-		}
-	}
-	if p := c.PassK; p != nil {
-		side := func(q *compare.PassK) string {
-			if q == nil {
-				return "no trials"
-			}
-			return passKValues(q)
-		}
-		fmt.Fprintf(w, "  pass^k: base %s; head %s\n", side(p.Base), side(p.Head))
-	}
 }
 
 // TraceText writes one trace's evaluation for `agentgate rs1 --verbose`: its id, verdict,
@@ -281,7 +288,7 @@ func TraceText(w io.Writer, t reliability.Result) error {
 		fmt.Fprintf(bw, "  (%s)", esc(loc))
 	}
 	fmt.Fprintln(bw)
-	vals := t.Signals.Values()
+	vals := t.Signals
 	used := make([]bool, len(t.Evidence))
 	for i := range reliability.SignalTable {
 		name := reliability.SignalTable[i].Name

@@ -306,10 +306,39 @@ func (s *Set) instances(rec input.Record, start int) error {
 // resolved list names it, else not (docs/input-formats.md, "SWE-bench reports"). The lists
 // are the truth: a counter (resolved_instances, …) that disagrees with its list is a note.
 func (s *Set) summary(rec input.Record, start int) error {
+	c, err := countReportLists(rec, start)
+	if err != nil {
+		return err
+	}
+	if c.resolvedAt < 0 {
+		return rec.ErrorAt(start, `a SWE-bench report whose id lists name no resolved instances: it has no "resolved_ids" or "resolved" list, so which runs succeeded is not said`)
+	}
+	if !c.others {
+		return rec.ErrorAt(c.resolvedAt, `a SWE-bench report that lists only the resolved instances: the runs that did not resolve are named nowhere, and a success rate over the resolved alone would be 1; give the report with its other lists (unresolved_ids, completed_ids, …)`)
+	}
+	s.grow(c.n)
+	base := len(s.entries)
+	if err := s.addReportLists(rec, start, c.n); err != nil {
+		return err
+	}
+	s.countersNote(rec.File, c.counts, c.counters, len(s.entries)-base)
+	return nil
+}
+
+// reportCount is what the first pass over a report of id lists finds: how many ids the lists
+// name (n; counts, by list), where the first resolved list is (-1 for none), whether another
+// list is there, and the report's *_instances counters.
+type reportCount struct {
+	n, resolvedAt    int
+	others           bool
+	counts, counters map[string]int
+}
+
+// countReportLists checks that each list of a report of id lists holds instance ids and
+// counts them, before any is read.
+func countReportLists(rec input.Record, start int) (reportCount, error) {
 	data := rec.Data
-	n, resolvedAt, others := 0, -1, false
-	counts := map[string]int{}   // elements of each list, by key
-	counters := map[string]int{} // the report's *_instances counters
+	c := reportCount{resolvedAt: -1, counts: map[string]int{}, counters: map[string]int{}}
 	_, err := jsonscan.EachMember(data, start, func(key []byte, vs, ve int) error {
 		l, ok := reportList(key)
 		if ok && l.kind != listIgnored && data[vs] != '[' && data[vs] != 'n' {
@@ -317,9 +346,9 @@ func (s *Set) summary(rec input.Record, start int) error {
 		}
 		if !ok || data[vs] != '[' {
 			name := jsonscan.Unquote(key, jsonscan.Replace)
-			if c, ok := strings.CutSuffix(name, "_instances"); ok && c != "" {
+			if what, ok := strings.CutSuffix(name, "_instances"); ok && what != "" {
 				if v, err := strconv.Atoi(string(data[vs:ve])); err == nil {
-					counters[name] = v
+					c.counters[name] = v
 				}
 			}
 			return nil
@@ -327,43 +356,40 @@ func (s *Set) summary(rec input.Record, start int) error {
 		if l.kind == listIgnored {
 			return nil
 		}
-		c := 0
+		ids := 0
 		_, err := jsonscan.EachElement(data, vs, func(es, _ int) error {
 			if k := jsonscan.KindOfValue(data[es:]); k != jsonscan.KindString {
 				return rec.ErrorAt(es, "%s", input.Field(l.key, jsonscan.Expected("an instance id (a string)", k)))
 			}
-			c++
+			ids++
 			return nil
 		})
 		if err != nil {
 			return err
 		}
-		counts[l.key] += c
-		n += c
+		c.counts[l.key] += ids
+		c.n += ids
 		if l.kind == listResolved {
-			if resolvedAt < 0 {
-				resolvedAt = vs
+			if c.resolvedAt < 0 {
+				c.resolvedAt = vs
 			}
 		} else {
-			others = true
+			c.others = true
 		}
 		return nil
 	})
-	if err != nil {
-		return err
-	}
-	if resolvedAt < 0 {
-		return rec.ErrorAt(start, `a SWE-bench report whose id lists name no resolved instances: it has no "resolved_ids" or "resolved" list, so which runs succeeded is not said`)
-	}
-	if !others {
-		return rec.ErrorAt(resolvedAt, `a SWE-bench report that lists only the resolved instances: the runs that did not resolve are named nowhere, and a success rate over the resolved alone would be 1; give the report with its other lists (unresolved_ids, completed_ids, …)`)
-	}
-	s.grow(n)
+	return c, err
+}
+
+// addReportLists adds the n instances the lists of a report of id lists name, which
+// countReportLists has checked: resolved when a resolved list names them, else not.
+func (s *Set) addReportLists(rec input.Record, start, n int) error {
+	data := rec.Data
 	base := len(s.entries)
 	// the list each entry of this record came from, by index − base
 	lists := make([]idList, 0, min(n, maxOutcomes+1))
 	pl := newPlacer(rec)
-	_, err = jsonscan.EachMember(data, start, func(key []byte, vs, _ int) error {
+	_, err := jsonscan.EachMember(data, start, func(key []byte, vs, _ int) error {
 		l, ok := reportList(key)
 		if !ok || l.kind == listIgnored {
 			return nil
@@ -401,11 +427,7 @@ func (s *Set) summary(rec input.Record, start int) error {
 		})
 		return err
 	})
-	if err != nil {
-		return err
-	}
-	s.countersNote(rec.File, counts, counters, len(s.entries)-base)
-	return nil
+	return err
 }
 
 // countersNote notes each counter of a report (file) that disagrees with the list it counts,

@@ -71,7 +71,7 @@ var Signals = func() (rows [reliability.NumSignals + 2]string) {
 
 // Flags reports which of Signals flag the trace r.
 func Flags(r *reliability.Result) (f [len(Signals)]bool) {
-	for i, v := range r.Signals.Values() {
+	for i, v := range r.Signals {
 		f[i] = v > 0
 	}
 	f[reliability.NumSignals], f[reliability.NumSignals+1] = r.Verdict != verdict.Pass, r.Verdict == verdict.Fail
@@ -81,7 +81,7 @@ func Flags(r *reliability.Result) (f [len(Signals)]bool) {
 // Explained reports whether any reliability finding explains r: a signal above zero or any
 // evidence.
 func Explained(r *reliability.Result) bool {
-	for _, v := range r.Signals.Values() {
+	for _, v := range r.Signals {
 		if v > 0 {
 			return true
 		}

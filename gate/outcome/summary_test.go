@@ -38,11 +38,11 @@ func TestSummarize(t *testing.T) {
 		return reliability.Result{ID: id, Verdict: v, Signals: s}
 	}
 	traces := []reliability.Result{
-		tr("a", verdict.Fail, reliability.Signals{Loop: 1}),            // failed, flagged by loop
-		tr("b", verdict.Pass, reliability.Signals{}),                   // failed, no signal
-		tr("c", verdict.Warn, reliability.Signals{ToolMisuse: 0.8}),    // succeeded, flagged
-		tr("d", verdict.Pass, reliability.Signals{}),                   // succeeded
-		tr("e", verdict.Fail, reliability.Signals{Hallucination: 0.9}), // no outcome
+		tr("a", verdict.Fail, reliability.Signals{reliability.Loop: 1}),            // failed, flagged by loop
+		tr("b", verdict.Pass, reliability.Signals{}),                               // failed, no signal
+		tr("c", verdict.Warn, reliability.Signals{reliability.ToolMisuse: 0.8}),    // succeeded, flagged
+		tr("d", verdict.Pass, reliability.Signals{}),                               // succeeded
+		tr("e", verdict.Fail, reliability.Signals{reliability.Hallucination: 0.9}), // no outcome
 	}
 	runs := []Run{
 		{Known: true, Value: 0, Tokens: 100},

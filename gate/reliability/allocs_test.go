@@ -8,7 +8,7 @@ import (
 
 // TestEvaluateAllocations holds the allocations of an Evaluator reused from trace to trace, as
 // the gate runs it, over generated traces of RS-1's own shape (17 messages of about 40 bytes):
-// 4.7 a trace on average, most of them the findings of the traces that fail. Before the tool
+// 4.3 a trace on average, most of them the findings of the traces that fail. Before the tool
 // words' index (stems) and the recently called tools were kept from trace to trace, 8.0.
 func TestEvaluateAllocations(t *testing.T) {
 	traces, _ := shapedTraces(t, 500, 17, 40)

@@ -90,7 +90,7 @@ func FuzzEvaluate(f *testing.F) {
 		// any token budget of 1 or more (here 1 to 65536) keeps the cost in [0, 1]
 		ev := Evaluator{TokenBudget: int64(shape) + 1}
 		r := ev.Evaluate(tr)
-		if c := r.Signals.Cost; !(c >= 0 && c <= 1) || !(r.Score >= 0 && r.Score <= 1) {
+		if c := r.Signals[Cost]; !(c >= 0 && c <= 1) || !(r.Score >= 0 && r.Score <= 1) {
 			t.Fatalf("budget %d: cost %v, score %v out of [0, 1]", ev.TokenBudget, c, r.Score)
 		}
 		checkEvidence(t, r)

@@ -89,16 +89,16 @@ func TestCostTokenBudget(t *testing.T) {
 func TestCostTokenBudgetReuse(t *testing.T) {
 	tr := budgetTrace(115000, 50)
 	ev := Evaluator{TokenBudget: 200000}
-	if r := ev.Evaluate(tr); r.Signals.Cost != 0 {
-		t.Errorf("200000: cost %v, want 0", r.Signals.Cost)
+	if r := ev.Evaluate(tr); r.Signals[Cost] != 0 {
+		t.Errorf("200000: cost %v, want 0", r.Signals[Cost])
 	}
 	ev.TokenBudget = 0
-	if r := ev.Evaluate(tr); r.Signals.Cost != 1 {
-		t.Errorf("after 200000, the default: cost %v, want 1", r.Signals.Cost)
+	if r := ev.Evaluate(tr); r.Signals[Cost] != 1 {
+		t.Errorf("after 200000, the default: cost %v, want 1", r.Signals[Cost])
 	}
 	for _, p := range []profile.Profile{profile.Default, profile.Reference} {
-		if r := Evaluate(tr, p); r.Signals.Cost != 1 || r.Verdict != verdict.Warn {
-			t.Errorf("Evaluate under %s: cost %v, verdict %s, want 1 and WARN", p, r.Signals.Cost, r.Verdict)
+		if r := Evaluate(tr, p); r.Signals[Cost] != 1 || r.Verdict != verdict.Warn {
+			t.Errorf("Evaluate under %s: cost %v, verdict %s, want 1 and WARN", p, r.Signals[Cost], r.Verdict)
 		}
 	}
 }

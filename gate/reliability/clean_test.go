@@ -70,9 +70,9 @@ func TestCleanRunsPass(t *testing.T) {
 		for _, e := range def.Evidence {
 			texts = append(texts, e.Text)
 		}
-		if def.Verdict != c.def || !near(def.Score, c.score) || !near(def.Signals.Loop, c.loop) || !slices.Equal(texts, c.evidence) {
+		if def.Verdict != c.def || !near(def.Score, c.score) || !near(def.Signals[Loop], c.loop) || !slices.Equal(texts, c.evidence) {
 			t.Errorf("%s default: %s %v loop %v%s; want %s %v loop %v with %q (before: %s)",
-				c.id, def.Verdict, def.Score, def.Signals.Loop, evidenceTexts(def), c.def, c.score, c.loop, c.evidence, c.before)
+				c.id, def.Verdict, def.Score, def.Signals[Loop], evidenceTexts(def), c.def, c.score, c.loop, c.evidence, c.before)
 		}
 	}
 }
@@ -98,9 +98,9 @@ func TestCleanPollingThatNeverEndsIsALoop(t *testing.T) {
 	tr.Messages[10].Results[0].Content = `{"state": "running"}`
 	_, def := both(t, tr)
 	want := []string{"4 identical assistant turns in a row (same text, calls and results): messages 3, 5, 7, 9"}
-	if def.Verdict != verdict.Fail || def.Signals.Loop != 1 || !hasEvidence(def, SignalLoop, want[0]) ||
+	if def.Verdict != verdict.Fail || def.Signals[Loop] != 1 || !hasEvidence(def, SignalLoop, want[0]) ||
 		!hasEvidence(def, SignalLoop, "`job_status` called 4 times with identical arguments {\"job\":\"j1\"} at messages 3, 5, 7, 9") {
-		t.Errorf("default: %s loop %v; want FAIL 1 with %q%s", def.Verdict, def.Signals.Loop, want, evidenceTexts(def))
+		t.Errorf("default: %s loop %v; want FAIL 1 with %q%s", def.Verdict, def.Signals[Loop], want, evidenceTexts(def))
 	}
 
 	tr = cleanRun(t, "poll_n3.jsonl", "poll-3")
@@ -108,13 +108,13 @@ func TestCleanPollingThatNeverEndsIsALoop(t *testing.T) {
 		tr.Messages[i].Results[0] = trace.Result{CallID: tr.Messages[i].Results[0].CallID, HasID: true, Error: "503 upstream timeout"}
 	}
 	_, def = both(t, tr)
-	if def.Verdict != verdict.Fail || def.Signals.Loop != 1 || !hasEvidence(def, SignalLoop, "4 identical assistant turns in a row") {
-		t.Errorf("default on failing polls: %s loop %v%s", def.Verdict, def.Signals.Loop, evidenceTexts(def))
+	if def.Verdict != verdict.Fail || def.Signals[Loop] != 1 || !hasEvidence(def, SignalLoop, "4 identical assistant turns in a row") {
+		t.Errorf("default on failing polls: %s loop %v%s", def.Verdict, def.Signals[Loop], evidenceTexts(def))
 	}
 	// The same failures, then success: iteration.
 	tr.Messages[10].Results[0] = trace.Result{CallID: tr.Messages[10].Results[0].CallID, HasID: true, Success: true, Content: `{"state": "done"}`}
-	if _, def = both(t, tr); def.Verdict != verdict.Pass || def.Signals.Loop != 0 {
-		t.Errorf("default on failing polls that succeed: %s loop %v%s", def.Verdict, def.Signals.Loop, evidenceTexts(def))
+	if _, def = both(t, tr); def.Verdict != verdict.Pass || def.Signals[Loop] != 0 {
+		t.Errorf("default on failing polls that succeed: %s loop %v%s", def.Verdict, def.Signals[Loop], evidenceTexts(def))
 	}
 }
 
@@ -137,8 +137,8 @@ func TestCleanSameSentenceSameCallIsALoop(t *testing.T) {
 			t.Errorf("default: no %q%s", want, evidenceTexts(def))
 		}
 	}
-	if def.Verdict != verdict.Fail || def.Signals.Loop != 1 {
-		t.Errorf("default: %s loop %v; want FAIL 1", def.Verdict, def.Signals.Loop)
+	if def.Verdict != verdict.Fail || def.Signals[Loop] != 1 {
+		t.Errorf("default: %s loop %v; want FAIL 1", def.Verdict, def.Signals[Loop])
 	}
 
 	// Same text, same call, the answer moving every time: no pair is alike.
@@ -198,8 +198,8 @@ func TestCleanClaimAfterCallsNamesATool(t *testing.T) {
 		_, def := both(t, tr)
 		want := `assistant message 3 claims tool use ("called") but names no tool called before it`
 		if got := hasEvidence(def, SignalHallucination, want); got != c.finding || def.Verdict != verdict.Pass ||
-			!near(def.Signals.Hallucination, map[bool]float64{true: 1.0 / 6}[c.finding]) {
-			t.Errorf("%q: %s hallucination %v, finding %v; want PASS, finding %v%s", c.text, def.Verdict, def.Signals.Hallucination, got, c.finding, evidenceTexts(def))
+			!near(def.Signals[Hallucination], map[bool]float64{true: 1.0 / 6}[c.finding]) {
+			t.Errorf("%q: %s hallucination %v, finding %v; want PASS, finding %v%s", c.text, def.Verdict, def.Signals[Hallucination], got, c.finding, evidenceTexts(def))
 		}
 	}
 }
@@ -208,8 +208,8 @@ func TestCleanClaimAfterCallsNamesATool(t *testing.T) {
 // its loop (b) still compares characters whatever the calls.
 func TestCleanReferenceUnchanged(t *testing.T) {
 	ref := Evaluate(cleanRun(t, "turns_sentence.jsonl", "t-sentence"), profile.Reference)
-	if !near(ref.Signals.Loop, 7.0/8) {
-		t.Errorf("reference loop %v; RS-1 gives 7/8", ref.Signals.Loop)
+	if !near(ref.Signals[Loop], 7.0/8) {
+		t.Errorf("reference loop %v; RS-1 gives 7/8", ref.Signals[Loop])
 	}
 }
 

@@ -41,13 +41,13 @@ func (r *Result) ContentKey() string {
 	if sc := r.SuiteCost; sc != nil {
 		tokens = sc.Tokens
 		if sc.Relative != 0 {
-			signals.Cost, v = sc.Alone, sc.AloneVerdict
+			signals[Cost], v = sc.Alone, sc.AloneVerdict
 		}
 	}
 	integer(tokens)
 	integer(int64(r.Messages))
 	integer(int64(r.ToolCalls))
-	for _, s := range signals.Values() {
+	for _, s := range signals {
 		num(s)
 	}
 	str(string(v))

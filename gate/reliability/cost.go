@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentgate/agentgate/gate/trace"
 	"github.com/agentgate/agentgate/internal/numfmt"
 )
 
@@ -55,103 +56,160 @@ func (e *eval) cost() (float64, []Evidence) {
 	if n == 0 {
 		return 0, nil
 	}
-	u := e.t.Usage
-	total := u.Total
-	pc := e.t.PerCall
-	once := !e.ref && pc.Calls >= 2 && pc.MaxPrompt > 0 && pc.MaxPrompt < u.Prompt
-	if once {
-		total = min(total, satAdd(pc.MaxPrompt, u.Completion))
+	c := costFactors{tokens: e.tokenCount()}
+	if !e.ref && c.tokens.usage.Recorded && c.tokens.total > 0 {
+		e.costTokens = c.tokens.total
 	}
-	var rk ranked
-	score, found := 0.0, false
-	factor := func(f float64, text []byte) {
-		if !found || f > score {
-			score = f
-		}
-		found = true
-		rk.add(f, Evidence{Signal: SignalCost, Text: string(text), Messages: []int{}})
+	c.overBudget(e.budget, e.ref) // (a)
+	if e.ref {
+		c.perMessage(n) // (b)
 	}
-	var b []byte
-	tokens := func() { // "N tokens" and how they were counted
-		b = numfmt.AppendCount(b[:0], total)
-		if !once {
-			b = append(b, " tokens"...)
-			return
-		}
-		b = append(b, " tokens counting the context once (the largest prompt of "...)
-		b = strconv.AppendInt(b, int64(pc.Calls), 10)
-		b = append(b, " calls, "...)
-		b = numfmt.AppendCount(b, pc.MaxPrompt)
-		b = append(b, ", plus "...)
-		b = numfmt.AppendCount(b, u.Completion)
-		b = append(b, " completion tokens; "...)
-		b = numfmt.AppendCount(b, u.Total)
-		b = append(b, " with every call's prompt summed)"...)
+	c.completionRatio() // (c)
+	if c.tokens.total == 0 && (e.ref || c.tokens.usage.Recorded) {
+		c.noTokens(n) // (d)
 	}
-
-	if !e.ref && u.Recorded && total > 0 {
-		e.costTokens = total
-	}
-	// Each branch divides by a positive number for any budget of 1 or more: B−B/2 ≥ 1, and
-	// B/10 < T ≤ B/2 makes B/2−B/10 ≥ 1. The default profile keeps only the budget itself:
-	// below it, the suite's own runs are the measure (RelateCost).
-	if normalTokens, highTokens, excessiveTokens := tokenTiers(e.budget); total > normalTokens && (e.ref || total > excessiveTokens) {
-		var f float64
-		tier := normalTokens // the threshold the total crossed, named in the evidence
-		switch {
-		case total > excessiveTokens:
-			f, tier = 1, excessiveTokens
-		case total > highTokens:
-			f, tier = 0.5+float64(float64(total-highTokens)/float64(excessiveTokens-highTokens)*0.5), highTokens
-		default:
-			f = float64(total-normalTokens) / float64(highTokens-normalTokens) * 0.5
-		}
-		tokens()
-		if !once {
-			b = append(b, " in total"...)
-		}
-		b = append(b, ", above "...)
-		b = numfmt.AppendCount(b, tier)
-		factor(math.Min(1, f), b)
-	}
-	if perMessage := float64(total) / float64(n); e.ref && perMessage > 1000 {
-		tokens()
-		b = append(b, " over "...)
-		b = numfmt.AppendCount(b, int64(n))
-		b = append(b, plural(n, " message (", " messages (")...)
-		b = append(b, number(perMessage)...)
-		b = append(b, " per message, above 1,000)"...)
-		factor(float64(math.Min(1, (perMessage-1000)/2000)*0.7), b)
-	}
-	if u.Prompt > 0 {
-		if ratio := float64(u.Completion) / float64(u.Prompt); ratio > 2 {
-			b = numfmt.AppendCount(b[:0], u.Completion)
-			b = append(b, " completion tokens for "...)
-			b = numfmt.AppendCount(b, u.Prompt)
-			b = append(b, " prompt tokens (ratio "...)
-			b = append(b, number(ratio)...)
-			b = append(b, ", above 2)"...)
-			factor(float64(math.Min(1, (ratio-2)/3)*0.5), b)
-		}
-	}
-	if total == 0 && (e.ref || u.Recorded) {
-		b = b[:0]
-		if u.Recorded {
-			b = append(b, "usage records 0 tokens for "...)
-		} else {
-			b = append(b, "no token usage recorded for "...)
-		}
-		b = numfmt.AppendCount(b, int64(n))
-		b = append(b, plural(n, " message", " messages")...)
-		if !u.Recorded {
-			b = append(b, " (RS-1 reads that as 0 tokens)"...)
-		}
-		factor(0.3, b)
-	}
-	if !found {
+	if !c.found {
 		return 0, nil
 	}
-	return clamp(score), rk.evidence()
+	return clamp(c.score), c.rk.evidence()
+}
+
+// tokenCount is how cost counts a run's tokens: total is the record's usage, or (once) the
+// context counted once, from the usage of each model call.
+type tokenCount struct {
+	total   int64
+	once    bool
+	usage   trace.Usage
+	perCall trace.CallUsage
+}
+
+// tokenCount counts the tokens of e's trace: the default profile counts the context once where
+// the record gives the usage of two calls or more (see cost).
+func (e *eval) tokenCount() tokenCount {
+	u, pc := e.t.Usage, e.t.PerCall
+	tc := tokenCount{total: u.Total, usage: u, perCall: pc}
+	if tc.once = !e.ref && pc.Calls >= 2 && pc.MaxPrompt > 0 && pc.MaxPrompt < u.Prompt; tc.once {
+		tc.total = min(tc.total, satAdd(pc.MaxPrompt, u.Completion))
+	}
+	return tc
+}
+
+// appendTo appends "N tokens" and how they were counted to b.
+func (tc *tokenCount) appendTo(b []byte) []byte {
+	b = numfmt.AppendCount(b, tc.total)
+	if !tc.once {
+		return append(b, " tokens"...)
+	}
+	b = append(b, " tokens counting the context once (the largest prompt of "...)
+	b = strconv.AppendInt(b, int64(tc.perCall.Calls), 10)
+	b = append(b, " calls, "...)
+	b = numfmt.AppendCount(b, tc.perCall.MaxPrompt)
+	b = append(b, ", plus "...)
+	b = numfmt.AppendCount(b, tc.usage.Completion)
+	b = append(b, " completion tokens; "...)
+	b = numfmt.AppendCount(b, tc.usage.Total)
+	return append(b, " with every call's prompt summed)"...)
+}
+
+// costFactors gathers the factors of the cost signal that fire: the largest is the score, and
+// each one's evidence is filed under it.
+type costFactors struct {
+	tokens tokenCount
+	score  float64
+	found  bool
+	rk     ranked
+	b      []byte // the text of the evidence being written
+}
+
+// add files factor f with the evidence c.b.
+func (c *costFactors) add(f float64) {
+	if !c.found || f > c.score {
+		c.score = f
+	}
+	c.found = true
+	c.rk.add(f, Evidence{Signal: SignalCost, Text: string(c.b), Messages: []int{}})
+}
+
+// overBudget is factor (a): the total above the budget's tiers, or (default profile) above
+// the budget itself. Each branch divides by a positive number for any budget of 1 or more:
+// B−B/2 ≥ 1, and B/10 < T ≤ B/2 makes B/2−B/10 ≥ 1. Below the budget, the default profile's
+// measure is the suite's own runs (RelateCost).
+func (c *costFactors) overBudget(budget int64, ref bool) {
+	total := c.tokens.total
+	normalTokens, highTokens, excessiveTokens := tokenTiers(budget)
+	if total <= normalTokens || !ref && total <= excessiveTokens {
+		return
+	}
+	var f float64
+	tier := normalTokens // the threshold the total crossed, named in the evidence
+	switch {
+	case total > excessiveTokens:
+		f, tier = 1, excessiveTokens
+	case total > highTokens:
+		f, tier = 0.5+float64(float64(total-highTokens)/float64(excessiveTokens-highTokens)*0.5), highTokens
+	default:
+		f = float64(total-normalTokens) / float64(highTokens-normalTokens) * 0.5
+	}
+	c.b = c.tokens.appendTo(c.b[:0])
+	if !c.tokens.once {
+		c.b = append(c.b, " in total"...)
+	}
+	c.b = append(c.b, ", above "...)
+	c.b = numfmt.AppendCount(c.b, tier)
+	c.add(math.Min(1, f))
+}
+
+// perMessage is factor (b), the reference profile's: more than 1,000 tokens a message over n
+// messages.
+func (c *costFactors) perMessage(n int) {
+	perMessage := float64(c.tokens.total) / float64(n)
+	if perMessage <= 1000 {
+		return
+	}
+	c.b = c.tokens.appendTo(c.b[:0])
+	c.b = append(c.b, " over "...)
+	c.b = numfmt.AppendCount(c.b, int64(n))
+	c.b = append(c.b, plural(n, " message (", " messages (")...)
+	c.b = append(c.b, number(perMessage)...)
+	c.b = append(c.b, " per message, above 1,000)"...)
+	c.add(float64(math.Min(1, (perMessage-1000)/2000) * 0.7))
+}
+
+// completionRatio is factor (c): more than twice as many completion tokens as prompt tokens.
+func (c *costFactors) completionRatio() {
+	u := c.tokens.usage
+	if u.Prompt <= 0 {
+		return
+	}
+	ratio := float64(u.Completion) / float64(u.Prompt)
+	if ratio <= 2 {
+		return
+	}
+	c.b = numfmt.AppendCount(c.b[:0], u.Completion)
+	c.b = append(c.b, " completion tokens for "...)
+	c.b = numfmt.AppendCount(c.b, u.Prompt)
+	c.b = append(c.b, " prompt tokens (ratio "...)
+	c.b = append(c.b, number(ratio)...)
+	c.b = append(c.b, ", above 2)"...)
+	c.add(float64(math.Min(1, (ratio-2)/3) * 0.5))
+}
+
+// noTokens is factor (d): a run of n messages that used no tokens, or (reference profile) that
+// recorded no usage.
+func (c *costFactors) noTokens(n int) {
+	recorded := c.tokens.usage.Recorded
+	c.b = c.b[:0]
+	if recorded {
+		c.b = append(c.b, "usage records 0 tokens for "...)
+	} else {
+		c.b = append(c.b, "no token usage recorded for "...)
+	}
+	c.b = numfmt.AppendCount(c.b, int64(n))
+	c.b = append(c.b, plural(n, " message", " messages")...)
+	if !recorded {
+		c.b = append(c.b, " (RS-1 reads that as 0 tokens)"...)
+	}
+	c.add(0.3)
 }
 
 // satAdd is a + b for non-negative counts, saturating at the largest int64.

@@ -44,11 +44,11 @@ func TestDefaultLoopComparesWordsNotCharacters(t *testing.T) {
 		"The weather in Denver is sunny today, with a light breeze from the west.",
 		"Please confirm whether you would like to add travel insurance to this booking.",
 		"Your refund of 120 dollars will go back to the original card within a week."))
-	if ref.Verdict != verdict.Fail || !near(ref.Signals.Loop, 1) || !near(ref.Score, 0.25) {
-		t.Errorf("reference: %s loop %v overall %v; RS-1 gives FAIL 1.0 0.25", ref.Verdict, ref.Signals.Loop, ref.Score)
+	if ref.Verdict != verdict.Fail || !near(ref.Signals[Loop], 1) || !near(ref.Score, 0.25) {
+		t.Errorf("reference: %s loop %v overall %v; RS-1 gives FAIL 1.0 0.25", ref.Verdict, ref.Signals[Loop], ref.Score)
 	}
-	if def.Verdict != verdict.Pass || def.Signals.Loop != 0 {
-		t.Errorf("default: %s loop %v; want PASS 0", def.Verdict, def.Signals.Loop)
+	if def.Verdict != verdict.Pass || def.Signals[Loop] != 0 {
+		t.Errorf("default: %s loop %v; want PASS 0", def.Verdict, def.Signals[Loop])
 	}
 
 	// Near-repeats still count: the word 3-shingle Jaccard of each consecutive pair is 10/11
@@ -57,8 +57,8 @@ func TestDefaultLoopComparesWordsNotCharacters(t *testing.T) {
 		"I could not find the file, let me search the repository again.",
 		"I could not find the file, let me search the repository again now.",
 		"I could not find the file; let me search the repository again."))
-	if def.Verdict != verdict.Fail || !near(def.Signals.Loop, 1) {
-		t.Errorf("default on near-repeats: %s loop %v; want FAIL 1.0", def.Verdict, def.Signals.Loop)
+	if def.Verdict != verdict.Fail || !near(def.Signals[Loop], 1) {
+		t.Errorf("default on near-repeats: %s loop %v; want FAIL 1.0", def.Verdict, def.Signals[Loop])
 	}
 }
 
@@ -67,13 +67,13 @@ func TestDefaultLoopComparesWordsNotCharacters(t *testing.T) {
 // FAILs ten short turns as a loop (testdata/costly.json: loop 1.0, by the Python port).
 func TestDefaultShortTurnsAreNotALoop(t *testing.T) {
 	ref, def := both(t, readRS1(t, filepath.Join("testdata", "costly.json")))
-	if ref.Verdict != verdict.Fail || !near(ref.Signals.Loop, 1) {
-		t.Errorf("reference: %s loop %v; RS-1 gives FAIL 1.0", ref.Verdict, ref.Signals.Loop)
+	if ref.Verdict != verdict.Fail || !near(ref.Signals[Loop], 1) {
+		t.Errorf("reference: %s loop %v; RS-1 gives FAIL 1.0", ref.Verdict, ref.Signals[Loop])
 	}
 	// Default: loop 0; cost 0.5, factor (c) (the default drops (b), 6000 tokens per message:
 	// the suite is the measure); overall 0.15·0.5 = 0.075.
-	if def.Verdict != verdict.Pass || def.Signals.Loop != 0 || !near(def.Score, 0.075) {
-		t.Errorf("default: %s loop %v overall %v; want PASS 0 0.075", def.Verdict, def.Signals.Loop, def.Score)
+	if def.Verdict != verdict.Pass || def.Signals[Loop] != 0 || !near(def.Score, 0.075) {
+		t.Errorf("default: %s loop %v overall %v; want PASS 0 0.075", def.Verdict, def.Signals[Loop], def.Score)
 	}
 }
 
@@ -82,16 +82,16 @@ func TestDefaultShortTurnsAreNotALoop(t *testing.T) {
 // applies). The default matches whole words and still catches a real claim.
 func TestDefaultClaimsAreWholeWords(t *testing.T) {
 	ref, def := both(t, assistantTurns("I recalled your seat preference from last time."))
-	if !near(ref.Signals.Hallucination, 0.5) {
-		t.Errorf("reference hallucination %v; RS-1 gives 0.5", ref.Signals.Hallucination)
+	if !near(ref.Signals[Hallucination], 0.5) {
+		t.Errorf("reference hallucination %v; RS-1 gives 0.5", ref.Signals[Hallucination])
 	}
-	if def.Signals.Hallucination != 0 {
-		t.Errorf("default hallucination %v; want 0", def.Signals.Hallucination)
+	if def.Signals[Hallucination] != 0 {
+		t.Errorf("default hallucination %v; want 0", def.Signals[Hallucination])
 	}
 	for _, claim := range []string{"I called the booking API for you.", "I made two tool calls.", "I ran  the\nquery."} {
 		_, def := both(t, assistantTurns(claim))
-		if !near(def.Signals.Hallucination, 0.5) {
-			t.Errorf("default hallucination %v for %q; want 0.5", def.Signals.Hallucination, claim)
+		if !near(def.Signals[Hallucination], 0.5) {
+			t.Errorf("default hallucination %v for %q; want 0.5", def.Signals[Hallucination], claim)
 		}
 	}
 }
@@ -109,11 +109,11 @@ func TestDefaultSuspiciousArgumentsAreValues(t *testing.T) {
 		msg("assistant", "Here are the docs."),
 	}}
 	ref, def := both(t, tr)
-	if ref.Verdict != verdict.Warn || !near(ref.Signals.ToolMisuse, 0.7) {
-		t.Errorf("reference: %s tool_misuse %v; RS-1 gives WARN 0.7", ref.Verdict, ref.Signals.ToolMisuse)
+	if ref.Verdict != verdict.Warn || !near(ref.Signals[ToolMisuse], 0.7) {
+		t.Errorf("reference: %s tool_misuse %v; RS-1 gives WARN 0.7", ref.Verdict, ref.Signals[ToolMisuse])
 	}
-	if def.Verdict != verdict.Pass || def.Signals.ToolMisuse != 0 {
-		t.Errorf("default: %s tool_misuse %v; want PASS 0", def.Verdict, def.Signals.ToolMisuse)
+	if def.Verdict != verdict.Pass || def.Signals[ToolMisuse] != 0 {
+		t.Errorf("default: %s tool_misuse %v; want PASS 0", def.Verdict, def.Signals[ToolMisuse])
 	}
 
 	// Error-like values, at any depth, do count: 2 of 3 calls, share 2/3 > 0.3, factor
@@ -121,8 +121,8 @@ func TestDefaultSuspiciousArgumentsAreValues(t *testing.T) {
 	tr.Messages[1] = withCalls(msg("assistant", ""), call("a", "lookup", `{"user":{"id":" Undefined "}}`),
 		call("b", "search", `{"q":"Error: not found"}`), call("c", "search", `{"q":"error handling"}`))
 	_, def = both(t, tr)
-	if !near(def.Signals.ToolMisuse, 0.7*2/3.0) {
-		t.Errorf("default tool_misuse %v; want 0.4666…", def.Signals.ToolMisuse)
+	if !near(def.Signals[ToolMisuse], 0.7*2/3.0) {
+		t.Errorf("default tool_misuse %v; want 0.4666…", def.Signals[ToolMisuse])
 	}
 }
 
@@ -132,11 +132,11 @@ func TestDefaultSuspiciousArgumentsAreValues(t *testing.T) {
 // unanswered: hallucination (2/3 + 1.5·1/2)/3 = 0.47222…, worked out by hand.
 func TestDefaultPairsRepeatedAndEarlyIDs(t *testing.T) {
 	ref, def := both(t, readRS1(t, filepath.Join("testdata", "ids_out_of_order.json")))
-	if ref.Signals.Hallucination != 0 {
-		t.Errorf("reference hallucination %v; RS-1 gives 0", ref.Signals.Hallucination)
+	if ref.Signals[Hallucination] != 0 {
+		t.Errorf("reference hallucination %v; RS-1 gives 0", ref.Signals[Hallucination])
 	}
-	if want := (2.0/3 + 1.5*1/2) / 3; !near(def.Signals.Hallucination, want) {
-		t.Errorf("default hallucination %v; want %v", def.Signals.Hallucination, want)
+	if want := (2.0/3 + 1.5*1/2) / 3; !near(def.Signals[Hallucination], want) {
+		t.Errorf("default hallucination %v; want %v", def.Signals[Hallucination], want)
 	}
 	var texts []string
 	for _, e := range def.Evidence {
@@ -159,13 +159,13 @@ func TestDefaultCostNeedsRecordedUsage(t *testing.T) {
 	tr := assistantTurns("Done.")
 	tr.Usage = trace.Usage{}
 	ref, def := both(t, tr)
-	if !near(ref.Signals.Cost, 0.3) || def.Signals.Cost != 0 {
-		t.Errorf("unrecorded usage: reference cost %v (RS-1: 0.3), default %v (want 0)", ref.Signals.Cost, def.Signals.Cost)
+	if !near(ref.Signals[Cost], 0.3) || def.Signals[Cost] != 0 {
+		t.Errorf("unrecorded usage: reference cost %v (RS-1: 0.3), default %v (want 0)", ref.Signals[Cost], def.Signals[Cost])
 	}
 	tr.Usage.Recorded = true
 	_, def = both(t, tr)
-	if !near(def.Signals.Cost, 0.3) {
-		t.Errorf("usage recorded as 0: default cost %v; want 0.3", def.Signals.Cost)
+	if !near(def.Signals[Cost], 0.3) {
+		t.Errorf("usage recorded as 0: default cost %v; want 0.3", def.Signals[Cost])
 	}
 }
 
@@ -192,8 +192,8 @@ func TestDefaultEmptyTraceWarns(t *testing.T) {
 // identical calls, loop (4−2)/8 = 0.25.
 func TestDefaultComparesArgumentsAsValues(t *testing.T) {
 	ref, def := both(t, readRS1(t, filepath.Join("testdata", "nested_arguments.json")))
-	if !near(ref.Signals.Loop, 0.125) || !near(def.Signals.Loop, 0.25) {
-		t.Errorf("loop: reference %v (RS-1: 0.125), default %v (want 0.25)", ref.Signals.Loop, def.Signals.Loop)
+	if !near(ref.Signals[Loop], 0.125) || !near(def.Signals[Loop], 0.25) {
+		t.Errorf("loop: reference %v (RS-1: 0.125), default %v (want 0.25)", ref.Signals[Loop], def.Signals[Loop])
 	}
 }
 
@@ -219,16 +219,16 @@ func failingCalls(n int) *trace.Trace {
 // the repeated failures (loop min(1, (4−1)/3) = 1: FAIL).
 func TestDefaultRepeatedFailingCallIsALoop(t *testing.T) {
 	ref, def := both(t, failingCalls(4))
-	if ref.Verdict != verdict.Warn || !near(ref.Signals.Loop, 0.25) || !near(ref.Score, 0.295) {
-		t.Errorf("reference: %s loop %v overall %v; RS-1 gives WARN 0.25 0.295", ref.Verdict, ref.Signals.Loop, ref.Score)
+	if ref.Verdict != verdict.Warn || !near(ref.Signals[Loop], 0.25) || !near(ref.Score, 0.295) {
+		t.Errorf("reference: %s loop %v overall %v; RS-1 gives WARN 0.25 0.295", ref.Verdict, ref.Signals[Loop], ref.Score)
 	}
-	if def.Verdict != verdict.Fail || !near(def.Signals.Loop, 1) {
-		t.Errorf("default: %s loop %v; want FAIL 1", def.Verdict, def.Signals.Loop)
+	if def.Verdict != verdict.Fail || !near(def.Signals[Loop], 1) {
+		t.Errorf("default: %s loop %v; want FAIL 1", def.Verdict, def.Signals[Loop])
 	}
 	// Two identical failures are one blind retry: loop (2−1)/3 = 1/3, no FAIL.
 	_, def = both(t, failingCalls(2))
-	if !near(def.Signals.Loop, 1.0/3) || def.Verdict == verdict.Fail {
-		t.Errorf("default on one retry: %s loop %v; want loop 1/3 and no FAIL", def.Verdict, def.Signals.Loop)
+	if !near(def.Signals[Loop], 1.0/3) || def.Verdict == verdict.Fail {
+		t.Errorf("default on one retry: %s loop %v; want loop 1/3 and no FAIL", def.Verdict, def.Signals[Loop])
 	}
 }
 
@@ -252,11 +252,11 @@ func TestDefaultPerToolFailureRate(t *testing.T) {
 		}
 	}
 	ref, def := both(t, tr)
-	if ref.Verdict != verdict.Pass || ref.Signals.ToolMisuse != 0 {
-		t.Errorf("reference: %s tool_misuse %v; RS-1 gives PASS 0", ref.Verdict, ref.Signals.ToolMisuse)
+	if ref.Verdict != verdict.Pass || ref.Signals[ToolMisuse] != 0 {
+		t.Errorf("reference: %s tool_misuse %v; RS-1 gives PASS 0", ref.Verdict, ref.Signals[ToolMisuse])
 	}
-	if def.Verdict != verdict.Warn || !near(def.Signals.ToolMisuse, 1) {
-		t.Errorf("default: %s tool_misuse %v; want WARN 1", def.Verdict, def.Signals.ToolMisuse)
+	if def.Verdict != verdict.Warn || !near(def.Signals[ToolMisuse], 1) {
+		t.Errorf("default: %s tool_misuse %v; want WARN 1", def.Verdict, def.Signals[ToolMisuse])
 	}
 }
 
@@ -324,12 +324,12 @@ func TestDefaultLengthAloneIsNotAFail(t *testing.T) {
 		tr.Messages = append(tr.Messages, msg("assistant", fmt.Sprintf("step %d: editing file_%d.py to fix case %d", i, i, i*7)))
 	}
 	ref := Evaluate(tr, profile.Reference)
-	if ref.Signals.Loop != 1 || ref.Verdict != verdict.Fail {
-		t.Fatalf("reference: loop %v verdict %s; RS-1 gives (150−50)/100 = 1 and FAIL", ref.Signals.Loop, ref.Verdict)
+	if ref.Signals[Loop] != 1 || ref.Verdict != verdict.Fail {
+		t.Fatalf("reference: loop %v verdict %s; RS-1 gives (150−50)/100 = 1 and FAIL", ref.Signals[Loop], ref.Verdict)
 	}
 	def := Evaluate(tr, profile.Default)
-	if def.Signals.Loop != 0.5 || def.Verdict != verdict.Pass {
-		t.Fatalf("default: loop %v verdict %s; want the capped 0.5 and PASS (overall 0.25·0.5)", def.Signals.Loop, def.Verdict)
+	if def.Signals[Loop] != 0.5 || def.Verdict != verdict.Pass {
+		t.Fatalf("default: loop %v verdict %s; want the capped 0.5 and PASS (overall 0.25·0.5)", def.Signals[Loop], def.Verdict)
 	}
 	if len(def.Evidence) == 0 || def.Evidence[0].Text != "150 messages, more than 50" {
 		t.Fatalf("default evidence = %+v; want the length finding", def.Evidence)
@@ -348,15 +348,15 @@ func TestDefaultParameterlessToolIsNotMisuse(t *testing.T) {
 		withResults(msg("tool", "ok"), ok("2")),
 	}}
 	// Reference (b): 1 of 2 calls has empty arguments, share 0.5 > 0.2 → misuse 0.5.
-	if got := Evaluate(tr, profile.Reference).Signals.ToolMisuse; got != 0.5 {
+	if got := Evaluate(tr, profile.Reference).Signals[ToolMisuse]; got != 0.5 {
 		t.Fatalf("reference misuse = %v, want 0.5", got)
 	}
-	if got := Evaluate(tr, profile.Default).Signals.ToolMisuse; got != 0 {
+	if got := Evaluate(tr, profile.Default).Signals[ToolMisuse]; got != 0 {
 		t.Fatalf("default misuse = %v, want 0: submit never takes arguments", got)
 	}
 	// The same {} for a tool that does take arguments is still a dropped argument list.
 	tr.Messages[3] = withCalls(msg("assistant", ""), call("2", "edit", `{}`))
-	if got := Evaluate(tr, profile.Default).Signals.ToolMisuse; got != 0.5 {
+	if got := Evaluate(tr, profile.Default).Signals[ToolMisuse]; got != 0.5 {
 		t.Fatalf("default misuse with edit({}) = %v, want 0.5", got)
 	}
 }

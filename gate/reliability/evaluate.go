@@ -26,17 +26,6 @@ import (
 	"github.com/agentgate/agentgate/gate/verdict"
 )
 
-// Signal names in the order of SignalTable.
-const (
-	SignalHallucination = "hallucination"
-	SignalLoop          = "loop"
-	SignalToolMisuse    = "tool_misuse"
-	SignalCost          = "cost"
-	// SignalTrace labels evidence about the trace as a whole rather than one signal (the
-	// default profile's "no messages" finding).
-	SignalTrace = "trace"
-)
-
 // Verdict thresholds of RS-1's policy on the overall score, shared by both profiles; each
 // signal's own is its row of SignalTable.
 const (
@@ -92,34 +81,22 @@ func (ev *Evaluator) evaluate(t *trace.Trace, p profile.Profile, brief bool) Res
 	e := &ev.e
 	e.reset(t, p == profile.Reference)
 	e.budget = Budget(ev.TokenBudget)
-	var scores [NumSignals]float64
+	var scores Signals
 	var evs [NumSignals][]Evidence
 	for i := range SignalTable {
-		scores[i], evs[i], _ = e.score(i)
+		scores[i], evs[i] = SignalTable[i].rule(e)
 	}
 
 	r := Result{
 		ID:       t.ID,
 		File:     t.File,
 		Line:     t.Line,
-		Signals:  signalsOf(scores),
+		Signals:  scores,
 		Evidence: []Evidence{},
 		Run:      trace.RunOf(t.Outcome, t.Usage),
 	}
 	r.Messages, r.ToolCalls = counts(t)
-	if t.Suite != "" || t.Task != "" || t.HasTrial || t.Agent != "" {
-		r.Attempt = &Attempt{Suite: t.Suite, Task: t.Task, Agent: t.Agent, Crashed: t.Crash != ""}
-		if t.HasTrial {
-			trial := t.Trial
-			r.Attempt.Trial = &trial
-		}
-	}
-	if t.Shape == trace.ShapeOTLP || t.Shape == trace.ShapePhoenix { // Phoenix's spans are OTLP's, ids and all
-		if r.Attempt == nil {
-			r.Attempt = &Attempt{}
-		}
-		r.Attempt.OTLP = &SpanContext{TraceID: t.ID, SpanID: t.SpanID}
-	}
+	r.Attempt = attemptOf(t)
 	var d *Detail
 	if !brief {
 		d = &Detail{Meta: Metadata{
@@ -152,27 +129,54 @@ func (ev *Evaluator) evaluate(t *trace.Trace, p profile.Profile, brief bool) Res
 	}
 	for i := range evs {
 		r.Evidence = append(r.Evidence, evs[i]...)
-		if brief {
-			continue
-		}
-		d.Notes[i] = SignalTable[i].detailsOf(scores[i], t.Usage.Total)
-		if !e.ref && len(evs[i]) > 0 {
-			texts := make([]string, len(evs[i]))
-			for j := range evs[i] {
-				texts[j] = evs[i][j].Text
-			}
-			d.Notes[i] += ": " + strings.Join(texts, "; ")
-		}
 	}
 	if !brief {
+		d.Notes = notes(scores, &evs, t.Usage.Total, e.ref)
 		d.Reasoning = reasoning(r.Verdict, r.Score, scores, empty, e.floor, e.misuseFloor, crashed)
 	}
 	return r
 }
 
+// attemptOf is the task, trial and agent of t, and its trace context when it was read from
+// OTLP spans (Phoenix's included); nil when t has none of them.
+func attemptOf(t *trace.Trace) *Attempt {
+	var a *Attempt
+	if t.Suite != "" || t.Task != "" || t.HasTrial || t.Agent != "" {
+		a = &Attempt{Suite: t.Suite, Task: t.Task, Agent: t.Agent, Crashed: t.Crash != ""}
+		if t.HasTrial {
+			trial := t.Trial
+			a.Trial = &trial
+		}
+	}
+	if t.Shape == trace.ShapeOTLP || t.Shape == trace.ShapePhoenix { // Phoenix's spans are OTLP's, ids and all
+		if a == nil {
+			a = &Attempt{}
+		}
+		a.OTLP = &SpanContext{TraceID: t.ID, SpanID: t.SpanID}
+	}
+	return a
+}
+
+// notes are RS-1's details sentence for each signal's score in a run of tokens tokens, each
+// followed under the default profile by the signal's evidence.
+func notes(scores Signals, evs *[NumSignals][]Evidence, tokens int64, ref bool) [NumSignals]string {
+	var out [NumSignals]string
+	for i, ev := range evs {
+		out[i] = SignalTable[i].detailsOf(scores[i], tokens)
+		if !ref && len(ev) > 0 {
+			texts := make([]string, len(ev))
+			for j := range ev {
+				texts[j] = ev[j].Text
+			}
+			out[i] += ": " + strings.Join(texts, "; ")
+		}
+	}
+	return out
+}
+
 // overall is RS-1's linear aggregation: the weighted sum divided by the sum of the weights,
 // clamped to [0, 1], with the additions in Python's order.
-func overall(scores [NumSignals]float64) float64 {
+func overall(scores Signals) float64 {
 	sum, total := 0.0, 0.0
 	for i, s := range scores {
 		w := SignalTable[i].Weight
@@ -188,7 +192,7 @@ func overall(scores [NumSignals]float64) float64 {
 // critical lists the signals at or above their critical thresholds (SignalTable's Limit) and
 // whether one of them forces FAIL (a row that Fails: hallucination, loop) or WARN (tool_misuse,
 // cost).
-func critical(scores [NumSignals]float64) (names []string, fail, warn bool) {
+func critical(scores Signals) (names []string, fail, warn bool) {
 	for i, s := range scores {
 		if r := &SignalTable[i]; s >= r.Limit {
 			names = append(names, r.Name)
@@ -204,7 +208,7 @@ func critical(scores [NumSignals]float64) (names []string, fail, warn bool) {
 
 // policy is RS-1's verdict rule: FAIL on a critical hallucination or loop score or an overall
 // score of 0.7; else WARN on a critical tool_misuse or cost score or an overall score of 0.4.
-func policy(score float64, scores [NumSignals]float64) verdict.Verdict {
+func policy(score float64, scores Signals) verdict.Verdict {
 	_, fail, warn := critical(scores)
 	switch {
 	case fail || score >= failOverall:
@@ -233,7 +237,7 @@ func level(score float64) string {
 // reasoning is RS-1's explanation of the verdict; the default profile adds a sentence when the
 // trace had no messages, one when an unsupported claim makes the run at least WARN, one when
 // unrecovered failures do, and one when the run ends in a crash.
-func reasoning(v verdict.Verdict, score float64, scores [NumSignals]float64, empty, claim, failures, crashed bool) string {
+func reasoning(v verdict.Verdict, score float64, scores Signals, empty, claim, failures, crashed bool) string {
 	b := make([]byte, 0, 320)
 	b = append(b, "Overall reliability score: "...)
 	b = strconv.AppendFloat(b, score, 'f', 2, 64) // Python's {:.2f}: both round the exact binary value
@@ -508,7 +512,7 @@ func (e *eval) resultTool(k int) string {
 // evidence for it (nil when there is none) and score the signal's score (0 for a "trace"
 // finding).
 func Decisive(r *Result) (signal string, score float64, ev *Evidence) {
-	scores := r.Signals.Values()
+	scores := r.Signals
 	// best is the highest signal (the first of equals) among those that fails selects and,
 	// when critical, at their limit; -1 for none.
 	best := func(critical bool, fails func(*SignalRule) bool) int {
@@ -541,7 +545,7 @@ func Decisive(r *Result) (signal string, score float64, ev *Evidence) {
 			}
 			for i := range r.Evidence {
 				if e := &r.Evidence[i]; e.Signal == SignalHallucination && e.Floor {
-					return SignalHallucination, r.Signals.Hallucination, e
+					return SignalHallucination, r.Signals[Hallucination], e
 				}
 			}
 		}

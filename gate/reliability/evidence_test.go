@@ -141,8 +141,8 @@ func TestEvidenceLeadsWithTheLargestFactor(t *testing.T) {
 	}
 	r := Evaluate(tr, profile.Default)
 	// Identical failing call: min(1, (4−1)/3) = 1 beats (4−2)/8 = 0.25 and the length's 0.12.
-	if r.Signals.Loop != 1 {
-		t.Fatalf("loop = %v, want 1", r.Signals.Loop)
+	if r.Signals[Loop] != 1 {
+		t.Fatalf("loop = %v, want 1", r.Signals[Loop])
 	}
 	var first string
 	for _, e := range r.Evidence {

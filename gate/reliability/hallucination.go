@@ -35,124 +35,150 @@ func (e *eval) hallucination() (float64, []Evidence) {
 	if len(e.t.Messages) == 0 {
 		return 0, nil
 	}
-	var rk ranked
-	s, m := 0.0, 0
+	var h meanOfChecks
 	if e.ref {
-		calls, results := e.idSets()
-		if len(calls) > 0 {
-			m++
-			if missing := difference(calls, results); len(missing) > 0 {
-				f := float64(len(missing)) / float64(len(calls))
-				s += f
-				rk.add(f, e.unansweredEvidence(e.firstCallWithID(missing))...)
-			}
-		}
-		if len(results) > 0 {
-			m++
-			if extra := difference(results, calls); len(extra) > 0 {
-				f := float64(float64(len(extra)) / float64(len(results)) * 1.5)
-				s += f
-				rk.add(f, e.orphanEvidence(e.firstResultWithID(extra))...)
-			}
-		}
+		e.idSetChecks(&h)
 	} else {
-		nc, nr := 0, 0
-		for i := range e.calls {
-			if e.calls[i].call.HasID {
-				nc++
-			}
-		}
-		for i := range e.results {
-			if e.results[i].res.HasID {
-				nr++
-			}
-		}
-		if nc > 0 {
-			m++
-			if u := e.endingUnanswered(e.pairs.unanswered(e.calls)); len(u) > 0 {
-				f := float64(len(u)) / float64(nc)
-				s += f
-				rk.add(f, e.unansweredEvidence(u)...)
-			}
-		}
-		if nr > 0 {
-			m++
-			if o := e.pairs.orphans(e.results); len(o) > 0 {
-				f := float64(float64(len(o)) / float64(nr) * 1.5)
-				s += f
-				rk.add(f, e.orphanEvidence(o)...)
-			}
-		}
+		e.pairingChecks(&h)
 	}
 	if len(e.assistant) > 0 {
-		m++
-		var claims []Evidence
-		firstCall := len(e.t.Messages) // message of the first call
-		if len(e.calls) > 0 {
-			firstCall = e.calls[0].msg
-		}
-		recent := &e.recent // default profile: the tools called before message i
-		recent.next, recent.tools = 0, recent.tools[:0]
-		for k, i := range e.assistant {
-			msg := &e.t.Messages[i]
-			if !e.ref {
-				recent.advance(e, i)
-			}
-			if len(msg.Calls) > 0 {
-				continue
-			}
-			// after calls, "I ran the tests" reports work the run did: a finding only when
-			// it names a tool that was not called
-			if phrase := e.claim(k); phrase != "" && (e.ref || i < firstCall || recent.namesUncalledTool(e, msg.Content)) {
-				text, floor := fmt.Sprintf("assistant message %d claims tool use (%q) but makes no tool call", i, phrase), false
-				switch {
-				case e.ref:
-				case i < firstCall:
-					text = fmt.Sprintf("assistant message %d claims tool use (%q) but no tool call was made before it", i, phrase)
-					e.floor, floor = true, true
-				default:
-					text = fmt.Sprintf("assistant message %d claims tool use (%q) but names no tool called before it", i, phrase)
-				}
-				claims = append(claims, Evidence{Signal: SignalHallucination, Text: text, Messages: []int{i}, Floor: floor})
-				continue
-			}
-			if e.ref {
-				continue
-			}
-			phrase, class := externalClaim(e.wordsOf(k).words)
-			if phrase == "" {
-				phrase, class = openingClaim(msg.Content)
-			}
-			if phrase != "" && !e.fittingCallBefore(class, i) {
-				e.floor = true
-				claims = append(claims, Evidence{Signal: SignalHallucination,
-					Text: fmt.Sprintf("assistant message %d claims an external action (%q) but %s was called before it",
-						i, phrase, class.needs()),
-					Messages: []int{i}, Floor: true})
-			}
-		}
-		if len(claims) > 0 {
-			s += 0.5
-			rk.add(0.5, itemised(SignalHallucination, claims, "assistant messages claim tool use without a call")...)
-		}
+		e.toolUseClaims(&h)
 	}
 	if !e.ref {
 		// A success claimed after a failure is a check of its own, counted only when it
 		// fires: a 1 added to a mean of scores in [0, 1] never lowers it.
 		if ev := e.falseSuccess(); len(ev) > 0 {
-			m++
-			s++
+			h.m++
+			h.s++
 			e.floor = true
 			for i := range ev {
 				ev[i].Floor = true
 			}
-			rk.add(1, itemised(SignalHallucination, ev, "assistant messages claim success after a failure")...)
+			h.rk.add(1, itemised(SignalHallucination, ev, "assistant messages claim success after a failure")...)
 		}
 	}
-	if m == 0 {
+	if h.m == 0 {
 		return 0, nil
 	}
-	return clamp(s / float64(m)), rk.evidence()
+	return clamp(h.s / float64(h.m)), h.rk.evidence()
+}
+
+// meanOfChecks is the hallucination signal as its checks add to it: the sum of their scores,
+// how many applied, and the evidence filed under each score.
+type meanOfChecks struct {
+	s  float64
+	m  int
+	rk ranked
+}
+
+// idSetChecks are the reference profile's checks of the ids: calls whose id no result has, and
+// results whose id no call has (RS-1's sets of ids, see idSets).
+func (e *eval) idSetChecks(h *meanOfChecks) {
+	calls, results := e.idSets()
+	if len(calls) > 0 {
+		h.m++
+		if missing := difference(calls, results); len(missing) > 0 {
+			f := float64(len(missing)) / float64(len(calls))
+			h.s += f
+			h.rk.add(f, e.unansweredEvidence(e.firstCallWithID(missing))...)
+		}
+	}
+	if len(results) > 0 {
+		h.m++
+		if extra := difference(results, calls); len(extra) > 0 {
+			f := float64(float64(len(extra)) / float64(len(results)) * 1.5)
+			h.s += f
+			h.rk.add(f, e.orphanEvidence(e.firstResultWithID(extra))...)
+		}
+	}
+}
+
+// pairingChecks are the default profile's checks of the pairing of calls with results: calls
+// left unanswered where the run ends, and results that answer no call (pair.go).
+func (e *eval) pairingChecks(h *meanOfChecks) {
+	nc, nr := 0, 0
+	for i := range e.calls {
+		if e.calls[i].call.HasID {
+			nc++
+		}
+	}
+	for i := range e.results {
+		if e.results[i].res.HasID {
+			nr++
+		}
+	}
+	if nc > 0 {
+		h.m++
+		if u := e.endingUnanswered(e.pairs.unanswered(e.calls)); len(u) > 0 {
+			f := float64(len(u)) / float64(nc)
+			h.s += f
+			h.rk.add(f, e.unansweredEvidence(u)...)
+		}
+	}
+	if nr > 0 {
+		h.m++
+		if o := e.pairs.orphans(e.results); len(o) > 0 {
+			f := float64(float64(len(o)) / float64(nr) * 1.5)
+			h.s += f
+			h.rk.add(f, e.orphanEvidence(o)...)
+		}
+	}
+}
+
+// toolUseClaims is the check of what the assistant messages claim: tool use with no call (or,
+// default profile, before any call, or naming a tool not called) and external actions no
+// fitting call backs. A claim that makes the run at least WARN sets e.floor.
+func (e *eval) toolUseClaims(h *meanOfChecks) {
+	h.m++
+	var claims []Evidence
+	firstCall := len(e.t.Messages) // message of the first call
+	if len(e.calls) > 0 {
+		firstCall = e.calls[0].msg
+	}
+	recent := &e.recent // default profile: the tools called before message i
+	recent.next, recent.tools = 0, recent.tools[:0]
+	for k, i := range e.assistant {
+		msg := &e.t.Messages[i]
+		if !e.ref {
+			recent.advance(e, i)
+		}
+		if len(msg.Calls) > 0 {
+			continue
+		}
+		// after calls, "I ran the tests" reports work the run did: a finding only when
+		// it names a tool that was not called
+		if phrase := e.claim(k); phrase != "" && (e.ref || i < firstCall || recent.namesUncalledTool(e, msg.Content)) {
+			text, floor := fmt.Sprintf("assistant message %d claims tool use (%q) but makes no tool call", i, phrase), false
+			switch {
+			case e.ref:
+			case i < firstCall:
+				text = fmt.Sprintf("assistant message %d claims tool use (%q) but no tool call was made before it", i, phrase)
+				e.floor, floor = true, true
+			default:
+				text = fmt.Sprintf("assistant message %d claims tool use (%q) but names no tool called before it", i, phrase)
+			}
+			claims = append(claims, Evidence{Signal: SignalHallucination, Text: text, Messages: []int{i}, Floor: floor})
+			continue
+		}
+		if e.ref {
+			continue
+		}
+		phrase, class := externalClaim(e.wordsOf(k).words)
+		if phrase == "" {
+			phrase, class = openingClaim(msg.Content)
+		}
+		if phrase != "" && !e.fittingCallBefore(class, i) {
+			e.floor = true
+			claims = append(claims, Evidence{Signal: SignalHallucination,
+				Text: fmt.Sprintf("assistant message %d claims an external action (%q) but %s was called before it",
+					i, phrase, class.needs()),
+				Messages: []int{i}, Floor: true})
+		}
+	}
+	if len(claims) > 0 {
+		h.s += 0.5
+		h.rk.add(0.5, itemised(SignalHallucination, claims, "assistant messages claim tool use without a call")...)
+	}
 }
 
 // claim returns the claim phrase that assistant message k contains, or "".

@@ -92,7 +92,7 @@ func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9 }
 
 // scores returns the four signals in order.
 func scores(r Result) [4]float64 {
-	return [4]float64{r.Signals.Hallucination, r.Signals.Loop, r.Signals.ToolMisuse, r.Signals.Cost}
+	return [4]float64{r.Signals[Hallucination], r.Signals[Loop], r.Signals[ToolMisuse], r.Signals[Cost]}
 }
 
 // Builders for hand-made traces.

@@ -149,13 +149,13 @@ func TestJudgmentExitStatusInEveryFormat(t *testing.T) {
 				first++
 			}
 			ref, def := both(t, tr)
-			if ref.Signals.ToolMisuse != 0 || ref.Verdict != verdict.Pass {
-				t.Errorf("reference: tool_misuse %v %s; RS-1 reads only the flag: 0 PASS%s", ref.Signals.ToolMisuse, ref.Verdict, evidenceTexts(ref))
+			if ref.Signals[ToolMisuse] != 0 || ref.Verdict != verdict.Pass {
+				t.Errorf("reference: tool_misuse %v %s; RS-1 reads only the flag: 0 PASS%s", ref.Signals[ToolMisuse], ref.Verdict, evidenceTexts(ref))
 			}
 			want := fmt.Sprintf("`run_tests` failed 3 of 3 times (3 by a non-zero exit status in the result text), 3 of them never recovered (no later success of the tool, or the same call sent again to fail alike): messages %d, %d, %d",
 				first, first+2, first+4)
-			if def.Signals.ToolMisuse != 1 || def.Verdict != verdict.Warn || !hasEvidence(def, SignalToolMisuse, want) {
-				t.Errorf("default: tool_misuse %v %s; want 1 WARN with %q%s", def.Signals.ToolMisuse, def.Verdict, want, evidenceTexts(def))
+			if def.Signals[ToolMisuse] != 1 || def.Verdict != verdict.Warn || !hasEvidence(def, SignalToolMisuse, want) {
+				t.Errorf("default: tool_misuse %v %s; want 1 WARN with %q%s", def.Signals[ToolMisuse], def.Verdict, want, evidenceTexts(def))
 			}
 		})
 	}
@@ -169,8 +169,8 @@ func TestJudgmentExitStatusInEveryFormat(t *testing.T) {
 				"failed with exit code 1", "finished with exit code 0", "<returncode>1<", "<returncode>0<").Replace(r.Content)
 		}
 	}
-	if _, def := both(t, tr); def.Verdict != verdict.Pass || def.Signals.ToolMisuse != 0 {
-		t.Errorf("default with status 0: %s tool_misuse %v; want PASS 0%s", def.Verdict, def.Signals.ToolMisuse, evidenceTexts(def))
+	if _, def := both(t, tr); def.Verdict != verdict.Pass || def.Signals[ToolMisuse] != 0 {
+		t.Errorf("default with status 0: %s tool_misuse %v; want PASS 0%s", def.Verdict, def.Signals[ToolMisuse], evidenceTexts(def))
 	}
 }
 
@@ -200,25 +200,25 @@ func TestJudgmentContextCountedOnce(t *testing.T) {
 		t.Fatalf("usage read: %+v %+v", tr.Usage, tr.PerCall)
 	}
 	ref, def := both(t, tr)
-	if !near(ref.Signals.Cost, 0.982) || ref.Verdict != verdict.Warn {
-		t.Errorf("reference: cost %v %s; RS-1 gives 0.5 + 0.5·48200/50000 = 0.982, WARN", ref.Signals.Cost, ref.Verdict)
+	if !near(ref.Signals[Cost], 0.982) || ref.Verdict != verdict.Warn {
+		t.Errorf("reference: cost %v %s; RS-1 gives 0.5 + 0.5·48200/50000 = 0.982, WARN", ref.Signals[Cost], ref.Verdict)
 	}
-	if def.Signals.Cost != 0 || def.Verdict != verdict.Pass {
-		t.Errorf("default: cost %v %s; want 0 PASS%s", def.Signals.Cost, def.Verdict, evidenceTexts(def))
+	if def.Signals[Cost] != 0 || def.Verdict != verdict.Pass {
+		t.Errorf("default: cost %v %s; want 0 PASS%s", def.Signals[Cost], def.Verdict, evidenceTexts(def))
 	}
 	// The tokens counted are what the suite compares (RelateCost): 15,300 + 1,200 = 16,500 of a
 	// conversation that really grows, not 193,200.
 	tr = build(3900, 600)
-	if _, def = both(t, tr); def.SuiteCost == nil || def.SuiteCost.Tokens != 16500 || def.Signals.Cost != 0 {
-		t.Errorf("default: cost %v, suite tokens %+v; want 0 and 16500", def.Signals.Cost, def.SuiteCost)
+	if _, def = both(t, tr); def.SuiteCost == nil || def.SuiteCost.Tokens != 16500 || def.Signals[Cost] != 0 {
+		t.Errorf("default: cost %v, suite tokens %+v; want 0 and 16500", def.Signals[Cost], def.SuiteCost)
 	}
 	// A conversation over the token budget is charged, and the evidence says how the tokens
 	// were counted: 3,900 + 6,000·19 = 117,900 + 1,200 completion tokens, above 100,000.
 	tr = build(3900, 6000)
 	_, def = both(t, tr)
 	want := "119,100 tokens counting the context once (the largest prompt of 20 calls, 117,900, plus 1,200 completion tokens; 1,219,200 with every call's prompt summed), above 100,000"
-	if def.Signals.Cost != 1 || def.Verdict != verdict.Warn || !hasEvidence(def, SignalCost, want) {
-		t.Errorf("default: cost %v %s; want 1 WARN with %q%s", def.Signals.Cost, def.Verdict, want, evidenceTexts(def))
+	if def.Signals[Cost] != 1 || def.Verdict != verdict.Warn || !hasEvidence(def, SignalCost, want) {
+		t.Errorf("default: cost %v %s; want 1 WARN with %q%s", def.Signals[Cost], def.Verdict, want, evidenceTexts(def))
 	}
 }
 
@@ -249,18 +249,18 @@ func TestJudgmentIterationIsNotALoop(t *testing.T) {
 		return fmt.Sprintf("Traceback (most recent call last):\n  File \"reproduce.py\", line 3\nValueError: case %d of 12 failed", i+1)
 	})
 	ref, def := both(t, changing)
-	if ref.Signals.Loop != 1 || ref.Verdict != verdict.Fail {
-		t.Errorf("reference: loop %v %s; RS-1 gives 1 FAIL", ref.Signals.Loop, ref.Verdict)
+	if ref.Signals[Loop] != 1 || ref.Verdict != verdict.Fail {
+		t.Errorf("reference: loop %v %s; RS-1 gives 1 FAIL", ref.Signals[Loop], ref.Verdict)
 	}
-	if def.Signals.Loop != 0 || def.Verdict != verdict.Pass {
-		t.Errorf("default on iteration: loop %v %s; want 0 PASS%s", def.Signals.Loop, def.Verdict, evidenceTexts(def))
+	if def.Signals[Loop] != 0 || def.Verdict != verdict.Pass {
+		t.Errorf("default on iteration: loop %v %s; want 0 PASS%s", def.Signals[Loop], def.Verdict, evidenceTexts(def))
 	}
 
 	same := build(func(int) string { return "ValueError: case 1 of 12 failed" })
 	_, def = both(t, same)
 	want := "`bash` called 10 times with identical arguments {\"command\":\"python reproduce.py\"} at messages 4, 8, 12, 16, 20, 24, 28, 32, 36, 40"
-	if def.Signals.Loop != 1 || def.Verdict != verdict.Fail || !hasEvidence(def, SignalLoop, want) {
-		t.Errorf("default on a real loop: loop %v %s; want 1 FAIL with %q%s", def.Signals.Loop, def.Verdict, want, evidenceTexts(def))
+	if def.Signals[Loop] != 1 || def.Verdict != verdict.Fail || !hasEvidence(def, SignalLoop, want) {
+		t.Errorf("default on a real loop: loop %v %s; want 1 FAIL with %q%s", def.Signals[Loop], def.Verdict, want, evidenceTexts(def))
 	}
 
 	// Output that changes, then repeats for the last four runs without ever succeeding: those
@@ -270,22 +270,22 @@ func TestJudgmentIterationIsNotALoop(t *testing.T) {
 	})
 	_, def = both(t, stuck)
 	want = "`bash` called 10 times with identical arguments {\"command\":\"python reproduce.py\"}; 4 of these calls in succession got the same result, at messages 28, 32, 36, 40"
-	if !near(def.Signals.Loop, 0.25) || !hasEvidence(def, SignalLoop, want) {
-		t.Errorf("default on a late loop: loop %v; want 0.25 with %q%s", def.Signals.Loop, want, evidenceTexts(def))
+	if !near(def.Signals[Loop], 0.25) || !hasEvidence(def, SignalLoop, want) {
+		t.Errorf("default on a late loop: loop %v; want 0.25 with %q%s", def.Signals[Loop], want, evidenceTexts(def))
 	}
 
 	// The same failing booking four times with the same error is a loop (tau-bench 9#2); the
 	// same booking failing alike twice and then going through, once the user has added funds,
 	// is iteration.
 	_, def = both(t, failingCalls(4))
-	if def.Signals.Loop != 1 || def.Verdict != verdict.Fail {
-		t.Errorf("default on four identical failing bookings: loop %v %s; want 1 FAIL", def.Signals.Loop, def.Verdict)
+	if def.Signals[Loop] != 1 || def.Verdict != verdict.Fail {
+		t.Errorf("default on four identical failing bookings: loop %v %s; want 1 FAIL", def.Signals[Loop], def.Verdict)
 	}
 	tr := failingCalls(3)
 	last := len(tr.Messages) - 3 // the third booking's result
 	tr.Messages[last].Results[0] = ok(tr.Messages[last].Results[0].CallID)
-	if _, def := both(t, tr); def.Signals.Loop != 0 || def.Verdict != verdict.Pass {
-		t.Errorf("default when the booking goes through: loop %v %s; want 0 PASS%s", def.Signals.Loop, def.Verdict, evidenceTexts(def))
+	if _, def := both(t, tr); def.Signals[Loop] != 0 || def.Verdict != verdict.Pass {
+		t.Errorf("default when the booking goes through: loop %v %s; want 0 PASS%s", def.Signals[Loop], def.Verdict, evidenceTexts(def))
 	}
 }
 
@@ -310,8 +310,8 @@ func TestJudgmentExternalActionClaims(t *testing.T) {
 	tr := run(claim)
 	claimAt := len(tr.Messages) - 2
 	ref, def := both(t, tr)
-	if ref.Verdict != verdict.Pass || ref.Signals.Hallucination != 0 {
-		t.Errorf("reference: %s hallucination %v; RS-1 gives PASS 0", ref.Verdict, ref.Signals.Hallucination)
+	if ref.Verdict != verdict.Pass || ref.Signals[Hallucination] != 0 {
+		t.Errorf("reference: %s hallucination %v; RS-1 gives PASS 0", ref.Verdict, ref.Signals[Hallucination])
 	}
 	want := fmt.Sprintf(`assistant message %d claims an external action ("found on") but no browsing, search or code-execution tool was called before it`, claimAt)
 	if def.Verdict != verdict.Warn || !hasEvidence(def, SignalHallucination, want) {
@@ -322,8 +322,8 @@ func TestJudgmentExternalActionClaims(t *testing.T) {
 			t.Errorf("evidence %q points at %v, want the claiming message %d", e.Text, e.Messages, claimAt)
 		}
 	}
-	if _, def := both(t, run(claim, "web_search")); def.Verdict != verdict.Pass || def.Signals.Hallucination != 0 {
-		t.Errorf("default after a web_search call: %s hallucination %v; want PASS 0%s", def.Verdict, def.Signals.Hallucination, evidenceTexts(def))
+	if _, def := both(t, run(claim, "web_search")); def.Verdict != verdict.Pass || def.Signals[Hallucination] != 0 {
+		t.Errorf("default after a web_search call: %s hallucination %v; want PASS 0%s", def.Verdict, def.Signals[Hallucination], evidenceTexts(def))
 	}
 
 	// Which words claim what, and which tools could have done it.
@@ -432,11 +432,11 @@ func TestJudgmentCorrectedRetriesAndOneTool(t *testing.T) {
 		oaAssistant("Your order #W2378156 was delivered on Monday."),
 	))
 	ref, def := both(t, tr)
-	if !near(ref.Signals.ToolMisuse, 0.75) || ref.Verdict != verdict.Warn {
-		t.Errorf("reference: tool_misuse %v %s; RS-1 gives 0.75 WARN", ref.Signals.ToolMisuse, ref.Verdict)
+	if !near(ref.Signals[ToolMisuse], 0.75) || ref.Verdict != verdict.Warn {
+		t.Errorf("reference: tool_misuse %v %s; RS-1 gives 0.75 WARN", ref.Signals[ToolMisuse], ref.Verdict)
 	}
-	if def.Signals.ToolMisuse != 0 || def.Verdict != verdict.Pass {
-		t.Errorf("default: tool_misuse %v %s; want 0 PASS%s", def.Signals.ToolMisuse, def.Verdict, evidenceTexts(def))
+	if def.Signals[ToolMisuse] != 0 || def.Verdict != verdict.Pass {
+		t.Errorf("default: tool_misuse %v %s; want 0 PASS%s", def.Signals[ToolMisuse], def.Verdict, evidenceTexts(def))
 	}
 
 	// One tool: eight distinct bash commands, all succeeding.
@@ -448,11 +448,11 @@ func TestJudgmentCorrectedRetriesAndOneTool(t *testing.T) {
 	}
 	tr = decodeRun(t, sweTraj(msgs...))
 	ref, def = both(t, tr)
-	if ref.Signals.ToolMisuse != 0.5 || !hasEvidence(ref, SignalToolMisuse, "`bash` made 8 of 8 calls (100%)") {
-		t.Errorf("reference: tool_misuse %v; RS-1 gives 0.5 for the busiest tool%s", ref.Signals.ToolMisuse, evidenceTexts(ref))
+	if ref.Signals[ToolMisuse] != 0.5 || !hasEvidence(ref, SignalToolMisuse, "`bash` made 8 of 8 calls (100%)") {
+		t.Errorf("reference: tool_misuse %v; RS-1 gives 0.5 for the busiest tool%s", ref.Signals[ToolMisuse], evidenceTexts(ref))
 	}
-	if def.Signals.ToolMisuse != 0 || def.Verdict != verdict.Pass {
-		t.Errorf("default: tool_misuse %v %s; want 0 PASS%s", def.Signals.ToolMisuse, def.Verdict, evidenceTexts(def))
+	if def.Signals[ToolMisuse] != 0 || def.Verdict != verdict.Pass {
+		t.Errorf("default: tool_misuse %v %s; want 0 PASS%s", def.Signals[ToolMisuse], def.Verdict, evidenceTexts(def))
 	}
 }
 
@@ -491,7 +491,7 @@ func TestJudgmentMiniSWEAgentStatuses(t *testing.T) {
 		[2]string{"echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && git add -A && git diff --cached", rc(0, "diff --git a/src/items.py b/src/items.py\n")},
 	)
 	ref, def := both(t, clean)
-	if ref.Verdict != verdict.Pass || def.Verdict != verdict.Pass || def.Signals.ToolMisuse != 0 || def.Signals.Loop != 0 {
+	if ref.Verdict != verdict.Pass || def.Verdict != verdict.Pass || def.Signals[ToolMisuse] != 0 || def.Signals[Loop] != 0 {
 		t.Errorf("clean run: reference %s, default %s %+v; want PASS both%s", ref.Verdict, def.Verdict, def.Signals, evidenceTexts(def))
 	}
 
@@ -507,8 +507,8 @@ func TestJudgmentMiniSWEAgentStatuses(t *testing.T) {
 		t.Errorf("reference: %s; RS-1 reads no failure and only 4 identical calls ((4−2)/8)", ref.Verdict)
 	}
 	want := "`bash` sent 4 times in a row with identical arguments {\"command\":\"python reproduce.py\"}, failing every time with the same result: messages 4, 6, 8, 10"
-	if def.Verdict != verdict.Fail || def.Signals.Loop != 1 || !hasEvidence(def, SignalLoop, want) {
-		t.Errorf("stuck run: default %s loop %v; want FAIL 1 with %q%s", def.Verdict, def.Signals.Loop, want, evidenceTexts(def))
+	if def.Verdict != verdict.Fail || def.Signals[Loop] != 1 || !hasEvidence(def, SignalLoop, want) {
+		t.Errorf("stuck run: default %s loop %v; want FAIL 1 with %q%s", def.Verdict, def.Signals[Loop], want, evidenceTexts(def))
 	}
 }
 

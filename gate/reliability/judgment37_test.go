@@ -71,11 +71,11 @@ func TestJudgmentToolAnsweredNo(t *testing.T) {
 		"Error: Usuario U-INVALID no existe",
 	} {
 		ref, def := both(t, run(answer, relay, stop))
-		if !near(ref.Signals.ToolMisuse, 0.75) || ref.Verdict != verdict.Warn {
-			t.Errorf("reference on %q: %s tool_misuse %v; RS-1 gives WARN 0.75", answer, ref.Verdict, ref.Signals.ToolMisuse)
+		if !near(ref.Signals[ToolMisuse], 0.75) || ref.Verdict != verdict.Warn {
+			t.Errorf("reference on %q: %s tool_misuse %v; RS-1 gives WARN 0.75", answer, ref.Verdict, ref.Signals[ToolMisuse])
 		}
-		if def.Signals.ToolMisuse != 0 || def.Verdict != verdict.Pass {
-			t.Errorf("default on %q relayed: %s tool_misuse %v; want PASS 0%s", answer, def.Verdict, def.Signals.ToolMisuse, evidenceTexts(def))
+		if def.Signals[ToolMisuse] != 0 || def.Verdict != verdict.Pass {
+			t.Errorf("default on %q relayed: %s tool_misuse %v; want PASS 0%s", answer, def.Verdict, def.Signals[ToolMisuse], evidenceTexts(def))
 		}
 	}
 
@@ -108,8 +108,8 @@ func TestJudgmentToolAnsweredNo(t *testing.T) {
 		{"an unknown tool relayed", run("Error: Tool 'cancel_order' not found.", relay, stop), 0.5, verdict.Pass},
 	} {
 		_, def := both(t, c.tr)
-		if !near(def.Signals.ToolMisuse, c.misuse) || def.Verdict != c.v {
-			t.Errorf("default, %s: %s tool_misuse %v; want %s %v%s", c.name, def.Verdict, def.Signals.ToolMisuse, c.v, c.misuse, evidenceTexts(def))
+		if !near(def.Signals[ToolMisuse], c.misuse) || def.Verdict != c.v {
+			t.Errorf("default, %s: %s tool_misuse %v; want %s %v%s", c.name, def.Verdict, def.Signals[ToolMisuse], c.v, c.misuse, evidenceTexts(def))
 		}
 	}
 
@@ -124,8 +124,8 @@ func TestJudgmentToolAnsweredNo(t *testing.T) {
 		tau2Assistant("Your company is registered with ID cliente_0001."),
 	}
 	tr := readFileRuns(t, "results.json", tau2Results(1, msgs...))[0]
-	if _, def := both(t, tr); def.Signals.ToolMisuse != 0 || def.Verdict != verdict.Pass {
-		t.Errorf("default on an answer acted on: %s tool_misuse %v; want PASS 0%s", def.Verdict, def.Signals.ToolMisuse, evidenceTexts(def))
+	if _, def := both(t, tr); def.Signals[ToolMisuse] != 0 || def.Verdict != verdict.Pass {
+		t.Errorf("default on an answer acted on: %s tool_misuse %v; want PASS 0%s", def.Verdict, def.Signals[ToolMisuse], evidenceTexts(def))
 	}
 }
 
@@ -151,11 +151,11 @@ func TestJudgmentUnrecoveredShare(t *testing.T) {
 		return decodeRun(t, tauRecord(7, msgs...))
 	}
 	ref, def := both(t, run(7, 3))
-	if !near(ref.Signals.ToolMisuse, 1.5*3/7) || ref.Verdict != verdict.Pass {
-		t.Errorf("reference: %s tool_misuse %v; RS-1 gives PASS %v", ref.Verdict, ref.Signals.ToolMisuse, 1.5*3/7)
+	if !near(ref.Signals[ToolMisuse], 1.5*3/7) || ref.Verdict != verdict.Pass {
+		t.Errorf("reference: %s tool_misuse %v; RS-1 gives PASS %v", ref.Verdict, ref.Signals[ToolMisuse], 1.5*3/7)
 	}
-	if !near(def.Signals.ToolMisuse, 1.5*3/7) || def.Verdict != verdict.Warn {
-		t.Errorf("default: %s tool_misuse %v; want WARN %v%s", def.Verdict, def.Signals.ToolMisuse, 1.5*3/7, evidenceTexts(def))
+	if !near(def.Signals[ToolMisuse], 1.5*3/7) || def.Verdict != verdict.Warn {
+		t.Errorf("default: %s tool_misuse %v; want WARN %v%s", def.Verdict, def.Signals[ToolMisuse], 1.5*3/7, evidenceTexts(def))
 	}
 	full := Evaluate(run(7, 3), profile.Default)
 	if !strings.Contains(full.Detail.Reasoning, "Tool failures never recovered make up 40% or more of the calls (at least WARN).") {
@@ -169,8 +169,8 @@ func TestJudgmentUnrecoveredShare(t *testing.T) {
 			t.Errorf("default, %d of %d failing: %s; want WARN", c.failing, c.calls, def.Verdict)
 		}
 	}
-	if _, def := both(t, run(6, 2)); def.Verdict != verdict.Pass || !near(def.Signals.ToolMisuse, 0.5) {
-		t.Errorf("default, 2 of 6 failing: %s tool_misuse %v; want PASS 0.5", def.Verdict, def.Signals.ToolMisuse)
+	if _, def := both(t, run(6, 2)); def.Verdict != verdict.Pass || !near(def.Signals[ToolMisuse], 0.5) {
+		t.Errorf("default, 2 of 6 failing: %s tool_misuse %v; want PASS 0.5", def.Verdict, def.Signals[ToolMisuse])
 	}
 }
 

@@ -26,11 +26,11 @@ func TestJudgmentTerminalToolNeedsNoResult(t *testing.T) {
 			oaTool("c1", "bash", "391"),
 			oaAssistant("", oaCall("c2", tool, `{"answer":"391"}`))))
 		ref, def := both(t, tr)
-		if !near(ref.Signals.Hallucination, 0.5/3) {
-			t.Errorf("reference, %s: hallucination %v; RS-1 gives 0.5/3", tool, ref.Signals.Hallucination)
+		if !near(ref.Signals[Hallucination], 0.5/3) {
+			t.Errorf("reference, %s: hallucination %v; RS-1 gives 0.5/3", tool, ref.Signals[Hallucination])
 		}
-		if def.Signals.Hallucination != 0 || def.Verdict != verdict.Pass {
-			t.Errorf("default, %s the run ends on: %s hallucination %v; want PASS 0%s", tool, def.Verdict, def.Signals.Hallucination, evidenceTexts(def))
+		if def.Signals[Hallucination] != 0 || def.Verdict != verdict.Pass {
+			t.Errorf("default, %s the run ends on: %s hallucination %v; want PASS 0%s", tool, def.Verdict, def.Signals[Hallucination], evidenceTexts(def))
 		}
 	}
 	// submit, then more calls: the harness did not stop, and the submission went unanswered
@@ -39,8 +39,8 @@ func TestJudgmentTerminalToolNeedsNoResult(t *testing.T) {
 		oaAssistant("", oaCall("c1", "submit", `{"answer":"400"}`)),
 		oaAssistant("", oaCall("c2", "bash", `{"cmd":"echo $((17*23))"}`)),
 		oaTool("c2", "bash", "391")))
-	if _, def := both(t, tr); !near(def.Signals.Hallucination, 0.5/3) || !hasEvidence(def, SignalHallucination, "call `submit` (id c1) at message 1 never got a result") {
-		t.Errorf("default, submit then more calls: hallucination %v; want 0.5/3 naming submit%s", def.Signals.Hallucination, evidenceTexts(def))
+	if _, def := both(t, tr); !near(def.Signals[Hallucination], 0.5/3) || !hasEvidence(def, SignalHallucination, "call `submit` (id c1) at message 1 never got a result") {
+		t.Errorf("default, submit then more calls: hallucination %v; want 0.5/3 naming submit%s", def.Signals[Hallucination], evidenceTexts(def))
 	}
 	// any other tool the run ends on still needs its result
 	tr = decodeRun(t, openAIRecord("unanswered",
@@ -48,8 +48,8 @@ func TestJudgmentTerminalToolNeedsNoResult(t *testing.T) {
 		oaAssistant("", oaCall("c1", "search", `{"q":"flights"}`)),
 		oaTool("c1", "search", "HAT001"),
 		oaAssistant("", oaCall("c2", "book_flight", `{"flight":"HAT001"}`))))
-	if _, def := both(t, tr); !near(def.Signals.Hallucination, 0.5/3) {
-		t.Errorf("default, book_flight the run ends on: hallucination %v; want 0.5/3%s", def.Signals.Hallucination, evidenceTexts(def))
+	if _, def := both(t, tr); !near(def.Signals[Hallucination], 0.5/3) {
+		t.Errorf("default, book_flight the run ends on: hallucination %v; want 0.5/3%s", def.Signals[Hallucination], evidenceTexts(def))
 	}
 }
 
@@ -68,19 +68,19 @@ func TestJudgmentNullOptionalArgument(t *testing.T) {
 			oaTool("c2", "get_day_calendar_events", `[{"title": "Yoga Class"}]`),
 			oaAssistant("Your yoga class is on Tuesday, May 21 at 18:00.")))
 		ref, def := both(t, tr)
-		if args == `{"query":"yoga","date":null}` && !near(ref.Signals.ToolMisuse, 0.425) {
-			t.Errorf("reference on %s: tool_misuse %v; RS-1 gives 0.425", args, ref.Signals.ToolMisuse)
+		if args == `{"query":"yoga","date":null}` && !near(ref.Signals[ToolMisuse], 0.425) {
+			t.Errorf("reference on %s: tool_misuse %v; RS-1 gives 0.425", args, ref.Signals[ToolMisuse])
 		}
 		return def
 	}
 	for _, args := range []string{`{"query":"yoga","date":null}`, `{"query":"yoga","date":null,"location":""}`, `{'query': 'yoga', 'date': None}`} {
-		if def := run(args); def.Signals.ToolMisuse != 0 || def.Verdict != verdict.Pass {
-			t.Errorf("default on %s: %s tool_misuse %v; want PASS 0%s", args, def.Verdict, def.Signals.ToolMisuse, evidenceTexts(def))
+		if def := run(args); def.Signals[ToolMisuse] != 0 || def.Verdict != verdict.Pass {
+			t.Errorf("default on %s: %s tool_misuse %v; want PASS 0%s", args, def.Verdict, def.Signals[ToolMisuse], evidenceTexts(def))
 		}
 	}
 	for _, args := range []string{`{"query":null,"date":null}`, `{"query":"","date":null}`} {
-		if def := run(args); def.Signals.ToolMisuse != 0.5 || !hasEvidence(def, SignalToolMisuse, "1 of 2 calls have empty, missing or null arguments: `search_calendar_events` at message 1") {
-			t.Errorf("default on %s: tool_misuse %v; want 0.5 naming the call%s", args, def.Signals.ToolMisuse, evidenceTexts(def))
+		if def := run(args); def.Signals[ToolMisuse] != 0.5 || !hasEvidence(def, SignalToolMisuse, "1 of 2 calls have empty, missing or null arguments: `search_calendar_events` at message 1") {
+			t.Errorf("default on %s: tool_misuse %v; want 0.5 naming the call%s", args, def.Signals[ToolMisuse], evidenceTexts(def))
 		}
 	}
 }
@@ -110,8 +110,8 @@ func TestRelateCost(t *testing.T) {
 	s.RelateCost(profile.Default)
 	want := map[string]float64{"a5": (70000.0/23000 - 3) / 7, "a6": (95000.0/23000 - 3) / 7}
 	for _, r := range s.Traces {
-		if !near(r.Signals.Cost, want[r.ID]) {
-			t.Errorf("%s: cost %v, want %v%s", r.ID, r.Signals.Cost, want[r.ID], evidenceTexts(r))
+		if !near(r.Signals[Cost], want[r.ID]) {
+			t.Errorf("%s: cost %v, want %v%s", r.ID, r.Signals[Cost], want[r.ID], evidenceTexts(r))
 		}
 	}
 	a6 := s.Traces[6]
@@ -134,8 +134,8 @@ func TestRelateCost(t *testing.T) {
 		w.Add(run(fmt.Sprintf("w%d", i), "", n))
 	}
 	w.RelateCost(profile.Default)
-	if r := w.Traces[5]; r.Signals.Cost != 1 || r.Verdict != verdict.Warn || w.Warn != 1 {
-		t.Errorf("60000 against a median of 5000: cost %v %s, %d WARN; want 1 WARN", r.Signals.Cost, r.Verdict, w.Warn)
+	if r := w.Traces[5]; r.Signals[Cost] != 1 || r.Verdict != verdict.Warn || w.Warn != 1 {
+		t.Errorf("60000 against a median of 5000: cost %v %s, %d WARN; want 1 WARN", r.Signals[Cost], r.Verdict, w.Warn)
 	}
 	// the reference profile: no comparison
 	var ref Summary
@@ -144,10 +144,10 @@ func TestRelateCost(t *testing.T) {
 		tr.ID = fmt.Sprint(i)
 		ref.Add(Evaluate(tr, profile.Reference))
 	}
-	c := ref.Traces[5].Signals.Cost
+	c := ref.Traces[5].Signals[Cost]
 	ref.RelateCost(profile.Reference)
-	if ref.Traces[5].Signals.Cost != c || ref.Traces[5].SuiteCost != nil {
-		t.Errorf("reference: cost %v → %v, suite %+v", c, ref.Traces[5].Signals.Cost, ref.Traces[5].SuiteCost)
+	if ref.Traces[5].Signals[Cost] != c || ref.Traces[5].SuiteCost != nil {
+		t.Errorf("reference: cost %v → %v, suite %+v", c, ref.Traces[5].Signals[Cost], ref.Traces[5].SuiteCost)
 	}
 }
 
@@ -161,12 +161,12 @@ func TestJudgmentHarnessTerminalTool(t *testing.T) {
 		oaTool("c1", "grep", "cmd/app/main.go"),
 		oaAssistant("", oaCall("c2", "hand_in", `{"answer":"cmd/app/main.go"}`))))
 	tr.TerminalTools = nil
-	if _, def := both(t, tr); !near(def.Signals.Hallucination, 0.5/3) {
-		t.Errorf("default, hand_in of no harness: hallucination %v; want 0.5/3%s", def.Signals.Hallucination, evidenceTexts(def))
+	if _, def := both(t, tr); !near(def.Signals[Hallucination], 0.5/3) {
+		t.Errorf("default, hand_in of no harness: hallucination %v; want 0.5/3%s", def.Signals[Hallucination], evidenceTexts(def))
 	}
 	tr.TerminalTools = []string{"hand_in"}
-	if _, def := both(t, tr); def.Signals.Hallucination != 0 || def.Verdict != verdict.Pass {
-		t.Errorf("default, hand_in the harness ends on: %s hallucination %v; want PASS 0%s", def.Verdict, def.Signals.Hallucination, evidenceTexts(def))
+	if _, def := both(t, tr); def.Signals[Hallucination] != 0 || def.Verdict != verdict.Pass {
+		t.Errorf("default, hand_in the harness ends on: %s hallucination %v; want PASS 0%s", def.Verdict, def.Signals[Hallucination], evidenceTexts(def))
 	}
 }
 
@@ -230,8 +230,8 @@ func TestJudgmentClaimOfAnEarlierSuccess(t *testing.T) {
 		_, def := both(t, tr)
 		return def
 	}
-	if def := run("Your reservation is updated to the new flights: the difference of $495 has been charged to your credit card ending in 9448."); def.Signals.Hallucination != 0 || def.Verdict != verdict.Pass {
-		t.Errorf("default, the flights' charge reported: %s hallucination %v; want PASS 0%s", def.Verdict, def.Signals.Hallucination, evidenceTexts(def))
+	if def := run("Your reservation is updated to the new flights: the difference of $495 has been charged to your credit card ending in 9448."); def.Signals[Hallucination] != 0 || def.Verdict != verdict.Pass {
+		t.Errorf("default, the flights' charge reported: %s hallucination %v; want PASS 0%s", def.Verdict, def.Signals[Hallucination], evidenceTexts(def))
 	}
 	const want = "claims success (\"been updated\") after the call of `update_reservation_baggages` at message 7 failed (message 8), with no success since"
 	if def := run("Your reservation's baggages have been updated: 2 bags in total."); def.Verdict != verdict.Warn || !hasEvidence(def, SignalHallucination, want) {
@@ -290,8 +290,8 @@ func TestJudgmentRequiredParametersBySchema(t *testing.T) {
 				t.Errorf("%s %s: the reference reads the schemas: %+v, without them %+v", c.tool, c.args, ref.Signals, refWithout.Signals)
 			}
 			got := hasEvidence(def, SignalToolMisuse, fmt.Sprintf(flagged, c.tool))
-			if got != want || want != (def.Signals.ToolMisuse == 0.5) {
-				t.Errorf("%s %s (schemas %v): tool_misuse %v, finding %v; want %v%s", c.tool, c.args, withSchemas, def.Signals.ToolMisuse, got, want, evidenceTexts(def))
+			if got != want || want != (def.Signals[ToolMisuse] == 0.5) {
+				t.Errorf("%s %s (schemas %v): tool_misuse %v, finding %v; want %v%s", c.tool, c.args, withSchemas, def.Signals[ToolMisuse], got, want, evidenceTexts(def))
 			}
 			bySchema := hasEvidence(def, SignalToolMisuse, "(1 of them leave out, or send empty or null, a parameter the run's tool schema requires)")
 			if bySchema != (withSchemas && want && c.tool != "undescribed_tool") {
@@ -332,24 +332,24 @@ func TestJudgmentOneFailureIsNotARate(t *testing.T) {
 		tau2User("Okay, thank you. ###STOP###"))
 	for name, tr := range map[string]*trace.Trace{"Inspect, a timeout of 2 calls": inspect, "tau2-bench, an unknown tool relayed": relayed} {
 		ref, def := both(t, tr)
-		if !near(ref.Signals.ToolMisuse, 0.75) || ref.Verdict != verdict.Warn {
-			t.Errorf("reference, %s: %s tool_misuse %v; RS-1 gives WARN 0.75", name, ref.Verdict, ref.Signals.ToolMisuse)
+		if !near(ref.Signals[ToolMisuse], 0.75) || ref.Verdict != verdict.Warn {
+			t.Errorf("reference, %s: %s tool_misuse %v; RS-1 gives WARN 0.75", name, ref.Verdict, ref.Signals[ToolMisuse])
 		}
-		if !near(def.Signals.ToolMisuse, 0.5) || def.Verdict != verdict.Pass || !hasEvidence(def, SignalToolMisuse, "1 of 2 tool results failed and were never recovered") {
-			t.Errorf("default, %s: %s tool_misuse %v; want PASS 0.5 naming the failure%s", name, def.Verdict, def.Signals.ToolMisuse, evidenceTexts(def))
+		if !near(def.Signals[ToolMisuse], 0.5) || def.Verdict != verdict.Pass || !hasEvidence(def, SignalToolMisuse, "1 of 2 tool results failed and were never recovered") {
+			t.Errorf("default, %s: %s tool_misuse %v; want PASS 0.5 naming the failure%s", name, def.Verdict, def.Signals[ToolMisuse], evidenceTexts(def))
 		}
 	}
 	// the run ends on the failure, the agent silent after it: RS-1's score stands
-	if _, def := both(t, notFound()); !near(def.Signals.ToolMisuse, 0.75) || def.Verdict != verdict.Warn {
-		t.Errorf("default, the run ends on the failure: %s tool_misuse %v; want WARN 0.75%s", def.Verdict, def.Signals.ToolMisuse, evidenceTexts(def))
+	if _, def := both(t, notFound()); !near(def.Signals[ToolMisuse], 0.75) || def.Verdict != verdict.Warn {
+		t.Errorf("default, the run ends on the failure: %s tool_misuse %v; want WARN 0.75%s", def.Verdict, def.Signals[ToolMisuse], evidenceTexts(def))
 	}
 	// two unrecovered failures of three calls are a rate: min(1, 1.5·2/3) = 1, WARN
 	two := notFound(tau2Assistant("Let me try again.", tau2Call("call_3", "transfer_to_human", `{"reason":"Cancellation"}`)),
 		tau2Tool("call_3", "Error: Tool 'transfer_to_human' not found.", true),
 		tau2Assistant("My apologies, I cannot transfer you. Please call our support line."),
 		tau2User("Okay. ###STOP###"))
-	if _, def := both(t, two); def.Signals.ToolMisuse != 1 || def.Verdict != verdict.Warn {
-		t.Errorf("default, 2 of 3 failing: %s tool_misuse %v; want WARN 1%s", def.Verdict, def.Signals.ToolMisuse, evidenceTexts(def))
+	if _, def := both(t, two); def.Signals[ToolMisuse] != 1 || def.Verdict != verdict.Warn {
+		t.Errorf("default, 2 of 3 failing: %s tool_misuse %v; want WARN 1%s", def.Verdict, def.Signals[ToolMisuse], evidenceTexts(def))
 	}
 }
 
@@ -376,15 +376,15 @@ func TestJudgmentLookupAskedAgain(t *testing.T) {
 		"Before I confirm anything, could you clarify the check-in and check-out times?",
 		"One last question - is breakfast included with the room rate?")
 	ref, def := both(t, asked)
-	if !near(ref.Signals.Loop, 0.125) {
-		t.Errorf("reference, asked three times: loop %v; RS-1 gives 0.125", ref.Signals.Loop)
+	if !near(ref.Signals[Loop], 0.125) {
+		t.Errorf("reference, asked three times: loop %v; RS-1 gives 0.125", ref.Signals[Loop])
 	}
-	if def.Signals.Loop != 0 || def.Verdict != verdict.Pass {
-		t.Errorf("default, asked three times: %s loop %v; want PASS 0%s", def.Verdict, def.Signals.Loop, evidenceTexts(def))
+	if def.Signals[Loop] != 0 || def.Verdict != verdict.Pass {
+		t.Errorf("default, asked three times: %s loop %v; want PASS 0%s", def.Verdict, def.Signals[Loop], evidenceTexts(def))
 	}
 	same := "What are the check-in and check-out times?"
-	if _, def := both(t, tau2(same, same, same)); !near(def.Signals.Loop, 0.125) {
-		t.Errorf("default, the same words asked three times: loop %v; want 0.125%s", def.Signals.Loop, evidenceTexts(def))
+	if _, def := both(t, tau2(same, same, same)); !near(def.Signals[Loop], 0.125) {
+		t.Errorf("default, the same words asked three times: loop %v; want 0.125%s", def.Signals[Loop], evidenceTexts(def))
 	}
 	var an []string
 	for i := range 3 {
@@ -396,7 +396,7 @@ func TestJudgmentLookupAskedAgain(t *testing.T) {
 	}
 	unasked := decodeRun(t, anthropicRecord("unasked", append(append([]string{anUser("What are the check-in times?")}, an...),
 		anAssistant("Check-in is at 15:00."))...))
-	if _, def := both(t, unasked); !near(def.Signals.Loop, 0.125) {
-		t.Errorf("default, three look-ups in a row: loop %v; want 0.125%s", def.Signals.Loop, evidenceTexts(def))
+	if _, def := both(t, unasked); !near(def.Signals[Loop], 0.125) {
+		t.Errorf("default, three look-ups in a row: loop %v; want 0.125%s", def.Signals[Loop], evidenceTexts(def))
 	}
 }

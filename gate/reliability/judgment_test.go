@@ -121,11 +121,11 @@ func TestJudgmentMisuseDilution(t *testing.T) {
 	tr := decodeRun(t, tauRecord(12, msgs...))
 	ref, def := both(t, tr)
 	// 8 of 10 results failed: min(1, 1.5·0.8) = 1; busiest tool 8 of 10: 0.5·min(1, 2·0.3) = 0.3.
-	if !near(ref.Signals.ToolMisuse, 0.65) || ref.Verdict != verdict.Pass {
-		t.Errorf("reference: tool_misuse %v %s; RS-1's mean gives 0.65 PASS", ref.Signals.ToolMisuse, ref.Verdict)
+	if !near(ref.Signals[ToolMisuse], 0.65) || ref.Verdict != verdict.Pass {
+		t.Errorf("reference: tool_misuse %v %s; RS-1's mean gives 0.65 PASS", ref.Signals[ToolMisuse], ref.Verdict)
 	}
-	if def.Signals.ToolMisuse != 1 || def.Verdict != verdict.Warn {
-		t.Errorf("default: tool_misuse %v %s; want 1 WARN%s", def.Signals.ToolMisuse, def.Verdict, evidenceTexts(def))
+	if def.Signals[ToolMisuse] != 1 || def.Verdict != verdict.Warn {
+		t.Errorf("default: tool_misuse %v %s; want 1 WARN%s", def.Signals[ToolMisuse], def.Verdict, evidenceTexts(def))
 	}
 }
 
@@ -149,11 +149,11 @@ func TestJudgmentMisuseMonotonic(t *testing.T) {
 	}
 	refA, defA := both(t, build(0))
 	refB, defB := both(t, build(3))
-	if !near(refA.Signals.ToolMisuse, 0.75) || !near(refB.Signals.ToolMisuse, (1+0.5+0.25)/3) || refB.Verdict != verdict.Pass {
-		t.Errorf("reference: %v then %v %s; RS-1 gives 0.75 then 0.583 PASS", refA.Signals.ToolMisuse, refB.Signals.ToolMisuse, refB.Verdict)
+	if !near(refA.Signals[ToolMisuse], 0.75) || !near(refB.Signals[ToolMisuse], (1+0.5+0.25)/3) || refB.Verdict != verdict.Pass {
+		t.Errorf("reference: %v then %v %s; RS-1 gives 0.75 then 0.583 PASS", refA.Signals[ToolMisuse], refB.Signals[ToolMisuse], refB.Verdict)
 	}
-	if defA.Signals.ToolMisuse != 1 || defB.Signals.ToolMisuse != 1 || defA.Verdict != verdict.Warn || defB.Verdict != verdict.Warn {
-		t.Errorf("default: %v %s then %v %s; want 1 WARN both", defA.Signals.ToolMisuse, defA.Verdict, defB.Signals.ToolMisuse, defB.Verdict)
+	if defA.Signals[ToolMisuse] != 1 || defB.Signals[ToolMisuse] != 1 || defA.Verdict != verdict.Warn || defB.Verdict != verdict.Warn {
+		t.Errorf("default: %v %s then %v %s; want 1 WARN both", defA.Signals[ToolMisuse], defA.Verdict, defB.Signals[ToolMisuse], defB.Verdict)
 	}
 }
 
@@ -170,11 +170,11 @@ func TestJudgmentEmptyOptionalField(t *testing.T) {
 		anAssistant("Done: order #W2378156 will ship to 445 Maple Drive, Philadelphia, PA 19122."),
 	))
 	ref, def := both(t, tr)
-	if ref.Signals.ToolMisuse != 1 || ref.Verdict != verdict.Warn {
-		t.Errorf("reference: tool_misuse %v %s; RS-1 gives 1 WARN", ref.Signals.ToolMisuse, ref.Verdict)
+	if ref.Signals[ToolMisuse] != 1 || ref.Verdict != verdict.Warn {
+		t.Errorf("reference: tool_misuse %v %s; RS-1 gives 1 WARN", ref.Signals[ToolMisuse], ref.Verdict)
 	}
-	if def.Signals.ToolMisuse != 0 || def.Verdict != verdict.Pass {
-		t.Errorf("default: tool_misuse %v %s; want 0 PASS%s", def.Signals.ToolMisuse, def.Verdict, evidenceTexts(def))
+	if def.Signals[ToolMisuse] != 0 || def.Verdict != verdict.Pass {
+		t.Errorf("default: tool_misuse %v %s; want 0 PASS%s", def.Signals[ToolMisuse], def.Verdict, evidenceTexts(def))
 	}
 }
 
@@ -193,11 +193,11 @@ func TestJudgmentPythonLiteralArguments(t *testing.T) {
 		oaAssistant("The return of the water bottle is requested; the refund goes to your credit card."),
 	))
 	ref, def := both(t, tr)
-	if ref.Signals.ToolMisuse != 1 || ref.Verdict != verdict.Warn || !hasEvidence(ref, SignalToolMisuse, "3 of 3 calls have empty, missing or null arguments") {
-		t.Errorf("reference: tool_misuse %v %s; RS-1 gives 1 WARN (3 of 3 bad arguments)%s", ref.Signals.ToolMisuse, ref.Verdict, evidenceTexts(ref))
+	if ref.Signals[ToolMisuse] != 1 || ref.Verdict != verdict.Warn || !hasEvidence(ref, SignalToolMisuse, "3 of 3 calls have empty, missing or null arguments") {
+		t.Errorf("reference: tool_misuse %v %s; RS-1 gives 1 WARN (3 of 3 bad arguments)%s", ref.Signals[ToolMisuse], ref.Verdict, evidenceTexts(ref))
 	}
-	if def.Signals.ToolMisuse != 0 || def.Verdict != verdict.Pass {
-		t.Errorf("default: tool_misuse %v %s; want 0 PASS%s", def.Signals.ToolMisuse, def.Verdict, evidenceTexts(def))
+	if def.Signals[ToolMisuse] != 0 || def.Verdict != verdict.Pass {
+		t.Errorf("default: tool_misuse %v %s; want 0 PASS%s", def.Signals[ToolMisuse], def.Verdict, evidenceTexts(def))
 	}
 	// None is read as a null value: arguments that are all None give (b) 1 of 3 (a None
 	// beside values is an optional argument left out, issue 46)
@@ -238,8 +238,8 @@ func TestJudgmentSuccessClaimedAfterFailure(t *testing.T) {
 		oaUser("No, thanks! ###STOP###"),
 	))
 	ref, def := both(t, tr)
-	if ref.Verdict != verdict.Pass || ref.Signals.Hallucination != 0 {
-		t.Errorf("reference: %s hallucination %v; RS-1 gives PASS 0", ref.Verdict, ref.Signals.Hallucination)
+	if ref.Verdict != verdict.Pass || ref.Signals[Hallucination] != 0 {
+		t.Errorf("reference: %s hallucination %v; RS-1 gives PASS 0", ref.Verdict, ref.Signals[Hallucination])
 	}
 	want := `assistant message 7 claims success ("successfully updated") after the call of ` +
 		"`modify_user_address` at message 3 failed (message 4), with no success since"
@@ -248,8 +248,8 @@ func TestJudgmentSuccessClaimedAfterFailure(t *testing.T) {
 	}
 	// hallucination: calls all answered (0), results all answer calls (0), no claim of tool
 	// use (0), success after a failure (1): 1/4.
-	if !near(def.Signals.Hallucination, 0.25) {
-		t.Errorf("default hallucination %v, want 0.25", def.Signals.Hallucination)
+	if !near(def.Signals[Hallucination], 0.25) {
+		t.Errorf("default hallucination %v, want 0.25", def.Signals[Hallucination])
 	}
 
 	// Saying so is not a false claim, nor is a success after the retry succeeded.
@@ -273,8 +273,8 @@ func TestJudgmentSuccessClaimedAfterFailure(t *testing.T) {
 		oaTool("call_3", "modify_user_address", `{"address": {"address1": "12 Oak Street"}}`),
 		oaAssistant("Your address has been successfully updated."),
 	))
-	if _, def := both(t, tr); def.Verdict != verdict.Pass || def.Signals.Hallucination != 0 {
-		t.Errorf("default after a successful retry: %s hallucination %v, want PASS 0%s", def.Verdict, def.Signals.Hallucination, evidenceTexts(def))
+	if _, def := both(t, tr); def.Verdict != verdict.Pass || def.Signals[Hallucination] != 0 {
+		t.Errorf("default after a successful retry: %s hallucination %v, want PASS 0%s", def.Verdict, def.Signals[Hallucination], evidenceTexts(def))
 	}
 }
 
@@ -287,12 +287,12 @@ func TestJudgmentClaimWithoutAnyCall(t *testing.T) {
 		anUser("Great, thanks."),
 	))
 	ref, def := both(t, tr)
-	if ref.Verdict != verdict.Pass || !near(ref.Signals.Hallucination, 0.5) {
-		t.Errorf("reference: %s hallucination %v; RS-1 gives PASS 0.5", ref.Verdict, ref.Signals.Hallucination)
+	if ref.Verdict != verdict.Pass || !near(ref.Signals[Hallucination], 0.5) {
+		t.Errorf("reference: %s hallucination %v; RS-1 gives PASS 0.5", ref.Verdict, ref.Signals[Hallucination])
 	}
 	want := `assistant message 1 claims tool use ("called") but no tool call was made before it`
-	if def.Verdict != verdict.Warn || !near(def.Signals.Hallucination, 0.5) || !hasEvidence(def, SignalHallucination, want) {
-		t.Errorf("default: %s hallucination %v; want WARN 0.5 with %q%s", def.Verdict, def.Signals.Hallucination, want, evidenceTexts(def))
+	if def.Verdict != verdict.Warn || !near(def.Signals[Hallucination], 0.5) || !hasEvidence(def, SignalHallucination, want) {
+		t.Errorf("default: %s hallucination %v; want WARN 0.5 with %q%s", def.Verdict, def.Signals[Hallucination], want, evidenceTexts(def))
 	}
 
 	// Naming is not claiming: no evidence at all.
@@ -305,8 +305,8 @@ func TestJudgmentClaimWithoutAnyCall(t *testing.T) {
 		tr := decodeRun(t, anthropicRecord("naming", anUser("help"), anAssistant(text)))
 		_, def := both(t, tr)
 		claim := strings.Contains(text, "tool call")
-		if got := def.Signals.Hallucination != 0; got != claim {
-			t.Errorf("default on %q: hallucination %v%s", text, def.Signals.Hallucination, evidenceTexts(def))
+		if got := def.Signals[Hallucination] != 0; got != claim {
+			t.Errorf("default on %q: hallucination %v%s", text, def.Signals[Hallucination], evidenceTexts(def))
 		}
 	}
 }
@@ -341,8 +341,8 @@ func TestJudgmentRecoveredRetries(t *testing.T) {
 	tr := decodeRun(t, tauRecord(33, msgs...))
 	_, def := both(t, tr)
 	// 2 failed of 10 results: below RS-1's 30%; the lookup's failures were recovered.
-	if def.Verdict != verdict.Pass || def.Signals.ToolMisuse != 0 {
-		t.Errorf("default: %s tool_misuse %v; want PASS 0%s", def.Verdict, def.Signals.ToolMisuse, evidenceTexts(def))
+	if def.Verdict != verdict.Pass || def.Signals[ToolMisuse] != 0 {
+		t.Errorf("default: %s tool_misuse %v; want PASS 0%s", def.Verdict, def.Signals[ToolMisuse], evidenceTexts(def))
 	}
 
 	// Without the recovery (the third lookup fails too) the tool keeps failing: WARN.
@@ -350,8 +350,8 @@ func TestJudgmentRecoveredRetries(t *testing.T) {
 	tr = decodeRun(t, tauRecord(33, msgs...))
 	_, def = both(t, tr)
 	want := "`find_user_id_by_name_zip` failed 3 of 3 times, 3 of them never recovered"
-	if def.Verdict != verdict.Warn || def.Signals.ToolMisuse != 1 || !hasEvidence(def, SignalToolMisuse, want) {
-		t.Errorf("default without recovery: %s tool_misuse %v; want WARN 1 with %q%s", def.Verdict, def.Signals.ToolMisuse, want, evidenceTexts(def))
+	if def.Verdict != verdict.Warn || def.Signals[ToolMisuse] != 1 || !hasEvidence(def, SignalToolMisuse, want) {
+		t.Errorf("default without recovery: %s tool_misuse %v; want WARN 1 with %q%s", def.Verdict, def.Signals[ToolMisuse], want, evidenceTexts(def))
 	}
 }
 
@@ -395,8 +395,8 @@ func TestJudgmentTextActionsLoop(t *testing.T) {
 				t.Errorf("default without the actions: %s, want PASS%s", def.Verdict, evidenceTexts(def))
 			}
 			_, def := both(t, tr)
-			if def.Verdict != verdict.Fail || def.Signals.Loop != 1 || !hasEvidence(def, SignalLoop, "`submit` sent 4 times in a row with identical arguments") {
-				t.Errorf("default: %s loop %v; want FAIL 1%s", def.Verdict, def.Signals.Loop, evidenceTexts(def))
+			if def.Verdict != verdict.Fail || def.Signals[Loop] != 1 || !hasEvidence(def, SignalLoop, "`submit` sent 4 times in a row with identical arguments") {
+				t.Errorf("default: %s loop %v; want FAIL 1%s", def.Verdict, def.Signals[Loop], evidenceTexts(def))
 			}
 		})
 	}
@@ -414,8 +414,8 @@ func TestJudgmentIdenticalTurnsInARow(t *testing.T) {
 	}
 	tr := decodeRun(t, openAIRecord("repeat", msgs...))
 	_, def := both(t, tr)
-	if def.Verdict != verdict.Fail || def.Signals.Loop != 1 || !hasEvidence(def, SignalLoop, "3 identical assistant turns in a row (same text, calls and results): messages 55, 57, 59") {
-		t.Errorf("default: %s loop %v; want FAIL 1%s", def.Verdict, def.Signals.Loop, evidenceTexts(def))
+	if def.Verdict != verdict.Fail || def.Signals[Loop] != 1 || !hasEvidence(def, SignalLoop, "3 identical assistant turns in a row (same text, calls and results): messages 55, 57, 59") {
+		t.Errorf("default: %s loop %v; want FAIL 1%s", def.Verdict, def.Signals[Loop], evidenceTexts(def))
 	}
 	// The default profile before this rule: 2 of 29 pairs alike, far from more than half.
 	if pairs, n := newEval(tr, false).similarPairs(); len(pairs) != 0 && 2*len(pairs) > n {
@@ -445,8 +445,8 @@ func TestJudgmentSameRefusalToNewWords(t *testing.T) {
 	}
 	msgs = append(msgs, oaAssistant(refusal))
 	_, def := both(t, decodeRun(t, openAIRecord("firm", msgs...)))
-	if def.Verdict != verdict.Pass || def.Signals.Loop != 0 {
-		t.Errorf("new words each time: %s loop %v; want PASS, loop 0%s", def.Verdict, def.Signals.Loop, evidenceTexts(def))
+	if def.Verdict != verdict.Pass || def.Signals[Loop] != 0 {
+		t.Errorf("new words each time: %s loop %v; want PASS, loop 0%s", def.Verdict, def.Signals[Loop], evidenceTexts(def))
 	}
 
 	msgs = opening()
@@ -455,7 +455,7 @@ func TestJudgmentSameRefusalToNewWords(t *testing.T) {
 	}
 	msgs = append(msgs, oaAssistant(refusal))
 	_, def = both(t, decodeRun(t, openAIRecord("stuck", msgs...)))
-	if def.Verdict != verdict.Fail || def.Signals.Loop != 1 || !hasEvidence(def, SignalLoop, "4 identical assistant turns in a row (same text, calls and results): messages 13, 15, 17, 19") {
-		t.Errorf("the same words again: %s loop %v; want FAIL 1%s", def.Verdict, def.Signals.Loop, evidenceTexts(def))
+	if def.Verdict != verdict.Fail || def.Signals[Loop] != 1 || !hasEvidence(def, SignalLoop, "4 identical assistant turns in a row (same text, calls and results): messages 13, 15, 17, 19") {
+		t.Errorf("the same words again: %s loop %v; want FAIL 1%s", def.Verdict, def.Signals[Loop], evidenceTexts(def))
 	}
 }

@@ -116,15 +116,27 @@ func (e *eval) groups() []callGroup {
 	return e.callGroups
 }
 
+// findGroups finds the groups of identical calls (see groups): the calls of a tool called more
+// than once are the candidates, each gets a key of its tool and arguments, and the candidates
+// whose keys are equal form a group.
 func (e *eval) findGroups() []callGroup {
-	// Only calls of a tool called more than once can be alike.
+	cand, plain := e.repeatedTools()
+	if len(cand) < 2 {
+		return e.callGroups[:0]
+	}
+	e.writeKeys(cand, plain)
+	return e.groupKeys(cand)
+}
+
+// repeatedTools lists the calls of a tool called more than once, the only calls that can be
+// alike, and whether all their arguments are UTF-8 (see appendKey).
+func (e *eval) repeatedTools() (cand []int, plain bool) {
 	counts := grow(e.toolCounts, len(e.tools))
 	e.toolCounts = counts
 	for _, t := range e.toolOf {
 		counts[t]++
 	}
-	cand := e.candidates[:0]
-	plain := true // every candidate's arguments are UTF-8 (see appendKey)
+	cand, plain = e.candidates[:0], true
 	for i, t := range e.toolOf {
 		if counts[t] > 1 {
 			cand = append(cand, i)
@@ -132,10 +144,12 @@ func (e *eval) findGroups() []callGroup {
 		}
 	}
 	e.candidates = cand
-	if len(cand) < 2 {
-		return e.callGroups[:0]
-	}
-	// Every candidate's key goes into one buffer; ends[k] is where candidate k's key stops.
+	return cand, plain
+}
+
+// writeKeys writes every candidate's key into one buffer, e.keys; e.keyEnds[k] is where
+// candidate k's key stops (see candidateKey).
+func (e *eval) writeKeys(cand []int, plain bool) {
 	buf, ends := e.keys[:0], e.keyEnds[:0]
 	for _, i := range cand {
 		c := &e.calls[i]
@@ -158,15 +172,23 @@ func (e *eval) findGroups() []callGroup {
 	}
 	e.keys, e.keyEnds = buf, ends
 	clear(e.long) // it holds the trace's strings: let them go with it
-	key := func(k int) []byte {
-		if k == 0 {
-			return buf[:ends[0]]
-		}
-		return buf[ends[k-1]:ends[k]]
+}
+
+// candidateKey is candidate k's key, written by writeKeys.
+func (e *eval) candidateKey(k int) []byte {
+	if k == 0 {
+		return e.keys[:e.keyEnds[0]]
 	}
+	return e.keys[e.keyEnds[k-1]:e.keyEnds[k]]
+}
+
+// groupKeys groups the candidates whose keys are equal, each group in trace order and the
+// groups in the order of their first calls: the keys are sorted by hash, and the keys of one
+// hash compared byte for byte.
+func (e *eval) groupKeys(cand []int) []callGroup {
 	hs := e.keyHashes[:0]
 	for k := range cand {
-		hs = append(hs, keyHash{maphash.Bytes(keySeed, key(k)), int32(k)})
+		hs = append(hs, keyHash{maphash.Bytes(keySeed, e.candidateKey(k)), int32(k)})
 	}
 	slices.SortFunc(hs, func(a, b keyHash) int {
 		if a.h != b.h {
@@ -189,7 +211,7 @@ func (e *eval) findGroups() []callGroup {
 			start := len(members)
 			members = append(members, cand[hs[a].i])
 			for b := a + 1; b < j; b++ {
-				if hs[b].i >= 0 && bytes.Equal(key(int(hs[b].i)), key(int(hs[a].i))) {
+				if hs[b].i >= 0 && bytes.Equal(e.candidateKey(int(hs[b].i)), e.candidateKey(int(hs[a].i))) {
 					members = append(members, cand[hs[b].i])
 					hs[b].i = -1
 				}

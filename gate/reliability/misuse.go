@@ -51,83 +51,113 @@ func (e *eval) misuse() (float64, []Evidence) {
 	if len(e.t.Messages) == 0 || len(e.calls) == 0 {
 		return 0, nil
 	}
-	factors := e.factors[:0]
-	defer func() { e.factors = factors[:0] }()
-	var rk ranked
-
+	m := misuseFactors{factors: e.factors[:0]}
+	defer func() { e.factors = m.factors[:0] }()
 	if len(e.results) > 0 {
-		failed := e.items[:0]
-		defer func() { e.items = failed[:0] }()
-		var unrecovered, answer []bool
-		if !e.ref {
-			unrecovered, answer = e.unrecoveredFailures(), e.answers()
-		}
-		recovered, answers, abandoned := 0, 0, 0
-		for k := range e.results {
-			switch {
-			case !e.failed(k):
-			case answer != nil && answer[k]:
-				answers++
-			case unrecovered != nil && !unrecovered[k]:
-				recovered++
-			default:
-				failed = append(failed, toolItem{tool: e.resultTool(k), msg: e.results[k].msg})
-				if answer != nil && e.noLaterSuccess(k) {
-					abandoned++
-				}
+		e.failedResults(&m) // (a)
+	}
+	e.emptyArgs(&m)     // (b)
+	e.oneTool(&m)       // (c)
+	e.errorLikeArgs(&m) // (d)
+	if len(m.factors) == 0 {
+		return 0, nil
+	}
+	if !e.ref {
+		return clamp(slices.Max(m.factors)), m.rk.evidence()
+	}
+	sum := 0.0
+	for _, f := range m.factors {
+		sum += f
+	}
+	return clamp(sum / float64(len(m.factors))), m.rk.evidence()
+}
+
+// misuseFactors are the factors of the tool_misuse signal that fire, and the evidence of each
+// filed under the score it explains.
+type misuseFactors struct {
+	factors []float64
+	rk      ranked
+}
+
+// failedResults is factor (a): the share of results that failed (under the default profile,
+// that the run never recovered from), or a tool that keeps failing. It also sets the default
+// profile's floor of unrecovered failures (misuseFloor).
+func (e *eval) failedResults(m *misuseFactors) {
+	failed := e.items[:0]
+	defer func() { e.items = failed[:0] }()
+	var unrecovered, answer []bool
+	if !e.ref {
+		unrecovered, answer = e.unrecoveredFailures(), e.answers()
+	}
+	recovered, answers, abandoned := 0, 0, 0
+	for k := range e.results {
+		switch {
+		case !e.failed(k):
+		case answer != nil && answer[k]:
+			answers++
+		case unrecovered != nil && !unrecovered[k]:
+			recovered++
+		default:
+			failed = append(failed, toolItem{tool: e.resultTool(k), msg: e.results[k].msg})
+			if answer != nil && e.noLaterSuccess(k) {
+				abandoned++
 			}
-		}
-		// unrecovered failures, with no later success of their tool, that make up 40% of the
-		// calls: the run did not do what it set out to do (issue 37); one failure is one
-		// event, not a share (see minFailures)
-		if abandoned >= minFailures && 5*abandoned >= 2*len(e.calls) {
-			e.misuseFloor = true
-		}
-		rate := float64(len(failed)) / float64(len(e.results))
-		f, fired := 0.0, false
-		if rate > 0.3 {
-			f, fired = math.Min(1, rate*1.5), true
-			if !e.ref && len(failed) < minFailures && e.spokeAfter(failed[0].msg) {
-				f = math.Min(f, oneFailure)
-			}
-			list, msgs := byTool(failed)
-			text := fmt.Sprintf("%d of %d tool results failed: %s", len(failed), len(e.results), list)
-			if !e.ref {
-				text = fmt.Sprintf("%d of %d tool results failed and were never recovered: %s", len(failed), len(e.results), list)
-				if n := e.statusFailures(); n > 0 {
-					text += fmt.Sprintf(" (%d of the trace's failures read from a non-zero exit status in the result text)", n)
-				}
-				if recovered > 0 {
-					text += fmt.Sprintf(" (%d more failed and were recovered)", recovered)
-				}
-				if answers > 0 {
-					text += fmt.Sprintf(" (%d more were the tool's answer, relayed or acted on)", answers)
-				}
-			}
-			rk.add(f, Evidence{Signal: SignalToolMisuse, Text: text, Messages: keep(msgs)})
-		}
-		if !e.ref {
-			for _, t := range e.failingTools(unrecovered) {
-				tf := math.Min(1, float64(len(t.failedAt))/float64(t.results)*1.5)
-				if !fired || tf > f {
-					f = tf
-				}
-				fired = true
-				how := ""
-				if t.byStatus > 0 {
-					how = fmt.Sprintf(" (%d by a non-zero exit status in the result text)", t.byStatus)
-				}
-				rk.add(tf, Evidence{Signal: SignalToolMisuse,
-					Text: fmt.Sprintf("`%s` failed %d of %d times%s, %d of them never recovered (no later success of the tool, or the same call sent again to fail alike): %s",
-						t.tool, t.failed, t.results, how, len(t.failedAt), messages(t.failedAt)),
-					Messages: keep(t.failedAt)})
-			}
-		}
-		if fired {
-			factors = append(factors, f)
 		}
 	}
+	// unrecovered failures, with no later success of their tool, that make up 40% of the
+	// calls: the run did not do what it set out to do (issue 37); one failure is one
+	// event, not a share (see minFailures)
+	if abandoned >= minFailures && 5*abandoned >= 2*len(e.calls) {
+		e.misuseFloor = true
+	}
+	rate := float64(len(failed)) / float64(len(e.results))
+	f, fired := 0.0, false
+	if rate > 0.3 {
+		f, fired = math.Min(1, rate*1.5), true
+		if !e.ref && len(failed) < minFailures && e.spokeAfter(failed[0].msg) {
+			f = math.Min(f, oneFailure)
+		}
+		list, msgs := byTool(failed)
+		text := fmt.Sprintf("%d of %d tool results failed: %s", len(failed), len(e.results), list)
+		if !e.ref {
+			text = fmt.Sprintf("%d of %d tool results failed and were never recovered: %s", len(failed), len(e.results), list)
+			if n := e.statusFailures(); n > 0 {
+				text += fmt.Sprintf(" (%d of the trace's failures read from a non-zero exit status in the result text)", n)
+			}
+			if recovered > 0 {
+				text += fmt.Sprintf(" (%d more failed and were recovered)", recovered)
+			}
+			if answers > 0 {
+				text += fmt.Sprintf(" (%d more were the tool's answer, relayed or acted on)", answers)
+			}
+		}
+		m.rk.add(f, Evidence{Signal: SignalToolMisuse, Text: text, Messages: keep(msgs)})
+	}
+	if !e.ref {
+		for _, t := range e.failingTools(unrecovered) {
+			tf := math.Min(1, float64(len(t.failedAt))/float64(t.results)*1.5)
+			if !fired || tf > f {
+				f = tf
+			}
+			fired = true
+			how := ""
+			if t.byStatus > 0 {
+				how = fmt.Sprintf(" (%d by a non-zero exit status in the result text)", t.byStatus)
+			}
+			m.rk.add(tf, Evidence{Signal: SignalToolMisuse,
+				Text: fmt.Sprintf("`%s` failed %d of %d times%s, %d of them never recovered (no later success of the tool, or the same call sent again to fail alike): %s",
+					t.tool, t.failed, t.results, how, len(t.failedAt), messages(t.failedAt)),
+				Messages: keep(t.failedAt)})
+		}
+	}
+	if fired {
+		m.factors = append(m.factors, f)
+	}
+}
 
+// emptyArgs is factor (b): calls with empty, missing or null arguments, or (default profile)
+// arguments that are not valid JSON.
+func (e *eval) emptyArgs(m *misuseFactors) {
 	bad := e.badItems[:0]
 	defer func() { e.badItems = bad[:0] }()
 	var notJSON []toolItem // default profile: neither JSON nor a Python literal
@@ -152,34 +182,40 @@ func (e *eval) misuse() (float64, []Evidence) {
 		}
 	}
 	if share := float64(len(notJSON)) / float64(len(e.calls)); len(notJSON) > 0 && share > 0.2 {
-		factors = append(factors, share)
+		m.factors = append(m.factors, share)
 		list, msgs := byTool(notJSON)
-		rk.add(share, Evidence{Signal: SignalToolMisuse,
+		m.rk.add(share, Evidence{Signal: SignalToolMisuse,
 			Text:     fmt.Sprintf("%d of %d calls have arguments that are not valid JSON: %s", len(notJSON), len(e.calls), list),
 			Messages: keep(msgs)})
 	}
 	if share := float64(len(bad)) / float64(len(e.calls)); len(bad) > 0 && share > 0.2 {
-		factors = append(factors, share)
+		m.factors = append(m.factors, share)
 		list, msgs := byTool(bad)
 		text := fmt.Sprintf("%d of %d calls have empty, missing or null arguments: %s", len(bad), len(e.calls), list)
 		if bySchema > 0 {
 			text += fmt.Sprintf(" (%d of them leave out, or send empty or null, a parameter the run's tool schema requires)", bySchema)
 		}
-		rk.add(share, Evidence{Signal: SignalToolMisuse, Text: text, Messages: keep(msgs)})
+		m.rk.add(share, Evidence{Signal: SignalToolMisuse, Text: text, Messages: keep(msgs)})
 	}
+}
 
+// oneTool is factor (c): one tool with more than 5 calls and more than 70% of all calls.
+func (e *eval) oneTool(m *misuseFactors) {
 	if tool, calls := e.busiestTool(5); len(calls) > 5 && (e.ref || len(e.tools) > 1) {
 		share := float64(len(calls)) / float64(len(e.calls))
 		if share > 0.7 {
 			bf := float64(math.Min(1, (share-0.5)*2) * 0.5)
-			factors = append(factors, bf)
-			rk.add(bf, Evidence{Signal: SignalToolMisuse,
+			m.factors = append(m.factors, bf)
+			m.rk.add(bf, Evidence{Signal: SignalToolMisuse,
 				Text: fmt.Sprintf("`%s` made %d of %d calls (%.0f%%): %s", tool, len(calls), len(e.calls),
 					share*100, messages(calls)),
 				Messages: keep(calls)})
 		}
 	}
+}
 
+// errorLikeArgs is factor (d): calls whose arguments look like errors (suspicious).
+func (e *eval) errorLikeArgs(m *misuseFactors) {
 	nodd := 0
 	for i := range e.calls {
 		if e.suspicious(&e.calls[i]) {
@@ -198,7 +234,7 @@ func (e *eval) misuse() (float64, []Evidence) {
 		}
 	}
 	if share := float64(len(odd)) / float64(len(e.calls)); len(odd) > 0 && share > 0.3 {
-		factors = append(factors, share*0.7)
+		m.factors = append(m.factors, share*0.7)
 		what := "arguments that mention error, failed, undefined, null or none"
 		if !e.ref {
 			what = "error-like argument values"
@@ -207,22 +243,10 @@ func (e *eval) misuse() (float64, []Evidence) {
 		if len(listed) > maxItems {
 			listed = append(listed[:maxItems:maxItems], fmt.Sprintf("… (%d more)", len(odd)-maxItems))
 		}
-		rk.add(share*0.7, Evidence{Signal: SignalToolMisuse,
+		m.rk.add(share*0.7, Evidence{Signal: SignalToolMisuse,
 			Text:     fmt.Sprintf("%d of %d calls have %s: %s", len(odd), len(e.calls), what, strings.Join(listed, "; ")),
 			Messages: keep(oddAt)})
 	}
-
-	if len(factors) == 0 {
-		return 0, nil
-	}
-	if !e.ref {
-		return clamp(slices.Max(factors)), rk.evidence()
-	}
-	sum := 0.0
-	for _, f := range factors {
-		sum += f
-	}
-	return clamp(sum / float64(len(factors))), rk.evidence()
 }
 
 // Under the default profile one unrecovered failure is one event, not a rate: RS-1's

@@ -5,15 +5,6 @@ import (
 	"github.com/agentgate/agentgate/gate/verdict"
 )
 
-// Signals holds the risk scores, each in [0, 1] (higher is riskier), one field for each row
-// of SignalTable, in its order, named in JSON as the row is (Values reads them by row).
-type Signals struct {
-	Hallucination float64 `json:"hallucination"`
-	Loop          float64 `json:"loop"`
-	ToolMisuse    float64 `json:"tool_misuse"`
-	Cost          float64 `json:"cost"`
-}
-
 // Evidence says why a signal is non-zero, in words a reviewer can act on.
 type Evidence struct {
 	Signal   string `json:"signal"`   // "hallucination", "loop", "tool_misuse", "cost", or "trace" for the trace as a whole

@@ -29,7 +29,7 @@ type RS1Signal struct {
 // tool_misuse, cost). The details, reasoning and metadata come from r.Detail: they are empty
 // for a brief result, which has none.
 func (r Result) RS1() RS1Report {
-	scores := r.Signals.Values()
+	scores := r.Signals
 	var d Detail
 	if r.Detail != nil {
 		d = *r.Detail

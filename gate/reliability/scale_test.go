@@ -81,8 +81,8 @@ func TestManyKeysScores(t *testing.T) {
 	for _, p := range []profile.Profile{profile.Reference, profile.Default} {
 		r := Evaluate(tr, p)
 		// three identical calls: loop (a) gives (3−2)/8 = 0.125 under both profiles
-		if !near(r.Signals.Loop, 0.125) {
-			t.Errorf("%s: loop %v, want 0.125", p, r.Signals.Loop)
+		if !near(r.Signals[Loop], 0.125) {
+			t.Errorf("%s: loop %v, want 0.125", p, r.Signals[Loop])
 		}
 	}
 }

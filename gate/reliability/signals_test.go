@@ -1,15 +1,17 @@
 package reliability
 
 import (
+	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
+	"math"
 	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/agentgate/agentgate/gate/trace"
 	"github.com/agentgate/agentgate/internal/docblock"
 )
 
@@ -49,8 +51,7 @@ func TestSignalTableDoc(t *testing.T) {
 
 // TestSignalTable: the rows are what RS-1 1.0.0's policy says (weights summing to 1; FAIL at
 // 0.8 on hallucination and loop, WARN at 0.7 on tool_misuse and at 0.9 on cost), every row
-// has its rule and its words, and Signals has one field per row, in its order, named in JSON
-// as the row, which Values and signalsOf read.
+// has its rule and its words.
 func TestSignalTable(t *testing.T) {
 	want := []struct {
 		name          string
@@ -68,8 +69,8 @@ func TestSignalTable(t *testing.T) {
 		if r.Name != w.name || r.Weight != w.weight || r.Limit != w.limit || r.Fails != w.fails {
 			t.Errorf("row %d: %s weight %v limit %v fails %v; want %+v", i, r.Name, r.Weight, r.Limit, r.Fails, w)
 		}
-		if _, _, ok := newEval(&trace.Trace{}, false).score(i); !ok {
-			t.Errorf("row %s has no rule in score", r.Name)
+		if r.rule == nil {
+			t.Errorf("row %s has no rule", r.Name)
 		}
 		if r.Doc == "" || r.Title == "" || r.Short == "" || r.Help == "" || r.details[3] == "" {
 			t.Errorf("row %s: a rule or its words are missing", r.Name)
@@ -85,24 +86,100 @@ func TestSignalTable(t *testing.T) {
 	if SignalIndex(SignalTrace) != -1 {
 		t.Errorf("SignalIndex(%q) = %d, want -1", SignalTrace, SignalIndex(SignalTrace))
 	}
-	st := reflect.TypeOf(Signals{})
-	if st.NumField() != NumSignals {
-		t.Fatalf("Signals has %d fields for %d rows", st.NumField(), NumSignals)
+}
+
+// oracleStruct is the struct encoding/json would write for Signals if it were written out by
+// hand, one float64 field for each row of SignalTable, named in JSON as the row (with
+// omitempty when omit): the oracle for Signals' own writer.
+func oracleStruct(omit bool) reflect.Type {
+	fields := make([]reflect.StructField, NumSignals)
+	for i, r := range SignalTable {
+		tag := r.Name
+		if omit {
+			tag += ",omitempty"
+		}
+		fields[i] = reflect.StructField{Name: fmt.Sprintf("S%d", i), Type: reflect.TypeFor[float64](), Tag: reflect.StructTag(`json:"` + tag + `"`)}
 	}
-	var v [NumSignals]float64
-	for i := range v {
-		v[i] = float64(i + 1)
-		if tag := st.Field(i).Tag.Get("json"); tag != SignalTable[i].Name {
-			t.Errorf("Signals field %d is %q in JSON; its row is %q", i, tag, SignalTable[i].Name)
+	return reflect.StructOf(fields)
+}
+
+// checkSignalsJSON holds Signals' writer to encoding/json's for oracleStruct: s is written as
+// the struct with the same fields is, with and without its zero members, or refused where
+// encoding/json refuses it; and what it writes reads back as s.
+func checkSignalsJSON(t *testing.T, s Signals) {
+	t.Helper()
+	for _, omit := range []bool{false, true} {
+		v := reflect.New(oracleStruct(omit)).Elem()
+		for i := range s {
+			v.Field(i).SetFloat(s[i])
+		}
+		want, werr := json.Marshal(v.Interface())
+		got, gerr := s.AppendJSON(nil, omit)
+		if (gerr != nil) != (werr != nil) || (werr == nil && string(got) != string(want)) {
+			t.Errorf("%v omitting zeros %v: %s (%v), encoding/json writes %s (%v)", s, omit, got, gerr, want, werr)
+		}
+		var back Signals
+		if err := json.Unmarshal(got, &back); werr == nil && (err != nil || back != s) {
+			t.Errorf("%s reads back as %v (%v), want %v", got, back, err, s)
 		}
 	}
-	s := signalsOf(v)
-	for i := range v {
-		if got := reflect.ValueOf(s).Field(i).Float(); got != v[i] {
-			t.Errorf("signalsOf puts %v in field %d, want %v", got, i, v[i])
+}
+
+// TestSignalsJSON: Signals is written as the struct of one float64 field a row, named as the
+// row, would be by encoding/json: members in the table's order, numbers as encoding/json writes
+// them (exponents below 1e-6 and from 1e21, -0), zeros left out on request. It is read as that
+// struct is: keys matched under case folding, unknown members and nulls ignored, the last of
+// two members winning, anything but a number refused with a type error that names the member.
+func TestSignalsJSON(t *testing.T) {
+	negZero := math.Copysign(0, -1)
+	for _, s := range []Signals{
+		{}, {0.35, 0, 0.1 + 0.2, 1}, {1e-7, 1e21, 123456789e-20, 5e-324}, {negZero, 0.3333333333333333, 1e20, 0.5},
+		{2e-6, 9.99e-7, 1e-6, 999999999999999999999}, {math.NaN(), 0, 0, 0}, {0, 0, 0, math.Inf(1)},
+	} {
+		checkSignalsJSON(t, s)
+	}
+	if got, _ := (Signals{0.35, 0, 0.25, 1e-7}).MarshalJSON(); string(got) != `{"hallucination":0.35,"loop":0,"tool_misuse":0.25,"cost":1e-7}` {
+		t.Errorf("MarshalJSON = %s", got)
+	}
+	for _, c := range []struct {
+		data  string
+		want  Signals
+		field string // of the type error
+	}{
+		{data: `{"hallucination":0.5,"loop":1,"tool_misuse":0.25,"cost":1e-7}`, want: Signals{0.5, 1, 0.25, 1e-7}},
+		{data: `{"LOOP":1,"Cost":2}`, want: Signals{0.1, 1, 0, 2}},
+		{data: `{"lo\u006fp":1}`, want: Signals{0.1, 1}},
+		{data: `{"loop":null,"other":[1,{"a":"\u00e9"}],"cost":3}`, want: Signals{0.1, 0, 0, 3}},
+		{data: `{"loop":1,"loop":2}`, want: Signals{0.1, 2}},
+		{data: `null`, want: Signals{0.1}},
+		{data: "{\"\xae\":{},\"cost\":1}", want: Signals{0.1, 0, 0, 1}},
+		{data: `{"loop":"1"}`, field: "loop"},
+		{data: `{"cost":true}`, field: "cost"},
+		{data: `{"tool_misuse":{}}`, field: "tool_misuse"},
+		{data: `[]`},
+	} {
+		got := Signals{0.1} // what a member absent or null leaves as it is
+		err := json.Unmarshal([]byte(c.data), &got)
+		var te *json.UnmarshalTypeError
+		switch {
+		case c.field == "" && c.want == (Signals{}):
+			if err == nil {
+				t.Errorf("%s: read as %v, want an error", c.data, got)
+			}
+		case c.field != "":
+			if !errors.As(err, &te) || !strings.HasSuffix(te.Field, c.field) {
+				t.Errorf("%s: error %v, want a type error about %s", c.data, err, c.field)
+			}
+		case err != nil || got != c.want:
+			t.Errorf("%s: read as %v (%v), want %v", c.data, got, err, c.want)
 		}
 	}
-	if s.Values() != v {
-		t.Errorf("Values() = %v, want %v", s.Values(), v)
-	}
+}
+
+// FuzzSignalsJSON holds Signals' writer to encoding/json's for any scores.
+func FuzzSignalsJSON(f *testing.F) {
+	f.Add(0.1, 1e-7, math.Copysign(0, -1), 1e21)
+	f.Fuzz(func(t *testing.T, a, b, c, d float64) {
+		checkSignalsJSON(t, Signals{a, b, c, d})
+	})
 }

@@ -78,12 +78,12 @@ func TestWordChecksLinear(t *testing.T) {
 		// the quadratic code gave these verdicts: nothing was skipped to save the work
 		switch name {
 		case "names":
-			if r1.Signals.Hallucination != 0 {
-				t.Errorf("names: hallucination %v, want 0 (every phrase names the tool called)", r1.Signals.Hallucination)
+			if r1.Signals[Hallucination] != 0 {
+				t.Errorf("names: hallucination %v, want 0 (every phrase names the tool called)", r1.Signals[Hallucination])
 			}
 		case "success":
-			if r1.Signals.Hallucination != 0 {
-				t.Errorf("success: hallucination %v, want 0 (the claim names nothing the tool does)", r1.Signals.Hallucination)
+			if r1.Signals[Hallucination] != 0 {
+				t.Errorf("success: hallucination %v, want 0 (the claim names nothing the tool does)", r1.Signals[Hallucination])
 			}
 		}
 	}
@@ -166,8 +166,8 @@ func TestAnswersReadEachReplyOnce(t *testing.T) {
 		}
 		// every failure is an answer passed on: no misuse from them (the reply's calls are
 		// unanswered, which is hallucination's business)
-		if r.Signals.ToolMisuse != 0 {
-			t.Errorf("n=%d: tool_misuse %v, want 0%s", n, r.Signals.ToolMisuse, evidenceTexts(r))
+		if r.Signals[ToolMisuse] != 0 {
+			t.Errorf("n=%d: tool_misuse %v, want 0%s", n, r.Signals[ToolMisuse], evidenceTexts(r))
 		}
 	}
 }

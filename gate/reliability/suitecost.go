@@ -118,7 +118,7 @@ func relateCost(r *Result, median float64, n int) {
 		return
 	}
 	f := math.Min(1, (ratio-relativeFrom)/(relativeFull-relativeFrom))
-	alone := r.Signals.Cost
+	alone := r.Signals[Cost]
 	if f <= alone {
 		return
 	}
@@ -140,8 +140,8 @@ func relateCost(r *Result, median float64, n int) {
 		k = len(r.Evidence)
 	}
 	r.Evidence = slices.Insert(slices.Clone(r.Evidence), k, ev) // the largest cost factor leads
-	r.Signals.Cost = f
-	scores := r.Signals.Values()
+	r.Signals[Cost] = f
+	scores := r.Signals
 	r.Score = overall(scores)
 	r.Verdict = verdict.Worst(sc.AloneVerdict, policy(r.Score, scores))
 }
@@ -152,8 +152,8 @@ func restoreCost(r *Result) {
 		return
 	}
 	sc := SuiteCost{Tokens: r.SuiteCost.Tokens}
-	r.Signals.Cost, r.Verdict = r.SuiteCost.Alone, r.SuiteCost.AloneVerdict
+	r.Signals[Cost], r.Verdict = r.SuiteCost.Alone, r.SuiteCost.AloneVerdict
 	r.Evidence = slices.DeleteFunc(slices.Clone(r.Evidence), func(e Evidence) bool { return e.Relative })
 	r.SuiteCost = &sc
-	r.Score = overall(r.Signals.Values())
+	r.Score = overall(r.Signals)
 }

@@ -92,6 +92,8 @@ func EachAgentDojo(ctx context.Context, path string, fn func(*Trace) error) erro
 	})
 }
 
+// decodeAgentDojo reads one AgentDojo result: its items counted first, then decoded, then its
+// identity, its messages and its utility.
 func decodeAgentDojo(rec input.Record) (*Trace, error) {
 	start := jsonscan.SkipSpace(rec.Data, 0)
 	if k := jsonscan.KindOfValue(rec.Data[start:]); k != jsonscan.KindObject {
@@ -117,6 +119,39 @@ func decodeAgentDojo(rec input.Record) (*Trace, error) {
 	at := func(p jsonscan.Path, msg string) error {
 		return rec.ErrorAt(jsonscan.Locate(rec.Data, p), "%s", input.Field(p.String(), msg))
 	}
+	t, err := dojoIdentity(&r, at)
+	if err != nil {
+		return nil, err
+	}
+	t.File, t.Line = rec.File, rec.Line
+	turns, key := r.Messages, "messages"
+	if len(turns) == 0 && len(r.Conversations) > 0 {
+		turns, key = r.Conversations, "conversations"
+	}
+	t.Messages = make([]Message, len(turns))
+	for i := range turns {
+		if err := dojoTurn(&turns[i], &t.Messages[i], key, i, at); err != nil {
+			return nil, err
+		}
+	}
+	if !t.HasAgentTurn() { // TraceLogger saves the system and user messages of a run the pipeline aborted
+		t.Crash = crashString(r.Error)
+	}
+	o, ok, problem := ParseOutcome(r.Utility, "utility")
+	if problem == "" && ok && !o.IsBool {
+		problem = jsonscan.Expected("true or false", jsonscan.KindOfValue(r.Utility))
+	}
+	if problem != "" {
+		return nil, at(jsonscan.PathOf("utility"), problem)
+	}
+	t.Outcome = o
+	return t, nil
+}
+
+// dojoIdentity is the trace of run r with its identity: its task (the user task, with the
+// attack and injection task when there is one), its id (pipeline, suite and task), its suite
+// and its agent (the pipeline). at places a problem at a path of the record.
+func dojoIdentity(r *dojoRun, at func(jsonscan.Path, string) error) (*Trace, error) {
 	names := [...]struct {
 		key string
 		raw json.RawMessage
@@ -134,7 +169,7 @@ func decodeAgentDojo(rec input.Record) (*Trace, error) {
 	if user == "" {
 		return nil, at(jsonscan.PathOf("user_task_id"), "an AgentDojo result without a user task id")
 	}
-	t := &Trace{File: rec.File, Line: rec.Line, Shape: ShapeAgentDojo, Task: user}
+	t := &Trace{Shape: ShapeAgentDojo, Task: user}
 	parts := []string{pipeline, suite, user}
 	if injection != "" {
 		if attack == "" {
@@ -152,59 +187,46 @@ func decodeAgentDojo(rec input.Record) (*Trace, error) {
 	t.ID = strings.Join(nonEmpty, "/")
 	t.Suite = suite // user_task_0 of banking is not user_task_0 of slack
 	t.Agent = pipeline
-
-	turns, key := r.Messages, "messages"
-	if len(turns) == 0 && len(r.Conversations) > 0 {
-		turns, key = r.Conversations, "conversations"
-	}
-	t.Messages = make([]Message, len(turns))
-	for i := range turns {
-		m, o := &turns[i], &t.Messages[i]
-		o.Role = m.Role
-		content, problem := dojoContent(m.Content)
-		if problem != "" {
-			return nil, at(jsonscan.PathOf(key, i, "content"), problem)
-		}
-		o.Content = content
-		if len(m.ToolCalls) > 0 {
-			o.Calls = make([]Call, 0, len(m.ToolCalls))
-		}
-		for j := range m.ToolCalls {
-			c, problem := dojoToolCall(&m.ToolCalls[j])
-			if problem != "" {
-				return nil, at(jsonscan.PathOf(key, i, "tool_calls", j, "function"), problem)
-			}
-			o.Calls = append(o.Calls, c)
-		}
-		if m.Role == "tool" {
-			res := Result{Success: m.Error == nil, Content: content}
-			if m.Error != nil {
-				res.Error = *m.Error
-				if res.Error == "" {
-					res.Error = "error"
-				}
-			}
-			switch {
-			case m.ToolCallID != nil:
-				res.CallID, res.HasID = *m.ToolCallID, true
-			case m.ToolCall != nil && m.ToolCall.ID != nil:
-				res.CallID, res.HasID = *m.ToolCall.ID, true
-			}
-			o.Results = []Result{res}
-		}
-	}
-	if !t.HasAgentTurn() { // TraceLogger saves the system and user messages of a run the pipeline aborted
-		t.Crash = crashString(r.Error)
-	}
-	o, ok, problem := ParseOutcome(r.Utility, "utility")
-	if problem == "" && ok && !o.IsBool {
-		problem = jsonscan.Expected("true or false", jsonscan.KindOfValue(r.Utility))
-	}
-	if problem != "" {
-		return nil, at(jsonscan.PathOf("utility"), problem)
-	}
-	t.Outcome = o
 	return t, nil
+}
+
+// dojoTurn converts message m into o: its content, its tool calls and, for a tool message, its
+// result. m is element i of the record's list key, and at places a problem at a path of the
+// record.
+func dojoTurn(m *dojoMessage, o *Message, key string, i int, at func(jsonscan.Path, string) error) error {
+	o.Role = m.Role
+	content, problem := dojoContent(m.Content)
+	if problem != "" {
+		return at(jsonscan.PathOf(key, i, "content"), problem)
+	}
+	o.Content = content
+	if len(m.ToolCalls) > 0 {
+		o.Calls = make([]Call, 0, len(m.ToolCalls))
+	}
+	for j := range m.ToolCalls {
+		c, problem := dojoToolCall(&m.ToolCalls[j])
+		if problem != "" {
+			return at(jsonscan.PathOf(key, i, "tool_calls", j, "function"), problem)
+		}
+		o.Calls = append(o.Calls, c)
+	}
+	if m.Role == "tool" {
+		res := Result{Success: m.Error == nil, Content: content}
+		if m.Error != nil {
+			res.Error = *m.Error
+			if res.Error == "" {
+				res.Error = "error"
+			}
+		}
+		switch {
+		case m.ToolCallID != nil:
+			res.CallID, res.HasID = *m.ToolCallID, true
+		case m.ToolCall != nil && m.ToolCall.ID != nil:
+			res.CallID, res.HasID = *m.ToolCall.ID, true
+		}
+		o.Results = []Result{res}
+	}
+	return nil
 }
 
 // dojoToolCall converts a FunctionCall: its function is the tool's name (a string), its args

@@ -86,19 +86,8 @@ func chatMessageAs(raw []byte, defaultRole string) (Message, *chatProblem) {
 	case jsonscan.KindString:
 		s, _ := stringValue(raw)
 		return Message{Role: "user", Content: s}, nil
-	case jsonscan.KindArray: // LangChain's (role, content) pair
-		var pair []json.RawMessage
-		if json.Unmarshal(raw, &pair) == nil && len(pair) == 2 {
-			if role, ok := stringValue(pair[0]); ok {
-				text, calls, results, p := chatContent(pair[1])
-				if p != nil {
-					p.at = append(jsonscan.Path{{Index: 1, IsIndex: true}}, p.at...)
-					return Message{}, p
-				}
-				return Message{Role: chatRole(role), Content: text, Calls: calls, Results: results}, nil
-			}
-		}
-		return Message{}, &chatProblem{msg: jsonscan.Expected("a message", k)}
+	case jsonscan.KindArray:
+		return chatPair(raw)
 	case jsonscan.KindObject:
 	default:
 		return Message{}, &chatProblem{msg: jsonscan.Expected("a message", k)}
@@ -107,22 +96,9 @@ func chatMessageAs(raw []byte, defaultRole string) (Message, *chatProblem) {
 	if err := json.Unmarshal(raw, &m); err != nil {
 		return Message{}, &chatProblem{msg: `expected a message {"role" or "type", "content", …}`}
 	}
-	var under jsonscan.Path
-	role := ""
-	if len(m.LC) > 0 && len(m.Kwargs) > 0 { // LangChain's serialised message: its class names the role
-		var id []string
-		_ = json.Unmarshal(m.ID, &id)
-		if len(id) > 0 {
-			role = id[len(id)-1]
-		}
-		var kw chatMessage
-		if jsonscan.KindOfValue(m.Kwargs) != jsonscan.KindObject || json.Unmarshal(m.Kwargs, &kw) != nil {
-			return Message{}, &chatProblem{at: jsonscan.PathOf("kwargs"), msg: jsonscan.Expected("an object", jsonscan.KindOfValue(m.Kwargs))}
-		}
-		if r, ok := stringValue(kw.Role); ok && strings.HasPrefix(strings.ToLower(role), "chatmessage") {
-			role = r
-		}
-		m, under = kw, jsonscan.PathOf("kwargs")
+	role, under, p := chatUnwrap(&m)
+	if p != nil {
+		return Message{}, p
 	}
 	if role == "" {
 		if r, ok := stringValue(m.Role); ok {
@@ -171,21 +147,66 @@ func chatMessageAs(raw []byte, defaultRole string) (Message, *chatProblem) {
 	}
 	out.Calls = calls
 	if out.Role == "tool" && (len(m.ToolCallID) > 0 || len(results) == 0) { // else its parts or blocks are its results
-		id, _, _ := idValue(rawRef(m.ToolCallID))
-		r := messageResult(id, text)
-		switch status, _ := stringValue(m.Status); status {
-		case "error": // LangChain's ToolMessage status: the tool failed
-			r.Success, r.Error = false, text
-			if r.Error == "" {
-				r.Error = "error"
-			}
-		case "success":
-			r.Success, r.Error = true, ""
-		}
-		results = append([]Result{r}, results...)
+		results = append([]Result{chatToolResult(&m, text)}, results...)
 	}
 	out.Results = results
 	return out, nil
+}
+
+// chatPair reads LangChain's (role, content) pair, raw being an array.
+func chatPair(raw []byte) (Message, *chatProblem) {
+	var pair []json.RawMessage
+	if json.Unmarshal(raw, &pair) == nil && len(pair) == 2 {
+		if role, ok := stringValue(pair[0]); ok {
+			text, calls, results, p := chatContent(pair[1])
+			if p != nil {
+				p.at = append(jsonscan.Path{{Index: 1, IsIndex: true}}, p.at...)
+				return Message{}, p
+			}
+			return Message{Role: chatRole(role), Content: text, Calls: calls, Results: results}, nil
+		}
+	}
+	return Message{}, &chatProblem{msg: jsonscan.Expected("a message", jsonscan.KindArray)}
+}
+
+// chatUnwrap replaces LangChain's serialised message m ({"lc", "id", "kwargs"}) by its kwargs,
+// the message itself, and returns the role its class names and the path of the kwargs; for any
+// other message it returns "" and changes nothing.
+func chatUnwrap(m *chatMessage) (role string, under jsonscan.Path, p *chatProblem) {
+	if len(m.LC) == 0 || len(m.Kwargs) == 0 {
+		return "", nil, nil
+	}
+	var id []string
+	_ = json.Unmarshal(m.ID, &id)
+	if len(id) > 0 {
+		role = id[len(id)-1]
+	}
+	var kw chatMessage
+	if jsonscan.KindOfValue(m.Kwargs) != jsonscan.KindObject || json.Unmarshal(m.Kwargs, &kw) != nil {
+		return "", nil, &chatProblem{at: jsonscan.PathOf("kwargs"), msg: jsonscan.Expected("an object", jsonscan.KindOfValue(m.Kwargs))}
+	}
+	if r, ok := stringValue(kw.Role); ok && strings.HasPrefix(strings.ToLower(role), "chatmessage") {
+		role = r
+	}
+	*m = kw
+	return role, jsonscan.PathOf("kwargs"), nil
+}
+
+// chatToolResult is the result a tool message m with text text carries: the call it answers,
+// and whether it failed (LangChain's ToolMessage status).
+func chatToolResult(m *chatMessage, text string) Result {
+	id, _, _ := idValue(rawRef(m.ToolCallID))
+	r := messageResult(id, text)
+	switch status, _ := stringValue(m.Status); status {
+	case "error": // LangChain's ToolMessage status: the tool failed
+		r.Success, r.Error = false, text
+		if r.Error == "" {
+			r.Error = "error"
+		}
+	case "success":
+		r.Success, r.Error = true, ""
+	}
+	return r
 }
 
 // chatRole is agentgate's role for a role or type name of any form ("human" is "user").

@@ -735,7 +735,15 @@ func inspectOutcome(sample []byte, scorer string) (o Outcome, at int, problem st
 		end, _ = jsonscan.Skip(sample, value)
 		raw = sample[value:end]
 	}
-	o = Outcome{Known: true, Source: "scores." + name}
+	return valueToFloat(raw, value, "scores."+name, scorer)
+}
+
+// valueToFloat reads a score's value, raw, at offset at of the sample, as Inspect's
+// value_to_float does (see inspectOutcome); source names the score. A list or an object is no
+// outcome unless scorer names the scorer, when it is a problem, as is any other value it cannot
+// read.
+func valueToFloat(raw []byte, at int, source, scorer string) (o Outcome, _ int, problem string) {
+	o = Outcome{Known: true, Source: source}
 	switch k := jsonscan.KindOfValue(raw); k {
 	case jsonscan.KindTrue, jsonscan.KindFalse:
 		o.IsBool = true
@@ -746,7 +754,7 @@ func inspectOutcome(sample []byte, scorer string) (o Outcome, at int, problem st
 	case jsonscan.KindNumber:
 		v, p := outcomeNumber(raw)
 		if p != "" {
-			return Outcome{}, value, fmt.Sprintf("scores.%s.value %s", name, p)
+			return Outcome{}, at, fmt.Sprintf("%s.value %s", source, p)
 		}
 		o.Value = v
 		return o, 0, ""
@@ -767,12 +775,12 @@ func inspectOutcome(sample []byte, scorer string) (o Outcome, at int, problem st
 			o.Value = v
 			return o, 0, ""
 		}
-		return Outcome{}, value, fmt.Sprintf(`scores.%s.value: %s is not a score agentgate can read as an outcome (want "C", "I", "P", "N", a number or true/false)`, name, input.Quote(s))
+		return Outcome{}, at, fmt.Sprintf(`%s.value: %s is not a score agentgate can read as an outcome (want "C", "I", "P", "N", a number or true/false)`, source, input.Quote(s))
 	case jsonscan.KindArray, jsonscan.KindObject:
 		if scorer == "" {
 			return Outcome{}, 0, "" // several values: only a named scorer is asked for one
 		}
-		return Outcome{}, value, fmt.Sprintf("scores.%s.value: %s", name, jsonscan.Expected(`"C", "I", "P", "N", a number or true/false`, k))
+		return Outcome{}, at, fmt.Sprintf("%s.value: %s", source, jsonscan.Expected(`"C", "I", "P", "N", a number or true/false`, k))
 	}
 	return Outcome{}, 0, "" // null: no value
 }

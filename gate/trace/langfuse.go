@@ -295,34 +295,7 @@ func (lf *lfFile) value(src *lsSource, at int, p jsonscan.Path, trace string) er
 		return n.errAt(nil, "%v", err)
 	}
 	n.rec, n.obs = &r, r.lfObservation
-	str := func(key string, raw json.RawMessage) (string, error) {
-		v, _, problem := idValue(rawRef(raw))
-		if problem != "" {
-			return "", n.errAt(jsonscan.PathOf(key), "%s", problem)
-		}
-		return v, nil
-	}
-	var err error
-	if n.id, err = str("id", r.ID); err != nil {
-		return err
-	}
-	if n.trace, err = str("traceId", either(r.TraceID, r.TraceIDS)); err != nil {
-		return err
-	}
-	if n.trace == "" {
-		n.trace = trace
-	}
-	if n.typ, err = str("type", r.Type); err != nil {
-		return err
-	}
-	n.typ = strings.ToUpper(n.typ)
-	if n.name, err = str("name", r.Name); err != nil {
-		return err
-	}
-	if n.parent, err = str("parentObservationId", either(r.ParentID, r.ParentIDS)); err != nil {
-		return err
-	}
-	if n.start, err = str("startTime", either(r.StartTime, r.StartTimeS)); err != nil {
+	if err := n.readNames(trace); err != nil {
 		return err
 	}
 	list := func(key string, raw json.RawMessage, trace string) error {
@@ -385,6 +358,42 @@ func (lf *lfFile) value(src *lsSource, at int, p jsonscan.Path, trace string) er
 	}
 	lf.nodes = append(lf.nodes, n)
 	return nil
+}
+
+// readNames reads the ids and names of n's record: its id, its trace's (trace, the id of the
+// trace holding it, where the record names none), its type, name, parent observation and start
+// time, each a string or a number.
+func (n *lfNode) readNames(trace string) error {
+	r := n.rec
+	str := func(key string, raw json.RawMessage) (string, error) {
+		v, _, problem := idValue(rawRef(raw))
+		if problem != "" {
+			return "", n.errAt(jsonscan.PathOf(key), "%s", problem)
+		}
+		return v, nil
+	}
+	var err error
+	if n.id, err = str("id", r.ID); err != nil {
+		return err
+	}
+	if n.trace, err = str("traceId", either(r.TraceID, r.TraceIDS)); err != nil {
+		return err
+	}
+	if n.trace == "" {
+		n.trace = trace
+	}
+	if n.typ, err = str("type", r.Type); err != nil {
+		return err
+	}
+	n.typ = strings.ToUpper(n.typ)
+	if n.name, err = str("name", r.Name); err != nil {
+		return err
+	}
+	if n.parent, err = str("parentObservationId", either(r.ParentID, r.ParentIDS)); err != nil {
+		return err
+	}
+	n.start, err = str("startTime", either(r.StartTime, r.StartTimeS))
+	return err
 }
 
 // traces puts the observations of each trace together and hands the traces to fn in the
@@ -453,95 +462,15 @@ func (lf *lfFile) traces(ctx context.Context, o Options, fn func(*Trace) error) 
 
 // lfTrace puts one trace together.
 func lfTrace(id string, nodes []*lfNode, o Options) (*Trace, error) {
-	var obs, scores []*lfNode
-	var traceRow, item *lfNode
-	byID := map[string]*lfNode{}
-	for _, n := range nodes {
-		switch n.kind {
-		case 'o':
-			obs = append(obs, n)
-			byID[n.id] = n
-		case 's':
-			scores = append(scores, n)
-		case 't':
-			if traceRow == nil {
-				traceRow = n
-			}
-		case 'd':
-			if item == nil {
-				item = n
-			}
-		}
-	}
-	for _, n := range obs { // depth, for observations that start at the same time
-		p := n
-		for i := 0; i < len(obs) && p.parent != ""; i++ {
-			q, ok := byID[p.parent]
-			if !ok {
-				break
-			}
-			n.depth++
-			p = q
-		}
-	}
-	// a GENERATION that holds a generation with its own output is a wrapper of that model call
-	// (the Vercel AI SDK's ai.generateText around ai.generateText.doGenerate): the call is
-	// its descendant
-	wrapper := map[*lfNode]bool{}
-	for _, n := range obs {
-		if n.typ != "GENERATION" {
-			continue
-		}
-		p := n
-		for i := 0; i < len(obs) && p.parent != ""; i++ {
-			q, ok := byID[p.parent]
-			if !ok {
-				break
-			}
-			if q.typ == "GENERATION" && bytes.Equal(bytes.TrimSpace(lfValue(q.obs.Output)), bytes.TrimSpace(lfValue(n.obs.Output))) {
-				wrapper[q] = true
-			}
-			p = q
-		}
-	}
-	sort.SliceStable(obs, func(i, j int) bool {
-		a, b := obs[i], obs[j]
-		if a.start != b.start {
-			return a.start < b.start
-		}
-		if a.depth != b.depth {
-			return a.depth < b.depth
-		}
-		return a.order < b.order
-	})
+	p := lfPartsOf(nodes)
+	wrapper := p.orderObservations()
 	first := nodes[0]
 	t := &Trace{ID: id, File: first.src.rec.File, Line: first.src.rec.ErrorAt(first.at, "").Line, Shape: ShapeLangfuse}
-	// identity: the dataset item, from the trace's metadata, an observation's, or a run item
-	metas := []*lfNode{}
-	if traceRow != nil {
-		metas = append(metas, traceRow)
-	}
-	metas = append(metas, obs...)
-	for _, n := range metas {
-		var m struct {
-			Item json.RawMessage `json:"dataset_item_id"`
-			Run  json.RawMessage `json:"experiment_run_name"`
-		}
-		if lfObject(n.obs.Metadata, &m) {
-			if s, _, _ := idValue(rawRef(m.Item)); s != "" && t.Task == "" {
-				t.Task = s
-				t.Agent, _, _ = idValue(rawRef(m.Run))
-			}
-		}
-	}
-	if t.Task == "" && item != nil {
-		t.Task, _, _ = idValue(rawRef(item.rec.DatasetItemID))
-		t.Agent, _, _ = idValue(rawRef(item.rec.DatasetRunName))
-	}
+	p.identify(t)
 	b := NewConversations()
 	var spent spending
 	crash := ""
-	for _, n := range obs {
+	for _, n := range p.obs {
 		failed := strings.EqualFold(strings.Trim(string(n.obs.Level), `"`), "ERROR")
 		status, _ := stringValue(either(n.obs.StatusMessage, n.obs.StatusMsgS))
 		switch n.typ {
@@ -560,34 +489,9 @@ func lfTrace(id string, nodes []*lfNode, o Options) (*Trace, error) {
 			b.Model(in, out)
 			spent.add(u)
 		case "TOOL":
-			if n.name == "" {
-				return nil, n.errAt(jsonscan.PathOf("name"), "a TOOL observation without a name")
-			}
-			// a span of the OTel GenAI conventions keeps its name, "execute_tool <tool>", and its
-			// attributes under metadata.attributes, gen_ai.tool.name among them. Its
-			// gen_ai.tool.call.id is not read: the calls the generations record may have none
-			// (Gemini's), and the tool answers the open call of its name.
-			tool := strings.TrimSpace(strings.TrimPrefix(n.name, "execute_tool "))
-			var md struct {
-				Attributes struct {
-					Name json.RawMessage `json:"gen_ai.tool.name"`
-				} `json:"attributes"`
-			}
-			lfObject(n.obs.Metadata, &md)
-			if s, ok := stringValue(md.Attributes.Name); ok && s != "" {
-				tool = s
-			}
-			tc := toolRun{Call: Call{Tool: tool}, Success: !failed}
-			tc.Args, tc.ArgsValid = lfJSON(n.obs.Input)
-			if tc.Args == nil {
-				tc.Args, tc.ArgsValid = []byte("{}"), true
-			}
-			tc.Result = lfText(n.obs.Output)
-			if failed {
-				tc.Error = status
-				if tc.Error == "" {
-					tc.Error = "the observation's level is ERROR"
-				}
+			tc, err := lfToolRun(n, failed, status)
+			if err != nil {
+				return nil, err
 			}
 			b.Tool(tc.event())
 		}
@@ -603,12 +507,150 @@ func lfTrace(id string, nodes []*lfNode, o Options) (*Trace, error) {
 		q, _ := json.Marshal(crash)
 		t.Crash = crashString(q)
 	}
-	out, err := lfOutcome(t, scores, o.OutcomeScorer)
+	out, err := lfOutcome(t, p.scores, o.OutcomeScorer)
 	if err != nil {
 		return nil, err
 	}
 	t.Outcome = out
 	return t, nil
+}
+
+// lfParts are the rows of one trace by kind: its observations (by id in byID), its scores,
+// its trace row and its dataset run item (the first of each).
+type lfParts struct {
+	obs, scores    []*lfNode
+	traceRow, item *lfNode
+	byID           map[string]*lfNode
+}
+
+// lfPartsOf sorts the rows of one trace by kind.
+func lfPartsOf(nodes []*lfNode) lfParts {
+	p := lfParts{byID: map[string]*lfNode{}}
+	for _, n := range nodes {
+		switch n.kind {
+		case 'o':
+			p.obs = append(p.obs, n)
+			p.byID[n.id] = n
+		case 's':
+			p.scores = append(p.scores, n)
+		case 't':
+			if p.traceRow == nil {
+				p.traceRow = n
+			}
+		case 'd':
+			if p.item == nil {
+				p.item = n
+			}
+		}
+	}
+	return p
+}
+
+// orderObservations puts the observations in the order they ran: by start time, then depth
+// (a parent before its children that start with it), then the order they were read. It
+// returns the generations that wrap another model call: a GENERATION that holds a generation
+// with its own output (the Vercel AI SDK's ai.generateText around ai.generateText.doGenerate),
+// whose call is its descendant.
+func (p *lfParts) orderObservations() map[*lfNode]bool {
+	obs := p.obs
+	// ancestors calls fn with each ancestor of n found among the observations, nearest first
+	ancestors := func(n *lfNode, fn func(q *lfNode)) {
+		a := n
+		for i := 0; i < len(obs) && a.parent != ""; i++ {
+			q, ok := p.byID[a.parent]
+			if !ok {
+				break
+			}
+			fn(q)
+			a = q
+		}
+	}
+	for _, n := range obs {
+		ancestors(n, func(*lfNode) { n.depth++ })
+	}
+	wrapper := map[*lfNode]bool{}
+	for _, n := range obs {
+		if n.typ != "GENERATION" {
+			continue
+		}
+		ancestors(n, func(q *lfNode) {
+			if q.typ == "GENERATION" && bytes.Equal(bytes.TrimSpace(lfValue(q.obs.Output)), bytes.TrimSpace(lfValue(n.obs.Output))) {
+				wrapper[q] = true
+			}
+		})
+	}
+	sort.SliceStable(obs, func(i, j int) bool {
+		a, b := obs[i], obs[j]
+		if a.start != b.start {
+			return a.start < b.start
+		}
+		if a.depth != b.depth {
+			return a.depth < b.depth
+		}
+		return a.order < b.order
+	})
+	return wrapper
+}
+
+// identify gives t its task and agent: the dataset item and experiment run named in the
+// metadata of the trace row or of an observation, else the dataset run item's.
+func (p *lfParts) identify(t *Trace) {
+	metas := []*lfNode{}
+	if p.traceRow != nil {
+		metas = append(metas, p.traceRow)
+	}
+	metas = append(metas, p.obs...)
+	for _, n := range metas {
+		var m struct {
+			Item json.RawMessage `json:"dataset_item_id"`
+			Run  json.RawMessage `json:"experiment_run_name"`
+		}
+		if lfObject(n.obs.Metadata, &m) {
+			if s, _, _ := idValue(rawRef(m.Item)); s != "" && t.Task == "" {
+				t.Task = s
+				t.Agent, _, _ = idValue(rawRef(m.Run))
+			}
+		}
+	}
+	if t.Task == "" && p.item != nil {
+		t.Task, _, _ = idValue(rawRef(p.item.rec.DatasetItemID))
+		t.Agent, _, _ = idValue(rawRef(p.item.rec.DatasetRunName))
+	}
+}
+
+// lfToolRun is a TOOL observation's call and result; failed and status are its level's ERROR
+// and its status message.
+func lfToolRun(n *lfNode, failed bool, status string) (toolRun, error) {
+	if n.name == "" {
+		return toolRun{}, n.errAt(jsonscan.PathOf("name"), "a TOOL observation without a name")
+	}
+	// a span of the OTel GenAI conventions keeps its name, "execute_tool <tool>", and its
+	// attributes under metadata.attributes, gen_ai.tool.name among them. Its
+	// gen_ai.tool.call.id is not read: the calls the generations record may have none
+	// (Gemini's), and the tool answers the open call of its name.
+	tool := strings.TrimSpace(strings.TrimPrefix(n.name, "execute_tool "))
+	var md struct {
+		Attributes struct {
+			Name json.RawMessage `json:"gen_ai.tool.name"`
+		} `json:"attributes"`
+	}
+	lfObject(n.obs.Metadata, &md)
+	if s, ok := stringValue(md.Attributes.Name); ok && s != "" {
+		tool = s
+	}
+	tc := toolRun{Call: Call{Tool: tool}, Success: !failed}
+	tc.Args, tc.ArgsValid = lfJSON(n.obs.Input)
+	if tc.Args == nil {
+		tc.Args, tc.ArgsValid = []byte("{}"), true
+	}
+	tc.Result = lfText(n.obs.Output)
+	if failed {
+		tc.Error = status
+		if tc.Error == "" {
+			tc.Error = "the observation's level is ERROR"
+		}
+	}
+	return tc, nil
 }
 
 // lfObject decodes raw, an object or a string holding one, into v.

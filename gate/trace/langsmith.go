@@ -308,50 +308,11 @@ func lsTraces(ctx context.Context, nodes []*lsNode, feedback []lsFeedback, o Opt
 
 // lsTrace puts one trace's runs together.
 func lsTrace(id string, runs []*lsNode, feedback []lsFeedback, o Options) (*Trace, error) {
-	dotted := true
-	for _, n := range runs {
-		dotted = dotted && n.dotted != ""
-	}
-	sorted := append([]*lsNode(nil), runs...)
-	sort.SliceStable(sorted, func(i, j int) bool {
-		a, b := sorted[i], sorted[j]
-		if dotted {
-			return a.dotted < b.dotted
-		}
-		if a.start != b.start && a.start != "" && b.start != "" {
-			return a.start < b.start
-		}
-		if a.depth != b.depth {
-			return a.depth < b.depth
-		}
-		return a.order < b.order
-	})
-	in := make(map[string]bool, len(runs))
-	for _, n := range runs {
-		in[n.id] = true
-	}
-	root := sorted[0]
-	for _, n := range sorted {
-		if n.parentID == "" || !in[n.parentID] {
-			root = n
-			break
-		}
-	}
+	sorted, root := lsOrder(runs)
 	first := runs[0]
 	t := &Trace{ID: id, File: first.src.rec.File, Line: first.src.rec.ErrorAt(first.at, "").Line, Shape: ShapeLangSmith}
-	if root.id == id || root.parentID == "" {
-		t.ID = root.id
-	}
-	task, _, problem := idValue(rawRef(root.run.ReferenceExampleID))
-	if problem != "" {
-		return nil, root.errAt(jsonscan.PathOf("reference_example_id"), "%s", problem)
-	}
-	t.Task = task
-	for _, raw := range []json.RawMessage{root.run.SessionName, root.run.SessionID} {
-		if s, _, _ := idValue(rawRef(raw)); s != "" {
-			t.Agent = s
-			break
-		}
+	if err := lsIdentify(t, root); err != nil {
+		return nil, err
 	}
 	b := NewConversations()
 	var spent spending
@@ -399,10 +360,78 @@ func lsTrace(id string, runs []*lsNode, feedback []lsFeedback, o Options) (*Trac
 	return t, nil
 }
 
+// lsOrder puts a trace's runs in the order they ran: by their dotted order where every run has
+// one, else by start time, depth and the order they were read. root is the first run whose
+// parent is not among them.
+func lsOrder(runs []*lsNode) (sorted []*lsNode, root *lsNode) {
+	dotted := true
+	for _, n := range runs {
+		dotted = dotted && n.dotted != ""
+	}
+	sorted = append([]*lsNode(nil), runs...)
+	sort.SliceStable(sorted, func(i, j int) bool {
+		a, b := sorted[i], sorted[j]
+		if dotted {
+			return a.dotted < b.dotted
+		}
+		if a.start != b.start && a.start != "" && b.start != "" {
+			return a.start < b.start
+		}
+		if a.depth != b.depth {
+			return a.depth < b.depth
+		}
+		return a.order < b.order
+	})
+	in := make(map[string]bool, len(runs))
+	for _, n := range runs {
+		in[n.id] = true
+	}
+	root = sorted[0]
+	for _, n := range sorted {
+		if n.parentID == "" || !in[n.parentID] {
+			root = n
+			break
+		}
+	}
+	return sorted, root
+}
+
+// lsIdentify gives t, the trace whose root run is root, its id (the root's, when it is the
+// trace's or has no parent), its task (the dataset example) and its agent (the project).
+func lsIdentify(t *Trace, root *lsNode) error {
+	if root.id == t.ID || root.parentID == "" {
+		t.ID = root.id
+	}
+	task, _, problem := idValue(rawRef(root.run.ReferenceExampleID))
+	if problem != "" {
+		return root.errAt(jsonscan.PathOf("reference_example_id"), "%s", problem)
+	}
+	t.Task = task
+	for _, raw := range []json.RawMessage{root.run.SessionName, root.run.SessionID} {
+		if s, _, _ := idValue(rawRef(raw)); s != "" {
+			t.Agent = s
+			break
+		}
+	}
+	return nil
+}
+
 // lsModelCall reads an llm run's input messages (inputs.messages, a list or LangChain's list
 // of one list per prompt; inputs.prompts, strings) and its output (outputs.generations,
 // LangChain's LLMResult; outputs.choices, OpenAI's completion; outputs itself, a message).
 func lsModelCall(n *lsNode) (in, out []Message, err error) {
+	if in, err = lsModelInput(n); err != nil {
+		return nil, nil, err
+	}
+	if out, err = lsModelOutput(n); err != nil {
+		return nil, nil, err
+	}
+	return in, out, nil
+}
+
+// lsModelInput reads an llm run's input messages: inputs.messages, a list or LangChain's list
+// of one list per prompt, or inputs.prompts, strings.
+func lsModelInput(n *lsNode) (in []Message, err error) {
 	var inputs struct {
 		Messages json.RawMessage `json:"messages"`
 		Prompts  json.RawMessage `json:"prompts"`
@@ -425,14 +454,20 @@ func lsModelCall(n *lsNode) (in, out []Message, err error) {
 		}
 		msgs, prob := chatMessages(list)
 		if prob != nil {
-			return nil, nil, n.errAt(append(p, prob.at...), "%s", prob.msg)
+			return nil, n.errAt(append(p, prob.at...), "%s", prob.msg)
 		}
 		in = msgs
 	default:
-		return nil, nil, n.errAt(jsonscan.PathOf("inputs", key), "%s", jsonscan.Expected("a list of messages", k))
+		return nil, n.errAt(jsonscan.PathOf("inputs", key), "%s", jsonscan.Expected("a list of messages", k))
 	}
+	return in, nil
+}
+
+// lsModelOutput reads an llm run's output messages: outputs.generations (LangChain's
+// LLMResult), outputs.choices (OpenAI's completion) or outputs itself (a message).
+func lsModelOutput(n *lsNode) (out []Message, err error) {
 	if jsonscan.KindOfValue(n.run.Outputs) != jsonscan.KindObject {
-		return in, nil, nil
+		return nil, nil
 	}
 	var outputs struct {
 		Generations json.RawMessage `json:"generations"`
@@ -453,7 +488,7 @@ func lsModelCall(n *lsNode) (in, out []Message, err error) {
 			raw, p = raw[first:end], append(p, jsonscan.Step{IsIndex: true})
 		}
 		if k := jsonscan.KindOfValue(raw); k != jsonscan.KindArray {
-			return nil, nil, n.errAt(p, "%s", jsonscan.Expected("a list of generations", k))
+			return nil, n.errAt(p, "%s", jsonscan.Expected("a list of generations", k))
 		}
 		_ = json.Unmarshal(raw, &gens)
 		for i, g := range gens {
@@ -462,13 +497,13 @@ func lsModelCall(n *lsNode) (in, out []Message, err error) {
 				Text    json.RawMessage `json:"text"`
 			}
 			if jsonscan.KindOfValue(g) != jsonscan.KindObject {
-				return nil, nil, n.errAt(append(p, jsonscan.Step{Index: i, IsIndex: true}), "%s", jsonscan.Expected("a generation (an object)", jsonscan.KindOfValue(g)))
+				return nil, n.errAt(append(p, jsonscan.Step{Index: i, IsIndex: true}), "%s", jsonscan.Expected("a generation (an object)", jsonscan.KindOfValue(g)))
 			}
 			_ = json.Unmarshal(g, &gen)
 			if len(gen.Message) > 0 && jsonscan.KindOfValue(gen.Message) != jsonscan.KindNull {
 				m, prob := chatMessageOf(gen.Message)
 				if prob != nil {
-					return nil, nil, n.errAt(append(append(p, jsonscan.Step{Index: i, IsIndex: true}, jsonscan.Step{Key: "message"}), prob.at...), "%s", prob.msg)
+					return nil, n.errAt(append(append(p, jsonscan.Step{Index: i, IsIndex: true}, jsonscan.Step{Key: "message"}), prob.at...), "%s", prob.msg)
 				}
 				out = append(out, m)
 				continue
@@ -479,7 +514,7 @@ func lsModelCall(n *lsNode) (in, out []Message, err error) {
 	case len(outputs.Choices) > 0:
 		p = jsonscan.PathOf("outputs", "choices")
 		if k := jsonscan.KindOfValue(outputs.Choices); k != jsonscan.KindArray {
-			return nil, nil, n.errAt(p, "%s", jsonscan.Expected("a list of choices", k))
+			return nil, n.errAt(p, "%s", jsonscan.Expected("a list of choices", k))
 		}
 		_ = json.Unmarshal(outputs.Choices, &gens)
 		for i, c := range gens {
@@ -492,18 +527,18 @@ func lsModelCall(n *lsNode) (in, out []Message, err error) {
 			}
 			m, prob := chatMessageOf(choice.Message)
 			if prob != nil {
-				return nil, nil, n.errAt(append(append(p, jsonscan.Step{Index: i, IsIndex: true}, jsonscan.Step{Key: "message"}), prob.at...), "%s", prob.msg)
+				return nil, n.errAt(append(append(p, jsonscan.Step{Index: i, IsIndex: true}, jsonscan.Step{Key: "message"}), prob.at...), "%s", prob.msg)
 			}
 			out = append(out, m)
 		}
 	case len(outputs.Role) > 0 || (len(outputs.Type) > 0 && len(outputs.Content) > 0):
 		m, prob := chatMessageOf(n.run.Outputs)
 		if prob != nil {
-			return nil, nil, n.errAt(append(jsonscan.PathOf("outputs"), prob.at...), "%s", prob.msg)
+			return nil, n.errAt(append(jsonscan.PathOf("outputs"), prob.at...), "%s", prob.msg)
 		}
 		out = append(out, m)
 	}
-	return in, out, nil
+	return out, nil
 }
 
 // lsToolRun reads a tool run as the call it answered: the tool is the run's name, the

@@ -228,87 +228,17 @@ func byTraceID(spans []*span) (order []string, byTrace map[string][]*span) {
 // gen_ai.evaluation.result log records of the log exports among them, by traceId, and their
 // other GenAI events (otlpgenai.go), in file order.
 func readSpans(file string, data []byte) ([]*span, map[string][]otlpEvaluation, []*genAIEvent, error) {
-	d := newDoc(file, data)
-	var spans []*span
-	var events []*genAIEvent
-	logs := map[string][]otlpEvaluation{}
-	nLogs := 0
-	readLog := func(_, at int) error {
-		var raw otlpLogRecord
-		if err := d.value(&raw); err != nil {
-			return err
-		}
-		e := d.errAt(at, "")
-		ev, ok, err := logEvaluation(&raw, nLogs, e.Line, e.Col)
-		if err == nil && !ok {
-			var ge *genAIEvent
-			if ge, ok, err = logEvent(&raw, nLogs, e.Line, e.Col); ok {
-				events = append(events, ge)
-				ok = false
-			}
-		}
-		nLogs++
-		if err != nil {
-			return &input.Error{File: file, Line: e.Line, Col: e.Col, Msg: err.Error()}
-		}
-		if ok {
-			logs[raw.TraceID] = append(logs[raw.TraceID], ev)
-		}
-		return nil
-	}
-	scopeLogs := func(_, _ int) error {
-		return d.object("a scopeLogs element", func(key string, _ int) error {
-			if key == "logRecords" {
-				return d.array("logRecords", readLog)
-			}
-			return d.skip()
-		})
-	}
-	resourceLogs := func(_, _ int) error {
-		return d.object("a resourceLogs element", func(key string, _ int) error {
-			if key == "scopeLogs" {
-				return d.array(key, scopeLogs)
-			}
-			return d.skip()
-		})
-	}
-	readSpan := func(_, at int) error {
-		var raw otlpSpan
-		if err := d.value(&raw); err != nil {
-			return err
-		}
-		s, err := newSpan(d, &raw, len(spans), at)
-		if err != nil {
-			return err
-		}
-		spans = append(spans, s)
-		return nil
-	}
-	scope := func(_, _ int) error {
-		return d.object("a scopeSpans element", func(key string, _ int) error {
-			if key == "spans" {
-				return d.array("spans", readSpan)
-			}
-			return d.skip()
-		})
-	}
-	resource := func(_, _ int) error {
-		return d.object("a resourceSpans element", func(key string, _ int) error {
-			if key == "scopeSpans" || key == "instrumentationLibrarySpans" || key == "scope_spans" {
-				return d.array(key, scope)
-			}
-			return d.skip()
-		})
-	}
+	x := &otlpExports{d: newDoc(file, data), file: file, logs: map[string][]otlpEvaluation{}}
+	d := x.d
 	for d.next() < len(data) {
 		err := d.object("an OTLP export", func(key string, _ int) error {
 			switch key {
 			case "resourceSpans", "resource_spans": // the second Phoenix's download's
-				return d.array(key, resource)
+				return d.array(key, x.resourceSpans)
 			case "data": // Phoenix's REST API's page of spans: {"data": [...], "next_cursor"}
-				return d.array(key, readSpan)
+				return d.array(key, x.span)
 			case "resourceLogs":
-				return d.array("resourceLogs", resourceLogs)
+				return d.array("resourceLogs", x.resourceLogs)
 			}
 			return d.skip()
 		})
@@ -316,7 +246,96 @@ func readSpans(file string, data []byte) ([]*span, map[string][]otlpEvaluation, 
 			return nil, nil, nil, err
 		}
 	}
-	return spans, logs, events, nil
+	return x.spans, x.logs, x.events, nil
+}
+
+// otlpExports is what readSpans has read so far of a file's exports: the spans, the
+// evaluation log records by traceId, the other GenAI events, and how many log records.
+type otlpExports struct {
+	d      *doc
+	file   string
+	spans  []*span
+	logs   map[string][]otlpEvaluation
+	events []*genAIEvent
+	nLogs  int
+}
+
+// resourceSpans reads an element of resourceSpans: its scopeSpans' spans.
+func (x *otlpExports) resourceSpans(_, _ int) error {
+	d := x.d
+	scope := func(_, _ int) error {
+		return d.object("a scopeSpans element", func(key string, _ int) error {
+			if key == "spans" {
+				return d.array("spans", x.span)
+			}
+			return d.skip()
+		})
+	}
+	return d.object("a resourceSpans element", func(key string, _ int) error {
+		if key == "scopeSpans" || key == "instrumentationLibrarySpans" || key == "scope_spans" {
+			return d.array(key, scope)
+		}
+		return d.skip()
+	})
+}
+
+// span reads one span, at offset at.
+func (x *otlpExports) span(_, at int) error {
+	var raw otlpSpan
+	if err := x.d.value(&raw); err != nil {
+		return err
+	}
+	s, err := newSpan(x.d, &raw, len(x.spans), at)
+	if err != nil {
+		return err
+	}
+	x.spans = append(x.spans, s)
+	return nil
+}
+
+// resourceLogs reads an element of resourceLogs: its scopeLogs' log records.
+func (x *otlpExports) resourceLogs(_, _ int) error {
+	d := x.d
+	scopeLogs := func(_, _ int) error {
+		return d.object("a scopeLogs element", func(key string, _ int) error {
+			if key == "logRecords" {
+				return d.array("logRecords", x.log)
+			}
+			return d.skip()
+		})
+	}
+	return d.object("a resourceLogs element", func(key string, _ int) error {
+		if key == "scopeLogs" {
+			return d.array(key, scopeLogs)
+		}
+		return d.skip()
+	})
+}
+
+// log reads one log record, at offset at: an evaluation (logEvaluation) or another GenAI event
+// (logEvent); any other record is passed over.
+func (x *otlpExports) log(_, at int) error {
+	var raw otlpLogRecord
+	if err := x.d.value(&raw); err != nil {
+		return err
+	}
+	e := x.d.errAt(at, "")
+	ev, ok, err := logEvaluation(&raw, x.nLogs, e.Line, e.Col)
+	if err == nil && !ok {
+		var ge *genAIEvent
+		if ge, ok, err = logEvent(&raw, x.nLogs, e.Line, e.Col); ok {
+			x.events = append(x.events, ge)
+			ok = false
+		}
+	}
+	x.nLogs++
+	if err != nil {
+		return &input.Error{File: x.file, Line: e.Line, Col: e.Col, Msg: err.Error()}
+	}
+	if ok {
+		x.logs[raw.TraceID] = append(x.logs[raw.TraceID], ev)
+	}
+	return nil
 }
 
 // newSpan checks a span and converts its attributes; at is its offset in the document.

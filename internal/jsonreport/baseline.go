@@ -520,7 +520,7 @@ func (br *baselineReader) trace(i int) error {
 	}
 	off := br.offset()
 	what := fmt.Sprintf("reliability.traces[%d]", i)
-	if err := br.countEvidence(jsonscan.SkipSeparators(br.data, off), what); err != nil {
+	if err := br.precheckTrace(jsonscan.SkipSeparators(br.data, off), what); err != nil {
 		return err
 	}
 	var t baselineTrace

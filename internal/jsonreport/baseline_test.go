@@ -95,7 +95,7 @@ func TestReadBaselineFailJSON(t *testing.T) {
 	}
 	r017 := rel.Traces[9]
 	want := reliability.Result{ID: "refund-017", File: "evals/refund.jsonl", Line: 17, Verdict: verdict.Fail, Score: 0.6925,
-		Signals: reliability.Signals{Hallucination: 0.25, Loop: 1, ToolMisuse: 0.5, Cost: 0.7}, Run: outcome.Run{Tokens: -1}}
+		Signals: reliability.Signals{reliability.Hallucination: 0.25, reliability.Loop: 1, reliability.ToolMisuse: 0.5, reliability.Cost: 0.7}, Run: outcome.Run{Tokens: -1}}
 	ev := r017.Evidence
 	r017.Evidence = nil
 	if !reflect.DeepEqual(r017, want) {

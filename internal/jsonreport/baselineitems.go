@@ -49,13 +49,16 @@ func (br *baselineReader) listLen() int {
 	return min(n, maxBaselineItems)
 }
 
-// countEvidence counts the evidence entries of the trace whose value starts at data[start], and
-// the message indices of each, before the trace is decoded. Keys are matched as encoding/json
-// matches them to the fields it fills, case folded; every repeat counts. Text that is not an
-// object is left to the decoder.
-func (br *baselineReader) countEvidence(start int, what string) error {
+// precheckTrace counts the evidence entries of the trace whose value starts at data[start], and
+// the message indices of each, and checks its signals (checkSignals), before the trace
+// is decoded. Keys are matched as encoding/json matches them to the fields it fills, case
+// folded; every repeat counts. Text that is not an object is left to the decoder.
+func (br *baselineReader) precheckTrace(start int, what string) error {
 	data := br.data
 	_, err := jsonscan.ReadMembers(data, start, func(key []byte, v int) (int, error) {
+		if v < len(data) && jsonscan.KeyFolds(key, "signals") {
+			return checkSignals(data, v, false)
+		}
 		if v >= len(data) || data[v] != '[' || !jsonscan.KeyFolds(key, "evidence") {
 			return jsonscan.Skip(data, v)
 		}
@@ -81,14 +84,15 @@ func (br *baselineReader) countEvidence(start int, what string) error {
 			})
 		})
 	})
-	if _, ok := err.(*input.Error); ok {
+	switch err.(type) {
+	case *input.Error, *posError:
 		return err
 	}
 	return nil // the decoder says what is wrong with the text
 }
 
 // countLists counts the elements of the arrays named keys in the object whose value starts at
-// data[start], before it is decoded, as countEvidence does.
+// data[start], before it is decoded, as precheckTrace does.
 func (br *baselineReader) countLists(start int, what string, keys ...string) error {
 	data := br.data
 	_, err := jsonscan.ReadMembers(data, start, func(key []byte, v int) (int, error) {

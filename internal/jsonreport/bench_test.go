@@ -42,7 +42,7 @@ func BenchmarkWriteMillionRuns(b *testing.B) {
 		t := reliability.Result{ID: fmt.Sprintf("run-%07d", i), File: fmt.Sprintf("evals/traces-%03d.jsonl", i/10_000), Line: 1 + i%10_000,
 			Verdict: verdict.Pass, Messages: 3, SuiteCost: &reliability.SuiteCost{Tokens: int64(1000 + i%4000)}}
 		if i%3 == 0 {
-			t.Score, t.Signals.Cost = 0.0207375, 0.13825
+			t.Score, t.Signals[reliability.Cost] = 0.0207375, 0.13825
 			t.Evidence = []reliability.Evidence{{Signal: "cost", Text: fmt.Sprintf("%d tokens over 3 messages (1395 per message, above 1000)", 4000+i%1000)}}
 		}
 		sum.Add(t)

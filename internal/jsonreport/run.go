@@ -1,6 +1,8 @@
 package jsonreport
 
 import (
+	"encoding/json"
+
 	"github.com/agentgate/agentgate/gate/outcome"
 	"github.com/agentgate/agentgate/gate/reliability"
 	"github.com/agentgate/agentgate/gate/verdict"
@@ -20,21 +22,13 @@ type runJSON struct {
 	Line      int             `json:"line"`
 	Verdict   verdict.Verdict `json:"verdict"`
 	Score     float64         `json:"score"`
-	Signals   *signalsJSON    `json:"signals,omitempty"`
+	Signals   json.RawMessage `json:"signals,omitempty"`
 	Evidence  []evidenceJSON  `json:"evidence,omitempty"`
 	Messages  int32           `json:"messages"`
 	ToolCalls int32           `json:"tool_calls"`
 	*reliability.Attempt
 	SuiteCost *reliability.SuiteCost `json:"suite_cost,omitempty"`
 	Outcome   *outcome.JSON          `json:"outcome,omitempty"`
-}
-
-// signalsJSON is reliability.Signals without its zero members; nil when all four are zero.
-type signalsJSON struct {
-	Hallucination float64 `json:"hallucination,omitempty"`
-	Loop          float64 `json:"loop,omitempty"`
-	ToolMisuse    float64 `json:"tool_misuse,omitempty"`
-	Cost          float64 `json:"cost,omitempty"`
 }
 
 // evidenceJSON is reliability.Evidence without an empty message list.
@@ -46,19 +40,30 @@ type evidenceJSON struct {
 	Relative bool   `json:"relative,omitempty"`
 }
 
-// runOf is trace t's record; ev is reused for its evidence.
-func runOf(t *reliability.Result, ev []evidenceJSON) runJSON {
+// runScratch is the memory runOf reuses from one run's record to the next.
+type runScratch struct {
+	signals []byte
+	ev      []evidenceJSON
+}
+
+// runOf is trace t's record, which holds memory of sc until the next call. Its signals are
+// reliability.Signals without their zero members, absent when all are zero.
+func runOf(t *reliability.Result, sc *runScratch) (runJSON, error) {
 	r := runJSON{ID: t.ID, File: t.File, Line: t.Line, Verdict: t.Verdict, Score: t.Score,
 		Messages: t.Messages, ToolCalls: t.ToolCalls, Attempt: t.Attempt, SuiteCost: t.SuiteCost, Outcome: t.Run.JSON()}
-	if s := t.Signals; s != (reliability.Signals{}) {
-		r.Signals = &signalsJSON{s.Hallucination, s.Loop, s.ToolMisuse, s.Cost}
+	if t.Signals != (reliability.Signals{}) {
+		var err error
+		if sc.signals, err = t.Signals.AppendJSON(sc.signals[:0], true); err != nil {
+			return r, err
+		}
+		r.Signals = sc.signals
 	}
 	if len(t.Evidence) > 0 {
-		ev = ev[:0]
+		sc.ev = sc.ev[:0]
 		for _, e := range t.Evidence {
-			ev = append(ev, evidenceJSON{e.Signal, e.Text, e.Messages, e.Floor, e.Relative})
+			sc.ev = append(sc.ev, evidenceJSON{e.Signal, e.Text, e.Messages, e.Floor, e.Relative})
 		}
-		r.Evidence = ev
+		r.Evidence = sc.ev
 	}
-	return r
+	return r, nil
 }

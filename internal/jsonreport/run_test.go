@@ -41,12 +41,12 @@ func jsonNames(t reflect.Type) []string {
 }
 
 // A run's record has every member reliability.Result (with its outcome) writes, in the same
-// order, and so do its signals and evidence: a member added to Result and not to runJSON
-// would silently be lost from reports and merges.
+// order, and so does its evidence: a member added to Result and not to runJSON would silently
+// be lost from reports and merges. (Its signals are reliability.Signals' own JSON, the rows of
+// the signal table, less the zeros: TestSignalsJSON.)
 func TestRunJSONHasResultsMembers(t *testing.T) {
 	for _, c := range []struct{ record, result reflect.Type }{
 		{reflect.TypeFor[runJSON](), reflect.TypeFor[outcome.Trace]()},
-		{reflect.TypeFor[signalsJSON](), reflect.TypeFor[reliability.Signals]()},
 		{reflect.TypeFor[evidenceJSON](), reflect.TypeFor[reliability.Evidence]()},
 	} {
 		if got, want := jsonNames(c.record), jsonNames(c.result); !slices.Equal(got, want) {
@@ -69,7 +69,7 @@ func randomRun(r *rand.Rand, i int) reliability.Result {
 		ID:   pick("run-", "\u2028", "<&>", `"\`, "é中文", "\x01") + string(rune('a'+i%26)) + strings.Repeat("x", i),
 		File: pick("a.jsonl", "dir/b.json", ""), Line: r.IntN(3), Verdict: []verdict.Verdict{verdict.Pass, verdict.Warn, verdict.Fail}[r.IntN(3)],
 		Score:    sig(),
-		Signals:  reliability.Signals{Hallucination: sig(), Loop: sig(), ToolMisuse: sig(), Cost: sig()},
+		Signals:  reliability.Signals{reliability.Hallucination: sig(), reliability.Loop: sig(), reliability.ToolMisuse: sig(), reliability.Cost: sig()},
 		Messages: int32(r.IntN(4)), ToolCalls: int32(r.IntN(2)), Run: outcome.Run{Tokens: -1},
 	}
 	switch r.IntN(3) {
@@ -149,10 +149,10 @@ func TestRunRecordRoundTrip(t *testing.T) {
 		}
 		want := emptyListsNil(sum.Traces)
 		for i := range want {
-			s := &want[i].Signals
-			for _, v := range []*float64{&s.Hallucination, &s.Loop, &s.ToolMisuse, &s.Cost, &want[i].Score} {
-				*v += 0 // -0 + 0 is 0
+			for k := range want[i].Signals {
+				want[i].Signals[k] += 0 // -0 + 0 is 0
 			}
+			want[i].Score += 0
 		}
 		if got := emptyListsNil(shard.Reliability.Traces); !reflect.DeepEqual(got, want) {
 			t.Fatalf("round %d: read back as a shard\n%+v\nwant\n%+v", round, got, want)

@@ -63,6 +63,10 @@ func decodeShard(name string, data []byte) (*gate.Result, error) {
 	case *head.Schema != Schema:
 		return nil, &input.Error{File: name, Msg: fmt.Sprintf("a report of schema %d, but this agentgate merges schema %d: gate every shard with the same agentgate version as the merge", *head.Schema, Schema)}
 	}
+	var pe *posError
+	if err := checkShardSignals(data); errors.As(err, &pe) {
+		return nil, shardError(name, data, errors.New(pe.msg), int64(pe.off))
+	}
 	// The traces are decoded with their outcomes (docs/design.md#outcomes), which reliability.Result does
 	// not hold: a shallower "reliability" member takes the place of Result's.
 	var doc struct {

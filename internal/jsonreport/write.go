@@ -46,11 +46,13 @@ func Write(w io.Writer, r *gate.Result) error {
 		rel.Traces = []reliability.Result{}
 		c.Reliability = &rel
 		if len(traces) > 0 {
-			var ev []evidenceJSON
+			var sc runScratch
 			lists = append(lists, streamedList{path: []string{"reliability", "traces"}, n: len(traces),
 				encode: func(e *elemWriter, i int) error {
-					run := runOf(&traces[i], ev)
-					ev = run.Evidence
+					run, err := runOf(&traces[i], &sc)
+					if err != nil {
+						return err
+					}
 					return e.line(&run)
 				}})
 		}
@@ -301,7 +303,7 @@ func checkFinite(r *gate.Result) error {
 			if bad(t.Score) {
 				return fmt.Errorf("reliability.traces[%d] (%q): score is %v", i, t.ID, t.Score)
 			}
-			for j, v := range t.Signals.Values() {
+			for j, v := range t.Signals {
 				if bad(v) {
 					return fmt.Errorf("reliability.traces[%d] (%q): signals.%s is %v", i, t.ID, reliability.SignalTable[j].Name, v)
 				}
