@@ -111,7 +111,7 @@ func TestLongArgumentsKeyedOnceReference(t *testing.T) {
 		t.Errorf("evaluating allocated %d bytes, want at most 16 MiB", allocated)
 	}
 	want := (&Evaluator{Brief: true, Profile: profile.Reference}).Evaluate(longArgumentsTrace("A"))
-	if r.Score != want.Score || r.Signals != want.Signals || r.Verdict != want.Verdict || want.Signals.Loop == 0 {
+	if r.Score != want.Score || r.Signals != want.Signals || r.Verdict != want.Verdict || want.Signals[Loop] == 0 {
 		t.Errorf("scored %v %+v %s, want %v %+v %s (loop not 0)", r.Score, r.Signals, r.Verdict, want.Score, want.Signals, want.Verdict)
 	}
 }
