@@ -15,6 +15,8 @@ import (
 //     results, else their text; the longest such prefix wins. A call no conversation is a
 //     prefix of starts a new one: two agents that start with the same system prompt are two
 //     conversations, not one whose messages are lined up by position.
+//   - A call on a conversation its server keeps (ModelAfter) is sent only what is new: it
+//     continues the conversation the reader names (the one its previous response went to).
 //   - A call adds the input messages its conversation has not seen yet, then its output.
 //   - A tool call recorded on its own (a tool span, an observation) adds its result to the
 //     call the model made (by call id, else the first unanswered call of that tool in the
@@ -53,11 +55,12 @@ type Conversations struct {
 
 // conversation is one line of model calls.
 type conversation struct {
-	// in and out are the last call's input and output: the messages a call that continues
-	// the conversation starts its input with. hash is theirs (Conversations.prefixHashes).
-	in, out []Message
-	hash    uint64
-	msgs    []Message
+	// view is the last call's input and output: the messages a call that continues the
+	// conversation starts its input with. hash is theirs (Conversations.prefixHashes). The
+	// conversation owns it: a call that continues it without re-sending it appends to it.
+	view []Message
+	hash uint64
+	msgs []Message
 	// idlessCalls are the calls without an id a tool event made on its own, by tool, and
 	// idlessResults the results without a call id it carried, by text: those not yet met
 	// in a call's input (Conversations.claimed) can stand for a call or result of one.
@@ -95,16 +98,20 @@ func NewConversations() *Conversations {
 }
 
 // Model adds a model call: its input and output messages. A call with neither is nothing.
-func (c *Conversations) Model(in, out []Message) {
+// It returns the conversation the call continued or started, -1 for nothing.
+func (c *Conversations) Model(in, out []Message) int {
 	if len(in) == 0 && len(out) == 0 {
-		return
+		return -1
+	}
+	if len(in) == 0 { // the call's output follows the conversation's messages so far
+		if c.last >= 0 {
+			return c.ModelAfter(c.last, nil, out)
+		}
 	}
 	hashes := c.prefixHashes(in)
 	ci, seen := c.find(in, hashes)
 	if ci < 0 {
-		ci = len(c.convs)
-		c.convs = append(c.convs, newConversation())
-		c.byView[0] = append(c.byView[0], ci)
+		ci = c.start()
 	}
 	for i := seen; i < len(in); i++ {
 		c.addInput(ci, in[i])
@@ -114,14 +121,47 @@ func (c *Conversations) Model(in, out []Message) {
 	}
 	conv := c.convs[ci]
 	c.unindex(ci)
-	if len(in) == 0 { // the call's output follows the conversation's messages so far
-		in = append(conv.in[:len(conv.in):len(conv.in)], conv.out...)
-		hashes = []uint64{conv.hash}
-	}
-	conv.in, conv.out = in, out
+	conv.view = append(append(conv.view[:0], in...), out...)
 	conv.hash = c.extend(hashes[len(hashes)-1], out)
 	c.byView[conv.hash] = append(c.byView[conv.hash], ci)
 	c.last = ci
+	return ci
+}
+
+// ModelAfter adds a model call that continues conversation ci and was sent only the input
+// messages that conversation has not seen: a conversation the model's server keeps (the
+// Responses API's previous_response_id or conversation), whose calls send only what is new.
+// The call's input and output are added as Model adds them; the conversation's messages so
+// far, followed by them, are what a later call that sends the whole conversation starts
+// with. A ci that is no conversation's makes it Model's call. It returns ci.
+func (c *Conversations) ModelAfter(ci int, in, out []Message) int {
+	if ci < 0 || ci >= len(c.convs) {
+		return c.Model(in, out)
+	}
+	if len(in) == 0 && len(out) == 0 {
+		return ci
+	}
+	for i := range in {
+		c.addInput(ci, in[i])
+	}
+	for i := range out {
+		c.add(ci, out[i])
+	}
+	conv := c.convs[ci]
+	c.unindex(ci)
+	conv.view = append(append(conv.view, in...), out...)
+	conv.hash = c.extend(c.extend(conv.hash, in), out)
+	c.byView[conv.hash] = append(c.byView[conv.hash], ci)
+	c.last = ci
+	return ci
+}
+
+// start starts a conversation, with no view yet, and returns it.
+func (c *Conversations) start() int {
+	ci := len(c.convs)
+	c.convs = append(c.convs, newConversation())
+	c.byView[0] = append(c.byView[0], ci)
+	return ci
 }
 
 // find returns the conversation whose view is the longest prefix of in, and that prefix's
@@ -157,18 +197,11 @@ func (c *Conversations) lastUse(ci int) int {
 
 // is reports whether the conversation's view is exactly ms.
 func (v *conversation) is(ms []Message) bool {
-	if len(v.in)+len(v.out) != len(ms) {
+	if len(v.view) != len(ms) {
 		return false
 	}
 	for i := range ms {
-		m := &ms[i]
-		var w *Message
-		if i < len(v.in) {
-			w = &v.in[i]
-		} else {
-			w = &v.out[i-len(v.in)]
-		}
-		if !sameMessage(m, w) {
+		if !sameMessage(&ms[i], &v.view[i]) {
 			return false
 		}
 	}
@@ -395,9 +428,7 @@ func (c *Conversations) Tool(e ToolEvent) {
 	}
 	ci := c.last
 	if ci < 0 {
-		ci = len(c.convs)
-		c.convs = append(c.convs, newConversation())
-		c.byView[0] = append(c.byView[0], ci)
+		ci = c.start()
 		c.last = ci
 	}
 	conv := c.convs[ci]

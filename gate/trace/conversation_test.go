@@ -3,6 +3,7 @@ package trace
 import (
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -426,5 +427,61 @@ func TestParallelCallsOfOneTool(t *testing.T) {
 	}
 	if u := (Usage{Prompt: 219 + 305, Completion: 43 + 15, Total: 262 + 320, Recorded: true}); ag.Usage != u || ag.Task != "weather-two-chat" {
 		t.Errorf("Agents SDK usage %+v task %q", ag.Usage, ag.Task)
+	}
+}
+
+// TestConversationsModelAfter: a call sent only the messages its conversation has not seen
+// (a server-kept conversation) continues the conversation it names, however its input
+// begins; a later call that sends the whole conversation continues it too.
+func TestConversationsModelAfter(t *testing.T) {
+	c := NewConversations()
+	a := c.Model(msgs(sys("S"), user("u")), msgs(calls("get:c1")))
+	b := c.Model(msgs(sys("T"), user("v")), msgs(say("other")))
+	c.Tool(*toolEvent("get", "", "r1"))
+	if got := c.ModelAfter(a, msgs(answer("c1", "r1"), user("more")), msgs(say("done"))); got != a || a == b {
+		t.Fatalf("conversations %d, %d, %d", a, b, got)
+	}
+	if got := c.Model(msgs(sys("S"), user("u"), calls("get:c1"), answer("c1", "r1"), user("more"), say("done"), user("again")), msgs(say("end"))); got != a {
+		t.Errorf("the whole conversation re-sent continued %d, want %d", got, a)
+	}
+	want := "system S\nuser u\nassistant get:c1\ntool ->c1 r1\nuser more\nassistant done\nuser again\nassistant end\nsystem T\nuser v\nassistant other\n"
+	if s := summary(c.Messages()); s != want {
+		t.Errorf("messages:\n%s\nwant\n%s", s, want)
+	}
+	if got := c.ModelAfter(99, msgs(user("w")), msgs(say("x"))); got != 2 {
+		t.Errorf("ModelAfter of no conversation started %d, want 2", got)
+	}
+}
+
+// TestConversationsServerKeptLinear: a run of calls that each send only what is new (and
+// calls with no input at all) allocates bytes linear in its calls: 4n calls allocate at
+// most 6 times what n do. Copying the conversation so far at each call, as the view once
+// was, allocates 16 times as much.
+func TestConversationsServerKeptLinear(t *testing.T) {
+	run := func(n int) {
+		c := NewConversations()
+		ci := c.Model(msgs(sys("S"), user("u")), msgs(calls("get:c0")))
+		for i := 1; i < n; i++ {
+			id := fmt.Sprint("c", i)
+			if i%2 == 0 {
+				c.Model(nil, msgs(say("thinking")))
+			}
+			c.ModelAfter(ci, msgs(answer(fmt.Sprint("c", i-1), "r")), msgs(calls("get:"+id)))
+		}
+		if m := len(c.Messages()); m != 2*n+n/2 {
+			t.Fatalf("%d messages, want %d", m, 2*n+n/2)
+		}
+	}
+	const n = 2000
+	run(n)
+	var m0, m1, m2 runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&m0)
+	run(n)
+	runtime.ReadMemStats(&m1)
+	run(4 * n)
+	runtime.ReadMemStats(&m2)
+	if as, al := m1.TotalAlloc-m0.TotalAlloc, m2.TotalAlloc-m1.TotalAlloc; al > 6*as {
+		t.Errorf("4n calls allocated %d bytes, n %d: more than 6 times", al, as)
 	}
 }

@@ -299,6 +299,8 @@ func TestOpenAIAgentsErrors(t *testing.T) {
 // ids, or an *input.Error naming the file, never a panic.
 func FuzzOpenAIAgents(f *testing.F) {
 	seedFile(f, "openai-agents/responses.jsonl")
+	seedFile(f, "openai-agents/responses-kept.jsonl")
+	seedFile(f, "openai-agents/parallel.jsonl")
 	f.Add([]byte(`{"object":"trace.span","id":"r","trace_id":"t","span_data":{"type":"response","input":[{"role":"user","content":"q"},{"type":"function_call_output","call_id":"c0","output":"x"}],"response":{"instructions":"s","output":[{"type":"message","role":"assistant","content":[{"type":"output_text","text":"a"}]},{"type":"function_call","call_id":"c","name":"f","arguments":"{}"}],"tools":[{"type":"function","name":"f","parameters":{"required":["a"],"properties":{"a":{"type":["string","null"]}}}}],"usage":{"input_tokens":3}}}}` + "\n"))
 	f.Add([]byte(`{"data":[{"object":"trace.span","id":"s","trace_id":"t","started_at":"2026-01-01T00:00:00Z","span_data":{"type":"generation","input":[{"role":"user","content":"q"}],"output":[{"role":"assistant","tool_calls":[{"id":"c","function":{"name":"f","arguments":"{}"}}]}]}},` +
 		`{"object":"trace.span","id":"s2","trace_id":"t","span_data":{"type":"function","name":"f","output":"x"},"error":{"message":"m","data":{"error":"e"}}}]}`))
@@ -311,4 +313,48 @@ func FuzzOpenAIAgents(f *testing.F) {
 		})
 		checkFormatError(t, err, "f.jsonl")
 	})
+}
+
+// TestOpenAIAgentsServerConversation: runs on a conversation the server keeps
+// (testdata/formats/openai-agents/responses-kept.jsonl): each response after the first is sent
+// only the items it adds (the tool outputs), and names the response it continues
+// (previous_response_id) or the server's conversation. Each run is one conversation, its
+// messages each once, as the file holds them; a handoff to an agent with instructions of its
+// own is a conversation of its own even on the same chain, and the handoff's result goes to
+// the triage agent's call. Read as separate calls, each later call started a conversation of
+// its own that repeated the system message.
+func TestOpenAIAgentsServerConversation(t *testing.T) {
+	path, data := formatFile(t, "openai-agents/responses-kept.jsonl", FormatOpenAIAgents)
+	got := readAgents(t, path, data)
+	const weather = "system You are a weather agent. Use get_weather for any city the user names.\n"
+	lyon := "assistant get_weather:call_Ly0nW3ath3r1\ntool ->call_Ly0nW3ath3r1 Cloudy, 17 C\nassistant It is cloudy in Lyon, 17 C.\n"
+	for _, w := range []struct {
+		id, task, summary      string
+		messages, calls, fails int
+		usage                  Usage
+	}{
+		{"trace_7a4b3c5d6e7f48091a2b3c4d5e6f7081", "weather-two-kept", weather + "user Weather in Paris and Atlantis?\n" +
+			"assistant get_weather:call_P4r1sW3ath3r get_weather:call_Atl4nt1sW3a Checking both cities.\ntool ->call_P4r1sW3ath3r Sunny, 21 C\n" +
+			"tool ->call_Atl4nt1sW3a failed(Error running tool (non-fatal): city not found: Atlantis) An error occurred while running the tool. Please try again. Error: city not found: Atlantis\n" +
+			"assistant Paris is sunny, 21 C; I could not find Atlantis.\n", 6, 2, 1, Usage{Prompt: 220 + 301, Completion: 41 + 15, Total: 261 + 316, Recorded: true}},
+		{"trace_8b5c4d6e7f8049a1b2c3d4e5f6071829", "weather-lyon-conversation", weather + "user What is the weather in Lyon?\n" + lyon, 5, 1, 0, Usage{Prompt: 214 + 248, Completion: 19 + 12, Total: 233 + 260, Recorded: true}},
+		{"trace_9c6d5e7f8091a2b3c4d5e6f708192a3b", "weather-lyon-handoff-kept",
+			"system You are a triage agent. Hand weather questions to the weather agent.\nuser What is the weather in Lyon?\n" +
+				"assistant transfer_to_weather_agent:call_H4nd0ffW3a1\ntool ->call_H4nd0ffW3a1 {\"assistant\": \"Weather agent\"}\n" + weather + lyon, 8, 2, 0, Usage{Prompt: 120 + 214 + 248, Completion: 14 + 19 + 12, Total: 134 + 233 + 260, Recorded: true}},
+	} {
+		tr := got[w.id]
+		if tr == nil {
+			t.Fatalf("no run %s", w.id)
+		}
+		n, failed := results(tr)
+		if s := summary(tr.Messages); s != w.summary || len(tr.Messages) != w.messages || tr.NumCalls() != w.calls || n != w.calls || failed != w.fails {
+			t.Errorf("%s: %d messages, %d calls, %d results (%d failed):\n%s\nwant\n%s", w.id, len(tr.Messages), tr.NumCalls(), n, failed, s, w.summary)
+		}
+		if tr.Task != w.task || tr.Note != "" || tr.Usage != w.usage {
+			t.Errorf("%s: task %q note %q usage %+v, want %+v", w.id, tr.Task, tr.Note, tr.Usage, w.usage)
+		}
+	}
+	if len(got) != 3 {
+		t.Errorf("%d runs", len(got))
+	}
 }
