@@ -443,3 +443,30 @@ func TestResponseToolItems(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenAIAgentsComputerCall: the SDK runs a computer_call in a function span named
+// "computer" (run_internal/tool_actions.py, ComputerAction.TRACE_TOOL_NAME), which answers the
+// call the response made; the next response's computer_call_output is that result, not
+// another. A custom tool's function span is named as its custom_tool_call.
+func TestOpenAIAgentsComputerCall(t *testing.T) {
+	span := func(id, start, data string) string {
+		return `{"object": "trace.span", "id": "` + id + `", "trace_id": "trace_1", "parent_id": null, "started_at": "2026-11-03T09:00:0` + start + `+00:00", "ended_at": null, "span_data": ` + data + `, "error": null}` + "\n"
+	}
+	data := span("s1", "1", `{"type": "response", "input": [{"content": "Open the page.", "role": "user"}], "response": {"id": "resp_1", "output": [`+
+		`{"id": "cu_1", "call_id": "call_k1", "pending_safety_checks": [], "status": "completed", "type": "computer_call", "action": {"type": "screenshot"}}, `+
+		`{"call_id": "call_c1", "input": "x", "name": "grep_tool", "type": "custom_tool_call"}]}}`) +
+		span("s2", "2", `{"type": "function", "name": "computer", "input": "{\"type\": \"screenshot\"}", "output": "data:image/png;base64,iVBO", "mcp_data": null}`) +
+		span("s3", "3", `{"type": "function", "name": "grep_tool", "input": "x", "output": "3 matches", "mcp_data": null}`) +
+		span("s4", "4", `{"type": "response", "input": [{"content": "Open the page.", "role": "user"}, {"id": "cu_1", "call_id": "call_k1", "pending_safety_checks": [], "status": "completed", "type": "computer_call", "action": {"type": "screenshot"}}, `+
+			`{"call_id": "call_c1", "input": "x", "name": "grep_tool", "type": "custom_tool_call"}, `+
+			`{"call_id": "call_k1", "output": {"type": "computer_screenshot", "image_url": "data:image/png;base64,iVBO"}, "type": "computer_call_output"}, {"call_id": "call_c1", "output": "3 matches", "type": "custom_tool_call_output"}], `+
+			`"response": {"id": "resp_2", "output": [{"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "Done."}]}]}}`)
+	tr := readAgents(t, "f.jsonl", []byte(data))["trace_1"]
+	want := "user Open the page.\nassistant computer:call_k1 grep_tool:call_c1\ntool ->call_k1 data:image/png;base64,iVBO\ntool ->call_c1 3 matches\nassistant Done.\n"
+	if tr == nil {
+		t.Fatal("no run trace_1")
+	}
+	if got := summary(tr.Messages); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
