@@ -325,3 +325,36 @@ func TestRawFields(t *testing.T) {
 		t.Errorf("%v allocations a record, want at most 2 (the escaped key)", n)
 	}
 }
+
+// TestLangfuseFrameworkDownload reads testdata/formats/langfuse/framework-download.json,
+// written as Langfuse's own framework traces are fetched (langfuse/langfuse
+// worker/src/__tests__/chatml/framework-traces/download_traces.js: {"trace": the tRPC
+// traces.byIdWithObservationsAndScores, its "scores" inside it, "observations": each
+// observations.byId}) of a LangGraph run traced by langfuse-python's CallbackHandler, which
+// appends each tool definition to a generation's input as {"role": "tool", "content":
+// <definition>} (langfuse/langchain/CallbackHandler.py __on_llm_action). The definitions are
+// no messages and no results, and the trace's score is its outcome: the user's question,
+// the call, its result, the answer, correctness 1.
+func TestLangfuseFrameworkDownload(t *testing.T) {
+	got := readWith(t, langfuseFile("framework-download.json"), Options{OutcomeScorer: "correctness"})
+	if len(got) != 1 {
+		t.Fatalf("%d traces, want 1", len(got))
+	}
+	tr := got[0]
+	if c := countTrace(tr); c != (counts{id: "7c1e0d5a9b3f4e2a8d6c5b4a3f2e1d0c", messages: 4, calls: 1, results: 1}) {
+		t.Errorf("read %+v, want 4 messages, 1 call, 1 result", c)
+	}
+	roles := make([]string, len(tr.Messages))
+	for i, m := range tr.Messages {
+		roles[i] = m.Role
+	}
+	if strings.Join(roles, " ") != "user assistant tool assistant" {
+		t.Errorf("roles %q", roles)
+	}
+	if tr.Outcome != (Outcome{Known: true, Value: 1, Source: "scores.correctness"}) {
+		t.Errorf("outcome %+v, want the trace's correctness 1", tr.Outcome)
+	}
+	if tr.Usage != (Usage{Prompt: 155, Completion: 35, Total: 190, Recorded: true}) {
+		t.Errorf("usage %+v", tr.Usage)
+	}
+}
