@@ -716,6 +716,11 @@ func lfMessages(n *lfNode, key string, raw json.RawMessage, role string) ([]Mess
 		if key == "input" {
 			v, elems = lfWithoutToolDefinitions(v, elems)
 		}
+		if slices.ContainsFunc(elems, lfResponsesItem) { // the Responses API's items (OpenInference's openai_agents)
+			if ms, prob := responseItems(v); prob == nil {
+				return ms, nil
+			}
+		}
 		if len(elems) > 0 && json.Unmarshal(elems[0], &first) == nil && len(first.ToolName) > 0 {
 			calls, prob := chatCalls(v) // the Vercel AI SDK's tool calls
 			if prob == nil {
@@ -731,6 +736,8 @@ func lfMessages(n *lfNode, key string, raw json.RawMessage, role string) ([]Mess
 		return text(), nil
 	}
 	var w struct {
+		Object     string          `json:"object"`
+		Output     json.RawMessage `json:"output"`
 		Messages   json.RawMessage `json:"messages"`
 		Contents   json.RawMessage `json:"contents"`
 		Choices    json.RawMessage `json:"choices"`
@@ -740,6 +747,11 @@ func lfMessages(n *lfNode, key string, raw json.RawMessage, role string) ([]Mess
 		Args       json.RawMessage `json:"args"`
 	}
 	_ = json.Unmarshal(v, &w)
+	if w.Object == "response" && jsonscan.KindOfValue(w.Output) == jsonscan.KindArray { // a Responses API Response: its output items
+		if ms, prob := responseItems(w.Output); prob == nil {
+			return ms, nil
+		}
+	}
 	for _, list := range []json.RawMessage{w.Messages, w.Contents, w.Args} {
 		switch jsonscan.KindOfValue(list) {
 		case jsonscan.KindArray:
@@ -788,6 +800,19 @@ func lfMessages(n *lfNode, key string, raw json.RawMessage, role string) ([]Mess
 		return []Message{m}, nil
 	}
 	return text(), nil
+}
+
+// lfResponsesItem reports whether e is a Responses API item no chat message list holds: a
+// function_call, function_call_output or mcp_call (responsesapi.go), as OpenInference's
+// openai_agents instrumentation records a response span's input.
+func lfResponsesItem(e json.RawMessage) bool {
+	var it struct {
+		Type string `json:"type"`
+	}
+	if jsonscan.KindOfValue(e) != jsonscan.KindObject || json.Unmarshal(e, &it) != nil {
+		return false
+	}
+	return it.Type == "function_call" || it.Type == "function_call_output" || it.Type == "mcp_call"
 }
 
 // lfWithoutToolDefinitions is the input list v (its elements elems) without the tool

@@ -54,7 +54,7 @@ const langfuseFramework = "worker/src/__tests__/chatml/framework-traces/"
 // conversation whose messages are its prefix, by role and tool-call ids) and its output
 // messages; a message holding k tool results counts k messages (a result each); calls are
 // the messages' tool calls (GenAI parts of type tool_call, Vercel's toolCallId, OpenAI's
-// tool_calls); a TOOL observation whose result no message carries adds a result; failed
+// tool_calls, the Responses API's function_call items); a TOOL observation whose result no message carries adds a result; failed
 // results are TOOL observations at level ERROR; tokens the sum of those generations'
 // usageDetails.total; succeeded the trace's score "correctness" where named.
 func TestRealSourceLangfuseFrameworks(t *testing.T) {
@@ -84,6 +84,10 @@ func TestRealSourceLangfuseFrameworks(t *testing.T) {
 		// result the TOOL observation, whose output is {}, did not hold), the answer
 		{"langfuse-google-adk", "google-adk-2025-08-28.trace.json", "",
 			platformTotals{realTotals{runs: 1, messages: 4, calls: 1, results: 1}, 76}},
+		// OpenInference's openai_agents: the Responses API's items in, the Response out
+		// (its output items): the question, the call, its result, the answer
+		{"langfuse-openai-agents", "openai-agents-2025-09-30.trace.json", "",
+			platformTotals{realTotals{runs: 1, messages: 4, calls: 1, results: 1}, 184}},
 		// four GENERATIONs (the SDK records each later turn's input as {"content": "role"}),
 		// two calls of one tool, two TOOL observations; scores correctness 0
 		{"langfuse-claude-agent", "claude-agent-2025-12-22.trace.json", "correctness",
