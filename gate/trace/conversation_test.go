@@ -3,7 +3,6 @@ package trace
 import (
 	"encoding/json"
 	"fmt"
-	"runtime"
 	"strings"
 	"testing"
 )
@@ -454,9 +453,9 @@ func TestConversationsModelAfter(t *testing.T) {
 }
 
 // TestConversationsServerKeptLinear: a run of calls that each send only what is new (and
-// calls with no input at all) allocates bytes linear in its calls: 4n calls allocate at
-// most 6 times what n do. Copying the conversation so far at each call, as the view once
-// was, allocates 16 times as much.
+// calls with no input at all) costs bytes and time linear in its calls (checkLinear: 4n
+// calls allocate at most 6 times what n do). Copying the conversation so far at each call,
+// as the view once was, allocates 16 times as much.
 func TestConversationsServerKeptLinear(t *testing.T) {
 	run := func(n int) {
 		c := NewConversations()
@@ -472,16 +471,5 @@ func TestConversationsServerKeptLinear(t *testing.T) {
 			t.Fatalf("%d messages, want %d", m, 2*n+n/2)
 		}
 	}
-	const n = 2000
-	run(n)
-	var m0, m1, m2 runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&m0)
-	run(n)
-	runtime.ReadMemStats(&m1)
-	run(4 * n)
-	runtime.ReadMemStats(&m2)
-	if as, al := m1.TotalAlloc-m0.TotalAlloc, m2.TotalAlloc-m1.TotalAlloc; al > 6*as {
-		t.Errorf("4n calls allocated %d bytes, n %d: more than 6 times", al, as)
-	}
+	checkLinear(t, "calls that send only what is new", run)
 }
