@@ -3,7 +3,6 @@
 package trace
 
 import (
-	"context"
 	"io/fs"
 	"path/filepath"
 	"slices"
@@ -17,11 +16,10 @@ import (
 // (0.x and 1.x), mini-swe-agent's .traj.json and OpenHands' output.jsonl, each read file by
 // file as its format's reader reads it, against what python3 counts in the same files.
 
-// sweTotals are realTotals with the tokens the runs recorded (Usage.Total, summed) and the
-// runs that recorded none.
+// sweTotals are platformTotals (realTotals and the tokens, Usage.Total summed) with the runs
+// that recorded no usage.
 type sweTotals struct {
-	realTotals
-	tokens  int64
+	platformTotals
 	noUsage int
 }
 
@@ -45,30 +43,17 @@ func sweFiles(t *testing.T, name, rel, suffix string) []string {
 }
 
 // sweTotalsOf sums the reader's view of every trace in files, each read as its format's
-// reader reads it (EachFile: the registry recognises the file).
+// reader reads it (the registry recognises the file).
 func sweTotalsOf(t *testing.T, files []string) sweTotals {
 	t.Helper()
-	var got sweTotals
+	var traces []*Trace
 	for _, f := range files {
-		err := EachFile(context.Background(), f, func(tr *Trace) error {
-			c := countTrace(tr)
-			got.runs++
-			got.messages += c.messages
-			got.calls += c.calls
-			got.results += c.results
-			got.fails += c.fails
-			if tr.Outcome.Known && tr.Outcome.Succeeded(1-1e-6) {
-				got.succeeded++
-			}
-			if tr.Usage.Recorded {
-				got.tokens += tr.Usage.Total
-			} else {
-				got.noUsage++
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
+		traces = append(traces, readWith(t, f, Options{})...)
+	}
+	got := sweTotals{platformTotals: sumPlatformTotals(traces)}
+	for _, tr := range traces {
+		if !tr.Usage.Recorded {
+			got.noUsage++
 		}
 	}
 	return got
@@ -85,7 +70,7 @@ func sweTotalsOf(t *testing.T, files []string) sweTotals {
 // outcome: that is sb-cli's report (gate/realsources_swe_test.go).
 func TestRealSourceMiniSWEAgentGemini3(t *testing.T) {
 	files := sweFiles(t, "mini-swe-agent-gemini3-verified", "swebench_results/20251118_gemini-3-pro-74pct/trajs", ".traj.json")
-	want := sweTotals{realTotals: realTotals{runs: 500, messages: 41326, calls: 19479, results: 19479, fails: 1464}, tokens: 338604681}
+	want := sweTotals{platformTotals: platformTotals{realTotals{runs: 500, messages: 41326, calls: 19479, results: 19479, fails: 1464}, 338604681}}
 	if got := sweTotalsOf(t, files); got != want {
 		t.Errorf("read %+v, want %+v", got, want)
 	}
@@ -111,13 +96,13 @@ func TestRealSourceSWEAgent(t *testing.T) {
 		want               sweTotals
 	}{
 		{"swe-agent-test-trajectories", "tests/test_data/trajectories", ".traj",
-			sweTotals{realTotals{runs: 3, messages: 48, calls: 21, results: 19, fails: 3}, 184552, 0}},
+			sweTotals{platformTotals{realTotals{runs: 3, messages: 48, calls: 21, results: 19, fails: 3}, 184552}, 0}},
 		{"swe-agent-demonstrations", "trajectories/demonstrations", ".traj",
-			sweTotals{realTotals{runs: 19, messages: 441, calls: 209, results: 194, fails: 15}, 0, 19}},
+			sweTotals{platformTotals{realTotals{runs: 19, messages: 441, calls: 209, results: 194, fails: 15}, 0}, 19}},
 		{"multi-swe-bench-sweagent-gpt4o", "evaluation/java/verified/20240825_SWE-agent_gpt-4o-2024-05-13/trajs", ".traj",
-			sweTotals{realTotals{runs: 89, messages: 2764, calls: 1224, results: 1204, fails: 191}, 12892122, 0}},
+			sweTotals{platformTotals{realTotals{runs: 89, messages: 2764, calls: 1224, results: 1204, fails: 191}, 12892122}, 0}},
 		{"multi-swe-bench-sweagent-deepseek", "evaluation/java/verified/20240825_SWE-agent_deepseek-chat-v2/trajs", ".traj",
-			sweTotals{realTotals{runs: 91, messages: 2790, calls: 1275, results: 1213, fails: 275}, 16177005, 0}},
+			sweTotals{platformTotals{realTotals{runs: 91, messages: 2790, calls: 1275, results: 1213, fails: 275}, 16177005}, 0}},
 	} {
 		if got := sweTotalsOf(t, sweFiles(t, c.name, c.rel, c.pattern)); got != c.want {
 			t.Errorf("%s: read %+v, want %+v", c.name, got, c.want)
@@ -142,9 +127,9 @@ func TestRealSourceOpenHandsOutput(t *testing.T) {
 		want      sweTotals
 	}{
 		{"openhands-multi-swe-bench-example", "evaluation/benchmarks/multi_swe_bench/examples/output.jsonl",
-			sweTotals{realTotals{runs: 3, messages: 222, calls: 103, results: 103, fails: 19}, 1926683, 0}},
+			sweTotals{platformTotals{realTotals{runs: 3, messages: 222, calls: 103, results: 103, fails: 19}, 1926683}, 0}},
 		{"openhands-python-openhands-output", "output.jsonl",
-			sweTotals{realTotals{runs: 1, messages: 40, calls: 19, results: 19, fails: 6}, 0, 1}},
+			sweTotals{platformTotals{realTotals{runs: 1, messages: 40, calls: 19, results: 19, fails: 6}, 0}, 1}},
 	} {
 		if got := sweTotalsOf(t, []string{realsources.Path(t, c.name, c.rel)}); got != c.want {
 			t.Errorf("%s: read %+v, want %+v", c.name, got, c.want)
