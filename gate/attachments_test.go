@@ -35,8 +35,8 @@ func manyArgumentsLog() string {
 // text, shared (docs/security.md, "Attachments"). The gate allocates a few MiB (measured: 6.6
 // MiB); before, each call's arguments were expanded, a copy of the attachment each, and the
 // evaluator copied each again to unescape its newlines: 764 MB allocated, a peak of 1.6 GB.
-// The references still count what they stand for, 240 times the attachment quoted, toward the
-// sample's limits (TestInspectAttachmentBomb*).
+// The references still count what they stand for, 240 times the attachment quoted, toward
+// the reading budget of the input (TestInspectAttachmentBomb*, TestAttachmentReadingBoundary).
 func TestAttachmentInManyArgumentsHeldOnce(t *testing.T) {
 	log := manyArgumentsLog()
 	path := filepath.Join(t.TempDir(), "log.json")
@@ -58,11 +58,85 @@ func TestAttachmentInManyArgumentsHeldOnce(t *testing.T) {
 	}
 }
 
+// quoteHeavyLog is a 1.2 MB Inspect log whose 240 tool calls name one attachment of 1 MiB
+// in the same arguments, {"code": "attachment://<md5>"}: a program of 32-byte lines of four
+// quotes each, 1,212,418 bytes written as a JSON string, so that the references stand for
+// 277.5 MiB, more than a record may hold, though the log holds the attachment once.
+func quoteHeavyLog() string {
+	const key = "5ec811e3c8d8311a73cbf328c202d4d1"
+	var b strings.Builder
+	b.WriteString(`{"version":2,"eval":{"task":"t","model":"m"},"samples":[{"id":"s","epoch":1,"messages":[`)
+	for k := range 240 {
+		if k > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"role":"assistant","content":"","tool_calls":[{"id":"c%d","function":"write","arguments":{"code":"attachment://%s"}}]}`, k, key)
+	}
+	b.WriteString(`],"attachments":{"` + key + `":"` + strings.Repeat(`    d[\"k\"] = f(\"v\", x) + 1 # ok\n`, 1<<15) + `"}}]}`)
+	return b.String()
+}
+
+// The gate reads quoteHeavyLog: what it holds, the attachment once, is within the 256 MiB a
+// record may hold, and what its references stand for (277.5 MiB) within the 1 GiB they may
+// (docs/security.md, "Attachments"); before, each reference counted toward the record limit
+// as a copy and the log was refused at its 221st call. Its 240 calls are read, and evidence
+// quotes the attachment where the arguments name it, as it did when each call held a copy.
+func TestQuoteHeavyAttachmentRead(t *testing.T) {
+	log := quoteHeavyLog()
+	path := filepath.Join(t.TempDir(), "log.json")
+	if err := os.WriteFile(path, []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	res, err := gate.Run(context.Background(), gate.Inputs{Traces: []string{path}}, gate.Options{Thresholds: gate.DefaultThresholds()})
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Reliability.Traces) != 1 {
+		t.Fatalf("%d traces, want 1", len(res.Reliability.Traces))
+	}
+	r := res.Reliability.Traces[0]
+	if r.Messages != 240 || r.ToolCalls != 240 {
+		t.Errorf("%d messages, %d tool calls; want 240 and 240", r.Messages, r.ToolCalls)
+	}
+	want := "`write` called 240 times with identical arguments " + `{"code":"    d[\"k\"] = f(\"v\", x) + 1 # ok\n    d[\"k\"] …` + " at messages 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, … (230 more)"
+	found := false
+	for _, e := range r.Evidence {
+		found = found || e.Text == want
+	}
+	if !found {
+		t.Errorf("no evidence %q among %+v", want, r.Evidence)
+	}
+	allocated := after.TotalAlloc - before.TotalAlloc
+	t.Logf("%d-byte log: %d bytes allocated", len(log), allocated)
+	if allocated > 16<<20 {
+		t.Errorf("the gate allocated %d bytes, want at most 16 MiB (the attachment is 1 MiB)", allocated)
+	}
+}
+
 // BenchmarkAttachmentInManyArguments runs the gate on manyArgumentsLog (docs/performance.md,
 // "Attachments"): its B/op is what the gate allocates.
 func BenchmarkAttachmentInManyArguments(b *testing.B) {
 	path := filepath.Join(b.TempDir(), "log.json")
 	if err := os.WriteFile(path, []byte(manyArgumentsLog()), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := gate.Run(context.Background(), gate.Inputs{Traces: []string{path}}, gate.Options{Thresholds: gate.DefaultThresholds()}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkQuoteHeavyAttachment runs the gate on quoteHeavyLog (docs/performance.md,
+// "Attachments"): its B/op is what the gate allocates.
+func BenchmarkQuoteHeavyAttachment(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "log.json")
+	if err := os.WriteFile(path, []byte(quoteHeavyLog()), 0o644); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
