@@ -79,6 +79,21 @@ func attachmentEval(sample []byte) []byte {
 	return buf.Bytes()
 }
 
+// writeEval writes a .eval archive of sample (attachmentEval) to a file, bomb.eval, and fails
+// unless it holds at most most bytes.
+func writeEval(t *testing.T, sample []byte, most int) (path string, data []byte) {
+	t.Helper()
+	data = attachmentEval(sample)
+	if len(data) > most {
+		t.Fatalf("the archive holds %d bytes, want a few KB", len(data))
+	}
+	path = filepath.Join(t.TempDir(), "bomb.eval")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path, data
+}
+
 // perReference is what expanding one reference to the 1 MiB attachment "h" adds: the
 // attachment quoted (1 MiB and two quotes) in place of "attachment://h" (16 bytes with its
 // quotes).
@@ -114,14 +129,7 @@ func TestInspectAttachmentBombEval(t *testing.T) {
 		{500, ""},
 		{5000, fmt.Sprintf(":1:1: messages[%d]: tool_calls[0].arguments: the input's attachment:// references stand for more than 1 GiB of text, the most agentgate reads through the references of one input", readingPast(1<<20+2)-1)},
 	} {
-		data := attachmentEval(attachmentSample(c.calls, false))
-		if len(data) > 4000 {
-			t.Fatalf("the archive holds %d bytes, want a few KB", len(data))
-		}
-		path := filepath.Join(t.TempDir(), "bomb.eval")
-		if err := os.WriteFile(path, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		path, data := writeEval(t, attachmentSample(c.calls, false), 4000)
 		var err error
 		calls := 0
 		got := allocated(func() {
@@ -153,14 +161,7 @@ func TestInspectAttachmentBombEval(t *testing.T) {
 func TestInspectAttachmentCopiesBombEval(t *testing.T) {
 	sample := referenceSample("s", 500, func(k int) string { return fmt.Sprintf(`{"x":"attachment://h","i":%d}`, k) }, true,
 		map[string]string{"h": strings.Repeat("A", 1<<20)})
-	data := attachmentEval(sample)
-	if len(data) > 8000 {
-		t.Fatalf("the archive holds %d bytes, want a few KB", len(data))
-	}
-	path := filepath.Join(t.TempDir(), "bomb.eval")
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path, data := writeEval(t, sample, 8000)
 	var err error
 	n := 0
 	got := allocated(func() { err = EachFile(context.Background(), path, func(*Trace) error { n++; return nil }) })
