@@ -397,3 +397,26 @@ func TestLangfuseResponsesItems(t *testing.T) {
 		t.Errorf("usage %+v", tr.Usage)
 	}
 }
+
+// TestLangfuseToolNameRole reads testdata/formats/langfuse/langgraph-js-download.json, a
+// download as TestLangfuseFrameworkDownload's of a LangGraph.js run traced by langfuse-js's
+// LangChain CallbackHandler, which writes a ToolMessage into the next generation's input as
+// {"content", "additional_kwargs", "role": <the tool's name>} (no tool_call_id), as
+// langfuse/langfuse's langgraph-js-2025-10-30.trace.json holds it. That message is the result
+// of the open call of that tool: the call has its result, once.
+func TestLangfuseToolNameRole(t *testing.T) {
+	got := readWith(t, langfuseFile("langgraph-js-download.json"), Options{})
+	if len(got) != 1 {
+		t.Fatalf("%d traces, want 1", len(got))
+	}
+	tr := got[0]
+	if c := countTrace(tr); c != (counts{id: "9e3a2f7c1d5b6a4e8f0c9d8e7a6b5c4d", messages: 4, calls: 1, results: 1}) {
+		t.Errorf("read %+v, want 4 messages, 1 call, 1 result", c)
+	}
+	if len(tr.Messages) > 2 {
+		m := tr.Messages[2]
+		if m.Role != "tool" || len(m.Results) != 1 || m.Results[0].CallID != "call_Gp3x" || !m.Results[0].Success || m.Results[0].Content != "Gotthard: closed for snow until Friday." {
+			t.Errorf("message 2: %+v", m)
+		}
+	}
+}

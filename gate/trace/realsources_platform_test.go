@@ -79,6 +79,10 @@ func TestRealSourceLangfuseFrameworks(t *testing.T) {
 		// (its output items): the question, the call, its result, the answer
 		{"langfuse-openai-agents", "openai-agents-2025-09-30.trace.json", "",
 			platformTotals{realTotals{runs: 1, messages: 4, calls: 1, results: 1}, 184}},
+		// langfuse-js's LangChain handler writes the ToolMessage re-sent to the second call
+		// as {"content", "additional_kwargs", "role": "get_weather"}: the call's result
+		{"langfuse-langgraph-js", "langgraph-js-2025-10-30.trace.json", "",
+			platformTotals{realTotals{runs: 1, messages: 4, calls: 1, results: 1}, 444}},
 		// four GENERATIONs (the SDK records each later turn's input as {"content": "role"}),
 		// two calls of one tool, two TOOL observations; scores correctness 0
 		{"langfuse-claude-agent", "claude-agent-2025-12-22.trace.json", "correctness",
