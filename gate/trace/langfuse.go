@@ -738,6 +738,7 @@ func lfMessages(n *lfNode, key string, raw json.RawMessage, role string) ([]Mess
 	var w struct {
 		Object     string          `json:"object"`
 		Output     json.RawMessage `json:"output"`
+		Message    json.RawMessage `json:"message"`
 		Messages   json.RawMessage `json:"messages"`
 		Contents   json.RawMessage `json:"contents"`
 		Choices    json.RawMessage `json:"choices"`
@@ -790,6 +791,11 @@ func lfMessages(n *lfNode, key string, raw json.RawMessage, role string) ([]Mess
 			ms = append(ms, m)
 		}
 		return ms, nil
+	}
+	if jsonscan.KindOfValue(w.Message) == jsonscan.KindObject { // one choice, as the gen_ai.choice event's body: {"index", "finish_reason", "message"}
+		if m, prob := chatMessageAs(w.Message, role); prob == nil {
+			return []Message{m}, nil
+		}
 	}
 	if jsonscan.KindOfValue(w.Content) == jsonscan.KindObject { // Gemini's {"content": {"parts", "role"}}
 		if m, prob := chatMessageAs(w.Content, role); prob == nil {

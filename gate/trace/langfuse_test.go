@@ -245,6 +245,12 @@ func TestLangfuseFrameworkShapes(t *testing.T) {
 		{"genai parts", `[{"role": "user", "parts": [{"type": "text", "content": "Pun?"}]}, {"role": "assistant", "parts": [{"type": "tool_call", "id": "c1", "name": "get_pun", "arguments": {"topic": "go"}}]}, {"role": "tool", "parts": [{"type": "tool_call_response", "id": "c1", "response": "Error: no puns"}]}]`,
 			`[{"role": "assistant", "parts": [{"type": "text", "content": "None today."}]}]`,
 			[]string{`user "Pun?"`, `assistant "" call[c1 get_pun {"topic":"go"}]`, `tool "" FAIL[c1 "Error: no puns"]`, `assistant "None today."`}},
+		// Pydantic AI's deprecated GenAI events as Langfuse keeps them (langfuse/langfuse's
+		// pydantic-ai-2025-06-06.trace.json): the input the message events' bodies, the output
+		// the gen_ai.choice event's body, one choice
+		{"gen_ai.choice", `[{"content": "Be brief.", "role": "system", "gen_ai.system": "openai", "gen_ai.message.index": 0, "event.name": "gen_ai.system.message"}, {"content": "What is Langfuse?", "role": "user", "gen_ai.system": "openai", "gen_ai.message.index": 0, "event.name": "gen_ai.user.message"}]`,
+			`{"index": 0, "message": {"role": "assistant", "content": "A tool."}, "gen_ai.system": "openai", "event.name": "gen_ai.choice"}`,
+			[]string{`system "Be brief."`, `user "What is Langfuse?"`, `assistant "A tool."`}},
 		{"object content", `[{"role": "tool", "content": {"type": "function"}}]`, `{"role": "assistant", "content": "ok"}`,
 			[]string{`tool "{\"type\":\"function\"}" ok[]`, `assistant "ok"`}},
 	} {
