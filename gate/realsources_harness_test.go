@@ -1,0 +1,176 @@
+//go:build realsources
+
+package gate_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/agentgate/agentgate/gate"
+	"github.com/agentgate/agentgate/gate/profile"
+	"github.com/agentgate/agentgate/internal/jsonreport"
+	"github.com/agentgate/agentgate/internal/realsources"
+)
+
+// realGate is what a gate run on real harness outputs reports, as the harness's own tools
+// would print it: the verdict, the runs and how many the harness labelled successful, pass^k
+// over the tasks, and the reliability verdicts.
+type realGate struct {
+	verdict           string
+	exitCode          int
+	runs, successes   int
+	withoutOutcome    int
+	passTasks, trials int
+	passK             []float64
+	passBasis         string // what a passing trial is: its "outcome", or its "verdict" where no outcome is recorded
+	fail, warn        int
+	identityNoteHolds string // a part of the report's identity note, "" when none is given
+}
+
+// gateOnReal runs the gate with the default profile over the real sources' paths (name,
+// path pairs) and reads its JSON report.
+func gateOnReal(t *testing.T, outcomeField string, sources ...[2]string) realGate {
+	t.Helper()
+	var in gate.Inputs
+	for _, s := range sources {
+		in.Traces = append(in.Traces, realsources.Path(t, s[0], s[1]))
+	}
+	o := gate.Options{Profile: profile.Default, Thresholds: gate.DefaultThresholds(), OutcomeField: outcomeField}
+	res, err := gate.Run(context.Background(), in, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := jsonreport.Write(&b, res); err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Verdict     string `json:"verdict"`
+		ExitCode    int    `json:"exit_code"`
+		Reliability struct {
+			Fail int `json:"fail"`
+			Warn int `json:"warn"`
+		} `json:"reliability"`
+		Outcomes *struct {
+			Runs           int     `json:"runs"`
+			Successes      int     `json:"successes"`
+			WithoutOutcome int     `json:"without_outcome"`
+			SuccessRate    float64 `json:"success_rate"`
+		} `json:"outcomes"`
+		PassK *struct {
+			Tasks  int       `json:"tasks"`
+			Trials int       `json:"trials"`
+			Values []float64 `json:"values"`
+			Basis  string    `json:"basis"`
+		} `json:"pass_k"`
+		IdentityNote string `json:"identity_note"`
+	}
+	if err := json.Unmarshal(b.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	g := realGate{verdict: rep.Verdict, exitCode: rep.ExitCode, fail: rep.Reliability.Fail, warn: rep.Reliability.Warn, identityNoteHolds: rep.IdentityNote}
+	if o := rep.Outcomes; o != nil {
+		g.runs, g.successes, g.withoutOutcome = o.Runs, o.Successes, o.WithoutOutcome
+		if known := o.Runs - o.WithoutOutcome; known > 0 && o.SuccessRate != float64(o.Successes)/float64(known) {
+			t.Errorf("success rate %v, not %d of %d", o.SuccessRate, o.Successes, known)
+		}
+	}
+	if p := rep.PassK; p != nil {
+		g.passTasks, g.trials, g.passK, g.passBasis = p.Tasks, p.Trials, p.Values, p.Basis
+	}
+	return g
+}
+
+// checkRealGate compares a gate run with want; identityNoteHolds is matched as a part of the
+// note, pass^k within 1e-12.
+func checkRealGate(t *testing.T, got, want realGate) {
+	t.Helper()
+	note := got.identityNoteHolds
+	if want.identityNoteHolds == "" && note != "" || !strings.Contains(note, want.identityNoteHolds) {
+		t.Errorf("identity note %q, want one holding %q", note, want.identityNoteHolds)
+	}
+	got.identityNoteHolds, want.identityNoteHolds = "", ""
+	gk, wk := got.passK, want.passK
+	got.passK, want.passK = nil, nil
+	if len(gk) != len(wk) {
+		t.Errorf("pass^k %v, want %v", gk, wk)
+	}
+	for i := range gk {
+		if i < len(wk) && math.Abs(gk[i]-wk[i]) > 1e-12 {
+			t.Errorf("pass^%d %v, want %v", i+1, gk[i], wk[i])
+		}
+	}
+	if fmtGate(got) != fmtGate(want) {
+		t.Errorf("gate:\n got %s\nwant %s", fmtGate(got), fmtGate(want))
+	}
+}
+
+func fmtGate(g realGate) string {
+	b, _ := json.Marshal(map[string]any{
+		"verdict": g.verdict, "exit": g.exitCode, "runs": g.runs, "successes": g.successes,
+		"without": g.withoutOutcome, "tasks": g.passTasks, "trials": g.trials, "basis": g.passBasis, "fail": g.fail, "warn": g.warn,
+	})
+	return string(b)
+}
+
+// The figures below are those the harnesses' own tools print, counted by python3 on the same
+// files (gate/trace/realsources_harness_test.go says how each run is counted): the success
+// rate is the runs whose own label says success over the runs; pass^k is tau2-bench's
+// pass_hat_k, the mean over tasks of comb(c, k)/comb(n, k) (c of n trials succeeded).
+
+// TestRealSourceGateTau2TwoAgents gates a fork's two results files of one airline-relaxed task
+// by two agents, read together: two suites of one task each (grok-3-mini: 0 of 4,
+// grok-4-fast-reasoning: 3 of 4), never eight trials of one task, and the note says so. pass^k
+// over the two: ((0 + 3/4)/2, (0 + 3/6)/2, (0 + 1/4)/2, 0).
+func TestRealSourceGateTau2TwoAgents(t *testing.T) {
+	got := gateOnReal(t, "",
+		[2]string{"tau2-blakeelias-grok3-mini-relaxed", "data/simulations/2025-10-06T19:24:15.909785_airline_relaxed_llm_agent_grok-3-mini_user_simulator_grok-3-mini.json"},
+		[2]string{"tau2-blakeelias-grok4-fast-relaxed", "data/simulations/2025-10-07T07:44:20.888691_airline_relaxed_llm_agent_grok-4-fast-reasoning_user_simulator_grok-4-fast-reasoning.json"})
+	checkRealGate(t, got, realGate{
+		verdict: "PASS", runs: 8, successes: 3, passTasks: 2, trials: 8, passK: []float64{0.375, 0.25, 0.125, 0}, passBasis: "outcome",
+		identityNoteHolds: `suite "airline-relaxed" holds runs of 2 agents ("xai/grok-3-mini", "xai/grok-4-fast-reasoning")`,
+	})
+}
+
+// TestRealSourceGateTau2Jitrc gates tau2-enhanced's gemini-2.5-flash airline run: 12 of 20
+// runs succeeded; each of the 10 tasks passed both trials or neither (6 and 4), so pass^1 =
+// pass^2 = 0.6, as tau2's own metrics print.
+func TestRealSourceGateTau2Jitrc(t *testing.T) {
+	got := gateOnReal(t, "", [2]string{"tau2-jitrc-gemini-flash-airline", "samples/logs/airline_gemini2_5_flash_10tasks_2t.json"})
+	checkRealGate(t, got, realGate{verdict: "PASS", runs: 20, successes: 12, passTasks: 10, trials: 20, passK: []float64{0.6, 0.6}, passBasis: "outcome"})
+}
+
+// TestRealSourceGateTau2VoiceDir gates tau2-bench's own full-duplex experiment given as its
+// dir-format folder: results.json is a side file, the three simulations are read from their
+// ticks, and none records a reward, so no outcome is reported and pass^k counts the runs'
+// verdicts (three tasks of one trial, each PASS), as the report says.
+func TestRealSourceGateTau2VoiceDir(t *testing.T) {
+	got := gateOnReal(t, "", [2]string{"tau2-sierra-voice-experiment", "tests/test_voice/test_interaction_metrics/testdata/experiment"})
+	checkRealGate(t, got, realGate{verdict: "PASS", passTasks: 3, trials: 3, passK: []float64{1}, passBasis: "verdict"})
+}
+
+// TestRealSourceGateAgentDojoDrift gates DRIFT's 1046 gpt-4o-mini runs: 621 succeeded by
+// AgentDojo's utility (62 of the 97 runs without attack, 559 of the 949 under
+// important_instructions). Two runs of workspace user_task_25 that sent the same empty
+// send_email three times, failing each time, FAIL (both failed by utility too), so the gate
+// fails (exit 2).
+func TestRealSourceGateAgentDojoDrift(t *testing.T) {
+	got := gateOnReal(t, "", [2]string{"agentdojo-drift-gpt4o-mini", "runs/"})
+	checkRealGate(t, got, realGate{verdict: "FAIL", exitCode: 2, runs: 1046, successes: 621, fail: 2, warn: 24})
+}
+
+// TestRealSourceGateAgentDojoLuna gates the luna fork's 215 runs with the outcome where the
+// fork keeps it (evaluation.utility): 63 succeeded. Its task ids (t01…t18) repeat across its
+// 12 suites, which the identity note says; the five runs that crashed before the agent's
+// first turn WARN, with two more.
+func TestRealSourceGateAgentDojoLuna(t *testing.T) {
+	got := gateOnReal(t, "evaluation.utility", [2]string{"agentdojo-luna-gpt56", "runs/"})
+	checkRealGate(t, got, realGate{
+		verdict: "WARN", runs: 215, successes: 63, warn: 7,
+		identityNoteHolds: "197 runs have an id another run has",
+	})
+}
