@@ -32,14 +32,21 @@ type realGate struct {
 }
 
 // gateOnReal runs the gate with the default profile over the real sources' paths (name,
-// path pairs) and reads its JSON report.
+// path pairs), the outcome read from outcomeField where it is not "", and reads its JSON
+// report.
 func gateOnReal(t *testing.T, outcomeField string, sources ...[2]string) realGate {
+	t.Helper()
+	return gateOnRealWith(t, gate.Options{OutcomeField: outcomeField}, sources...)
+}
+
+// gateOnRealWith is gateOnReal with options o (their profile and thresholds the defaults).
+func gateOnRealWith(t *testing.T, o gate.Options, sources ...[2]string) realGate {
 	t.Helper()
 	var in gate.Inputs
 	for _, s := range sources {
 		in.Traces = append(in.Traces, realsources.Path(t, s[0], s[1]))
 	}
-	o := gate.Options{Profile: profile.Default, Thresholds: gate.DefaultThresholds(), OutcomeField: outcomeField}
+	o.Profile, o.Thresholds = profile.Default, gate.DefaultThresholds()
 	res, err := gate.Run(context.Background(), in, o)
 	if err != nil {
 		t.Fatal(err)
@@ -173,4 +180,76 @@ func TestRealSourceGateAgentDojoLuna(t *testing.T) {
 		verdict: "WARN", runs: 215, successes: 63, warn: 7,
 		identityNoteHolds: "197 runs have an id another run has",
 	})
+}
+
+// TestRealSourceGateInspectSciCode gates the SciCode log with the score key SciCode's own
+// summary reports: 13 of 50 problems correct, 0.26, the "Problem Correctness" mean in the
+// log's own results.
+func TestRealSourceGateInspectSciCode(t *testing.T) {
+	got := gateOnRealWith(t, gate.Options{OutcomeScorer: "scicode_scorer/Problem Correctness"},
+		[2]string{"inspect-scicode-claude3-haiku", "logs/"})
+	checkRealGate(t, got, realGate{verdict: "PASS", runs: 50, successes: 13, passTasks: 50, trials: 50, passK: []float64{0.26}, passBasis: "outcome"})
+}
+
+// TestRealSourceGateInspectTwoLogs gates inspect_ai's log folder holding two logs of one
+// popularity task (the same 10 samples at epoch 1): 20 runs, the second log's further trials
+// of the first's tasks (10 tasks of 2 trials), never duplicate ids. The first log is
+// unscored: 8 of the 10 runs with an outcome succeeded, and pass^k counts the verdicts.
+func TestRealSourceGateInspectTwoLogs(t *testing.T) {
+	got := gateOnReal(t, "", [2]string{"inspect-ai-popularity-two-logs", "tests/scorer/logs/"})
+	checkRealGate(t, got, realGate{
+		verdict: "PASS", runs: 20, successes: 8, withoutOutcome: 10, passTasks: 10, trials: 20, passK: []float64{1, 1}, passBasis: "verdict",
+		identityNoteHolds: "were given the next free trial numbers",
+	})
+}
+
+// TestRealSourceGateInspectThreeAgents gates three logs of one task by three models, 10
+// samples each: three suites of 10 tasks, never 3 trials of each, and the note names the
+// agents. No sample is scored, so no outcome is reported.
+func TestRealSourceGateInspectThreeAgents(t *testing.T) {
+	got := gateOnReal(t, "",
+		[2]string{"inspect-ccot-grok3-mini", "logs/2025-08-27T22-28-46-04-00_word_avoidance_open_ended-inner_openrouter_x_ai_grok_3_mini_Yz5aWzc6um7tnxWBzmrmo8.json"},
+		[2]string{"inspect-ccot-deepseek-r1", "logs/2025-08-27T22-32-45-04-00_word_avoidance_open_ended-inner_openrouter_deepseek_deepseek_r1_0528_ZTahQjmKyDXZNEnXSKAkXf.json"},
+		[2]string{"inspect-ccot-claude-opus4", "logs/2025-08-28T13-51-10-04-00_word_avoidance_open_ended-inner_anthropic_claude_opus_4_20250514_Wpz475ch23hBrtFBuPzHYF.json"})
+	checkRealGate(t, got, realGate{
+		verdict: "PASS", passTasks: 30, trials: 30, passK: []float64{1}, passBasis: "verdict",
+		identityNoteHolds: `suite "_inner" holds runs of 3 agents ("anthropic/claude-opus-4-20250514", "openrouter/deepseek/deepseek-r1-0528", "openrouter/x-ai/grok-3-mini")`,
+	})
+}
+
+// TestRealSourceGateInspectAnalysisLogs gates inspect_ai's folder of .json logs of three
+// tasks: 6 of 7 samples succeeded by their first score; the log written with no samples is a
+// side file, not an error; sample ids shared across the tasks are named by their suite.
+func TestRealSourceGateInspectAnalysisLogs(t *testing.T) {
+	got := gateOnReal(t, "", [2]string{"inspect-ai-analysis-logs", "tests/analysis/test_logs/"})
+	checkRealGate(t, got, realGate{
+		verdict: "PASS", runs: 7, successes: 6, passTasks: 7, trials: 7, passK: []float64{6.0 / 7}, passBasis: "outcome",
+		identityNoteHolds: "4 runs have an id another run has",
+	})
+}
+
+// TestRealSourceGateTauBenchTwoDomains gates tau-bench's gpt-4o airline run (50 tasks, 4
+// trials) with a fork's grok-3 retail run (115 tasks, 1 trial) read together: 84 of 315 runs
+// succeeded (tau-bench's reward 1; none of the fork's fractional rewards is), task ids shared
+// by the two domains are named by the domain their policy names (the note says so), never
+// trials of one task: 165 tasks. pass^1 = (84/4 + 0) / 165, as tau-bench's pass^k counts it
+// over the tasks (min trials 1: no pass^2). The gpt-4o file's 9#2 and four grok-3 runs that
+// repeat a failing call FAIL, all failed by their reward.
+func TestRealSourceGateTauBenchTwoDomains(t *testing.T) {
+	got := gateOnReal(t, "",
+		[2]string{"tau-bench-gpt4o-airline", "historical_trajectories/gpt-4o-airline.json"},
+		[2]string{"tau-bench-grok3-retail-pr68", "tau_bench/tool-calling-grok-3-0.0_range_0--1_user-grok-3-llm_0921131646.json"})
+	checkRealGate(t, got, realGate{
+		verdict: "FAIL", exitCode: 2, runs: 315, successes: 84, passTasks: 165, trials: 315,
+		passK: []float64{21.0 / 165}, passBasis: "outcome", fail: 5, warn: 3,
+		identityNoteHolds: `50 runs have an id another run has (two files of the same tasks, or one task id in two suites): each is named from its own suite and trial (the first by id: "0#0" is "retail/0#0")`,
+	})
+}
+
+// TestRealSourceGateTauBenchCrash gates a fork's run that crashed before the agent's first
+// turn: one failed run, a WARN whose finding is the crash (TestRealSourceTauBenchDeepseekCrash
+// reads its words), not "turns not found".
+func TestRealSourceGateTauBenchCrash(t *testing.T) {
+	got := gateOnReal(t, "", [2]string{"tau-bench-deepseek-v3-crash-pr55", "results_test_company_model/"})
+	checkRealGate(t, got, realGate{verdict: "WARN", runs: 1, passTasks: 1, trials: 1, passK: []float64{0}, passBasis: "outcome", warn: 1})
 }
