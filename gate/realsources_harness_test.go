@@ -253,3 +253,21 @@ func TestRealSourceGateTauBenchCrash(t *testing.T) {
 	got := gateOnReal(t, "", [2]string{"tau-bench-deepseek-v3-crash-pr55", "results_test_company_model/"})
 	checkRealGate(t, got, realGate{verdict: "WARN", runs: 1, passTasks: 1, trials: 1, passK: []float64{0}, passBasis: "outcome", warn: 1})
 }
+
+// TestRealSourceGateAgentDojoRerun gates DRIFT's banking runs of January (16 user tasks
+// without attack, 144 under injections) with its April rerun of the 144 (the same places
+// under runs/): 304 runs, 77 + 59 successes. The rerun's runs are further trials of the same
+// tasks, never duplicates: pass^k over the 144 tasks of 2 trials (the 16 of one trial have
+// too few), mean comb(c, k)/comb(2, k), as python3 counts it. Read in either order, the
+// figures are the same.
+func TestRealSourceGateAgentDojoRerun(t *testing.T) {
+	jan := [2]string{"agentdojo-drift-gpt4o-mini", "runs/gpt-4o-mini-2024-07-18/banking/"}
+	apr := [2]string{"agentdojo-drift-banking-rerun", "runs/gpt-4o-mini-2024-07-18/banking/"}
+	want := realGate{
+		verdict: "WARN", runs: 304, successes: 136, passTasks: 144, trials: 288,
+		passK: []float64{0.4444444444444444, 0.375}, passBasis: "outcome", warn: 1,
+		identityNoteHolds: "were given the next free trial numbers",
+	}
+	checkRealGate(t, gateOnReal(t, "", jan, apr), want)
+	checkRealGate(t, gateOnReal(t, "", apr, jan), want)
+}
