@@ -57,15 +57,7 @@ func harnessFiguresOf(t *testing.T, paths []string, o Options) harnessFigures {
 	suites, tasks, trials, agents := map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for _, file := range files {
 		err := EachFileWith(context.Background(), file, o, func(tr *Trace) error {
-			c := countTrace(tr)
-			f.runs++
-			f.messages += c.messages
-			f.calls += c.calls
-			f.results += c.results
-			f.fails += c.fails
-			if tr.Outcome.Known && tr.Outcome.Succeeded(1-1e-6) {
-				f.succeeded++
-			}
+			f.add(tr)
 			if tr.Usage.Recorded {
 				f.withUsage++
 				f.prompt += tr.Usage.Prompt
