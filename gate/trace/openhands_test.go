@@ -78,14 +78,7 @@ func TestOpenHandsOutput(t *testing.T) {
 		perCall                 CallUsage
 	}{{14, 4, 1, CallUsage{Calls: 5, MaxPrompt: 12500}}, {9, 2, 1, CallUsage{Calls: 2, MaxPrompt: 9000}}} {
 		tr := got[i]
-		failed := 0
-		for _, m := range tr.Messages {
-			for _, r := range m.Results {
-				if !r.Success {
-					failed++
-				}
-			}
-		}
+		failed := failedResults(tr)
 		if len(tr.Messages) != w.messages || tr.NumCalls() != w.calls || failed != w.failed || tr.PerCall != w.perCall || tr.Shape != ShapeOpenHands {
 			t.Errorf("%s: %d messages, %d calls, %d failed, per call %+v, shape %s; want %d, %d, %d, %+v", tr.ID,
 				len(tr.Messages), tr.NumCalls(), failed, tr.PerCall, tr.Shape, w.messages, w.calls, w.failed, w.perCall)
