@@ -3,7 +3,7 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 ACTIONLINT  := github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
 GOBIN       := $(shell go env GOPATH)/bin
 
-.PHONY: test testdata reference-data test-jsonv2 lint demo container release-test bench bench-million bench-go render
+.PHONY: test testdata reference-data real-sources test-real-sources test-jsonv2 lint demo container release-test bench bench-million bench-go render
 
 # The whole test suite: installs the npm test data (GitHub's OpenAPI description and real
 # webhook payloads, used by the GitHub emulator tests), then runs every Go test.
@@ -25,10 +25,21 @@ testdata:
 reference-data:
 	bash scripts/reference-data.sh .reference-data
 
+# Real harness outputs in public repositories, at the commits test/realsources/sources.tsv pins,
+# fetched into .real-sources/ (git-ignored), and the tests that read them (built only with
+# -tags realsources: the bare-machine CI cannot fetch them; docs/development.md#real-sources).
+# MIRRORS=<dir> clones OWNER/NAME from <dir>/OWNER+NAME instead of github.com.
+real-sources:
+	bash scripts/real-sources.sh .real-sources
+
+test-real-sources: real-sources
+	go test -count=1 -tags realsources -run 'RealSource' ./...
+
 # gofmt, go vet, staticcheck and actionlint (workflows and the local action's inputs).
 lint:
 	@test -z "$$(gofmt -l .)" || { echo "gofmt would change:"; gofmt -l .; exit 1; }
 	go vet ./...
+	go vet -tags realsources ./...
 	go install $(STATICCHECK)
 	$(GOBIN)/staticcheck ./...
 	go install $(ACTIONLINT)
