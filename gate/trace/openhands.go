@@ -818,7 +818,8 @@ func (d *ohReader) outcome(r *ohRecord) (Outcome, error) {
 // messages (text-mode <function=…> turns read as in a completion log): OpenHands' SWE-bench
 // submission folder holds one per instance, trajs/<instance_id>.json (the messages of the run's
 // last completion log, convert_oh_folder_to_swebench_submission.sh). The run's id and task are
-// the file's stem.
+// the file's stem. mini-swe-agent before 1.0 saved its runs so too (traj.json): a list marked
+// as its is read with its fenced actions (textactions.go).
 func EachMessageList(ctx context.Context, path string, fn func(*Trace) error) error {
 	data, err := readDocument(path)
 	if err != nil {
@@ -860,6 +861,28 @@ func decodeMessageList(path string, data []byte) (*Trace, error) {
 	var err error
 	if t.Messages, err = d.messages(jsonscan.Path{}, msgs, nil, "", true); err != nil {
 		return nil, err
+	}
+	switch {
+	case miniListMark(path, t.Messages):
+		// mini-swe-agent before 1.0 (textactions.go): its fenced actions, not OpenHands' text mode
+		if t.Messages, err = d.messages(jsonscan.Path{}, msgs, nil, "", false); err != nil {
+			return nil, err
+		}
+		miniListTurns(t.Messages)
+		t.Shape = ShapeOpenAI
+		if id := miniInstance(path); id != "" {
+			t.ID, t.Task = id, id
+		} else {
+			t.ID, t.Task = path, "" // run/local.py's traj.json names no instance
+		}
+	case miniListUnmarked(t.Messages):
+		i := 0
+		for t.Messages[i].Role != "assistant" || miniListAction(t.Messages[i].Content) == "" {
+			i++
+		}
+		return nil, d.at(jsonscan.PathOf(i, "content"), "message [%d] holds a fenced block, as mini-swe-agent writes its actions, but nothing marks the list as mini-swe-agent's "+
+			"(a file named traj.json or <instance_id>.traj.json, a \"<returncode>\" observation, its submit command), and no turn holds a call: "+
+			"agentgate cannot tell whether the blocks ran (docs/trace-formats.md, \"mini-swe-agent trajectories\")", i)
 	}
 	return t, nil
 }
@@ -905,7 +928,7 @@ func openHandsFolder(files []File) (keep []File, skipped []Skipped) {
 
 // messageListHarness is the registry's row of one run's message list on its own, a JSON array
 // whose first element is an OpenAI-shaped message (OpenHands' SWE-bench submission,
-// trajs/<instance_id>.json).
+// trajs/<instance_id>.json; mini-swe-agent's traj.json before 1.0, textactions.go).
 var messageListHarness = Harness{
 	Format:     FormatMessageList,
 	Name:       "a message list",
@@ -914,9 +937,9 @@ var messageListHarness = Harness{
 	Read: func(ctx context.Context, f File, _ Options, fn func(*Trace) error) error {
 		return EachMessageList(ctx, f.Path, fn)
 	},
-	Turns:         "the array's messages",
+	Turns:         "the array's messages: OpenHands' text-mode turns, or, on a mark of mini-swe-agent before 1.0 (a file named `traj.json` or `<instance_id>.traj.json`, a `<returncode>` observation, its submit command), its one fenced action a turn; fenced blocks without such a mark are refused",
 	TerminalTools: []string{"finish"},
-	Identity:      "task: the file's stem",
+	Identity:      "task: the file's stem (mini-swe-agent's: the instance a `.traj.json` is named for; `traj.json` names none)",
 	Outcome:       "none recorded (give the SWE-bench report as outcomes)",
 	Usage:         "none recorded",
 }
