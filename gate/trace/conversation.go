@@ -17,8 +17,9 @@ import (
 //     conversations, not one whose messages are lined up by position.
 //   - A call adds the input messages its conversation has not seen yet, then its output.
 //   - A tool call recorded on its own (a tool span, an observation) adds its result to the
-//     call the model made (by call id, else the last unanswered call of that tool), or adds a
-//     call and its result of its own when no model message holds the call. What a tool event
+//     call the model made (by call id, else the first unanswered call of that tool in the
+//     newest message holding one, so that parallel calls are answered in their order), or
+//     adds a call and its result of its own when no model message holds the call. What a tool event
 //     carried is added once: a later call of the same conversation that re-sends that call
 //     or result in its input does not add it again, whichever came first.
 //   - A call or result with an id is one call or result of the run: an input that re-sends
@@ -40,10 +41,11 @@ type Conversations struct {
 	// calls and results hold, by call id, where the first call and the first result of that
 	// id are.
 	calls, results map[string]loc
-	// open holds, by tool, where its calls are, in order: those a tool event without a call
-	// id answered are dropped from the end as openCall meets them.
-	open     map[string][]loc
+	// open holds, by tool, its calls message by message, in order (openCall).
+	open     map[string][]openCalls
 	answered map[loc]bool
+	// scanned counts the calls openCall has looked at, for the test of its cost.
+	scanned int
 	// claimed marks the calls and results without an id that a tool event carried and an
 	// input has met; made marks the messages a tool event made holding a call.
 	claimed, made map[loc]bool
@@ -69,6 +71,13 @@ func newConversation() *conversation {
 // loc is where a call or result is: conversation, message, index in the message.
 type loc struct{ conv, msg, idx int }
 
+// openCalls are the calls of one tool in one message, in order; those before next are
+// answered.
+type openCalls struct {
+	calls []loc
+	next  int
+}
+
 // ToolEvent is one tool call as a tool span or observation records it: the call (id where
 // recorded, tool, arguments), its result and whether it failed.
 type ToolEvent struct {
@@ -81,7 +90,7 @@ type ToolEvent struct {
 // NewConversations returns an empty assembly.
 func NewConversations() *Conversations {
 	return &Conversations{last: -1, seed: maphash.MakeSeed(), byView: map[uint64][]int{},
-		calls: map[string]loc{}, results: map[string]loc{}, open: map[string][]loc{},
+		calls: map[string]loc{}, results: map[string]loc{}, open: map[string][]openCalls{},
 		answered: map[loc]bool{}, claimed: map[loc]bool{}, made: map[loc]bool{}}
 }
 
@@ -244,7 +253,7 @@ func (c *Conversations) add(ci int, m Message) {
 				c.calls[call.ID] = l
 			}
 		}
-		c.open[call.Tool] = append(c.open[call.Tool], l)
+		c.addOpen(call.Tool, l)
 	}
 	for j, r := range m.Results {
 		if r.HasID {
@@ -356,9 +365,8 @@ func (c *Conversations) knownResult(ci int, r Result) bool {
 }
 
 // Tool adds a tool event: its result, or its failure to a result the messages already hold,
-// goes to the call the model made (by id, else the last unanswered call of the tool); with no
-// such call, the event makes the call and its result itself, in the conversation continued
-// last.
+// goes to the call the model made (by id, else openCall's); with no such call, the event
+// makes the call and its result itself, in the conversation continued last.
 func (c *Conversations) Tool(e ToolEvent) {
 	res := Result{CallID: e.Call.ID, HasID: e.Call.HasID, Success: !e.Failed, Content: e.Result}
 	if e.Failed {
@@ -396,8 +404,8 @@ func (c *Conversations) Tool(e ToolEvent) {
 	at := loc{ci, len(conv.msgs), 0}
 	c.add(ci, Message{Role: "assistant", Calls: []Call{e.Call}})
 	c.made[at] = true
+	c.answered[at] = true // by the event's own result
 	if !e.Call.HasID {
-		c.answered[at] = true
 		conv.idlessCalls[e.Call.Tool] = append(conv.idlessCalls[e.Call.Tool], at)
 	}
 	c.result(ci, res)
@@ -427,19 +435,41 @@ func (c *Conversations) result(ci int, res Result) {
 	}
 }
 
-// openCall finds the last call of tool that no tool event without a call id answered yet.
-// Calls are only ever marked answered, so each is dropped from open at most once: the calls
+// addOpen adds the call of tool at l, the last message's, to the open calls.
+func (c *Conversations) addOpen(tool string, l loc) {
+	list := c.open[tool]
+	if n := len(list); n > 0 {
+		if last := &list[n-1]; last.calls[0].conv == l.conv && last.calls[0].msg == l.msg {
+			last.calls = append(last.calls, l)
+			return
+		}
+	}
+	c.open[tool] = append(list, openCalls{calls: []loc{l}})
+}
+
+// openCall finds the call of tool a tool event without a call id answers: the first
+// unanswered call of that tool in the newest message that holds an unanswered one. Parallel
+// calls of one tool in one model message are answered in their order; a later message's
+// calls win over an earlier one's. Calls are only ever marked answered and each message's
+// are met from its first on, so each call is looked at a bounded number of times: the calls
 // of a run cost linear time in all.
 func (c *Conversations) openCall(tool string) (loc, bool) {
-	calls := c.open[tool]
-	for len(calls) > 0 && c.answered[calls[len(calls)-1]] {
-		calls = calls[:len(calls)-1]
+	list := c.open[tool]
+	for len(list) > 0 {
+		m := &list[len(list)-1]
+		for m.next < len(m.calls) && c.answered[m.calls[m.next]] {
+			m.next++
+			c.scanned++
+		}
+		if m.next < len(m.calls) {
+			c.scanned++
+			c.open[tool] = list
+			return m.calls[m.next], true
+		}
+		list = list[:len(list)-1]
 	}
-	c.open[tool] = calls
-	if len(calls) == 0 {
-		return loc{}, false
-	}
-	return calls[len(calls)-1], true
+	delete(c.open, tool)
+	return loc{}, false
 }
 
 // Messages returns the run's messages: each conversation's, in the order they started.

@@ -121,6 +121,35 @@ var conversationCases = []struct {
 	want:  "user u\nassistant run:c1\ntool ->c1 failed(exit 1) boom\nassistant it failed\n",
 	calls: 1,
 }, {
+	// Two parallel calls of one tool in one model message, and two tool events without
+	// ids: each answers its own call, in the calls' order, the failure the second's. Before,
+	// each answered the last unanswered call, so the two swapped their results.
+	name: "tool events without ids answer parallel calls of one tool in their order",
+	steps: []step{
+		{in: msgs(user("u")), out: msgs(calls("get:c1", "get:c2"))},
+		{tool: toolEvent("get", "", "one")},
+		{tool: &ToolEvent{Call: Call{Tool: "get"}, Result: "two", Failed: true, Error: "boom"}},
+		{in: msgs(user("u"), calls("get:c1", "get:c2"), answer("c1", "one"), answer("c2", "two")), out: msgs(say("ok"))},
+	},
+	want:  "user u\nassistant get:c1 get:c2\ntool ->c1 one\ntool ->c2 failed(boom) two\nassistant ok\n",
+	calls: 2,
+}, {
+	// A later model message's calls win over an older one's left unanswered; once they
+	// are answered, the older message's are answered in their order.
+	name: "a later message's open calls are answered before an older message's",
+	steps: []step{
+		{in: msgs(user("u")), out: msgs(calls("get:a1", "get:a2"))},
+		{in: msgs(sys("sub"), user("v")), out: msgs(calls("get:b1", "get:b2"))},
+		{tool: toolEvent("get", "", "rb1")},
+		{tool: toolEvent("get", "", "rb2")},
+		{tool: toolEvent("get", "", "ra1")},
+		{tool: toolEvent("get", "", "ra2")},
+		{tool: toolEvent("get", "", "extra")},
+	},
+	want: "user u\nassistant get:a1 get:a2\ntool ->a1 ra1\ntool ->a2 ra2\n" +
+		"system sub\nuser v\nassistant get:b1 get:b2\ntool ->b1 rb1\ntool ->b2 rb2\nassistant get:\ntool -> extra\n",
+	calls: 5,
+}, {
 	name: "a tool event after the input holds the result marks it failed",
 	steps: []step{
 		{in: msgs(user("u")), out: msgs(calls("run:c1"))},
@@ -288,5 +317,114 @@ func TestConversationsOTLP(t *testing.T) {
 					tc.messages, tc.ncalls, tc.results, summary(tr.Messages))
 			}
 		})
+	}
+}
+
+// TestOpenCallLinear: tool events without ids cost work linear in the run's calls, however
+// the calls fall into messages: one message of 10,000 parallel calls of one tool, 10,000
+// messages of one call each, and 100 messages of 100 calls each answered once the last is
+// made. openCall looks at each call at most twice (once to pass it when answered, once to
+// return it), so the calls it looked at are at most 2n; answering each message's first
+// unanswered call by scanning from its first call would look at n²/2 in the first run.
+func TestOpenCallLinear(t *testing.T) {
+	const n = 10000
+	for _, tc := range []struct {
+		name    string
+		perMsg  int
+		interim bool // answer each message's calls before the next message is made
+	}{
+		{"one message of n calls", n, false},
+		{"n messages of one call, answered as made", 1, true},
+		{"n/100 messages of 100 calls, answered at the end", 100, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			// each message is the output of a model call of its own (a sub-agent's), so that
+			// the model calls themselves cost linear time too
+			c := NewConversations()
+			made, answered := 0, 0
+			answerAll := func() {
+				for ; answered < made; answered++ {
+					c.Tool(*toolEvent("get", "", fmt.Sprint("r", answered)))
+				}
+			}
+			for made < n {
+				ids := make([]string, tc.perMsg)
+				for i := range ids {
+					ids[i] = fmt.Sprintf("get:c%d", made+i)
+				}
+				c.Model(msgs(user(fmt.Sprint("u", made))), msgs(calls(ids...)))
+				made += tc.perMsg
+				if tc.interim {
+					answerAll()
+				}
+			}
+			answerAll()
+			got := c.Messages()
+			if answered != n || len(got) != 2*(n/tc.perMsg)+n {
+				t.Fatalf("%d events, %d messages", answered, len(got))
+			}
+			if c.scanned > 2*n {
+				t.Errorf("openCall looked at %d calls for %d events, want at most %d", c.scanned, n, 2*n)
+			}
+			// every call has its own result: the event that answers call i of message j is
+			// the i-th of that message's, the newest message's events first where they wait
+			// for the end
+			seen := map[string]bool{}
+			for _, m := range got {
+				for _, r := range m.Results {
+					var call int
+					fmt.Sscanf(r.CallID, "c%d", &call)
+					j, i, event := call/tc.perMsg, call%tc.perMsg, call
+					if !tc.interim {
+						event = (n/tc.perMsg-1-j)*tc.perMsg + i
+					}
+					if seen[r.CallID] || r.Content != fmt.Sprint("r", event) {
+						t.Fatalf("call %s answered by %q (again: %v), want r%d", r.CallID, r.Content, seen[r.CallID], event)
+					}
+					seen[r.CallID] = true
+				}
+			}
+			if len(seen) != n {
+				t.Errorf("%d calls answered, want %d", len(seen), n)
+			}
+			t.Logf("openCall looked at %d calls", c.scanned)
+
+		})
+	}
+}
+
+// TestParallelCallsOfOneTool: a model call that makes two parallel calls of one tool, and
+// the tool's two records without a call id (Langfuse TOOL observations, Agents SDK function
+// spans), one failed: each result goes to its own call, the failure to the second
+// (Atlantis), as each file holds them. Before, each record answered the last open call, so
+// Paris's result went to Atlantis's call and Atlantis's failure to Paris's.
+func TestParallelCallsOfOneTool(t *testing.T) {
+	const sys = "system You are a weather assistant. Use get_weather.\nuser Weather in Paris and Atlantis?\n"
+	lf := readWith(t, langfuseFile("parallel-tools.json"), Options{})
+	if len(lf) != 1 {
+		t.Fatalf("%d Langfuse runs", len(lf))
+	}
+	want := sys + "assistant get_weather:call_p1 get_weather:call_p2\ntool ->call_p1 21C, sunny\n" +
+		"tool ->call_p2 failed(ValueError: unknown city Atlantis)\nassistant Paris: 21C, sunny. Atlantis: no such city.\n"
+	if got := summary(lf[0].Messages); got != want {
+		t.Errorf("Langfuse:\n%s\nwant\n%s", got, want)
+	}
+	if u := (Usage{Prompt: 131 + 214, Completion: 44 + 15, Total: 175 + 229, Recorded: true}); lf[0].Usage != u {
+		t.Errorf("Langfuse usage %+v, want %+v", lf[0].Usage, u)
+	}
+	path, data := formatFile(t, "openai-agents/parallel.jsonl", FormatOpenAIAgents)
+	ag := readAgents(t, path, data)["trace_9d4f2e1a0b3c45d6e7f8a9b0c1d2e3f4"]
+	if ag == nil {
+		t.Fatal("no Agents SDK run")
+	}
+	want = "system You are a weather agent. Use get_weather for any city the user names.\nuser Weather in Paris and Atlantis?\n" +
+		"assistant get_weather:call_Pa7r1sChat1 get_weather:call_At1antChat2 Checking both cities.\ntool ->call_Pa7r1sChat1 Sunny, 21 C\n" +
+		"tool ->call_At1antChat2 failed(Error running tool (non-fatal): city not found: Atlantis) An error occurred while running the tool. Please try again. Error: city not found: Atlantis\n" +
+		"assistant Paris is sunny, 21 C; I could not find Atlantis.\n"
+	if got := summary(ag.Messages); got != want {
+		t.Errorf("Agents SDK:\n%s\nwant\n%s", got, want)
+	}
+	if u := (Usage{Prompt: 219 + 305, Completion: 43 + 15, Total: 262 + 320, Recorded: true}); ag.Usage != u || ag.Task != "weather-two-chat" {
+		t.Errorf("Agents SDK usage %+v task %q", ag.Usage, ag.Task)
 	}
 }

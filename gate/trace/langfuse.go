@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -298,16 +299,17 @@ func (lf *lfFile) value(src *lsSource, at int, p jsonscan.Path, trace string) er
 	if err := n.readNames(trace); err != nil {
 		return err
 	}
-	list := func(key string, raw json.RawMessage, trace string) error {
+	// list reads the list raw, at keys under the record
+	list := func(raw json.RawMessage, trace string, keys ...any) error {
 		switch k := jsonscan.KindOfValue(raw); k {
 		case jsonscan.KindInvalid, jsonscan.KindNull:
 			return nil
 		case jsonscan.KindArray:
 		default:
-			return n.errAt(jsonscan.PathOf(key), "%s", jsonscan.Expected("a list", k))
+			return n.errAt(jsonscan.PathOf(keys...), "%s", jsonscan.Expected("a list", k))
 		}
-		lp := append(append(jsonscan.Path(nil), p...), jsonscan.Step{Key: key})
-		start := jsonscan.Locate(data[at:end], jsonscan.PathOf(key))
+		lp := append(append(jsonscan.Path(nil), p...), jsonscan.PathOf(keys...)...)
+		start := jsonscan.Locate(data[at:end], jsonscan.PathOf(keys...))
 		i := 0
 		_, err := jsonscan.EachElement(data, at+start, func(s, _ int) error {
 			err := lf.value(src, s, append(append(jsonscan.Path(nil), lp...), jsonscan.Step{Index: i, IsIndex: true}), trace)
@@ -331,12 +333,19 @@ func (lf *lfFile) value(src *lsSource, at int, p jsonscan.Path, trace string) er
 			n.kind, n.trace = 't', id
 			lf.nodes = append(lf.nodes, n)
 		}
-		if err := list("observations", r.Observations, id); err != nil {
+		if err := list(r.Observations, id, "observations"); err != nil {
 			return err
 		}
-		return list("scores", r.Scores, id)
+		if scores := jsonscan.KindOfValue(r.Scores); (scores == jsonscan.KindInvalid || scores == jsonscan.KindNull) && jsonscan.KindOfValue(r.Trace) == jsonscan.KindObject {
+			// the legacy download and the tRPC trace (traces.byIdWithObservationsAndScores)
+			// keep the scores inside "trace"
+			var t lfRecord
+			_ = rawFields(r.Trace, 0, &t)
+			return list(t.Scores, id, "trace", "scores")
+		}
+		return list(r.Scores, id, "scores")
 	case jsonscan.KindOfValue(r.Data) == jsonscan.KindArray && p == nil: // an API list: {"data": [...], "meta"}
-		return list("data", r.Data, "")
+		return list(r.Data, "", "data")
 	case len(r.DatasetItemID) > 0:
 		n.kind = 'd'
 	case len(either(r.DataType, r.DataTypeS)) > 0 || (len(r.Value) > 0 && n.typ == ""):
@@ -704,6 +713,14 @@ func lfMessages(n *lfNode, key string, raw json.RawMessage, role string) ([]Mess
 		}
 		var elems []json.RawMessage
 		_ = json.Unmarshal(v, &elems)
+		if key == "input" {
+			v, elems = lfWithoutToolDefinitions(v, elems)
+		}
+		if slices.ContainsFunc(elems, lfResponsesItem) { // the Responses API's items (OpenInference's openai_agents)
+			if ms, prob := responseItems(v); prob == nil {
+				return ms, nil
+			}
+		}
 		if len(elems) > 0 && json.Unmarshal(elems[0], &first) == nil && len(first.ToolName) > 0 {
 			calls, prob := chatCalls(v) // the Vercel AI SDK's tool calls
 			if prob == nil {
@@ -719,6 +736,8 @@ func lfMessages(n *lfNode, key string, raw json.RawMessage, role string) ([]Mess
 		return text(), nil
 	}
 	var w struct {
+		Object     string          `json:"object"`
+		Output     json.RawMessage `json:"output"`
 		Messages   json.RawMessage `json:"messages"`
 		Contents   json.RawMessage `json:"contents"`
 		Choices    json.RawMessage `json:"choices"`
@@ -728,6 +747,11 @@ func lfMessages(n *lfNode, key string, raw json.RawMessage, role string) ([]Mess
 		Args       json.RawMessage `json:"args"`
 	}
 	_ = json.Unmarshal(v, &w)
+	if w.Object == "response" && jsonscan.KindOfValue(w.Output) == jsonscan.KindArray { // a Responses API Response: its output items
+		if ms, prob := responseItems(w.Output); prob == nil {
+			return ms, nil
+		}
+	}
 	for _, list := range []json.RawMessage{w.Messages, w.Contents, w.Args} {
 		switch jsonscan.KindOfValue(list) {
 		case jsonscan.KindArray:
@@ -776,6 +800,51 @@ func lfMessages(n *lfNode, key string, raw json.RawMessage, role string) ([]Mess
 		return []Message{m}, nil
 	}
 	return text(), nil
+}
+
+// lfResponsesItem reports whether e is a Responses API item no chat message list holds: a
+// function_call, function_call_output or mcp_call (responsesapi.go), as OpenInference's
+// openai_agents instrumentation records a response span's input.
+func lfResponsesItem(e json.RawMessage) bool {
+	var it struct {
+		Type string `json:"type"`
+	}
+	if jsonscan.KindOfValue(e) != jsonscan.KindObject || json.Unmarshal(e, &it) != nil {
+		return false
+	}
+	return it.Type == "function_call" || it.Type == "function_call_output" || it.Type == "mcp_call"
+}
+
+// lfWithoutToolDefinitions is the input list v (its elements elems) without the tool
+// definitions langfuse-python's LangChain CallbackHandler appends to a generation's input, each
+// as {"role": "tool", "content": {"type": "function", "function": {…}}} with no tool_call_id
+// (langfuse/langchain/CallbackHandler.py, __on_llm_action): the tools the model was offered,
+// not messages, and no results (docs/trace-formats.md, "Langfuse exports").
+func lfWithoutToolDefinitions(v json.RawMessage, elems []json.RawMessage) (json.RawMessage, []json.RawMessage) {
+	isDefinition := func(e json.RawMessage) bool {
+		var m struct {
+			Role       string          `json:"role"`
+			ToolCallID json.RawMessage `json:"tool_call_id"`
+			Content    struct {
+				Type     string          `json:"type"`
+				Function json.RawMessage `json:"function"`
+			} `json:"content"`
+		}
+		return jsonscan.KindOfValue(e) == jsonscan.KindObject && json.Unmarshal(e, &m) == nil && m.Role == "tool" &&
+			len(m.ToolCallID) == 0 && m.Content.Type == "function" && jsonscan.KindOfValue(m.Content.Function) == jsonscan.KindObject
+	}
+	if !slices.ContainsFunc(elems, isDefinition) {
+		return v, elems
+	}
+	elems = slices.DeleteFunc(slices.Clone(elems), isDefinition)
+	out := []byte{'['}
+	for i, e := range elems {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, e...)
+	}
+	return append(out, ']'), elems
 }
 
 // lfUsage is a generation's usage: usageDetails (input, output, total; Langfuse's names), else

@@ -325,3 +325,75 @@ func TestRawFields(t *testing.T) {
 		t.Errorf("%v allocations a record, want at most 2 (the escaped key)", n)
 	}
 }
+
+// TestLangfuseFrameworkDownload reads testdata/formats/langfuse/framework-download.json,
+// written as Langfuse's own framework traces are fetched (langfuse/langfuse
+// worker/src/__tests__/chatml/framework-traces/download_traces.js: {"trace": the tRPC
+// traces.byIdWithObservationsAndScores, its "scores" inside it, "observations": each
+// observations.byId}) of a LangGraph run traced by langfuse-python's CallbackHandler, which
+// appends each tool definition to a generation's input as {"role": "tool", "content":
+// <definition>} (langfuse/langchain/CallbackHandler.py __on_llm_action). The definitions are
+// no messages and no results, and the trace's score is its outcome: the user's question,
+// the call, its result, the answer, correctness 1.
+func TestLangfuseFrameworkDownload(t *testing.T) {
+	got := readWith(t, langfuseFile("framework-download.json"), Options{OutcomeScorer: "correctness"})
+	if len(got) != 1 {
+		t.Fatalf("%d traces, want 1", len(got))
+	}
+	tr := got[0]
+	if c := countTrace(tr); c != (counts{id: "7c1e0d5a9b3f4e2a8d6c5b4a3f2e1d0c", messages: 4, calls: 1, results: 1}) {
+		t.Errorf("read %+v, want 4 messages, 1 call, 1 result", c)
+	}
+	roles := make([]string, len(tr.Messages))
+	for i, m := range tr.Messages {
+		roles[i] = m.Role
+	}
+	if strings.Join(roles, " ") != "user assistant tool assistant" {
+		t.Errorf("roles %q", roles)
+	}
+	if tr.Outcome != (Outcome{Known: true, Value: 1, Source: "scores.correctness"}) {
+		t.Errorf("outcome %+v, want the trace's correctness 1", tr.Outcome)
+	}
+	if tr.Usage != (Usage{Prompt: 155, Completion: 35, Total: 190, Recorded: true}) {
+		t.Errorf("usage %+v", tr.Usage)
+	}
+}
+
+// TestLangfuseResponsesItems reads testdata/formats/langfuse/openai-agents-download.json, a
+// download as TestLangfuseFrameworkDownload's of an OpenAI Agents SDK run traced by
+// OpenInference's openai_agents instrumentation (Arize-ai/openinference
+// openinference-instrumentation-openai-agents, as Langfuse's own
+// openai-agents-2025-09-30.trace.json holds it): each GENERATION's input the Responses API's
+// input items as json.dumps writes them (a message, function_call, function_call_output), its
+// output the Response as model_dump_json writes it. The items are the turns
+// (as responsesapi.go reads them): the question, the call, its result, the answer.
+func TestLangfuseResponsesItems(t *testing.T) {
+	got := readWith(t, langfuseFile("openai-agents-download.json"), Options{})
+	if len(got) != 1 {
+		t.Fatalf("%d traces, want 1", len(got))
+	}
+	tr := got[0]
+	if c := countTrace(tr); c != (counts{id: "8d2f1e6b0c4a5b3c9e7d6c5b4a3f2e1d", messages: 4, calls: 1, results: 1}) {
+		t.Errorf("read %+v, want 4 messages, 1 call, 1 result", c)
+	}
+	want := []string{"user When is the next train from Utrecht?", "assistant next_train call_Vb81",
+		"tool call_Vb81 Intercity to Amsterdam at 10:14, platform 5.", "assistant The next train from Utrecht leaves at 10:14 from platform 5."}
+	for i, m := range tr.Messages {
+		s := m.Role
+		for _, c := range m.Calls {
+			s += " " + c.Tool + " " + c.ID
+		}
+		for _, r := range m.Results {
+			s += " " + r.CallID
+		}
+		if m.Content != "" {
+			s += " " + m.Content
+		}
+		if i >= len(want) || s != want[i] {
+			t.Errorf("message %d: %q", i, s)
+		}
+	}
+	if tr.Usage != (Usage{Prompt: 140, Completion: 44, Total: 184, Recorded: true}) {
+		t.Errorf("usage %+v", tr.Usage)
+	}
+}

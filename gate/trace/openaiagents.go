@@ -37,7 +37,8 @@ import (
 // messages and a note saying why, and the blind-read rule refuses a file of mostly such
 // runs. Function spans are tool calls without a call id (name, input the arguments, output
 // the result; error their failure: the SDK's "Error running tool" with data.error), matched
-// to the model's last open call of that tool (conversation.go). Usage is the sum of the
+// to the model's open calls of that tool as conversation.go matches a tool event without an
+// id: parallel calls of one tool in their order. Usage is the sum of the
 // generation and response spans' usage (input_tokens, output_tokens, total_tokens); the
 // task and turn spans' usage totals theirs and is left out.
 
@@ -275,9 +276,6 @@ func (r *agentsRun) trace1(file string) (*Trace, error) {
 	conv := NewConversations()
 	t := &Trace{ID: r.id, File: file, Line: r.rec.Line, Shape: ShapeOpenAIAgents}
 	models, bare := 0, map[string]int{} // model spans, and those without messages by type
-	// pending are the ids of the calls the last model call made, by tool, in its order: the
-	// function spans that follow take them in turn (the SDK runs a model's calls in its order)
-	var pending map[string][]string
 	for _, s := range r.spans {
 		sd := s.item.SpanData
 		switch sd.Type {
@@ -293,7 +291,6 @@ func (r *agentsRun) trace1(file string) (*Trace, error) {
 					continue
 				}
 				conv.Model(in, out)
-				pending = pendingCalls(out)
 				continue
 			}
 			if err := agentsUsageOf(s, sd.Usage, t); err != nil {
@@ -312,15 +309,11 @@ func (r *agentsRun) trace1(file string) (*Trace, error) {
 				return nil, err
 			}
 			conv.Model(in, out)
-			pending = pendingCalls(out)
 		case "function":
 			if sd.Name == "" {
 				return nil, fieldAt(s.rec, jsonscan.PathOf("span_data", "name"), "a function span without a tool name")
 			}
 			e := ToolEvent{Call: Call{Tool: sd.Name}, Result: rawText(sd.Output)}
-			if ids := pending[sd.Name]; len(ids) > 0 { // the first call of the tool the last model call made
-				e.Call.ID, e.Call.HasID, pending[sd.Name] = ids[0], true, ids[1:]
-			}
 			e.Call.Args, e.Call.ArgsValid = rawArgs(sd.Input)
 			if !isNull(s.item.Error) {
 				e.Failed, e.Error = true, agentsError(s.item.Error)
@@ -337,19 +330,6 @@ func (r *agentsRun) trace1(file string) (*Trace, error) {
 		t.Crash = r.crash()
 	}
 	return t, r.identity(t)
-}
-
-// pendingCalls are the ids of the calls with one in a model call's output, by tool, in order.
-func pendingCalls(out []Message) map[string][]string {
-	ids := map[string][]string{}
-	for _, m := range out {
-		for _, c := range m.Calls {
-			if c.HasID {
-				ids[c.Tool] = append(ids[c.Tool], c.ID)
-			}
-		}
-	}
-	return ids
 }
 
 // crash is the error of the first span that recorded one other than a tool's, for a run

@@ -17,8 +17,13 @@ type realTotals struct {
 // totalsOf sums the reader's view of every trace at path.
 func totalsOf(t *testing.T, path string) realTotals {
 	t.Helper()
+	return sumTotals(readAll(t, path))
+}
+
+// sumTotals sums the reader's view of traces.
+func sumTotals(traces []*Trace) realTotals {
 	var got realTotals
-	for _, tr := range readAll(t, path) {
+	for _, tr := range traces {
 		c := countTrace(tr)
 		got.runs++
 		got.messages += c.messages
