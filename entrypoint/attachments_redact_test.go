@@ -48,3 +48,35 @@ func TestCredentialInAttachmentInNoOutput(t *testing.T) {
 		}
 	}
 }
+
+// The gate reads an Inspect log whose references stand for up to 1 GiB of text, and refuses
+// one whose references pass it with exit code 3 and an error at the reference that does:
+// 1,023 calls naming a 1 MiB attachment (1 MiB and 2 bytes written as a JSON string) stand for
+// 1,023 MiB and 2,046 bytes; the 1,024th passes 1 GiB (docs/security.md, "Attachments").
+func TestAttachmentReadingBudgetExit(t *testing.T) {
+	const key = "7215ee9c7d9dc229d2921a40e899ec5f"
+	logOf := func(calls int) string {
+		msgs := make([]string, calls)
+		for k := range msgs {
+			msgs[k] = fmt.Sprintf(`{"role": "assistant", "content": "", "tool_calls": [{"id": "c%d", "function": "write", "arguments": {"code": "attachment://%s"}}]}`, k, key)
+		}
+		return `{"version": 2, "status": "success", "eval": {"task": "t", "model": "m"}, "samples": [` + "\n" + `{"id": "s1", "epoch": 1, "messages": [` +
+			strings.Join(msgs, ", ") + `], "attachments": {"` + key + `": "` + strings.Repeat("A", 1<<20) + `"}}]}`
+	}
+	dir := t.TempDir()
+	for _, c := range []struct {
+		calls int
+		code  int
+		err   string
+	}{
+		{1023, 2, ""}, // read: its loop of identical calls fails the gate
+		{1024, 3, ":2:1: samples[0]: messages[1023]: tool_calls[0].arguments: the input's attachment:// references stand for more than 1 GiB of text, the most agentgate reads through the references of one input\n"},
+	} {
+		path := filepath.Join(dir, fmt.Sprintf("log%d.json", c.calls))
+		write(t, path, logOf(c.calls))
+		code, stdout, stderr := cli(t, "", "gate", "--traces", path)
+		if code != c.code || (c.err != "" && stderr != "agentgate: "+path+c.err) || (c.err == "" && !strings.Contains(stdout, "Reliability: 1 trace")) {
+			t.Errorf("%d calls: exit %d, want %d\nstdout %.500s\nstderr %s", c.calls, code, c.code, stdout, stderr)
+		}
+	}
+}

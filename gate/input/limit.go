@@ -111,7 +111,7 @@ func (l *LimitedReader) tooLarge() string {
 	if l.Packed != nil {
 		after = " after decompression"
 	}
-	return fmt.Sprintf("input too large: more than %s%s, the most an input may hold (max-input-bytes; raise it to read this file)", sizeText(maxInputBytes), after)
+	return fmt.Sprintf("input too large: more than %s%s, the most an input may hold (max-input-bytes; raise it to read this file)", SizeText(maxInputBytes), after)
 }
 
 // countingReader counts the bytes read from r: the compressed bytes behind a decompressor.
@@ -126,8 +126,8 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// sizeText writes n bytes in the largest binary unit that divides it, or in bytes.
-func sizeText(n int64) string {
+// SizeText writes n bytes in the largest binary unit that divides it, or in bytes.
+func SizeText(n int64) string {
 	for _, u := range []struct {
 		shift uint
 		name  string

@@ -187,8 +187,8 @@ func TestMaxRecordWhileRead(t *testing.T) {
 
 func TestSizeText(t *testing.T) {
 	for n, want := range map[int64]string{1 << 30: "1 GiB", 5 << 30: "5 GiB", 3 << 20: "3 MiB", 1536: "1536 bytes", 2048: "2 KiB", 1000: "1000 bytes"} {
-		if got := sizeText(n); got != want {
-			t.Errorf("sizeText(%d) = %q, want %q", n, got, want)
+		if got := SizeText(n); got != want {
+			t.Errorf("SizeText(%d) = %q, want %q", n, got, want)
 		}
 	}
 	var e *Error

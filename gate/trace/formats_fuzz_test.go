@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -70,6 +71,15 @@ func FuzzInspectJSON(f *testing.F) {
 	// a parse_error (expanded as read), and an attachment holding a credential
 	f.Add([]byte(`{"samples":[{"id":1,"messages":[{"role":"assistant","tool_calls":[{"function":"f","arguments":{"code":"attachment://a","n":1}},{"function":"f","arguments":{"code":"attachment://a","n":2,"l":[{"x":"attachment://b"}]}}]}],"attachments":{"a":"print(\"<hi>\")\n\u2028","b":"export K=ghp_1a2B3c4D5e6F7g8H9i0JkLmNoPqRsTuVwXyZ"}}]}`))
 	f.Add([]byte(`{"samples":[{"id":1,"messages":[{"role":"assistant","tool_calls":[{"function":"f","arguments":{"code":"attachment://a"},"parse_error":"bad"},{"function":"f","arguments":["attachment://a",{"attachment://a":"attachment://a"}]}]}],"attachments":{"a":"\u00e9\ud83d\ude00\\"}}]}`))
+	// many references, nested in arguments (lists of objects of lists), in content of several
+	// parts, in an attachment's own text (not expanded: Inspect resolves one level), and in
+	// arguments with a parse_error, equal and distinct
+	f.Add(inspectLog(referenceSample("s", 200, func(k int) string {
+		return fmt.Sprintf(`{"a":[{"b":["attachment://a",["attachment://b",{"c":"attachment://a"}]]},"attachment:\/\/b"],"k":%d}`, k%3)
+	}, false, map[string]string{"a": "x attachment://b \"q\"\n", "b": "attachment://a"})))
+	f.Add(inspectLog(referenceSample("s", 50, func(k int) string { return fmt.Sprintf(`{"x":["attachment://a","attachment://a"],"i":%d}`, k%5) }, true,
+		map[string]string{"a": strings.Repeat("<&>\"", 64)})))
+	f.Add([]byte(`{"samples":[{"id":1,"messages":[{"role":"user","content":[{"type":"text","text":"attachment://a"},{"type":"text","text":"attachment://a"},{"type":"image"},{"type":"text","text":"attachment://b"}]},{"role":"tool","content":"attachment://b"}],"attachments":{"a":"attachment://b","b":"\u2028"}},{"id":2,"messages":[{"role":"user","content":"attachment://a"}],"attachments":{"a":""}}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		err := eachInspectJSON(context.Background(), "f.json", data, Options{}, func(tr *Trace) error {
 			if tr.ID == "" || tr.Task == "" {
@@ -138,6 +148,12 @@ func FuzzInspectEval(f *testing.F) {
 	seedFile(f, "inspect-tools.eval")
 	// a 1.5 KB archive naming a 1 MiB attachment 500 times (issue 34): 500 MiB once expanded
 	f.Add(attachmentEval(attachmentSample(500, false)))
+	// 10,000 references nested in lists, and 50 copies of arguments with a parse_error
+	f.Add(attachmentEval(referenceSample("s", 100, func(int) string {
+		return `{"a":[` + strings.TrimSuffix(strings.Repeat(`["attachment://h",{"b":"attachment://h"}],`, 50), ",") + `]}`
+	}, false, map[string]string{"h": strings.Repeat("A", 1<<10)})))
+	f.Add(attachmentEval(referenceSample("s", 50, func(k int) string { return fmt.Sprintf(`{"x":"attachment://h","i":%d}`, k) }, true,
+		map[string]string{"h": strings.Repeat("B", 64<<10)})))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		err := eachEval(context.Background(), "f.eval", bytes.NewReader(data), int64(len(data)), Options{}, func(tr *Trace) error {
 			if tr.ID == "" {

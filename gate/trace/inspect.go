@@ -45,39 +45,80 @@ type inspectSample struct {
 // attachments resolves the attachment:// references of one sample without copying the
 // attachments (docs/security.md, "Attachments"): content that is an attachment shares its
 // memory, and arguments that name one keep the reference, their call pointing at the
-// attachments the sample's calls name, held once. What the references stand for still
-// counts, toward the sample's size (input.MaxRecord, as a record) and toward the input's
-// limits (its input.LimitedReader: max-input-bytes and the check on what a compressed input
-// expands to), since the evaluator reads each reference's text where it stands: a log of a
-// few KB that names a 1 MiB attachment thousands of times is an error naming the file, not
-// gigabytes of reading.
+// attachments the sample's calls name, held once. Two counts bound what the references cost.
+// What the sample holds, its own bytes (each attachment once, each call's own text) and the
+// copies a reference makes (the arguments of a call Inspect could not parse, expanded; content
+// of several parts, joined), counts toward the sample's size (input.MaxRecord, as a record)
+// and the input's limits (its input.LimitedReader: max-input-bytes and the check on what a
+// compressed input expands to). What every reference stands for, read by the evaluator where
+// it stands, counts toward the input's reading budget (referenceReading): a log of a few KB
+// that names a 1 MiB attachment millions of times is an error at the reference that passes
+// it, not hours of reading.
 type attachments struct {
-	limit  *input.LimitedReader // the input's count; nil: none kept (tests)
-	size   int64                // the sample's bytes, plus what its references added
+	limit  *input.LimitedReader // the input's count of what it holds; nil: none kept (tests)
+	read   *referenceReading    // the input's count of what its references stand for
+	held   int64                // the sample's bytes, plus the copies its references made
 	quoted map[string]int       // attachment key → its length as a JSON string
 	named  *Attachments         // the attachments the sample's calls name
-	args   map[string][]byte    // arguments of a call with a parse_error → the same, expanded
+	args   map[string]expansion // arguments of a call with a parse_error → the same, expanded
 }
 
-// errSampleTooLarge says a sample's references expand it past input.MaxRecord.
-type errSampleTooLarge struct{ size int64 }
+// expansion is the arguments of a call with a parse_error with their references expanded,
+// and what those references stand for (the bytes they add to the reading budget each time
+// the same arguments come again).
+type expansion struct {
+	out  []byte
+	read int64
+}
+
+// maxReferenced is the most text the attachment:// references of one input may stand for
+// together, counted at every reference (an attachment named 240 times counts 240 times):
+// the evaluator reads each where it stands. It is what an input may hold by default, four
+// times a record: the texts are held once, and it bounds work, not memory (docs/security.md,
+// "Attachments").
+const maxReferenced = 1 << 30
+
+// referenceReading counts what the attachment:// references of one input stand for, toward
+// maxReferenced.
+type referenceReading struct{ n int64 }
+
+// errSampleTooLarge says what a sample holds, with the copies its references made, passes
+// input.MaxRecord.
+type errSampleTooLarge struct{}
 
 func (e errSampleTooLarge) Error() string {
-	return fmt.Sprintf("the sample's attachment:// references expand it to more than %d MiB, the most a record may hold", input.MaxRecord>>20)
+	return fmt.Sprintf("the sample, with the copies its attachment:// references make, holds more than %s, the most a record may hold", input.SizeText(int64(input.MaxRecord)))
 }
 
-// add counts n more bytes of the sample's, from its references.
-func (a *attachments) add(n int64) error {
+// errReadingTooLong says the references of an input stand for more than maxReferenced.
+type errReadingTooLong struct{}
+
+func (errReadingTooLong) Error() string {
+	return fmt.Sprintf("the input's attachment:// references stand for more than %s of text, the most agentgate reads through the references of one input", input.SizeText(maxReferenced))
+}
+
+// hold counts n more bytes the sample holds: a copy a reference made.
+func (a *attachments) hold(n int64) error {
 	if n <= 0 {
 		return nil
 	}
-	a.size += n
-	if a.size > int64(input.MaxRecord) {
-		return errSampleTooLarge{a.size}
+	a.held += n
+	if a.held > int64(input.MaxRecord) {
+		return errSampleTooLarge{}
 	}
 	if a.limit != nil {
 		return a.limit.Add(n)
 	}
+	return nil
+}
+
+// reading counts n more bytes that a reference stands for.
+func (a *attachments) reading(n int64) error {
+	if n > maxReferenced-a.read.n {
+		a.read.n = maxReferenced + 1
+		return errReadingTooLong{}
+	}
+	a.read.n += n
 	return nil
 }
 
@@ -170,6 +211,7 @@ func eachInspectJSON(ctx context.Context, path string, data []byte, o Options, f
 	task := docString(data, "eval", "task") // the suite of the samples' ids (docs/design.md#run-identity)
 	model := docString(data, "eval", "model")
 	limit := inspectLimit(path, len(data))
+	read := &referenceReading{} // the samples' references together
 	err := d.object("an Inspect log", func(key string, _ int) error {
 		if key != "samples" {
 			return d.skip()
@@ -182,12 +224,12 @@ func eachInspectJSON(ctx context.Context, path string, data []byte, o Options, f
 			if over >= 0 {
 				return d.errAt(over, "samples[%d].%s: %s", i, jsonscan.PathAt(data[at:], over-at), tooManyItems())
 			}
-			s := inspectSample{att: attachments{limit: limit}, model: model}
+			s := inspectSample{att: attachments{limit: limit, read: read}, model: model}
 			s.presize(&sizes)
 			if err := d.value(&s); err != nil {
 				return err
 			}
-			s.att.size = d.dec.InputOffset() - int64(at)
+			s.att.held = d.dec.InputOffset() - int64(at)
 			t, err := s.trace(path, d.pos(at).Line, func(format string, args ...any) error {
 				return d.errAt(at, "samples[%d]: %s", i, fmt.Sprintf(format, args...))
 			})
@@ -276,6 +318,7 @@ func eachEval(ctx context.Context, path string, f io.ReaderAt, size int64, o Opt
 	// the members read count toward the archive's limit, as one input; the ratio check holds
 	// what they expand to against the archive's size
 	limited := &input.LimitedReader{Name: path, Packed: func() int64 { return size }}
+	read := &referenceReading{} // the samples' references together
 	task, model, err := evalTask(zr, limited)
 	if err != nil {
 		return docError(path, err)
@@ -300,7 +343,7 @@ func eachEval(ctx context.Context, path string, f io.ReaderAt, size int64, o Opt
 		if over >= 0 {
 			return d.errAt(over, "%s: %s", jsonscan.PathAt(data, over), tooManyItems())
 		}
-		s := inspectSample{att: attachments{limit: limited, size: int64(len(data))}, model: model}
+		s := inspectSample{att: attachments{limit: limited, read: read, held: int64(len(data))}, model: model}
 		s.presize(&sizes)
 		if err := d.value(&s); err != nil {
 			return err
@@ -542,14 +585,24 @@ func (s *inspectSample) content(raw json.RawMessage) (string, error) {
 		return "", fmt.Errorf("content must be a string or a list of content parts: %v", err)
 	}
 	var texts []string
+	var copied int64 // the attachments' bytes that joining the parts copies
 	for _, p := range parts {
 		if p.Type == "text" {
 			t, err := s.resolve(p.Text)
 			if err != nil {
 				return "", err
 			}
+			if strings.HasPrefix(p.Text, attachmentPrefix) {
+				copied += int64(len(t))
+			}
 			texts = append(texts, t)
 		}
+	}
+	if len(texts) < 2 {
+		return strings.Join(texts, ""), nil // the one text, shared
+	}
+	if err := s.att.hold(copied); err != nil {
+		return "", err
 	}
 	return strings.Join(texts, "\n"), nil
 }
@@ -574,7 +627,8 @@ func inspectLimit(path string, size int) *input.LimitedReader {
 	return l
 }
 
-// resolve replaces an attachment:// reference by the attachment's text, which it shares.
+// resolve replaces an attachment:// reference by the attachment's text, which it shares; the
+// text counts toward the input's reading budget.
 func (s *inspectSample) resolve(str string) (string, error) {
 	hash, ok := strings.CutPrefix(str, attachmentPrefix)
 	if !ok {
@@ -584,7 +638,7 @@ func (s *inspectSample) resolve(str string) (string, error) {
 	if !ok {
 		return "", fmt.Errorf("%s%s is not among the sample's attachments", attachmentPrefix, hash)
 	}
-	if err := s.att.add(int64(len(text) - len(str))); err != nil {
+	if err := s.att.reading(int64(len(text))); err != nil {
 		return "", err
 	}
 	return text, nil
@@ -594,9 +648,10 @@ func (s *inspectSample) resolve(str string) (string, error) {
 // name attachments (attachment:// and a key), the sample's attachments they name: the arguments
 // are kept as written, the references unexpanded, and the calls share the attachments, held
 // once (docs/security.md, "Attachments"). The arguments of a call with a parse_error (valid
-// false) are read as raw text, not JSON: each reference in them is expanded in place, a copy.
-// Either way each reference counts what it stands for, the attachment quoted as JSON, toward
-// the sample's limits: the evaluator reads it at every call that names it.
+// false) are read as raw text, not JSON: each reference in them is expanded in place, a copy,
+// which the sample holds. Either way each reference counts what it stands for, the attachment
+// quoted as JSON, toward the input's reading budget: the evaluator reads it at every call that
+// names it.
 func (s *inspectSample) arguments(raw json.RawMessage, valid bool) ([]byte, *Attachments, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
@@ -621,7 +676,7 @@ func (s *inspectSample) arguments(raw json.RawMessage, valid bool) ([]byte, *Att
 			return err
 		}
 		named = true
-		return s.att.add(int64(q - (to - from)))
+		return s.att.reading(int64(q))
 	}); err != nil {
 		return nil, nil, err
 	}
@@ -631,26 +686,34 @@ func (s *inspectSample) arguments(raw json.RawMessage, valid bool) ([]byte, *Att
 	return compact, s.att.named, nil
 }
 
-// expandedArguments returns compact with every reference expanded in place; equal arguments
-// share one expansion, counted again.
+// expandedArguments returns compact with every reference expanded in place, a copy the sample
+// holds; equal arguments share one expansion, held once and read again.
 func (s *inspectSample) expandedArguments(compact []byte) ([]byte, error) {
-	if out, ok := s.att.args[string(compact)]; ok {
-		return out, s.att.add(int64(len(out) - len(compact)))
+	if e, ok := s.att.args[string(compact)]; ok {
+		return e.out, s.att.reading(e.read)
 	}
+	var read int64
 	out, err := appendExpanded(nil, compact, -1, func(key string, lit []byte, _ int) ([]byte, error) {
-		if _, err := s.quotedAttachment(key); err != nil {
+		n, err := s.quotedAttachment(key)
+		if err != nil {
 			return nil, err
 		}
-		q := quoteText(s.Attachments[key], -1)
-		return q, s.att.add(int64(len(q) - len(lit)))
+		if err := s.att.reading(int64(n)); err != nil {
+			return nil, err
+		}
+		if err := s.att.hold(int64(n - len(lit))); err != nil {
+			return nil, err
+		}
+		read += int64(n)
+		return quoteText(s.Attachments[key], -1), nil
 	})
 	if err != nil {
 		return nil, err
 	}
 	if s.att.args == nil {
-		s.att.args = map[string][]byte{}
+		s.att.args = map[string]expansion{}
 	}
-	s.att.args[string(compact)] = out
+	s.att.args[string(compact)] = expansion{out, read}
 	return out, nil
 }
 
