@@ -126,8 +126,10 @@ func TestFolderSWEAgent(t *testing.T) {
 		t.Errorf("exit %d, %+v\n%s", code, r.Reliability, stdout)
 	}
 	// system and user, then an assistant turn (its action a call) and its observation a step;
-	// a .traj has no id (its task is the file's stem, docs/design.md#run-identity)
-	checkCounts(t, r, filepath.Join(run, "astropy__astropy-12907.traj")+":1 8 3 -", filepath.Join(run, "django__django-11133.traj")+":1 6 2 -")
+	// a .traj has no id (its task is the file's stem, docs/design.md#run-identity). The run of
+	// django__django-11133 ends on exit_cost, SWE-agent's own exit, which is no call
+	// (docs/trace-formats.md, "SWE-agent's own exits")
+	checkCounts(t, r, filepath.Join(run, "astropy__astropy-12907.traj")+":1 8 3 -", filepath.Join(run, "django__django-11133.traj")+":1 6 1 -")
 	p := "alice/default__gpt-4o__t-0.00__p-0.95__c-2.00__install-1/"
 	checkNotes(t, r, stdout, "skipped 5 side files: "+p+"all_preds.jsonl (predictions: an instance id and its patch a line), "+
 		p+"args.yaml, "+p+"patches/astropy__astropy-12907.patch, "+p+"rescore.py, "+p+"run-260820100000.log")
@@ -156,8 +158,9 @@ func TestFolderSWEAgent1x(t *testing.T) {
 	if code != 0 || r.Reliability.Total != 2 {
 		t.Errorf("exit %d, %+v\n%s", code, r.Reliability, stdout)
 	}
-	checkCounts(t, r, filepath.Join(dir, "batch", "django__django-11133", "django__django-11133.traj")+":1 6 2 -",
-		filepath.Join(dir, "single", "django__django-11133", "django__django-11133.traj")+":1 6 2 -")
+	// both end on exit_cost, SWE-agent's own exit: no call (docs/trace-formats.md, "SWE-agent's own exits")
+	checkCounts(t, r, filepath.Join(dir, "batch", "django__django-11133", "django__django-11133.traj")+":1 6 1 -",
+		filepath.Join(dir, "single", "django__django-11133", "django__django-11133.traj")+":1 6 1 -")
 	checkNotes(t, r, stdout,
 		"read 2 side files beside the traces, for what the traces do not record (a run's config): batch/django__django-11133/django__django-11133.config.yaml, single/django__django-11133/config.yaml",
 		"skipped 3 side files: batch/preds.json (predictions: a map of instance ids to patches), batch/django__django-11133/django__django-11133.patch, batch/run_batch.config.yaml")

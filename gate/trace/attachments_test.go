@@ -344,7 +344,7 @@ func TestAttachmentReadingBoundary(t *testing.T) {
 // references to a 1 KiB attachment in 18 MB) ends at the reference that passes 1 GiB, an
 // error naming the call, having allocated no more than the same log whose strings are no
 // references (measured: 103 MB, the decoder's for an 18 MB sample; each reference was decoded
-// on its own before, 160 MB more).
+// on its own before, 184 MB more).
 func TestInspectAttachmentNestedReferences(t *testing.T) {
 	const per = 1 << 10 // references in each inner list
 	text := strings.Repeat("A", 1<<10)

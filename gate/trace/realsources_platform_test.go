@@ -25,11 +25,16 @@ type platformTotals struct {
 func platformTotalsOf(t *testing.T, path string, o Options) (platformTotals, []*Trace) {
 	t.Helper()
 	traces := readWith(t, path, o)
+	return sumPlatformTotals(traces), traces
+}
+
+// sumPlatformTotals sums the reader's view of traces, their tokens too.
+func sumPlatformTotals(traces []*Trace) platformTotals {
 	got := platformTotals{realTotals: sumTotals(traces)}
 	for _, tr := range traces {
 		got.tokens += tr.Usage.Total
 	}
-	return got, traces
+	return got
 }
 
 // langfuseFramework is the folder of langfuse/langfuse's framework traces: each file is the

@@ -25,6 +25,19 @@ import (
 // trajectory holds the chosen attempt's replay_config, which is null (its inner agents are
 // given none), so the file beside it is where the agent is named.
 
+// sweAgentExits are the actions SWE-agent 0.x writes into a run's history when it stops the
+// run itself rather than run the model's command: the cost limit, the context window, a
+// runtime error, the API's retries, the format retries (sweagent/agent/agents.py,
+// forward_with_error_check and check_format_and_requery; sweagent/environment/swe_env.py's
+// step autosubmits on them, and the history holds no observation of them). They are not the
+// model's calls (docs/trace-formats.md, "SWE-agent's own exits").
+var sweAgentExits = [...]string{"exit_api", "exit_context", "exit_cost", "exit_error", "exit_format"}
+
+// sweAgentExit reports whether a history message's action is one of SWE-agent's own exits.
+func sweAgentExit(action string) bool {
+	return slices.Contains(sweAgentExits[:], strings.TrimSpace(action))
+}
+
 // maxSideConfig is the most bytes a side config may hold: SWE-agent's are tens of KiB (its
 // templates), and one past this is refused rather than read whole.
 const maxSideConfig = 8 << 20

@@ -232,6 +232,9 @@ func (d *decoder) textAction(i int, b *builder, out *Message) {
 		return
 	}
 	action, _ := d.scratch.str(d.raw(r.Action))
+	if sweAgentExit(action) {
+		return // the harness stopped the run: no call of the model's (sweAgentExits)
+	}
 	if strings.TrimSpace(action) == "" {
 		if mt, _ := d.scratch.str(d.raw(r.MessageType)); mt == "action" {
 			action = lastFence(out.Content)
