@@ -20,10 +20,11 @@ import (
 //   - A call adds the input messages its conversation has not seen yet, then its output.
 //   - A tool call recorded on its own (a tool span, an observation) adds its result to the
 //     call the model made (by call id, else the first unanswered call of that tool in the
-//     newest message holding one, so that parallel calls are answered in their order), or
-//     adds a call and its result of its own when no model message holds the call. What a tool event
-//     carried is added once: a later call of the same conversation that re-sends that call
-//     or result in its input does not add it again, whichever came first.
+//     newest batch holding one, as openCall says, so that parallel calls are answered in
+//     their order), or adds a call and its result of its own when no model message holds
+//     the call. What a tool event carried is added once: a later call of the same
+//     conversation that re-sends that call or result in its input does not add it again,
+//     whichever came first.
 //   - A call or result with an id is one call or result of the run: an input that re-sends
 //     one the run already holds (a handoff hands the conversation so far to an agent with
 //     another system prompt, which is a conversation of its own) does not add it again, and
@@ -65,6 +66,9 @@ type conversation struct {
 	// idlessResults the results without a call id it carried, by text: those not yet met
 	// in a call's input (Conversations.claimed) can stand for a call or result of one.
 	idlessCalls, idlessResults map[string][]loc
+	// batch is where the run of messages with calls the last message belongs to starts
+	// (openCall)
+	batch int
 }
 
 func newConversation() *conversation {
@@ -74,11 +78,12 @@ func newConversation() *conversation {
 // loc is where a call or result is: conversation, message, index in the message.
 type loc struct{ conv, msg, idx int }
 
-// openCalls are the calls of one tool in one message, in order; those before next are
-// answered.
+// openCalls are the calls of one tool in one batch (openCall), in order; those before next
+// are answered.
 type openCalls struct {
-	calls []loc
-	next  int
+	conv, batch int
+	calls       []loc
+	next        int
 }
 
 // ToolEvent is one tool call as a tool span or observation records it: the call (id where
@@ -279,6 +284,9 @@ func writeKey(h *maphash.Hash, m *Message) {
 func (c *Conversations) add(ci int, m Message) {
 	conv := c.convs[ci]
 	at := len(conv.msgs)
+	if len(m.Calls) > 0 && (at == 0 || len(conv.msgs[at-1].Calls) == 0) {
+		conv.batch = at
+	}
 	for j, call := range m.Calls {
 		l := loc{ci, at, j}
 		if call.HasID {
@@ -286,7 +294,7 @@ func (c *Conversations) add(ci int, m Message) {
 				c.calls[call.ID] = l
 			}
 		}
-		c.addOpen(call.Tool, l)
+		c.addOpen(call.Tool, l, conv.batch)
 	}
 	for j, r := range m.Results {
 		if r.HasID {
@@ -466,24 +474,29 @@ func (c *Conversations) result(ci int, res Result) {
 	}
 }
 
-// addOpen adds the call of tool at l, the last message's, to the open calls.
-func (c *Conversations) addOpen(tool string, l loc) {
+// addOpen adds the call of tool at l, the last message's, of the batch that starts at
+// message batch of its conversation, to the open calls.
+func (c *Conversations) addOpen(tool string, l loc, batch int) {
 	list := c.open[tool]
 	if n := len(list); n > 0 {
-		if last := &list[n-1]; last.calls[0].conv == l.conv && last.calls[0].msg == l.msg {
+		if last := &list[n-1]; last.conv == l.conv && last.batch == batch {
 			last.calls = append(last.calls, l)
 			return
 		}
 	}
-	c.open[tool] = append(list, openCalls{calls: []loc{l}})
+	c.open[tool] = append(list, openCalls{conv: l.conv, batch: batch, calls: []loc{l}})
 }
 
 // openCall finds the call of tool a tool event without a call id answers: the first
-// unanswered call of that tool in the newest message that holds an unanswered one. Parallel
-// calls of one tool in one model message are answered in their order; a later message's
-// calls win over an earlier one's. Calls are only ever marked answered and each message's
-// are met from its first on, so each call is looked at a bounded number of times: the calls
-// of a run cost linear time in all.
+// unanswered call of that tool in the newest batch that holds an unanswered one. A batch is
+// the calls of one model message, or of consecutive messages of one conversation that all
+// make calls (a tracer that records each block of a model's answer as a message of its own,
+// as the Claude Agent SDK's does, splits one answer's parallel calls so; a conversation has
+// a result or other message between two answers), made one after another in the run.
+// Parallel calls of one tool are answered in their order; a later batch's calls win over an
+// earlier one's (a sub-agent's over the call that started it). Calls are only ever marked
+// answered and each batch's are met from its first on, so each call is looked at a bounded
+// number of times: the calls of a run cost linear time in all.
 func (c *Conversations) openCall(tool string) (loc, bool) {
 	list := c.open[tool]
 	for len(list) > 0 {

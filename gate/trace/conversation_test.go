@@ -150,6 +150,32 @@ var conversationCases = []struct {
 		"system sub\nuser v\nassistant get:b1 get:b2\ntool ->b1 rb1\ntool ->b2 rb2\nassistant get:\ntool -> extra\n",
 	calls: 5,
 }, {
+	// A tracer that records each block of the model's answer as a model call of its own
+	// (the Claude Agent SDK's, in Langfuse) splits two parallel calls into two messages,
+	// one after the other: they are one batch, answered in their order.
+	name: "parallel calls split into consecutive messages are answered in their order",
+	steps: []step{
+		{in: msgs(user("u")), out: msgs(say("checking"))},
+		{out: msgs(calls("get:c1"))},
+		{out: msgs(calls("get:c2"))},
+		{tool: toolEvent("get", "", "one")},
+		{tool: &ToolEvent{Call: Call{Tool: "get"}, Result: "two", Failed: true, Error: "boom"}},
+	},
+	want:  "user u\nassistant checking\nassistant get:c1\nassistant get:c2\ntool ->c1 one\ntool ->c2 failed(boom) two\n",
+	calls: 2,
+}, {
+	// A message between two messages with calls ends a batch: the later call, which the
+	// user's message asked for, is answered first.
+	name: "a message between two calls makes two batches",
+	steps: []step{
+		{in: msgs(user("u")), out: msgs(calls("get:a1"))},
+		{in: msgs(user("u"), calls("get:a1"), user("more")), out: msgs(calls("get:b1"))},
+		{tool: toolEvent("get", "", "rb")},
+		{tool: toolEvent("get", "", "ra")},
+	},
+	want:  "user u\nassistant get:a1\nuser more\nassistant get:b1\ntool ->b1 rb\ntool ->a1 ra\n",
+	calls: 2,
+}, {
 	name: "a tool event after the input holds the result marks it failed",
 	steps: []step{
 		{in: msgs(user("u")), out: msgs(calls("run:c1"))},
