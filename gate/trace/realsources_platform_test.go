@@ -43,16 +43,17 @@ func sumPlatformTotals(traces []*Trace) platformTotals {
 // download_traces.js.
 const langfuseFramework = "worker/src/__tests__/chatml/framework-traces/"
 
-// TestRealSourceLangfuseFrameworks reads Langfuse's own downloads of framework traces.
-// python3 (json.load): the GENERATION observations with no GENERATION below them (a
-// wrapper's inner call, as the Vercel AI SDK's ai.generateText.doGenerate) in startTime
-// order; each one's input messages (a list, {"messages": [...]}, or a prompt) not yet in the conversation (a list continues the
-// conversation whose messages are its prefix, by role and tool-call ids) and its output
-// messages; a message holding k tool results counts k messages (a result each); calls are
-// the messages' tool calls (GenAI parts of type tool_call, Vercel's toolCallId, OpenAI's
-// tool_calls, the Responses API's function_call items); a TOOL observation whose result no message carries adds a result; failed
-// results are TOOL observations at level ERROR; tokens the sum of those generations'
-// usageDetails.total; succeeded the trace's score "correctness" where named.
+// TestRealSourceLangfuseFrameworks reads Langfuse's own downloads of framework traces. python3
+// (json.load): the GENERATION observations with no GENERATION below them (a wrapper's inner
+// call, as the Vercel AI SDK's ai.generateText.doGenerate) in startTime order; each one's input
+// messages (a list, {"messages": [...]}, or a prompt) not yet in the conversation (a list
+// continues the conversation whose messages are its prefix, by role and tool-call ids) and its
+// output messages; a message holding k tool results counts k messages (a result each); calls
+// are the messages' tool calls (GenAI parts of type tool_call, Vercel's toolCallId, OpenAI's
+// tool_calls, the Responses API's function_call items); a TOOL observation whose result no
+// message carries adds a result; failed results are TOOL observations at level ERROR; tokens
+// the sum of those generations' usageDetails.total; succeeded the trace's score "correctness"
+// where named.
 func TestRealSourceLangfuseFrameworks(t *testing.T) {
 	for _, c := range []struct {
 		name, file, scorer string
