@@ -411,6 +411,15 @@ func TestResponseToolItems(t *testing.T) {
 			`{"id": "cuo_2", "call_id": "call_k2", "output": {"type": "computer_screenshot", "file_id": "file-2"}, "status": "failed", "type": "computer_call_output", "acknowledged_safety_checks": null}]`,
 			"computer({\"button\":\"left\",\"type\":\"click\",\"x\":10,\"y\":20,\"keys\":null}) valid=true\ncomputer({\"actions\":[{\"type\":\"screenshot\"}]}) valid=true\n" +
 				"->call_k1 \"\" ok=true \"\"\n->call_k2 \"\" ok=false \"the computer_call_output's status is failed\"\n"},
+		{"shell_call and its output", `[{"id": "sh_1", "action": {"commands": ["ls", "false"], "max_output_length": null, "timeout_ms": null}, "call_id": "call_s1", "environment": null, "status": "completed", "type": "shell_call"}, ` +
+			`{"id": "sho_1", "call_id": "call_s1", "max_output_length": null, "output": [{"outcome": {"exit_code": 0, "type": "exit"}, "stderr": "", "stdout": "a.txt\n"}, {"outcome": {"exit_code": 1, "type": "exit"}, "stderr": "boom", "stdout": ""}], "status": "completed", "type": "shell_call_output"}, ` +
+			`{"id": "sho_2", "call_id": "call_s2", "output": [{"outcome": {"type": "timeout"}, "stderr": "", "stdout": "partial"}], "status": "completed", "type": "shell_call_output"}]`,
+			"shell({\"commands\":[\"ls\",\"false\"],\"max_output_length\":null,\"timeout_ms\":null}) valid=true\n" +
+				"->call_s1 \"a.txt\\n\\nboom\" ok=false \"the command exited with 1\"\n->call_s2 \"partial\" ok=false \"the command timed out\"\n"},
+		{"apply_patch_call and its output", `[{"id": "ap_1", "call_id": "call_p1", "operation": {"diff": "@@ -1 +1 @@\n-a\n+b", "path": "x.txt", "type": "update_file"}, "status": "completed", "type": "apply_patch_call"}, ` +
+			`{"id": "apo_1", "call_id": "call_p1", "status": "completed", "type": "apply_patch_call_output", "output": "Updated x.txt"}, {"id": "apo_2", "call_id": "call_p2", "status": "failed", "type": "apply_patch_call_output", "output": "no such file"}]`,
+			"apply_patch({\"diff\":\"@@ -1 +1 @@\\n-a\\n+b\",\"path\":\"x.txt\",\"type\":\"update_file\"}) valid=true\n" +
+				"->call_p1 \"Updated x.txt\" ok=true \"\"\n->call_p2 \"no such file\" ok=false \"the apply_patch_call_output's status is failed\"\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ms, p := responseItems([]byte(c.raw))

@@ -35,6 +35,10 @@ import (
 //     "call_id" (the SDK's; the API's model names it "id"), "output"}; {"type":
 //     "computer_call", "id", "call_id", "action" or "actions"} and {"type":
 //     "computer_call_output", "call_id", "output": a screenshot (left out), "status"};
+//     {"type": "shell_call", "call_id", "action"} and {"type": "shell_call_output", "call_id",
+//     "output": each command's stdout, stderr and outcome (a non-zero exit_code or a timeout
+//     fails it)}; {"type": "apply_patch_call", "call_id", "operation"} and {"type":
+//     "apply_patch_call_output", "call_id", "output", "status"};
 //   - reasoning and item references: not turns, left out.
 //
 // An assistant message and the function calls that follow it are one assistant turn (the
@@ -65,6 +69,7 @@ type responseItem struct {
 	Code        json.RawMessage `json:"code"`
 	ContainerID json.RawMessage `json:"container_id"`
 	Outputs     json.RawMessage `json:"outputs"`
+	Operation   json.RawMessage `json:"operation"` // apply_patch_call's
 }
 
 // hostedTools are the tools the Responses API runs itself, by the type of their call item:
@@ -82,6 +87,21 @@ var clientTools = map[string]struct{ tool, output string }{
 	"custom_tool_call": {"", "custom_tool_call_output"}, // the tool is the item's name
 	"local_shell_call": {"local_shell", "local_shell_call_output"},
 	"computer_call":    {"computer", "computer_call_output"},
+	"shell_call":       {"shell", "shell_call_output"},
+	"apply_patch_call": {"apply_patch", "apply_patch_call_output"},
+}
+
+// isClientOutput reports whether an item of type typ is the result of a client tool's call.
+func isClientOutput(typ string) bool {
+	if typ == "function_call_output" {
+		return true
+	}
+	for _, t := range clientTools {
+		if t.output == typ {
+			return true
+		}
+	}
+	return false
 }
 
 // responseItems reads a Responses API input (a string, the user's message, or a list of
@@ -140,24 +160,27 @@ func responseItems(raw []byte) ([]Message, *chatProblem) {
 				out = append(out, Message{Role: "tool", Content: res.Content, Results: []Result{*res}})
 				turn = -1
 			}
-		case it.Type == "function_call_output" || it.Type == "custom_tool_call_output" || it.Type == "local_shell_call_output" || it.Type == "computer_call_output":
+		case isClientOutput(it.Type):
 			id, _, _ := idValue(rawRef(it.CallID))
 			if id == "" && it.Type == "local_shell_call_output" {
 				id, _, _ = idValue(rawRef(it.ID))
 			}
 			var r Result
-			if it.Type == "computer_call_output" { // a screenshot: no text
+			switch it.Type {
+			case "computer_call_output": // a screenshot: no text
 				r = Result{CallID: id, HasID: id != "", Success: true}
-				if status, _ := stringValue(it.Status); status == "failed" {
-					r.Success, r.Error = false, "the computer_call_output's status is failed"
-				}
-			} else {
+			case "shell_call_output":
+				r = shellResult(id, it.Output)
+			default:
 				text, _, _, p := chatContent(it.Output)
 				if p != nil {
 					p.at = append(jsonscan.PathOf("output"), p.at...)
 					return nil, at(p)
 				}
 				r = messageResult(id, text)
+			}
+			if status, _ := stringValue(it.Status); status == "failed" && r.Success {
+				r.Success, r.Error = false, "the "+it.Type+"'s status is failed"
 			}
 			out = append(out, Message{Role: "tool", Content: r.Content, Results: []Result{r}})
 			turn = -1
@@ -215,8 +238,11 @@ func responseCall(it responseItem) (Call, *Result, *chatProblem) {
 		id, args = it.ID, jsonObject("code", it.Code, "container_id", it.ContainerID)
 	case "image_generation_call":
 		id = it.ID
-	case "local_shell_call", "computer_call":
+	case "local_shell_call", "computer_call", "shell_call", "apply_patch_call":
 		tool, args = clientTools[it.Type].tool, it.Action
+		if it.Type == "apply_patch_call" {
+			args = it.Operation
+		}
 		if isNull(args) && !isNull(it.Actions) {
 			args = jsonObject("actions", it.Actions)
 		}
@@ -310,4 +336,38 @@ func responseError(raw json.RawMessage) string {
 		}
 	}
 	return rawText(raw)
+}
+
+// shellResult is a shell_call_output's result: each command's stdout and stderr, failed where
+// a command exited non-zero or timed out (its outcome).
+func shellResult(id string, raw json.RawMessage) Result {
+	r := Result{CallID: id, HasID: id != "", Success: true}
+	var outs []struct {
+		Stdout  json.RawMessage `json:"stdout"`
+		Stderr  json.RawMessage `json:"stderr"`
+		Outcome struct {
+			Type     string          `json:"type"`
+			ExitCode json.RawMessage `json:"exit_code"`
+		} `json:"outcome"`
+	}
+	if jsonscan.KindOfValue(raw) != jsonscan.KindArray || json.Unmarshal(raw, &outs) != nil {
+		r.Content = rawText(raw)
+		return r
+	}
+	var b strings.Builder
+	for _, o := range outs {
+		for _, part := range []json.RawMessage{o.Stdout, o.Stderr} {
+			if s, ok := stringValue(part); ok && s != "" {
+				appendLine(&b, s)
+			}
+		}
+		switch code := strings.TrimSpace(string(o.Outcome.ExitCode)); {
+		case o.Outcome.Type == "timeout" && r.Success:
+			r.Success, r.Error = false, "the command timed out"
+		case o.Outcome.Type == "exit" && code != "0" && code != "" && r.Success:
+			r.Success, r.Error = false, "the command exited with "+code
+		}
+	}
+	r.Content = b.String()
+	return r
 }
