@@ -103,6 +103,7 @@ func (res *Result) mergeSections(shards []Shard, p profile.Profile) error {
 		res.Reliability.RelateCost(p)
 	}
 	res.unmatchedOutcomes, res.outcomesGiven = mergeUnmatched(shards, res.Reliability)
+	res.untraced, res.untracedResolved = mergeUntraced(shards, res.Reliability)
 	for _, s := range shards { // what reading each shard's traces found (docs/design.md#harness-folders), by shard
 		for _, n := range s.Report.Notes {
 			res.Notes = append(res.Notes, s.Name+": "+n)
@@ -253,16 +254,13 @@ func tracePlaceID(t *reliability.Result) (string, input.Place) {
 }
 
 // mergeUnmatched is the outcomes no trace of the merged suite matched: those no shard's
-// traces matched, less the ids of traces another shard holds. given is whether any shard was
-// given outcomes.
+// traces matched, less the trace ids and tasks another shard holds (matchable). given is
+// whether any shard was given outcomes.
 func mergeUnmatched(shards []Shard, sum *reliability.Summary) (ids []string, given bool) {
 	if sum == nil {
 		return nil, false
 	}
-	has := make(map[string]bool, len(sum.Traces))
-	for i := range sum.Traces {
-		has[sum.Traces[i].ID] = true
-	}
+	has := matchable(sum)
 	seen := map[string]bool{}
 	for _, s := range shards {
 		o := s.Report.Outcomes
@@ -279,6 +277,54 @@ func mergeUnmatched(shards []Shard, sum *reliability.Summary) (ids []string, giv
 	}
 	slices.Sort(ids)
 	return ids, given
+}
+
+// matchable is what an outcome of the merged suite matches a run by: its trace id, or its
+// task (a SWE-bench instance id names the run's task, as readOutcomes matches it).
+func matchable(sum *reliability.Summary) map[string]bool {
+	has := make(map[string]bool, 2*len(sum.Traces))
+	for i := range sum.Traces {
+		t := &sum.Traces[i]
+		has[t.ID] = true
+		if t.Attempt != nil && t.Task != "" {
+			has[t.Task] = true
+		}
+	}
+	return has
+}
+
+// mergeUntraced is the instances a SWE-bench report names that no trace of the merged suite
+// matched (outcome.Summary.Untraced), and those of them it says resolved: those no shard's
+// traces matched, less the trace ids and tasks (a SWE-bench instance matches a run's task)
+// another shard holds.
+func mergeUntraced(shards []Shard, sum *reliability.Summary) (ids, resolved []string) {
+	if sum == nil {
+		return nil, nil
+	}
+	has := matchable(sum)
+	seen := map[string]bool{}
+	for _, s := range shards {
+		o := s.Report.Outcomes
+		if o == nil {
+			continue
+		}
+		ok := make(map[string]bool, len(o.UntracedResolved))
+		for _, id := range o.UntracedResolved {
+			ok[id] = true
+		}
+		for _, id := range o.UntracedIDs {
+			if !has[id] && !seen[id] {
+				seen[id] = true
+				ids = append(ids, id)
+				if ok[id] {
+					resolved = append(resolved, id)
+				}
+			}
+		}
+	}
+	slices.Sort(ids)
+	slices.Sort(resolved)
+	return ids, resolved
 }
 
 // mergeCoherence merges the shards' tasks; nil when no shard has the section.
