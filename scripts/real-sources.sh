@@ -43,6 +43,10 @@ clone() {
 			exit 1
 		}
 	fi
+	# A commit only a pull request's ref reaches (refs/pull/N/head: a fork's results offered
+	# upstream) is not cloned with the branches: fetch it by its id.
+	git -C "$dir" cat-file -e "$2^{commit}" 2>/dev/null ||
+		git -C "$dir" fetch --quiet --filter=blob:none origin "$2" 2>/dev/null || true
 	git -C "$dir" cat-file -e "$2^{commit}" 2>/dev/null || {
 		echo "real-sources: https://github.com/$1 has no commit $2" >&2
 		exit 1

@@ -30,8 +30,11 @@ const (
 // crash returns the evidence of a crash at the end of the run, or false.
 func (e *eval) crash() (Evidence, bool) {
 	if e.t.Crash != "" {
-		// the harness recorded the crash itself: the run ended before the agent's first
-		// turn (docs/trace-formats.md, "Blind reads and crashes")
+		// the harness recorded the crash itself (docs/trace-formats.md, "Blind reads and
+		// crashes"): after the agent's turns when the run has some, else before its first
+		if e.t.HasAgentTurn() {
+			return Evidence{Signal: SignalTrace, Text: "the run ended on an error: the harness recorded " + strconv.Quote(shorten(e.t.Crash, 200)), Messages: []int{}}, true
+		}
 		return Evidence{Signal: SignalTrace, Text: "the run crashed before the agent's first turn: the harness recorded " + strconv.Quote(shorten(e.t.Crash, 200)), Messages: []int{}}, true
 	}
 	msgs := e.t.Messages

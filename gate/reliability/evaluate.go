@@ -142,7 +142,7 @@ func (ev *Evaluator) evaluate(t *trace.Trace, p profile.Profile, brief bool) Res
 func attemptOf(t *trace.Trace) *Attempt {
 	var a *Attempt
 	if t.Suite != "" || t.Task != "" || t.HasTrial || t.Agent != "" {
-		a = &Attempt{Suite: t.Suite, Task: t.Task, Agent: t.Agent, Crashed: t.Crash != ""}
+		a = &Attempt{Suite: t.Suite, Task: t.Task, Agent: t.Agent, Crashed: t.Crash != "" && !t.HasAgentTurn()}
 		if t.HasTrial {
 			trial := t.Trial
 			a.Trial = &trial

@@ -50,6 +50,9 @@ const (
 	// FormatLangSmithFeedback is a file of LangSmith feedback records, read with the runs
 	// beside it (readLangSmith).
 	FormatLangSmithFeedback
+	// FormatOpenHandsResolver is OpenHands' issue resolver output (output/output.jsonl), read
+	// by readOpenHandsResolver.
+	FormatOpenHandsResolver
 	// NumFormats is how many formats there are.
 	NumFormats = iota
 )

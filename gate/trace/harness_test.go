@@ -83,6 +83,19 @@ func checkRuns(t *testing.T, got []*Trace, want []harnessRun) {
 	}
 }
 
+// failedResults is how many of the trace's tool results failed.
+func failedResults(tr *Trace) int {
+	failed := 0
+	for _, m := range tr.Messages {
+		for _, r := range m.Results {
+			if !r.Success {
+				failed++
+			}
+		}
+	}
+	return failed
+}
+
 func readWith(t *testing.T, path string, o Options) []*Trace {
 	t.Helper()
 	var out []*Trace

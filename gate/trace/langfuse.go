@@ -728,7 +728,7 @@ func lfMessages(n *lfNode, key string, raw json.RawMessage, role string) ([]Mess
 			}
 		}
 		if ms, prob := chatMessages(v); prob == nil {
-			return ms, nil
+			return lfToolNameRoles(ms), nil
 		}
 		return text(), nil
 	case jsonscan.KindObject:
@@ -738,6 +738,7 @@ func lfMessages(n *lfNode, key string, raw json.RawMessage, role string) ([]Mess
 	var w struct {
 		Object     string          `json:"object"`
 		Output     json.RawMessage `json:"output"`
+		Message    json.RawMessage `json:"message"`
 		Messages   json.RawMessage `json:"messages"`
 		Contents   json.RawMessage `json:"contents"`
 		Choices    json.RawMessage `json:"choices"`
@@ -791,6 +792,11 @@ func lfMessages(n *lfNode, key string, raw json.RawMessage, role string) ([]Mess
 		}
 		return ms, nil
 	}
+	if jsonscan.KindOfValue(w.Message) == jsonscan.KindObject { // one choice, as the gen_ai.choice event's body: {"index", "finish_reason", "message"}
+		if m, prob := chatMessageAs(w.Message, role); prob == nil {
+			return []Message{m}, nil
+		}
+	}
 	if jsonscan.KindOfValue(w.Content) == jsonscan.KindObject { // Gemini's {"content": {"parts", "role"}}
 		if m, prob := chatMessageAs(w.Content, role); prob == nil {
 			return []Message{m}, nil
@@ -813,6 +819,35 @@ func lfResponsesItem(e json.RawMessage) bool {
 		return false
 	}
 	return it.Type == "function_call" || it.Type == "function_call_output" || it.Type == "mcp_call"
+}
+
+// lfToolNameRoles makes each message of ms whose role is the name of a tool an earlier message
+// called, and not yet answered, the result of that call: langfuse-js's LangChain
+// CallbackHandler writes a ToolMessage as {"content", "additional_kwargs", "role": <the tool's
+// name>}, without its tool_call_id (docs/trace-formats.md, "Langfuse exports"). The first open
+// call of the tool is answered, as the tools ran in the order they were called.
+func lfToolNameRoles(ms []Message) []Message {
+	answered := map[string]bool{}
+	for i := range ms {
+		m := &ms[i]
+		for _, r := range m.Results {
+			answered[r.CallID] = true
+		}
+		if _, known := chatRoles[strings.ToLower(m.Role)]; known || m.Role == "" || len(m.Calls) > 0 || len(m.Results) > 0 {
+			continue
+		}
+	calls:
+		for _, prev := range ms[:i] {
+			for _, c := range prev.Calls {
+				if c.Tool == m.Role && c.HasID && !answered[c.ID] {
+					answered[c.ID] = true
+					m.Role, m.Results = "tool", []Result{messageResult(c.ID, m.Content)}
+					break calls
+				}
+			}
+		}
+	}
+	return ms
 }
 
 // lfWithoutToolDefinitions is the input list v (its elements elems) without the tool

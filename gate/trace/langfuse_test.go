@@ -245,6 +245,12 @@ func TestLangfuseFrameworkShapes(t *testing.T) {
 		{"genai parts", `[{"role": "user", "parts": [{"type": "text", "content": "Pun?"}]}, {"role": "assistant", "parts": [{"type": "tool_call", "id": "c1", "name": "get_pun", "arguments": {"topic": "go"}}]}, {"role": "tool", "parts": [{"type": "tool_call_response", "id": "c1", "response": "Error: no puns"}]}]`,
 			`[{"role": "assistant", "parts": [{"type": "text", "content": "None today."}]}]`,
 			[]string{`user "Pun?"`, `assistant "" call[c1 get_pun {"topic":"go"}]`, `tool "" FAIL[c1 "Error: no puns"]`, `assistant "None today."`}},
+		// Pydantic AI's deprecated GenAI events as Langfuse keeps them (langfuse/langfuse's
+		// pydantic-ai-2025-06-06.trace.json): the input the message events' bodies, the output
+		// the gen_ai.choice event's body, one choice
+		{"gen_ai.choice", `[{"content": "Be brief.", "role": "system", "gen_ai.system": "openai", "gen_ai.message.index": 0, "event.name": "gen_ai.system.message"}, {"content": "What is Langfuse?", "role": "user", "gen_ai.system": "openai", "gen_ai.message.index": 0, "event.name": "gen_ai.user.message"}]`,
+			`{"index": 0, "message": {"role": "assistant", "content": "A tool."}, "gen_ai.system": "openai", "event.name": "gen_ai.choice"}`,
+			[]string{`system "Be brief."`, `user "What is Langfuse?"`, `assistant "A tool."`}},
 		{"object content", `[{"role": "tool", "content": {"type": "function"}}]`, `{"role": "assistant", "content": "ok"}`,
 			[]string{`tool "{\"type\":\"function\"}" ok[]`, `assistant "ok"`}},
 	} {
@@ -395,5 +401,28 @@ func TestLangfuseResponsesItems(t *testing.T) {
 	}
 	if tr.Usage != (Usage{Prompt: 140, Completion: 44, Total: 184, Recorded: true}) {
 		t.Errorf("usage %+v", tr.Usage)
+	}
+}
+
+// TestLangfuseToolNameRole reads testdata/formats/langfuse/langgraph-js-download.json, a
+// download as TestLangfuseFrameworkDownload's of a LangGraph.js run traced by langfuse-js's
+// LangChain CallbackHandler, which writes a ToolMessage into the next generation's input as
+// {"content", "additional_kwargs", "role": <the tool's name>} (no tool_call_id), as
+// langfuse/langfuse's langgraph-js-2025-10-30.trace.json holds it. That message is the result
+// of the open call of that tool: the call has its result, once.
+func TestLangfuseToolNameRole(t *testing.T) {
+	got := readWith(t, langfuseFile("langgraph-js-download.json"), Options{})
+	if len(got) != 1 {
+		t.Fatalf("%d traces, want 1", len(got))
+	}
+	tr := got[0]
+	if c := countTrace(tr); c != (counts{id: "9e3a2f7c1d5b6a4e8f0c9d8e7a6b5c4d", messages: 4, calls: 1, results: 1}) {
+		t.Errorf("read %+v, want 4 messages, 1 call, 1 result", c)
+	}
+	if len(tr.Messages) > 2 {
+		m := tr.Messages[2]
+		if m.Role != "tool" || len(m.Results) != 1 || m.Results[0].CallID != "call_Gp3x" || !m.Results[0].Success || m.Results[0].Content != "Gotthard: closed for snow until Friday." {
+			t.Errorf("message 2: %+v", m)
+		}
 	}
 }

@@ -50,10 +50,7 @@ type ohRecord struct {
 		Messages *[]ohMessage `json:"messages"`
 	} `json:"raw_completions"`
 	History json.RawMessage `json:"history"`
-	Metrics *struct {
-		Accumulated *ohUsage  `json:"accumulated_token_usage"`
-		PerCall     []ohUsage `json:"token_usages"`
-	} `json:"metrics"`
+	Metrics *ohMetrics      `json:"metrics"`
 	OpenHandsEval
 	Resolved json.RawMessage `json:"resolved"`
 	// Error is what run_infer's EvalOutput recorded of a run that raised (crash.go)
@@ -133,6 +130,13 @@ type ohResponse struct {
 	Usage *ohUsage `json:"usage"`
 }
 
+// ohMetrics is what OpenHands' Metrics.get() writes of a run's usage (openhands/llm/metrics.py):
+// the sum over its model calls, and each call's.
+type ohMetrics struct {
+	Accumulated *ohUsage  `json:"accumulated_token_usage"`
+	PerCall     []ohUsage `json:"token_usages"`
+}
+
 type ohUsage struct {
 	Prompt     *int64 `json:"prompt_tokens"`
 	Completion *int64 `json:"completion_tokens"`
@@ -147,28 +151,40 @@ type ohEvent struct {
 	Content     json.RawMessage            `json:"content"`
 	Cause       json.RawMessage            `json:"cause"`
 	Success     *bool                      `json:"success"`
-	Extras      *struct {
-		ExitCode *int64 `json:"exit_code"` // before CmdOutputMetadata
-		Metadata *struct {
-			ExitCode *int64 `json:"exit_code"`
-		} `json:"metadata"`
-	} `json:"extras"`
-	Meta *struct {
+	Extras      *ohExtras                  `json:"extras"`
+	Meta        *struct {
 		Function string      `json:"function_name"`
 		CallID   string      `json:"tool_call_id"`
 		Response *ohResponse `json:"model_response"`
 	} `json:"tool_call_metadata"`
+	// flatArgs are the arguments of an action written flat, as dataclasses.asdict writes the
+	// event (the resolver's history, openhandsresolver.go): used instead of Args when set.
+	flatArgs []byte
+}
+
+// ohExtras are what is read of an observation's fields: a command's exit code.
+type ohExtras struct {
+	ExitCode *int64 `json:"exit_code"` // before CmdOutputMetadata
+	Metadata *struct {
+		ExitCode *int64 `json:"exit_code"`
+	} `json:"metadata"`
 }
 
 // EachOpenHands streams the traces of an OpenHands output.jsonl (one per line) or LLM
 // completion log at path to fn, in file order. Problems are *input.Error values naming the
 // file, line and column.
 func EachOpenHands(ctx context.Context, path string, fn func(*Trace) error) error {
+	return eachRecord(ctx, path, decodeOpenHands, fn)
+}
+
+// eachRecord streams the traces of the JSON Lines file at path, one a record as decode reads
+// it, to fn.
+func eachRecord(ctx context.Context, path string, decode func(input.Record) (*Trace, error), fn func(*Trace) error) error {
 	return input.Each(path, func(rec input.Record) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		t, err := decodeOpenHands(rec)
+		t, err := decode(rec)
 		if err != nil {
 			return err
 		}
@@ -176,23 +192,38 @@ func EachOpenHands(ctx context.Context, path string, fn func(*Trace) error) erro
 	})
 }
 
+// objectItems checks that record rec is a JSON object (what names it in the error) and counts
+// its items of shape s toward maxItems (itemsOver): the sizes of its lists, or the error at the
+// first problem.
+func objectItems(rec input.Record, what string, s itemShape) (itemSizes, error) {
+	if k := jsonscan.KindOfValue(rec.Data[jsonscan.SkipSpace(rec.Data, 0):]); k != jsonscan.KindObject {
+		if err := jsonscan.Validate(rec.Data); err != nil {
+			return itemSizes{}, rec.Decode(new(any)) // the syntax error, placed
+		}
+		return itemSizes{}, rec.ErrorAt(jsonscan.SkipSpace(rec.Data, 0), "%s", jsonscan.Expected(what+" (a JSON object)", k))
+	}
+	over, sizes := itemsOver(rec.Data, 0, false, s)
+	if over >= 0 {
+		return itemSizes{}, rec.ErrorAt(over, "%s", input.Field(jsonscan.PathAt(rec.Data, over).String(), tooManyItems()))
+	}
+	return sizes, nil
+}
+
 // ohReader decodes one record.
 type ohReader struct {
 	rec    input.Record
 	pos    lineCounter
 	events int // the history's events, as itemsOver counted them (ohRecordItems' sixth)
+	// flat is set for a history of events written flat (the resolver's, openhandsresolver.go)
+	flat *ohFlat
+	// finished is set when the history read so far ends with the agent's finish
+	finished bool
 }
 
 func decodeOpenHands(rec input.Record) (*Trace, error) {
-	if k := jsonscan.KindOfValue(rec.Data[jsonscan.SkipSpace(rec.Data, 0):]); k != jsonscan.KindObject {
-		if err := jsonscan.Validate(rec.Data); err != nil {
-			return nil, rec.Decode(new(any)) // the syntax error, placed
-		}
-		return nil, rec.ErrorAt(jsonscan.SkipSpace(rec.Data, 0), "%s", jsonscan.Expected("an OpenHands output record (a JSON object)", k))
-	}
-	over, sizes := itemsOver(rec.Data, 0, false, ohRecordItems)
-	if over >= 0 {
-		return nil, rec.ErrorAt(over, "%s", input.Field(jsonscan.PathAt(rec.Data, over).String(), tooManyItems()))
+	sizes, err := objectItems(rec, "an OpenHands output record", ohRecordItems)
+	if err != nil {
+		return nil, err
 	}
 	var r ohRecord
 	for k, list := range [...]**[]ohMessage{&r.FncallMessages, &r.Messages} { // ohRecordItems' first two
@@ -217,7 +248,6 @@ func decodeOpenHands(rec input.Record) (*Trace, error) {
 	} else {
 		t.ID = rec.File + ":" + strconv.Itoa(rec.Line)
 	}
-	var err error
 	switch {
 	case r.FncallMessages != nil:
 		t.Messages, err = d.messages(jsonscan.PathOf("fncall_messages"), *r.FncallMessages, r.FncallResponse, "fncall_response", false)
@@ -527,7 +557,13 @@ func (d *ohReader) history() ([]Message, error) {
 		if k := jsonscan.KindOfValue(d.rec.Data[at:]); k != jsonscan.KindObject {
 			return d.rec.ErrorAt(at, "history[%d]: %s", i, jsonscan.Expected("an event object (or an [action, observation] pair)", k))
 		}
-		if err := d.sub(at, end).Decode(&event); err != nil {
+		var err error
+		if d.flat != nil {
+			err = d.flat.event(d, at, end, &event)
+		} else {
+			err = d.sub(at, end).Decode(&event)
+		}
+		if err != nil {
 			if e, ok := err.(*input.Error); ok {
 				e.Msg = "history[" + strconv.Itoa(i) + "]: " + e.Msg
 			}
@@ -536,6 +572,15 @@ func (d *ohReader) history() ([]Message, error) {
 		m, problem := ohEventMessage(&event)
 		if problem != "" {
 			return d.rec.ErrorAt(at, "history[%d]: %s", i, problem)
+		}
+		if d.flat != nil {
+			d.flat.after(&event, &m)
+		}
+		switch {
+		case event.Action != nil:
+			d.finished = *event.Action == "finish"
+		case event.Observation != nil && !ohNews[*event.Observation]:
+			d.finished = false
 		}
 		for _, c := range m.Calls {
 			calls[c.ID] = true
@@ -611,6 +656,11 @@ func ohAction(e *ohEvent) (Message, string) {
 	}
 	if args, ok := modelCallArgs(e); ok {
 		c.Args, c.ArgsValid = ohArguments(args)
+		m.Calls = []Call{c}
+		return m, ""
+	}
+	if e.flatArgs != nil {
+		c.Args, c.ArgsValid = e.flatArgs, true
 		m.Calls = []Call{c}
 		return m, ""
 	}
@@ -768,7 +818,8 @@ func (d *ohReader) outcome(r *ohRecord) (Outcome, error) {
 // messages (text-mode <function=…> turns read as in a completion log): OpenHands' SWE-bench
 // submission folder holds one per instance, trajs/<instance_id>.json (the messages of the run's
 // last completion log, convert_oh_folder_to_swebench_submission.sh). The run's id and task are
-// the file's stem.
+// the file's stem. mini-swe-agent before 1.0 saved its runs so too (traj.json): a list marked
+// as its is read with its fenced actions (textactions.go).
 func EachMessageList(ctx context.Context, path string, fn func(*Trace) error) error {
 	data, err := readDocument(path)
 	if err != nil {
@@ -810,6 +861,28 @@ func decodeMessageList(path string, data []byte) (*Trace, error) {
 	var err error
 	if t.Messages, err = d.messages(jsonscan.Path{}, msgs, nil, "", true); err != nil {
 		return nil, err
+	}
+	switch {
+	case miniListMark(path, t.Messages):
+		// mini-swe-agent before 1.0 (textactions.go): its fenced actions, not OpenHands' text mode
+		if t.Messages, err = d.messages(jsonscan.Path{}, msgs, nil, "", false); err != nil {
+			return nil, err
+		}
+		miniListTurns(t.Messages)
+		t.Shape = ShapeOpenAI
+		if id := miniInstance(path); id != "" {
+			t.ID, t.Task = id, id
+		} else {
+			t.ID, t.Task = path, "" // run/local.py's traj.json names no instance
+		}
+	case miniListUnmarked(t.Messages):
+		i := 0
+		for t.Messages[i].Role != "assistant" || miniListAction(t.Messages[i].Content) == "" {
+			i++
+		}
+		return nil, d.at(jsonscan.PathOf(i, "content"), "message [%d] holds a fenced block, as mini-swe-agent writes its actions, but nothing marks the list as mini-swe-agent's "+
+			"(a file named traj.json or <instance_id>.traj.json, a \"<returncode>\" observation, its submit command), and no turn holds a call: "+
+			"agentgate cannot tell whether the blocks ran (docs/trace-formats.md, \"mini-swe-agent trajectories\")", i)
 	}
 	return t, nil
 }
@@ -855,7 +928,7 @@ func openHandsFolder(files []File) (keep []File, skipped []Skipped) {
 
 // messageListHarness is the registry's row of one run's message list on its own, a JSON array
 // whose first element is an OpenAI-shaped message (OpenHands' SWE-bench submission,
-// trajs/<instance_id>.json).
+// trajs/<instance_id>.json; mini-swe-agent's traj.json before 1.0, textactions.go).
 var messageListHarness = Harness{
 	Format:     FormatMessageList,
 	Name:       "a message list",
@@ -864,9 +937,9 @@ var messageListHarness = Harness{
 	Read: func(ctx context.Context, f File, _ Options, fn func(*Trace) error) error {
 		return EachMessageList(ctx, f.Path, fn)
 	},
-	Turns:         "the array's messages",
+	Turns:         "the array's messages: OpenHands' text-mode turns, or, on a mark of mini-swe-agent before 1.0 (a file named `traj.json` or `<instance_id>.traj.json`, a `<returncode>` observation, its submit command), its one fenced action a turn; fenced blocks without such a mark are refused",
 	TerminalTools: []string{"finish"},
-	Identity:      "task: the file's stem",
+	Identity:      "task: the file's stem (mini-swe-agent's: the instance a `.traj.json` is named for; `traj.json` names none)",
 	Outcome:       "none recorded (give the SWE-bench report as outcomes)",
 	Usage:         "none recorded",
 }

@@ -57,43 +57,55 @@ func TestRealSourceLangfuseFrameworks(t *testing.T) {
 	for _, c := range []struct {
 		name, file, scorer string
 		want               platformTotals
+		answer             string // where set: how the last message, the agent's answer, begins
 	}{
 		// ai.generateText (usage 57) wraps its doGenerate (147): one call; getWeather's
 		// result only in its TOOL observation
 		{"langfuse-vercel-aisdk", "vercel-aisdk-2025-11-17.trace.json", "",
-			platformTotals{realTotals{runs: 1, messages: 3, calls: 1, results: 1}, 147}},
+			platformTotals{realTotals{runs: 1, messages: 3, calls: 1, results: 1}, 147}, ""},
 		// GenAI parts; the second chat call sends only the tool's result (a conversation
 		// kept by the service); scores correctness 1
 		{"langfuse-microsoft-agent", "microsoft-agent-2025-12-17.trace.json", "correctness",
-			platformTotals{realTotals{runs: 1, messages: 4, calls: 1, results: 1, succeeded: 1}, 399}},
+			platformTotals{realTotals{runs: 1, messages: 4, calls: 1, results: 1, succeeded: 1}, 399}, ""},
 		// two agents with their own system prompts: the joke writer (system, user, three
 		// parallel calls, three results, answer, user, answer: 9) and the critic (system,
 		// user, final_result: 3); the output tool final_result gets no result
 		{"langfuse-pydantic-ai-tools", "pydantic-ai-tools-2025-12-04.trace.json", "",
-			platformTotals{realTotals{runs: 1, messages: 12, calls: 4, results: 3}, 1524}},
+			platformTotals{realTotals{runs: 1, messages: 12, calls: 4, results: 3}, 1524}, ""},
 		// langfuse-python's CallbackHandler appends each tool definition to the input as
 		// {"role": "tool", "content": <definition>}: not a message. user, user, the call,
 		// its result, the answer
 		{"langfuse-langgraph-python", "langgraph-python-2025-08-22.trace.json", "",
-			platformTotals{realTotals{runs: 1, messages: 5, calls: 1, results: 1}, 234}},
+			platformTotals{realTotals{runs: 1, messages: 5, calls: 1, results: 1}, 234}, ""},
 		// Gemini contents: user, model's function_call, user's function_response (the
 		// result the TOOL observation, whose output is {}, did not hold), the answer
 		{"langfuse-google-adk", "google-adk-2025-08-28.trace.json", "",
-			platformTotals{realTotals{runs: 1, messages: 4, calls: 1, results: 1}, 76}},
+			platformTotals{realTotals{runs: 1, messages: 4, calls: 1, results: 1}, 76}, ""},
 		// OpenInference's openai_agents: the Responses API's items in, the Response out
 		// (its output items): the question, the call, its result, the answer
 		{"langfuse-openai-agents", "openai-agents-2025-09-30.trace.json", "",
-			platformTotals{realTotals{runs: 1, messages: 4, calls: 1, results: 1}, 184}},
+			platformTotals{realTotals{runs: 1, messages: 4, calls: 1, results: 1}, 184}, ""},
+		// langfuse-js's LangChain handler writes the ToolMessage re-sent to the second call
+		// as {"content", "additional_kwargs", "role": "get_weather"}: the call's result
+		{"langfuse-langgraph-js", "langgraph-js-2025-10-30.trace.json", "",
+			platformTotals{realTotals{runs: 1, messages: 4, calls: 1, results: 1}, 444}, ""},
+		// Pydantic AI's deprecated GenAI events: the output is the gen_ai.choice event's
+		// body ({"index", "message"}): system, user, the answer
+		{"langfuse-pydantic-ai", "pydantic-ai-2025-06-06.trace.json", "",
+			platformTotals{realTotals{runs: 1, messages: 3}, 127}, "Langfuse is a tool designed for observability"},
 		// four GENERATIONs (the SDK records each later turn's input as {"content": "role"}),
 		// two calls of one tool, two TOOL observations; scores correctness 0
 		{"langfuse-claude-agent", "claude-agent-2025-12-22.trace.json", "correctness",
-			platformTotals{realTotals{runs: 1, messages: 10, calls: 2, results: 2}, 266}},
+			platformTotals{realTotals{runs: 1, messages: 10, calls: 2, results: 2}, 266}, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := realsources.Path(t, c.name, langfuseFramework+c.file)
-			got, _ := platformTotalsOf(t, p, Options{OutcomeScorer: c.scorer})
+			got, traces := platformTotalsOf(t, p, Options{OutcomeScorer: c.scorer})
 			if got != c.want {
 				t.Errorf("read %+v, want %+v", got, c.want)
+			}
+			if ms := traces[0].Messages; c.answer != "" && (len(ms) == 0 || !strings.HasPrefix(ms[len(ms)-1].Content, c.answer)) {
+				t.Errorf("the answer is not %q…", c.answer)
 			}
 		})
 	}

@@ -24,17 +24,22 @@ func totalsOf(t *testing.T, path string) realTotals {
 func sumTotals(traces []*Trace) realTotals {
 	var got realTotals
 	for _, tr := range traces {
-		c := countTrace(tr)
-		got.runs++
-		got.messages += c.messages
-		got.calls += c.calls
-		got.results += c.results
-		got.fails += c.fails
-		if tr.Outcome.Known && tr.Outcome.Succeeded(1-1e-6) {
-			got.succeeded++
-		}
+		got.add(tr)
 	}
 	return got
+}
+
+// add counts trace tr into the totals.
+func (r *realTotals) add(tr *Trace) {
+	c := countTrace(tr)
+	r.runs++
+	r.messages += c.messages
+	r.calls += c.calls
+	r.results += c.results
+	r.fails += c.fails
+	if tr.Outcome.Known && tr.Outcome.Succeeded(1-1e-6) {
+		r.succeeded++
+	}
 }
 
 // TestRealSourceTauBench reads tau-bench's whole historical gpt-4o airline run (200 runs).

@@ -171,7 +171,8 @@ func TestRS1Samples(t *testing.T) {
 
 // TestDocExamples decodes the example records of docs/trace-formats.md, three records and then
 // an OTLP export, an Inspect log, a tau2-bench file, a mini-swe-agent trajectory, an OpenHands
-// output line and an AgentDojo result: the calls, failures and usage written in each.
+// output line, an AgentDojo result, LangSmith and Langfuse exports, an OpenAI Agents SDK export
+// and an OpenHands resolver output line: the calls, failures and usage written in each.
 func TestDocExamples(t *testing.T) {
 	text, err := os.ReadFile(filepath.Join("..", "..", "docs", "trace-formats.md"))
 	if err != nil {
@@ -190,8 +191,8 @@ func TestDocExamples(t *testing.T) {
 		{"refund-3", ShapeOpenAI, Usage{812, 19, 831, true}},
 		{"weather-1", ShapeAnthropic, Usage{1520, 64, 1584, true}},
 	}
-	if len(blocks) != len(want)+9 {
-		t.Fatalf("%d json examples, want %d", len(blocks), len(want)+9)
+	if len(blocks) != len(want)+10 {
+		t.Fatalf("%d json examples, want %d", len(blocks), len(want)+10)
 	}
 	// the last two: an OTLP export and an Inspect log, each with one failed tool call
 	otlp, err := ReadOTLP("trace-formats.md", []byte(blocks[3]))
@@ -272,6 +273,14 @@ func TestDocExamples(t *testing.T) {
 	}); err != nil || len(agents) != 1 || agents[0].Task != "paris" {
 		t.Fatalf("OpenAI Agents SDK example: %d traces, %v", len(agents), err)
 	}
+	// and an OpenHands resolver output line
+	resolver, err := decodeResolverOutput(input.Record{File: "trace-formats.md", Line: 1, Col: 1, Data: []byte(blocks[12])})
+	if err != nil {
+		t.Fatalf("OpenHands resolver example: %v", err)
+	}
+	if o := resolver.Outcome; o != (Outcome{Known: true, Value: 1, IsBool: true, Source: "success"}) || resolver.Task != "acme/widgets/issue/12" {
+		t.Errorf("OpenHands resolver example: task %q outcome %+v", resolver.Task, o)
+	}
 	for i, c := range []struct {
 		tr    *Trace
 		want  counts
@@ -293,6 +302,8 @@ func TestDocExamples(t *testing.T) {
 		{fuse[0], counts{"t-17", 3, 1, 1, 1}, Usage{100, 20, 120, true}},
 		// the function span's error is the failed result of the model's call
 		{agents[0], counts{"trace_1", 3, 1, 1, 1}, Usage{50, 10, 60, true}},
+		// the test run exited 1; finish is no call; cache tokens are not added
+		{resolver, counts{"acme/widgets/issue/12", 4, 1, 1, 1}, Usage{9000, 120, 9120, true}},
 	} {
 		if got := countTrace(c.tr); got != c.want || c.tr.Usage != c.usage {
 			t.Errorf("example %d: %+v %+v, want %+v %+v", i+3, got, c.tr.Usage, c.want, c.usage)

@@ -83,6 +83,7 @@ var formats = [...]*Harness{
 	&otlpHarness,
 	&tau2Harness,
 	&openHandsHarness,
+	&openHandsResolverHarness,
 	&agentDojoHarness,
 	&langSmithHarness,
 	&langSmithFeedbackHarness,

@@ -44,7 +44,7 @@ func (d *decoder) allSteps(l []jsonMessage) bool {
 }
 
 // textCall builds the call of an action.
-func (d *decoder) textCall(action string, i int) Call {
+func textCall(action string, i int) Call {
 	action = strings.TrimSpace(action)
 	tool, _, _ := strings.Cut(action, " ")
 	tool, _, _ = strings.Cut(tool, "\n")
@@ -179,7 +179,7 @@ func (d *decoder) step(i int, b *builder, out *Message) error {
 	out.Role = "assistant"
 	nc, nr := len(b.calls), len(b.results)
 	if strings.TrimSpace(action) != "" {
-		c := d.textCall(action, i)
+		c := textCall(action, i)
 		b.calls = append(b.calls, c)
 		b.results = append(b.results, textResult(c.ID, obs))
 		out.Calls = b.calls[nc:len(b.calls):len(b.calls)]
@@ -245,7 +245,7 @@ func (d *decoder) textAction(i int, b *builder, out *Message) {
 	if strings.TrimSpace(action) == "" {
 		return
 	}
-	c := d.textCall(action, i)
+	c := textCall(action, i)
 	if d.mini {
 		c.Tool = "bash" // mini-swe-agent runs every action in bash, as its tool-call mode names it
 	}
@@ -270,4 +270,154 @@ func lastFence(s string) string {
 		body = body[nl+1:] // a language tag (```bash) or nothing on the opening line
 	}
 	return strings.TrimSpace(body)
+}
+
+// mini-swe-agent before 1.0 (July 2025, then nanoswea and microswea) saved a run as its
+// message list alone, json.dumps(agent.messages, indent=2) to traj.json (run/local.py and
+// run/github_issue.py before SWE-agent/mini-swe-agent 01155013); its own inspector still
+// reads such a list as a trajectory, and its tests keep two (tests/test_data/*.traj.json).
+// Each message is {"role", "content"}. The action is the one fenced block of an assistant
+// turn, as that version's parse_action found it (re.findall(r"```[a-zA-Z]*\n(.*?)(?=\n```|```)"),
+// exactly one match, any language tag); the next user message is its observation:
+// "<returncode>\nN\n</returncode>" and the output (before 7 July 2025 after an
+// "<args>…</args>" block), "The command timed out. …", or, for the command that ends the
+// run, the submission. A turn with no block or several got "Please always provide EXACTLY ONE
+// action in triple backticks." and ran nothing.
+//
+// A bare list is also OpenHands' trajs/<id>.json, so it is read as mini-swe-agent's only on a
+// mark of mini-swe-agent (miniListMark); one whose assistant turns hold fenced blocks without
+// such a mark is refused (miniListUnmarked).
+
+// miniSentinels are the commands with which mini-swe-agent's agent submitted, by version.
+var miniSentinels = [...]string{"NANO_SWE_AGENT_FINAL_OUTPUT", "MICRO_SWE_AGENT_FINAL_OUTPUT",
+	"MINI_SWE_AGENT_FINAL_OUTPUT", "COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT"}
+
+// miniFormatError is the start of what mini-swe-agent answers a turn without one action.
+const miniFormatError = "Please always provide EXACTLY ONE action in triple backticks"
+
+// miniListActionRE is the pre-1.0 action_regex, its lookahead (?=\n```|```) as a group the
+// next search starts at (miniListAction).
+var miniListActionRE = regexp.MustCompile("(?s)```[a-zA-Z]*\n(.*?)(\n```|```)")
+
+// miniListAction returns the command of an assistant turn as pre-1.0 mini-swe-agent parsed
+// it: its one action block, or "" when re.findall finds none or several.
+func miniListAction(content string) string {
+	if !strings.Contains(content, "```") {
+		return ""
+	}
+	action, n := "", 0
+	for at := 0; n < 2; n++ {
+		m := miniListActionRE.FindStringSubmatchIndex(content[at:])
+		if m == nil {
+			break
+		}
+		action = content[at+m[2] : at+m[3]]
+		at += m[4] // the lookahead is not consumed: the closing fence may open the next match
+	}
+	if n != 1 {
+		return ""
+	}
+	return strings.TrimSpace(action)
+}
+
+// miniListResult is the result of an action from its pre-1.0 observation: failed when its
+// return code is not 0, or the command did not run to its end (it timed out, the user
+// rejected or interrupted it).
+func miniListResult(id, obs string) Result {
+	s := miniObservation(obs)
+	r := textResult(id, s)
+	r.Content = obs
+	for _, f := range [...]string{"The command timed out", "Command not executed", "Interrupted by user", "Temporary interruption caught"} {
+		if r.Success && strings.HasPrefix(s, f) {
+			r.Success, r.Error = false, strings.TrimSpace(s)
+		}
+	}
+	return r
+}
+
+// miniObservation is a pre-1.0 observation from its return code on: after the "<args>" block
+// of the first versions, or the "<observation_head>" of an output too long to show whole.
+func miniObservation(obs string) string {
+	s := strings.TrimLeft(obs, " \t\r\n")
+	for _, c := range [...]struct{ open, from string }{{"<args>", "</args>"}, {"<warning>", "<observation_head>"}} {
+		if strings.HasPrefix(s, c.open) {
+			if _, after, ok := strings.Cut(s, c.from); ok {
+				return strings.TrimLeft(after, " \t\r\n")
+			}
+		}
+	}
+	return s
+}
+
+// miniListMark reports whether a bare message list is mini-swe-agent's: the file is named as
+// it names trajectories (traj.json, <instance_id>.traj.json), or a user message answers an
+// action with "<returncode>" (miniObservation), or an action is its submit command, or a user
+// message is its answer to a turn without one action.
+func miniListMark(path string, msgs []Message) bool {
+	base := strings.TrimSuffix(filepath.Base(path), ".gz")
+	if base == "traj.json" || strings.HasSuffix(base, ".traj.json") {
+		return true
+	}
+	pending := false
+	for i := range msgs {
+		m := &msgs[i]
+		switch m.Role {
+		case "assistant":
+			action := miniListAction(m.Content)
+			pending = action != ""
+			for _, s := range miniSentinels {
+				if strings.Contains(action, s) {
+					return true
+				}
+			}
+		case "user":
+			s := miniObservation(m.Content)
+			if pending && strings.HasPrefix(s, "<returncode>") || strings.HasPrefix(s, miniFormatError) {
+				return true
+			}
+			pending = false
+		}
+	}
+	return false
+}
+
+// miniListTurns gives the assistant turns of a pre-1.0 mini-swe-agent message list their
+// calls (the tool bash, {"command": …}, as the current reader names them) and the user
+// message after each its result.
+func miniListTurns(msgs []Message) {
+	pending := ""
+	for i := range msgs {
+		m := &msgs[i]
+		switch {
+		case m.Role == "assistant" && len(m.Calls) == 0:
+			pending = ""
+			if action := miniListAction(m.Content); action != "" {
+				c := textCall(action, i)
+				c.Tool = "bash"
+				m.Calls = []Call{c}
+				pending = c.ID
+			}
+		case m.Role == "user" && pending != "":
+			m.Results = []Result{miniListResult(pending, m.Content)}
+			pending = ""
+		}
+	}
+}
+
+// miniListUnmarked reports whether a message list read without a call holds assistant turns
+// with one fenced block each, as mini-swe-agent writes its actions, though nothing marks it as
+// mini-swe-agent's: whether the blocks ran cannot be told, and the list is refused rather
+// than read as a run without actions.
+func miniListUnmarked(msgs []Message) bool {
+	for i := range msgs {
+		if len(msgs[i].Calls) > 0 {
+			return false
+		}
+	}
+	for i := range msgs {
+		if msgs[i].Role == "assistant" && miniListAction(msgs[i].Content) != "" {
+			return true
+		}
+	}
+	return false
 }

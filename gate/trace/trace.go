@@ -67,9 +67,11 @@ type Trace struct {
 	// lacks (a SWE-agent trajectory's run config, sweagent.go), for the report's note on the
 	// side files read; "" when none.
 	SideFile string
-	// Crash is the error the harness recorded for a run that crashed before its agent took a
-	// turn (an empty trajectory and tau-bench's info.error, a top-level error): the run's
-	// finding, not a format read blind. "" when it did not crash so.
+	// Crash is the error the harness recorded for a run that crashed: before its agent took a
+	// turn (an empty trajectory and tau-bench's info.error, a top-level error), or after (the
+	// error OpenHands' resolver recorded of a run its controller stopped). The run's finding,
+	// not a format read blind (docs/trace-formats.md, "Blind reads and crashes"). "" when the
+	// harness recorded none.
 	Crash string
 }
 
