@@ -10,6 +10,7 @@ import (
 	"github.com/agentgate/agentgate/gate/agreement"
 	"github.com/agentgate/agentgate/gate/coherence"
 	"github.com/agentgate/agentgate/gate/input"
+	"github.com/agentgate/agentgate/gate/outcome"
 	"github.com/agentgate/agentgate/gate/profile"
 	"github.com/agentgate/agentgate/gate/reliability"
 )
@@ -260,15 +261,36 @@ func mergeUnmatched(shards []Shard, sum *reliability.Summary) (ids []string, giv
 	if sum == nil {
 		return nil, false
 	}
+	for _, s := range shards {
+		if o := s.Report.Outcomes; o != nil {
+			given = given || o.Unmatched > 0 || s.Report.Source.Inputs != nil && len(s.Report.Source.Inputs.Outcomes) > 0
+		}
+	}
+	return mergeOutcomeIDs(shards, matchable(sum), func(o *outcome.Summary) []string { return o.UnmatchedIDs }), given
+}
+
+// mergeUntraced is the instances a SWE-bench report names that no trace of the merged suite
+// matched (outcome.Summary.Untraced), and those of them it says resolved, less those another
+// shard's trace matched (matchable).
+func mergeUntraced(shards []Shard, sum *reliability.Summary) (ids, resolved []string) {
+	if sum == nil {
+		return nil, nil
+	}
 	has := matchable(sum)
+	return mergeOutcomeIDs(shards, has, func(o *outcome.Summary) []string { return o.UntracedIDs }),
+		mergeOutcomeIDs(shards, has, func(o *outcome.Summary) []string { return o.UntracedResolved })
+}
+
+// mergeOutcomeIDs is the union of the ids list gives of each shard's outcomes, less those
+// has, sorted.
+func mergeOutcomeIDs(shards []Shard, has map[string]bool, list func(*outcome.Summary) []string) []string {
+	var ids []string
 	seen := map[string]bool{}
 	for _, s := range shards {
-		o := s.Report.Outcomes
-		if o == nil {
+		if s.Report.Outcomes == nil {
 			continue
 		}
-		given = given || o.Unmatched > 0 || s.Report.Source.Inputs != nil && len(s.Report.Source.Inputs.Outcomes) > 0
-		for _, id := range o.UnmatchedIDs {
+		for _, id := range list(s.Report.Outcomes) {
 			if !has[id] && !seen[id] {
 				seen[id] = true
 				ids = append(ids, id)
@@ -276,7 +298,7 @@ func mergeUnmatched(shards []Shard, sum *reliability.Summary) (ids []string, giv
 		}
 	}
 	slices.Sort(ids)
-	return ids, given
+	return ids
 }
 
 // matchable is what an outcome of the merged suite matches a run by: its trace id, or its
@@ -291,40 +313,6 @@ func matchable(sum *reliability.Summary) map[string]bool {
 		}
 	}
 	return has
-}
-
-// mergeUntraced is the instances a SWE-bench report names that no trace of the merged suite
-// matched (outcome.Summary.Untraced), and those of them it says resolved: those no shard's
-// traces matched, less the trace ids and tasks (a SWE-bench instance matches a run's task)
-// another shard holds.
-func mergeUntraced(shards []Shard, sum *reliability.Summary) (ids, resolved []string) {
-	if sum == nil {
-		return nil, nil
-	}
-	has := matchable(sum)
-	seen := map[string]bool{}
-	for _, s := range shards {
-		o := s.Report.Outcomes
-		if o == nil {
-			continue
-		}
-		ok := make(map[string]bool, len(o.UntracedResolved))
-		for _, id := range o.UntracedResolved {
-			ok[id] = true
-		}
-		for _, id := range o.UntracedIDs {
-			if !has[id] && !seen[id] {
-				seen[id] = true
-				ids = append(ids, id)
-				if ok[id] {
-					resolved = append(resolved, id)
-				}
-			}
-		}
-	}
-	slices.Sort(ids)
-	slices.Sort(resolved)
-	return ids, resolved
 }
 
 // mergeCoherence merges the shards' tasks; nil when no shard has the section.
