@@ -7,6 +7,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/agentgate/agentgate/internal/testfiles"
 	"github.com/agentgate/agentgate/test/ghemu"
 )
 
@@ -25,13 +26,7 @@ func fileOutput(kv ...string) string {
 func copyTestdata(t *testing.T, ws string, names ...string) {
 	t.Helper()
 	for _, n := range names {
-		b, err := os.ReadFile(filepath.Join("testdata", "baseline", n))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(ws, n), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testfiles.Copy(t, filepath.Join("testdata", "baseline", n), filepath.Join(ws, n))
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/agentgate/agentgate/gate/reliability"
 	"github.com/agentgate/agentgate/internal/jsonreport"
 	"github.com/agentgate/agentgate/internal/refdata"
+	"github.com/agentgate/agentgate/internal/testfiles"
 	"github.com/agentgate/agentgate/report"
 )
 
@@ -120,22 +121,6 @@ func unchanged(t *testing.T, what string, c *compare.Comparison, runs int) {
 	}
 }
 
-// copyTo copies file src to dst, making its directory.
-func copyTo(t *testing.T, src, dst string) string {
-	t.Helper()
-	data, err := os.ReadFile(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(dst, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
-
 // suites are the files of every trace format, and the layouts of identitySuites: each a list
 // of files gated together.
 func suites(t *testing.T) map[string][]string {
@@ -151,7 +136,7 @@ func suites(t *testing.T) map[string][]string {
 		"inspect json":    {filepath.Join(formats, "inspect-tools.json"), filepath.Join(formats, "inspect-scores.json")},
 		"inspect eval":    {filepath.Join(formats, "inspect-tools.eval"), refdata.Path(t, "formats/inspect-log_formats.eval")},
 		"mini-swe-agent":  {filepath.Join(mini, "sympy__sympy-20590.traj.json"), filepath.Join(mini, "django__django-11133", "django__django-11133.traj.json"), filepath.Join(mini, "pylint-dev__pylint-7080", "pylint-dev__pylint-7080.traj.json")},
-		"swe-agent":       {copyTo(t, refdata.Path(t, "transcripts/swe-agent-function_calling_simple.traj"), filepath.Join(dir, "django__django-11099", "django__django-11099.traj"))},
+		"swe-agent":       {testfiles.Copy(t, refdata.Path(t, "transcripts/swe-agent-function_calling_simple.traj"), filepath.Join(dir, "django__django-11099", "django__django-11099.traj"))},
 		"otlp":            {filepath.Join(formats, "otlp-genai.json"), filepath.Join(formats, "otlp-openllmetry.json"), filepath.Join(formats, "otlp-evaluations.jsonl"), filepath.Join(formats, "otlp-openinference.jsonl")},
 		"rs-1":            {refdata.Path(t, "rs1/sample_trace.json"), refdata.Path(t, "rs1/sample_trace_problematic.json")},
 		"openhands":       {filepath.Join(formats, "openhands", "output.jsonl")},
@@ -257,12 +242,12 @@ func reorder(t *testing.T, files []string, dir string, rng *rand.Rand) []string 
 		case strings.HasSuffix(f, ".jsonl"):
 			lines := strings.Split(strings.TrimSpace(string(data)), "\n")
 			rng.Shuffle(len(lines), func(i, j int) { lines[i], lines[j] = lines[j], lines[i] })
-			copyTo(t, f, dst)
+			testfiles.Copy(t, f, dst)
 			if err := os.WriteFile(dst, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}
 		default:
-			copyTo(t, f, dst)
+			testfiles.Copy(t, f, dst)
 		}
 		out = append(out, dst)
 	}
@@ -304,12 +289,12 @@ func TestMoveChangesNoMatch(t *testing.T) {
 				base = fmt.Sprintf("renamed-%d%s", i, filepath.Ext(f))
 			}
 			if strings.Contains(f, "tau2-dir") {
-				copyTo(t, filepath.Join(filepath.Dir(f), "simulations", "9d2e7b10-1c44-4f7e-8f3a-6a0b7d2c5e02.json"),
+				testfiles.Copy(t, filepath.Join(filepath.Dir(f), "simulations", "9d2e7b10-1c44-4f7e-8f3a-6a0b7d2c5e02.json"),
 					filepath.Join(dir, "elsewhere", "simulations", "9d2e7b10-1c44-4f7e-8f3a-6a0b7d2c5e02.json"))
 			}
-			moved = append(moved, copyTo(t, f, filepath.Join(dir, "elsewhere", fmt.Sprint(i), filepath.Base(filepath.Dir(f)), base)))
+			moved = append(moved, testfiles.Copy(t, f, filepath.Join(dir, "elsewhere", fmt.Sprint(i), filepath.Base(filepath.Dir(f)), base)))
 			if strings.Contains(f, "tau2-dir") {
-				moved[len(moved)-1] = copyTo(t, f, filepath.Join(dir, "elsewhere", base))
+				moved[len(moved)-1] = testfiles.Copy(t, f, filepath.Join(dir, "elsewhere", base))
 			}
 		}
 		s := gateRun(t, moved, nil, asBaseline(t, reportJSON(t, r)))
@@ -485,7 +470,7 @@ func TestDuplicateIdentitiesRenumbered(t *testing.T) {
 // mini-swe-agent trajectories.
 func TestSWEAgentJoinsSWEBenchReport(t *testing.T) {
 	dir := t.TempDir()
-	traj := copyTo(t, refdata.Path(t, "transcripts/swe-agent-function_calling_simple.traj"), filepath.Join(dir, "django__django-11099", "django__django-11099.traj"))
+	traj := testfiles.Copy(t, refdata.Path(t, "transcripts/swe-agent-function_calling_simple.traj"), filepath.Join(dir, "django__django-11099", "django__django-11099.traj"))
 	mini := filepath.Join("trace", "testdata", "formats", "minisweagent", "sympy__sympy-20590.traj.json")
 	report := writeFile(t, dir, "report.json", `{"django__django-11099": {"resolved": true}, "sympy__sympy-20590": {"resolved": false}}`)
 	r := gateRun(t, []string{traj, mini}, []string{report}, nil)
@@ -731,7 +716,7 @@ func identitySuites(t *testing.T) map[string][]string {
 	airline := refdata.Path(t, "transcripts/tau-bench-airline-sample.json")
 	tau2 := filepath.Join("trace", "testdata", "formats", "tau2-telecom.json")
 	return map[string][]string{
-		"tau-bench two files": {airline, copyTo(t, airline, filepath.Join(dir, "b", "tau-bench-airline-sample.json"))},
+		"tau-bench two files": {airline, testfiles.Copy(t, airline, filepath.Join(dir, "b", "tau-bench-airline-sample.json"))},
 		"inspect two logs":    {inspectLog(t, filepath.Join(dir, "logs", "1.json"), "arith", "openai/gpt-4o"), inspectLog(t, filepath.Join(dir, "logs", "2.json"), "arith", "openai/gpt-4o")},
 		"inspect two tasks":   {inspectLog(t, filepath.Join(dir, "tasks", "1.json"), "arith", "openai/gpt-4o"), inspectLog(t, filepath.Join(dir, "tasks", "2.json"), "arith_hard", "openai/gpt-4o")},
 		"inspect two models":  {inspectLog(t, filepath.Join(dir, "models", "1.json"), "arith", "openai/gpt-4o"), inspectLog(t, filepath.Join(dir, "models", "2.json"), "arith", "anthropic/claude-3-5-sonnet")},
@@ -949,16 +934,16 @@ func agentLayouts(t *testing.T) map[string]struct {
 			rewrite(t, sweTraj, filepath.Join(dir, "swe", "b", "django__django-11133", "django__django-11133.traj"), sweModel("claude-3-7-sonnet-20250219")),
 		}, map[string]int{"claude-3-7-sonnet-20250219": 1, "gpt-4o": 1}},
 		"swe-agent 0.x two runs": {[]string{
-			sweOld, copyTo(t, sweOld, filepath.Join(dir, "swe0", "gpt4__swe-bench_lite__default__t-0.00__p-0.95__c-2.00__install-1", "django__django-11133.traj")),
+			sweOld, testfiles.Copy(t, sweOld, filepath.Join(dir, "swe0", "gpt4__swe-bench_lite__default__t-0.00__p-0.95__c-2.00__install-1", "django__django-11133.traj")),
 		}, map[string]int{"default__gpt-4o__t-0.00__p-0.95__c-2.00__install-1": 1, "gpt4__swe-bench_lite__default__t-0.00__p-0.95__c-2.00__install-1": 1}},
 		"mini-swe-agent two models": {[]string{
 			mini, rewrite(t, mini, filepath.Join(dir, "mini", "sympy__sympy-20590", "sympy__sympy-20590.traj.json"), miniModel("openai/gpt-5")),
 		}, map[string]int{"anthropic/claude-sonnet-4-20250514": 1, "openai/gpt-5": 1}},
 		"tau-bench two agents": {[]string{
-			copyTo(t, airline, tauName("gpt-4o", "1128090000")), copyTo(t, airline, tauName("claude-3-5-sonnet-20240620", "1128100000")),
+			testfiles.Copy(t, airline, tauName("gpt-4o", "1128090000")), testfiles.Copy(t, airline, tauName("claude-3-5-sonnet-20240620", "1128100000")),
 		}, map[string]int{"airline@tool-calling-gpt-4o-0.0": 10, "airline@tool-calling-claude-3-5-sonnet-20240620-0.0": 10}},
 		"tau-bench one agent two files": {[]string{
-			copyTo(t, airline, tauName("gpt-4o", "1128090000")), copyTo(t, airline, tauName("gpt-4o", "1128110000")),
+			testfiles.Copy(t, airline, tauName("gpt-4o", "1128090000")), testfiles.Copy(t, airline, tauName("gpt-4o", "1128110000")),
 		}, map[string]int{"airline": 20}},
 	}
 }
@@ -1061,7 +1046,7 @@ func shuffleRecords(t *testing.T, files []string, order []int, dir string, rng *
 	for i, f := range files {
 		dst := filepath.Join(dir, fmt.Sprint(order[i]), filepath.Base(filepath.Dir(f)), filepath.Base(f))
 		moved := reorder(t, []string{f}, t.TempDir(), rng)[0]
-		out = append(out, copyTo(t, moved, dst))
+		out = append(out, testfiles.Copy(t, moved, dst))
 	}
 	return out
 }
@@ -1182,8 +1167,8 @@ func differingRuns(t *testing.T) map[string][]string {
 		}
 	})
 	return map[string][]string{
-		"tau-bench two files, other rewards": {copyTo(t, airline, filepath.Join(dir, "tau-bench", "a.json")), flipped},
-		"tau2 two files, other rewards":      {copyTo(t, tau2, filepath.Join(dir, "tau2", "a.json")), tau2Flipped},
+		"tau-bench two files, other rewards": {testfiles.Copy(t, airline, filepath.Join(dir, "tau-bench", "a.json")), flipped},
+		"tau2 two files, other rewards":      {testfiles.Copy(t, tau2, filepath.Join(dir, "tau2", "a.json")), tau2Flipped},
 		"inspect two logs, other scores":     {inspectLog(t, filepath.Join(dir, "logs", "1.json"), "arith", "openai/gpt-4o"), inspectRescored},
 	}
 }

@@ -151,6 +151,25 @@ func TestRealSourceGateTau2Jitrc(t *testing.T) {
 	checkRealGate(t, got, realGate{verdict: "PASS", runs: 20, successes: 12, passTasks: 10, trials: 20, passK: []float64{0.6, 0.6}, passBasis: "outcome"})
 }
 
+// TestRealSourceGateTau2Implementations gates tau2-enhanced's four agent implementations
+// (llm_agent, context_agent, enhanced_agent, retry_agent) on one model over the same 10
+// airline tasks, 2 trials each, read together: four agents, so four suites of 10 tasks of 2
+// trials (never 10 tasks of 8), and the note names them. 47 of 80 runs succeeded (12, 12, 11,
+// 12); pass^k over the 40 tasks is the mean of each file's own (pass^1 0.6, 0.6, 0.55, 0.6;
+// pass^2 0.6, 0.5, 0.5, 0.5), as tau2's metrics print per run.
+func TestRealSourceGateTau2Implementations(t *testing.T) {
+	got := gateOnReal(t, "",
+		[2]string{"tau2-jitrc-gemini-flash-airline", "samples/logs/airline_gemini2_5_flash_10tasks_2t.json"},
+		[2]string{"tau2-jitrc-gemini-flash-context-agent", "samples/logs/airline_gemini2_5_flash_10tasks_2t_context_agent.json"},
+		[2]string{"tau2-jitrc-gemini-flash-enhanced-agent", "samples/logs/airline_gemini2_5_flash_10tasks_2t_enhanced_agent.json"},
+		[2]string{"tau2-jitrc-gemini-flash-retry-agent", "samples/logs/airline_gemini2_5_flash_10tasks_2t_retry_agent.json"})
+	checkRealGate(t, got, realGate{
+		verdict: "FAIL", exitCode: 2, runs: 80, successes: 47, passTasks: 40, trials: 80,
+		passK: []float64{(0.6 + 0.6 + 0.55 + 0.6) / 4, (0.6 + 0.5 + 0.5 + 0.5) / 4}, passBasis: "outcome", fail: 2,
+		identityNoteHolds: `suite "airline" holds runs of 4 agents ("context_agent/gemini/gemini-2.5-flash", "enhanced_agent/gemini/gemini-2.5-flash", "gemini/gemini-2.5-flash", "retry_agent/gemini/gemini-2.5-flash")`,
+	})
+}
+
 // TestRealSourceGateTau2VoiceDir gates tau2-bench's own full-duplex experiment given as its
 // dir-format folder: results.json is a side file, the three simulations are read from their
 // ticks, and none records a reward, so no outcome is reported and pass^k counts the runs'

@@ -583,6 +583,10 @@ func (d *decoder) pickList(jr *jsonRecord) error {
 			return d.errAt(jsonscan.PathOf(k), "must be an array of messages, got null")
 		}
 	}
+	if slices.Contains(keys, "context") && slices.Contains(keys, "kind") && slices.Contains(keys, "resource") {
+		// the OpenTelemetry Python SDK's ReadableSpan.to_json, as ConsoleSpanExporter prints it
+		return d.rec.ErrorAt(0, `OpenTelemetry span JSON as the SDK's ConsoleSpanExporter prints it (span.to_json(): "context", "kind", "resource"), which agentgate does not read: export the spans as OTLP/JSON, with the Collector's file exporter (docs/trace-formats.md, "OpenTelemetry spans (OTLP/JSON)")`)
+	}
 	sort.Strings(keys)
 	keys = slices.Compact(keys)
 	found := "none"

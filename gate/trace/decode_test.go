@@ -385,6 +385,9 @@ func TestDecodeErrors(t *testing.T) {
 		{"number record", `  42`, "42", `expected a trace record (a JSON object), found a number`},
 		{"invalid JSON", `{"messages": [}`, "}", `invalid JSON: expected a value, found '}'`},
 		{"no list", `{"trace_id": "x", "turns": [], "b": 1}`, "", `expected a message list under "messages", "trajectory", "traj", "history" or "conversations"; found keys: b, trace_id, turns`},
+		// the OpenTelemetry Python SDK's ReadableSpan.to_json (ConsoleSpanExporter), on one line
+		{"console span exporter", `{"name": "chat gpt-4o", "context": {"trace_id": "0x5b8efff798038103d269b633813fc60c", "span_id": "0xa1b2c3d4e5f60718", "trace_state": "[]"}, "kind": "SpanKind.CLIENT", "parent_id": null, "start_time": "2026-06-01T10:00:00.000000Z", "end_time": "2026-06-01T10:00:01.000000Z", "status": {"status_code": "UNSET"}, "attributes": {"gen_ai.operation.name": "chat"}, "events": [], "links": [], "resource": {"attributes": {"service.name": "agent"}, "schema_url": ""}}`, "",
+			`OpenTelemetry span JSON as the SDK's ConsoleSpanExporter prints it (span.to_json(): "context", "kind", "resource"), which agentgate does not read: export the spans as OTLP/JSON, with the Collector's file exporter (docs/trace-formats.md, "OpenTelemetry spans (OTLP/JSON)")`},
 		{"empty object", `{}`, "", `expected a message list under "messages", "trajectory", "traj", "history" or "conversations"; found keys: none`},
 		{"null list", `{"messages": null}`, "null", `messages must be an array of messages, got null`},
 		{"list is an object", `{"traj": {"role": "user"}}`, "{\"role", `field "traj": expected an array, found an object`},

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentgate/agentgate/gate/input"
 	"github.com/agentgate/agentgate/internal/refdata"
+	"github.com/agentgate/agentgate/internal/testfiles"
 )
 
 // identities reads the traces of path and lists each as "id suite/task/trial" (trial "-"
@@ -210,14 +211,14 @@ func TestSWEAgentConfigBeside(t *testing.T) {
 	// a trajectory with its replay_config, beside a config naming another model: its own
 	tmp := t.TempDir()
 	traj := filepath.Join(tmp, "django__django-11133", "django__django-11133.traj")
-	copyFile(t, filepath.Join("testdata", "formats", "sweagent", "django__django-11133", "django__django-11133.traj"), traj)
-	copyFile(t, filepath.Join(single, "config.yaml"), filepath.Join(filepath.Dir(traj), "config.yaml"))
+	testfiles.Copy(t, filepath.Join("testdata", "formats", "sweagent", "django__django-11133", "django__django-11133.traj"), traj)
+	testfiles.Copy(t, filepath.Join(single, "config.yaml"), filepath.Join(filepath.Dir(traj), "config.yaml"))
 	if trs := readWith(t, traj, Options{}); trs[0].Agent != "claude-3-7-sonnet-20250219" || trs[0].SideFile != "" {
 		t.Errorf("with replay_config: agent %q, side %q", trs[0].Agent, trs[0].SideFile)
 	}
 	mini := filepath.Join(tmp, "sympy__sympy-20590", "sympy__sympy-20590.traj.json")
-	copyFile(t, filepath.Join("testdata", "formats", "minisweagent", "sympy__sympy-20590.traj.json"), mini)
-	copyFile(t, filepath.Join(single, "config.yaml"), filepath.Join(filepath.Dir(mini), "config.yaml"))
+	testfiles.Copy(t, filepath.Join("testdata", "formats", "minisweagent", "sympy__sympy-20590.traj.json"), mini)
+	testfiles.Copy(t, filepath.Join(single, "config.yaml"), filepath.Join(filepath.Dir(mini), "config.yaml"))
 	if trs := readWith(t, mini, Options{}); trs[0].Agent != "anthropic/claude-sonnet-4-20250514" || trs[0].SideFile != "" {
 		t.Errorf("mini-swe-agent: agent %q, side %q", trs[0].Agent, trs[0].SideFile)
 	}
@@ -238,7 +239,7 @@ func TestSWEAgentConfigBesideErrors(t *testing.T) {
 	} {
 		dir := t.TempDir()
 		traj := filepath.Join(dir, "django__django-11133.traj")
-		copyFile(t, src, traj)
+		testfiles.Copy(t, src, traj)
 		if err := os.WriteFile(filepath.Join(dir, "config.yaml"), []byte(c.config), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -252,20 +253,5 @@ func TestSWEAgentConfigBesideErrors(t *testing.T) {
 		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
 			t.Errorf("%s: error %v, want %q", c.name, err, c.err)
 		}
-	}
-}
-
-// copyFile copies src to dst, making dst's folder.
-func copyFile(t *testing.T, src, dst string) {
-	t.Helper()
-	data, err := os.ReadFile(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(dst, data, 0o644); err != nil {
-		t.Fatal(err)
 	}
 }

@@ -54,6 +54,8 @@ func TestMiniSWEBareListMarks(t *testing.T) {
 		{"a <returncode> observation", "run.json", `[` + turn + `, {"role": "user", "content": "<returncode>\n0\n</returncode>"}]`, 1, 0, "", "", ""},
 		{"the first versions' <args>", "run.json", `[` + turn + `, {"role": "user", "content": "<args>\n['bash', '-c', 'ls']\n</args>\n<returncode>\n2\n</returncode>"}]`, 1, 1, "", "", ""},
 		{"a long output's head", "run.json", `[` + turn + `, {"role": "user", "content": "<warning>\ntoo long\n</warning><observation_head>\n<returncode>\n1\n</returncode>"}]`, 1, 1, "", "", ""},
+		// a bare list kept by a later version (mini-swe-agent's own tests/test_data): its 2.x block
+		{"a 2.x action block", "local.traj.json", `[{"role": "assistant", "content": "` + "```mswea_bash_command\\necho hi\\n```" + `"}, {"role": "user", "content": "<returncode>0</returncode>\n<output>\nhi\n</output>"}]`, 1, 0, "local", "local", ""},
 		{"the submit command", "run.json", `[{"role": "assistant", "content": "` + "```bash\\necho MINI_SWE_AGENT_FINAL_OUTPUT\\n```" + `"}, {"role": "user", "content": ""}]`, 1, 0, "", "", ""},
 		// the fenced block's content starts at column 69: 35 bytes of the first message and ", ", 33 of the second's start
 		{"unmarked", "run.json", `[{"role": "user", "content": "q"}, ` + turn + `, {"role": "user", "content": "a.py"}]`, 0, 0, "", "",

@@ -877,7 +877,7 @@ func decodeMessageList(path string, data []byte) (*Trace, error) {
 		}
 	case miniListUnmarked(t.Messages):
 		i := 0
-		for t.Messages[i].Role != "assistant" || miniListAction(t.Messages[i].Content) == "" {
+		for t.Messages[i].Role != "assistant" || miniListCommand(t.Messages[i].Content) == "" {
 			i++
 		}
 		return nil, d.at(jsonscan.PathOf(i, "content"), "message [%d] holds a fenced block, as mini-swe-agent writes its actions, but nothing marks the list as mini-swe-agent's "+

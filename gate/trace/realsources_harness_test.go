@@ -115,7 +115,8 @@ func checkHarness(t *testing.T, name string, rels []string, o Options, want harn
 // with error == true; succeeded = reward_info.reward within 1e-6 of 1 (tau2's
 // is_successful); prompt and completion = the assistant messages' usage.prompt_tokens and
 // usage.completion_tokens (the user simulator's are not the agent's); suite =
-// info.environment_info.domain_name; agent = info.agent_info.llm; a trial is (task_id, trial).
+// info.environment_info.domain_name; agent = info.agent_info.llm, after
+// info.agent_info.implementation and "/" where that is not llm_agent; a trial is (task_id, trial).
 
 // TestRealSourceTau2JitrcGeminiFlash reads tau2-enhanced's gemini-2.5-flash airline run:
 // 10 tasks, 2 trials each, in tau2's json format.
@@ -125,6 +126,26 @@ func TestRealSourceTau2JitrcGeminiFlash(t *testing.T) {
 		prompt:     760602, completion: 33504, withUsage: 20,
 		suites: 1, suiteNames: "airline", tasks: 10, trials: 20, agents: "gemini/gemini-2.5-flash",
 	})
+}
+
+// TestRealSourceTau2JitrcAgents reads tau2-enhanced's three other agent implementations on
+// gemini-2.5-flash, each over the same 10 airline tasks, 2 trials each: each is its own agent.
+func TestRealSourceTau2JitrcAgents(t *testing.T) {
+	for _, c := range []struct {
+		impl               string
+		totals             realTotals
+		prompt, completion int64
+	}{
+		{"context_agent", realTotals{runs: 20, messages: 382, calls: 83, results: 83, fails: 7, succeeded: 12}, 777321, 37310},
+		{"enhanced_agent", realTotals{runs: 20, messages: 404, calls: 93, results: 93, fails: 11, succeeded: 11}, 856216, 34665},
+		{"retry_agent", realTotals{runs: 20, messages: 392, calls: 88, results: 88, fails: 5, succeeded: 12}, 803960, 27892},
+	} {
+		name := "tau2-jitrc-gemini-flash-" + strings.ReplaceAll(c.impl, "_", "-")
+		checkHarness(t, name, []string{"samples/logs/airline_gemini2_5_flash_10tasks_2t_" + c.impl + ".json"}, Options{}, harnessFigures{
+			realTotals: c.totals, prompt: c.prompt, completion: c.completion, withUsage: 20,
+			suites: 1, suiteNames: "airline", tasks: 10, trials: 20, agents: c.impl + "/gemini/gemini-2.5-flash",
+		})
+	}
 }
 
 // TestRealSourceTau2BlakeeliasGrok reads a fork's two runs of one airline-relaxed task by two
@@ -161,7 +182,7 @@ func TestRealSourceTau2ActivegraphMock(t *testing.T) {
 func TestRealSourceTau2SierraVoice(t *testing.T) {
 	checkHarness(t, "tau2-sierra-voice-experiment", []string{"tests/test_voice/test_interaction_metrics/testdata/experiment/results.json"}, Options{}, harnessFigures{
 		realTotals: realTotals{runs: 3, messages: 8246, calls: 0, results: 0, fails: 0, succeeded: 0},
-		suites:     1, suiteNames: "retail", tasks: 3, trials: 3, agents: "openai:gpt-realtime-2",
+		suites:     1, suiteNames: "retail", tasks: 3, trials: 3, agents: "discrete_time_audio_native_agent/openai:gpt-realtime-2",
 	})
 }
 

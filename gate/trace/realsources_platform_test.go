@@ -43,16 +43,17 @@ func sumPlatformTotals(traces []*Trace) platformTotals {
 // download_traces.js.
 const langfuseFramework = "worker/src/__tests__/chatml/framework-traces/"
 
-// TestRealSourceLangfuseFrameworks reads Langfuse's own downloads of framework traces.
-// python3 (json.load): the GENERATION observations with no GENERATION below them (a
-// wrapper's inner call, as the Vercel AI SDK's ai.generateText.doGenerate) in startTime
-// order; each one's input messages not yet in the conversation (a list continues the
-// conversation whose messages are its prefix, by role and tool-call ids) and its output
-// messages; a message holding k tool results counts k messages (a result each); calls are
-// the messages' tool calls (GenAI parts of type tool_call, Vercel's toolCallId, OpenAI's
-// tool_calls, the Responses API's function_call items); a TOOL observation whose result no message carries adds a result; failed
-// results are TOOL observations at level ERROR; tokens the sum of those generations'
-// usageDetails.total; succeeded the trace's score "correctness" where named.
+// TestRealSourceLangfuseFrameworks reads Langfuse's own downloads of framework traces. python3
+// (json.load): the GENERATION observations with no GENERATION below them (a wrapper's inner
+// call, as the Vercel AI SDK's ai.generateText.doGenerate) in startTime order; each one's input
+// messages (a list, {"messages": [...]}, or a prompt) not yet in the conversation (a list
+// continues the conversation whose messages are its prefix, by role and tool-call ids) and its
+// output messages; a message holding k tool results counts k messages (a result each); calls
+// are the messages' tool calls (GenAI parts of type tool_call, Vercel's toolCallId, OpenAI's
+// tool_calls, the Responses API's function_call items); a TOOL observation whose result no
+// message carries adds a result; failed results are TOOL observations at level ERROR; tokens
+// the sum of those generations' usageDetails.total; succeeded the trace's score "correctness"
+// where named.
 func TestRealSourceLangfuseFrameworks(t *testing.T) {
 	for _, c := range []struct {
 		name, file, scorer string
@@ -93,6 +94,14 @@ func TestRealSourceLangfuseFrameworks(t *testing.T) {
 		// body ({"index", "message"}): system, user, the answer
 		{"langfuse-pydantic-ai", "pydantic-ai-2025-06-06.trace.json", "",
 			platformTotals{realTotals{runs: 1, messages: 3}, 127}, "Langfuse is a tool designed for observability"},
+		// Microsoft.Extensions.AI (C#) with Gemini, GenAI parts: the tool call ids are the
+		// tools' names; the report tool answers with its own "Error" status (the observation's
+		// level is DEFAULT: not failed), and final_result's result is null
+		{"langfuse-csharp-agent-gemini", "csharp-agent-with-gemini-2026-03-09.trace.json", "",
+			platformTotals{realTotals{runs: 1, messages: 6, calls: 2, results: 2}, 8461}, ""},
+		// CrewAI: {"messages": [system, user]} in, the ReAct text out; no tool
+		{"langfuse-crewai", "crewai-2025-07-11.trace.json", "",
+			platformTotals{realTotals{runs: 1, messages: 3}, 354}, "I now can give a great answer"},
 		// four GENERATIONs (the SDK records each later turn's input as {"content": "role"}),
 		// two calls of one tool, two TOOL observations; scores correctness 0
 		{"langfuse-claude-agent", "claude-agent-2025-12-22.trace.json", "correctness",

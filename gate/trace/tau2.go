@@ -51,7 +51,7 @@ func eachTau2With(ctx context.Context, path string, data []byte, o Options, fn f
 	// the domain is the namespace of the task ids (docs/design.md#run-identity): tau2's domains all number theirs
 	// from "0"
 	domain := docString(data, "info", "environment_info", "domain_name")
-	agent := docString(data, "info", "agent_info", "llm")
+	agent := tau2Agent(data)
 	required := addToolSchemas(nil, docValue(data, "info", "environment_info", "tool_defs"))
 	var (
 		found, indexed bool
@@ -212,9 +212,26 @@ var tau2Harness = Harness{
 	},
 	Side:     tau2Side,
 	Turns:    `simulations[].messages (or "ticks", full-duplex)`,
-	Identity: "suite: `info.environment_info.domain_name` (a suite per agent where `info.agent_info.llm` differs); task: `task_id`; trial: `trial`",
+	Identity: "suite: `info.environment_info.domain_name` (a suite per agent where `info.agent_info` differs: its `llm`, after its `implementation` where not `llm_agent`); task: `task_id`; trial: `trial`",
 	Outcome:  "`reward_info.reward`",
 	Usage:    "the sum of the messages' own `usage`",
+}
+
+// tau2Agent names the agent of the tau2 results file data: its model, info.agent_info.llm,
+// after its implementation where the run used another than tau2's default llm_agent
+// ("context_agent/gemini/gemini-2.5-flash"), as tau2 names a run for both
+// (runner/helpers.py, make_run_name): runs of two agent implementations on one model are two
+// agents (docs/trace-formats.md, "Agents").
+func tau2Agent(data []byte) string {
+	llm := docString(data, "info", "agent_info", "llm")
+	impl := docString(data, "info", "agent_info", "implementation")
+	switch {
+	case impl == "" || impl == "llm_agent":
+		return llm
+	case llm == "":
+		return impl
+	}
+	return impl + "/" + llm
 }
 
 // A full-duplex tau2 simulation (tau2's voice runs) keeps no "messages": its "ticks" hold, tick

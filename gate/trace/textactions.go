@@ -320,6 +320,17 @@ func miniListAction(content string) string {
 	return strings.TrimSpace(action)
 }
 
+// miniListCommand is the command of an assistant turn of a bare list: as the pre-1.0
+// parse_action found it, else, for a list kept in that shape by a later version (mini-swe-agent's
+// own tests/test_data/*.traj.json hold ```mswea_bash_command blocks), as the current reader
+// finds it (miniAction).
+func miniListCommand(content string) string {
+	if action := miniListAction(content); action != "" {
+		return action
+	}
+	return miniAction(content)
+}
+
 // miniListResult is the result of an action from its pre-1.0 observation: failed when its
 // return code is not 0, or the command did not run to its end (it timed out, the user
 // rejected or interrupted it).
@@ -363,7 +374,7 @@ func miniListMark(path string, msgs []Message) bool {
 		m := &msgs[i]
 		switch m.Role {
 		case "assistant":
-			action := miniListAction(m.Content)
+			action := miniListCommand(m.Content)
 			pending = action != ""
 			for _, s := range miniSentinels {
 				if strings.Contains(action, s) {
@@ -391,7 +402,7 @@ func miniListTurns(msgs []Message) {
 		switch {
 		case m.Role == "assistant" && len(m.Calls) == 0:
 			pending = ""
-			if action := miniListAction(m.Content); action != "" {
+			if action := miniListCommand(m.Content); action != "" {
 				c := textCall(action, i)
 				c.Tool = "bash"
 				m.Calls = []Call{c}
@@ -415,7 +426,7 @@ func miniListUnmarked(msgs []Message) bool {
 		}
 	}
 	for i := range msgs {
-		if msgs[i].Role == "assistant" && miniListAction(msgs[i].Content) != "" {
+		if msgs[i].Role == "assistant" && miniListCommand(msgs[i].Content) != "" {
 			return true
 		}
 	}
