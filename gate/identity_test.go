@@ -635,7 +635,7 @@ func TestSubmissionShardsMergeAsOneRun(t *testing.T) {
 	var groups [][]string
 	var files []string
 	for _, id := range []string{"django__django-11133", "sympy__sympy-20590", "django__django-11099"} {
-		f := copyTo(t, traj, filepath.Join(dir, id, id+".traj"))
+		f := testfiles.Copy(t, traj, filepath.Join(dir, id, id+".traj"))
 		files = append(files, f)
 		groups = append(groups, []string{f})
 	}
