@@ -136,21 +136,3 @@ func TestRealSourceOpenHandsOutput(t *testing.T) {
 		}
 	}
 }
-
-// TestRealSourceMiniSWEAgentLists reads mini-swe-agent's own test trajectories, saved as a
-// bare message list (the pre-1.0 traj.json, kept in its tests), at SWE-agent/mini-swe-agent
-// a83fcae8 (their actions in 2.x's ```mswea_bash_command blocks) and in a fork's older copy
-// (twelfth-star/my-mini-swe-agent, ```bash blocks): other runs of the same tests. python3
-// (json.load of each *.traj.json, a list): len(list); the assistant turns in which
-// re.findall(r"```[a-zA-Z_]*\n(.*?)(?=\n```|```)", content, re.DOTALL) finds exactly one
-// block (the same with 1.x's and 2.x's action_regex) are the calls; the next message, a
-// user's, answers each; failed when it begins <returncode>N</returncode> with N != 0 or "The
-// command timed out"; no usage is recorded.
-func TestRealSourceMiniSWEAgentLists(t *testing.T) {
-	want := sweTotals{platformTotals{realTotals{runs: 2, messages: 28, calls: 12, results: 12, fails: 2}, 0}, 2}
-	for _, name := range []string{"mini-swe-agent-test-data", "mini-swe-agent-fork-test-data"} {
-		if got := sweTotalsOf(t, sweFiles(t, name, "tests/test_data", ".traj.json")); got != want {
-			t.Errorf("%s: read %+v, want %+v", name, got, want)
-		}
-	}
-}
