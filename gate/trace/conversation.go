@@ -15,13 +15,16 @@ import (
 //     results, else their text; the longest such prefix wins. A call no conversation is a
 //     prefix of starts a new one: two agents that start with the same system prompt are two
 //     conversations, not one whose messages are lined up by position.
+//   - A call on a conversation its server keeps (ModelAfter) is sent only what is new: it
+//     continues the conversation the reader names (the one its previous response went to).
 //   - A call adds the input messages its conversation has not seen yet, then its output.
 //   - A tool call recorded on its own (a tool span, an observation) adds its result to the
 //     call the model made (by call id, else the first unanswered call of that tool in the
-//     newest message holding one, so that parallel calls are answered in their order), or
-//     adds a call and its result of its own when no model message holds the call. What a tool event
-//     carried is added once: a later call of the same conversation that re-sends that call
-//     or result in its input does not add it again, whichever came first.
+//     newest batch holding one, as openCall says, so that parallel calls are answered in
+//     their order), or adds a call and its result of its own when no model message holds
+//     the call. What a tool event carried is added once: a later call of the same
+//     conversation that re-sends that call or result in its input does not add it again,
+//     whichever came first.
 //   - A call or result with an id is one call or result of the run: an input that re-sends
 //     one the run already holds (a handoff hands the conversation so far to an agent with
 //     another system prompt, which is a conversation of its own) does not add it again, and
@@ -53,15 +56,19 @@ type Conversations struct {
 
 // conversation is one line of model calls.
 type conversation struct {
-	// in and out are the last call's input and output: the messages a call that continues
-	// the conversation starts its input with. hash is theirs (Conversations.prefixHashes).
-	in, out []Message
-	hash    uint64
-	msgs    []Message
+	// view is the last call's input and output: the messages a call that continues the
+	// conversation starts its input with. hash is theirs (Conversations.prefixHashes). The
+	// conversation owns it: a call that continues it without re-sending it appends to it.
+	view []Message
+	hash uint64
+	msgs []Message
 	// idlessCalls are the calls without an id a tool event made on its own, by tool, and
 	// idlessResults the results without a call id it carried, by text: those not yet met
 	// in a call's input (Conversations.claimed) can stand for a call or result of one.
 	idlessCalls, idlessResults map[string][]loc
+	// batch is where the run of messages with calls the last message belongs to starts
+	// (openCall)
+	batch int
 }
 
 func newConversation() *conversation {
@@ -71,11 +78,12 @@ func newConversation() *conversation {
 // loc is where a call or result is: conversation, message, index in the message.
 type loc struct{ conv, msg, idx int }
 
-// openCalls are the calls of one tool in one message, in order; those before next are
-// answered.
+// openCalls are the calls of one tool in one batch (openCall), in order; those before next
+// are answered.
 type openCalls struct {
-	calls []loc
-	next  int
+	conv, batch int
+	calls       []loc
+	next        int
 }
 
 // ToolEvent is one tool call as a tool span or observation records it: the call (id where
@@ -95,16 +103,20 @@ func NewConversations() *Conversations {
 }
 
 // Model adds a model call: its input and output messages. A call with neither is nothing.
-func (c *Conversations) Model(in, out []Message) {
+// It returns the conversation the call continued or started, -1 for nothing.
+func (c *Conversations) Model(in, out []Message) int {
 	if len(in) == 0 && len(out) == 0 {
-		return
+		return -1
+	}
+	if len(in) == 0 { // the call's output follows the conversation's messages so far
+		if c.last >= 0 {
+			return c.ModelAfter(c.last, nil, out)
+		}
 	}
 	hashes := c.prefixHashes(in)
 	ci, seen := c.find(in, hashes)
 	if ci < 0 {
-		ci = len(c.convs)
-		c.convs = append(c.convs, newConversation())
-		c.byView[0] = append(c.byView[0], ci)
+		ci = c.start()
 	}
 	for i := seen; i < len(in); i++ {
 		c.addInput(ci, in[i])
@@ -114,14 +126,47 @@ func (c *Conversations) Model(in, out []Message) {
 	}
 	conv := c.convs[ci]
 	c.unindex(ci)
-	if len(in) == 0 { // the call's output follows the conversation's messages so far
-		in = append(conv.in[:len(conv.in):len(conv.in)], conv.out...)
-		hashes = []uint64{conv.hash}
-	}
-	conv.in, conv.out = in, out
+	conv.view = append(append(conv.view[:0], in...), out...)
 	conv.hash = c.extend(hashes[len(hashes)-1], out)
 	c.byView[conv.hash] = append(c.byView[conv.hash], ci)
 	c.last = ci
+	return ci
+}
+
+// ModelAfter adds a model call that continues conversation ci and was sent only the input
+// messages that conversation has not seen: a conversation the model's server keeps (the
+// Responses API's previous_response_id or conversation), whose calls send only what is new.
+// The call's input and output are added as Model adds them; the conversation's messages so
+// far, followed by them, are what a later call that sends the whole conversation starts
+// with. A ci that is no conversation's makes it Model's call. It returns ci.
+func (c *Conversations) ModelAfter(ci int, in, out []Message) int {
+	if ci < 0 || ci >= len(c.convs) {
+		return c.Model(in, out)
+	}
+	if len(in) == 0 && len(out) == 0 {
+		return ci
+	}
+	for i := range in {
+		c.addInput(ci, in[i])
+	}
+	for i := range out {
+		c.add(ci, out[i])
+	}
+	conv := c.convs[ci]
+	c.unindex(ci)
+	conv.view = append(append(conv.view, in...), out...)
+	conv.hash = c.extend(c.extend(conv.hash, in), out)
+	c.byView[conv.hash] = append(c.byView[conv.hash], ci)
+	c.last = ci
+	return ci
+}
+
+// start starts a conversation, with no view yet, and returns it.
+func (c *Conversations) start() int {
+	ci := len(c.convs)
+	c.convs = append(c.convs, newConversation())
+	c.byView[0] = append(c.byView[0], ci)
+	return ci
 }
 
 // find returns the conversation whose view is the longest prefix of in, and that prefix's
@@ -157,18 +202,11 @@ func (c *Conversations) lastUse(ci int) int {
 
 // is reports whether the conversation's view is exactly ms.
 func (v *conversation) is(ms []Message) bool {
-	if len(v.in)+len(v.out) != len(ms) {
+	if len(v.view) != len(ms) {
 		return false
 	}
 	for i := range ms {
-		m := &ms[i]
-		var w *Message
-		if i < len(v.in) {
-			w = &v.in[i]
-		} else {
-			w = &v.out[i-len(v.in)]
-		}
-		if !sameMessage(m, w) {
+		if !sameMessage(&ms[i], &v.view[i]) {
 			return false
 		}
 	}
@@ -246,6 +284,9 @@ func writeKey(h *maphash.Hash, m *Message) {
 func (c *Conversations) add(ci int, m Message) {
 	conv := c.convs[ci]
 	at := len(conv.msgs)
+	if len(m.Calls) > 0 && (at == 0 || len(conv.msgs[at-1].Calls) == 0) {
+		conv.batch = at
+	}
 	for j, call := range m.Calls {
 		l := loc{ci, at, j}
 		if call.HasID {
@@ -253,7 +294,7 @@ func (c *Conversations) add(ci int, m Message) {
 				c.calls[call.ID] = l
 			}
 		}
-		c.addOpen(call.Tool, l)
+		c.addOpen(call.Tool, l, conv.batch)
 	}
 	for j, r := range m.Results {
 		if r.HasID {
@@ -395,9 +436,7 @@ func (c *Conversations) Tool(e ToolEvent) {
 	}
 	ci := c.last
 	if ci < 0 {
-		ci = len(c.convs)
-		c.convs = append(c.convs, newConversation())
-		c.byView[0] = append(c.byView[0], ci)
+		ci = c.start()
 		c.last = ci
 	}
 	conv := c.convs[ci]
@@ -435,24 +474,29 @@ func (c *Conversations) result(ci int, res Result) {
 	}
 }
 
-// addOpen adds the call of tool at l, the last message's, to the open calls.
-func (c *Conversations) addOpen(tool string, l loc) {
+// addOpen adds the call of tool at l, the last message's, of the batch that starts at
+// message batch of its conversation, to the open calls.
+func (c *Conversations) addOpen(tool string, l loc, batch int) {
 	list := c.open[tool]
 	if n := len(list); n > 0 {
-		if last := &list[n-1]; last.calls[0].conv == l.conv && last.calls[0].msg == l.msg {
+		if last := &list[n-1]; last.conv == l.conv && last.batch == batch {
 			last.calls = append(last.calls, l)
 			return
 		}
 	}
-	c.open[tool] = append(list, openCalls{calls: []loc{l}})
+	c.open[tool] = append(list, openCalls{conv: l.conv, batch: batch, calls: []loc{l}})
 }
 
 // openCall finds the call of tool a tool event without a call id answers: the first
-// unanswered call of that tool in the newest message that holds an unanswered one. Parallel
-// calls of one tool in one model message are answered in their order; a later message's
-// calls win over an earlier one's. Calls are only ever marked answered and each message's
-// are met from its first on, so each call is looked at a bounded number of times: the calls
-// of a run cost linear time in all.
+// unanswered call of that tool in the newest batch that holds an unanswered one. A batch is
+// the calls of one model message, or of consecutive messages of one conversation that all
+// make calls (a tracer that records each block of a model's answer as a message of its own,
+// as the Claude Agent SDK's does, splits one answer's parallel calls so; a conversation has
+// a result or other message between two answers), made one after another in the run.
+// Parallel calls of one tool are answered in their order; a later batch's calls win over an
+// earlier one's (a sub-agent's over the call that started it). Calls are only ever marked
+// answered and each batch's are met from its first on, so each call is looked at a bounded
+// number of times: the calls of a run cost linear time in all.
 func (c *Conversations) openCall(tool string) (loc, bool) {
 	list := c.open[tool]
 	for len(list) > 0 {

@@ -150,6 +150,32 @@ var conversationCases = []struct {
 		"system sub\nuser v\nassistant get:b1 get:b2\ntool ->b1 rb1\ntool ->b2 rb2\nassistant get:\ntool -> extra\n",
 	calls: 5,
 }, {
+	// A tracer that records each block of the model's answer as a model call of its own
+	// (the Claude Agent SDK's, in Langfuse) splits two parallel calls into two messages,
+	// one after the other: they are one batch, answered in their order.
+	name: "parallel calls split into consecutive messages are answered in their order",
+	steps: []step{
+		{in: msgs(user("u")), out: msgs(say("checking"))},
+		{out: msgs(calls("get:c1"))},
+		{out: msgs(calls("get:c2"))},
+		{tool: toolEvent("get", "", "one")},
+		{tool: &ToolEvent{Call: Call{Tool: "get"}, Result: "two", Failed: true, Error: "boom"}},
+	},
+	want:  "user u\nassistant checking\nassistant get:c1\nassistant get:c2\ntool ->c1 one\ntool ->c2 failed(boom) two\n",
+	calls: 2,
+}, {
+	// A message between two messages with calls ends a batch: the later call, which the
+	// user's message asked for, is answered first.
+	name: "a message between two calls makes two batches",
+	steps: []step{
+		{in: msgs(user("u")), out: msgs(calls("get:a1"))},
+		{in: msgs(user("u"), calls("get:a1"), user("more")), out: msgs(calls("get:b1"))},
+		{tool: toolEvent("get", "", "rb")},
+		{tool: toolEvent("get", "", "ra")},
+	},
+	want:  "user u\nassistant get:a1\nuser more\nassistant get:b1\ntool ->b1 rb\ntool ->a1 ra\n",
+	calls: 2,
+}, {
 	name: "a tool event after the input holds the result marks it failed",
 	steps: []step{
 		{in: msgs(user("u")), out: msgs(calls("run:c1"))},
@@ -427,4 +453,49 @@ func TestParallelCallsOfOneTool(t *testing.T) {
 	if u := (Usage{Prompt: 219 + 305, Completion: 43 + 15, Total: 262 + 320, Recorded: true}); ag.Usage != u || ag.Task != "weather-two-chat" {
 		t.Errorf("Agents SDK usage %+v task %q", ag.Usage, ag.Task)
 	}
+}
+
+// TestConversationsModelAfter: a call sent only the messages its conversation has not seen
+// (a server-kept conversation) continues the conversation it names, however its input
+// begins; a later call that sends the whole conversation continues it too.
+func TestConversationsModelAfter(t *testing.T) {
+	c := NewConversations()
+	a := c.Model(msgs(sys("S"), user("u")), msgs(calls("get:c1")))
+	b := c.Model(msgs(sys("T"), user("v")), msgs(say("other")))
+	c.Tool(*toolEvent("get", "", "r1"))
+	if got := c.ModelAfter(a, msgs(answer("c1", "r1"), user("more")), msgs(say("done"))); got != a || a == b {
+		t.Fatalf("conversations %d, %d, %d", a, b, got)
+	}
+	if got := c.Model(msgs(sys("S"), user("u"), calls("get:c1"), answer("c1", "r1"), user("more"), say("done"), user("again")), msgs(say("end"))); got != a {
+		t.Errorf("the whole conversation re-sent continued %d, want %d", got, a)
+	}
+	want := "system S\nuser u\nassistant get:c1\ntool ->c1 r1\nuser more\nassistant done\nuser again\nassistant end\nsystem T\nuser v\nassistant other\n"
+	if s := summary(c.Messages()); s != want {
+		t.Errorf("messages:\n%s\nwant\n%s", s, want)
+	}
+	if got := c.ModelAfter(99, msgs(user("w")), msgs(say("x"))); got != 2 {
+		t.Errorf("ModelAfter of no conversation started %d, want 2", got)
+	}
+}
+
+// TestConversationsServerKeptLinear: a run of calls that each send only what is new (and
+// calls with no input at all) costs bytes and time linear in its calls (checkLinear: 4n
+// calls allocate at most 6 times what n do). Copying the conversation so far at each call,
+// as the view once was, allocates 16 times as much.
+func TestConversationsServerKeptLinear(t *testing.T) {
+	run := func(n int) {
+		c := NewConversations()
+		ci := c.Model(msgs(sys("S"), user("u")), msgs(calls("get:c0")))
+		for i := 1; i < n; i++ {
+			id := fmt.Sprint("c", i)
+			if i%2 == 0 {
+				c.Model(nil, msgs(say("thinking")))
+			}
+			c.ModelAfter(ci, msgs(answer(fmt.Sprint("c", i-1), "r")), msgs(calls("get:"+id)))
+		}
+		if m := len(c.Messages()); m != 2*n+n/2 {
+			t.Fatalf("%d messages, want %d", m, 2*n+n/2)
+		}
+	}
+	checkLinear(t, "calls that send only what is new", run)
 }

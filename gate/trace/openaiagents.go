@@ -31,7 +31,10 @@ import (
 // span_data.input and span_data.output, as OpenAI chat messages (chatmessage.go); response spans (the default OpenAI Responses model) hold only a response_id: the
 // SDK keeps the input and response on the span but its export() leaves them out; where a
 // processor wrote them (span_data.input, span_data.response), they are read as the Responses
-// API's items (responsesapi.go). A run whose
+// API's items (responsesapi.go); a response that names the response it continues
+// (previous_response_id) or its server conversation (conversation.id) was sent only the items
+// the server had not seen, and continues that response's conversation (Conversations.ModelAfter)
+// unless its instructions are another agent's. A run whose
 // model spans are all without messages (response spans, or generation spans recorded with
 // trace_include_sensitive_data off) holds no turn the gate could judge: it is read with no
 // messages and a note saying why, and the blind-read rule refuses a file of mostly such
@@ -66,11 +69,16 @@ type agentsSpanData struct {
 	Usage  json.RawMessage `json:"usage"`
 	// Response is a response span's Response (model_dump()), where a processor wrote it
 	Response json.RawMessage `json:"response"`
+	// ResponseID is a response span's Response's id, as export() writes it
+	ResponseID json.RawMessage `json:"response_id"`
 }
 
 // agentsResponse is what is read of a response span's Response: the system prompt it was
 // given, its output items, the tools it was given and its usage.
 type agentsResponse struct {
+	ID           json.RawMessage `json:"id"`
+	Previous     json.RawMessage `json:"previous_response_id"`
+	Conversation json.RawMessage `json:"conversation"`
 	Instructions json.RawMessage `json:"instructions"`
 	Output       json.RawMessage `json:"output"`
 	Tools        json.RawMessage `json:"tools"`
@@ -276,13 +284,20 @@ func (r *agentsRun) trace1(file string) (*Trace, error) {
 	conv := NewConversations()
 	t := &Trace{ID: r.id, File: file, Line: r.rec.Line, Shape: ShapeOpenAIAgents}
 	models, bare := 0, map[string]int{} // model spans, and those without messages by type
+	// kept are the server-kept conversations: the conversation each response went to, with
+	// its instructions, by response id and by the server's conversation id
+	type kept struct {
+		conv int
+		sys  string
+	}
+	byResponse, byConv := map[string]kept{}, map[string]kept{}
 	for _, s := range r.spans {
 		sd := s.item.SpanData
 		switch sd.Type {
 		case "generation", "response":
 			models++
 			if sd.Type == "response" {
-				in, out, ok, err := agentsResponseCall(s, t)
+				call, ok, err := agentsResponseCall(s, t)
 				if err != nil {
 					return nil, err
 				}
@@ -290,7 +305,31 @@ func (r *agentsRun) trace1(file string) (*Trace, error) {
 					bare["response"]++
 					continue
 				}
-				conv.Model(in, out)
+				// a response that continues a server-kept conversation was sent only the
+				// items it adds: it continues the conversation of the response it names,
+				// unless another agent's instructions make it a conversation of its own
+				var prev kept
+				found := false
+				if call.previous != "" {
+					prev, found = byResponse[call.previous]
+				}
+				if !found && call.convID != "" {
+					prev, found = byConv[call.convID]
+				}
+				var ci int
+				if found && prev.sys == call.sys {
+					ci = conv.ModelAfter(prev.conv, call.in, call.out)
+				} else {
+					ci = conv.Model(call.input(), call.out)
+				}
+				if ci >= 0 {
+					if call.id != "" {
+						byResponse[call.id] = kept{ci, call.sys}
+					}
+					if call.convID != "" {
+						byConv[call.convID] = kept{ci, call.sys}
+					}
+				}
 				continue
 			}
 			if err := agentsUsageOf(s, sd.Usage, t); err != nil {
@@ -399,18 +438,35 @@ func agentsMessages(rec input.Record, key string, raw json.RawMessage) ([]Messag
 	return nonNil(ms), nil
 }
 
+// agentsCall is a response span's model call: its instructions (the system message), the
+// input items it was sent and its output; the ids of its response, of the response it
+// continues (previous_response_id) and of the server's conversation it belongs to.
+type agentsCall struct {
+	sys                  string
+	in, out              []Message
+	id, previous, convID string
+}
+
+// input is the call's input: its system message, then its input items.
+func (c *agentsCall) input() []Message {
+	if c.sys == "" {
+		return c.in
+	}
+	return append([]Message{{Role: "system", Content: c.sys}}, c.in...)
+}
+
 // agentsResponseCall reads a response span's call, where a processor wrote the input and
 // response the SDK keeps on the span (span_data.input, the Responses API's input items;
 // span_data.response, the Response's model_dump(): its instructions the system message the
-// input starts with, its output items the call's output, its tools' schemas the trace's): ok
-// is false for a span as export() writes it, which holds neither. Its usage is added to t's:
-// span_data.usage, else the Response's.
-func agentsResponseCall(s *agentsSpan, t *Trace) (in, out []Message, ok bool, err error) {
+// input starts with, its output items the call's output, its tools' schemas the trace's, its
+// id, previous_response_id and conversation.id): ok is false for a span as export() writes
+// it, which holds neither. Its usage is added to t's: span_data.usage, else the Response's.
+func agentsResponseCall(s *agentsSpan, t *Trace) (call agentsCall, ok bool, err error) {
 	sd := s.item.SpanData
 	var r agentsResponse
 	if !isNull(sd.Response) {
 		if k := jsonscan.KindOfValue(sd.Response); k != jsonscan.KindObject || json.Unmarshal(sd.Response, &r) != nil {
-			return nil, nil, false, fieldAt(s.rec, jsonscan.PathOf("span_data", "response"), jsonscan.Expected("a Response (an object)", k))
+			return call, false, fieldAt(s.rec, jsonscan.PathOf("span_data", "response"), jsonscan.Expected("a Response (an object)", k))
 		}
 	}
 	usage, usageAt := sd.Usage, jsonscan.PathOf("span_data", "usage")
@@ -418,30 +474,40 @@ func agentsResponseCall(s *agentsSpan, t *Trace) (in, out []Message, ok bool, er
 		usage, usageAt = r.Usage, jsonscan.PathOf("span_data", "response", "usage")
 	}
 	if err := agentsUsageAt(s, usage, usageAt, t); err != nil {
-		return nil, nil, false, err
+		return call, false, err
 	}
 	if isNull(sd.Input) && isNull(sd.Response) {
-		return nil, nil, false, nil
+		return call, false, nil
 	}
 	in, p := responseItems(sd.Input)
 	if p != nil {
-		return nil, nil, false, fieldAt(s.rec, append(jsonscan.PathOf("span_data", "input"), p.at...), p.msg)
+		return call, false, fieldAt(s.rec, append(jsonscan.PathOf("span_data", "input"), p.at...), p.msg)
 	}
-	if sys, ok := stringValue(r.Instructions); ok && sys != "" {
-		in = append([]Message{{Role: "system", Content: sys}}, in...)
-	}
+	call.in = in
+	call.sys, _ = stringValue(r.Instructions)
 	outItems, outAt := r.Output, jsonscan.PathOf("span_data", "response", "output")
 	if isNull(outItems) {
 		outItems, outAt = sd.Output, jsonscan.PathOf("span_data", "output")
 	}
 	if k := jsonscan.KindOfValue(outItems); k != jsonscan.KindArray && k != jsonscan.KindNull && k != jsonscan.KindInvalid {
-		return nil, nil, false, fieldAt(s.rec, outAt, jsonscan.Expected("a list of output items", k))
+		return call, false, fieldAt(s.rec, outAt, jsonscan.Expected("a list of output items", k))
 	}
-	if out, p = responseItems(outItems); p != nil {
-		return nil, nil, false, fieldAt(s.rec, append(outAt, p.at...), p.msg)
+	if call.out, p = responseItems(outItems); p != nil {
+		return call, false, fieldAt(s.rec, append(outAt, p.at...), p.msg)
+	}
+	call.id, _ = stringValue(r.ID)
+	if call.id == "" {
+		call.id, _ = stringValue(sd.ResponseID)
+	}
+	call.previous, _ = stringValue(r.Previous)
+	var conv struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if jsonscan.KindOfValue(r.Conversation) == jsonscan.KindObject && json.Unmarshal(r.Conversation, &conv) == nil {
+		call.convID, _ = stringValue(conv.ID)
 	}
 	t.RequiredParams = addToolSchemas(t.RequiredParams, r.Tools)
-	return in, out, true, nil
+	return call, true, nil
 }
 
 // agentsUsageOf adds a generation span's usage to t's.
