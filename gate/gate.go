@@ -233,9 +233,11 @@ type Result struct {
 	// IdentityNote says, once, that some runs shared an identity and were given the next
 	// free trial numbers (docs/design.md#run-identity); empty otherwise.
 	IdentityNote string `json:"identity_note,omitempty"`
-	// the outcomes input's ids that no trace has, and whether it was given at all
-	unmatchedOutcomes []string
-	outcomesGiven     bool
+	// the outcomes input's ids that no trace has, and whether it was given at all; of them,
+	// the instances a SWE-bench report names (untraced), and those it says resolved
+	unmatchedOutcomes          []string
+	outcomesGiven              bool
+	untraced, untracedResolved []string
 	// History is the trend this report carries (docs/design.md#planning-and-trend): its baseline's history, when it
 	// was compared with one, and this run as the last point; at most compare.MaxHistory
 	// points, oldest first.

@@ -515,9 +515,15 @@ func gateShards(t *testing.T, dir string, files []string, each func(i int, r *ga
 // gateGroups is gateShards with a shard of each group of files.
 func gateGroups(t *testing.T, dir string, groups [][]string, each func(i int, r *gate.Result)) []gate.Shard {
 	t.Helper()
+	return gateGroupsWith(t, dir, groups, nil, each)
+}
+
+// gateGroupsWith is gateGroups with the outcomes input given to every shard.
+func gateGroupsWith(t *testing.T, dir string, groups [][]string, outcomes []string, each func(i int, r *gate.Result)) []gate.Shard {
+	t.Helper()
 	var shards []gate.Shard
 	for i, files := range groups {
-		r := gateRun(t, files, nil, nil)
+		r := gateRun(t, files, outcomes, nil)
 		if each != nil {
 			each(i, r)
 		}
@@ -597,21 +603,56 @@ func TestOldBaselineStillMatches(t *testing.T) {
 
 // TestSubmissionResultsRate: an OpenHands submission's results/results.json given as outcomes
 // to three trajectories of its instances: every list is read, so one of the three resolved (on
-// main the resolved list alone was read: 1 of 1, rate 1), the five instances without a
-// trajectory are unmatched, and its counter of empty patches, which disagrees with the list,
-// is noted.
+// main the resolved list alone was read: 1 of 1, rate 1); the five instances without a
+// trajectory are unmatched, and they count in the success rate as the report counts them
+// (one of them resolved), so the rate is the report's own, 2 of its 8 instances; its counter of
+// empty patches, which disagrees with the list, is noted.
 func TestSubmissionResultsRate(t *testing.T) {
 	mini := filepath.Join("trace", "testdata", "formats", "minisweagent")
 	results := filepath.Join("outcome", "testdata", "openhands-results.json")
 	r := gateRun(t, []string{filepath.Join(mini, "sympy__sympy-20590.traj.json"),
 		filepath.Join(mini, "django__django-11133", "django__django-11133.traj.json"),
 		filepath.Join(mini, "pylint-dev__pylint-7080", "pylint-dev__pylint-7080.traj.json")}, []string{results}, nil)
-	if o := r.Outcomes; o == nil || o.Known != 3 || o.Successes != 1 || o.Unmatched != 5 {
-		t.Fatalf("outcomes %+v, want 1 of 3 succeeded, 5 unmatched", o)
+	untraced := []string{"astropy__astropy-12907", "django__django-11099", "matplotlib__matplotlib-23314", "pytest-dev__pytest-5103", "sphinx-doc__sphinx-8435"}
+	if o := r.Outcomes; o == nil || o.Runs != 8 || o.Known != 8 || o.Successes != 2 || o.SuccessRate != 2.0/8 || o.Unmatched != 5 ||
+		o.Untraced != 5 || !slices.Equal(o.UntracedIDs, untraced) || !slices.Equal(o.UntracedResolved, []string{"django__django-11099"}) || o.TraceFailures() != 2 {
+		t.Fatalf("outcomes %+v, want 2 of 8 succeeded, 5 of them untraced (django__django-11099 resolved)", o)
 	}
 	note := `outcomes "` + results + `": empty_patch_instances counts 1, empty_error_patch_ids lists 3; the lists were read, not the counters`
 	if !slices.Contains(r.Notes, note) {
 		t.Errorf("notes %q lack %q", r.Notes, note)
+	}
+}
+
+// TestSubmissionShardsMergeAsOneRun: the submission's report given to each shard of three
+// SWE-agent trajectories (a trace id is the file, the instance the run's task) merges into the
+// outcomes of one run over them: an instance another shard's trajectory matched by its task is
+// neither unmatched nor untraced in the merge, and the rate stays the report's, 2 of 8.
+func TestSubmissionShardsMergeAsOneRun(t *testing.T) {
+	dir := t.TempDir()
+	results := filepath.Join("outcome", "testdata", "openhands-results.json")
+	traj := refdata.Path(t, "transcripts/swe-agent-function_calling_simple.traj")
+	var groups [][]string
+	var files []string
+	for _, id := range []string{"django__django-11133", "sympy__sympy-20590", "django__django-11099"} {
+		f := testfiles.Copy(t, traj, filepath.Join(dir, id, id+".traj"))
+		files = append(files, f)
+		groups = append(groups, []string{f})
+	}
+	whole := gateRun(t, files, []string{results}, nil)
+	merged, err := gate.Merge(context.Background(), gateGroupsWith(t, dir, groups, []string{results}, nil), gate.Inputs{}, gate.Options{Thresholds: gate.DefaultThresholds()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// each shard's note on the report's counters is kept under its name: all else is one run's
+	got, _ := json.Marshal(merged.Outcomes)
+	want, _ := json.Marshal(whole.Outcomes)
+	if figures(merged) != figures(whole) || !bytes.Equal(got, want) {
+		t.Errorf("merged:\n%s\n%s\nwant one run's:\n%s\n%s", figures(merged), got, figures(whole), want)
+	}
+	untraced := []string{"astropy__astropy-12907", "matplotlib__matplotlib-23314", "pylint-dev__pylint-7080", "pytest-dev__pytest-5103", "sphinx-doc__sphinx-8435"}
+	if o := merged.Outcomes; o == nil || o.Known != 8 || o.Successes != 2 || !slices.Equal(o.UnmatchedIDs, untraced) || !slices.Equal(o.UntracedIDs, untraced) || len(o.UntracedResolved) != 0 {
+		t.Errorf("merged outcomes %+v, want 2 of 8, untraced and unmatched %v", o, untraced)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/agentgate/agentgate/gate/agreement"
 	"github.com/agentgate/agentgate/gate/coherence"
 	"github.com/agentgate/agentgate/gate/input"
+	"github.com/agentgate/agentgate/gate/outcome"
 	"github.com/agentgate/agentgate/gate/profile"
 	"github.com/agentgate/agentgate/gate/reliability"
 )
@@ -103,6 +104,7 @@ func (res *Result) mergeSections(shards []Shard, p profile.Profile) error {
 		res.Reliability.RelateCost(p)
 	}
 	res.unmatchedOutcomes, res.outcomesGiven = mergeUnmatched(shards, res.Reliability)
+	res.untraced, res.untracedResolved = mergeUntraced(shards, res.Reliability)
 	for _, s := range shards { // what reading each shard's traces found (docs/design.md#harness-folders), by shard
 		for _, n := range s.Report.Notes {
 			res.Notes = append(res.Notes, s.Name+": "+n)
@@ -253,24 +255,42 @@ func tracePlaceID(t *reliability.Result) (string, input.Place) {
 }
 
 // mergeUnmatched is the outcomes no trace of the merged suite matched: those no shard's
-// traces matched, less the ids of traces another shard holds. given is whether any shard was
-// given outcomes.
+// traces matched, less the trace ids and tasks another shard holds (matchable). given is
+// whether any shard was given outcomes.
 func mergeUnmatched(shards []Shard, sum *reliability.Summary) (ids []string, given bool) {
 	if sum == nil {
 		return nil, false
 	}
-	has := make(map[string]bool, len(sum.Traces))
-	for i := range sum.Traces {
-		has[sum.Traces[i].ID] = true
+	for _, s := range shards {
+		if o := s.Report.Outcomes; o != nil {
+			given = given || o.Unmatched > 0 || s.Report.Source.Inputs != nil && len(s.Report.Source.Inputs.Outcomes) > 0
+		}
 	}
+	return mergeOutcomeIDs(shards, matchable(sum), func(o *outcome.Summary) []string { return o.UnmatchedIDs }), given
+}
+
+// mergeUntraced is the instances a SWE-bench report names that no trace of the merged suite
+// matched (outcome.Summary.Untraced), and those of them it says resolved, less those another
+// shard's trace matched (matchable).
+func mergeUntraced(shards []Shard, sum *reliability.Summary) (ids, resolved []string) {
+	if sum == nil {
+		return nil, nil
+	}
+	has := matchable(sum)
+	return mergeOutcomeIDs(shards, has, func(o *outcome.Summary) []string { return o.UntracedIDs }),
+		mergeOutcomeIDs(shards, has, func(o *outcome.Summary) []string { return o.UntracedResolved })
+}
+
+// mergeOutcomeIDs is the union of the ids list gives of each shard's outcomes, less those
+// has, sorted.
+func mergeOutcomeIDs(shards []Shard, has map[string]bool, list func(*outcome.Summary) []string) []string {
+	var ids []string
 	seen := map[string]bool{}
 	for _, s := range shards {
-		o := s.Report.Outcomes
-		if o == nil {
+		if s.Report.Outcomes == nil {
 			continue
 		}
-		given = given || o.Unmatched > 0 || s.Report.Source.Inputs != nil && len(s.Report.Source.Inputs.Outcomes) > 0
-		for _, id := range o.UnmatchedIDs {
+		for _, id := range list(s.Report.Outcomes) {
 			if !has[id] && !seen[id] {
 				seen[id] = true
 				ids = append(ids, id)
@@ -278,7 +298,21 @@ func mergeUnmatched(shards []Shard, sum *reliability.Summary) (ids []string, giv
 		}
 	}
 	slices.Sort(ids)
-	return ids, given
+	return ids
+}
+
+// matchable is what an outcome of the merged suite matches a run by: its trace id, or its
+// task (a SWE-bench instance id names the run's task, as readOutcomes matches it).
+func matchable(sum *reliability.Summary) map[string]bool {
+	has := make(map[string]bool, 2*len(sum.Traces))
+	for i := range sum.Traces {
+		t := &sum.Traces[i]
+		has[t.ID] = true
+		if t.Attempt != nil && t.Task != "" {
+			has[t.Task] = true
+		}
+	}
+	return has
 }
 
 // mergeCoherence merges the shards' tasks; nil when no shard has the section.

@@ -40,6 +40,7 @@ func (r *Result) readOutcomes(ctx context.Context, patterns []string, scorer str
 		}
 	}
 	r.unmatchedOutcomes = set.Unmatched()
+	r.untraced, r.untracedResolved = set.Untraced()
 	r.Notes = append(r.Notes, set.Notes()...)
 	r.outcomesGiven = true
 	return nil
@@ -63,6 +64,7 @@ func (r *Result) summarizeOutcomes(threshold float64) {
 		return
 	}
 	r.Outcomes = outcome.Summarize(r.Reliability.Traces, threshold, r.unmatchedOutcomes)
+	r.Outcomes.AddUntraced(r.untraced, r.untracedResolved)
 }
 
 // successGate is success-rate-min: breached when the share of runs with an outcome that

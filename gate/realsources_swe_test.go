@@ -91,12 +91,13 @@ func TestRealSourceGateMiniSWEAgentSBCli(t *testing.T) {
 // empty_patch, submitted, resolved, unresolved); resolved 6 (gpt-4o) and 9 (deepseek-chat-v2),
 // every resolved instance with a trajectory; the listed instances without one (the .traj
 // stems against the lists): gpt-4o 2, fasterxml__jackson-core-1182 and -1204 (both in
-// incomplete_ids), deepseek-chat-v2 none.
+// incomplete_ids), deepseek-chat-v2 none. The harness's rate is resolved over
+// total_instances, 6/91 and 9/91: the success gate at it passes, just above it fails.
 func TestRealSourceGateSWEAgentMultiSWEBench(t *testing.T) {
 	for _, c := range []struct {
 		run                     string
 		total, resolved, traces int
-		unmatched               []string
+		untraced                []string
 	}{
 		{"gpt4o", 91, 6, 89, []string{"fasterxml__jackson-core-1182", "fasterxml__jackson-core-1204"}},
 		{"deepseek", 91, 9, 91, nil},
@@ -104,13 +105,23 @@ func TestRealSourceGateSWEAgentMultiSWEBench(t *testing.T) {
 		folder := map[string]string{"gpt4o": "20240825_SWE-agent_gpt-4o-2024-05-13", "deepseek": "20240825_SWE-agent_deepseek-chat-v2"}[c.run]
 		trajs := realsources.Path(t, "multi-swe-bench-sweagent-"+c.run, "evaluation/java/verified/"+folder+"/trajs")
 		results := realsources.Path(t, "multi-swe-bench-sweagent-"+c.run+"-results", "evaluation/java/verified/"+folder+"/results/results.json")
-		r := gateSWE(t, []string{trajs}, []string{results}, 0)
-		o := r.Outcomes
-		if o == nil || o.Runs != c.traces || o.Successes != c.resolved || o.Known+o.Unmatched != c.total || !slices.Equal(o.UnmatchedIDs, c.unmatched) && len(c.unmatched)+len(o.UnmatchedIDs) > 0 {
-			t.Errorf("%s: outcomes %+v; want %d of %d instances resolved, %d runs, unmatched %v", c.run, o, c.resolved, c.total, c.traces, c.unmatched)
-		}
-		if _, tasks := agentsOf(r); tasks != c.traces {
-			t.Errorf("%s: %d tasks, want one per trajectory, %d", c.run, tasks, c.traces)
+		rate := float64(c.resolved) / float64(c.total)
+		for _, g := range []struct {
+			min  float64
+			pass bool
+		}{{rate, true}, {rate + 1e-9, false}} {
+			r := gateSWE(t, []string{trajs}, []string{results}, g.min)
+			o := r.Outcomes
+			if o == nil || o.Runs != c.total || o.Known != c.total || o.Successes != c.resolved || o.SuccessRate != rate ||
+				o.Untraced != len(c.untraced) || !slices.Equal(o.UntracedIDs, c.untraced) || len(o.UntracedResolved) != 0 {
+				t.Errorf("%s: outcomes %+v; want %d of %d instances resolved, untraced %v", c.run, o, c.resolved, c.total, c.untraced)
+			}
+			if s := successGateOf(t, r); s.Passed != g.pass || s.Skipped {
+				t.Errorf("%s: success-rate-min %v: %+v, want passed %v", c.run, g.min, s, g.pass)
+			}
+			if _, tasks := agentsOf(r); tasks != c.traces {
+				t.Errorf("%s: %d tasks, want one per trajectory, %d", c.run, tasks, c.traces)
+			}
 		}
 	}
 }

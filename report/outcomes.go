@@ -44,8 +44,13 @@ func (d *doc) writeOutcomes(b *strings.Builder) {
 		fmt.Fprintf(b, "\n%s in the outcomes input %s no trace: %s.\n", plural(s.Unmatched, "outcome", "outcomes"), pluralWord(s.Unmatched, "matches", "match"),
 			idList(s.UnmatchedIDs, s.Unmatched, maxFailedRunsListed, codeText))
 	}
-	if s.Failures > 0 && d.r.Reliability != nil {
-		d.writeFailedRuns(b, s.Failures)
+	if s.Untraced > 0 {
+		fmt.Fprintf(b, "\n%s, %s, %s no trace; the success rate counts %s as the report does: %s.\n",
+			plural(s.Untraced, "instance a SWE-bench report names", "instances a SWE-bench report names"), resolvedOf(s), pluralWord(s.Untraced, "leaves", "leave"),
+			pluralWord(s.Untraced, "it", "them"), idList(s.UntracedIDs, s.Untraced, maxFailedRunsListed, codeText))
+	}
+	if n := s.TraceFailures(); n > 0 && d.r.Reliability != nil {
+		d.writeFailedRuns(b, n)
 	}
 	d.writeCalibration(b, s)
 }
@@ -178,4 +183,9 @@ func tokens(v float64) string {
 		return count(n) + "." + frac
 	}
 	return count(n)
+}
+
+// resolvedOf says how many of the untraced instances of s the report says resolved.
+func resolvedOf(s *outcome.Summary) string {
+	return fmt.Sprintf("%d resolved", len(s.UntracedResolved))
 }

@@ -103,6 +103,11 @@ func textOutcomes(bw io.Writer, o *outcome.Summary, esc func(string) string) {
 		fmt.Fprintf(bw, "  %s in the outcomes input %s no trace: %s\n", plural(o.Unmatched, "outcome", "outcomes"),
 			pluralWord(o.Unmatched, "matches", "match"), idList(o.UnmatchedIDs, o.Unmatched, maxInlineIDs, esc))
 	}
+	if o.Untraced > 0 {
+		fmt.Fprintf(bw, "  %s, %s, %s no trace; the success rate counts %s as the report does: %s\n",
+			plural(o.Untraced, "instance a SWE-bench report names", "instances a SWE-bench report names"), resolvedOf(o),
+			pluralWord(o.Untraced, "leaves", "leave"), pluralWord(o.Untraced, "it", "them"), idList(o.UntracedIDs, o.Untraced, maxInlineIDs, esc))
+	}
 }
 
 // textReliability writes the verdicts' counts, the notes on reading and the first non-PASS

@@ -35,7 +35,8 @@ type Point struct {
 	// SHA and Ref are the run's commit and ref (Source); empty outside Actions.
 	SHA string `json:"sha"`
 	Ref string `json:"ref"`
-	// Runs counts the traces and Fail those that were FAIL.
+	// Runs counts the traces (and the runs a SWE-bench report names that left none,
+	// outcome.Summary.Untraced) and Fail those that were FAIL.
 	Runs int `json:"runs"`
 	Fail int `json:"fail"`
 	// Known counts the runs with an outcome (docs/design.md#outcomes); SuccessRate is their share that
@@ -74,6 +75,7 @@ func PointOf(src Source, rel *reliability.Summary, o *outcome.Summary, pk *PassK
 		p.Runs, p.Fail = len(rel.Traces), rel.Fail
 	}
 	if o != nil {
+		p.Runs += o.Untraced
 		p.Known = o.Known
 		if o.Known > 0 {
 			rate := o.SuccessRate

@@ -39,6 +39,9 @@ type entry struct {
 	o     trace.Outcome
 	at    input.Place
 	taken bool
+	// listed is whether a SWE-bench report of id lists named it: an instance of the run the
+	// report counts, whether or not it left a trace (Untraced).
+	listed bool
 }
 
 // Read reads the outcome files (already expanded) in order. Every record is one of: a JSONL
@@ -94,6 +97,23 @@ func (s *Set) Unmatched() []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// Untraced returns the instances a SWE-bench report of id lists names that no trace took,
+// sorted, and those of them it says resolved: runs that left no trace, which the harness
+// counts in its success rate (docs/input-formats.md, "SWE-bench reports").
+func (s *Set) Untraced() (ids, resolved []string) {
+	for i := range s.entries {
+		if e := &s.entries[i]; e.listed && !e.taken {
+			ids = append(ids, e.id)
+			if e.o.Value == 1 {
+				resolved = append(resolved, e.id)
+			}
+		}
+	}
+	slices.Sort(ids)
+	slices.Sort(resolved)
+	return ids, resolved
 }
 
 // maxOutcomes is the most outcomes the outcomes input may hold, its files together. Each costs
@@ -406,7 +426,11 @@ func (s *Set) addReportLists(rec input.Record, start, n int) error {
 			j, seen := s.byID[id]
 			if !seen || int(j) < base {
 				lists = append(lists, l)
-				return s.add(id, o, pl.at(es))
+				if err := s.add(id, o, pl.at(es)); err != nil {
+					return err
+				}
+				s.entries[len(s.entries)-1].listed = true
+				return nil
 			}
 			// Listed twice in this report: the same list twice is a duplicate; a resolved
 			// list and a list of failures (unresolved_ids, error_ids, …) contradict each

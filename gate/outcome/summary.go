@@ -39,6 +39,37 @@ type Summary struct {
 	// UnmatchedIDs are the ids of the outcomes input that match no trace, sorted.
 	Unmatched    int      `json:"unmatched"`
 	UnmatchedIDs []string `json:"unmatched_ids"`
+	// Untraced counts the instances a SWE-bench report of id lists names that no trace
+	// matched (UntracedIDs, sorted; UntracedResolved those it says resolved): runs that left
+	// no trace, which the harness counts. They are in Runs, Known, Successes and Failures as
+	// the report counts them, so that the success rate is the harness's own, resolved over
+	// every instance it names (docs/input-formats.md, "SWE-bench reports"); TokensPerSuccess,
+	// Unexplained and Calibration are of the traces alone.
+	Untraced         int      `json:"untraced,omitempty"`
+	UntracedIDs      []string `json:"untraced_ids,omitempty"`
+	UntracedResolved []string `json:"untraced_resolved,omitempty"`
+}
+
+// AddUntraced counts the runs that left no trace, ids (resolved: those that succeeded), in
+// the success rate (Summary.Untraced). Where no trace has an outcome, none is counted: then
+// the outcomes input matched nothing, and the rate stays unmeasured.
+func (s *Summary) AddUntraced(ids, resolved []string) {
+	if s.Known == 0 || len(ids) == 0 {
+		return
+	}
+	s.Untraced, s.UntracedIDs, s.UntracedResolved = len(ids), ids, resolved
+	s.Runs += len(ids)
+	s.Known += len(ids)
+	s.Successes += len(resolved)
+	s.Failures = s.Known - s.Successes
+	s.SuccessRate = float64(s.Successes) / float64(s.Known)
+	lo, hi := Wilson(s.Successes, s.Known)
+	s.Interval = [2]float64{lo, hi}
+}
+
+// TraceFailures are the failed runs that left a trace: Failures less the untraced ones.
+func (s *Summary) TraceFailures() int {
+	return s.Failures - (s.Untraced - len(s.UntracedResolved))
 }
 
 // Calibration is one reliability signal held against the outcomes: the failed and the

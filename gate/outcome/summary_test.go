@@ -119,3 +119,27 @@ func TestRunDecide(t *testing.T) {
 		t.Errorf("a replaced outcome not decided: %+v", r)
 	}
 }
+
+// TestAddUntraced: the instances a SWE-bench report names that left no trace count in the
+// success rate as the report counts them (2 of 5 here: 1 of 3 traces, and 1 of the 2
+// untraced), the trace-only figures unchanged; where no trace has an outcome, nothing is
+// counted, and the rate stays unmeasured.
+func TestAddUntraced(t *testing.T) {
+	run := func(known, success bool) reliability.Result {
+		var r reliability.Result
+		r.Run = Run{Known: known, Value: map[bool]float64{true: 1}[success], Success: success}
+		return r
+	}
+	s := Summarize([]reliability.Result{run(true, true), run(true, false), run(true, false)}, DefaultThreshold, []string{"u1", "u2"})
+	s.AddUntraced([]string{"u1", "u2"}, []string{"u2"})
+	lo, hi := Wilson(2, 5)
+	if s.Runs != 5 || s.Known != 5 || s.Successes != 2 || s.Failures != 3 || s.WithoutOutcome != 0 || s.SuccessRate != 0.4 ||
+		s.Interval != [2]float64{lo, hi} || s.Untraced != 2 || s.TraceFailures() != 2 || s.Unmatched != 2 {
+		t.Errorf("%+v", s)
+	}
+	none := Summarize([]reliability.Result{run(false, false)}, DefaultThreshold, []string{"u1"})
+	none.AddUntraced([]string{"u1"}, nil)
+	if none.Known != 0 || none.Runs != 1 || none.Untraced != 0 || none.UntracedIDs != nil {
+		t.Errorf("no trace with an outcome: %+v", none)
+	}
+}
