@@ -196,6 +196,8 @@ func TestLangfuseErrors(t *testing.T) {
 // *input.Error naming the file, and never panics.
 func FuzzLangfuse(f *testing.F) {
 	seedFile(f, "langfuse/parallel-tools.json")
+	seedFile(f, "langfuse/claude-agent-download.json")
+	seedFile(f, "langfuse/google-adk-download.json")
 	f.Add([]byte(`{"id": "t", "timestamp": "1", "sessionId": null, "metadata": {"dataset_item_id": "d"}, "observations": [
  {"id": "g", "traceId": "t", "type": "GENERATION", "startTime": "1", "input": [{"role": "user", "content": "q"}], "output": {"role": "assistant", "tool_calls": [{"id": "c", "function": {"name": "f", "arguments": "{}"}}]}, "usageDetails": {"input": 3, "output": 1}},
  {"id": "u", "traceId": "t", "type": "TOOL", "name": "f", "startTime": "2", "parentObservationId": "g", "input": {"a": 1}, "output": "r", "level": "ERROR", "statusMessage": "E"}],
