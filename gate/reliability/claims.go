@@ -16,13 +16,18 @@ import (
 //     "the tool call". The verbs called, executed, ran the and invoked are a claim only after
 //     "I" or "we" (with at most three of have, 've, just, already... between), so that
 //     naming is not claiming: "a setting called X", "a new file called reproduce.py", "when
-//     executed".
+//     executed". Likewise "tool call" and "tool calls" are a claim only when they point at
+//     a call of this run: after the, this, that, these, those, my or our (with at most one
+//     of last, first, previous, failed... between), or within three words of "I" or "we":
+//     "the tool call returned", "my last tool call", "I made two tool calls"; not "a failed
+//     tool call" or "prompts, tool calls, responses", which talk about tool calls in general.
 //   - a claim of success: "successfully", or "has been updated", "was booked", "I've
 //     cancelled" (a form of be or have, then a participle of a completed action), in a
 //     message that does not also speak of trouble (error, issue, unable, unfortunately,
 //     not...).
 
-// claimVerbs need a first-person subject before them; claimNouns do not.
+// claimVerbs need a first-person subject before them; claimNouns (but "using the tool") a
+// pointing word.
 var (
 	claimVerbs = [][]uint64{appendWords(nil, "called"), appendWords(nil, "executed"),
 		appendWords(nil, "ran the"), appendWords(nil, "invoked")}
@@ -30,7 +35,11 @@ var (
 	claimNouns     = [][]uint64{appendWords(nil, "using the tool"), appendWords(nil, "tool call"),
 		appendWords(nil, "tool calls")}
 	claimNounNames = []string{"using the tool", "tool call", "tool calls"}
-	subjects       = hashSet("i", "we")
+	// pointing words before a noun of tool use, and the words that may stand between
+	pointing      = hashSet("the", "this", "that", "these", "those", "my", "our")
+	callQualifier = hashSet("last", "first", "previous", "earlier", "same", "above", "failed",
+		"successful", "second", "final", "latest", "initial", "next")
+	subjects = hashSet("i", "we")
 	// between a subject and its verb: "I have just called", "we've also run"
 	auxiliaries = hashSet("have", "ve", "had", "d", "just", "already", "also", "then", "now",
 		"successfully", "first", "again", "actually", "indeed", "previously", "earlier")
@@ -53,7 +62,7 @@ func inSet(set []uint64, h uint64) bool {
 func toolUseClaim(words []uint64) string {
 	for i := range words {
 		for k, p := range claimNouns {
-			if hasRunAt(words, i, p) {
+			if hasRunAt(words, i, p) && (k == 0 || pointed(words, i)) {
 				return claimNounNames[k]
 			}
 		}
@@ -68,6 +77,22 @@ func toolUseClaim(words []uint64) string {
 
 func hasRunAt(words []uint64, i int, phrase []uint64) bool {
 	return i+len(phrase) <= len(words) && slices.Equal(words[i:i+len(phrase)], phrase)
+}
+
+// pointed reports whether the noun at words[i] follows a pointing word, with at most one
+// qualifier between ("the tool call", "my last tool call"), or has "I" or "we" among the
+// three words before it ("I made two tool calls").
+func pointed(words []uint64, i int) bool {
+	if i >= 1 && inSet(pointing, words[i-1]) ||
+		i >= 2 && inSet(callQualifier, words[i-1]) && inSet(pointing, words[i-2]) {
+		return true
+	}
+	for j := i - 1; j >= 0 && j >= i-3; j-- {
+		if inSet(subjects, words[j]) {
+			return true
+		}
+	}
+	return false
 }
 
 // firstPerson reports whether the verb at words[i] has "I" or "we" for subject, with at most

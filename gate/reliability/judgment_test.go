@@ -295,18 +295,28 @@ func TestJudgmentClaimWithoutAnyCall(t *testing.T) {
 		t.Errorf("default: %s hallucination %v; want WARN 0.5 with %q%s", def.Verdict, def.Signals[Hallucination], want, evidenceTexts(def))
 	}
 
-	// Naming is not claiming: no evidence at all.
-	for _, text := range []string{
-		"You can turn this off with a setting called autoRefund in the billing page.",
-		"First I'll create a new file called reproduce.py to reproduce the issue.",
-		"The script prints the traceback when executed with Python 3.12.",
-		"This tool call pattern is described in the docs.", // RS-1's "tool call" stays a claim
+	// Naming is not claiming: no evidence at all. "tool call" is a claim where it points at
+	// a call of the run; talk of tool calls in general (Gemini explaining Langfuse in
+	// langfuse/langfuse's google-gemini-2025-08-01 trace, its own hallucination score 0.1)
+	// is not.
+	for _, c := range []struct {
+		text  string
+		claim bool
+	}{
+		{"You can turn this off with a setting called autoRefund in the billing page.", false},
+		{"First I'll create a new file called reproduce.py to reproduce the issue.", false},
+		{"The script prints the traceback when executed with Python 3.12.", false},
+		{"This tool call pattern is described in the docs.", true}, // RS-1's "tool call" stays a claim
+		{"The tool call returned a balance of $12.", true},
+		{"My last tool call failed, so here is what I know.", true},
+		{"I made two tool calls.", true},
+		{"Tracing shows the exact cause (e.g., a bad prompt, a hallucination, a failed tool call).", false},
+		{"It records each step (the user's query, internal thoughts of the LLM, tool calls, final response).", false},
 	} {
-		tr := decodeRun(t, anthropicRecord("naming", anUser("help"), anAssistant(text)))
+		tr := decodeRun(t, anthropicRecord("naming", anUser("help"), anAssistant(c.text)))
 		_, def := both(t, tr)
-		claim := strings.Contains(text, "tool call")
-		if got := def.Signals[Hallucination] != 0; got != claim {
-			t.Errorf("default on %q: hallucination %v%s", text, def.Signals[Hallucination], evidenceTexts(def))
+		if got := def.Signals[Hallucination] != 0; got != c.claim {
+			t.Errorf("default on %q: hallucination %v, want a claim %v%s", c.text, def.Signals[Hallucination], c.claim, evidenceTexts(def))
 		}
 	}
 }
