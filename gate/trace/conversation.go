@@ -1,8 +1,11 @@
 package trace
 
 import (
+	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"hash/maphash"
+	"strings"
 )
 
 // Conversations assembles the messages of a run recorded as separate model calls and tool
@@ -19,12 +22,13 @@ import (
 //     continues the conversation the reader names (the one its previous response went to).
 //   - A call adds the input messages its conversation has not seen yet, then its output.
 //   - A tool call recorded on its own (a tool span, an observation) adds its result to the
-//     call the model made (by call id, else the first unanswered call of that tool in the
-//     newest batch holding one, as openCall says, so that parallel calls are answered in
-//     their order), or adds a call and its result of its own when no model message holds
-//     the call. What a tool event carried is added once: a later call of the same
-//     conversation that re-sends that call or result in its input does not add it again,
-//     whichever came first.
+//     call the model made (by call id, else the open call of that tool with the same
+//     arguments, else the first unanswered call of that tool in the newest batch holding
+//     one, as openCallOf says, so that parallel calls are answered in their order), or adds
+//     a call and its result of its own when no model message holds the call. What a tool
+//     event carried is added once: a later call of the same conversation that re-sends that
+//     call or result in its input does not add it again, whichever came first; a result
+//     without an id re-sent right after its call is the one the event gave (resent).
 //   - A call or result with an id is one call or result of the run: an input that re-sends
 //     one the run already holds (a handoff hands the conversation so far to an agent with
 //     another system prompt, which is a conversation of its own) does not add it again, and
@@ -44,9 +48,12 @@ type Conversations struct {
 	// calls and results hold, by call id, where the first call and the first result of that
 	// id are.
 	calls, results map[string]loc
-	// open holds, by tool, its calls message by message, in order (openCall).
-	open     map[string][]openCalls
-	answered map[loc]bool
+	// open holds, by tool, its calls message by message, in order, and byArgs the same by
+	// tool and arguments (argsKey): openCall looks there first. unkeyed are the calls not yet
+	// in byArgs, which only a tool event without a call id needs (keyCalls).
+	open, byArgs map[string][]openCalls
+	unkeyed      []batched
+	answered     map[loc]bool
 	// scanned counts the calls openCall has looked at, for the test of its cost.
 	scanned int
 	// claimed marks the calls and results without an id that a tool event carried and an
@@ -69,7 +76,20 @@ type conversation struct {
 	// batch is where the run of messages with calls the last message belongs to starts
 	// (openCall)
 	batch int
+	// answers are the results without an id tool events gave the model's calls, in order,
+	// those before nextAnswer met (resent).
+	answers    []eventAnswer
+	nextAnswer int
 }
+
+// batched is a call not yet in byArgs and the batch it belongs to (keyCalls).
+type batched struct {
+	l     loc
+	batch int
+}
+
+// eventAnswer is where a tool event's result without an id is, and the call it answers.
+type eventAnswer struct{ res, call loc }
 
 func newConversation() *conversation {
 	return &conversation{idlessCalls: map[string][]loc{}, idlessResults: map[string][]loc{}}
@@ -99,7 +119,7 @@ type ToolEvent struct {
 func NewConversations() *Conversations {
 	return &Conversations{last: -1, seed: maphash.MakeSeed(), byView: map[uint64][]int{},
 		calls: map[string]loc{}, results: map[string]loc{}, open: map[string][]openCalls{},
-		answered: map[loc]bool{}, claimed: map[loc]bool{}, made: map[loc]bool{}}
+		byArgs: map[string][]openCalls{}, answered: map[loc]bool{}, claimed: map[loc]bool{}, made: map[loc]bool{}}
 }
 
 // Model adds a model call: its input and output messages. A call with neither is nothing.
@@ -119,7 +139,11 @@ func (c *Conversations) Model(in, out []Message) int {
 		ci = c.start()
 	}
 	for i := seen; i < len(in); i++ {
-		c.addInput(ci, in[i])
+		var prev *Message
+		if i > 0 {
+			prev = &in[i-1]
+		}
+		c.addInput(ci, in[i], prev)
 	}
 	for i := range out {
 		c.add(ci, out[i])
@@ -147,7 +171,13 @@ func (c *Conversations) ModelAfter(ci int, in, out []Message) int {
 		return ci
 	}
 	for i := range in {
-		c.addInput(ci, in[i])
+		var prev *Message // the message before: the conversation's last for the first
+		if v := c.convs[ci].view; i > 0 {
+			prev = &in[i-1]
+		} else if len(v) > 0 {
+			prev = &v[len(v)-1]
+		}
+		c.addInput(ci, in[i], prev)
 	}
 	for i := range out {
 		c.add(ci, out[i])
@@ -294,7 +324,8 @@ func (c *Conversations) add(ci int, m Message) {
 				c.calls[call.ID] = l
 			}
 		}
-		c.addOpen(call.Tool, l, conv.batch)
+		c.addOpen(c.open, call.Tool, l, conv.batch)
+		c.unkeyed = append(c.unkeyed, batched{l, conv.batch})
 	}
 	for j, r := range m.Results {
 		if r.HasID {
@@ -307,8 +338,9 @@ func (c *Conversations) add(ci int, m Message) {
 }
 
 // addInput adds an input message of a call that continues conversation ci, leaving out
-// the calls and results a tool event already carried in it.
-func (c *Conversations) addInput(ci int, m Message) {
+// the calls and results a tool event already carried in it; prev is the input message
+// before it, nil for the first.
+func (c *Conversations) addInput(ci int, m Message, prev *Message) {
 	if len(m.Calls) == 0 && len(m.Results) == 0 {
 		c.add(ci, m)
 		return
@@ -325,9 +357,16 @@ func (c *Conversations) addInput(ci int, m Message) {
 		}
 		calls = append(calls, call)
 	}
+	idless := 0 // the results without an id so far
 	for _, r := range m.Results {
 		if c.knownResult(ci, r) {
 			continue
+		}
+		if !r.HasID {
+			idless++
+			if prev != nil && idless <= len(prev.Calls) && c.resent(ci, r, prev.Calls[idless-1].Tool) {
+				continue
+			}
 		}
 		if at, ok := c.calls[r.CallID]; ok && r.HasID && at.conv != ci {
 			c.add(at.conv, Message{Role: "tool", Content: r.Content, Results: []Result{r}})
@@ -405,6 +444,53 @@ func (c *Conversations) knownResult(ci int, r Result) bool {
 	return ok
 }
 
+// resent reports whether r, a result without an id in an input of conversation ci that
+// follows a message whose call of tool it answers by position, is one a tool event already
+// gave that call: the first such result not met yet, whose call is of that tool and in the
+// newest message holding calls (a Google ADK run records execute_tool's output as {}, and the
+// next model call re-sends the call's real function_response). It then keeps the one result:
+// the re-sent text where the event's says nothing (blankResult), and the failure either
+// records. Answers whose calls a newer message follows are passed for good: the conversation
+// went on without re-sending them.
+func (c *Conversations) resent(ci int, r Result, tool string) bool {
+	conv := c.convs[ci]
+	for conv.nextAnswer < len(conv.answers) {
+		a := conv.answers[conv.nextAnswer]
+		if !c.claimed[a.res] && a.call.msg >= conv.batch {
+			break
+		}
+		conv.nextAnswer++
+	}
+	if conv.nextAnswer == len(conv.answers) {
+		return false
+	}
+	a := conv.answers[conv.nextAnswer]
+	if conv.msgs[a.call.msg].Calls[a.call.idx].Tool != tool {
+		return false
+	}
+	conv.nextAnswer++
+	c.claimed[a.res] = true
+	m := &conv.msgs[a.res.msg]
+	have := &m.Results[a.res.idx]
+	if blankResult(have.Content) && !blankResult(r.Content) {
+		have.Content, m.Content = r.Content, r.Content
+	}
+	if !r.Success && have.Success {
+		have.Success, have.Error = false, r.Error
+	}
+	return true
+}
+
+// blankResult reports whether a result's text says nothing: empty, or an empty JSON object,
+// list or string, or null.
+func blankResult(s string) bool {
+	switch strings.TrimSpace(s) {
+	case "", "{}", "[]", `""`, "null":
+		return true
+	}
+	return false
+}
+
 // Tool adds a tool event: its result, or its failure to a result the messages already hold,
 // goes to the call the model made (by id, else openCall's); with no such call, the event
 // makes the call and its result itself, in the conversation continued last.
@@ -424,12 +510,16 @@ func (c *Conversations) Tool(e ToolEvent) {
 			c.result(at.conv, res)
 			return
 		}
-	} else if at, ok := c.openCall(e.Call.Tool); ok {
+	} else if at, ok := c.openCallOf(e.Call); ok {
 		c.answered[at] = true
 		call := c.convs[at.conv].msgs[at.msg].Calls[at.idx]
 		res.CallID, res.HasID = call.ID, call.HasID
 		if call.HasID && c.merge(call.ID, res) {
 			return
+		}
+		conv := c.convs[at.conv]
+		if !res.HasID {
+			conv.answers = append(conv.answers, eventAnswer{res: loc{at.conv, len(conv.msgs), 0}, call: at})
 		}
 		c.result(at.conv, res)
 		return
@@ -474,21 +564,61 @@ func (c *Conversations) result(ci int, res Result) {
 	}
 }
 
-// addOpen adds the call of tool at l, the last message's, of the batch that starts at
-// message batch of its conversation, to the open calls.
-func (c *Conversations) addOpen(tool string, l loc, batch int) {
-	list := c.open[tool]
+// addOpen adds the call at l, of the batch that starts at message batch of its
+// conversation, to the open calls under key; the calls are added in the order they were made.
+func (c *Conversations) addOpen(by map[string][]openCalls, key string, l loc, batch int) {
+	list := by[key]
 	if n := len(list); n > 0 {
 		if last := &list[n-1]; last.conv == l.conv && last.batch == batch {
 			last.calls = append(last.calls, l)
 			return
 		}
 	}
-	c.open[tool] = append(list, openCalls{conv: l.conv, batch: batch, calls: []loc{l}})
+	by[key] = append(list, openCalls{conv: l.conv, batch: batch, calls: []loc{l}})
 }
 
-// openCall finds the call of tool a tool event without a call id answers: the first
-// unanswered call of that tool in the newest batch that holds an unanswered one. A batch is
+// openCallOf finds the call a tool event without a call id answers: the open call of its tool
+// whose arguments equal the event's (argsKey), else openCall's of its tool. Two calls of one
+// tool in two model messages (Berlin, then New York) are answered by their own records,
+// whatever order the records come in.
+func (c *Conversations) openCallOf(e Call) (loc, bool) {
+	c.keyCalls()
+	if at, ok := c.openCall(c.byArgs, argsKey(e.Tool, e.Args, e.ArgsValid)); ok {
+		return at, true
+	}
+	return c.openCall(c.open, e.Tool)
+}
+
+// keyCalls puts the calls made since the last tool event without a call id into byArgs, in
+// the order they were made: each call is keyed once.
+func (c *Conversations) keyCalls() {
+	for _, b := range c.unkeyed {
+		call := &c.convs[b.l.conv].msgs[b.l.msg].Calls[b.l.idx]
+		c.addOpen(c.byArgs, argsKey(call.Tool, call.Args, call.ArgsValid), b.l, b.batch)
+	}
+	c.unkeyed = c.unkeyed[:0]
+}
+
+// argsKey is a call's tool and arguments as one key: JSON arguments as a canonical JSON value
+// (object keys sorted at every level, numbers as written, no space), so that two records of
+// one call compare equal however each writer spaced and ordered them; other arguments as
+// their text.
+func argsKey(tool string, args []byte, valid bool) string {
+	key := append([]byte(tool), 0)
+	var v any
+	d := json.NewDecoder(bytes.NewReader(args))
+	d.UseNumber()
+	if valid && d.Decode(&v) == nil {
+		if b, err := json.Marshal(v); err == nil {
+			return string(append(append(key, 'j'), b...))
+		}
+	}
+	return string(append(append(key, 't'), args...))
+}
+
+// openCall finds the call under key (a tool, or a tool and its arguments) a tool event
+// without a call id answers: the first unanswered call in the newest batch that holds an
+// unanswered one. A batch is
 // the calls of one model message, or of consecutive messages of one conversation that all
 // make calls (a tracer that records each block of a model's answer as a message of its own,
 // as the Claude Agent SDK's does, splits one answer's parallel calls so; a conversation has
@@ -497,8 +627,8 @@ func (c *Conversations) addOpen(tool string, l loc, batch int) {
 // earlier one's (a sub-agent's over the call that started it). Calls are only ever marked
 // answered and each batch's are met from its first on, so each call is looked at a bounded
 // number of times: the calls of a run cost linear time in all.
-func (c *Conversations) openCall(tool string) (loc, bool) {
-	list := c.open[tool]
+func (c *Conversations) openCall(by map[string][]openCalls, key string) (loc, bool) {
+	list := by[key]
 	for len(list) > 0 {
 		m := &list[len(list)-1]
 		for m.next < len(m.calls) && c.answered[m.calls[m.next]] {
@@ -507,12 +637,12 @@ func (c *Conversations) openCall(tool string) (loc, bool) {
 		}
 		if m.next < len(m.calls) {
 			c.scanned++
-			c.open[tool] = list
+			by[key] = list
 			return m.calls[m.next], true
 		}
 		list = list[:len(list)-1]
 	}
-	delete(c.open, tool)
+	delete(by, key)
 	return loc{}, false
 }
 

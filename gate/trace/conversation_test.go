@@ -239,7 +239,108 @@ var conversationCases = []struct {
 	},
 	want:  "user u\nassistant a\nassistant b\nuser v\nassistant c\n",
 	calls: 0,
+}, {
+	// The Claude Agent SDK's trace: one call a model message, a message between them, then
+	// the tool's two records without call ids, in the order the calls were made. Before, each
+	// answered the newest batch's call: Berlin's weather went to New York's call and back.
+	name: "a tool event without an id answers the call with its arguments",
+	steps: []step{
+		{in: msgs(user("weather?")), out: msgs(callWith("get_weather:c1", `{"city": "Berlin", "units": "C"}`))},
+		{in: msgs(), out: msgs(say("and"), callWith("get_weather:c2", `{"city":"New York","units":"C"}`))},
+		{tool: eventWith("get_weather", `{"units":"C","city":"Berlin"}`, "cloudy")},
+		{tool: eventWith("get_weather", `{ "units" : "C", "city" : "New York" }`, "sunny")},
+	},
+	want:  "user weather?\nassistant get_weather:c1\nassistant and\nassistant get_weather:c2\ntool ->c1 cloudy\ntool ->c2 sunny\n",
+	calls: 2,
+}, {
+	name: "parallel calls' records in another order answer by their arguments",
+	steps: []step{
+		{in: msgs(user("weather?")), out: msgs(Message{Role: "assistant", Calls: []Call{
+			callWith("get_weather:c1", `{"city":"Berlin"}`).Calls[0], callWith("get_weather:c2", `{"city":"New York"}`).Calls[0]}})},
+		{tool: eventWith("get_weather", `{"city":"New York"}`, "sunny")},
+		{tool: eventWith("get_weather", `{"city":"Berlin"}`, "cloudy")},
+	},
+	want:  "user weather?\nassistant get_weather:c1 get_weather:c2\ntool ->c2 sunny\ntool ->c1 cloudy\n",
+	calls: 2,
+}, {
+	name: "a tool event whose arguments match no call answers by the order rule",
+	steps: []step{
+		{in: msgs(user("weather?")), out: msgs(callWith("get_weather:c1", `{"city":"Berlin"}`))},
+		{in: msgs(), out: msgs(say("and"), callWith("get_weather:c2", `{"city":"New York"}`))},
+		{tool: eventWith("get_weather", `{"city":"Paris"}`, "rain")},
+		{tool: eventWith("get_weather", `{"city":"Berlin"}`, "cloudy")},
+	},
+	want:  "user weather?\nassistant get_weather:c1\nassistant and\nassistant get_weather:c2\ntool ->c2 rain\ntool ->c1 cloudy\n",
+	calls: 2,
+}, {
+	// Google ADK records execute_tool's output as {}; the next model call re-sends the call's
+	// real function_response. Before, both were results of the call.
+	name: "an input that re-sends the result a tool event gave is that result",
+	steps: []step{
+		{in: msgs(user("hi")), out: msgs(calls("say_hello:"))},
+		{tool: toolEvent("say_hello", "", "{}")},
+		{in: msgs(user("hi"), calls("say_hello:"), answer("", `{"greeting":"Hello"}`)), out: msgs(say("Hello!"))},
+	},
+	want:  "user hi\nassistant say_hello:\ntool -> {\"greeting\":\"Hello\"}\nassistant Hello!\n",
+	calls: 1,
+}, {
+	name: "two sequential calls of one tool, each answered by an event and re-sent",
+	steps: []step{
+		{in: msgs(user("orders?")), out: msgs(calls("status:"))},
+		{tool: toolEvent("status", "", "{}")},
+		{in: msgs(user("orders?"), calls("status:"), answer("", "shipped")), out: msgs(calls("status:"))},
+		{tool: toolEvent("status", "", "{}")},
+		{in: msgs(user("orders?"), calls("status:"), answer("", "shipped"), calls("status:"), answer("", "packing")), out: msgs(say("done"))},
+	},
+	want:  "user orders?\nassistant status:\ntool -> shipped\nassistant status:\ntool -> packing\nassistant done\n",
+	calls: 2,
+}, {
+	// The second call has no tool event: its re-sent result is new, not the first call's.
+	name: "a second call's result the input alone carries is added",
+	steps: []step{
+		{in: msgs(user("orders?")), out: msgs(calls("status:"))},
+		{tool: toolEvent("status", "", "shipped")},
+		{in: msgs(user("orders?"), calls("status:"), answer("", "shipped")), out: msgs(calls("status:"))},
+		{in: msgs(user("orders?"), calls("status:"), answer("", "shipped"), calls("status:"), answer("", "packing")), out: msgs(say("done"))},
+	},
+	want:  "user orders?\nassistant status:\ntool -> shipped\nassistant status:\ntool -> packing\nassistant done\n",
+	calls: 2,
+}, {
+	// The first call's event said nothing and the next input did not re-send it; the second
+	// call (no event) and its result, re-sent after it, are the second call's.
+	name: "a result re-sent after a newer call is not an older call's",
+	steps: []step{
+		{in: msgs(user("orders?")), out: msgs(calls("status:"))},
+		{tool: toolEvent("status", "", "{}")},
+		{in: msgs(user("orders?"), calls("status:")), out: msgs(calls("status:"))},
+		{in: msgs(user("orders?"), calls("status:"), calls("status:"), answer("", "packing")), out: msgs(say("done"))},
+	},
+	want:  "user orders?\nassistant status:\ntool -> {}\nassistant status:\ntool -> packing\nassistant done\n",
+	calls: 2,
+}, {
+	name: "a failed tool event keeps its failure and takes the re-sent text",
+	steps: []step{
+		{in: msgs(user("hi")), out: msgs(calls("say_hello:"))},
+		{tool: &ToolEvent{Call: Call{Tool: "say_hello", Args: []byte(`{}`), ArgsValid: true}, Result: "", Failed: true, Error: "timeout"}},
+		{in: msgs(user("hi"), calls("say_hello:"), answer("", "partial greeting")), out: msgs(say("sorry"))},
+	},
+	want:  "user hi\nassistant say_hello:\ntool -> failed(timeout) partial greeting\nassistant sorry\n",
+	calls: 1,
 }}
+
+// callWith is a model message with one call (tool:id) of the given arguments.
+func callWith(call, args string) Message {
+	m := calls(call)
+	m.Calls[0].Args = []byte(args)
+	return m
+}
+
+// eventWith is a tool event without a call id with the given arguments.
+func eventWith(tool, args, result string) *ToolEvent {
+	e := toolEvent(tool, "", result)
+	e.Call.Args = []byte(args)
+	return e
+}
 
 func TestConversations(t *testing.T) {
 	for _, tc := range conversationCases {
@@ -415,6 +516,51 @@ func TestOpenCallLinear(t *testing.T) {
 			}
 			t.Logf("openCall looked at %d calls", c.scanned)
 
+		})
+	}
+}
+
+// TestOpenCallByArgsLinear: tool events without ids answered by their arguments cost work
+// linear in the run's calls too. n messages of one call each, all answered at the end: by
+// their arguments, in the order made (the order rule alone would answer the newest first),
+// or every other event with arguments no call has (answered by the order rule, newest
+// first). Each call is in two lists (by tool, by tool and arguments), and each list's calls
+// are looked at most twice, so openCall looks at most at 4n calls.
+func TestOpenCallByArgsLinear(t *testing.T) {
+	const n = 10000
+	for _, mixed := range []bool{false, true} {
+		t.Run(fmt.Sprint("mixed ", mixed), func(t *testing.T) {
+			c := NewConversations()
+			for i := range n {
+				c.Model(msgs(user(fmt.Sprint("u", i))), msgs(callWith(fmt.Sprintf("get:c%d", i), fmt.Sprintf(`{"n": %d}`, i))))
+			}
+			byArgs := 0 // the next call the arguments of the events name
+			want := map[string]string{}
+			for i := range n {
+				if mixed && i%2 == 1 {
+					c.Tool(*eventWith("get", `{"n": -1}`, fmt.Sprint("r", i)))
+					continue
+				}
+				want[fmt.Sprint("c", byArgs)] = fmt.Sprint("r", i)
+				c.Tool(*eventWith("get", fmt.Sprintf(`{"n":%d}`, byArgs), fmt.Sprint("r", i)))
+				byArgs++
+			}
+			seen := map[string]bool{}
+			for _, m := range c.Messages() {
+				for _, r := range m.Results {
+					if seen[r.CallID] || (want[r.CallID] != "" && r.Content != want[r.CallID]) {
+						t.Fatalf("call %s answered by %q (again: %v), want %q", r.CallID, r.Content, seen[r.CallID], want[r.CallID])
+					}
+					seen[r.CallID] = true
+				}
+			}
+			if len(seen) != n {
+				t.Errorf("%d calls answered, want %d", len(seen), n)
+			}
+			if c.scanned > 4*n {
+				t.Errorf("openCall looked at %d calls for %d events, want at most %d", c.scanned, n, 4*n)
+			}
+			t.Logf("openCall looked at %d calls", c.scanned)
 		})
 	}
 }

@@ -641,6 +641,7 @@ func lfToolRun(n *lfNode, failed bool, status string) (toolRun, error) {
 	var md struct {
 		Attributes struct {
 			Name json.RawMessage `json:"gen_ai.tool.name"`
+			Kind json.RawMessage `json:"langsmith.span.kind"`
 		} `json:"attributes"`
 	}
 	lfObject(n.obs.Metadata, &md)
@@ -648,7 +649,16 @@ func lfToolRun(n *lfNode, failed bool, status string) (toolRun, error) {
 		tool = s
 	}
 	tc := toolRun{Call: Call{Tool: tool}, Success: !failed}
-	tc.Args, tc.ArgsValid = lfJSON(n.obs.Input)
+	if in := lfValue(n.obs.Input); len(md.Attributes.Kind) > 0 && jsonscan.KindOfValue(in) == jsonscan.KindObject {
+		// a LangSmith tool run sent on over OpenTelemetry: its inputs as LangSmith keeps them
+		// (the Claude Agent SDK integration's {"input": <the call's arguments>})
+		var id string
+		if tc.Args, tc.ArgsValid, id = lsToolInputs(in); id != "" {
+			tc.ID, tc.HasID = id, true
+		}
+	} else {
+		tc.Args, tc.ArgsValid = lfJSON(n.obs.Input)
+	}
 	if tc.Args == nil {
 		tc.Args, tc.ArgsValid = []byte("{}"), true
 	}

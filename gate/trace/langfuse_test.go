@@ -196,6 +196,8 @@ func TestLangfuseErrors(t *testing.T) {
 // *input.Error naming the file, and never panics.
 func FuzzLangfuse(f *testing.F) {
 	seedFile(f, "langfuse/parallel-tools.json")
+	seedFile(f, "langfuse/claude-agent-download.json")
+	seedFile(f, "langfuse/google-adk-download.json")
 	f.Add([]byte(`{"id": "t", "timestamp": "1", "sessionId": null, "metadata": {"dataset_item_id": "d"}, "observations": [
  {"id": "g", "traceId": "t", "type": "GENERATION", "startTime": "1", "input": [{"role": "user", "content": "q"}], "output": {"role": "assistant", "tool_calls": [{"id": "c", "function": {"name": "f", "arguments": "{}"}}]}, "usageDetails": {"input": 3, "output": 1}},
  {"id": "u", "traceId": "t", "type": "TOOL", "name": "f", "startTime": "2", "parentObservationId": "g", "input": {"a": 1}, "output": "r", "level": "ERROR", "statusMessage": "E"}],
@@ -363,6 +365,66 @@ func TestLangfuseFrameworkDownload(t *testing.T) {
 	}
 	if tr.Usage != (Usage{Prompt: 155, Completion: 35, Total: 190, Recorded: true}) {
 		t.Errorf("usage %+v", tr.Usage)
+	}
+}
+
+// TestLangfuseToolArgsPairCalls reads testdata/formats/langfuse/claude-agent-download.json, a
+// download as TestLangfuseFrameworkDownload's of a Claude Agent SDK run traced by LangSmith's
+// claude_agent_sdk integration and sent to Langfuse over OpenTelemetry (as Langfuse's own
+// claude-agent-2025-12-22.trace.json holds it): one tool_use per GENERATION (lamp-01, then
+// desk-07), then the two TOOL runs without call ids, their inputs {"input": <the call's
+// arguments>} (langsmith-sdk python/langsmith/integrations/claude_agent_sdk/_hooks.py). Each
+// run answers the call with its own arguments. Before, each answered the open call of the
+// newest message: lamp-01's stock went to desk-07's call and back.
+func TestLangfuseToolArgsPairCalls(t *testing.T) {
+	got := readWith(t, langfuseFile("claude-agent-download.json"), Options{})
+	if len(got) != 1 {
+		t.Fatalf("%d traces, want 1", len(got))
+	}
+	const lamp, desk = "toolu_01LampLampLampLampLamp01", "toolu_01DeskDeskDeskDeskDesk07"
+	want := "user Are the lamp and the desk in stock?\nassistant I'll check the stock of both items.\nuser role\n" +
+		"assistant mcp__shop__check_stock:" + lamp + "\n" +
+		"tool ->" + lamp + ` {"content":[{"type":"text","text":"Stock of lamp-01: 4 left"}]}` + "\nuser role\n" +
+		"assistant mcp__shop__check_stock:" + desk + "\n" +
+		"tool ->" + desk + ` {"content":[{"type":"text","text":"Stock of desk-07: none left"}]}` + "\nuser role\n" +
+		"assistant The lamp is in stock (4 left); the desk is sold out.\n"
+	if s := summary(got[0].Messages); s != want {
+		t.Errorf("messages:\n%s\nwant:\n%s", s, want)
+	}
+	if u := (Usage{Prompt: 40 + 60 + 70 + 120, Completion: 12 + 20 + 20 + 18, Total: 52 + 80 + 90 + 138, Recorded: true}); got[0].Usage != u {
+		t.Errorf("usage %+v, want %+v", got[0].Usage, u)
+	}
+}
+
+// TestLangfuseResentResult reads testdata/formats/langfuse/google-adk-download.json, a
+// download as TestLangfuseFrameworkDownload's of a Google ADK 1.12 run (as Langfuse's own
+// google-adk-2025-08-28.trace.json holds one): each call_llm GENERATION's input the request
+// ({"model", "config", "contents"}: Gemini contents re-sending the run so far), its output the
+// LlmResponse; two sequential calls of get_order_status, each with its execute_tool TOOL
+// observation whose output is {} and no call id, each call's real function_response re-sent by
+// the next call_llm. Each call has one result, the re-sent text: the question, call, result,
+// call, result, answer. Before, the TOOL's {} and the re-sent result were two results of each
+// call: 8 messages, 4 results.
+func TestLangfuseResentResult(t *testing.T) {
+	got := readWith(t, langfuseFile("google-adk-download.json"), Options{})
+	if len(got) != 1 {
+		t.Fatalf("%d traces, want 1", len(got))
+	}
+	want := "user Where are orders 17 and 18?\nassistant get_order_status:\ntool -> {\"status\":\"shipped\"}\n" +
+		"assistant get_order_status:\ntool -> {\"status\":\"packing\"}\n" +
+		"assistant Order 17 has shipped; order 18 is being packed.\n\n"
+	if s := summary(got[0].Messages); s != want {
+		t.Errorf("messages:\n%s\nwant:\n%s", s, want)
+	}
+	for _, m := range got[0].Messages {
+		for _, r := range m.Results {
+			if r.Content != m.Content || !r.Success {
+				t.Errorf("result %+v in a message of text %q", r, m.Content)
+			}
+		}
+	}
+	if u := (Usage{Prompt: 40 + 55 + 70, Completion: 8 + 8 + 12, Total: 48 + 63 + 82, Recorded: true}); got[0].Usage != u {
+		t.Errorf("usage %+v, want %+v", got[0].Usage, u)
 	}
 }
 

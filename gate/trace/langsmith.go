@@ -541,6 +541,25 @@ func lsModelOutput(n *lsNode) (out []Message, err error) {
 	return out, nil
 }
 
+// lsToolInputs reads a tool run's inputs, an object, as LangSmith records them: the
+// arguments are its "input" (LangChain's {"input": "…"} text, the Claude Agent SDK
+// integration's {"input": <the call's arguments>}), else the inputs themselves; id is its
+// tool_call_id where recorded.
+func lsToolInputs(inputs json.RawMessage) (args []byte, valid bool, id string) {
+	var in struct {
+		Input      json.RawMessage `json:"input"`
+		ToolCallID json.RawMessage `json:"tool_call_id"`
+	}
+	_ = json.Unmarshal(inputs, &in)
+	if len(in.Input) > 0 {
+		args, valid = rawArgs(in.Input)
+	} else {
+		args, valid = rawArgs(inputs)
+	}
+	id, _, _ = idValue(rawRef(in.ToolCallID))
+	return args, valid, id
+}
+
 // lsToolRun reads a tool run as the call it answered: the tool is the run's name, the
 // arguments its inputs (LangChain's {"input": "…"} text, else the inputs themselves), the
 // result outputs.output (a ToolMessage's content and tool_call_id, or any value), failed when
@@ -550,18 +569,10 @@ func lsToolRun(n *lsNode) (toolRun, error) {
 	if tc.Tool == "" {
 		return tc, n.errAt(jsonscan.PathOf("name"), "a tool run without a name")
 	}
-	var inputs struct {
-		Input      json.RawMessage `json:"input"`
-		ToolCallID json.RawMessage `json:"tool_call_id"`
-	}
 	if jsonscan.KindOfValue(n.run.Inputs) == jsonscan.KindObject {
-		_ = json.Unmarshal(n.run.Inputs, &inputs)
-		if len(inputs.Input) > 0 {
-			tc.Args, tc.ArgsValid = rawArgs(inputs.Input)
-		} else {
-			tc.Args, tc.ArgsValid = rawArgs(n.run.Inputs)
-		}
-		if id, _, _ := idValue(rawRef(inputs.ToolCallID)); id != "" {
+		var id string
+		tc.Args, tc.ArgsValid, id = lsToolInputs(n.run.Inputs)
+		if id != "" {
 			tc.ID, tc.HasID = id, true
 		}
 	}
