@@ -138,23 +138,7 @@ func (c *Conversations) Model(in, out []Message) int {
 	if ci < 0 {
 		ci = c.start()
 	}
-	for i := seen; i < len(in); i++ {
-		var prev *Message
-		if i > 0 {
-			prev = &in[i-1]
-		}
-		c.addInput(ci, in[i], prev)
-	}
-	for i := range out {
-		c.add(ci, out[i])
-	}
-	conv := c.convs[ci]
-	c.unindex(ci)
-	conv.view = append(append(conv.view[:0], in...), out...)
-	conv.hash = c.extend(hashes[len(hashes)-1], out)
-	c.byView[conv.hash] = append(c.byView[conv.hash], ci)
-	c.last = ci
-	return ci
+	return c.grow(ci, append(c.convs[ci].view[:0], in...), seen, hashes[len(hashes)-1], out)
 }
 
 // ModelAfter adds a model call that continues conversation ci and was sent only the input
@@ -170,22 +154,29 @@ func (c *Conversations) ModelAfter(ci int, in, out []Message) int {
 	if len(in) == 0 && len(out) == 0 {
 		return ci
 	}
-	for i := range in {
-		var prev *Message // the message before: the conversation's last for the first
-		if v := c.convs[ci].view; i > 0 {
-			prev = &in[i-1]
-		} else if len(v) > 0 {
-			prev = &v[len(v)-1]
+	conv := c.convs[ci]
+	return c.grow(ci, append(conv.view, in...), len(conv.view), c.extend(conv.hash, in), out)
+}
+
+// grow adds a call to conversation ci: the messages of its input from index from on (those
+// the conversation has not seen), then its output; input then out become the conversation's
+// view. input is the call's whole input in the view's own memory (Model copies the caller's
+// there, ModelAfter appends what is new to the view), and inputHash its hash.
+func (c *Conversations) grow(ci int, input []Message, from int, inputHash uint64, out []Message) int {
+	for i := from; i < len(input); i++ {
+		var prev *Message // the message before, nil for the first
+		if i > 0 {
+			prev = &input[i-1]
 		}
-		c.addInput(ci, in[i], prev)
+		c.addInput(ci, input[i], prev)
 	}
 	for i := range out {
 		c.add(ci, out[i])
 	}
 	conv := c.convs[ci]
 	c.unindex(ci)
-	conv.view = append(append(conv.view, in...), out...)
-	conv.hash = c.extend(c.extend(conv.hash, in), out)
+	conv.view = append(input, out...)
+	conv.hash = c.extend(inputHash, out)
 	c.byView[conv.hash] = append(c.byView[conv.hash], ci)
 	c.last = ci
 	return ci
